@@ -1,0 +1,238 @@
+"""The provider-neutral, bounded tool-use loop.
+
+Bounds: model calls (iterations), per-call timeout, a run budget, a tool-call count and the serialized
+request size (oldest tool results are trimmed to a stub before a request is refused). Every stop reason is
+handled explicitly, tools never run from a truncated turn, and an abort (client disconnect) ends the run.
+The loop reports *what happened* as a :class:`LoopOutcome`; each app maps outcomes to its own statuses.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import Any
+
+from shopfloor.agent.dispatch import dispatch
+from shopfloor.agent.providers.base import (
+    AssistantTurn,
+    Message,
+    ModelRequest,
+    Provider,
+    ProviderError,
+    StopReason,
+    ToolResults,
+    Turn,
+    UserText,
+)
+from shopfloor.agent.tools import ToolRegistry, ToolResult
+from shopfloor.agent.trace import ErrorStep, Trace
+
+EventHook = Callable[[str, str, dict[str, Any]], None]
+TRIMMED = "[trimmed to keep the request small; call the tool again if you need this result]"
+
+_executor = ThreadPoolExecutor(max_workers=8, thread_name_prefix="model-call")
+
+
+class Outcome(StrEnum):
+    """How a loop ended."""
+
+    END_TURN = "end_turn"  # the model finished with text
+    MAX_ITERATIONS = "max_iterations"  # still calling tools when the model-call cap was reached
+    MAX_TOKENS = "max_tokens"  # the last turn was truncated; its tools were not run
+    REFUSAL = "refusal"
+    UNEXPECTED_STOP = "unexpected_stop"
+    TOOL_LIMIT = "tool_limit"
+    REQUEST_TOO_LARGE = "request_too_large"
+    TIMEOUT = "timeout"  # run budget spent
+    PROVIDER_ERROR = "provider_error"
+    ABORTED = "aborted"
+
+
+@dataclass(frozen=True)
+class LoopLimits:
+    """The bounds of one run."""
+
+    max_iterations: int = 6
+    max_tokens: int = 8000
+    call_timeout_s: float = 25.0
+    run_budget_s: float = 45.0
+    max_tool_calls: int = 20
+    max_request_bytes: int = 64 * 1024
+
+
+@dataclass
+class LoopOutcome:
+    """What the loop reports: the outcome, the final text (if any) and the error (if any)."""
+
+    outcome: Outcome
+    text: str | None = None
+    error: dict[str, Any] | None = None
+    iterations: int = 0
+    messages: list[Message] = field(default_factory=list)
+    last_turn: Turn | None = None
+
+
+def run_loop(
+    provider: Provider,
+    system: str,
+    user_message: str,
+    registry: ToolRegistry,
+    ctx: Any,
+    trace: Trace,
+    limits: LoopLimits = LoopLimits(),
+    abort: threading.Event | None = None,
+    on_event: EventHook | None = None,
+    model: str | None = None,
+) -> LoopOutcome:
+    """Run the tool-use loop until the model ends its turn or a bound or failure stops it."""
+    emit = on_event or (lambda _event, _level, _payload: None)
+    started = time.monotonic()
+    messages: list[Message] = [UserText(user_message)]
+    tools = registry.specs()
+
+    def finish(outcome: Outcome, iteration: int, **kw: Any) -> LoopOutcome:
+        if kw.get("error"):
+            trace.add(ErrorStep(kw["error"]))
+        return LoopOutcome(outcome, iterations=iteration, messages=messages, **kw)
+
+    for iteration in range(1, limits.max_iterations + 1):
+        if abort is not None and abort.is_set():
+            return finish(Outcome.ABORTED, iteration - 1, error={"type": "aborted"})
+        remaining = limits.run_budget_s - (time.monotonic() - started)
+        if remaining <= 0:
+            return finish(Outcome.TIMEOUT, iteration - 1, error={"type": "timeout"})
+        if not fit_request(messages, system, tools, limits.max_request_bytes):
+            return finish(
+                Outcome.REQUEST_TOO_LARGE,
+                iteration - 1,
+                error={"type": "request_too_large", "limit_bytes": limits.max_request_bytes},
+            )
+        request = ModelRequest(
+            system=system,
+            tools=tools,
+            messages=list(messages),
+            max_tokens=limits.max_tokens,
+            timeout_s=min(limits.call_timeout_s, remaining),
+            model=model,
+        )
+        t0 = time.monotonic()
+        try:
+            turn = _call(provider, request, abort, remaining)
+        except ProviderError as error:
+            duration = int((time.monotonic() - t0) * 1000)
+            emit(
+                "agent.model.call",
+                "error",
+                {"iteration": iteration, "duration_ms": duration, **error.as_dict()},
+            )
+            if error.kind == "aborted":
+                return finish(Outcome.ABORTED, iteration, error={"type": "aborted"})
+            if error.kind == "timeout" and time.monotonic() - started >= limits.run_budget_s:
+                return finish(Outcome.TIMEOUT, iteration, error={"type": "timeout"})
+            return finish(Outcome.PROVIDER_ERROR, iteration, error=error.as_dict())
+        duration = int((time.monotonic() - t0) * 1000)
+        step = trace.record_model_call(turn, iteration, duration)
+        emit("agent.model.call", "info", {k: v for k, v in vars(step).items() if k != "text"})
+
+        if turn.stop_reason is StopReason.REFUSAL:
+            return finish(
+                Outcome.REFUSAL,
+                iteration,
+                last_turn=turn,
+                error={"type": "refusal", "category": turn.refusal_category},
+            )
+        if turn.stop_reason is StopReason.MAX_TOKENS:
+            # Never run tools from a truncated turn: its calls may be cut off mid-thought.
+            return finish(Outcome.MAX_TOKENS, iteration, last_turn=turn, text=turn.text)
+        if turn.stop_reason is StopReason.END_TURN:
+            return finish(Outcome.END_TURN, iteration, last_turn=turn, text=turn.text)
+        if turn.stop_reason is not StopReason.TOOL_USE or not turn.tool_calls:
+            return finish(
+                Outcome.UNEXPECTED_STOP,
+                iteration,
+                last_turn=turn,
+                error={
+                    "type": "unexpected_stop",
+                    "stop_reason": turn.raw_stop_reason or turn.stop_reason.value,
+                },
+            )
+
+        messages.append(AssistantTurn(turn))
+        results: list[ToolResult] = []
+        for call in turn.tool_calls:  # in order: handlers share the run context
+            if trace.tool_calls >= limits.max_tool_calls:
+                messages.append(ToolResults(tuple(results)))
+                return finish(
+                    Outcome.TOOL_LIMIT,
+                    iteration,
+                    last_turn=turn,
+                    error={"type": "tool_limit", "limit": limits.max_tool_calls},
+                )
+            if abort is not None and abort.is_set():
+                return finish(Outcome.ABORTED, iteration, error={"type": "aborted"})
+            result = dispatch(registry, ctx, call, trace)
+            emit(
+                "agent.tool.call",
+                "warn" if result.is_error else "info",
+                {"tool": call.name, "is_error": result.is_error, "duration_ms": trace.steps[-1].duration_ms},  # type: ignore[union-attr]
+            )
+            results.append(result)
+        messages.append(ToolResults(tuple(results)))
+    return finish(Outcome.MAX_ITERATIONS, limits.max_iterations)
+
+
+def _call(
+    provider: Provider, request: ModelRequest, abort: threading.Event | None, remaining_s: float
+) -> Turn:
+    """Call the provider; with an abort event, wait on a worker so a disconnect ends the wait at once."""
+    if abort is None:
+        return provider.complete(request)
+    future: Future[Turn] = _executor.submit(provider.complete, request)
+    deadline = time.monotonic() + remaining_s
+    while True:
+        try:
+            return future.result(timeout=0.05)
+        except TimeoutError:
+            if abort.is_set():
+                future.cancel()
+                raise ProviderError("aborted", "the client went away") from None
+            if time.monotonic() > deadline:
+                raise ProviderError(
+                    "timeout", "the model call did not finish within the run budget"
+                ) from None
+
+
+def request_bytes(messages: list[Message], system: str, tools: list[dict[str, Any]]) -> int:
+    """An estimate of the serialized request size: system, tools and every message's text and results."""
+    size = len(system.encode()) + len(json.dumps(tools).encode())
+    for message in messages:
+        if isinstance(message, UserText):
+            size += len(message.text.encode())
+        elif isinstance(message, AssistantTurn):
+            turn = message.turn
+            size += len((turn.text or "").encode())
+            size += sum(
+                len(json.dumps(c.arguments, default=str).encode()) + len(c.name) for c in turn.tool_calls
+            )
+        else:
+            size += sum(len(json.dumps(r.content, default=str).encode()) for r in message.results)
+    return size
+
+
+def fit_request(messages: list[Message], system: str, tools: list[dict[str, Any]], limit: int) -> bool:
+    """Trim the oldest tool results to a stub until the request fits; False when it cannot fit."""
+    if request_bytes(messages, system, tools) <= limit:
+        return True
+    for index, message in enumerate(messages):
+        if not isinstance(message, ToolResults):
+            continue
+        stubbed = tuple(r if r.content == TRIMMED else replace(r, content=TRIMMED) for r in message.results)
+        messages[index] = ToolResults(stubbed)
+        if request_bytes(messages, system, tools) <= limit:
+            return True
+    return False

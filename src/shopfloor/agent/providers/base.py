@@ -1,0 +1,135 @@
+"""Provider-neutral request, turn and usage types, and the provider protocol."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Protocol
+
+
+class StopReason(StrEnum):
+    """Why a model turn ended, mapped from each provider's own vocabulary."""
+
+    TOOL_USE = "tool_use"
+    END_TURN = "end_turn"
+    MAX_TOKENS = "max_tokens"
+    REFUSAL = "refusal"
+    OTHER = "other"
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """One tool call requested by the model. ``arguments`` is untrusted until dispatch validates it."""
+
+    id: str
+    name: str
+    arguments: Any
+
+
+@dataclass(frozen=True)
+class Usage:
+    """Tokens of one call. ``input_tokens`` excludes cached tokens on every provider, so the total prompt is
+    ``input_tokens + cache_read + cache_write``; ``output_tokens`` includes reasoning/thinking tokens."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read: int = 0
+    cache_write: int = 0
+
+    @property
+    def prompt_tokens(self) -> int:
+        """Every input token, cached or not."""
+        return self.input_tokens + self.cache_read + self.cache_write
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            self.input_tokens + other.input_tokens,
+            self.output_tokens + other.output_tokens,
+            self.cache_read + other.cache_read,
+            self.cache_write + other.cache_write,
+        )
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One model response in neutral form.
+
+    ``native`` is the provider's own assistant content (thinking blocks, signatures, reasoning items);
+    the adapter sends it back unchanged on the next request.
+    """
+
+    stop_reason: StopReason
+    text: str | None = None
+    tool_calls: tuple[ToolCall, ...] = ()
+    usage: Usage = field(default_factory=Usage)
+    model: str = ""
+    raw_id: str | None = None
+    raw_stop_reason: str | None = None
+    native: Any = None
+    refusal_category: str | None = None
+
+
+@dataclass(frozen=True)
+class UserText:
+    """A user message with plain text (the first message of a run carries the untrusted data)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class AssistantTurn:
+    """The model's earlier turn, replayed unchanged."""
+
+    turn: Turn
+
+
+@dataclass(frozen=True)
+class ToolResults:
+    """All results of one turn's tool calls, sent back in one message, in call order."""
+
+    results: tuple[Any, ...]  # tuple[ToolResult, ...]; Any avoids an import cycle with tools
+
+
+Message = UserText | AssistantTurn | ToolResults
+
+
+@dataclass(frozen=True)
+class ModelRequest:
+    """Everything a provider needs for one call. ``tools`` are neutral specs in fixed order."""
+
+    system: str
+    tools: list[dict[str, Any]]
+    messages: list[Message]
+    max_tokens: int = 8000
+    timeout_s: float = 25.0
+    model: str | None = None
+
+
+class ProviderError(Exception):
+    """A provider call that failed (after the SDK's own retries). The message never contains a key.
+
+    ``kind`` is one of ``api`` (HTTP error), ``rate_limit``, ``timeout``, ``connection``, ``aborted``
+    and ``bad_response``.
+    """
+
+    def __init__(self, kind: str, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.status = status
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON form for traces and error envelopes."""
+        data: dict[str, Any] = {"type": self.kind, "message": str(self)}
+        if self.status is not None:
+            data["status"] = self.status
+        return data
+
+
+class Provider(Protocol):
+    """Something that answers one model request with one neutral turn (or raises ProviderError)."""
+
+    name: str
+
+    def complete(self, request: ModelRequest) -> Turn:
+        """Make one model call."""
+        ...

@@ -1,0 +1,109 @@
+"""``make bench``: runs every ``benchmarks/bench_*.py`` and prints medians and ratios per figure.
+
+A benchmark module defines ``FIGURES``: a list of ``Figure`` objects. A figure times a callable over
+repeats and reports the median (and p95), optionally against a goal, or reports a value it measured itself.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+
+@dataclass
+class Figure:
+    """One benchmark figure. ``fn`` is timed ``repeat`` times unless ``measure`` reports its own value."""
+
+    name: str
+    fn: Callable[[], object] | None = None
+    repeat: int = 20
+    unit: str = "ms"
+    goal: float | None = None  # in `unit`; lower is better unless higher_is_better
+    higher_is_better: bool = False
+    measure: Callable[[], dict[str, float]] | None = None  # returns {"median": x, "p95": y, ...}
+    per: int = 1  # divide each timing by this (e.g. per dispatch)
+    setup: Callable[[], object] | None = None
+
+
+def time_figure(fig: Figure) -> dict[str, float]:
+    """Median and p95 of ``fig.fn`` in ``fig.unit`` (ms or us)."""
+    assert fig.fn is not None
+    scale = 1000.0 if fig.unit == "ms" else 1_000_000.0
+    fig.fn()  # warm-up
+    samples = []
+    for _ in range(fig.repeat):
+        t0 = time.perf_counter()
+        fig.fn()
+        samples.append((time.perf_counter() - t0) * scale / fig.per)
+    samples.sort()
+    p95 = samples[min(len(samples) - 1, round(0.95 * (len(samples) - 1)))]
+    return {"median": statistics.median(samples), "p95": p95}
+
+
+def load_figures(root: Path) -> list[tuple[str, Figure]]:
+    """Every figure of every ``bench_*.py`` under ``root``, by module."""
+    found = []
+    for path in sorted(root.glob("bench_*.py")):
+        spec = importlib.util.spec_from_file_location(path.stem, path)
+        assert spec and spec.loader
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        found.extend((path.stem, fig) for fig in getattr(module, "FIGURES", []))
+    return found
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmarks whose module or figure name contains any of ``argv``."""
+    argv = sys.argv[1:] if argv is None else argv
+    console = Console()
+    table = Table(title="shopfloor benchmarks (medians)")
+    for column in ("module", "figure", "median", "p95", "goal", "ratio to goal", "verdict"):
+        table.add_column(column)
+    for module, fig in load_figures(Path("benchmarks")):
+        if argv and not any(a in module or a in fig.name for a in argv):
+            continue
+        if fig.setup is not None:
+            fig.setup()
+        with console.status(f"{module}: {fig.name}"):
+            result = fig.measure() if fig.measure else time_figure(fig)
+        median = result["median"]
+        ratio = verdict = ""
+        if fig.goal:
+            ratio_value = median / fig.goal
+            ratio = f"{ratio_value:.2f}×"
+            ok = median >= fig.goal if fig.higher_is_better else median <= fig.goal
+            verdict = "[green]meets goal[/green]" if ok else "[red]misses goal[/red]"
+        table.add_row(
+            module,
+            fig.name,
+            f"{median:.3f} {fig.unit}",
+            f"{result.get('p95', float('nan')):.3f} {fig.unit}",
+            f"{fig.goal} {fig.unit}" if fig.goal else "",
+            ratio,
+            verdict,
+        )
+        for key, value in result.items():
+            if key not in {"median", "p95"}:
+                table.add_row(
+                    module,
+                    f"  {key}",
+                    f"{value:.3f}" if isinstance(value, float) else str(value),
+                    "",
+                    "",
+                    "",
+                    "",
+                )
+    console.print(table)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

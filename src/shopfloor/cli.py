@@ -1,0 +1,51 @@
+"""The ``shopfloor`` command: ``serve``, ``prepare``, ``workshop ...``, ``shifts ...`` and ``eval ...``."""
+
+from __future__ import annotations
+
+import typer
+
+from shopfloor.logs import configure_logging
+from shopfloor.settings import get_settings
+from shopfloor.shifts import cli as shifts_cli
+from shopfloor.workshop import cli as workshop_cli
+
+app = typer.Typer(help="shopfloor: governed LLM assistants for small manufacturers.", no_args_is_help=True)
+eval_app = typer.Typer(help="Run an app's evals (deterministic scoring in code).", no_args_is_help=True)
+app.add_typer(workshop_cli.app, name="workshop")
+app.add_typer(shifts_cli.app, name="shifts")
+app.add_typer(eval_app, name="eval")
+eval_app.command("workshop")(workshop_cli.eval_command)
+eval_app.command("shifts")(shifts_cli.eval_command)
+
+
+@app.callback()
+def _main() -> None:
+    settings = get_settings()
+    configure_logging(settings.log_level, settings.log_file)
+
+
+@app.command()
+def prepare() -> None:
+    """Prepare both embedded stores with sample data (idempotent; cached after the first run)."""
+    settings = get_settings()
+    settings.var_dir.mkdir(parents=True, exist_ok=True)
+    workshop_cli.prepare(settings)
+    shifts_cli.prepare(settings)
+    typer.echo(f"Prepared stores under {settings.var_dir}/")
+
+
+@app.command()
+def serve(
+    host: str = typer.Option(None, help="Bind address (default: settings, 127.0.0.1)."),
+    port: int = typer.Option(None, help="Port (default: settings, 8000)."),
+) -> None:
+    """Serve both apps on one ASGI server (loopback by default)."""
+    import uvicorn
+
+    from shopfloor.web.app import create_app
+
+    settings = get_settings()
+    bind_host = host or settings.host
+    bind_port = port or settings.port
+    typer.echo(f"shopfloor on http://{bind_host}:{bind_port}/ (Ctrl+C stops)")
+    uvicorn.run(create_app(settings), host=bind_host, port=bind_port, log_level="warning")

@@ -1,0 +1,1 @@
+"""Shift Investigator measures as pure functions over record values."""

@@ -1,0 +1,1 @@
+"""Shared ASGI pieces: request ids, the error envelope, security headers, body limits, and the main app."""

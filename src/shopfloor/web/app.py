@@ -1,0 +1,71 @@
+"""The one ASGI app: a landing page that mounts each app at its prefix, behind the shared middleware.
+
+Apps register themselves through ``create_app()`` in ``shopfloor.workshop.api`` and ``shopfloor.shifts.api``.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from importlib import import_module
+
+from fastapi import FastAPI
+from fastapi.responses import HTMLResponse
+from starlette.types import ASGIApp
+
+from shopfloor import __version__
+from shopfloor.settings import Settings, get_settings
+from shopfloor.web.errors import install_error_handlers
+from shopfloor.web.middleware import BodyLimitMiddleware, RequestIdMiddleware, SecurityHeadersMiddleware
+
+MOUNTS: list[tuple[str, str, str, str]] = [
+    (
+        "/workshop",
+        "shopfloor.workshop.api",
+        "Toquilla Trace",
+        "Hat records from spoken notes, approved by a person.",
+    ),
+    (
+        "/shifts",
+        "shopfloor.shifts.api",
+        "Shift Investigator",
+        "Why was this shift bad? Figures that cite rows.",
+    ),
+]
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The server's app: landing page, ``/healthz`` and each mounted app, with the shared middleware."""
+    settings = settings or get_settings()
+    app = FastAPI(title="shopfloor", version=__version__, docs_url=None, redoc_url=None)
+    install_error_handlers(app)
+    mounted: list[tuple[str, str, str]] = []
+    for prefix, module_name, title, blurb in MOUNTS:
+        module = import_module(module_name)
+        factory: Callable[[Settings], ASGIApp | None] = module.create_app
+        sub = factory(settings)
+        if sub is not None:
+            app.mount(prefix, sub)
+            mounted.append((prefix, title, blurb))
+
+    @app.get("/healthz")
+    def healthz() -> dict[str, object]:
+        return {"ok": True, "version": __version__, "apps": [p for p, _, _ in mounted]}
+
+    @app.get("/", response_class=HTMLResponse)
+    def landing() -> str:
+        items = "".join(
+            f'<li><a href="{html.escape(p)}/">{html.escape(t)}</a> — {html.escape(b)}</li>'
+            for p, t, b in mounted
+        )
+        return (
+            "<!doctype html><html lang=en><head><meta charset=utf-8><title>shopfloor</title></head>"
+            f"<body><h1>shopfloor</h1><p>Assistants that propose; people decide.</p><ul>{items}</ul>"
+            f"<p><small>version {html.escape(__version__)} · model: {html.escape(settings.model)}</small></p>"
+            "</body></html>"
+        )
+
+    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
+    app.add_middleware(SecurityHeadersMiddleware)
+    app.add_middleware(RequestIdMiddleware)
+    return app

@@ -1,0 +1,92 @@
+"""The one error envelope: ``{"error": {"code", "message", "request_id"}}``, plus optional extra keys.
+
+Handlers raise :class:`ApiError`; validation failures, unknown routes and unexpected exceptions are turned
+into the same envelope, so no route ever answers with another shape (and never with a bare 500 page).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from shopfloor.logs import get_logger, request_id_var
+
+log = get_logger("shopfloor.web")
+
+_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "conflict",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+    422: "bad_request",
+    429: "rate_limited",
+    500: "internal_error",
+    502: "model_error",
+    504: "timeout",
+}
+
+
+class ApiError(Exception):
+    """An error with an HTTP status, a stable code and a plain message; ``extra`` joins the envelope."""
+
+    def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.extra = extra
+
+
+def envelope(
+    status: int, code: str, message: str, request_id: str | None = None, **extra: Any
+) -> JSONResponse:
+    """The JSON response for an error."""
+    body: dict[str, Any] = {
+        "error": {"code": code, "message": message, "request_id": request_id or request_id_var.get()}
+    }
+    body.update(extra)
+    return JSONResponse(body, status_code=status)
+
+
+def _request_id(request: Request) -> str | None:
+    return getattr(request.state, "request_id", None) or request_id_var.get()
+
+
+def describe_validation(exc: RequestValidationError) -> str:
+    """A short plain sentence for the first validation problems of a request body."""
+    parts = []
+    for err in exc.errors()[:3]:
+        loc = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "body"
+        parts.append(f"{loc}: {err.get('msg', 'invalid')}")
+    return "Invalid request: " + "; ".join(parts) + "."
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Make every error of ``app`` answer with the envelope."""
+
+    @app.exception_handler(ApiError)
+    async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
+        return envelope(exc.status, exc.code, exc.message, _request_id(request), **exc.extra)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return envelope(400, "bad_request", describe_validation(exc), _request_id(request))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = _CODES.get(exc.status_code, "error")
+        message = exc.detail if isinstance(exc.detail, str) else code.replace("_", " ")
+        return envelope(exc.status_code, code, message, _request_id(request))
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("http.unhandled", extra={"path": request.url.path})
+        return envelope(500, "internal_error", "Something went wrong on our side.", _request_id(request))

@@ -1,0 +1,1 @@
+"""Toquilla Trace domain rules as pure functions (stages, grades, codes, weavers, advancing, anomalies)."""

@@ -1,0 +1,47 @@
+"""The main app: landing page, request ids, security headers, body limit and the error envelope."""
+
+from fastapi.testclient import TestClient
+
+from shopfloor.settings import Settings
+from shopfloor.web.app import create_app
+
+
+def client(**kw) -> TestClient:
+    return TestClient(create_app(Settings(**kw)), raise_server_exceptions=False)
+
+
+def test_landing_and_health():
+    c = client()
+    r = c.get("/")
+    assert r.status_code == 200 and "Toquilla Trace" in r.text and "Shift Investigator" in r.text
+    assert c.get("/healthz").json()["ok"] is True
+
+
+def test_request_id_is_echoed_or_generated():
+    c = client()
+    assert (
+        c.get("/healthz", headers={"x-request-id": "req_abcdef123456"}).headers["x-request-id"]
+        == "req_abcdef123456"
+    )
+    generated = c.get("/healthz", headers={"x-request-id": "<script>"}).headers["x-request-id"]
+    assert generated.startswith("req_") and len(generated) == 16
+
+
+def test_security_headers():
+    r = client().get("/")
+    assert "default-src 'self'" in r.headers["content-security-policy"]
+    assert r.headers["x-content-type-options"] == "nosniff"
+    assert r.headers["x-frame-options"] == "DENY"
+
+
+def test_unknown_route_uses_the_envelope():
+    r = client().get("/nope", headers={"x-request-id": "req_000000000001"})
+    assert r.status_code == 404
+    assert r.json() == {
+        "error": {"code": "not_found", "message": "Not Found", "request_id": "req_000000000001"}
+    }
+
+
+def test_oversized_body_is_413_with_envelope():
+    r = client(max_body_bytes=100).post("/healthz", content=b"x" * 101)
+    assert r.status_code == 413 and r.json()["error"]["code"] == "payload_too_large"
