@@ -35,7 +35,8 @@ from shopfloor.agent.trace import ErrorStep, Trace
 EventHook = Callable[[str, str, dict[str, Any]], None]
 TRIMMED = "[trimmed to keep the request small; call the tool again if you need this result]"
 
-_executor = ThreadPoolExecutor(max_workers=8, thread_name_prefix="model-call")
+# Live calls can run long; a worker per in-flight call lets the loop notice an abort while it waits.
+_executor = ThreadPoolExecutor(max_workers=32, thread_name_prefix="model-call")
 
 
 class Outcome(StrEnum):
