@@ -1,0 +1,118 @@
+"""Fixed store queries that feed the metrics: summed quantities per shift, crew or day and shift.
+
+The SQL only sums; every ratio is computed once, in ``metrics.kpis``, so the formulas live in one place.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import duckdb
+
+from shopfloor.shifts import metrics, store
+from shopfloor.shifts.catalog import TRIM_FLAG_PCT
+
+# Allow-listed grouping keys: name -> SQL expression (a struct for day and shift).
+GROUPS: dict[str, str] = {
+    "all": "'all'",
+    "shift": "sh.shift",
+    "crew": "sh.crew",
+    "day": "sh.day",
+    "day_shift": "(sh.day, sh.shift)",
+}
+
+SUMS_SQL = """
+WITH s AS (
+    SELECT day, shift,
+           count(*) AS setups,
+           count(DISTINCT run_id) AS runs,
+           sum(gross_feet) AS feet,
+           sum(target_fpm * elapsed_min) AS target_feet,
+           sum(elapsed_min) AS elapsed,
+           sum(stop_min) AS stop_min,
+           sum(gross_sqft) AS gross,
+           sum(trim_sqft) AS trim,
+           sum(shear_sqft) AS shear,
+           sum(reject_sqft) AS rejects,
+           count(*) FILTER (WHERE trim_sqft * 100 > {flag} * gross_sqft) AS above
+    FROM setups WHERE day BETWEEN $first AND $last GROUP BY day, shift
+), d AS (
+    SELECT day, shift,
+           sum(minutes) FILTER (WHERE kind = 'Maintenance') AS m,
+           sum(minutes) FILTER (WHERE kind = 'Operator') AS o,
+           sum(minutes) FILTER (WHERE kind = 'PM') AS p,
+           sum(minutes) FILTER (WHERE kind = 'External') AS e
+    FROM stops WHERE day BETWEEN $first AND $last GROUP BY day, shift
+)
+SELECT {key} AS key_, count(*), sum(sh.scheduled_min),
+       coalesce(sum(s.setups), 0), coalesce(sum(s.runs), 0), coalesce(sum(s.feet), 0),
+       coalesce(sum(s.target_feet), 0), coalesce(sum(s.elapsed), 0), coalesce(sum(s.stop_min), 0),
+       coalesce(sum(s.gross), 0), coalesce(sum(s.trim), 0), coalesce(sum(s.shear), 0),
+       coalesce(sum(s.rejects), 0), coalesce(sum(d.m), 0), coalesce(sum(d.o), 0),
+       coalesce(sum(d.p), 0), coalesce(sum(d.e), 0), coalesce(sum(s.above), 0),
+       count(*) FILTER (WHERE sh.coverage <> 'complete')
+FROM shifts sh
+LEFT JOIN s ON s.day = sh.day AND s.shift = sh.shift
+LEFT JOIN d ON d.day = sh.day AND d.shift = sh.shift
+WHERE sh.day BETWEEN $first AND $last AND ($shift IS NULL OR sh.shift = $shift)
+GROUP BY {key}
+ORDER BY {key}
+"""
+
+
+def sums_sql(group: str) -> str:
+    """The summing query for one allow-listed grouping."""
+    return SUMS_SQL.format(key=GROUPS[group], flag=TRIM_FLAG_PCT)
+
+
+def window_sums(
+    conn: duckdb.DuckDBPyConnection,
+    first: date,
+    last: date,
+    *,
+    group: str = "shift",
+    shift: int | None = None,
+) -> dict[Any, tuple[metrics.Sums, int]]:
+    """Summed quantities per group over the production days ``first``..``last`` (inclusive), with the
+    number of incomplete shifts in each group."""
+    if group not in GROUPS:
+        raise ValueError(f"unknown grouping {group!r}")
+    sql = sums_sql(group)
+    result = store.bounded_query(conn, sql, {"first": first, "last": last, "shift": shift})
+    out: dict[Any, tuple[metrics.Sums, int]] = {}
+    for row in result.rows:
+        key = tuple(row[0].values()) if isinstance(row[0], dict) else row[0]
+        s = metrics.Sums(
+            shifts=row[1],
+            scheduled_min=row[2],
+            setups=row[3],
+            paper_changes=row[4],
+            feet=row[5],
+            target_feet=row[6],
+            elapsed_min=row[7],
+            stop_min_allocated=row[8],
+            gross_sqft=row[9],
+            trim_sqft=row[10],
+            shear_sqft=row[11],
+            reject_sqft=row[12],
+            downtime_min={"Maintenance": row[13], "Operator": row[14], "PM": row[15], "External": row[16]},
+            setups_above_trim_flag=row[17],
+        )
+        out[key] = (s, row[18])
+    return out
+
+
+def window_kpis(
+    conn: duckdb.DuckDBPyConnection,
+    first: date,
+    last: date,
+    *,
+    group: str = "shift",
+    shift: int | None = None,
+) -> dict[Any, dict[str, Any]]:
+    """KPI rows per group (``metrics.kpis``) with ``incomplete_shifts`` beside them."""
+    return {
+        key: {**metrics.kpis(s), "incomplete_shifts": incomplete}
+        for key, (s, incomplete) in window_sums(conn, first, last, group=group, shift=shift).items()
+    }
