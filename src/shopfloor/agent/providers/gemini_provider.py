@@ -26,7 +26,7 @@ from shopfloor.agent.providers.base import (
     Usage,
     UserText,
 )
-from shopfloor.agent.providers.common import DEFAULT_MAX_RETRIES, error_kind, safe_message
+from shopfloor.agent.providers.common import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S, error_kind, safe_message
 
 DEFAULT_MODEL = "gemini-2.5-flash-lite"
 API_VERSION = "v1beta"
@@ -59,6 +59,7 @@ class GeminiProvider:
         http_client: httpx2.Client | None = None,
         max_retries: int = DEFAULT_MAX_RETRIES,
         retry_initial_delay_s: float = 1.0,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
     ) -> None:
         self.model = model
         self._key = api_key
@@ -70,7 +71,12 @@ class GeminiProvider:
             jitter=retry_initial_delay_s,
         )
         # Pinned to v1beta (the function-calling surface our spec was checked against), not the SDK default.
-        options = types.HttpOptions(api_version=API_VERSION, retry_options=retry, httpx_client=http_client)
+        options = types.HttpOptions(
+            api_version=API_VERSION,
+            retry_options=retry,
+            httpx_client=http_client,
+            timeout=int(timeout_s * 1000),
+        )
         self._client = genai.Client(api_key=api_key, http_options=options)
 
     def complete(self, request: ModelRequest) -> Turn:
