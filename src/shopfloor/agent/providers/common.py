@@ -22,6 +22,11 @@ def result_text(content: Any) -> str:
     return json.dumps(content, ensure_ascii=False, default=str)
 
 
+def jsonable(content: Any) -> Any:
+    """A tool result as plain JSON values (dates and the like become strings, as in ``result_text``)."""
+    return json.loads(json.dumps(content, ensure_ascii=False, default=str))
+
+
 def parse_json_arguments(raw: str) -> Any:
     """Arguments sent as a JSON string. A malformed string is returned as-is, so dispatch rejects it
     (it is not an object) and the model sees an actionable error instead of the run crashing."""

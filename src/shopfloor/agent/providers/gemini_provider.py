@@ -26,7 +26,13 @@ from shopfloor.agent.providers.base import (
     Usage,
     UserText,
 )
-from shopfloor.agent.providers.common import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S, error_kind, safe_message
+from shopfloor.agent.providers.common import (
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_TIMEOUT_S,
+    error_kind,
+    jsonable,
+    safe_message,
+)
 
 DEFAULT_MODEL = "gemini-2.5-flash-lite"
 API_VERSION = "v1beta"
@@ -149,7 +155,8 @@ def build_contents(request: ModelRequest) -> list[types.Content]:
 
 
 def _function_response(result: Any, real_ids: set[str]) -> types.Part:
-    payload = {"error": result.content} if result.is_error else {"output": result.content}
+    content = jsonable(result.content)
+    payload = {"error": content} if result.is_error else {"output": content}
     # Only echo an id the model gave; synthesized ids exist for our dispatcher, not for Gemini.
     call_id = result.call_id if result.call_id in real_ids else None
     return types.Part(
