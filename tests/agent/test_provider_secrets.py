@@ -28,10 +28,15 @@ def test_key_stays_out_of_logs_traces_and_errors(provider, scenario, registry, c
     adapter = ADAPTERS[provider](replay.http_client())
     trace = Trace()
     events = []
-    with caplog.at_level(logging.DEBUG):
-        outcome = run_loop(
-            adapter, "system", "note", registry, ctx, trace, on_event=lambda *e: events.append(e)
-        )
+    ours = logging.getLogger("shopfloor")
+    ours.propagate = True  # our JSON-lines logger does not propagate by default; let caplog see it
+    try:
+        with caplog.at_level(logging.DEBUG):
+            outcome = run_loop(
+                adapter, "system", "note", registry, ctx, trace, on_event=lambda *e: events.append(e)
+            )
+    finally:
+        ours.propagate = False
     expected = Outcome.END_TURN if scenario == "tool_use" else Outcome.PROVIDER_ERROR
     assert outcome.outcome is expected
     assert caplog.records  # the SDKs did log at DEBUG, so the check below looked at something
