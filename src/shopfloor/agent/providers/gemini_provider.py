@@ -93,11 +93,10 @@ class GeminiProvider:
                 model=model, contents=build_contents(request), config=build_config(request)
             )
         except genai_errors.APIError as error:
-            detail = safe_message(error.message or error.status or "", self._key)
+            detail = safe_message(error.message or "", self._key)
+            status = f" {error.status}" if error.status else ""
             raise ProviderError(
-                error_kind(error.code),
-                f"Gemini API error {error.code} {error.status or ''}: {detail}".replace("  ", " "),
-                error.code,
+                error_kind(error.code), f"Gemini API error {error.code}{status}: {detail}", error.code
             ) from None
         except httpx2.TimeoutException:
             raise ProviderError("timeout", "Gemini did not answer within the call timeout") from None
