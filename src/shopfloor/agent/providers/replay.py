@@ -28,6 +28,7 @@ import httpx2
 # Request headers that carry credentials; never captured or written.
 SECRET_HEADERS = frozenset({"authorization", "x-api-key", "x-goog-api-key", "api-key", "cookie"})
 # Response headers worth keeping in a recording (retry timing, ids, content type).
+_TRANSPORT_HEADERS = frozenset({"content-encoding", "content-length", "transfer-encoding"})
 KEPT_RESPONSE_HEADERS = ("content-type", "retry-after", "retry-after-ms", "x-should-retry", "request-id")
 
 
@@ -159,9 +160,9 @@ class Recorder(httpx2.BaseTransport):
             )
         )
         self.save()
-        return httpx2.Response(
-            response.status_code, headers=response.headers, content=content, request=request
-        )
+        # The body is already decoded, so the encoding and length headers no longer describe it.
+        passed = [(k, v) for k, v in response.headers.items() if k.lower() not in _TRANSPORT_HEADERS]
+        return httpx2.Response(response.status_code, headers=passed, content=content, request=request)
 
     def save(self) -> None:
         """Write the recording (after every exchange, so an interrupted run keeps what it saw)."""
