@@ -6,6 +6,7 @@ not taken from the code that wrote or loaded them.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import defaultdict
 from datetime import datetime, timedelta
@@ -74,7 +75,7 @@ def test_order_ledger_reconciles_across_shifts(year):
         first = frags[0]
         assert first["remaining_before"] == first["planned_sheets"]
         assert first["planned_sheets"] >= first["requested_sheets"] > 0
-        for prev, nxt in zip(frags, frags[1:], strict=False):
+        for prev, nxt in itertools.pairwise(frags):
             assert nxt["remaining_before"] == prev["remaining_after"]
             assert (nxt["requested_sheets"], nxt["planned_sheets"]) == (
                 prev["requested_sheets"],
@@ -111,7 +112,7 @@ def test_stops_never_overlap_and_allocations_add_up(year):
         by_shift[(s["day"], s["shift"])].append(s)
     windows = {(r["day"], r["shift"]): r for r in rows(year, "SELECT * FROM shifts")}
     for key, stops in by_shift.items():
-        for prev, nxt in zip(stops, stops[1:], strict=False):
+        for prev, nxt in itertools.pairwise(stops):
             assert nxt["started"] >= prev["ended"]
         for s in stops:
             assert windows[key]["started"] <= s["started"] < s["ended"] <= windows[key]["ended"]

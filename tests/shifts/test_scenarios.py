@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from datetime import timedelta
 
 from shopfloor.shifts import metrics, queries
@@ -39,7 +40,7 @@ def test_upper_knife_jam_grows_week_by_week(year):
         ).fetchone()[0]
         minutes.append(total)
     before, *jam = minutes
-    assert all(b > a for a, b in zip(jam, jam[1:], strict=False)), minutes
+    assert all(b > a for a, b in itertools.pairwise(jam)), minutes
     assert jam[0] > 2 * before and jam[-1] > 4 * jam[0], minutes
     top = year.conn.execute(
         "SELECT place, reason FROM stops WHERE kind = 'Maintenance' AND day BETWEEN ? AND ? "
@@ -104,7 +105,7 @@ def test_planned_maintenance_runs_on_its_schedule(year):
     weeks = sorted({(d - timedelta(days=d.weekday())) for d, *_ in pm})
     for day, shift, minutes, start in pm:
         assert (day.weekday(), shift, minutes, start) == (2, 1, 60.0, "07:00")
-    assert all((b - a).days % 14 == 0 for a, b in zip(weeks, weeks[1:], strict=False))
+    assert all((b - a).days % 14 == 0 for a, b in itertools.pairwise(weeks))
     wednesdays = [d for d in year.days if d.weekday() == 2 and d not in {p[0] for p in pm}]
     assert all(((d - weeks[0]).days // 7) % 2 == 1 for d in wednesdays)
 
