@@ -56,8 +56,8 @@ FROM shifts sh
 LEFT JOIN s ON s.day = sh.day AND s.shift = sh.shift
 LEFT JOIN d ON d.day = sh.day AND d.shift = sh.shift
 WHERE sh.day BETWEEN $first AND $last AND ($shift IS NULL OR sh.shift = $shift)
-GROUP BY {key}
-ORDER BY {key}
+GROUP BY 1
+ORDER BY 1
 """
 
 
