@@ -144,3 +144,23 @@ def test_clean_days_have_no_excluded_records(year):
 @pytest.mark.parametrize("table", ["setups", "knives", "stops", "rejects", "shifts", "wet_end_runs"])
 def test_every_table_is_filled(year, table):
     assert year.conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0] > 0
+
+
+@pytest.mark.parametrize("group", ["shift", "crew", "day_shift", "all"])
+def test_stored_shift_sums_agree_with_the_record_tables(year, group):
+    from shopfloor.shifts import queries
+
+    first, last = year.days[0], year.days[-1]
+    stored = queries.window_sums(year.conn, first, last, group=group)
+    recomputed = queries.window_sums(year.conn, first, last, group=group, from_records=True)
+    assert stored.keys() == recomputed.keys()
+    for key, (sums, incomplete) in stored.items():
+        other, other_incomplete = recomputed[key]
+        assert incomplete == other_incomplete
+        for name, value in vars(sums).items():
+            expected = vars(other)[name]
+            if isinstance(value, dict):
+                assert value.keys() == expected.keys()
+                assert all(close(value[k], expected[k]) for k in value), (key, name)
+            else:
+                assert close(value, expected), (key, name, value, expected)
