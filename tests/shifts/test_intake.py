@@ -257,3 +257,9 @@ def test_manifest_hash_mismatch_rejects_the_day(tmp_path, clean_xml):
     conn = store.connect(tmp_path / "s.duckdb")
     with pytest.raises(intake.DayRejected, match="manifest"):
         ingest.ingest_file(conn, path, expected_sha256="0" * 64)
+
+
+def test_a_stray_xml_name_is_reported_not_guessed(tmp_path, clean_xml):
+    (tmp_path / "monday.xml").write_text(clean_xml)
+    report = ingest.ingest_directory(store.connect(":memory:"), tmp_path)
+    assert report.loaded == [] and report.rejected[0][0] == "monday.xml"

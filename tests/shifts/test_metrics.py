@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime
+import itertools
+from datetime import date, datetime, timedelta
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from shopfloor.shifts import catalog, ingest, metrics, queries, store
 
@@ -318,3 +321,32 @@ def test_hand_built_day_allocations_and_continuing_order(hand_store):
     assert shared == [(15_000.0,), (15_000.0,)]
     assert q("SELECT coverage FROM shifts").fetchall() == [("complete",)] * 3
     assert q("SELECT text FROM notes").fetchall() == [("Hand-built day for the known-answer test.",)]
+
+
+# -- properties ---------------------------------------------------------------------------------
+
+
+@given(
+    cuts=st.lists(st.integers(1, 600), min_size=1, max_size=12),
+    stops=st.lists(st.tuples(st.integers(0, 28_000), st.integers(1, 1_800)), max_size=8),
+)
+def test_allocated_seconds_sum_to_each_stop_when_setups_partition_the_shift(cuts, stops):
+    origin = datetime(2026, 9, 14, 23)  # shift 3: crosses midnight
+    bounds = sorted({0, 28_800, *(min(28_799, sum(cuts[: i + 1]) * 40) for i in range(len(cuts)))})
+    setups = [
+        (f"S{i}", origin + timedelta(seconds=a), origin + timedelta(seconds=b))
+        for i, (a, b) in enumerate(itertools.pairwise(bounds))
+    ]
+    placed = []
+    cursor = 0
+    for i, (gap, length) in enumerate(stops):
+        start = min(cursor + gap % 4000, 28_799)
+        end = min(start + length, 28_800)
+        if end > start:
+            placed.append((f"D{i}", origin + timedelta(seconds=start), origin + timedelta(seconds=end)))
+            cursor = end
+    allocations = metrics.allocate_stops(setups, placed)
+    for stop_id, start, end in placed:
+        shares = [sec for sid, _, sec in allocations if sid == stop_id]
+        assert sum(shares) == pytest.approx((end - start).total_seconds())
+        assert all(sec > 0 for sec in shares)

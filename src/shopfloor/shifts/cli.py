@@ -109,10 +109,11 @@ def ingest(
 @app.command()
 def export(
     db: Path = typer.Option(None, help="DuckDB store (default: var/shifts.duckdb)."),
-    out: Path = typer.Option(Path("var/shifts-parquet"), help="Directory for the Parquet files."),
+    out: Path = typer.Option(None, help="Directory for the Parquet files (default: var/shifts-parquet)."),
 ) -> None:
     """Export every table of the record store to Parquet (one file per table)."""
     path = _db_path(db)
+    out = out or get_settings().var_dir / "shifts-parquet"
     if not path.is_file():
         raise typer.BadParameter(f"no record store at {path}; run `shopfloor prepare` first")
     conn = store.open_read_only(path)
