@@ -350,3 +350,27 @@ def test_allocated_seconds_sum_to_each_stop_when_setups_partition_the_shift(cuts
         shares = [sec for sid, _, sec in allocations if sid == stop_id]
         assert sum(shares) == pytest.approx((end - start).total_seconds())
         assert all(sec > 0 for sec in shares)
+
+
+def test_hand_built_day_waste_breakdown(hand_store):
+    day = date(2026, 9, 14)
+    sums, _ = queries.window_sums(hand_store, day, day, group="shift", shift=2)[2]
+    rows = {
+        r["category"]: r
+        for r in metrics.waste_breakdown(sums, queries.family_sqft(hand_store, day, day, shift=2))
+    }
+    assert rows["warp"]["sqft"] == 625
+    assert rows["warp"]["pct_of_yield"] == pytest.approx(100 * 625 / 290_000)
+    assert rows["dry_end"]["pct_of_gross"] == pytest.approx(100 * 625 / 300_134.5833)
+    assert rows["trim"]["pct_of_gross"] == pytest.approx(100 * 10_000 / 300_134.5833)
+    assert rows["trim"]["pct_of_yield"] is None
+
+
+def test_grade_baselines_use_the_trailing_year_before_the_window(hand_store):
+    # Running speed of each grade on the hand-built day, stops out (allocated minutes).
+    after = queries.grade_baselines(hand_store, date(2026, 9, 15))
+    assert after["32-C"] == pytest.approx(150_017 / (240 - 10))
+    assert after["275-BC"] == pytest.approx((50_017 + 25_000) / (240 + 120 - 10 - 12))
+    assert after["200-C"] == pytest.approx(300_017 / (480 - 84))
+    assert queries.grade_baselines(hand_store, date(2026, 9, 14)) == {}  # nothing before the window
+    assert queries.grade_baselines(hand_store, date(2027, 9, 15)) == {}  # more than a year back
