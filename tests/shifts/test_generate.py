@@ -205,3 +205,11 @@ def test_generate_command_refuses_a_weekend_as_of(tmp_path):
     )
     assert result.exit_code != 0
     assert "Monday" in result.output
+
+
+def test_attribute_text_is_escaped_as_data():
+    from xml.etree.ElementTree import fromstring
+
+    text = 'jam at "upper" <knife> & stacker\nsecond line'
+    element = fromstring(f"<stop {gen._attrs([('notes', text), ('id', 'D1-01')])}/>")
+    assert element.attrib == {"notes": text, "id": "D1-01"}
