@@ -14,6 +14,7 @@ import hashlib
 import json
 import math
 import random
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
@@ -121,16 +122,26 @@ class ScenarioPlan:
     pm_parity: int = 0  # PM on weeks whose rotation index has this parity
     corrupt_days: tuple[date, ...] = ()
 
-    def count(self) -> int:
-        """How many scenarios are planted (the PM schedule counts as one)."""
+    def count(self, days: list[date] | None = None) -> int:
+        """How many scenarios are planted (the PM schedule counts as one), or how many of them touch
+        ``days`` when given."""
+        chosen = set(days) if days is not None else None
+
+        def touches(candidates: list[date]) -> bool:
+            return bool(candidates) and (chosen is None or any(d in chosen for d in candidates))
+
+        def week(mondays: tuple[date, ...]) -> list[date]:
+            return [m + timedelta(days=i) for m in mondays for i in range(5)]
+
+        every = production_days(self.as_of)
         planted = [
-            bool(self.slow_weeks),
-            bool(self.jam_weeks),
-            self.humid_month is not None,
-            self.bad_lot_week is not None,
-            self.outage_day is not None,
-            True,
-            bool(self.corrupt_days),
+            touches(week(self.slow_weeks)),
+            touches(week(self.jam_weeks)),
+            touches([d for d in every if self.humid_month == (d.year, d.month)]),
+            touches(week((self.bad_lot_week,)) if self.bad_lot_week else []),
+            touches([self.outage_day] if self.outage_day else []),
+            touches([d for d in every if is_pm_day(d, self)]),
+            touches(list(self.corrupt_days)),
         ]
         return sum(planted)
 
@@ -506,11 +517,9 @@ def simulate_day(day: date, seed: int, plan: ScenarioPlan) -> DayData:
                     shift_setups[-1].end_ms = shift_end
                     break
             if stop is not None:
-                stop_start = (
-                    cursor
-                    if lead_ms
-                    else cursor + round(rng.uniform(0, max(0.0, end - cursor - stop_ms)) * 0.8)
-                )
+                # Planned maintenance starts with the shift; other stops fall somewhere in the setup.
+                offset = 0.0 if stop.kind == "PM" else rng.uniform(0, max(0.0, end - cursor - stop_ms)) * 0.8
+                stop_start = cursor if lead_ms else cursor + round(offset)
                 if lead_ms:
                     shift_setups[-1].end_ms += lead_ms
                 stops.append(
@@ -600,8 +609,16 @@ def _ts(origin: datetime, ms: int) -> str:
     return moment.isoformat(timespec="milliseconds" if ms % 1000 else "seconds")
 
 
+_NEEDS_ESCAPE = re.compile(r'[&<>"\n\r\t]')
+
+
+def _quote(value: str) -> str:
+    # Most values are numbers and ids; only text that needs it goes through the full escaper.
+    return quoteattr(value) if _NEEDS_ESCAPE.search(value) else f'"{value}"'
+
+
 def _attrs(pairs: list[tuple[str, str]]) -> str:
-    return " ".join(f"{k}={quoteattr(v)}" for k, v in pairs)
+    return " ".join(f"{k}={_quote(v)}" for k, v in pairs)
 
 
 def to_xml(data: DayData) -> str:
@@ -789,7 +806,7 @@ def generate(
         "generator": GENERATOR_VERSION,
         "seed": seed,
         "as_of": as_of.isoformat(),
-        "planted_scenarios": plan.count(),
+        "planted_scenarios": plan.count(wanted),
         "days": entries,
     }
     manifest_path = out_dir / MANIFEST_FILENAME
