@@ -365,3 +365,8 @@ def test_any_slice_of_the_note_is_a_quote(note: str, start: int, length: int) ->
     piece = note[start : start + length]
     if 3 <= len(d.collapse_spaces(piece)) <= 160:
         assert d.quote_in_note(piece, note)
+
+
+@given(st.text(alphabet="AB01", max_size=7), st.text(alphabet="AB01", max_size=7))
+def test_within_one_edit_agrees_with_edit_distance(a: str, b: str) -> None:
+    assert d.within_one_edit(a, b) == (d.edit_distance(a, b) <= 1)
