@@ -2,8 +2,7 @@
 
 A session cookie holds only ``{user id, workshop id, csrf token}``, signed with the settings' secret key and
 checked for age; the user is re-read from the store on every request, so a deactivated user is out at once.
-Cookie-authenticated POSTs must echo the session's CSRF token in ``x-csrf-token`` (or a ``csrf_token`` form
-field); bearer requests carry no ambient credentials and need none.
+Cookie-authenticated POSTs must echo the session's CSRF token in the ``x-csrf-token`` header; bearer requests carry no ambient credentials and need none.
 """
 
 from __future__ import annotations
