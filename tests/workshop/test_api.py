@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 
 from shopfloor.settings import Settings
 from shopfloor.web.app import create_app
+from shopfloor.workshop import accounts
 from shopfloor.workshop.store import Store
 
 from .conftest import snapshot
@@ -253,3 +254,29 @@ def test_bad_input_changes_nothing(client: TestClient, store: Store, owner: Stor
     body = assert_envelope(replay, 409, "already_approved")
     assert body["results"][0]["applied"] == first.json()["results"][0]["applied"]
     assert snapshot(owner) == after_first
+
+
+def test_repeated_failed_sign_ins_are_throttled(client: TestClient) -> None:
+    wrong = {"email": "ana@taller.example", "password": "not-her-password"}
+    for _ in range(5):
+        assert_envelope(client.post("/workshop/auth/login", json=wrong), 401, "invalid_credentials")
+    assert_envelope(client.post("/workshop/auth/login", json=wrong), 429, "rate_limited")
+    right = {"email": "ana@taller.example", "password": PASSWORDS["ana@taller.example"]}
+    assert_envelope(client.post("/workshop/auth/login", json=right), 429, "rate_limited")
+    assert (
+        client.post(
+            "/workshop/auth/login",
+            json={**right, "email": "admin@taller.example", "password": PASSWORDS["admin@taller.example"]},
+        ).status_code
+        == 200
+    )
+
+
+def test_throttle_window_passes() -> None:
+    now = [0.0]
+    throttle = accounts.LoginThrottle(limit=2, window_s=60, clock=lambda: now[0])
+    throttle.failed("A@x.example")
+    throttle.failed("a@x.example")
+    assert throttle.blocked("a@x.example")
+    now[0] = 61.0
+    assert not throttle.blocked("a@x.example")

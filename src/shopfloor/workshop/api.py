@@ -34,6 +34,7 @@ class WorkshopState:
     def __init__(self, settings: Settings, store: Store | None = None) -> None:
         self.settings = settings
         self.signer = accounts.SessionSigner(settings.secret_key.get_secret_value())
+        self.throttle = accounts.LoginThrottle()
         self._store = store
         self._lock = Lock()
 
@@ -237,10 +238,16 @@ auth = APIRouter(prefix="/auth")
 def login(body: LoginBody, request: Request, response: Response) -> dict[str, Any]:
     """Check email and password; set the signed session cookie and return the CSRF token for forms."""
     state = state_of(request)
+    if state.throttle.blocked(body.email):
+        raise ApiError(
+            429, "rate_limited", "Too many failed sign-ins for this email; try again in 15 minutes."
+        )
     actor = accounts.authenticate(state.store, body.email, body.password)
     if actor is None:
+        state.throttle.failed(body.email)
         log.info("workshop.auth.login_failed")
         raise ApiError(401, "invalid_credentials", "Email or password is wrong.")
+    state.throttle.succeeded(body.email)
     session = accounts.new_session(actor)
     response.set_cookie(
         accounts.SESSION_COOKIE,
