@@ -684,6 +684,8 @@ def _record_refusal(s: Session, proposal_id: str, result: CardResult, now: datet
     stored = s.get(m.Proposal, proposal_id)
     if stored is not None and isinstance(payload, dict):
         edited = {k: v for k, v in payload.items() if k in EDITABLE.get(stored.type, frozenset())}
+        if (stored.edited_payload or {}).get("hat_version") is not None:
+            edited["hat_version"] = payload.get("hat_version")  # keep the version the person was shown
         current = result.extra.get("current")
         if current is not None:
             # The person is now shown the hat as it is; a new approval checks against this version.
