@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.routing import Mount
 
 from shopfloor.settings import Settings
 from shopfloor.web.app import create_app
@@ -25,14 +27,18 @@ PASSWORDS = {
 
 
 @pytest.fixture
-def client(store: Store, tmp_path: Path) -> TestClient:
+def client(store: Store, tmp_path: Path) -> Iterator[TestClient]:
     settings = Settings(
         workshop_db=store.engine.url.render_as_string(hide_password=False),
         var_dir=tmp_path,
         secret_key="test-secret-key-for-sessions",  # type: ignore[arg-type]
         max_body_bytes=16 * 1024,
     )
-    return TestClient(create_app(settings), raise_server_exceptions=False)
+    app = create_app(settings)
+    yield TestClient(app, raise_server_exceptions=False)
+    for route in app.routes:
+        if isinstance(route, Mount) and route.path == "/workshop":
+            route.app.state.workshop.dispose()  # type: ignore[attr-defined]
 
 
 def login(client: TestClient, email: str) -> str:

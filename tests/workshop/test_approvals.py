@@ -76,6 +76,10 @@ def test_changed_hat_gives_a_conflict_and_blocks_the_card(store: Store) -> None:
     # Approving again re-checks the rules on the hat as it is now: it is already at Washing.
     again = approve(store, stale)
     assert (again.outcome, again.code) == ("blocked", "same_stage")
+    # The person moves on from what they were shown: with the fix they can still approve the next stage.
+    onward = approve(store, stale, edits={"to_stage": "Bleaching"})
+    assert onward.outcome == "applied", onward.message
+    assert hat_row(store, ANA, "TQ-7F3K2").version == 3
     assert second  # the other card of the first run is untouched
     assert proposal_row(store, ANA, second).status == "pending"
 

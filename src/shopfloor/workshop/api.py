@@ -46,6 +46,12 @@ class WorkshopState:
                 self._store = open_store(self.settings.workshop_db_url())
             return self._store
 
+    def dispose(self) -> None:
+        """Close the store's pooled connections (it reopens on next use)."""
+        with self._lock:
+            if self._store is not None:
+                self._store.dispose()
+
 
 def state_of(request: Request) -> WorkshopState:
     """The workshop app's shared state."""

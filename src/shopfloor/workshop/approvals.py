@@ -243,7 +243,10 @@ def _decide(
         return base
 
     if decision.action == "reject":
-        _mark(s, proposal, "rejected", actor, now, applied={"rejected": True, "reason": decision.reason})
+        if not _mark(
+            s, proposal, "rejected", actor, now, applied={"rejected": True, "reason": decision.reason}
+        ):
+            raise _Stop(_decided_meanwhile(proposal))
         base.outcome, base.status, base.message = "rejected", "rejected", "Rejected; nothing was changed."
         return base
 
@@ -472,15 +475,7 @@ def _approve(
     )
     if not _mark(s, proposal, "approved", actor, now, applied=applied, rule_result=check, edited=changed):
         # Someone decided this card while we worked: undo our writes (the raise rolls back) and say so.
-        raise _Stop(
-            CardResult(
-                proposal.id,
-                "unchanged",
-                "This proposal was decided at the same time; nothing changed.",
-                code="already_decided",
-                run_id=proposal.run_id,
-            )
-        )
+        raise _Stop(_decided_meanwhile(proposal))
     base.outcome, base.status, base.applied = "applied", "approved", applied
     base.message = "Approved and saved."
     return base
@@ -512,6 +507,16 @@ def _stale(proposal: m.Proposal, hat: m.Hat | None, payload: dict[str, Any]) -> 
     if hat is None or seen is None or hat.version == seen:
         return None
     return _conflict(proposal, hat.code, hat.stage, hat.version, payload)
+
+
+def _decided_meanwhile(proposal: m.Proposal) -> CardResult:
+    return CardResult(
+        proposal.id,
+        "unchanged",
+        "This proposal was decided at the same time; nothing changed.",
+        code="already_decided",
+        run_id=proposal.run_id,
+    )
 
 
 def _create_hats(
@@ -684,6 +689,8 @@ def _record_refusal(s: Session, proposal_id: str, result: CardResult, now: datet
     stored = s.get(m.Proposal, proposal_id)
     if stored is not None and isinstance(payload, dict):
         edited = {k: v for k, v in payload.items() if k in EDITABLE.get(stored.type, frozenset())}
+        if (stored.edited_payload or {}).get("hat_version") is not None:
+            edited["hat_version"] = payload.get("hat_version")  # keep the version the person was shown
         current = result.extra.get("current")
         if current is not None:
             # The person is now shown the hat as it is; a new approval checks against this version.
