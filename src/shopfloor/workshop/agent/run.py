@@ -127,27 +127,21 @@ class RunLogger:
     rows: list[LogRow] = field(default_factory=list)
 
     def __call__(self, event: str, level: str, payload: dict[str, Any]) -> None:
+        user_id = self.actor.user_id if self.actor else None
+        workshop_id = self.actor.workshop_id if self.actor else None
         extra = {
             "source": SOURCE,
             "request_id": self.request_id,
-            "user_id": self.actor.user_id if self.actor else None,
-            "workshop_id": self.actor.workshop_id if self.actor else None,
+            "user_id": user_id,
+            "workshop_id": workshop_id,
             "run_id": self.run_id,
             "payload": payload,
         }
         log.log(_LEVELS.get(level, logging.INFO), event, extra=extra)
-        self.rows.append(
-            LogRow(
-                datetime.now(UTC),
-                level,
-                event,
-                self.request_id,
-                extra["user_id"],
-                extra["workshop_id"],
-                self.run_id,
-                payload,
-            )
+        row = LogRow(
+            datetime.now(UTC), level, event, self.request_id, user_id, workshop_id, self.run_id, payload
         )
+        self.rows.append(row)
 
     def take(self) -> list[LogRow]:
         """The buffered rows (the buffer is emptied)."""
@@ -213,14 +207,16 @@ def run_agent(
         tagged = reads.hat_by_code(request.hat_tag) if request.hat_tag else None
         if request.hat_tag and tagged is None:
             raise ApiError(400, "bad_request", f"No hat {request.hat_tag} in this workshop.")
-    except ApiError as error:
-        logger("agent.run.error", "warn", {"phase": "validate", "status": error.status, "code": error.code})
+    except ApiError as refused:
+        logger(
+            "agent.run.error", "warn", {"phase": "validate", "status": refused.status, "code": refused.code}
+        )
         store.write_logs(logger.take())
         raise
 
     run_id = str(uuid.uuid4())
     logger.run_id = run_id
-    model_name = getattr(provider, "model", None) or getattr(provider, "name", "unknown")
+    model_name = str(getattr(provider, "model", None) or getattr(provider, "name", "unknown"))
     logger(
         "agent.run.start",
         "info",
