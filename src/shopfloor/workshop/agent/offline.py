@@ -98,6 +98,7 @@ class OfflineReader:
     """A deterministic provider for workshop notes (model ``offline-reader``, zero tokens, zero cost)."""
 
     name = "offline"
+    model = MODEL_NAME
 
     def complete(self, request: ModelRequest) -> Turn:
         """The next turn: lookups, then proposals or questions, then the summary."""

@@ -100,19 +100,19 @@ class AgentStore(Protocol):
         """A read-only view of the actor's workshop."""
         ...
 
-    def recent_runs(self, user_id: str, since: datetime) -> int:
-        """How many workshop runs this user started since ``since``."""
+    def recent_runs(self, actor: Actor, window: timedelta) -> int:
+        """How many workshop runs this user started within ``window`` (counted in the database)."""
         ...
 
     def insert_run(self, row: RunRow, logs: list[LogRow]) -> None:
         """Insert the run row (status running) and its first log rows."""
         ...
 
-    def save_agent_run(self, result: RunResult, logs: list[LogRow]) -> list[str]:
+    def save_agent_run(self, actor: Actor, result: RunResult, logs: list[LogRow]) -> list[str]:
         """In ONE transaction: update the run row, insert its proposals and logs; returns proposal ids."""
         ...
 
-    def write_logs(self, logs: list[LogRow]) -> None:
+    def write_logs(self, actor: Actor, logs: list[LogRow]) -> None:
         """Insert log rows (validation and rate-limit errors have no run)."""
         ...
 
@@ -199,7 +199,7 @@ def run_agent(
     logger = RunLogger(request_id, actor)
     try:
         request = validate_body(body)
-        if store.recent_runs(actor.user_id, now() - timedelta(hours=1)) >= rate_limit_per_hour:
+        if store.recent_runs(actor, timedelta(hours=1)) >= rate_limit_per_hour:
             raise ApiError(
                 429, "rate_limited", f"At most {rate_limit_per_hour} notes per hour. Try again later."
             )
@@ -211,7 +211,7 @@ def run_agent(
         logger(
             "agent.run.error", "warn", {"phase": "validate", "status": refused.status, "code": refused.code}
         )
-        store.write_logs(logger.take())
+        store.write_logs(actor, logger.take())
         raise
 
     run_id = str(uuid.uuid4())
@@ -281,6 +281,7 @@ def run_agent(
             fell_back = outcome.outcome is not Outcome.END_TURN or not outcome.text
             logger("agent.run.end", "warn" if fell_back and status == "proposed" else "info", end_payload)
         ids = store.save_agent_run(
+            actor,
             RunResult(
                 run_id,
                 status,
@@ -301,6 +302,7 @@ def run_agent(
         if not saved:
             logger("agent.run.error", "error", {"phase": "crash", "status": "failed"})
             store.save_agent_run(
+                actor,
                 RunResult(
                     run_id,
                     "failed",
