@@ -33,6 +33,10 @@ class Settings(BaseSettings):
 
     # Workshop store: SQLite file by default, PostgreSQL URL for many users.
     workshop_db: str | None = None
+    # PostgreSQL only: the owner URL that runs migrations and loads sample data (default: workshop_db), and
+    # the login role the app connects as (created and granted by `shopfloor workshop init`).
+    workshop_db_owner: str | None = None
+    workshop_app_role: str = "shopfloor_app"
     # Shifts record store (DuckDB file).
     shifts_db: Path | None = None
 

@@ -1,0 +1,116 @@
+"""Engines and sessions of the workshop store.
+
+SQLite (the default file ``var/workshop.db``) runs in WAL mode with foreign keys on; write transactions take
+the write lock up front (``BEGIN IMMEDIATE``) so concurrent approvals wait for each other instead of failing
+half-way. On PostgreSQL every transaction of a session starts by setting ``app.workshop_id`` (transaction
+scoped) from ``session.info["workshop_id"]``; the row-level security policies read it, and a session without
+a workshop sees and writes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.orm import Session, SessionTransaction, sessionmaker
+
+from shopfloor.workshop.store.migrate import migrate
+
+
+def normalize_url(url: str) -> str:
+    """Use the psycopg 3 driver for plain ``postgresql://`` URLs."""
+    if url.startswith("postgresql://") or url.startswith("postgres://"):
+        return "postgresql+psycopg://" + url.split("://", 1)[1]
+    return url
+
+
+def make_engine(url: str, **kwargs: Any) -> Engine:
+    """An engine for ``url`` with the store's connection settings."""
+    url = normalize_url(url)
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        if parsed.database and parsed.database != ":memory:":
+            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, **kwargs)
+        event.listen(engine, "connect", _sqlite_connect)
+        event.listen(engine, "begin", _sqlite_begin)
+        return engine
+    kwargs.setdefault("pool_size", 10)
+    kwargs.setdefault("max_overflow", 10)
+    kwargs.setdefault("pool_pre_ping", True)
+    return create_engine(url, **kwargs)
+
+
+def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()
+
+
+def _sqlite_begin(connection: Connection) -> None:
+    # The driver runs in autocommit mode (isolation_level=None) so that we, not pysqlite, decide how a
+    # transaction starts: IMMEDIATE for writes avoids lock-upgrade deadlocks between concurrent writers.
+    mode = "IMMEDIATE" if connection.get_execution_options().get("sqlite_write") else "DEFERRED"
+    connection.exec_driver_sql(f"BEGIN {mode}")
+
+
+def _bind_workshop(session: Session, _transaction: SessionTransaction, connection: Connection) -> None:
+    if connection.dialect.name == "postgresql":
+        workshop_id = session.info.get("workshop_id") or ""
+        connection.execute(text("SELECT set_config('app.workshop_id', :w, true)"), {"w": workshop_id})
+
+
+class Store:
+    """An engine plus session factories; sessions are bound to one workshop (or none, which sees nothing)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._sessions = sessionmaker(bind=engine, expire_on_commit=False)
+        writer = engine.execution_options(sqlite_write=True) if self.is_sqlite else engine
+        self._writers = sessionmaker(bind=writer, expire_on_commit=False)
+        event.listen(self._sessions, "after_begin", _bind_workshop)
+        event.listen(self._writers, "after_begin", _bind_workshop)
+
+    @property
+    def dialect(self) -> str:
+        """``sqlite`` or ``postgresql``."""
+        return self.engine.dialect.name
+
+    @property
+    def is_sqlite(self) -> bool:
+        """True for the embedded SQLite file."""
+        return self.dialect == "sqlite"
+
+    def session(self, workshop_id: str | None, write: bool = False) -> Session:
+        """A new session whose transactions are scoped to ``workshop_id`` (None: no workshop, no rows)."""
+        factory = self._writers if write else self._sessions
+        session = factory()
+        session.info["workshop_id"] = workshop_id
+        return session
+
+    @contextmanager
+    def transaction(self, workshop_id: str | None, write: bool = True) -> Iterator[Session]:
+        """One transaction scoped to ``workshop_id``: committed on success, rolled back on error."""
+        with self.session(workshop_id, write=write) as session, session.begin():
+            yield session
+
+    def migrate(self) -> None:
+        """Bring the schema to the newest revision."""
+        migrate(self.engine)
+
+    def dispose(self) -> None:
+        """Close pooled connections."""
+        self.engine.dispose()
+
+
+def open_store(url: str, **kwargs: Any) -> Store:
+    """A store for ``url`` (not migrated; call ``store.migrate()``)."""
+    return Store(make_engine(url, **kwargs))

@@ -1,0 +1,255 @@
+"""Tables of the workshop store (SQLAlchemy 2 declarative models).
+
+Every tenant table carries ``workshop_id`` (hat events and flags too, so PostgreSQL policies stay one simple
+comparison). Ids are short strings: sample weavers keep the seed's ids (w1..w4), other rows get random hex.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    CheckConstraint,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    text,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from shopfloor.workshop.store.types import UTCDateTime
+
+
+def new_id() -> str:
+    """A random 16-hex-digit id."""
+    return secrets.token_hex(8)
+
+
+def utcnow() -> datetime:
+    """Now, timezone-aware in UTC."""
+    return datetime.now(UTC)
+
+
+def _in(column: str, values: tuple[str, ...]) -> str:
+    return f"{column} IN ({', '.join(repr(v) for v in values)})"
+
+
+STAGES = ("Weaving", "Washing", "Bleaching", "Blocking", "Finished")
+GRADES = ("Standard", "Fino", "Superfino")
+RUN_STATUSES = ("running", "proposed", "failed", "stopped", "approved", "partially_approved", "rejected")
+PROPOSAL_STATUSES = ("pending", "question", "blocked", "approved", "rejected")
+PROPOSAL_TYPES = ("create_hat", "advance_stage", "flag_issue")
+
+
+class Base(DeclarativeBase):
+    """Declarative base of the workshop store."""
+
+    type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON, datetime: UTCDateTime}
+
+
+class Workshop(Base):
+    __tablename__ = "workshops"
+    id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    name: Mapped[str] = mapped_column(String(120))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class Profile(Base):
+    """A user: login email, argon2 password hash, role in one workshop."""
+
+    __tablename__ = "profiles"
+    __table_args__ = (CheckConstraint(_in("role", ("member", "admin")), name="ck_profiles_role"),)
+    id: Mapped[str] = mapped_column(String(40), primary_key=True, default=new_id)
+    workshop_id: Mapped[str] = mapped_column(ForeignKey("workshops.id"), index=True)
+    email: Mapped[str] = mapped_column(String(254), unique=True)
+    name: Mapped[str] = mapped_column(String(120))
+    role: Mapped[str] = mapped_column(String(10), default="member")
+    password_hash: Mapped[str] = mapped_column(String(255))
+    active: Mapped[bool] = mapped_column(Boolean, default=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class ApiToken(Base):
+    """A bearer token for the API; only its SHA-256 is stored."""
+
+    __tablename__ = "api_tokens"
+    id: Mapped[str] = mapped_column(String(40), primary_key=True, default=new_id)
+    workshop_id: Mapped[str] = mapped_column(ForeignKey("workshops.id"), index=True)
+    user_id: Mapped[str] = mapped_column(ForeignKey("profiles.id"), index=True)
+    name: Mapped[str] = mapped_column(String(120), default="api")
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    last_used_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+
+class Weaver(Base):
+    __tablename__ = "weavers"
+    id: Mapped[str] = mapped_column(String(40), primary_key=True, default=new_id)
+    workshop_id: Mapped[str] = mapped_column(ForeignKey("workshops.id"), index=True)
+    name: Mapped[str] = mapped_column(String(120))
+    village: Mapped[str] = mapped_column(String(120), default="")
+    province: Mapped[str] = mapped_column(String(120), default="")
+    specialty: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    archived: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class Hat(Base):
+    __tablename__ = "hats"
+    __table_args__ = (
+        CheckConstraint(_in("stage", STAGES), name="ck_hats_stage"),
+        CheckConstraint(_in("grade", GRADES), name="ck_hats_grade"),
+        CheckConstraint(_in("owner_type", ("workshop", "seller", "buyer")), name="ck_hats_owner_type"),
+        CheckConstraint("rows_per_inch BETWEEN 6 AND 40", name="ck_hats_rows"),
+        CheckConstraint("version >= 1", name="ck_hats_version"),
+    )
+    id: Mapped[str] = mapped_column(String(40), primary_key=True, default=new_id)
+    workshop_id: Mapped[str] = mapped_column(ForeignKey("workshops.id"), index=True)
+    code: Mapped[str] = mapped_column(String(8), unique=True)
+    weaver_id: Mapped[str | None] = mapped_column(ForeignKey("weavers.id"), nullable=True, index=True)
+    grade: Mapped[str] = mapped_column(String(10))
+    rows_per_inch: Mapped[int] = mapped_column(Integer)
+    straw: Mapped[str | None] = mapped_column(String(10), nullable=True)
+    stage: Mapped[str] = mapped_column(String(10), default="Weaving")
+    owner_type: Mapped[str] = mapped_column(String(10), default="workshop")
+    owner_name: Mapped[str | None] = mapped_column(String(120), nullable=True)
+    archived: Mapped[bool] = mapped_column(Boolean, default=False)
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class HatEvent(Base):
+    __tablename__ = "hat_events"
+    __table_args__ = (
+        CheckConstraint(
+            _in("type", ("created", "stage_changed", "flag_raised", "flag_resolved", "owner_changed")),
+            name="ck_hat_events_type",
+        ),
+    )
+    id: Mapped[str] = mapped_column(String(40), primary_key=True, default=new_id)
+    workshop_id: Mapped[str] = mapped_column(ForeignKey("workshops.id"), index=True)
+    hat_id: Mapped[str] = mapped_column(ForeignKey("hats.id"), index=True)
+    type: Mapped[str] = mapped_column(String(20))
+    from_stage: Mapped[str | None] = mapped_column(String(10), nullable=True)
+    to_stage: Mapped[str | None] = mapped_column(String(10), nullable=True)
+    actor_id: Mapped[str | None] = mapped_column(ForeignKey("profiles.id"), nullable=True)
+    proposal_id: Mapped[str | None] = mapped_column(ForeignKey("proposals.id"), nullable=True, index=True)
+    detail: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class HatFlag(Base):
+    __tablename__ = "hat_flags"
+    __table_args__ = (
+        CheckConstraint(
+            _in("kind", ("grade_mismatch", "too_fast", "weaver_not_found", "other")), name="ck_hat_flags_kind"
+        ),
+        CheckConstraint(_in("status", ("open", "resolved")), name="ck_hat_flags_status"),
+        # One open flag per hat and kind, even under concurrent approvals.
+        Index(
+            "uq_hat_flags_open_kind",
+            "hat_id",
+            "kind",
+            unique=True,
+            sqlite_where=text("status = 'open'"),
+            postgresql_where=text("status = 'open'"),
+        ),
+    )
+    id: Mapped[str] = mapped_column(String(40), primary_key=True, default=new_id)
+    workshop_id: Mapped[str] = mapped_column(ForeignKey("workshops.id"), index=True)
+    hat_id: Mapped[str] = mapped_column(ForeignKey("hats.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(20))
+    message: Mapped[str] = mapped_column(String(200))
+    status: Mapped[str] = mapped_column(String(10), default="open")
+    proposal_id: Mapped[str | None] = mapped_column(ForeignKey("proposals.id"), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    resolved_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+
+class AgentRun(Base):
+    __tablename__ = "agent_runs"
+    __table_args__ = (
+        CheckConstraint(_in("status", RUN_STATUSES), name="ck_agent_runs_status"),
+        Index("ix_agent_runs_user_created", "user_id", "agent", "created_at"),
+    )
+    id: Mapped[str] = mapped_column(String(40), primary_key=True, default=new_id)
+    workshop_id: Mapped[str] = mapped_column(ForeignKey("workshops.id"), index=True)
+    user_id: Mapped[str] = mapped_column(ForeignKey("profiles.id"))
+    agent: Mapped[str] = mapped_column(String(40), default="workshop")
+    request_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    input: Mapped[str] = mapped_column(Text)
+    input_mode: Mapped[str] = mapped_column(String(10), default="typed")
+    hat_code: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    model: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    status: Mapped[str] = mapped_column(String(20), default="running")
+    summary: Mapped[str | None] = mapped_column(Text, nullable=True)
+    steps: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    tokens_in: Mapped[int] = mapped_column(Integer, default=0)
+    tokens_out: Mapped[int] = mapped_column(Integer, default=0)
+    latency_ms: Mapped[int] = mapped_column(Integer, default=0)
+    cost_usd: Mapped[float] = mapped_column(Float, default=0.0)
+    error: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class Proposal(Base):
+    __tablename__ = "proposals"
+    __table_args__ = (
+        CheckConstraint(_in("status", PROPOSAL_STATUSES), name="ck_proposals_status"),
+        CheckConstraint(_in("type", PROPOSAL_TYPES), name="ck_proposals_type"),
+        CheckConstraint(_in("confidence", ("high", "check")), name="ck_proposals_confidence"),
+    )
+    id: Mapped[str] = mapped_column(String(40), primary_key=True, default=new_id)
+    run_id: Mapped[str] = mapped_column(ForeignKey("agent_runs.id"), index=True)
+    workshop_id: Mapped[str] = mapped_column(ForeignKey("workshops.id"), index=True)
+    position: Mapped[int] = mapped_column(Integer, default=0)
+    type: Mapped[str] = mapped_column(String(20))
+    payload: Mapped[dict[str, Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(10))
+    why: Mapped[str] = mapped_column(Text, default="")
+    quote: Mapped[str] = mapped_column(Text, default="")
+    confidence: Mapped[str] = mapped_column(String(10), default="high")
+    rule_result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    decided_by: Mapped[str | None] = mapped_column(ForeignKey("profiles.id"), nullable=True)
+    decided_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    applied: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    edited_payload: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class AppLog(Base):
+    __tablename__ = "app_logs"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    ts: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
+    level: Mapped[str] = mapped_column(String(10))
+    source: Mapped[str] = mapped_column(String(60))
+    event: Mapped[str] = mapped_column(String(80))
+    request_id: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    user_id: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    workshop_id: Mapped[str | None] = mapped_column(ForeignKey("workshops.id"), nullable=True, index=True)
+    run_id: Mapped[str | None] = mapped_column(String(40), nullable=True, index=True)
+    payload: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+
+
+# Tables whose rows belong to one workshop (the PostgreSQL policies are generated from this list).
+TENANT_TABLES: tuple[str, ...] = (
+    "profiles",
+    "api_tokens",
+    "weavers",
+    "hats",
+    "hat_events",
+    "hat_flags",
+    "agent_runs",
+    "proposals",
+    "app_logs",
+)

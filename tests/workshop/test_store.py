@@ -1,0 +1,166 @@
+"""The store: migrations, sample data, and the actor-scoped repository on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import func, inspect, select
+
+from shopfloor.workshop import domain
+from shopfloor.workshop.sample import DEMO_ACCOUNTS, WORKSHOP_A, WORKSHOP_B, load_sample
+from shopfloor.workshop.store import NotFound, Store, WorkshopRepo, open_store
+from shopfloor.workshop.store import models as m
+from shopfloor.workshop.store.migrate import current_revision, head_revision
+
+ANA = domain.Actor("u-ana", WORKSHOP_A, "member", "Ana Morocho")
+A_CODES = ("TQ-7F3K2", "TQ-2C5P0", "TQ-4K9D1", "TQ-9M2XA", "TQ-8H6RT")
+A_CODES += ("TQ-5B7NW", "TQ-3D8QV", "TQ-6J4YC", "TQ-1P9KD", "TQ-7F3KA")
+PEDRO = domain.Actor("u-pedro", WORKSHOP_B, "member", "Pedro Anchundia")
+
+
+def test_migrations_match_the_models(tmp_path: Path) -> None:
+    store = open_store(f"sqlite:///{tmp_path / 'm.db'}")
+    store.migrate()
+    assert current_revision(store.engine) == head_revision()
+    with store.engine.connect() as conn:
+        diff = compare_metadata(MigrationContext.configure(conn), m.Base.metadata)
+    assert diff == []
+    tables = set(inspect(store.engine).get_table_names())
+    assert {
+        "workshops",
+        "profiles",
+        "api_tokens",
+        "weavers",
+        "hats",
+        "hat_events",
+        "hat_flags",
+        "agent_runs",
+        "proposals",
+        "app_logs",
+    } <= tables
+    with store.engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+    store.dispose()
+
+
+def test_sample_loading_is_idempotent(tmp_path: Path) -> None:
+    store = open_store(f"sqlite:///{tmp_path / 's.db'}")
+    store.migrate()
+    first = load_sample(store)
+    assert (first.workshops, first.users, first.weavers, first.hats, first.flags) == (2, 4, 5, 12, 1)
+    assert load_sample(store).total == 0
+    with store.transaction(WORKSHOP_A) as s:
+        assert s.scalar(select(func.count()).select_from(m.Hat)) == 12
+    store.dispose()
+
+
+def test_sample_hats_of_workshop_a(store: Store) -> None:
+    now = datetime.now(UTC)
+    with store.transaction(WORKSHOP_A, write=False) as s:
+        repo = WorkshopRepo(s, ANA)
+        hats = {h.code: h for h in repo.hats()}
+        assert sorted(hats) == sorted(A_CODES)
+        table = {
+            c: (h.weaver_id, h.stage, h.grade, h.rows_per_inch, h.owner_type, h.archived)
+            for c, h in hats.items()
+        }
+        assert table["TQ-7F3K2"] == ("w1", "Weaving", "Fino", 18, "workshop", False)
+        assert table["TQ-2C5P0"] == ("w2", "Washing", "Standard", 12, "workshop", False)
+        assert table["TQ-4K9D1"] == ("w4", "Bleaching", "Fino", 12, "workshop", False)
+        assert table["TQ-9M2XA"] == ("w4", "Washing", "Fino", 11, "workshop", False)
+        assert table["TQ-8H6RT"] == ("w3", "Blocking", "Superfino", 28, "workshop", False)
+        assert table["TQ-5B7NW"] == ("w3", "Finished", "Superfino", 26, "workshop", False)
+        assert table["TQ-3D8QV"] == ("w1", "Weaving", "Fino", 20, "seller", False)
+        assert table["TQ-6J4YC"] == ("w2", "Bleaching", "Standard", 10, "workshop", True)
+        assert table["TQ-1P9KD"] == ("w4", "Weaving", "Fino", 16, "workshop", False)
+        assert table["TQ-7F3KA"] == ("w1", "Weaving", "Fino", 19, "workshop", False)
+        age = now - hats["TQ-7F3K2"].created_at
+        assert timedelta(days=29) < age < timedelta(days=31)
+        age = now - hats["TQ-1P9KD"].created_at
+        assert timedelta(days=1) < age < timedelta(days=3)
+        flags = repo.flags()
+        assert [(f.hat_id, f.kind) for f in flags] == [(hats["TQ-9M2XA"].id, "grade_mismatch")]
+        kinds = [a["kind"] for a in repo.anomalies(hats["TQ-4K9D1"])]
+        assert kinds == ["grade_mismatch"]
+        assert [a["kind"] for a in repo.anomalies(hats["TQ-7F3K2"])] == []
+        assert [w.id for w in repo.weavers()] == ["w1", "w2", "w3", "w4"]
+        assert [w.id for w in repo.find_weavers("Doña Rosa")] == ["w1", "w2"]
+        events = repo.events(hats["TQ-8H6RT"].id)
+        assert [(e.type, e.to_stage) for e in events] == [
+            ("created", "Weaving"),
+            ("stage_changed", "Washing"),
+            ("stage_changed", "Bleaching"),
+            ("stage_changed", "Blocking"),
+        ]
+        assert hats["TQ-8H6RT"].version == 4
+        assert "TQ-5B7NW" not in repo.hat_codes(open_only=True)
+        assert "TQ-6J4YC" not in repo.hat_codes(open_only=True)
+
+
+def test_repository_never_crosses_workshops(store: Store) -> None:
+    with store.transaction(WORKSHOP_B, write=False) as s:
+        repo = WorkshopRepo(s, PEDRO)
+        assert [h.code for h in repo.hats()] == ["TQ-7F3K8", "TQ-QR7YE"]
+        assert [w.name for w in repo.find_weavers("Rosa")] == ["Rosa Chávez"]
+        for call in (
+            lambda: repo.hat_by_code("TQ-7F3K2"),
+            lambda: repo.weaver("w1"),
+            lambda: repo.profile("u-ana"),
+            lambda: repo.hat("hat-7f3k2"),
+        ):
+            try:
+                call()
+            except NotFound:
+                continue
+            raise AssertionError("a workshop-A row reached workshop B")
+        assert repo.events("hat-7f3k2") == []
+        assert repo.flags(["hat-9m2xa"]) == []
+
+
+def test_runs_and_proposals_saved_together(store: Store) -> None:
+    with store.transaction(WORKSHOP_A) as s:
+        repo = WorkshopRepo(s, ANA)
+        run = repo.create_run(
+            input="El TQ-7F3K2 pasó a lavado", request_id="req_000000000001", model="offline"
+        )
+        rows = repo.save_agent_run(
+            run.id,
+            status="proposed",
+            summary="I understood: one stage change.",
+            steps=[
+                {"i": 0, "kind": "proposal", "temp_id": "p1", "type": "advance_stage", "status": "pending"}
+            ],
+            proposals=[
+                {
+                    "type": "advance_stage",
+                    "payload": {"hat_code": "TQ-7F3K2", "to_stage": "Washing", "hat_version": 1},
+                    "status": "pending",
+                    "why": "The note says it moved to washing.",
+                    "quote": "El TQ-7F3K2 pasó a lavado",
+                    "confidence": "high",
+                    "rule_result": {"allowed": True, "code": None, "message": "ok", "fix": None},
+                }
+            ],
+            tokens_in=10,
+            tokens_out=5,
+        )
+        run_id, proposal_id = run.id, rows[0].id
+    with store.transaction(WORKSHOP_A, write=False) as s:
+        repo = WorkshopRepo(s, ANA)
+        assert repo.run(run_id).status == "proposed"
+        assert [p.id for p in repo.proposals(run_id=run_id)] == [proposal_id]
+        assert repo.count_recent_runs() == 1
+        assert [p.id for p in repo.open_proposals_for_hat("TQ-7F3K2")] == [proposal_id]
+    with store.transaction(WORKSHOP_B, write=False) as s:
+        repo = WorkshopRepo(s, PEDRO)
+        assert repo.proposals() == [] and repo.runs() == []
+
+
+def test_demo_accounts_are_documented() -> None:
+    doc = (Path(__file__).parents[2] / "docs" / "workshop.md").read_text(encoding="utf-8")
+    for account in DEMO_ACCOUNTS:
+        assert account.email in doc and account.password in doc
