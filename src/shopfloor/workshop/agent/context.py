@@ -56,6 +56,10 @@ class WorkshopReads(Protocol):
         """Whether an earlier run left a pending or question proposal of this type for this hat."""
         ...
 
+    def close(self) -> None:
+        """Release what the view holds (called once when the run ends)."""
+        ...
+
 
 @dataclass
 class BufferedProposal:

@@ -7,9 +7,11 @@ hat, weaver, hat event or hat flag row for writing (a test greps this package to
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import timedelta
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from shopfloor.workshop import domain
 from shopfloor.workshop.agent.context import OpenFlag
@@ -20,49 +22,104 @@ from shopfloor.workshop.store.repo import event_view, hat_view, weaver_view
 
 
 class StoreReads:
-    """Read-only views of one actor's workshop; each call reads fresh in its own short transaction."""
+    """Read-only views of one actor's workshop for one run.
+
+    One session serves the whole run; every call ends its read transaction, so each call sees the database
+    as it is now (a hat reloaded before a proposal is fresh). Weavers are read once per run.
+    """
 
     def __init__(self, store: Store, actor: domain.Actor) -> None:
         self.store = store
         self.actor = actor
+        self._session: Session | None = None
+        self._weavers: dict[str, domain.Weaver] | None = None
+
+    def _repo(self) -> WorkshopRepo:
+        if self._session is None:
+            self._session = self.store.session(self.actor.workshop_id)
+        return WorkshopRepo(self._session, self.actor)
+
+    def _done(self) -> None:
+        if self._session is not None:
+            self._session.rollback()  # read-only: ends the snapshot, keeps nothing
+
+    def close(self) -> None:
+        """Release the run's session."""
+        if self._session is not None:
+            self._session.close()
+            self._session = None
+
+    def _weaver_views(self, repo: WorkshopRepo) -> dict[str, domain.Weaver]:
+        if self._weavers is None:
+            self._weavers = {w.id: weaver_view(w) for w in repo.weavers()}
+        return self._weavers
+
+    def _hat(self, row: m.Hat, weavers: dict[str, domain.Weaver]) -> domain.Hat:
+        weaver = weavers.get(row.weaver_id or "")
+        return dataclasses.replace(hat_view(row, None), weaver=weaver)
 
     def weavers(self) -> list[domain.Weaver]:
         """Every weaver of the workshop."""
-        with self.store.session(self.actor.workshop_id) as session:
-            return [weaver_view(w) for w in WorkshopRepo(session, self.actor).weavers()]
+        try:
+            return list(self._weaver_views(self._repo()).values())
+        finally:
+            self._done()
 
     def hats(self) -> list[domain.Hat]:
         """Every hat of the workshop with its weaver."""
-        with self.store.session(self.actor.workshop_id) as session:
-            repo = WorkshopRepo(session, self.actor)
-            weavers = {w.id: w for w in repo.weavers()}
+        repo = self._repo()
+        try:
+            weavers = self._weaver_views(repo)
             stmt = select(m.Hat).where(m.Hat.workshop_id == self.actor.workshop_id).order_by(m.Hat.code)
-            return [hat_view(h, weavers.get(h.weaver_id or "")) for h in session.scalars(stmt)]
+            return [self._hat(h, weavers) for h in repo.session.scalars(stmt)]
+        finally:
+            self._done()
 
     def hat_by_code(self, code: str) -> domain.Hat | None:
         """The hat with exactly this code, read fresh, or None."""
-        with self.store.session(self.actor.workshop_id) as session:
+        repo = self._repo()
+        try:
             stmt = select(m.Hat).where(m.Hat.workshop_id == self.actor.workshop_id, m.Hat.code == code)
-            row = session.scalars(stmt).first()
-            return WorkshopRepo(session, self.actor).hat_domain(row) if row is not None else None
+            row = repo.session.scalars(stmt).first()
+            if row is None:
+                return None
+            return self._hat(row, self._weaver_views(repo))
+        finally:
+            self._done()
 
     def events(self, hat: domain.Hat, limit: int) -> list[domain.HatEvent]:
         """The hat's latest events, oldest first."""
-        with self.store.session(self.actor.workshop_id) as session:
-            rows = WorkshopRepo(session, self.actor).events(hat.id, limit=limit, newest_first=True)
+        try:
+            rows = self._repo().events(hat.id, limit=limit, newest_first=True)
             return [event_view(e) for e in reversed(rows)]
+        finally:
+            self._done()
 
     def open_flags(self, hat: domain.Hat) -> list[OpenFlag]:
         """The hat's open flags."""
-        with self.store.session(self.actor.workshop_id) as session:
-            rows = WorkshopRepo(session, self.actor).flags([hat.id], open_only=True)
-            return [OpenFlag(f.kind, f.message) for f in rows]
+        try:
+            return [OpenFlag(f.kind, f.message) for f in self._repo().flags([hat.id], open_only=True)]
+        finally:
+            self._done()
 
     def open_proposal_exists(self, hat_code: str, proposal_type: str, exclude_run_id: str) -> bool:
         """Whether an earlier run left a pending or question proposal of this type for this hat."""
-        with self.store.session(self.actor.workshop_id) as session:
-            rows = WorkshopRepo(session, self.actor).open_proposals_for_hat(hat_code, exclude_run=exclude_run_id)
-            return any(p.type == proposal_type for p in rows)
+        repo = self._repo()
+        try:
+            stmt = (
+                select(m.Proposal.id)
+                .where(
+                    m.Proposal.workshop_id == self.actor.workshop_id,
+                    m.Proposal.type == proposal_type,
+                    m.Proposal.status.in_(("pending", "question")),
+                    m.Proposal.run_id != exclude_run_id,
+                    m.Proposal.payload["hat_code"].as_string() == hat_code,
+                )
+                .limit(1)
+            )
+            return repo.session.scalars(stmt).first() is not None
+        finally:
+            self._done()
 
 
 def _log_row(row: LogRow) -> m.AppLog:
@@ -154,4 +211,3 @@ class StoreAgentStore:
             return
         with self.store.transaction(actor.workshop_id) as session:
             session.add_all(_log_row(log) for log in logs)
-

@@ -208,6 +208,8 @@ def run_agent(
         if request.hat_tag and tagged is None:
             raise ApiError(400, "bad_request", f"No hat {request.hat_tag} in this workshop.")
     except ApiError as refused:
+        if "reads" in locals():
+            reads.close()
         logger(
             "agent.run.error", "warn", {"phase": "validate", "status": refused.status, "code": refused.code}
         )
@@ -299,6 +301,7 @@ def run_agent(
         )
         saved = True
     finally:
+        reads.close()
         if not saved:
             logger("agent.run.error", "error", {"phase": "crash", "status": "failed"})
             store.save_agent_run(
