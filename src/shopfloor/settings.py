@@ -44,6 +44,8 @@ class Settings(BaseSettings):
     model: str = "offline"
     # Which provider serves a live model when `model` does not say; gemini is the default live provider.
     provider: str | None = None
+    # Retries the provider SDK makes on 429/5xx before a call fails (seed 000: maxRetries 2).
+    provider_max_retries: int = 2
 
     max_body_bytes: int = Field(default=64 * 1024, description="Largest accepted request body")
     workshop_rate_limit_per_hour: int = 20

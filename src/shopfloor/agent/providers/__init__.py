@@ -1,5 +1,22 @@
 """Model providers behind one neutral turn type.
 
 ``base`` holds the neutral types; ``scripted`` is for tests; ``anthropic``, ``openai`` and ``gemini``
-adapt the official SDKs; ``replay`` feeds recorded HTTP exchanges through those real SDK clients.
+adapt the official SDKs (``*_provider`` modules, imported only when used); ``factory`` picks one for a model
+name; ``replay`` feeds recorded HTTP exchanges through those real SDK clients.
 """
+
+from shopfloor.agent.providers.factory import (
+    DEFAULT_MODELS,
+    ProviderConfigError,
+    default_live_model,
+    make_provider,
+    provider_for_model,
+)
+
+__all__ = [
+    "DEFAULT_MODELS",
+    "ProviderConfigError",
+    "default_live_model",
+    "make_provider",
+    "provider_for_model",
+]

@@ -1,0 +1,209 @@
+"""Claude through the official ``anthropic`` SDK (beta Messages API, as seed 000 section 6.5 calls it).
+
+Each call sends: the system prompt as one cached block (``cache_control: ephemeral`` caches system plus
+tools), every tool with ``strict: true`` in registry order, ``tool_choice: auto``, adaptive thinking,
+``output_config.effort`` and the server-side fallback beta (``fallbacks: "default"``). Thinking blocks go
+back unchanged on the next request. Retries (408/409/429/5xx/529) are the SDK's own (``max_retries``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import anthropic
+import httpx2
+from anthropic.types.beta import BetaMessage
+
+from shopfloor.agent.providers.base import (
+    AssistantTurn,
+    ModelRequest,
+    ProviderError,
+    StopReason,
+    ToolCall,
+    ToolResults,
+    Turn,
+    Usage,
+    UserText,
+)
+from shopfloor.agent.providers.common import DEFAULT_MAX_RETRIES, error_kind, result_text, safe_message
+
+DEFAULT_MODEL = "claude-opus-5-5"
+FALLBACK_BETA = "server-side-fallback-2026-07-01"
+
+_STOP_REASONS = {
+    "end_turn": StopReason.END_TURN,
+    "stop_sequence": StopReason.END_TURN,
+    "tool_use": StopReason.TOOL_USE,
+    "max_tokens": StopReason.MAX_TOKENS,
+    # The context window filled up mid-answer: the turn is truncated just like max_tokens.
+    "model_context_window_exceeded": StopReason.MAX_TOKENS,
+    "refusal": StopReason.REFUSAL,
+}
+
+Effort = Literal["low", "medium", "high", "xhigh", "max"]
+
+
+@dataclass(frozen=True)
+class ClaudeOptions:
+    """The seed's per-call options; switch them off for a model that rejects them."""
+
+    thinking: bool = True  # adaptive thinking (counts toward max_tokens)
+    effort: Effort | None = "medium"
+    fallbacks: bool = True  # server-side fallback on a policy decline (beta)
+
+
+class AnthropicProvider:
+    """A :class:`~shopfloor.agent.providers.base.Provider` over ``anthropic``."""
+
+    name = "anthropic"
+
+    def __init__(
+        self,
+        api_key: str,
+        model: str = DEFAULT_MODEL,
+        http_client: httpx2.Client | None = None,
+        max_retries: int = DEFAULT_MAX_RETRIES,
+        options: ClaudeOptions = ClaudeOptions(),
+    ) -> None:
+        self.model = model
+        self.options = options
+        self._key = api_key
+        self._client = anthropic.Anthropic(
+            api_key=api_key, http_client=http_client, max_retries=max_retries, open_telemetry=False
+        )
+
+    def complete(self, request: ModelRequest) -> Turn:
+        """One ``beta.messages.create`` call, mapped to a neutral turn."""
+        model = request.model or self.model
+        try:
+            message = self._client.beta.messages.create(
+                model=model, timeout=request.timeout_s, **build_params(request, self.options)
+            )
+        except anthropic.APITimeoutError:
+            raise ProviderError("timeout", "Claude did not answer within the call timeout") from None
+        except anthropic.APIConnectionError as error:
+            raise ProviderError(
+                "connection", f"could not reach Claude: {safe_message(error, self._key)}"
+            ) from None
+        except anthropic.APIStatusError as error:
+            detail = safe_message(error.api_message or error.type or "", self._key)
+            kind = f" {error.type}" if error.type else ""
+            raise ProviderError(
+                error_kind(error.status_code),
+                f"Claude API error {error.status_code}{kind}: {detail}",
+                error.status_code,
+            ) from None
+        except anthropic.AnthropicError as error:
+            raise ProviderError(
+                "bad_response", f"Claude answered in an unexpected shape: {safe_message(error, self._key)}"
+            ) from None
+        return parse_message(message)
+
+
+def build_params(request: ModelRequest, options: ClaudeOptions) -> dict[str, Any]:
+    """The body of one Messages call, without ``model`` (the SDK adds headers and the version)."""
+    params: dict[str, Any] = {
+        "max_tokens": request.max_tokens,
+        "system": [{"type": "text", "text": request.system, "cache_control": {"type": "ephemeral"}}],
+        "messages": build_messages(request),
+    }
+    if request.tools:
+        params["tools"] = [
+            {
+                "name": spec["name"],
+                "description": spec["description"],
+                "input_schema": spec["parameters"],
+                "strict": True,
+            }
+            for spec in request.tools
+        ]
+        params["tool_choice"] = {"type": "auto"}
+    if options.thinking:
+        params["thinking"] = {"type": "adaptive"}
+    if options.effort:
+        params["output_config"] = {"effort": options.effort}
+    if options.fallbacks:
+        params["betas"] = [FALLBACK_BETA]
+        params["fallbacks"] = "default"
+    return params
+
+
+def build_messages(request: ModelRequest) -> list[dict[str, Any]]:
+    """Neutral messages as Messages API turns; assistant content goes back exactly as it came."""
+    messages: list[dict[str, Any]] = []
+    for message in request.messages:
+        if isinstance(message, UserText):
+            messages.append({"role": "user", "content": message.text})
+        elif isinstance(message, AssistantTurn):
+            messages.append(
+                {"role": "assistant", "content": message.turn.native or _blocks_from_turn(message.turn)}
+            )
+        elif isinstance(message, ToolResults):
+            # All results of a turn in one user message, before any text.
+            messages.append(
+                {
+                    "role": "user",
+                    "content": [
+                        {
+                            "type": "tool_result",
+                            "tool_use_id": result.call_id,
+                            "content": result_text(result.content),
+                            "is_error": bool(result.is_error),
+                        }
+                        for result in message.results
+                    ],
+                }
+            )
+    return messages
+
+
+def _blocks_from_turn(turn: Turn) -> list[dict[str, Any]]:
+    """Content blocks for a turn that did not come from Claude (no native content)."""
+    blocks: list[dict[str, Any]] = [{"type": "text", "text": turn.text}] if turn.text else []
+    blocks += [
+        {"type": "tool_use", "id": c.id, "name": c.name, "input": c.arguments} for c in turn.tool_calls
+    ]
+    return blocks
+
+
+def parse_message(message: BetaMessage) -> Turn:
+    """A neutral turn from a ``BetaMessage``."""
+    texts = [block.text for block in message.content if block.type == "text"]
+    calls = tuple(
+        ToolCall(block.id, block.name, block.input) for block in message.content if block.type == "tool_use"
+    )
+    raw = message.stop_reason or "unknown"
+    category = None
+    if raw == "refusal":
+        category = message.stop_details.category if message.stop_details else None
+    return Turn(
+        stop_reason=_STOP_REASONS.get(raw, StopReason.OTHER),
+        text="".join(texts) or None,
+        tool_calls=calls,
+        usage=parse_usage(message),
+        model=served_model(message),
+        raw_id=message.id,
+        raw_stop_reason=raw,
+        native=[block.to_dict() for block in message.content],
+        refusal_category=category,
+    )
+
+
+def parse_usage(message: BetaMessage) -> Usage:
+    """Claude's ``input_tokens`` already excludes cache reads and writes, as the neutral type does."""
+    usage = message.usage
+    return Usage(
+        input_tokens=usage.input_tokens,
+        output_tokens=usage.output_tokens,
+        cache_read=usage.cache_read_input_tokens or 0,
+        cache_write=usage.cache_creation_input_tokens or 0,
+    )
+
+
+def served_model(message: BetaMessage) -> str:
+    """The model that produced the answer: a ``fallback_message`` usage entry names the fallback model."""
+    for item in message.usage.iterations or []:
+        if item.type == "fallback_message":
+            return str(item.model)
+    return str(message.model)

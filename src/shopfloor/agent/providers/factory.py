@@ -1,0 +1,84 @@
+"""Pick and build the live provider for a model name. SDK modules are imported only when needed."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from shopfloor.settings import KEY_ENV, Settings, provider_key
+
+if TYPE_CHECKING:
+    import httpx2
+
+    from shopfloor.agent.providers.base import Provider
+
+# The model each provider serves when only its key is known. Gemini comes first: it is the default live
+# provider (cheapest for the short, tool-heavy runs both apps make).
+DEFAULT_MODELS = {
+    "gemini": "gemini-2.5-flash-lite",
+    "anthropic": "claude-opus-5-5",
+    "openai": "gpt-5-mini",
+}
+
+
+class ProviderConfigError(ValueError):
+    """A live provider cannot be built: unknown model family or missing key. Raised before any call."""
+
+
+def provider_for_model(model: str, settings: Settings | None = None) -> str:
+    """``gemini``, ``anthropic`` or ``openai`` for ``model``; ``settings.provider`` overrides the name."""
+    if settings is not None and settings.provider:
+        if settings.provider not in DEFAULT_MODELS:
+            raise ProviderConfigError(
+                f"unknown provider {settings.provider!r}; use one of {', '.join(DEFAULT_MODELS)}"
+            )
+        return settings.provider
+    name = model.removeprefix("models/")
+    if name.startswith("gemini"):
+        return "gemini"
+    if name.startswith("claude"):
+        return "anthropic"
+    if name.startswith("gpt") or re.match(r"o\d", name):
+        return "openai"
+    raise ProviderConfigError(
+        f"cannot tell which provider serves model {model!r}; use a gemini-*, claude-*, gpt-* or o<N> "
+        "model, or set SHOPFLOOR_PROVIDER"
+    )
+
+
+def make_provider(model: str, settings: Settings, http_client: httpx2.Client | None = None) -> Provider:
+    """The live provider for ``model``, with its key from the environment.
+
+    Raises :class:`ProviderConfigError` naming the environment variable to set when the key is missing.
+    """
+    if model == "offline":
+        raise ProviderConfigError("'offline' is served by the app's own planner, not a live provider")
+    kind = provider_for_model(model, settings)
+    key = provider_key(kind)
+    if not key:
+        raise ProviderConfigError(f"model {model!r} needs {KEY_ENV[kind]} in the environment")
+    retries = settings.provider_max_retries
+    if kind == "gemini":
+        from shopfloor.agent.providers.gemini_provider import GeminiProvider
+
+        return GeminiProvider(key, model=model, http_client=http_client, max_retries=retries)
+    if kind == "anthropic":
+        from shopfloor.agent.providers.anthropic_provider import AnthropicProvider
+
+        return AnthropicProvider(key, model=model, http_client=http_client, max_retries=retries)
+    from shopfloor.agent.providers.openai_provider import OpenAIProvider
+
+    return OpenAIProvider(key, model=model, http_client=http_client, max_retries=retries)
+
+
+def default_live_model(settings: Settings) -> str | None:
+    """The default model of the first provider whose key is set (``settings.provider`` first, then
+    Gemini, Anthropic, OpenAI), or None when no key is set and callers use their offline planner."""
+    order = list(DEFAULT_MODELS)
+    if settings.provider in DEFAULT_MODELS:
+        order.remove(settings.provider)
+        order.insert(0, settings.provider)
+    for kind in order:
+        if provider_key(kind):
+            return DEFAULT_MODELS[kind]
+    return None

@@ -1,0 +1,222 @@
+"""OpenAI models through the official ``openai`` SDK (Responses API, ``responses.create``).
+
+Each call sends the system prompt as ``instructions``, strict function tools in registry order,
+``tool_choice: auto`` and ``store: false`` (nothing kept server-side; every request carries the whole
+conversation). Output items go back unchanged as input items on the next request; for reasoning models
+the encrypted reasoning content is requested so those items can be echoed without server-side storage.
+Retries (408/409/429/5xx) are the SDK's own (``max_retries``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import httpx2
+import openai
+from openai.types.responses import Response
+
+from shopfloor.agent.providers.base import (
+    AssistantTurn,
+    ModelRequest,
+    ProviderError,
+    StopReason,
+    ToolCall,
+    ToolResults,
+    Turn,
+    Usage,
+    UserText,
+)
+from shopfloor.agent.providers.common import (
+    DEFAULT_MAX_RETRIES,
+    error_kind,
+    parse_json_arguments,
+    result_text,
+    safe_message,
+)
+
+DEFAULT_MODEL = "gpt-5-mini"
+
+Effort = Literal["minimal", "low", "medium", "high"]
+
+
+@dataclass(frozen=True)
+class OpenAIOptions:
+    """Options for reasoning models (ignored for the others)."""
+
+    effort: Effort | None = "medium"
+
+
+def is_reasoning_model(model: str) -> bool:
+    """gpt-5 family and o-series models take ``reasoning`` options and return reasoning items."""
+    return model.startswith("gpt-5") or re.match(r"o\d", model) is not None
+
+
+class OpenAIProvider:
+    """A :class:`~shopfloor.agent.providers.base.Provider` over ``openai``."""
+
+    name = "openai"
+
+    def __init__(
+        self,
+        api_key: str,
+        model: str = DEFAULT_MODEL,
+        http_client: httpx2.Client | None = None,
+        max_retries: int = DEFAULT_MAX_RETRIES,
+        options: OpenAIOptions = OpenAIOptions(),
+    ) -> None:
+        self.model = model
+        self.options = options
+        self._key = api_key
+        self._client = openai.OpenAI(api_key=api_key, http_client=http_client, max_retries=max_retries)
+
+    def complete(self, request: ModelRequest) -> Turn:
+        """One ``responses.create`` call, mapped to a neutral turn."""
+        model = request.model or self.model
+        try:
+            response = self._client.responses.create(
+                model=model, timeout=request.timeout_s, **build_params(request, model, self.options)
+            )
+        except openai.APITimeoutError:
+            raise ProviderError("timeout", "OpenAI did not answer within the call timeout") from None
+        except openai.APIConnectionError as error:
+            raise ProviderError(
+                "connection", f"could not reach OpenAI: {safe_message(error, self._key)}"
+            ) from None
+        except openai.APIStatusError as error:
+            body = error.body if isinstance(error.body, dict) else {}
+            detail = safe_message(body.get("message") or error.message, self._key)
+            kind = f" {error.type}" if error.type else ""
+            raise ProviderError(
+                error_kind(error.status_code),
+                f"OpenAI API error {error.status_code}{kind}: {detail}",
+                error.status_code,
+            ) from None
+        except openai.OpenAIError as error:
+            raise ProviderError(
+                "bad_response", f"OpenAI answered in an unexpected shape: {safe_message(error, self._key)}"
+            ) from None
+        return parse_response(response)
+
+
+def build_params(request: ModelRequest, model: str, options: OpenAIOptions) -> dict[str, Any]:
+    """The body of one Responses call, without ``model``."""
+    params: dict[str, Any] = {
+        "instructions": request.system,
+        "input": build_input(request),
+        "max_output_tokens": request.max_tokens,
+        "store": False,
+    }
+    if request.tools:
+        params["tools"] = [
+            {
+                "type": "function",
+                "name": spec["name"],
+                "description": spec["description"],
+                "parameters": spec["parameters"],
+                "strict": True,
+            }
+            for spec in request.tools
+        ]
+        params["tool_choice"] = "auto"
+    if is_reasoning_model(model):
+        # With store false, reasoning items can only go back if their encrypted content came with them.
+        params["include"] = ["reasoning.encrypted_content"]
+        if options.effort:
+            params["reasoning"] = {"effort": options.effort}
+    return params
+
+
+def build_input(request: ModelRequest) -> list[dict[str, Any]]:
+    """Neutral messages as Responses input items; earlier output items go back exactly as they came."""
+    items: list[dict[str, Any]] = []
+    for message in request.messages:
+        if isinstance(message, UserText):
+            items.append({"role": "user", "content": message.text})
+        elif isinstance(message, AssistantTurn):
+            items.extend(message.turn.native or _items_from_turn(message.turn))
+        elif isinstance(message, ToolResults):
+            items.extend(
+                {
+                    "type": "function_call_output",
+                    "call_id": result.call_id,
+                    # The Responses API has no error flag on an output: the error is said in the output.
+                    "output": result_text({"error": result.content} if result.is_error else result.content),
+                }
+                for result in message.results
+            )
+    return items
+
+
+def _items_from_turn(turn: Turn) -> list[dict[str, Any]]:
+    """Input items for a turn that did not come from OpenAI (no native output items)."""
+    items: list[dict[str, Any]] = [{"role": "assistant", "content": turn.text}] if turn.text else []
+    items += [
+        {"type": "function_call", "call_id": c.id, "name": c.name, "arguments": json.dumps(c.arguments)}
+        for c in turn.tool_calls
+    ]
+    return items
+
+
+def parse_response(response: Response) -> Turn:
+    """A neutral turn from a ``Response``. ``arguments`` arrive as JSON strings and are parsed here."""
+    texts: list[str] = []
+    refused = False
+    calls: list[ToolCall] = []
+    for item in response.output:
+        if item.type == "message":
+            for part in item.content:
+                if part.type == "output_text":
+                    texts.append(part.text)
+                elif part.type == "refusal":
+                    refused = True
+        elif item.type == "function_call":
+            calls.append(ToolCall(item.call_id, item.name, parse_json_arguments(item.arguments)))
+    stop, raw, category = _stop(response, refused, bool(calls))
+    return Turn(
+        stop_reason=stop,
+        text="".join(texts) or None,
+        tool_calls=tuple(calls),
+        usage=parse_usage(response),
+        model=str(response.model),
+        raw_id=response.id,
+        raw_stop_reason=raw,
+        native=[item.to_dict() for item in response.output],
+        refusal_category=category,
+    )
+
+
+def _stop(response: Response, refused: bool, has_calls: bool) -> tuple[StopReason, str, str | None]:
+    status = response.status or "completed"
+    if status == "incomplete":
+        reason = response.incomplete_details.reason if response.incomplete_details else None
+        if reason == "max_output_tokens":
+            return StopReason.MAX_TOKENS, "max_output_tokens", None
+        if reason == "content_filter":
+            return StopReason.REFUSAL, "content_filter", "content_filter"
+        return StopReason.OTHER, f"incomplete:{reason}", None
+    if status != "completed":
+        return StopReason.OTHER, status, None
+    if refused:
+        return StopReason.REFUSAL, "refusal", None
+    if has_calls:
+        return StopReason.TOOL_USE, "function_call", None
+    return StopReason.END_TURN, "completed", None
+
+
+def parse_usage(response: Response) -> Usage:
+    """OpenAI's ``input_tokens`` includes cached and cache-written tokens; neutral input excludes them."""
+    usage = response.usage
+    if usage is None:
+        return Usage()
+    details = usage.input_tokens_details
+    cached = details.cached_tokens if details else 0
+    written = details.cache_write_tokens if details else 0
+    return Usage(
+        input_tokens=max(0, usage.input_tokens - cached - written),
+        output_tokens=usage.output_tokens,
+        cache_read=cached,
+        cache_write=written,
+    )

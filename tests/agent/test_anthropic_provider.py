@@ -1,0 +1,187 @@
+"""The Claude adapter through the real anthropic SDK, answered by recorded exchanges."""
+
+import json
+
+import httpx2
+import pytest
+
+from shopfloor.agent.loop import Outcome, run_loop
+from shopfloor.agent.providers.anthropic_provider import AnthropicProvider, ClaudeOptions, build_params
+from shopfloor.agent.providers.base import (
+    AssistantTurn,
+    ModelRequest,
+    ProviderError,
+    StopReason,
+    ToolResults,
+    Usage,
+    UserText,
+)
+from shopfloor.agent.providers.scripted import tool_turn
+from shopfloor.agent.tools import ToolResult
+from shopfloor.agent.trace import Trace
+from tests.agent.wire import FAKE_KEY, open_wire
+
+SYSTEM = "You are the test assistant."
+
+
+def claude(request, scenario, live_ok=True, **kw):
+    wire = open_wire(request.config, "anthropic", scenario, live_ok)
+    return AnthropicProvider(wire.key, http_client=wire.http_client, **kw), wire
+
+
+def ask(provider, registry, text="note"):
+    return provider.complete(ModelRequest(SYSTEM, registry.specs(), [UserText(text)], 8000, 25.0))
+
+
+def test_tool_use_turn_runs_tools_and_echoes_thinking(request, registry, ctx):
+    provider, wire = claude(request, "tool_use")
+    trace = Trace()
+    outcome = run_loop(provider, SYSTEM, "Rosa and Ana came by.", registry, ctx, trace)
+    replay = wire.replayed()
+    assert replay.problems == []
+    assert outcome.outcome is Outcome.END_TURN
+    assert outcome.text == "I understood: Rosa and Ana were looked up."
+    assert ctx.seen == {"Rosa", "Ana"}
+
+    first, second = replay.bodies()
+    assert first["system"] == [{"type": "text", "text": SYSTEM, "cache_control": {"type": "ephemeral"}}]
+    assert first["tools"][0] == {
+        "name": "lookup",
+        "description": "Find things.",
+        "input_schema": {
+            "type": "object",
+            "properties": {"name": {"type": "string"}},
+            "required": ["name"],
+            "additionalProperties": False,
+        },
+        "strict": True,
+    }
+    assert [t["name"] for t in first["tools"]] == ["lookup", "propose"]
+    assert all(t["strict"] is True for t in first["tools"])
+    assert not {"temperature", "top_p", "top_k"} & set(first)  # the 2026-10-21 API answers 400 to them
+    headers = replay.calls[0].headers
+    assert "server-side-fallback-2026-07-01" in headers["anthropic-beta"]
+    assert headers["anthropic-version"]
+
+    # The assistant content goes back unchanged (thinking signature included), then one user message
+    # holding every tool result in call order.
+    recorded = replay.exchanges[0].response["content"]
+    assert second["messages"][1] == {"role": "assistant", "content": recorded}
+    assert second["messages"][2] == {
+        "role": "user",
+        "content": [
+            {
+                "type": "tool_result",
+                "tool_use_id": "toolu_01A09q90qw90lq917835lq9",
+                "content": '{"matches": ["Rosa"]}',
+                "is_error": False,
+            },
+            {
+                "type": "tool_result",
+                "tool_use_id": "toolu_01B18r81rx81mr826724mr8",
+                "content": '{"matches": ["Ana"]}',
+                "is_error": False,
+            },
+        ],
+    }
+    assert [s["model"] for s in trace.to_list() if s["kind"] == "model_call"] == ["claude-opus-5-5"] * 2
+    # claude-opus-5-5: input 4, output 20, cache read 0.20, cache write 5 per million.
+    expected = (310 * 4 + 96 * 20 + 1840 * 5) + (180 * 4 + 14 * 20 + 1840 * 0.20)
+    assert trace.cost_usd == pytest.approx(expected / 1e6)
+    assert trace.tokens_in == 310 + 1840 + 180 + 1840
+
+
+def test_error_results_are_flagged(registry):
+    turn = tool_turn(("lookup", {"name": "boom"}))
+    results = ToolResults((ToolResult("c1", "lookup", "The tool failed.", True),))
+    request = ModelRequest(SYSTEM, registry.specs(), [UserText("n"), AssistantTurn(turn), results])
+    messages = build_params(request, ClaudeOptions())["messages"]
+    # A turn with no native content (an offline planner's) is rebuilt from its neutral fields.
+    assert messages[1]["content"] == [
+        {"type": "tool_use", "id": "c1", "name": "lookup", "input": {"name": "boom"}}
+    ]
+    assert messages[2]["content"] == [
+        {"type": "tool_result", "tool_use_id": "c1", "content": "The tool failed.", "is_error": True}
+    ]
+
+
+def test_options_can_be_switched_off(registry):
+    request = ModelRequest(SYSTEM, registry.specs(), [UserText("n")])
+    params = build_params(request, ClaudeOptions(thinking=False, effort=None, fallbacks=False))
+    assert not {"thinking", "output_config", "betas", "fallbacks"} & set(params)
+
+
+def test_end_turn_reads_cache_tokens(request, registry):
+    provider, _wire = claude(request, "end_turn_cached", live_ok=False)
+    turn = ask(provider, registry)
+    assert turn.stop_reason is StopReason.END_TURN
+    assert turn.text == "I understood: nothing to record."
+    # Claude's input_tokens already excludes cache reads and writes.
+    assert turn.usage == Usage(input_tokens=52, output_tokens=38, cache_read=1840, cache_write=120)
+    assert turn.usage.prompt_tokens == 2012
+    assert turn.raw_id == "msg_01Q2w3E4r5T6y7U8i9O0pAsD"
+    assert turn.native[0]["type"] == "thinking"
+
+
+def test_max_tokens_runs_no_tools(request, registry, ctx):
+    provider, _wire = claude(request, "max_tokens", live_ok=False)
+    outcome = run_loop(provider, SYSTEM, "note", registry, ctx, Trace())
+    assert outcome.outcome is Outcome.MAX_TOKENS
+    assert outcome.last_turn.stop_reason is StopReason.MAX_TOKENS
+    assert len(outcome.last_turn.tool_calls) == 1 and ctx.seen == set()
+
+
+def test_refusal_carries_its_category(request, registry, ctx):
+    provider, _wire = claude(request, "refusal", live_ok=False)
+    outcome = run_loop(provider, SYSTEM, "note", registry, ctx, Trace())
+    assert outcome.outcome is Outcome.REFUSAL
+    assert outcome.error == {"type": "refusal", "category": "cyber"}
+
+
+def test_fallback_model_is_recorded_and_priced(request, registry):
+    provider, _wire = claude(request, "fallback_served", live_ok=False)
+    turn = ask(provider, registry)
+    assert turn.model == "claude-sonnet-5-5-20261015"
+    assert turn.text == "I understood: one hat moved to Washing."
+    trace = Trace()
+    trace.record_model_call(turn, 1, 10)
+    assert trace.model == "claude-sonnet-5-5-20261015"
+    assert trace.cost_usd == pytest.approx((400 * 2.00 + 30 * 10.00) / 1e6)
+
+
+def test_rate_limit_is_retried_by_the_sdk(request, registry):
+    provider, wire = claude(request, "rate_limit_then_ok", live_ok=False)
+    turn = ask(provider, registry)
+    assert turn.text == "I understood: done."
+    assert len(wire.replay.calls) == 2
+    assert [c.headers["x-stainless-retry-count"] for c in wire.replay.calls] == ["0", "1"]
+
+
+def test_server_error_exhausts_retries_with_a_clear_error(request, registry):
+    provider, wire = claude(request, "server_error", live_ok=False)
+    with pytest.raises(ProviderError) as caught:
+        ask(provider, registry)
+    assert (caught.value.kind, caught.value.status) == ("api", 500)
+    assert str(caught.value) == "Claude API error 500 api_error: Internal server error"
+    assert len(wire.replay.calls) == 3  # the first attempt and max_retries=2
+
+
+def test_rejected_key_is_not_retried_and_never_echoed(request, registry):
+    provider, wire = claude(request, "bad_key", live_ok=False)
+    with pytest.raises(ProviderError) as caught:
+        ask(provider, registry)
+    assert (caught.value.kind, caught.value.status) == ("api", 401)
+    assert FAKE_KEY not in json.dumps(caught.value.as_dict())
+    assert len(wire.replay.calls) == 1
+    assert "authorization" not in wire.replay.calls[0].headers  # captured requests drop credentials
+
+
+def test_timeout_becomes_a_timeout_error(registry):
+    def handler(req):
+        raise httpx2.ReadTimeout("read timed out", request=req)
+
+    client = httpx2.Client(transport=httpx2.MockTransport(handler))
+    provider = AnthropicProvider(FAKE_KEY, http_client=client, max_retries=0)
+    with pytest.raises(ProviderError) as caught:
+        ask(provider, registry)
+    assert caught.value.kind == "timeout"

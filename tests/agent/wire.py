@@ -1,0 +1,54 @@
+"""Replay (or, with ``--record`` and a key, record) provider exchanges through the real SDK clients."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from shopfloor.agent.providers.replay import Recorder, Replay
+from shopfloor.settings import provider_key
+
+RECORDINGS = Path(__file__).parent / "recordings"
+FAKE_KEY = "sk-test-0123456789abcdef-not-a-real-key"
+
+
+def recording_requested(config: pytest.Config) -> bool:
+    """``--record`` on the command line, or SHOPFLOOR_RECORD=1 in the environment."""
+    return bool(config.getoption("--record")) or os.environ.get("SHOPFLOOR_RECORD") == "1"
+
+
+@dataclass
+class Wire:
+    """The HTTP client to hand an SDK, and the replay behind it (None while recording live)."""
+
+    provider: str
+    scenario: str
+    key: str
+    http_client: Any
+    replay: Replay | None
+
+    def replayed(self) -> Replay:
+        """The replay, or skip the rest of the test when the exchange was just recorded live."""
+        if self.replay is None:
+            pytest.skip(f"recorded {self.provider}/{self.scenario}.json; review it, then replay")
+        return self.replay
+
+
+def open_wire(config: pytest.Config, provider: str, scenario: str, live_ok: bool = True) -> Wire:
+    """A replay of ``recordings/<provider>/<scenario>.json``, or a live recorder when recording is asked
+    for and the provider's key is in the environment (without a key, ``--record`` still replays).
+
+    Scenarios a live model cannot be made to produce on demand (errors, refusals) pass ``live_ok=False``
+    and always replay.
+    """
+    path = RECORDINGS / provider / f"{scenario}.json"
+    key = provider_key(provider)
+    if live_ok and key and recording_requested(config):
+        recorder = Recorder(path, secret=key)
+        return Wire(provider, scenario, key, recorder.http_client(), None)
+    replay = Replay.from_file(path)
+    return Wire(provider, scenario, FAKE_KEY, replay.http_client(), replay)
