@@ -91,9 +91,10 @@ def pg_app(pg_database: PgDatabase) -> Iterator[Store]:
 
 def reset_pg(owner: Store) -> None:
     """Empty every table and load the sample data again (as the owner)."""
-    tables = ", ".join(t.name for t in Base.metadata.sorted_tables)
+    # DELETE is faster than TRUNCATE on tables this small.
     with owner.engine.begin() as conn:
-        conn.exec_driver_sql(f"TRUNCATE {tables} RESTART IDENTITY CASCADE")
+        for table in reversed(Base.metadata.sorted_tables):
+            conn.exec_driver_sql(f"DELETE FROM {table.name}")
     load_sample(owner)
 
 
@@ -116,3 +117,22 @@ def store(request: pytest.FixtureRequest) -> Store:
     name = "sqlite_store" if request.param == "sqlite" else "pg_store"
     result: Store = request.getfixturevalue(name)
     return result
+
+
+@pytest.fixture
+def owner(store: Store, request: pytest.FixtureRequest) -> Store:
+    """A connection that sees every row (SQLite: the same file; PostgreSQL: the table owner)."""
+    if store.is_sqlite:
+        return store
+    result: Store = request.getfixturevalue("pg_owner")
+    return result
+
+
+def snapshot(owner: Store) -> dict[str, list[tuple[object, ...]]]:
+    """Every row of every table, sorted, for before/after comparisons."""
+    out: dict[str, list[tuple[object, ...]]] = {}
+    with owner.engine.connect() as conn:
+        for table in Base.metadata.sorted_tables:
+            rows = conn.execute(table.select()).all()
+            out[table.name] = sorted((tuple(r) for r in rows), key=repr)
+    return out

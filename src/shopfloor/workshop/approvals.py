@@ -1,0 +1,696 @@
+"""Approving proposals: the only code path that writes hats, hat events and hat flags.
+
+Each decision runs in its own transaction. Approval re-reads the proposal and the hat, re-runs every rule of
+``domain`` on the fresh row, and writes with a version check (``UPDATE ... WHERE version = :seen``), so a hat
+changed since the proposal gives a conflict, never a lost update. A rule that now says no leaves the proposal
+``blocked`` with the new reason. Deciding a proposal the same way twice changes nothing.
+
+Proposal payloads (what the agent stores):
+
+- ``create_hat``: ``{weaver_id, quantity, grade, rows_per_inch, straw}``
+- ``advance_stage``: ``{hat_code, to_stage, hat_version?, from_stage?, code_heard?}``; ``hat_version`` is the
+  version the proposal was made against (without it, the version read at approval is used)
+- ``flag_issue``: ``{hat_code, kind, message}``
+- a question (status ``question``) holds the draft fields of its type plus
+  ``question: {text, choices: [{label, weaver_id, hat_code}]}``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, model_validator
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from shopfloor.workshop import domain
+from shopfloor.workshop.store import Store, WorkshopRepo
+from shopfloor.workshop.store import models as m
+from shopfloor.workshop.store.models import utcnow
+from shopfloor.workshop.store.repo import NotFound
+
+MAX_DECISIONS = 20
+DECIDED = ("approved", "rejected")
+
+GradeName = Literal["Standard", "Fino", "Superfino"]
+StageName = Literal["Weaving", "Washing", "Bleaching", "Blocking", "Finished"]
+StrawName = Literal["Natural", "Bleached", "Dyed"]
+FlagKindName = Literal["grade_mismatch", "too_fast", "weaver_not_found", "other"]
+
+# Fields a person may set per proposal type (by editing a card or answering its question).
+EDITABLE: dict[str, frozenset[str]] = {
+    "create_hat": frozenset({"weaver_id", "quantity", "grade", "rows_per_inch", "straw"}),
+    "advance_stage": frozenset({"hat_code", "to_stage"}),
+    "flag_issue": frozenset({"hat_code", "kind", "message"}),
+}
+
+
+class Fields(BaseModel):
+    """Payload fields a person can fill in or change; ranges are the spec's."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    weaver_id: StrictStr | None = Field(default=None, min_length=1, max_length=40)
+    quantity: StrictInt | None = Field(default=None, ge=1, le=20)
+    grade: GradeName | None = None
+    rows_per_inch: StrictInt | None = Field(default=None, ge=domain.MIN_ROWS, le=domain.MAX_ROWS)
+    straw: StrawName | None = None
+    hat_code: StrictStr | None = Field(default=None, min_length=1, max_length=20)
+    to_stage: StageName | None = None
+    kind: FlagKindName | None = None
+    message: StrictStr | None = Field(default=None, min_length=1, max_length=200)
+
+    def given(self) -> dict[str, Any]:
+        """Only the fields the client sent."""
+        return self.model_dump(exclude_unset=True)
+
+
+class Decision(BaseModel):
+    """One card's decision: approve (optionally with edits or an answer), reject, or answer a question."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    proposal_id: StrictStr = Field(min_length=1, max_length=40)
+    action: Literal["approve", "reject", "answer"]
+    edits: Fields | None = None
+    choice: StrictInt | None = Field(default=None, ge=0, le=3)
+    value: Fields | None = None
+    reason: StrictStr | None = Field(default=None, max_length=500)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Decision:
+        if self.action == "reject" and (self.edits or self.value or self.choice is not None):
+            raise ValueError("a rejection carries no edits, choice or value")
+        if self.action == "answer" and self.choice is None and not self.value:
+            raise ValueError("an answer needs a choice or a value")
+        return self
+
+
+class ApplyRequest(BaseModel):
+    """Body of ``POST /functions/v1/apply-proposals``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    decisions: list[Decision] = Field(min_length=1, max_length=MAX_DECISIONS)
+
+    @model_validator(mode="after")
+    def _distinct(self) -> ApplyRequest:
+        ids = [d.proposal_id for d in self.decisions]
+        if len(set(ids)) != len(ids):
+            raise ValueError("each proposal may appear once")
+        return self
+
+
+Outcome = Literal[
+    "applied", "rejected", "answered", "unchanged", "blocked", "conflict", "not_found", "invalid"
+]
+STATUS_OF: dict[str, int] = {
+    "applied": 200,
+    "rejected": 200,
+    "answered": 200,
+    "unchanged": 200,
+    "blocked": 409,
+    "conflict": 409,
+    "not_found": 404,
+    "invalid": 422,
+}
+
+
+@dataclass
+class CardResult:
+    """What happened to one card."""
+
+    proposal_id: str
+    outcome: Outcome
+    message: str
+    status: str | None = None
+    code: str | None = None
+    rule_result: dict[str, Any] | None = None
+    applied: dict[str, Any] | None = None
+    run_id: str | None = None
+    run_status: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def http_status(self) -> int:
+        """The HTTP status this card alone would get."""
+        return STATUS_OF[self.outcome]
+
+    @property
+    def ok(self) -> bool:
+        """True when the decision took effect (or had already)."""
+        return self.http_status == 200
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON for the response."""
+        data: dict[str, Any] = {
+            "proposal_id": self.proposal_id,
+            "outcome": self.outcome,
+            "http_status": self.http_status,
+            "code": self.code,
+            "message": self.message,
+            "status": self.status,
+            "rule_result": self.rule_result,
+            "applied": self.applied,
+            "run_id": self.run_id,
+            "run_status": self.run_status,
+        }
+        data.update(self.extra)
+        return data
+
+
+class _Stop(Exception):
+    """Ends a decision early with a card result (after rolling back the transaction's writes)."""
+
+    def __init__(self, result: CardResult) -> None:
+        super().__init__(result.message)
+        self.result = result
+
+
+def apply_decisions(store: Store, actor: domain.Actor, request: ApplyRequest) -> list[CardResult]:
+    """Apply each decision in its own transaction, in order; one card's failure does not undo another's."""
+    return [apply_decision(store, actor, decision) for decision in request.decisions]
+
+
+def apply_decision(
+    store: Store, actor: domain.Actor, decision: Decision, now: datetime | None = None
+) -> CardResult:
+    """Apply one decision in one transaction and say what happened."""
+    when = now or utcnow()
+    try:
+        with store.transaction(actor.workshop_id) as s:
+            result = _decide(s, WorkshopRepo(s, actor), actor, decision, when)
+            if result.outcome == "conflict" or result.outcome == "blocked":
+                _record_refusal(s, decision.proposal_id, result, when)
+            if result.ok or result.outcome in ("conflict", "blocked"):
+                result.run_status = _refresh_run(s, actor, result.run_id, when)
+            if not result.ok and result.outcome not in ("conflict", "blocked"):
+                raise _Stop(result)
+            return result
+    except _Stop as stop:
+        return stop.result
+
+
+def _decide(
+    s: Session, repo: WorkshopRepo, actor: domain.Actor, decision: Decision, now: datetime
+) -> CardResult:
+    pid = decision.proposal_id
+    try:
+        proposal = repo.proposal(pid)
+    except NotFound:
+        return CardResult(pid, "not_found", "No such proposal in this workshop.", code="not_found")
+    # Decisions on one run are serialized, so the run's final status sees every card.
+    s.execute(select(m.AgentRun.id).where(m.AgentRun.id == proposal.run_id).with_for_update())
+    s.refresh(proposal)
+    base = CardResult(pid, "invalid", "", status=proposal.status, run_id=proposal.run_id)
+
+    if proposal.status in DECIDED:
+        wanted = (
+            "approved"
+            if decision.action == "approve"
+            else "rejected"
+            if decision.action == "reject"
+            else None
+        )
+        if wanted == proposal.status:
+            base.outcome, base.message = (
+                "unchanged",
+                f"This proposal was already {proposal.status}; nothing changed.",
+            )
+            base.applied, base.rule_result = proposal.applied, proposal.rule_result
+            return base
+        base.outcome, base.code = "conflict", "already_decided"
+        base.message = f"This proposal was already {proposal.status}."
+        return base
+
+    if decision.action == "reject":
+        _mark(s, proposal, "rejected", actor, now, applied={"rejected": True, "reason": decision.reason})
+        base.outcome, base.status, base.message = "rejected", "rejected", "Rejected; nothing was changed."
+        return base
+
+    payload, problem = _effective_payload(proposal, decision)
+    if problem is not None:
+        base.code, base.message = "invalid_edit", problem
+        return base
+    if decision.action == "answer":
+        return _answer(s, repo, actor, proposal, payload, now, base)
+    return _approve(s, repo, actor, proposal, payload, now, base)
+
+
+def _effective_payload(proposal: m.Proposal, decision: Decision) -> tuple[dict[str, Any], str | None]:
+    """The payload with earlier edits, the chosen answer and the new edits merged in, or a reason it is wrong."""
+    payload = {k: v for k, v in proposal.payload.items() if k != "question"}
+    payload.update(proposal.edited_payload or {})
+    allowed = EDITABLE.get(proposal.type, frozenset())
+    if decision.choice is not None:
+        if proposal.status != "question":
+            return payload, "Only a question card has choices."
+        choices = (proposal.payload.get("question") or {}).get("choices") or []
+        if decision.choice >= len(choices):
+            return (
+                payload,
+                f"Choice {decision.choice} does not exist; the question has {len(choices)} choices.",
+            )
+        chosen = choices[decision.choice]
+        for key in ("weaver_id", "hat_code"):
+            if isinstance(chosen, dict) and chosen.get(key):
+                payload[key] = chosen[key]
+    for fields in (decision.value, decision.edits):
+        if fields is None:
+            continue
+        given = fields.given()
+        wrong = sorted(set(given) - allowed)
+        if wrong:
+            return payload, f"{', '.join(wrong)} cannot be set on a {proposal.type} proposal."
+        payload.update(given)
+    if decision.action == "answer" and proposal.status != "question":
+        return payload, "Only a question card can be answered."
+    return payload, None
+
+
+def _answer(
+    s: Session,
+    repo: WorkshopRepo,
+    actor: domain.Actor,
+    proposal: m.Proposal,
+    payload: dict[str, Any],
+    now: datetime,
+    base: CardResult,
+) -> CardResult:
+    """A filled-in question becomes a pending card (or blocked, if the rules already say no)."""
+    missing = _missing(proposal.type, payload)
+    if missing:
+        base.code, base.message = "answer_incomplete", f"Still missing: {', '.join(missing)}."
+        return base
+    check = _check(repo, actor, proposal.type, payload, now)
+    edited = {k: v for k, v in payload.items() if k in EDITABLE.get(proposal.type, frozenset())}
+    status = "pending" if check["allowed"] else "blocked"
+    s.execute(
+        update(m.Proposal)
+        .where(m.Proposal.id == proposal.id, m.Proposal.status == proposal.status)
+        .values(status=status, edited_payload=edited, rule_result=dict(check))
+    )
+    base.outcome, base.status, base.rule_result = "answered", status, dict(check)
+    base.message = "Answer saved; the card can be approved." if check["allowed"] else check["message"]
+    return base
+
+
+def _missing(kind: str, payload: dict[str, Any]) -> list[str]:
+    need = {
+        "create_hat": ("weaver_id", "quantity", "rows_per_inch"),
+        "advance_stage": ("hat_code", "to_stage"),
+        "flag_issue": ("hat_code", "kind", "message"),
+    }.get(kind, ())
+    return [k for k in need if payload.get(k) in (None, "")]
+
+
+def _check(
+    repo: WorkshopRepo, actor: domain.Actor, kind: str, payload: dict[str, Any], now: datetime
+) -> dict[str, Any]:
+    """Every rule for ``payload`` on the current rows; the seed's rule_result shape (with ``checked_at``)."""
+    result: dict[str, Any]
+    if kind == "create_hat":
+        result = dict(_check_create(repo, payload))
+    elif kind == "advance_stage":
+        hat = _hat(repo, payload)
+        if hat is None:
+            result = _refusal("hat_not_found", f"No hat {payload.get('hat_code')} in this workshop.")
+        else:
+            to = payload.get("to_stage")
+            if not domain.is_stage(to):
+                result = _refusal("invalid_stage", f"{to!r} is not a stage.")
+            else:
+                result = dict(domain.can_advance(repo.hat_domain(hat), domain.stage_index(str(to)), actor))
+    elif kind == "flag_issue":
+        result = dict(_check_flag(repo, payload))
+    else:
+        result = _refusal("unknown_type", f"Unknown proposal type {kind}.")
+    result.setdefault("warnings", [])
+    result["checked_at"] = now.isoformat()
+    return result
+
+
+def _refusal(code: str, message: str, fix: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"allowed": False, "code": code, "message": message, "fix": fix}
+
+
+def _allowed(message: str) -> dict[str, Any]:
+    return {"allowed": True, "code": None, "message": message, "fix": None}
+
+
+def _check_create(repo: WorkshopRepo, payload: dict[str, Any]) -> dict[str, Any]:
+    weaver_id = payload.get("weaver_id")
+    try:
+        weaver = repo.weaver(str(weaver_id)) if weaver_id else None
+    except NotFound:
+        weaver = None
+    if weaver is None or weaver.archived:
+        return _refusal("weaver_not_found", "The weaver is not (or no longer) in this workshop.")
+    quantity = payload.get("quantity")
+    if not isinstance(quantity, int) or isinstance(quantity, bool) or not 1 <= quantity <= 20:
+        return _refusal("invalid_quantity", "quantity must be between 1 and 20.")
+    rows = payload.get("rows_per_inch")
+    if not domain.validate_rows(rows):
+        return _refusal("invalid_rows", domain.ROWS_ERROR)
+    assert isinstance(rows, int)
+    grade = payload.get("grade") or domain.grade_for(rows)
+    if domain.grade_mismatch(grade, rows):
+        return _refusal(
+            "grade_mismatch", domain.grade_mismatch_message(grade, rows), {"grade": domain.grade_for(rows)}
+        )
+    straw = payload.get("straw")
+    if straw is not None and straw not in domain.STRAWS:
+        return _refusal("invalid_straw", f"{straw!r} is not a straw (Natural, Bleached or Dyed).")
+    return _allowed(f"{quantity} {grade} hat(s) of {rows} rows for {weaver.name} can be created.")
+
+
+def _check_flag(repo: WorkshopRepo, payload: dict[str, Any]) -> dict[str, Any]:
+    hat = _hat(repo, payload)
+    if hat is None:
+        return _refusal("hat_not_found", f"No hat {payload.get('hat_code')} in this workshop.")
+    kind, message = payload.get("kind"), payload.get("message")
+    if kind not in domain.FLAG_KINDS:
+        return _refusal("invalid_kind", f"{kind!r} is not a flag kind.")
+    if not isinstance(message, str) or not 1 <= len(message.strip()) <= 200:
+        return _refusal("invalid_message", "message must be 1 to 200 characters.")
+    if any(f.kind == kind for f in repo.flags([hat.id])):
+        return _refusal("flag_exists", f"{hat.code} already has an open {kind} flag.")
+    return _allowed(f"A {kind} flag can be raised on {hat.code}.")
+
+
+def _hat(repo: WorkshopRepo, payload: dict[str, Any]) -> m.Hat | None:
+    code = domain.normalize_code(str(payload.get("hat_code") or ""))
+    if code is None:
+        return None
+    try:
+        return repo.hat_by_code(code)
+    except NotFound:
+        return None
+
+
+def _approve(
+    s: Session,
+    repo: WorkshopRepo,
+    actor: domain.Actor,
+    proposal: m.Proposal,
+    payload: dict[str, Any],
+    now: datetime,
+    base: CardResult,
+) -> CardResult:
+    if proposal.status == "question" and _missing(proposal.type, payload):
+        base.code = "answer_required"
+        base.message = f"Answer the question first (missing: {', '.join(_missing(proposal.type, payload))})."
+        return base
+    if proposal.type == "advance_stage":
+        stale = _stale(proposal, _hat(repo, payload), payload)
+        if stale is not None:
+            return stale
+    check = _check(repo, actor, proposal.type, payload, now)
+    base.rule_result = check
+    if not check["allowed"]:
+        base.outcome, base.code, base.status, base.message = (
+            "blocked",
+            check["code"],
+            "blocked",
+            check["message"],
+        )
+        base.extra["payload"] = payload
+        return base
+    if proposal.type == "create_hat":
+        applied = _create_hats(s, repo, actor, proposal, payload, now)
+    elif proposal.type == "advance_stage":
+        hat = _hat(repo, payload)
+        assert hat is not None  # _check found it
+        outcome = _advance(s, actor, proposal, hat, payload, now)
+        if isinstance(outcome, CardResult):
+            outcome.run_id, outcome.rule_result = proposal.run_id, check
+            return outcome
+        applied = outcome
+    else:
+        hat = _hat(repo, payload)
+        assert hat is not None
+        flagged = _raise_flag(s, actor, proposal, hat, payload, now)
+        if flagged is None:
+            base.outcome, base.code, base.status = "blocked", "flag_exists", "blocked"
+            base.message = f"{hat.code} already has an open {payload['kind']} flag."
+            base.rule_result = _refusal("flag_exists", base.message) | {
+                "checked_at": now.isoformat(),
+                "warnings": [],
+            }
+            return base
+        applied = flagged
+    edited = {k: v for k, v in payload.items() if k in EDITABLE[proposal.type]}
+    changed = (
+        edited if any(proposal.payload.get(k) != v for k, v in edited.items()) else proposal.edited_payload
+    )
+    if not _mark(s, proposal, "approved", actor, now, applied=applied, rule_result=check, edited=changed):
+        # Someone decided this card while we worked: undo our writes (the raise rolls back) and say so.
+        raise _Stop(
+            CardResult(
+                proposal.id, "unchanged", "This proposal was decided at the same time; nothing changed."
+            )
+        )
+    base.outcome, base.status, base.applied = "applied", "approved", applied
+    base.message = "Approved and saved."
+    return base
+
+
+def _seen_version(payload: dict[str, Any]) -> int | None:
+    seen = payload.get("hat_version")
+    return seen if isinstance(seen, int) and not isinstance(seen, bool) else None
+
+
+def _conflict(
+    proposal: m.Proposal, hat_code: str, stage: str, version: int, payload: dict[str, Any]
+) -> CardResult:
+    return CardResult(
+        proposal.id,
+        "conflict",
+        f"{hat_code} changed since this proposal was made (now at {stage}, version {version}); "
+        "review the card again.",
+        code="conflict",
+        status="blocked",
+        run_id=proposal.run_id,
+        extra={"current": {"stage": stage, "version": version}, "payload": payload},
+    )
+
+
+def _stale(proposal: m.Proposal, hat: m.Hat | None, payload: dict[str, Any]) -> CardResult | None:
+    """A conflict when the hat's version moved past the one the proposal was made against."""
+    seen = _seen_version(payload)
+    if hat is None or seen is None or hat.version == seen:
+        return None
+    return _conflict(proposal, hat.code, hat.stage, hat.version, payload)
+
+
+def _create_hats(
+    s: Session,
+    repo: WorkshopRepo,
+    actor: domain.Actor,
+    proposal: m.Proposal,
+    payload: dict[str, Any],
+    now: datetime,
+) -> dict[str, Any]:
+    rows = int(payload["rows_per_inch"])
+    grade = payload.get("grade") or domain.grade_for(rows)
+    codes: list[str] = []
+    for _ in range(int(payload["quantity"])):
+        # Codes are unique across workshops, but this transaction sees only its own: retry on a clash.
+        for attempt in range(8):
+            code = domain.new_code([*repo.hat_codes(), *codes])
+            try:
+                with s.begin_nested():
+                    hat = m.Hat(
+                        workshop_id=actor.workshop_id,
+                        code=code,
+                        weaver_id=payload["weaver_id"],
+                        grade=grade,
+                        rows_per_inch=rows,
+                        straw=payload.get("straw"),
+                        stage="Weaving",
+                        owner_type="workshop",
+                        version=1,
+                        created_at=now,
+                        updated_at=now,
+                    )
+                    s.add(hat)
+                    s.flush()
+                    s.add(
+                        m.HatEvent(
+                            workshop_id=actor.workshop_id,
+                            hat_id=hat.id,
+                            type="created",
+                            to_stage="Weaving",
+                            actor_id=actor.user_id,
+                            proposal_id=proposal.id,
+                            created_at=now,
+                        )
+                    )
+                    s.flush()
+                codes.append(code)
+                break
+            except IntegrityError:
+                if attempt == 7:
+                    raise
+    return {"hat_codes": codes, "grade": grade, "rows_per_inch": rows, "weaver_id": payload["weaver_id"]}
+
+
+def _advance(
+    s: Session, actor: domain.Actor, proposal: m.Proposal, hat: m.Hat, payload: dict[str, Any], now: datetime
+) -> dict[str, Any] | CardResult:
+    seen = _seen_version(payload)
+    expected = hat.version if seen is None else seen
+    from_stage, to_stage = hat.stage, str(payload["to_stage"])
+    result = s.execute(
+        update(m.Hat)
+        .where(m.Hat.id == hat.id, m.Hat.workshop_id == actor.workshop_id, m.Hat.version == expected)
+        .values(stage=to_stage, version=m.Hat.version + 1, updated_at=now)
+        .execution_options(synchronize_session=False)
+    )
+    if result.rowcount == 0:  # type: ignore[attr-defined]
+        current = s.execute(
+            select(m.Hat.stage, m.Hat.version).where(
+                m.Hat.id == hat.id, m.Hat.workshop_id == actor.workshop_id
+            )
+        ).first()
+        if current is None:
+            return CardResult(
+                proposal.id, "not_found", f"{hat.code} is no longer in this workshop.", code="not_found"
+            )
+        return _conflict(proposal, hat.code, current[0], current[1], payload)
+    s.add(
+        m.HatEvent(
+            workshop_id=actor.workshop_id,
+            hat_id=hat.id,
+            type="stage_changed",
+            from_stage=from_stage,
+            to_stage=to_stage,
+            actor_id=actor.user_id,
+            proposal_id=proposal.id,
+            created_at=now,
+        )
+    )
+    s.flush()
+    return {"hat_code": hat.code, "from_stage": from_stage, "to_stage": to_stage, "version": expected + 1}
+
+
+def _raise_flag(
+    s: Session, actor: domain.Actor, proposal: m.Proposal, hat: m.Hat, payload: dict[str, Any], now: datetime
+) -> dict[str, Any] | None:
+    try:
+        with s.begin_nested():
+            flag = m.HatFlag(
+                workshop_id=actor.workshop_id,
+                hat_id=hat.id,
+                kind=payload["kind"],
+                message=str(payload["message"]).strip()[:200],
+                status="open",
+                proposal_id=proposal.id,
+                created_at=now,
+            )
+            s.add(flag)
+            s.flush()
+    except IntegrityError:
+        return None  # the unique open-flag index: someone raised the same flag meanwhile
+    s.add(
+        m.HatEvent(
+            workshop_id=actor.workshop_id,
+            hat_id=hat.id,
+            type="flag_raised",
+            actor_id=actor.user_id,
+            proposal_id=proposal.id,
+            created_at=now,
+            detail={"kind": flag.kind},
+        )
+    )
+    s.flush()
+    return {"hat_code": hat.code, "flag_id": flag.id, "kind": flag.kind}
+
+
+def _mark(
+    s: Session,
+    proposal: m.Proposal,
+    status: str,
+    actor: domain.Actor,
+    now: datetime,
+    applied: dict[str, Any] | None = None,
+    rule_result: dict[str, Any] | None = None,
+    edited: dict[str, Any] | None = None,
+) -> bool:
+    """Record a decision, only if the card is still as we read it (so two deciders cannot both win)."""
+    values: dict[str, Any] = {
+        "status": status,
+        "decided_by": actor.user_id,
+        "decided_at": now,
+        "applied": applied,
+    }
+    if rule_result is not None:
+        values["rule_result"] = rule_result
+    if edited is not None:
+        values["edited_payload"] = edited
+    result = s.execute(
+        update(m.Proposal)
+        .where(m.Proposal.id == proposal.id, m.Proposal.status == proposal.status)
+        .values(**values)
+        .execution_options(synchronize_session=False)
+    )
+    return bool(result.rowcount)  # type: ignore[attr-defined]
+
+
+def _record_refusal(s: Session, proposal_id: str, result: CardResult, now: datetime) -> None:
+    """A conflict or a rule that now says no: the card becomes blocked with the reason (still undecided)."""
+    payload = result.extra.pop("payload", None)
+    if result.code == "already_decided":
+        return
+    if result.outcome == "conflict":
+        result.rule_result = {
+            "allowed": False,
+            "code": "conflict",
+            "message": result.message,
+            "fix": None,
+            "warnings": [],
+            "checked_at": now.isoformat(),
+        }
+    values: dict[str, Any] = {"status": "blocked", "rule_result": result.rule_result}
+    stored = s.get(m.Proposal, proposal_id)
+    if stored is not None and isinstance(payload, dict):
+        edited = {k: v for k, v in payload.items() if k in EDITABLE.get(stored.type, frozenset())}
+        current = result.extra.get("current")
+        if current is not None:
+            # The person is now shown the hat as it is; a new approval checks against this version.
+            edited["hat_version"] = current["version"]
+        values["edited_payload"] = edited
+    s.execute(
+        update(m.Proposal)
+        .where(m.Proposal.id == proposal_id, m.Proposal.status.not_in(DECIDED))
+        .values(**values)
+        .execution_options(synchronize_session=False)
+    )
+    result.status = "blocked"
+
+
+def _refresh_run(s: Session, actor: domain.Actor, run_id: str | None, now: datetime) -> str | None:
+    """Set the run's status once every card is decided: approved, partially_approved or rejected."""
+    if run_id is None:
+        return None
+    run = s.scalars(
+        select(m.AgentRun).where(m.AgentRun.id == run_id, m.AgentRun.workshop_id == actor.workshop_id)
+    ).first()
+    if run is None:
+        return None
+    s.flush()
+    statuses = list(s.scalars(select(m.Proposal.status).where(m.Proposal.run_id == run_id)))
+    if statuses and all(st in DECIDED for st in statuses):
+        if all(st == "approved" for st in statuses):
+            final = "approved"
+        elif all(st == "rejected" for st in statuses):
+            final = "rejected"
+        else:
+            final = "partially_approved"
+        if run.status != final:
+            run.status = final
+            run.updated_at = now
+    return run.status

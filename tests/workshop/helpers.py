@@ -1,0 +1,71 @@
+"""Helpers for the workshop tests: actors of the sample data and runs with proposals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+
+from shopfloor.workshop import domain
+from shopfloor.workshop.sample import WORKSHOP_A, WORKSHOP_B
+from shopfloor.workshop.store import Store, WorkshopRepo
+from shopfloor.workshop.store import models as m
+
+ANA = domain.Actor("u-ana", WORKSHOP_A, "member", "Ana Morocho")
+ADMIN = domain.Actor("u-admin", WORKSHOP_A, "admin", "Lucía Sarmiento")
+PEDRO = domain.Actor("u-pedro", WORKSHOP_B, "member", "Pedro Anchundia")
+
+
+def card(kind: str, payload: dict[str, Any], status: str = "pending", **kw: Any) -> dict[str, Any]:
+    """A proposal as the agent saves it."""
+    return {
+        "type": kind,
+        "payload": payload,
+        "status": status,
+        "why": kw.get("why", "Because the note says so."),
+        "quote": kw.get("quote", "pasó a lavado"),
+        "confidence": kw.get("confidence", "high"),
+        "rule_result": kw.get("rule_result"),
+    }
+
+
+def make_run(store: Store, actor: domain.Actor, cards: list[dict[str, Any]], note: str = "nota") -> list[str]:
+    """Save a proposed run with ``cards``; returns the proposal ids in order."""
+    with store.transaction(actor.workshop_id) as s:
+        repo = WorkshopRepo(s, actor)
+        run = repo.create_run(input=note, model="offline")
+        rows = repo.save_agent_run(
+            run.id, status="proposed", summary="I understood.", steps=[], proposals=cards
+        )
+        return [r.id for r in rows]
+
+
+def advance(code: str, to_stage: str, version: int | None = None) -> dict[str, Any]:
+    """An advance_stage card."""
+    payload: dict[str, Any] = {"hat_code": code, "to_stage": to_stage}
+    if version is not None:
+        payload["hat_version"] = version
+    return card("advance_stage", payload)
+
+
+def hat_row(store: Store, actor: domain.Actor, code: str) -> m.Hat:
+    with store.transaction(actor.workshop_id, write=False) as s:
+        return WorkshopRepo(s, actor).hat_by_code(code)
+
+
+def stage_events(store: Store, actor: domain.Actor, code: str) -> list[m.HatEvent]:
+    with store.transaction(actor.workshop_id, write=False) as s:
+        repo = WorkshopRepo(s, actor)
+        hat = repo.hat_by_code(code)
+        return [e for e in repo.events(hat.id) if e.type == "stage_changed"]
+
+
+def proposal_row(store: Store, actor: domain.Actor, proposal_id: str) -> m.Proposal:
+    with store.transaction(actor.workshop_id, write=False) as s:
+        return WorkshopRepo(s, actor).proposal(proposal_id)
+
+
+def run_status(store: Store, actor: domain.Actor, proposal_id: str) -> str:
+    with store.transaction(actor.workshop_id, write=False) as s:
+        p = WorkshopRepo(s, actor).proposal(proposal_id)
+        return str(s.scalar(select(m.AgentRun.status).where(m.AgentRun.id == p.run_id)))

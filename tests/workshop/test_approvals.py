@@ -1,0 +1,289 @@
+"""Approving proposals on SQLite and PostgreSQL (as the app role): rules re-checked, conflicts, idempotency."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from shopfloor.workshop import domain
+from shopfloor.workshop.approvals import ApplyRequest, Decision, apply_decision, apply_decisions
+from shopfloor.workshop.store import Store, WorkshopRepo
+
+from .conftest import snapshot
+from .helpers import ANA, PEDRO, advance, card, hat_row, make_run, proposal_row, run_status, stage_events
+
+
+def approve(store: Store, pid: str, actor: domain.Actor = ANA, **kw: object):
+    return apply_decision(store, actor, Decision(proposal_id=pid, action="approve", **kw))  # type: ignore[arg-type]
+
+
+def reject(store: Store, pid: str, actor: domain.Actor = ANA):
+    return apply_decision(store, actor, Decision(proposal_id=pid, action="reject", reason="not this one"))
+
+
+def test_approve_advance_writes_stage_version_and_one_event(store: Store) -> None:
+    [pid] = make_run(store, ANA, [advance("TQ-7F3K2", "Washing", version=1)])
+    result = approve(store, pid)
+    assert (result.outcome, result.http_status, result.status) == ("applied", 200, "approved")
+    assert result.applied == {
+        "hat_code": "TQ-7F3K2",
+        "from_stage": "Weaving",
+        "to_stage": "Washing",
+        "version": 2,
+    }
+    hat = hat_row(store, ANA, "TQ-7F3K2")
+    assert (hat.stage, hat.version) == ("Washing", 2)
+    [event] = stage_events(store, ANA, "TQ-7F3K2")
+    assert (event.from_stage, event.to_stage, event.actor_id, event.proposal_id) == (
+        "Weaving",
+        "Washing",
+        "u-ana",
+        pid,
+    )
+    row = proposal_row(store, ANA, pid)
+    assert (row.status, row.decided_by) == ("approved", "u-ana") and row.decided_at is not None
+    assert result.run_status == "approved" and run_status(store, ANA, pid) == "approved"
+
+
+def test_replaying_an_approval_changes_nothing(store: Store, owner: Store) -> None:
+    [pid] = make_run(store, ANA, [advance("TQ-7F3K2", "Washing", version=1)])
+    first = approve(store, pid)
+    before = snapshot(owner)
+    again = approve(store, pid)
+    assert (again.outcome, again.http_status) == ("unchanged", 200)
+    assert again.applied == first.applied
+    assert snapshot(owner) == before
+    # Rejecting an approved card is refused, also without changes.
+    late = reject(store, pid)
+    assert (late.outcome, late.code, late.http_status) == ("conflict", "already_decided", 409)
+    assert snapshot(owner) == before
+
+
+def test_changed_hat_gives_a_conflict_and_blocks_the_card(store: Store) -> None:
+    first, second = make_run(
+        store, ANA, [advance("TQ-7F3K2", "Washing", 1), advance("TQ-7F3KA", "Washing", 1)]
+    )
+    [stale] = make_run(store, ANA, [advance("TQ-7F3K2", "Washing", version=1)])
+    assert approve(store, first).outcome == "applied"
+    result = approve(store, stale)
+    assert (result.outcome, result.code, result.http_status) == ("conflict", "conflict", 409)
+    assert "changed since this proposal was made" in result.message
+    row = proposal_row(store, ANA, stale)
+    assert row.status == "blocked" and row.rule_result is not None and row.rule_result["code"] == "conflict"
+    assert len(stage_events(store, ANA, "TQ-7F3K2")) == 1
+    assert hat_row(store, ANA, "TQ-7F3K2").version == 2
+    # Approving again re-checks the rules on the hat as it is now: it is already at Washing.
+    again = approve(store, stale)
+    assert (again.outcome, again.code) == ("blocked", "same_stage")
+    assert second  # the other card of the first run is untouched
+    assert proposal_row(store, ANA, second).status == "pending"
+
+
+def test_a_rule_that_now_says_no_blocks_with_the_new_reason(store: Store) -> None:
+    a, b = (
+        make_run(store, ANA, [advance("TQ-2C5P0", "Bleaching")]),
+        make_run(store, ANA, [advance("TQ-2C5P0", "Bleaching")]),
+    )
+    assert approve(store, a[0]).outcome == "applied"
+    result = approve(store, b[0])
+    assert (result.outcome, result.code, result.http_status) == ("blocked", "same_stage", 409)
+    row = proposal_row(store, ANA, b[0])
+    assert row.status == "blocked" and row.rule_result is not None
+    assert row.rule_result["message"] == "TQ-2C5P0 is already at Bleaching."
+
+
+@pytest.mark.parametrize(
+    ("code", "to_stage", "rule"),
+    [
+        ("TQ-2C5P0", "Finished", "stage_skip"),
+        ("TQ-4K9D1", "Washing", "backward"),
+        ("TQ-3D8QV", "Washing", "not_owner"),
+        ("TQ-6J4YC", "Blocking", "archived"),
+        ("TQ-5B7NW", "Finished", "already_finished"),
+    ],
+)
+def test_rules_are_rechecked_at_approval(
+    store: Store, owner: Store, code: str, to_stage: str, rule: str
+) -> None:
+    [pid] = make_run(store, ANA, [advance(code, to_stage)])
+    hats_before = snapshot(owner)["hats"]
+    result = approve(store, pid)
+    assert (result.outcome, result.code) == ("blocked", rule)
+    assert snapshot(owner)["hats"] == hats_before
+    if rule == "stage_skip":
+        assert result.rule_result is not None and result.rule_result["fix"] == {"to_stage": "Bleaching"}
+
+
+def test_approve_with_edits_uses_the_fix(store: Store) -> None:
+    [pid] = make_run(store, ANA, [advance("TQ-2C5P0", "Finished")])
+    assert approve(store, pid).code == "stage_skip"
+    result = approve(store, pid, edits={"to_stage": "Bleaching"})
+    assert result.outcome == "applied" and result.applied is not None
+    assert result.applied["to_stage"] == "Bleaching"
+    assert proposal_row(store, ANA, pid).edited_payload == {"hat_code": "TQ-2C5P0", "to_stage": "Bleaching"}
+
+
+def test_edits_outside_the_type_are_refused(store: Store, owner: Store) -> None:
+    [pid] = make_run(store, ANA, [advance("TQ-2C5P0", "Bleaching")])
+    before = snapshot(owner)
+    result = approve(store, pid, edits={"quantity": 3})
+    assert (result.outcome, result.http_status, result.code) == ("invalid", 422, "invalid_edit")
+    assert snapshot(owner) == before
+
+
+def test_create_hats_with_new_codes(store: Store) -> None:
+    payload = {"weaver_id": "w1", "quantity": 3, "grade": "Fino", "rows_per_inch": 18, "straw": None}
+    [pid] = make_run(store, ANA, [card("create_hat", payload, quote="terminó 3 finos de 18 hileras")])
+    result = approve(store, pid)
+    assert result.outcome == "applied" and result.applied is not None
+    codes = result.applied["hat_codes"]
+    assert len(codes) == 3 and len(set(codes)) == 3
+    with store.transaction(ANA.workshop_id, write=False) as s:
+        repo = WorkshopRepo(s, ANA)
+        for code in codes:
+            assert domain.normalize_code(code) == code and domain.canonical_code(code) == code
+            hat = repo.hat_by_code(code)
+            assert (hat.stage, hat.grade, hat.rows_per_inch, hat.weaver_id, hat.version) == (
+                "Weaving",
+                "Fino",
+                18,
+                "w1",
+                1,
+            )
+            assert [(e.type, e.proposal_id) for e in repo.events(hat.id)] == [("created", pid)]
+        assert len(repo.hats()) == 13
+
+
+def test_create_with_mismatched_grade_is_blocked_with_fix(store: Store) -> None:
+    payload = {"weaver_id": "w4", "quantity": 2, "grade": "Superfino", "rows_per_inch": 15, "straw": None}
+    [pid] = make_run(store, ANA, [card("create_hat", payload)])
+    result = approve(store, pid)
+    assert (result.outcome, result.code) == ("blocked", "grade_mismatch")
+    assert result.rule_result is not None and result.rule_result["fix"] == {"grade": "Fino"}
+    assert result.message == "Superfino needs 21 to 40 rows per inch; 15 rows is Fino."
+    fixed = approve(store, pid, edits={"grade": "Fino"})
+    assert fixed.outcome == "applied"
+
+
+def test_create_for_another_workshops_weaver_is_blocked(store: Store) -> None:
+    payload = {"weaver_id": "wb1", "quantity": 1, "grade": "Fino", "rows_per_inch": 18, "straw": None}
+    [pid] = make_run(store, ANA, [card("create_hat", payload)])
+    assert approve(store, pid).code == "weaver_not_found"
+
+
+def test_question_needs_an_answer_then_becomes_pending(store: Store, owner: Store) -> None:
+    question = {
+        "weaver_id": None,
+        "quantity": 2,
+        "grade": "Fino",
+        "rows_per_inch": 16,
+        "straw": None,
+        "question": {
+            "text": "Which Rosa?",
+            "choices": [
+                {"label": "Rosa Pillco", "weaver_id": "w1", "hat_code": None},
+                {"label": "Rosa Guamán", "weaver_id": "w2", "hat_code": None},
+            ],
+        },
+    }
+    [pid] = make_run(store, ANA, [card("create_hat", question, status="question", confidence="check")])
+    before = snapshot(owner)
+    early = approve(store, pid)
+    assert (early.outcome, early.code, early.http_status) == ("invalid", "answer_required", 422)
+    bad_choice = apply_decision(store, ANA, Decision(proposal_id=pid, action="answer", choice=3))
+    assert bad_choice.http_status == 422
+    assert snapshot(owner) == before
+    answered = apply_decision(store, ANA, Decision(proposal_id=pid, action="answer", choice=1))
+    assert (answered.outcome, answered.status) == ("answered", "pending")
+    row = proposal_row(store, ANA, pid)
+    assert (
+        row.status == "pending" and row.edited_payload is not None and row.edited_payload["weaver_id"] == "w2"
+    )
+    applied = approve(store, pid)
+    assert applied.outcome == "applied" and applied.applied is not None
+    assert applied.applied["weaver_id"] == "w2"
+
+
+def test_question_answered_with_a_value(store: Store) -> None:
+    draft = {"weaver_id": "w3", "quantity": 2, "grade": "Superfino", "rows_per_inch": None, "straw": None}
+    draft["question"] = {"text": "How many rows per inch?", "choices": []}
+    [pid] = make_run(store, ANA, [card("create_hat", draft, status="question")])
+    answered = apply_decision(
+        store,
+        ANA,
+        Decision.model_validate({"proposal_id": pid, "action": "answer", "value": {"rows_per_inch": 28}}),
+    )
+    assert answered.status == "pending"
+    low = make_run(store, ANA, [card("create_hat", draft, status="question")])[0]
+    blocked = apply_decision(
+        store,
+        ANA,
+        Decision.model_validate({"proposal_id": low, "action": "answer", "value": {"rows_per_inch": 15}}),
+    )
+    assert (blocked.outcome, blocked.status) == ("answered", "blocked")
+    assert blocked.rule_result is not None and blocked.rule_result["code"] == "grade_mismatch"
+
+
+def test_flag_is_raised_once(store: Store) -> None:
+    flag = {"hat_code": "TQ-4K9D1", "kind": "grade_mismatch", "message": "Fino with 12 rows."}
+    first, second = (
+        make_run(store, ANA, [card("flag_issue", flag)]),
+        make_run(store, ANA, [card("flag_issue", flag)]),
+    )
+    result = approve(store, first[0])
+    assert result.outcome == "applied"
+    with store.transaction(ANA.workshop_id, write=False) as s:
+        repo = WorkshopRepo(s, ANA)
+        hat = repo.hat_by_code("TQ-4K9D1")
+        assert [(f.kind, f.status) for f in repo.flags([hat.id])] == [("grade_mismatch", "open")]
+        assert [e.type for e in repo.events(hat.id)][-1] == "flag_raised"
+    again = approve(store, second[0])
+    assert (again.outcome, again.code) == ("blocked", "flag_exists")
+
+
+def test_run_status_after_every_card_is_decided(store: Store) -> None:
+    a, b = make_run(store, ANA, [advance("TQ-7F3K2", "Washing", 1), advance("TQ-1P9KD", "Washing", 1)])
+    first = approve(store, a)
+    assert first.run_status == "proposed"
+    assert reject(store, b).run_status == "partially_approved"
+    c, d = make_run(store, ANA, [advance("TQ-8H6RT", "Finished", 4), advance("TQ-7F3KA", "Washing", 1)])
+    reject(store, c)
+    assert reject(store, d).run_status == "rejected"
+
+
+def test_another_workshop_cannot_decide(store: Store, owner: Store) -> None:
+    [pid] = make_run(store, ANA, [advance("TQ-7F3K2", "Washing", 1)])
+    before = snapshot(owner)
+    for action in ("approve", "reject"):
+        result = apply_decision(store, PEDRO, Decision(proposal_id=pid, action=action))  # type: ignore[arg-type]
+        assert (result.outcome, result.http_status) == ("not_found", 404)
+    assert snapshot(owner) == before
+
+
+def test_several_decisions_are_independent(store: Store) -> None:
+    good, bad = make_run(store, ANA, [advance("TQ-7F3K2", "Washing", 1), advance("TQ-2C5P0", "Finished")])
+    request = ApplyRequest.model_validate(
+        {
+            "decisions": [
+                {"proposal_id": good, "action": "approve"},
+                {"proposal_id": bad, "action": "approve"},
+                {"proposal_id": "nope", "action": "reject"},
+            ]
+        }
+    )
+    outcomes = [r.outcome for r in apply_decisions(store, ANA, request)]
+    assert outcomes == ["applied", "blocked", "not_found"]
+
+
+def test_only_the_approval_path_writes_hats_events_and_flags() -> None:
+    root = Path(__file__).parents[2] / "src" / "shopfloor"
+    writers = []
+    for path in root.rglob("*.py"):
+        source = path.read_text(encoding="utf-8")
+        if any(
+            f in source for f in ("m.Hat(", "m.HatEvent(", "m.HatFlag(", "update(m.Hat)", "update(m.HatFlag)")
+        ):
+            writers.append(path.relative_to(root).as_posix())
+    # The sample loader writes the fixed demo records; every other write goes through approvals.
+    assert sorted(writers) == ["workshop/approvals.py", "workshop/sample.py"]
