@@ -8,6 +8,7 @@ session cookie) and works inside the actor's workshop. Errors use the one envelo
 from __future__ import annotations
 
 from datetime import datetime
+from importlib import import_module
 from threading import Lock
 from typing import Annotated, Any, Literal
 
@@ -120,7 +121,12 @@ def _iso(value: datetime | None) -> str | None:
 
 def actor_json(actor: domain.Actor) -> dict[str, Any]:
     """The public view of an actor."""
-    return {"user_id": actor.user_id, "workshop_id": actor.workshop_id, "role": actor.role, "name": actor.name}
+    return {
+        "user_id": actor.user_id,
+        "workshop_id": actor.workshop_id,
+        "role": actor.role,
+        "name": actor.name,
+    }
 
 
 def weaver_json(row: m.Weaver, open_hats: int | None = None) -> dict[str, Any]:
@@ -169,7 +175,8 @@ def hat_json(
             for e in events
         ],
         "open_flags": [
-            {"id": f.id, "kind": f.kind, "message": f.message, "created_at": _iso(f.created_at)} for f in flags
+            {"id": f.id, "kind": f.kind, "message": f.message, "created_at": _iso(f.created_at)}
+            for f in flags
         ],
     }
 
@@ -350,7 +357,9 @@ def list_proposals(
 
 
 @api.get("/runs")
-def list_runs(actor: Admin, store: StoreDep, limit: Annotated[int, Query(ge=1, le=200)] = 50) -> dict[str, Any]:
+def list_runs(
+    actor: Admin, store: StoreDep, limit: Annotated[int, Query(ge=1, le=200)] = 50
+) -> dict[str, Any]:
     """Agent runs of the workshop, newest first (admins)."""
     with store.transaction(actor.workshop_id, write=False) as s:
         return {"runs": [run_json(r) for r in WorkshopRepo(s, actor).runs(limit=limit)]}
@@ -368,7 +377,13 @@ def get_run(run_id: str, actor: Admin, store: StoreDep) -> dict[str, Any]:
         data = run_json(run, steps=True)
         data["proposals"] = [proposal_json(p) for p in repo.proposals(run_id=run_id)]
         data["logs"] = [
-            {"ts": _iso(x.ts), "level": x.level, "event": x.event, "request_id": x.request_id, "payload": x.payload}
+            {
+                "ts": _iso(x.ts),
+                "level": x.level,
+                "event": x.event,
+                "request_id": x.request_id,
+                "payload": x.payload,
+            }
             for x in repo.logs(run_id=run_id)
         ]
         return data
@@ -424,6 +439,7 @@ def create_app(settings: Settings, store: Store | None = None) -> FastAPI:
     app.include_router(auth)
     app.include_router(api)
     app.include_router(functions)
+    app.include_router(import_module("shopfloor.workshop.agent.api").router)
 
     @app.get("/", response_class=HTMLResponse)
     def index() -> str:

@@ -81,13 +81,18 @@ async def workshop_agent(request: Request) -> JSONResponse:
         abort,
     )
     result: dict[str, Any] = {}
+    refused: ApiError | None = None
     async with anyio.create_task_group() as group:
         group.start_soon(watch)
         try:
             result = await anyio.to_thread.run_sync(work)
+        except ApiError as error:  # raised outside the group, so the app's envelope handler sees it
+            refused = error
         finally:
             finished.set()
             group.cancel_scope.cancel()
+    if refused is not None:
+        raise refused
     if abort.is_set():
         raise ApiError(499, "client_closed_request", "The client went away; the run was stopped.")
     return JSONResponse(result, headers=None if echoed else {"x-request-id": request_id})

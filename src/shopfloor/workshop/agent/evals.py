@@ -7,19 +7,38 @@ No model judges anything.
 
 from __future__ import annotations
 
+import json
+import tempfile
 import time
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from shopfloor.agent.evals import CaseResult, EvalCase, match_all
+import typer
+from rich.console import Console
+from sqlalchemy import select
+
+from shopfloor.agent.evals import CaseResult, EvalCase, load_cases, match_all, render_table, run_evals
 from shopfloor.agent.providers.base import Provider
+from shopfloor.agent.providers.factory import ProviderConfigError
+from shopfloor.logs import new_request_id
+from shopfloor.settings import get_settings
 from shopfloor.web.errors import ApiError
-from shopfloor.workshop import domain
+from shopfloor.workshop import accounts, domain
+from shopfloor.workshop.agent.persistence import StoreAgentStore
+from shopfloor.workshop.agent.provider_choice import choose_provider, chosen_model
+from shopfloor.workshop.agent.run import run_agent
+from shopfloor.workshop.sample import WORKSHOP_A, fresh_sample_store
+from shopfloor.workshop.store import Store
+from shopfloor.workshop.store import models as m
 
 DEFAULT_CASES = Path(__file__).resolve().parents[4] / "evals" / "workshop.yaml"
+EVAL_USER = "u-ana"  # ana@taller.example, a member of the sample workshop
+EVAL_RATE_LIMIT = 1_000_000  # eval runs are not user traffic
+OVERALL_BAR = 0.9
+console = Console()
 
 # Expected fields a case may give, read from a saved proposal (fields not given are not checked).
 FIELDS = (
@@ -166,8 +185,72 @@ def tool_names(steps: list[dict[str, Any]]) -> list[str]:
     return [str(s["tool"]) for s in steps if s.get("kind") == "tool_call"]
 
 
-def iter_cases(path: Path) -> Iterator[EvalCase]:
-    """The cases of ``path`` (thin wrapper so callers need one import)."""
-    from shopfloor.agent.evals import load_cases
+@contextmanager
+def fresh_eval_run() -> Iterator[RunOne]:
+    """A freshly seeded SQLite database for one eval case, and a function that runs a note on it."""
+    with tempfile.TemporaryDirectory(prefix="shopfloor-eval-") as directory:
+        store = fresh_sample_store(Path(directory) / "workshop.db")
+        try:
+            actor = accounts.load_actor(store, EVAL_USER, WORKSHOP_A)
+            assert actor is not None
 
-    yield from load_cases(path)
+            def run_one(body: dict[str, Any], provider: Provider) -> CaseRun:
+                request_id = new_request_id()
+                response: dict[str, Any] | None = None
+                error: ApiError | None = None
+                try:
+                    response = run_agent(
+                        StoreAgentStore(store), actor, body, provider, request_id, EVAL_RATE_LIMIT
+                    )
+                except ApiError as failed:
+                    error = failed
+                saved, steps = saved_rows(store)
+                latency = float((response or {}).get("meta", {}).get("latency_ms") or 0.0)
+                return CaseRun(response, error, saved, tool_names(steps), latency)
+
+            yield run_one
+        finally:
+            store.dispose()
+
+
+def saved_rows(store: Store) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The proposals in the database and the steps of the (only) run."""
+
+    with store.transaction(WORKSHOP_A, write=False) as session:
+        proposals = [
+            {
+                "type": p.type,
+                "status": p.status,
+                "payload": p.payload,
+                "why": p.why,
+                "quote": p.quote,
+                "confidence": p.confidence,
+                "rule_result": p.rule_result,
+            }
+            for p in session.scalars(select(m.Proposal).order_by(m.Proposal.position))
+        ]
+        steps: list[dict[str, Any]] = []
+        for run in session.scalars(select(m.AgentRun)):
+            steps.extend(run.steps or [])
+    return proposals, steps
+
+
+def eval_workshop(
+    model: str | None = None, repeat: int = 1, cases: Path | None = None, as_json: bool = False
+) -> int:
+    """Run the workshop evals and return the exit code (0 when the bar is met)."""
+    settings = get_settings()
+    name = chosen_model(model, settings)
+    try:
+        choose_provider(model, settings)
+    except ProviderConfigError as error:
+        console.print(f"[red]{error}[/red]")
+        return 2
+    loaded = load_cases(cases or DEFAULT_CASES)
+    runner = make_case_runner(fresh_eval_run, lambda: choose_provider(model, settings))
+    report = run_evals(loaded, runner, repeat=repeat, overall_bar=OVERALL_BAR, show_progress=not as_json)
+    if as_json:
+        typer.echo(json.dumps({"model": name, **report.to_json()}, ensure_ascii=False))
+    else:
+        render_table(report, f"workshop evals · {name} · repeat {repeat}", console)
+    return 0 if report.ok else 1
