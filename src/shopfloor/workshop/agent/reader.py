@@ -514,7 +514,7 @@ def _number_at(tokens: list[_Token], i: int) -> tuple[int, int] | None:
 @dataclass
 class _Numbers:
     quantity: int | None = None
-    grade: str | None = None
+    said_grade: str | None = None
     rows: int | None = None
     grado: int | None = None
     has_hat_noun: bool = False
@@ -538,8 +538,8 @@ def read_numbers(folded: str, start: int, end: int) -> _Numbers:
             i += 1
     for tok in tokens:
         word = tok.text
-        if word in GRADE_WORDS and out.grade is None:
-            out.grade = GRADE_WORDS[word]
+        if word in GRADE_WORDS and out.said_grade is None:
+            out.said_grade = GRADE_WORDS[word]
         if word in HAT_NOUNS:
             out.has_hat_noun = True
     for i, (value, used) in numbers.items():
@@ -713,7 +713,7 @@ def _read_segment(
     numbers = read_numbers(folded, start, end)
     words = set(_WORD.findall(segment))
     create_signal = bool(words & CREATE_VERBS) or (
-        numbers.quantity is not None and (numbers.grade is not None or numbers.has_hat_noun)
+        numbers.quantity is not None and (numbers.said_grade is not None or numbers.has_hat_noun)
     )
     if name is not None and create_signal:
         events.append(
@@ -722,7 +722,7 @@ def _read_segment(
                 quote,
                 weaver_name=name,
                 quantity=numbers.quantity,
-                grade=numbers.grade,
+                grade=numbers.said_grade,
                 rows=numbers.rows,
                 grado=numbers.grado if numbers.rows is None else None,
             )
