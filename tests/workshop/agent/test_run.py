@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 
@@ -308,3 +309,22 @@ def test_offline_reader_records_zero_cost_steps(agent_store, raw_store):
     assert row.model == "offline-reader"
     assert {s["model"] for s in row.steps if s["kind"] == "model_call"} == {"offline-reader"}
     assert body["summary"].startswith("I understood: ")
+
+
+def test_a_crashing_handler_is_an_error_result_and_an_error_log(agent_store, raw_store, monkeypatch):
+    from shopfloor.workshop.agent.persistence import StoreReads
+
+    def broken(self):
+        raise RuntimeError("database file vanished: /secret/path")
+
+    monkeypatch.setattr(StoreReads, "weavers", broken)
+    provider = ScriptedProvider([tool_turn(FIND_ROSA), text_turn("I understood: the lookup failed.")])
+    body = run(agent_store, provider)
+    assert body["proposals"] == []
+    step = next(s for s in runs(raw_store)[0].steps if s["kind"] == "tool_call")
+    assert step["is_error"] is True
+    assert "secret" not in json.dumps(step["output"])
+    errors = [r for r in logs(raw_store) if r.event == "agent.tool.call" and r.level == "error"]
+    assert [(r.payload["tool"], r.payload["error"]) for r in errors] == [("find_weaver", "RuntimeError")]
+    # The model's next request saw the plain message, not the exception.
+    assert "secret" not in json.dumps([str(m) for m in provider.requests[1].messages])

@@ -190,3 +190,11 @@ def test_argument_models_reject_what_the_schemas_reject():
         AskQuestionArgs.model_validate(ask)
     ask["choices"][0].pop("admin")
     assert AskQuestionArgs.model_validate(ask).choices[0].weaver_id == "w1"
+
+
+@pytest.mark.parametrize("provider", ["gemini", "anthropic", "openai"])
+@pytest.mark.parametrize("name", list(SEED_TOOLS))
+def test_each_schema_meets_every_providers_strict_rules(provider, name):
+    from shopfloor.agent.providers.schema_rules import provider_schema_problems
+
+    assert provider_schema_problems(provider, REGISTRY.get(name).spec()["parameters"]) == []

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal
 
 EventKind = Literal["create", "advance", "flag"]
@@ -642,8 +643,12 @@ def _is_noise(folded: str) -> bool:
     return not words or all(w in NOISE_WORDS for w in words)
 
 
+@lru_cache(maxsize=256)
 def read_note(note: str, has_hat_tag: bool = False) -> Reading:
-    """Split ``note`` into events (create, advance, flag) and skipped text, in order."""
+    """Split ``note`` into events (create, advance, flag) and skipped text, in order.
+
+    Pure, so cached: the reader re-reads the same note on every turn of a run.
+    """
     folded = fold(note)
     events: list[NoteEvent] = []
     skipped: list[Skipped] = []

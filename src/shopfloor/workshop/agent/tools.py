@@ -7,12 +7,16 @@ cannot express. The order is part of the cached prompt prefix and never changes.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from collections.abc import Callable
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
-from shopfloor.agent.tools import Tool, ToolRegistry
+from shopfloor.agent.tools import Tool, ToolError, ToolRegistry
 from shopfloor.workshop.agent import handlers
+from shopfloor.workshop.agent.context import RunContext
+
+ArgsT = TypeVar("ArgsT", bound=BaseModel)
 
 StageName = Literal["Weaving", "Washing", "Bleaching", "Blocking", "Finished"]
 GradeName = Literal["Standard", "Fino", "Superfino"]
@@ -276,23 +280,57 @@ class AskQuestionArgs(_Args):
     why: str
 
 
+def logged(name: str, handler: Callable[[RunContext, ArgsT], Any]) -> Callable[[RunContext, ArgsT], Any]:
+    """The handler, logging an ``agent.tool.call`` at error level when it crashes (seed 6.5).
+
+    The exception still reaches the dispatcher, which shows the model a plain message, never the exception.
+    """
+
+    def run(ctx: RunContext, args: ArgsT) -> Any:
+        try:
+            return handler(ctx, args)
+        except ToolError:
+            raise
+        except Exception as error:
+            ctx.emit(
+                "agent.tool.call", "error", {"tool": name, "phase": "handler", "error": type(error).__name__}
+            )
+            raise
+
+    return run
+
+
 TOOLS: list[Tool[Any]] = [
     Tool(
         "find_weaver",
         FIND_WEAVER_DESCRIPTION,
         "read",
         FindWeaverArgs,
-        handlers.find_weaver,
+        logged("find_weaver", handlers.find_weaver),
         FIND_WEAVER_SCHEMA,
     ),
-    Tool("find_hats", FIND_HATS_DESCRIPTION, "read", FindHatsArgs, handlers.find_hats, FIND_HATS_SCHEMA),
-    Tool("get_hat", GET_HAT_DESCRIPTION, "read", GetHatArgs, handlers.get_hat, GET_HAT_SCHEMA),
+    Tool(
+        "find_hats",
+        FIND_HATS_DESCRIPTION,
+        "read",
+        FindHatsArgs,
+        logged("find_hats", handlers.find_hats),
+        FIND_HATS_SCHEMA,
+    ),
+    Tool(
+        "get_hat",
+        GET_HAT_DESCRIPTION,
+        "read",
+        GetHatArgs,
+        logged("get_hat", handlers.get_hat),
+        GET_HAT_SCHEMA,
+    ),
     Tool(
         "propose_create_hats",
         CREATE_DESCRIPTION,
         "propose",
         ProposeCreateHatsArgs,
-        handlers.propose_create_hats,
+        logged("propose_create_hats", handlers.propose_create_hats),
         CREATE_SCHEMA,
     ),
     Tool(
@@ -300,11 +338,25 @@ TOOLS: list[Tool[Any]] = [
         ADVANCE_DESCRIPTION,
         "propose",
         ProposeAdvanceStageArgs,
-        handlers.propose_advance_stage,
+        logged("propose_advance_stage", handlers.propose_advance_stage),
         ADVANCE_SCHEMA,
     ),
-    Tool("propose_flag", FLAG_DESCRIPTION, "propose", ProposeFlagArgs, handlers.propose_flag, FLAG_SCHEMA),
-    Tool("ask_question", ASK_DESCRIPTION, "propose", AskQuestionArgs, handlers.ask_question, ASK_SCHEMA),
+    Tool(
+        "propose_flag",
+        FLAG_DESCRIPTION,
+        "propose",
+        ProposeFlagArgs,
+        logged("propose_flag", handlers.propose_flag),
+        FLAG_SCHEMA,
+    ),
+    Tool(
+        "ask_question",
+        ASK_DESCRIPTION,
+        "propose",
+        AskQuestionArgs,
+        logged("ask_question", handlers.ask_question),
+        ASK_SCHEMA,
+    ),
 ]
 
 REGISTRY = ToolRegistry(TOOLS)
