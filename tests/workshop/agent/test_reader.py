@@ -200,3 +200,23 @@ def test_long_segments_are_quoted_within_160_characters():
     (event,) = read_note(note).events
     assert 3 <= len(event.quote) <= 160
     assert note.startswith(event.quote)
+
+
+def test_several_codes_share_one_verb():
+    reading = read_note("TQ-7F3K2 y TQ-7F3KA pasaron a lavado")
+    assert [(e.hat.code, e.to_stage) for e in reading.events] == [
+        ("TQ-7F3K2", "Washing"),
+        ("TQ-7F3KA", "Washing"),
+    ]
+    assert {e.quote for e in reading.events} == {"TQ-7F3K2 y TQ-7F3KA pasaron a lavado"}
+
+
+def test_first_person_verbs():
+    (event,) = read_note("el TQ-1P9KD lo lavamos hoy").events
+    assert event.to_stage == "Washing"
+
+
+def test_leaving_a_stage_is_not_a_guess():
+    reading = read_note("el TQ-8H6RT ya salió del hormado")
+    assert reading.events == ()
+    assert [s.reason for s in reading.skipped] == ["unread"]

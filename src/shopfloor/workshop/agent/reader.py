@@ -30,14 +30,14 @@ STAGES = ("Weaving", "Washing", "Bleaching", "Blocking", "Finished")
 STAGE_WORDS: dict[str, str] = {}
 for _stage, _words in {
     "Weaving": "tejiendo tejido tejida tejer tejeduria weaving woven",
-    "Washing": "lavado lavada lavados lavadas lavar lavando lavo lavaron washing washed wash",
+    "Washing": "lavado lavada lavados lavadas lavar lavando lavo lavaron lavamos lave washing washed wash",
     "Bleaching": (
-        "blanqueo blanquear blanqueado blanqueada blanqueados blanqueando azufrado azufrada azufrar "
-        "azufrando azufre bleaching bleached bleach sulphuring sulfuring"
+        "blanqueo blanquear blanqueado blanqueada blanqueados blanqueando blanqueamos blanquearon azufrado "
+        "azufrada azufrar azufrando azufre azufraron azufre bleaching bleached bleach sulphuring sulfuring"
     ),
     "Blocking": (
-        "hormado hormada hormados hormar hormando horma planchado planchada planchar planchando "
-        "blocking blocked pressing pressed ironed"
+        "hormado hormada hormados hormar hormando hormamos hormaron horma planchado planchada planchar "
+        "planchando planchamos plancharon blocking blocked pressing pressed ironed"
     ),
     "Finished": "terminado terminada terminados acabado acabada listo lista listos finished done ready complete",
 }.items():
@@ -45,7 +45,16 @@ for _stage, _words in {
         STAGE_WORDS[_w] = _stage
 
 # Verbs that finish a hat when the subject is a hat (in a weaver sentence they mean new hats arrived).
-FINISH_VERBS = {"termino", "terminaron", "acabo", "acabaron", "finished", "completed"}
+FINISH_VERBS = {
+    "termino",
+    "terminaron",
+    "terminamos",
+    "acabo",
+    "acabaron",
+    "acabamos",
+    "finished",
+    "completed",
+}
 
 CREATE_VERBS = {
     "termino",
@@ -605,7 +614,7 @@ def stage_mentions(folded: str, start: int, end: int, hat_subject: bool) -> list
         prev = tokens[i - 1].text if i > 0 else ""
         prev2 = tokens[i - 2].text if i > 1 else ""
         target = True
-        if prev in {"en", "in", "at", "from", "de", "desde"} and prev2 not in (
+        if prev in {"en", "in", "at", "from", "de", "del", "desde", "out"} and prev2 not in (
             _TARGET_BEFORE_EN | {"is", "are", "now", "still"}
         ):
             target = False
@@ -660,9 +669,31 @@ def read_note(note: str, has_hat_tag: bool = False) -> Reading:
                 segments[-1] = (segments[-1][0], c_end)  # a clause with no subject continues the last one
             else:
                 segments.append((c_start, c_end))
+        segments = _join_bare_hats(note, folded, segments)
         for start, end in segments:
             _read_segment(note, folded, start, end, has_hat_tag, events, skipped, names)
     return Reading(tuple(events), tuple(skipped), tuple(names))
+
+
+def _join_bare_hats(note: str, folded: str, segments: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """A clause that only names hats ("TQ-7F3K2 y TQ-7F3KA pasaron a lavado") shares the next clause's verb."""
+    joined: list[tuple[int, int]] = []
+    carry: int | None = None
+    for start, end in segments:
+        begin = carry if carry is not None else start
+        carry = None
+        codes = find_codes(note, start, end)
+        words = set(_WORD.findall(folded[start:end]))
+        bare = (
+            bool(codes)
+            and not stage_mentions(folded, start, end, True)
+            and _flag_kind(folded, start, end) is None
+        )
+        if bare and not words & CREATE_VERBS and (start, end) != segments[-1]:
+            carry = begin
+            continue
+        joined.append((begin, end))
+    return joined
 
 
 def _read_segment(
