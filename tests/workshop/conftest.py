@@ -14,9 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from argon2 import PasswordHasher
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
+from shopfloor.workshop import passwords
 from shopfloor.workshop.sample import fresh_sample_store, load_sample
 from shopfloor.workshop.store import Store, open_store
 from shopfloor.workshop.store.engine import normalize_url
@@ -42,6 +44,19 @@ def _unreachable(reason: str) -> None:
     if os.environ.get("CI"):
         pytest.fail(message)
     pytest.skip(message)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _light_argon2() -> Iterator[None]:
+    """Real argon2id with small cost parameters, so sign-in tests stay fast (production keeps the defaults)."""
+    saved = passwords._HASHER
+    passwords._HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
+    passwords.cached_hash.cache_clear()
+    passwords._dummy_hash.cache_clear()
+    yield
+    passwords._HASHER = saved
+    passwords.cached_hash.cache_clear()
+    passwords._dummy_hash.cache_clear()
 
 
 @pytest.fixture(scope="session")

@@ -51,7 +51,7 @@ def test_replaying_an_approval_changes_nothing(store: Store, owner: Store) -> No
     first = approve(store, pid)
     before = snapshot(owner)
     again = approve(store, pid)
-    assert (again.outcome, again.http_status) == ("unchanged", 200)
+    assert (again.outcome, again.code, again.http_status) == ("unchanged", "already_approved", 409)
     assert again.applied == first.applied
     assert snapshot(owner) == before
     # Rejecting an approved card is refused, also without changes.

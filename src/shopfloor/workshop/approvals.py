@@ -111,7 +111,7 @@ STATUS_OF: dict[str, int] = {
     "applied": 200,
     "rejected": 200,
     "answered": 200,
-    "unchanged": 200,
+    "unchanged": 409,
     "blocked": 409,
     "conflict": 409,
     "not_found": 404,
@@ -141,7 +141,7 @@ class CardResult:
 
     @property
     def ok(self) -> bool:
-        """True when the decision took effect (or had already)."""
+        """True when the decision took effect now."""
         return self.http_status == 200
 
     def to_dict(self) -> dict[str, Any]:
@@ -216,10 +216,8 @@ def _decide(
             else None
         )
         if wanted == proposal.status:
-            base.outcome, base.message = (
-                "unchanged",
-                f"This proposal was already {proposal.status}; nothing changed.",
-            )
+            base.outcome, base.code = "unchanged", f"already_{proposal.status}"
+            base.message = f"This proposal was already {proposal.status}; nothing changed."
             base.applied, base.rule_result = proposal.applied, proposal.rule_result
             return base
         base.outcome, base.code = "conflict", "already_decided"
@@ -450,7 +448,11 @@ def _approve(
         # Someone decided this card while we worked: undo our writes (the raise rolls back) and say so.
         raise _Stop(
             CardResult(
-                proposal.id, "unchanged", "This proposal was decided at the same time; nothing changed."
+                proposal.id,
+                "unchanged",
+                "This proposal was decided at the same time; nothing changed.",
+                code="already_decided",
+                run_id=proposal.run_id,
             )
         )
     base.outcome, base.status, base.applied = "applied", "approved", applied

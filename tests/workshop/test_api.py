@@ -1,0 +1,250 @@
+"""The workshop HTTP API through the main app (middleware included), on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from shopfloor.settings import Settings
+from shopfloor.web.app import create_app
+from shopfloor.workshop.store import Store
+
+from .conftest import snapshot
+from .helpers import ANA, PEDRO, advance, make_run
+
+APPLY = "/workshop/functions/v1/apply-proposals"
+PASSWORDS = {
+    "ana@taller.example": "ana-toquilla-demo",
+    "admin@taller.example": "admin-toquilla-demo",
+    "pedro@pile.example": "pedro-toquilla-demo",
+}
+
+
+@pytest.fixture
+def client(store: Store, tmp_path: Path) -> TestClient:
+    settings = Settings(
+        workshop_db=store.engine.url.render_as_string(hide_password=False),
+        var_dir=tmp_path,
+        secret_key="test-secret-key-for-sessions",  # type: ignore[arg-type]
+        max_body_bytes=16 * 1024,
+    )
+    return TestClient(create_app(settings), raise_server_exceptions=False)
+
+
+def login(client: TestClient, email: str) -> str:
+    r = client.post("/workshop/auth/login", json={"email": email, "password": PASSWORDS[email]})
+    assert r.status_code == 200, r.text
+    return str(r.json()["csrf_token"])
+
+
+def bearer(client: TestClient, email: str) -> dict[str, str]:
+    csrf = login(client, email)
+    r = client.post("/workshop/auth/tokens", json={"name": "tests"}, headers={"x-csrf-token": csrf})
+    assert r.status_code == 200, r.text
+    client.cookies.clear()
+    return {"authorization": f"Bearer {r.json()['token']}"}
+
+
+def assert_envelope(r: Any, status: int, code: str | None = None) -> dict[str, Any]:
+    assert r.status_code == status, r.text
+    body = r.json()
+    assert set(body["error"]) == {"code", "message", "request_id"}
+    assert body["error"]["request_id"] == r.headers["x-request-id"]
+    if code is not None:
+        assert body["error"]["code"] == code
+    return dict(body)
+
+
+# --- accounts ---------------------------------------------------------------------------------------------
+
+
+def test_sign_in_session_and_csrf(client: TestClient) -> None:
+    assert_envelope(client.get("/workshop/api/hats"), 401, "unauthorized")
+    bad = client.post(
+        "/workshop/auth/login", json={"email": "ana@taller.example", "password": "wrong-password"}
+    )
+    assert_envelope(bad, 401, "invalid_credentials")
+    assert "tt_session" not in client.cookies
+    csrf = login(client, "ana@taller.example")
+    cookie = client.cookies.get("tt_session")
+    assert cookie and "ana" not in cookie.lower()
+    me = client.get("/workshop/auth/me").json()
+    assert me["user"] == {
+        "user_id": "u-ana",
+        "workshop_id": "ws-sigsig",
+        "role": "member",
+        "name": "Ana Morocho",
+    }
+    assert me["csrf_token"] == csrf
+    body = {"decisions": [{"proposal_id": "nope", "action": "reject"}]}
+    assert_envelope(client.post(APPLY, json=body), 403, "csrf_failed")
+    assert_envelope(client.post(APPLY, json=body, headers={"x-csrf-token": "forged"}), 403, "csrf_failed")
+    assert_envelope(client.post(APPLY, json=body, headers={"x-csrf-token": csrf}), 404, "not_found")
+    assert_envelope(client.post("/workshop/auth/logout"), 403, "csrf_failed")
+    assert client.post("/workshop/auth/logout", headers={"x-csrf-token": csrf}).status_code == 200
+    assert_envelope(client.get("/workshop/api/hats"), 401)
+
+
+def test_forged_or_tampered_cookie_is_refused(client: TestClient) -> None:
+    login(client, "ana@taller.example")
+    value = client.cookies.get("tt_session")
+    assert value
+    client.cookies.clear()
+    client.cookies.set("tt_session", value[:-2] + ("AA" if not value.endswith("AA") else "BB"))
+    assert_envelope(client.get("/workshop/api/hats"), 401)
+
+
+def test_bearer_tokens(client: TestClient) -> None:
+    headers = bearer(client, "ana@taller.example")
+    r = client.get("/workshop/api/weavers", headers=headers)
+    assert r.status_code == 200
+    assert [w["id"] for w in r.json()["weavers"]] == ["w1", "w2", "w3", "w4"]
+    assert [w["open_hats"] for w in r.json()["weavers"]] == [3, 1, 1, 3]
+    # Bearer requests need no CSRF token.
+    body = {"decisions": [{"proposal_id": "nope", "action": "reject"}]}
+    assert_envelope(client.post(APPLY, json=body, headers=headers), 404)
+    assert_envelope(client.get("/workshop/api/weavers", headers={"authorization": "Bearer tt_nope"}), 401)
+    assert_envelope(client.get("/workshop/api/weavers", headers={"authorization": "Basic abc"}), 401)
+
+
+def test_admin_only_endpoints(client: TestClient) -> None:
+    member = bearer(client, "ana@taller.example")
+    admin = bearer(client, "admin@taller.example")
+    for path in ("/workshop/api/runs", "/workshop/api/users", "/workshop/api/runs/whatever"):
+        assert_envelope(client.get(path, headers=member), 403, "forbidden")
+    assert client.get("/workshop/api/runs", headers=admin).status_code == 200
+    users = client.get("/workshop/api/users", headers=admin).json()["users"]
+    assert {u["email"] for u in users} == {"ana@taller.example", "admin@taller.example"}
+    assert_envelope(client.get("/workshop/api/runs/whatever", headers=admin), 404, "not_found")
+
+
+# --- reads --------------------------------------------------------------------------------------------------
+
+
+def test_hat_filters_events_and_flags(client: TestClient) -> None:
+    h = bearer(client, "ana@taller.example")
+    weaving = client.get("/workshop/api/hats", params={"stage": "Weaving"}, headers=h).json()["hats"]
+    assert [x["code"] for x in weaving] == ["TQ-1P9KD", "TQ-3D8QV", "TQ-7F3K2", "TQ-7F3KA"]
+    by_weaver = client.get("/workshop/api/hats", params={"weaver_id": "w3"}, headers=h).json()["hats"]
+    assert [x["code"] for x in by_weaver] == ["TQ-5B7NW", "TQ-8H6RT"]
+    open_only = client.get("/workshop/api/hats", params={"open_only": "true"}, headers=h).json()["hats"]
+    assert {x["code"] for x in open_only}.isdisjoint({"TQ-5B7NW", "TQ-6J4YC"}) and len(open_only) == 8
+    [one] = client.get("/workshop/api/hats", params={"code": "tq 9m2xa"}, headers=h).json()["hats"]
+    assert one["weaver"] == {"id": "w4", "name": "Carmen Quizhpi"}
+    assert [f["kind"] for f in one["open_flags"]] == ["grade_mismatch"]
+    assert [e["type"] for e in one["events"]] == ["created", "stage_changed", "flag_raised"]
+    detail = client.get("/workshop/api/hats/TQ-4K9D1", headers=h).json()
+    assert [a["kind"] for a in detail["anomalies"]] == ["grade_mismatch"] and detail["open_flags"] == []
+    assert_envelope(
+        client.get("/workshop/api/hats", params={"stage": "lavado"}, headers=h), 400, "bad_request"
+    )
+    assert_envelope(client.get("/workshop/api/hats", params={"code": "TQ-1"}, headers=h), 400)
+    assert_envelope(client.get("/workshop/api/hats/TQ-ZZZZZ", headers=h), 404, "not_found")
+
+
+def test_another_workshop_sees_nothing_of_a(client: TestClient, store: Store) -> None:
+    [pid] = make_run(store, ANA, [advance("TQ-7F3K2", "Washing", 1)])
+    b = bearer(client, "pedro@pile.example")
+    hats = client.get("/workshop/api/hats", headers=b).json()["hats"]
+    assert [x["code"] for x in hats] == ["TQ-7F3K8", "TQ-QR7YE"]
+    assert client.get("/workshop/api/hats", params={"code": "TQ-7F3K2"}, headers=b).json()["hats"] == []
+    assert_envelope(client.get("/workshop/api/hats/TQ-7F3K2", headers=b), 404)
+    assert [w["name"] for w in client.get("/workshop/api/weavers", headers=b).json()["weavers"]] == [
+        "Rosa Chávez"
+    ]
+    assert client.get("/workshop/api/proposals", headers=b).json()["proposals"] == []
+    a = bearer(client, "ana@taller.example")
+    run_id = client.get("/workshop/api/proposals", headers=a).json()["proposals"][0]["run_id"]
+    assert_envelope(client.get("/workshop/api/proposals", params={"run_id": run_id}, headers=b), 404)
+    assert pid
+
+
+# --- approving over HTTP, and bad input ----------------------------------------------------------------------
+
+
+def test_apply_over_http(client: TestClient, store: Store) -> None:
+    [pid] = make_run(store, ANA, [advance("TQ-7F3K2", "Washing", 1)])
+    h = bearer(client, "ana@taller.example")
+    r = client.post(APPLY, json={"decisions": [{"proposal_id": pid, "action": "approve"}]}, headers=h)
+    assert r.status_code == 200, r.text
+    [card] = r.json()["results"]
+    assert (card["outcome"], card["status"], card["run_status"]) == ("applied", "approved", "approved")
+    hat = client.get("/workshop/api/hats/TQ-7F3K2", headers=h).json()
+    assert (hat["stage"], hat["version"]) == ("Washing", 2)
+    cards = client.get("/workshop/api/proposals", params={"run_id": card["run_id"]}, headers=h).json()[
+        "proposals"
+    ]
+    assert [(c["id"], c["status"]) for c in cards] == [(pid, "approved")]
+
+
+def test_bad_input_changes_nothing(client: TestClient, store: Store, owner: Store) -> None:
+    [pid] = make_run(store, ANA, [advance("TQ-7F3K2", "Washing", 1)])
+    [b_pid] = make_run(store, PEDRO, [advance("TQ-7F3K8", "Washing", 1)])
+    h = bearer(client, "ana@taller.example")
+    json_headers = {**h, "content-type": "application/json"}
+    before = snapshot(owner)
+    cases: list[tuple[str, Any, int, str]] = [
+        ("malformed json", b'{"decisions": [', 400, "bad_request"),
+        ("not an object", b"[1, 2]", 400, "bad_request"),
+        (
+            "unknown top field",
+            {"decisions": [{"proposal_id": pid, "action": "approve"}], "force": True},
+            400,
+            "bad_request",
+        ),
+        (
+            "unknown decision field",
+            {"decisions": [{"proposal_id": pid, "action": "approve", "as": "admin"}]},
+            400,
+            "bad_request",
+        ),
+        (
+            "unknown edit field",
+            {"decisions": [{"proposal_id": pid, "action": "approve", "edits": {"stage": "Finished"}}]},
+            400,
+            "bad_request",
+        ),
+        ("wrong type", {"decisions": [{"proposal_id": 7, "action": "approve"}]}, 400, "bad_request"),
+        ("wrong enum", {"decisions": [{"proposal_id": pid, "action": "force"}]}, 400, "bad_request"),
+        (
+            "rows out of range",
+            {"decisions": [{"proposal_id": pid, "action": "approve", "edits": {"rows_per_inch": 99}}]},
+            400,
+            "bad_request",
+        ),
+        ("empty list", {"decisions": []}, 400, "bad_request"),
+        ("duplicate ids", {"decisions": [{"proposal_id": pid, "action": "approve"}] * 2}, 400, "bad_request"),
+        (
+            "oversized",
+            {"decisions": [{"proposal_id": pid, "action": "reject", "reason": "x" * 20_000}]},
+            413,
+            "payload_too_large",
+        ),
+        ("unknown id", {"decisions": [{"proposal_id": "p-unknown", "action": "approve"}]}, 404, "not_found"),
+        ("other workshop", {"decisions": [{"proposal_id": b_pid, "action": "approve"}]}, 404, "not_found"),
+        (
+            "edit not allowed",
+            {"decisions": [{"proposal_id": pid, "action": "approve", "edits": {"quantity": 2}}]},
+            422,
+            "invalid_edit",
+        ),
+    ]
+    for name, body, status, code in cases:
+        if isinstance(body, bytes):
+            r = client.post(APPLY, content=body, headers=json_headers)
+        else:
+            r = client.post(APPLY, json=body, headers=h)
+        assert r.status_code == status, (name, r.text)
+        assert_envelope(r, status, code)
+        assert snapshot(owner) == before, name
+    # A replayed approval: the first one applies, the replay is refused and changes nothing.
+    first = client.post(APPLY, json={"decisions": [{"proposal_id": pid, "action": "approve"}]}, headers=h)
+    assert first.status_code == 200
+    after_first = snapshot(owner)
+    replay = client.post(APPLY, json={"decisions": [{"proposal_id": pid, "action": "approve"}]}, headers=h)
+    body = assert_envelope(replay, 409, "already_approved")
+    assert body["results"][0]["applied"] == first.json()["results"][0]["applied"]
+    assert snapshot(owner) == after_first

@@ -1,0 +1,56 @@
+"""Eight clients approving at once (threads, one transaction each): exactly one change lands."""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+from shopfloor.workshop.approvals import CardResult, Decision, apply_decision
+from shopfloor.workshop.store import Store
+
+from .helpers import ANA, advance, hat_row, make_run, proposal_row, run_status, stage_events
+
+CLIENTS = 8
+
+
+def approve_all_at_once(store: Store, proposal_ids: list[str]) -> list[CardResult]:
+    barrier = threading.Barrier(len(proposal_ids))
+
+    def one(pid: str) -> CardResult:
+        barrier.wait()
+        return apply_decision(store, ANA, Decision(proposal_id=pid, action="approve"))
+
+    with ThreadPoolExecutor(max_workers=len(proposal_ids)) as pool:
+        return list(pool.map(one, proposal_ids))
+
+
+def test_eight_conflicting_approvals_one_applies(store: Store) -> None:
+    # Eight notes, each proposing the same move of the same hat at version 1.
+    ids = [make_run(store, ANA, [advance("TQ-7F3K2", "Washing", version=1)])[0] for _ in range(CLIENTS)]
+    results = approve_all_at_once(store, ids)
+    outcomes = sorted(r.outcome for r in results)
+    assert outcomes == ["applied"] + ["conflict"] * (CLIENTS - 1)
+    assert all(r.http_status == 409 for r in results if r.outcome == "conflict")
+    hat = hat_row(store, ANA, "TQ-7F3K2")
+    assert (hat.stage, hat.version) == ("Washing", 2)
+    [event] = stage_events(store, ANA, "TQ-7F3K2")
+    winner = next(r for r in results if r.outcome == "applied")
+    assert event.proposal_id == winner.proposal_id
+    # Nothing is lost: every card is still there, the losers blocked with the conflict as their reason.
+    for r in results:
+        row = proposal_row(store, ANA, r.proposal_id)
+        if r is winner:
+            assert row.status == "approved" and run_status(store, ANA, r.proposal_id) == "approved"
+        else:
+            assert row.status == "blocked" and row.rule_result is not None
+            assert row.rule_result["code"] == "conflict"
+            assert run_status(store, ANA, r.proposal_id) == "proposed"
+
+
+def test_eight_clicks_on_one_card_apply_once(store: Store) -> None:
+    [pid] = make_run(store, ANA, [advance("TQ-2C5P0", "Bleaching", version=2)])
+    results = approve_all_at_once(store, [pid] * CLIENTS)
+    outcomes = sorted(r.outcome for r in results)
+    assert outcomes == ["applied"] + ["unchanged"] * (CLIENTS - 1)
+    assert len(stage_events(store, ANA, "TQ-2C5P0")) == 2  # the sample's move to Washing, and this one
+    assert hat_row(store, ANA, "TQ-2C5P0").version == 3
