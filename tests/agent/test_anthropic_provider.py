@@ -142,7 +142,9 @@ def test_fallback_model_is_recorded_and_priced(request, registry):
     provider, _wire = claude(request, "fallback_served", live_ok=False)
     turn = ask(provider, registry)
     assert turn.model == "claude-sonnet-5-5-20261015"
+    # Only the serving model's text counts; the declined model's partial words stay in native content.
     assert turn.text == "I understood: one hat moved to Washing."
+    assert [b["type"] for b in turn.native] == ["text", "fallback", "text"]
     trace = Trace()
     trace.record_model_call(turn, 1, 10)
     assert trace.model == "claude-sonnet-5-5-20261015"

@@ -1,13 +1,24 @@
 """The Gemini adapter through the real google-genai SDK, answered by recorded exchanges."""
 
 import json
+from datetime import date
 
 import httpx2
 import pytest
 
 from shopfloor.agent.loop import Outcome, run_loop
-from shopfloor.agent.providers.base import ModelRequest, ProviderError, StopReason, Usage, UserText
-from shopfloor.agent.providers.gemini_provider import GeminiProvider
+from shopfloor.agent.providers.base import (
+    AssistantTurn,
+    ModelRequest,
+    ProviderError,
+    StopReason,
+    ToolResults,
+    Usage,
+    UserText,
+)
+from shopfloor.agent.providers.gemini_provider import GeminiProvider, build_contents
+from shopfloor.agent.providers.scripted import tool_turn
+from shopfloor.agent.tools import ToolResult
 from shopfloor.agent.trace import Trace
 from tests.agent.wire import FAKE_KEY, open_wire
 
@@ -193,3 +204,27 @@ def test_request_timeout_reaches_the_wire(request, registry):
     provider.complete(ModelRequest(SYSTEM, registry.specs(), [UserText("x")], 500, 12.5))
     assert wire.replay.calls[0].headers["x-server-timeout"] == "13"
     assert wire.replay.bodies()[0]["generationConfig"]["maxOutputTokens"] == 500
+
+
+def test_results_are_plain_json_and_errors_say_error(registry):
+    turn = tool_turn(("lookup", {"name": "Rosa"}), ("lookup", {"name": ""}))
+    results = ToolResults(
+        (
+            ToolResult("c1", "lookup", {"on": date(2026, 11, 30), "n": 1}),
+            ToolResult("c2", "lookup", "name must be 1 to 60 characters.", True),
+        )
+    )
+    request = ModelRequest(SYSTEM, registry.specs(), [UserText("n"), AssistantTurn(turn), results])
+    contents = [c.model_dump(mode="json", exclude_none=True) for c in build_contents(request)]
+    # A turn with no native parts (an offline planner's) is rebuilt from its neutral fields.
+    assert contents[1] == {
+        "role": "model",
+        "parts": [
+            {"function_call": {"name": "lookup", "args": {"name": "Rosa"}}},
+            {"function_call": {"name": "lookup", "args": {"name": ""}}},
+        ],
+    }
+    assert contents[2]["parts"] == [
+        {"function_response": {"name": "lookup", "response": {"output": {"on": "2026-11-30", "n": 1}}}},
+        {"function_response": {"name": "lookup", "response": {"error": "name must be 1 to 60 characters."}}},
+    ]

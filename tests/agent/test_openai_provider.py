@@ -6,8 +6,18 @@ import httpx2
 import pytest
 
 from shopfloor.agent.loop import Outcome, run_loop
-from shopfloor.agent.providers.base import ModelRequest, ProviderError, StopReason, Usage, UserText
-from shopfloor.agent.providers.openai_provider import OpenAIProvider, is_reasoning_model
+from shopfloor.agent.providers.base import (
+    AssistantTurn,
+    ModelRequest,
+    ProviderError,
+    StopReason,
+    ToolResults,
+    Usage,
+    UserText,
+)
+from shopfloor.agent.providers.openai_provider import OpenAIProvider, build_input, is_reasoning_model
+from shopfloor.agent.providers.scripted import tool_turn
+from shopfloor.agent.tools import ToolResult
 from shopfloor.agent.trace import Trace
 from tests.agent.wire import FAKE_KEY, open_wire
 
@@ -157,3 +167,21 @@ def test_timeout_becomes_a_timeout_error(registry):
 )
 def test_reasoning_models(model, expected):
     assert is_reasoning_model(model) is expected
+
+
+def test_error_results_and_turns_without_native_items(registry):
+    turn = tool_turn(("lookup", {"name": "boom"}))
+    results = ToolResults((ToolResult("c1", "lookup", "The tool failed.", True),))
+    request = ModelRequest(SYSTEM, registry.specs(), [UserText("n"), AssistantTurn(turn), results])
+    items = build_input(request)
+    assert items[1] == {
+        "type": "function_call",
+        "call_id": "c1",
+        "name": "lookup",
+        "arguments": '{"name": "boom"}',
+    }
+    assert items[2] == {
+        "type": "function_call_output",
+        "call_id": "c1",
+        "output": '{"error": "The tool failed."}',
+    }

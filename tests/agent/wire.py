@@ -34,7 +34,7 @@ class Wire:
     def replayed(self) -> Replay:
         """The replay, or skip the rest of the test when the exchange was just recorded live."""
         if self.replay is None:
-            pytest.skip(f"recorded {self.provider}/{self.scenario}.json; review it, then replay")
+            pytest.skip(f"recorded {self.provider}/live/{self.scenario}.json; review it, then commit it")
         return self.replay
 
 
@@ -45,10 +45,11 @@ def open_wire(config: pytest.Config, provider: str, scenario: str, live_ok: bool
     Scenarios a live model cannot be made to produce on demand (errors, refusals) pass ``live_ok=False``
     and always replay.
     """
-    path = RECORDINGS / provider / f"{scenario}.json"
     key = provider_key(provider)
     if live_ok and key and recording_requested(config):
-        recorder = Recorder(path, secret=key)
+        # Live exchanges go beside the hand-written ones, never over them: test_live_recordings.py
+        # replays every file under live/ through the same loop.
+        recorder = Recorder(RECORDINGS / provider / "live" / f"{scenario}.json", secret=key)
         return Wire(provider, scenario, key, recorder.http_client(), None)
-    replay = Replay.from_file(path)
+    replay = Replay.from_file(RECORDINGS / provider / f"{scenario}.json")
     return Wire(provider, scenario, FAKE_KEY, replay.http_client(), replay)

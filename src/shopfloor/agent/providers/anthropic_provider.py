@@ -26,7 +26,13 @@ from shopfloor.agent.providers.base import (
     Usage,
     UserText,
 )
-from shopfloor.agent.providers.common import DEFAULT_MAX_RETRIES, error_kind, result_text, safe_message
+from shopfloor.agent.providers.common import (
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_TIMEOUT_S,
+    error_kind,
+    result_text,
+    safe_message,
+)
 
 DEFAULT_MODEL = "claude-opus-5-5"
 FALLBACK_BETA = "server-side-fallback-2026-07-01"
@@ -65,12 +71,18 @@ class AnthropicProvider:
         http_client: httpx2.Client | None = None,
         max_retries: int = DEFAULT_MAX_RETRIES,
         options: ClaudeOptions = ClaudeOptions(),
+        timeout_s: float = DEFAULT_TIMEOUT_S,
     ) -> None:
         self.model = model
         self.options = options
         self._key = api_key
+        # Each call passes its own (smaller) timeout; the client's bounds any call that does not.
         self._client = anthropic.Anthropic(
-            api_key=api_key, http_client=http_client, max_retries=max_retries, open_telemetry=False
+            api_key=api_key,
+            http_client=http_client,
+            max_retries=max_retries,
+            timeout=timeout_s,
+            open_telemetry=False,
         )
 
     def complete(self, request: ModelRequest) -> Turn:
@@ -169,10 +181,14 @@ def _blocks_from_turn(turn: Turn) -> list[dict[str, Any]]:
 
 def parse_message(message: BetaMessage) -> Turn:
     """A neutral turn from a ``BetaMessage``."""
-    texts = [block.text for block in message.content if block.type == "text"]
-    calls = tuple(
-        ToolCall(block.id, block.name, block.input) for block in message.content if block.type == "tool_use"
-    )
+    # With a server-side fallback, blocks before the last ``fallback`` block came from a model that
+    # declined; only the serving model's text and calls count (all blocks still go back unchanged).
+    served = list(message.content)
+    for index, block in enumerate(message.content):
+        if block.type == "fallback":
+            served = list(message.content[index + 1 :])
+    texts = [block.text for block in served if block.type == "text"]
+    calls = tuple(ToolCall(block.id, block.name, block.input) for block in served if block.type == "tool_use")
     raw = message.stop_reason or "unknown"
     category = None
     if raw == "refusal":

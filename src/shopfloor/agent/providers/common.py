@@ -9,6 +9,8 @@ from typing import Any
 # How many characters of a provider's own error message we keep (enough to act on, short for logs).
 MAX_ERROR_CHARS = 300
 DEFAULT_MAX_RETRIES = 2
+# Seed 000: CALL_TIMEOUT_MS = 25000. The loop passes a smaller one when the run budget is nearly spent.
+DEFAULT_TIMEOUT_S = 25.0
 # Key-shaped strings, masked or not (servers sometimes quote part of a rejected key back).
 _KEY_LIKE = re.compile(r"\b(?:sk-|sk_|AIza)[A-Za-z0-9_\-*.]{6,}")
 
@@ -18,6 +20,11 @@ def result_text(content: Any) -> str:
     if isinstance(content, str):
         return content
     return json.dumps(content, ensure_ascii=False, default=str)
+
+
+def jsonable(content: Any) -> Any:
+    """A tool result as plain JSON values (dates and the like become strings, as in ``result_text``)."""
+    return json.loads(json.dumps(content, ensure_ascii=False, default=str))
 
 
 def parse_json_arguments(raw: str) -> Any:

@@ -26,7 +26,13 @@ from shopfloor.agent.providers.base import (
     Usage,
     UserText,
 )
-from shopfloor.agent.providers.common import DEFAULT_MAX_RETRIES, error_kind, safe_message
+from shopfloor.agent.providers.common import (
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_TIMEOUT_S,
+    error_kind,
+    jsonable,
+    safe_message,
+)
 
 DEFAULT_MODEL = "gemini-2.5-flash-lite"
 API_VERSION = "v1beta"
@@ -59,6 +65,7 @@ class GeminiProvider:
         http_client: httpx2.Client | None = None,
         max_retries: int = DEFAULT_MAX_RETRIES,
         retry_initial_delay_s: float = 1.0,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
     ) -> None:
         self.model = model
         self._key = api_key
@@ -70,7 +77,12 @@ class GeminiProvider:
             jitter=retry_initial_delay_s,
         )
         # Pinned to v1beta (the function-calling surface our spec was checked against), not the SDK default.
-        options = types.HttpOptions(api_version=API_VERSION, retry_options=retry, httpx_client=http_client)
+        options = types.HttpOptions(
+            api_version=API_VERSION,
+            retry_options=retry,
+            httpx_client=http_client,
+            timeout=int(timeout_s * 1000),
+        )
         self._client = genai.Client(api_key=api_key, http_options=options)
 
     def complete(self, request: ModelRequest) -> Turn:
@@ -81,11 +93,10 @@ class GeminiProvider:
                 model=model, contents=build_contents(request), config=build_config(request)
             )
         except genai_errors.APIError as error:
-            detail = safe_message(error.message or error.status or "", self._key)
+            detail = safe_message(error.message or "", self._key)
+            status = f" {error.status}" if error.status else ""
             raise ProviderError(
-                error_kind(error.code),
-                f"Gemini API error {error.code} {error.status or ''}: {detail}".replace("  ", " "),
-                error.code,
+                error_kind(error.code), f"Gemini API error {error.code}{status}: {detail}", error.code
             ) from None
         except httpx2.TimeoutException:
             raise ProviderError("timeout", "Gemini did not answer within the call timeout") from None
@@ -143,7 +154,8 @@ def build_contents(request: ModelRequest) -> list[types.Content]:
 
 
 def _function_response(result: Any, real_ids: set[str]) -> types.Part:
-    payload = {"error": result.content} if result.is_error else {"output": result.content}
+    content = jsonable(result.content)
+    payload = {"error": content} if result.is_error else {"output": content}
     # Only echo an id the model gave; synthesized ids exist for our dispatcher, not for Gemini.
     call_id = result.call_id if result.call_id in real_ids else None
     return types.Part(

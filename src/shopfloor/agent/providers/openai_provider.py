@@ -31,6 +31,7 @@ from shopfloor.agent.providers.base import (
 )
 from shopfloor.agent.providers.common import (
     DEFAULT_MAX_RETRIES,
+    DEFAULT_TIMEOUT_S,
     error_kind,
     parse_json_arguments,
     result_text,
@@ -66,11 +67,15 @@ class OpenAIProvider:
         http_client: httpx2.Client | None = None,
         max_retries: int = DEFAULT_MAX_RETRIES,
         options: OpenAIOptions = OpenAIOptions(),
+        timeout_s: float = DEFAULT_TIMEOUT_S,
     ) -> None:
         self.model = model
         self.options = options
         self._key = api_key
-        self._client = openai.OpenAI(api_key=api_key, http_client=http_client, max_retries=max_retries)
+        # Each call passes its own (smaller) timeout; the client's bounds any call that does not.
+        self._client = openai.OpenAI(
+            api_key=api_key, http_client=http_client, max_retries=max_retries, timeout=timeout_s
+        )
 
     def complete(self, request: ModelRequest) -> Turn:
         """One ``responses.create`` call, mapped to a neutral turn."""
