@@ -9,8 +9,11 @@ every request, just set high enough for a load test. Errors (any non-200) are re
 from __future__ import annotations
 
 import json
+import os
 import socket
 import statistics
+import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -18,12 +21,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx2
-import uvicorn
 
 from shopfloor.bench import Figure
 from shopfloor.logs import new_request_id
-from shopfloor.settings import Settings
-from shopfloor.web.app import create_app
 from shopfloor.workshop import accounts, domain
 from shopfloor.workshop.agent.offline import OfflineReader
 from shopfloor.workshop.agent.persistence import StoreAgentStore
@@ -60,29 +60,42 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def runs_per_second_over_http() -> dict[str, float]:
+def _serve(path: Path, port: int, workers: int) -> subprocess.Popen[bytes]:
+    """``uvicorn`` in its own process on loopback, configured through the environment like ``shopfloor serve``."""
+    env = {
+        **os.environ,
+        "SHOPFLOOR_WORKSHOP_DB": f"sqlite:///{path}",
+        "SHOPFLOOR_VAR_DIR": str(_dir),
+        "SHOPFLOOR_WORKSHOP_RATE_LIMIT_PER_HOUR": str(BENCH_RATE_LIMIT),
+        "SHOPFLOOR_MODEL": "offline",
+    }
+    command = [
+        sys.executable, "-m", "uvicorn", "--factory", "shopfloor.web.app:create_app",
+        "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers),
+        "--log-level", "warning", "--no-access-log",
+    ]  # fmt: skip
+    return subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def _wait_until_up(port: int) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError("the benchmark server did not start")
+
+
+def runs_per_second_over_http(workers: int = 1) -> dict[str, float]:
     """Start uvicorn on loopback, send REQUESTS notes from CLIENTS threads, report throughput and errors."""
-    path = _dir / "http.db"
+    path = _dir / f"http-{workers}.db"
     store = fresh_sample_store(path)
     token = accounts.issue_token(store, ANA)
     store.dispose()
-    settings = Settings(
-        workshop_db=f"sqlite:///{path}",
-        var_dir=_dir,
-        workshop_rate_limit_per_hour=BENCH_RATE_LIMIT,
-        log_level="WARNING",
-    )
     port = _free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(
-            create_app(settings), host="127.0.0.1", port=port, log_level="warning", access_log=False
-        )
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.05)
+    server = _serve(path, port, workers)
     url = f"http://127.0.0.1:{port}/workshop/functions/v1/workshop-agent"
     headers = {"authorization": f"Bearer {token}", "content-type": "application/json"}
     payload = json.dumps({"note": SAMPLE_NOTE, "input_mode": "voice"})
@@ -103,18 +116,21 @@ def runs_per_second_over_http() -> dict[str, float]:
                     errors += 0 if ok else 1
 
     try:
+        _wait_until_up(port)
         with ThreadPoolExecutor(CLIENTS) as pool:
-            client_loop(1)  # warm-up
+            list(pool.map(client_loop, [1] * CLIENTS))  # warm-up: every worker imports and connects
+            latencies.clear()
             started = time.perf_counter()
             list(pool.map(client_loop, [REQUESTS // CLIENTS] * CLIENTS))
             wall = time.perf_counter() - started
     finally:
-        server.should_exit = True
-        thread.join(timeout=10)
+        server.terminate()
+        server.wait(timeout=20)
     latencies.sort()
+    rate = (REQUESTS // CLIENTS * CLIENTS) / wall
     return {
-        "median": (REQUESTS // CLIENTS * CLIENTS) / wall,
-        "p95": (REQUESTS // CLIENTS * CLIENTS) / wall,
+        "median": rate,
+        "p95": rate,
         "errors": float(errors),
         "request p50 ms": statistics.median(latencies),
         "request p95 ms": latencies[int(0.95 * (len(latencies) - 1))],
