@@ -7,10 +7,10 @@ hat, weaver, hat event or hat flag row for writing (a test greps this package to
 
 from __future__ import annotations
 
-import dataclasses
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
 from shopfloor.workshop import domain
@@ -18,7 +18,9 @@ from shopfloor.workshop.agent.context import OpenFlag
 from shopfloor.workshop.agent.run import AGENT, LogRow, RunResult, RunRow
 from shopfloor.workshop.store import Store, WorkshopRepo
 from shopfloor.workshop.store import models as m
-from shopfloor.workshop.store.repo import event_view, hat_view, weaver_view
+from shopfloor.workshop.store.repo import event_view, weaver_view
+
+HATS = m.Hat.__table__
 
 
 class StoreReads:
@@ -54,9 +56,24 @@ class StoreReads:
             self._weavers = {w.id: weaver_view(w) for w in repo.weavers()}
         return self._weavers
 
-    def _hat(self, row: m.Hat, weavers: dict[str, domain.Weaver]) -> domain.Hat:
-        weaver = weavers.get(row.weaver_id or "")
-        return dataclasses.replace(hat_view(row, None), weaver=weaver)
+    def _hat(self, row: Any, weavers: dict[str, domain.Weaver]) -> domain.Hat:
+        # Rows come from plain column selects (no ORM identity map: this is the hot path of every tool).
+        return domain.Hat(
+            id=row.id,
+            code=row.code,
+            stage=row.stage,
+            grade=row.grade,
+            rows_per_inch=row.rows_per_inch,
+            workshop_id=row.workshop_id,
+            created_at=_utc(row.created_at),
+            owner_type=row.owner_type,
+            owner_name=row.owner_name,
+            archived=bool(row.archived),
+            weaver_id=row.weaver_id,
+            weaver=weavers.get(row.weaver_id or ""),
+            straw=row.straw,
+            version=row.version,
+        )
 
     def weavers(self) -> list[domain.Weaver]:
         """Every weaver of the workshop."""
@@ -70,8 +87,8 @@ class StoreReads:
         repo = self._repo()
         try:
             weavers = self._weaver_views(repo)
-            stmt = select(m.Hat).where(m.Hat.workshop_id == self.actor.workshop_id).order_by(m.Hat.code)
-            return [self._hat(h, weavers) for h in repo.session.scalars(stmt)]
+            stmt = select(HATS).where(HATS.c.workshop_id == self.actor.workshop_id).order_by(HATS.c.code)
+            return [self._hat(h, weavers) for h in repo.session.execute(stmt)]
         finally:
             self._done()
 
@@ -79,8 +96,8 @@ class StoreReads:
         """The hat with exactly this code, read fresh, or None."""
         repo = self._repo()
         try:
-            stmt = select(m.Hat).where(m.Hat.workshop_id == self.actor.workshop_id, m.Hat.code == code)
-            row = repo.session.scalars(stmt).first()
+            stmt = select(HATS).where(HATS.c.workshop_id == self.actor.workshop_id, HATS.c.code == code)
+            row = repo.session.execute(stmt).first()
             if row is None:
                 return None
             return self._hat(row, self._weaver_views(repo))
@@ -122,18 +139,29 @@ class StoreReads:
             self._done()
 
 
-def _log_row(row: LogRow) -> m.AppLog:
-    return m.AppLog(
-        ts=row.ts,
-        level=row.level,
-        source=row.source,
-        event=row.event,
-        request_id=row.request_id,
-        user_id=row.user_id,
-        workshop_id=row.workshop_id,
-        run_id=row.run_id,
-        payload=row.payload,
-    )
+def _utc(value: datetime) -> datetime:
+    """Column selects skip the ORM's UTC type on some backends; make the value aware either way."""
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+def _log_values(row: LogRow) -> dict[str, Any]:
+    return {
+        "ts": row.ts,
+        "level": row.level,
+        "source": row.source,
+        "event": row.event,
+        "request_id": row.request_id,
+        "user_id": row.user_id,
+        "workshop_id": row.workshop_id,
+        "run_id": row.run_id,
+        "payload": row.payload,
+    }
+
+
+def _insert_logs(session: Session, logs: list[LogRow]) -> None:
+    """All log rows of a step in one statement."""
+    if logs:
+        session.execute(insert(m.AppLog), [_log_values(log) for log in logs])
 
 
 class StoreAgentStore:
@@ -172,7 +200,7 @@ class StoreAgentStore:
                 )
             )
             session.flush()
-            session.add_all(_log_row(log) for log in logs)
+            _insert_logs(session, logs)
 
     def save_agent_run(self, actor: domain.Actor, result: RunResult, logs: list[LogRow]) -> list[str]:
         """ONE transaction: the run row update, every proposal, and the run's log rows."""
@@ -201,8 +229,7 @@ class StoreAgentStore:
                 model=result.model,
                 error=result.error,
             )
-            session.add_all(_log_row(log) for log in logs)
-            session.flush()
+            _insert_logs(session, logs)
             return [r.id for r in rows]
 
     def write_logs(self, actor: domain.Actor, logs: list[LogRow]) -> None:
@@ -210,4 +237,4 @@ class StoreAgentStore:
         if not logs:
             return
         with self.store.transaction(actor.workshop_id) as session:
-            session.add_all(_log_row(log) for log in logs)
+            _insert_logs(session, logs)
