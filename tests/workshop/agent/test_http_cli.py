@@ -255,3 +255,14 @@ def test_cli_errors_print_the_envelope_and_exit_non_zero(cli_env, store):
     assert unknown.exit_code == 1
     assert json.loads(unknown.stdout.strip().splitlines()[-1])["error"]["code"] == "unauthorized"
     assert rows(store, m.AgentRun) == []
+
+
+def test_cli_note_shows_cards_as_a_table(cli_env, store):
+    from shopfloor.cli import app
+
+    result = CliRunner().invoke(
+        app, ["workshop", "note", "El TQ-7F3K2 pasó a blanqueo", "--as", "ana@taller.example"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "I understood: TQ-7F3K2 to Bleaching (blocked by the rules)." in result.stdout
+    assert "stage_skip" in result.stdout and "blocked" in result.stdout

@@ -8,6 +8,7 @@ No model judges anything.
 from __future__ import annotations
 
 import json
+import logging
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -248,7 +249,13 @@ def eval_workshop(
         return 2
     loaded = load_cases(cases or DEFAULT_CASES)
     runner = make_case_runner(fresh_eval_run, lambda: choose_provider(model, settings))
-    report = run_evals(loaded, runner, repeat=repeat, overall_bar=OVERALL_BAR, show_progress=not as_json)
+    agent_log = logging.getLogger("shopfloor.workshop.agent")
+    level = agent_log.level
+    agent_log.setLevel(logging.ERROR)  # every run logs; the table is the eval's output
+    try:
+        report = run_evals(loaded, runner, repeat=repeat, overall_bar=OVERALL_BAR, show_progress=not as_json)
+    finally:
+        agent_log.setLevel(level)
     if as_json:
         typer.echo(json.dumps({"model": name, **report.to_json()}, ensure_ascii=False))
     else:

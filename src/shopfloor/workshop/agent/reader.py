@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
@@ -376,7 +376,6 @@ class Reading:
 
     events: tuple[NoteEvent, ...] = ()
     skipped: tuple[Skipped, ...] = ()
-    names: tuple[str, ...] = field(default=())  # weaver names to look up, in order of first mention
 
 
 @dataclass(frozen=True)
@@ -661,7 +660,6 @@ def read_note(note: str, has_hat_tag: bool = False) -> Reading:
     folded = fold(note)
     events: list[NoteEvent] = []
     skipped: list[Skipped] = []
-    names: list[str] = []
     for s_start, s_end in _sentences(note):
         segments: list[tuple[int, int]] = []
         for c_start, c_end in _clauses(note, folded, s_start, s_end):
@@ -671,8 +669,8 @@ def read_note(note: str, has_hat_tag: bool = False) -> Reading:
                 segments.append((c_start, c_end))
         segments = _join_bare_hats(note, folded, segments)
         for start, end in segments:
-            _read_segment(note, folded, start, end, has_hat_tag, events, skipped, names)
-    return Reading(tuple(events), tuple(skipped), tuple(names))
+            _read_segment(note, folded, start, end, has_hat_tag, events, skipped)
+    return Reading(tuple(events), tuple(skipped))
 
 
 def _join_bare_hats(note: str, folded: str, segments: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -704,7 +702,6 @@ def _read_segment(
     has_hat_tag: bool,
     events: list[NoteEvent],
     skipped: list[Skipped],
-    names: list[str],
 ) -> None:
     text = note[start:end]
     segment = folded[start:end]
@@ -733,8 +730,6 @@ def _read_segment(
         refs: list[HatRef] = [HatRef(code=code) for code, _, _ in codes]
         if by_weaver and not codes:
             refs = [HatRef(weaver_name=by_weaver[0], stage=locator)]
-            if by_weaver[0] not in names:
-                names.append(by_weaver[0])
         for ref in refs:
             if flag_kind is not None:
                 events.append(NoteEvent("flag", quote, hat=ref, flag_kind=flag_kind))
