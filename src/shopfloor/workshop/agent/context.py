@@ -40,6 +40,10 @@ class WorkshopReads(Protocol):
         """Every hat of the workshop, archived and finished ones included."""
         ...
 
+    def open_hat_counts(self) -> dict[str, int]:
+        """Open (not finished, not archived) hats per weaver id."""
+        ...
+
     def hat_by_code(self, code: str) -> Hat | None:
         """The hat with exactly this code, read fresh, or None."""
         ...

@@ -67,10 +67,7 @@ def find_weaver(ctx: RunContext, args: FindWeaverArgs) -> dict[str, Any]:
     if not domain.query_words(name) or len(name) > MAX_WEAVER_NAME:
         raise ToolError("name must be 1 to 60 characters.")
     matches = domain.match_weavers(name, ctx.reads.weavers())
-    open_counts: dict[str, int] = {}
-    for hat in ctx.reads.hats():
-        if _is_open(hat) and hat.weaver_id is not None:
-            open_counts[hat.weaver_id] = open_counts.get(hat.weaver_id, 0) + 1
+    open_counts = ctx.reads.open_hat_counts() if matches else {}
     ctx.seen_weaver_ids.update(w.id for w in matches)
     return {
         "query": args.name,

@@ -92,6 +92,13 @@ class StoreReads:
         finally:
             self._done()
 
+    def open_hat_counts(self) -> dict[str, int]:
+        """Open (not finished, not archived) hats per weaver id, counted in the database."""
+        try:
+            return self._repo().open_hat_counts()
+        finally:
+            self._done()
+
     def hat_by_code(self, code: str) -> domain.Hat | None:
         """The hat with exactly this code, read fresh, or None."""
         repo = self._repo()
