@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.routing import Mount
 
 from shopfloor.settings import Settings
 from shopfloor.web.app import create_app
+from shopfloor.workshop import accounts
 from shopfloor.workshop.store import Store
 
 from .conftest import snapshot
@@ -24,14 +27,18 @@ PASSWORDS = {
 
 
 @pytest.fixture
-def client(store: Store, tmp_path: Path) -> TestClient:
+def client(store: Store, tmp_path: Path) -> Iterator[TestClient]:
     settings = Settings(
         workshop_db=store.engine.url.render_as_string(hide_password=False),
         var_dir=tmp_path,
         secret_key="test-secret-key-for-sessions",  # type: ignore[arg-type]
         max_body_bytes=16 * 1024,
     )
-    return TestClient(create_app(settings), raise_server_exceptions=False)
+    app = create_app(settings)
+    yield TestClient(app, raise_server_exceptions=False)
+    for route in app.routes:
+        if isinstance(route, Mount) and route.path == "/workshop":
+            route.app.state.workshop.dispose()  # type: ignore[attr-defined]
 
 
 def login(client: TestClient, email: str) -> str:
@@ -68,9 +75,14 @@ def test_sign_in_session_and_csrf(client: TestClient) -> None:
     )
     assert_envelope(bad, 401, "invalid_credentials")
     assert "tt_session" not in client.cookies
-    csrf = login(client, "ana@taller.example")
-    cookie = client.cookies.get("tt_session")
-    assert cookie and "ana" not in cookie.lower()
+    r = client.post(
+        "/workshop/auth/login",
+        json={"email": "ANA@taller.example", "password": PASSWORDS["ana@taller.example"]},
+    )
+    assert r.status_code == 200
+    csrf = r.json()["csrf_token"]
+    set_cookie = r.headers["set-cookie"].lower()
+    assert "tt_session=" in set_cookie and "httponly" in set_cookie and "samesite=lax" in set_cookie
     me = client.get("/workshop/auth/me").json()
     assert me["user"] == {
         "user_id": "u-ana",
@@ -248,3 +260,29 @@ def test_bad_input_changes_nothing(client: TestClient, store: Store, owner: Stor
     body = assert_envelope(replay, 409, "already_approved")
     assert body["results"][0]["applied"] == first.json()["results"][0]["applied"]
     assert snapshot(owner) == after_first
+
+
+def test_repeated_failed_sign_ins_are_throttled(client: TestClient) -> None:
+    wrong = {"email": "ana@taller.example", "password": "not-her-password"}
+    for _ in range(5):
+        assert_envelope(client.post("/workshop/auth/login", json=wrong), 401, "invalid_credentials")
+    assert_envelope(client.post("/workshop/auth/login", json=wrong), 429, "rate_limited")
+    right = {"email": "ana@taller.example", "password": PASSWORDS["ana@taller.example"]}
+    assert_envelope(client.post("/workshop/auth/login", json=right), 429, "rate_limited")
+    assert (
+        client.post(
+            "/workshop/auth/login",
+            json={**right, "email": "admin@taller.example", "password": PASSWORDS["admin@taller.example"]},
+        ).status_code
+        == 200
+    )
+
+
+def test_throttle_window_passes() -> None:
+    now = [0.0]
+    throttle = accounts.LoginThrottle(limit=2, window_s=60, clock=lambda: now[0])
+    throttle.failed("A@x.example")
+    throttle.failed("a@x.example")
+    assert throttle.blocked("a@x.example")
+    now[0] = 61.0
+    assert not throttle.blocked("a@x.example")

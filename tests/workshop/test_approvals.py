@@ -76,6 +76,10 @@ def test_changed_hat_gives_a_conflict_and_blocks_the_card(store: Store) -> None:
     # Approving again re-checks the rules on the hat as it is now: it is already at Washing.
     again = approve(store, stale)
     assert (again.outcome, again.code) == ("blocked", "same_stage")
+    # The person moves on from what they were shown: with the fix they can still approve the next stage.
+    onward = approve(store, stale, edits={"to_stage": "Bleaching"})
+    assert onward.outcome == "applied", onward.message
+    assert hat_row(store, ANA, "TQ-7F3K2").version == 3
     assert second  # the other card of the first run is untouched
     assert proposal_row(store, ANA, second).status == "pending"
 
@@ -287,3 +291,23 @@ def test_only_the_approval_path_writes_hats_events_and_flags() -> None:
             writers.append(path.relative_to(root).as_posix())
     # The sample loader writes the fixed demo records; every other write goes through approvals.
     assert sorted(writers) == ["workshop/approvals.py", "workshop/sample.py"]
+
+
+def test_question_about_which_hat(store: Store) -> None:
+    draft = {
+        "hat_code": None,
+        "to_stage": "Washing",
+        "question": {
+            "text": "Which hat did you mean by TQ-7F3KZ?",
+            "choices": [
+                {"label": "TQ-7F3K2", "weaver_id": None, "hat_code": "TQ-7F3K2"},
+                {"label": "TQ-7F3KA", "weaver_id": None, "hat_code": "TQ-7F3KA"},
+            ],
+        },
+    }
+    [pid] = make_run(store, ANA, [card("advance_stage", draft, status="question", confidence="check")])
+    result = approve(store, pid, choice=1)
+    assert result.outcome == "applied" and result.applied is not None
+    assert result.applied["hat_code"] == "TQ-7F3KA"
+    assert hat_row(store, ANA, "TQ-7F3KA").stage == "Washing"
+    assert hat_row(store, ANA, "TQ-7F3K2").stage == "Weaving"

@@ -29,7 +29,9 @@ def test_eight_conflicting_approvals_one_applies(store: Store) -> None:
     ids = [make_run(store, ANA, [advance("TQ-7F3K2", "Washing", version=1)])[0] for _ in range(CLIENTS)]
     results = approve_all_at_once(store, ids)
     outcomes = sorted(r.outcome for r in results)
-    assert outcomes == ["applied"] + ["conflict"] * (CLIENTS - 1)
+    assert outcomes == ["applied"] + ["conflict"] * (CLIENTS - 1), [
+        (r.outcome, r.code) for r in results if r.outcome == "blocked"
+    ]
     assert all(r.http_status == 409 for r in results if r.outcome == "conflict")
     hat = hat_row(store, ANA, "TQ-7F3K2")
     assert (hat.stage, hat.version) == ("Washing", 2)

@@ -365,3 +365,23 @@ def test_any_slice_of_the_note_is_a_quote(note: str, start: int, length: int) ->
     piece = note[start : start + length]
     if 3 <= len(d.collapse_spaces(piece)) <= 160:
         assert d.quote_in_note(piece, note)
+
+
+@given(st.text(alphabet="AB01", max_size=7), st.text(alphabet="AB01", max_size=7))
+def test_within_one_edit_agrees_with_edit_distance(a: str, b: str) -> None:
+    assert d.within_one_edit(a, b) == (d.edit_distance(a, b) <= 1)
+
+
+@given(st.text(alphabet="tqTQ- 0123456789ABCDEFKLOIPXZ", min_size=1, max_size=9))
+def test_match_code_only_returns_codes_it_was_given(heard: str) -> None:
+    m = d.match_code(heard, OPEN_A)
+    assert set(m.candidates) <= set(OPEN_A)
+    assert (m.code is None) == (len(m.candidates) != 1 or m.step is None)
+    if m.step == "exact":
+        assert m.code == m.normalized
+    elif m.step == "confusable":
+        assert all(d.canonical_code(c) == d.canonical_code(m.normalized or "") for c in m.candidates)
+    elif m.step == "fuzzy":
+        assert m.candidates
+    else:
+        assert m.candidates == () and m.code is None

@@ -117,3 +117,12 @@ def test_isolation_test_fails_without_the_policy(pg_store: Store, pg_owner: Stor
         problems = isolation_problems(pg_store)
         assert any("hats shows rows of another workshop" in p for p in problems)
     assert isolation_problems(pg_store) == []
+
+
+def test_app_role_cannot_delete_or_touch_migrations(pg_store: Store) -> None:
+    with pytest.raises(DBAPIError, match="permission denied"), pg_store.transaction(WORKSHOP_A) as s:
+        s.execute(text("DELETE FROM hat_events"))
+    with pytest.raises(DBAPIError, match="permission denied"), pg_store.transaction(WORKSHOP_A) as s:
+        s.execute(text("UPDATE alembic_version SET version_num = 'x'"))
+    with pg_store.transaction(WORKSHOP_A, write=False) as s:
+        assert s.execute(text("SELECT count(*) FROM hat_events")).scalar() == 24

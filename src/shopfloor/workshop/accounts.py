@@ -2,8 +2,7 @@
 
 A session cookie holds only ``{user id, workshop id, csrf token}``, signed with the settings' secret key and
 checked for age; the user is re-read from the store on every request, so a deactivated user is out at once.
-Cookie-authenticated POSTs must echo the session's CSRF token in ``x-csrf-token`` (or a ``csrf_token`` form
-field); bearer requests carry no ambient credentials and need none.
+Cookie-authenticated POSTs must echo the session's CSRF token in the ``x-csrf-token`` header; bearer requests carry no ambient credentials and need none.
 """
 
 from __future__ import annotations
@@ -11,7 +10,11 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import time
+from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
+from threading import Lock
 from typing import Any
 
 from itsdangerous import BadSignature, URLSafeTimedSerializer
@@ -69,6 +72,41 @@ def new_session(actor: domain.Actor) -> SessionData:
 def csrf_ok(session: SessionData, presented: str | None) -> bool:
     """Constant-time comparison of the presented CSRF token with the session's."""
     return bool(presented) and hmac.compare_digest(session.csrf.encode(), (presented or "").encode())
+
+
+class LoginThrottle:
+    """Refuses sign-in for an email after ``limit`` failures within ``window_s`` (per process, in memory)."""
+
+    def __init__(
+        self, limit: int = 5, window_s: float = 900.0, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.limit = limit
+        self.window_s = window_s
+        self._clock = clock
+        self._failures: dict[str, deque[float]] = {}
+        self._lock = Lock()
+
+    def _recent(self, key: str) -> deque[float]:
+        now = self._clock()
+        failures = self._failures.setdefault(key, deque())
+        while failures and now - failures[0] > self.window_s:
+            failures.popleft()
+        return failures
+
+    def blocked(self, email: str) -> bool:
+        """True while ``email`` has too many recent failures."""
+        with self._lock:
+            return len(self._recent(email.strip().lower())) >= self.limit
+
+    def failed(self, email: str) -> None:
+        """Count one failed sign-in."""
+        with self._lock:
+            self._recent(email.strip().lower()).append(self._clock())
+
+    def succeeded(self, email: str) -> None:
+        """Forget the failures of ``email``."""
+        with self._lock:
+            self._failures.pop(email.strip().lower(), None)
 
 
 def token_hash(token: str) -> str:

@@ -35,6 +35,7 @@ class WorkshopState:
     def __init__(self, settings: Settings, store: Store | None = None) -> None:
         self.settings = settings
         self.signer = accounts.SessionSigner(settings.secret_key.get_secret_value())
+        self.throttle = accounts.LoginThrottle()
         self._store = store
         self._lock = Lock()
 
@@ -45,6 +46,12 @@ class WorkshopState:
             if self._store is None:
                 self._store = open_store(self.settings.workshop_db_url())
             return self._store
+
+    def dispose(self) -> None:
+        """Close the store's pooled connections (it reopens on next use)."""
+        with self._lock:
+            if self._store is not None:
+                self._store.dispose()
 
 
 def state_of(request: Request) -> WorkshopState:
@@ -238,10 +245,16 @@ auth = APIRouter(prefix="/auth")
 def login(body: LoginBody, request: Request, response: Response) -> dict[str, Any]:
     """Check email and password; set the signed session cookie and return the CSRF token for forms."""
     state = state_of(request)
+    if state.throttle.blocked(body.email):
+        raise ApiError(
+            429, "rate_limited", "Too many failed sign-ins for this email; try again in 15 minutes."
+        )
     actor = accounts.authenticate(state.store, body.email, body.password)
     if actor is None:
+        state.throttle.failed(body.email)
         log.info("workshop.auth.login_failed")
         raise ApiError(401, "invalid_credentials", "Email or password is wrong.")
+    state.throttle.succeeded(body.email)
     session = accounts.new_session(actor)
     response.set_cookie(
         accounts.SESSION_COOKIE,

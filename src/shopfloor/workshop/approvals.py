@@ -26,6 +26,7 @@ from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from shopfloor.logs import request_id_var
 from shopfloor.workshop import domain
 from shopfloor.workshop.store import Store, WorkshopRepo
 from shopfloor.workshop.store import models as m
@@ -182,13 +183,30 @@ def apply_decision(
     when = now or utcnow()
     try:
         with store.transaction(actor.workshop_id) as s:
-            result = _decide(s, WorkshopRepo(s, actor), actor, decision, when)
-            if result.outcome == "conflict" or result.outcome == "blocked":
+            repo = WorkshopRepo(s, actor)
+            result = _decide(s, repo, actor, decision, when)
+            # A conflict or a new rule refusal is recorded on the card; other refusals change nothing.
+            recorded = result.outcome in ("conflict", "blocked") and result.code != "already_decided"
+            if recorded:
                 _record_refusal(s, decision.proposal_id, result, when)
-            if result.ok or result.outcome in ("conflict", "blocked"):
+            if result.ok or recorded:
                 result.run_status = _refresh_run(s, actor, result.run_id, when)
-            if not result.ok and result.outcome not in ("conflict", "blocked"):
+            else:
+                # Nothing was decided: roll back, so a refused request leaves every table as it was.
                 raise _Stop(result)
+            repo.log(
+                "workshop.proposal.decided",
+                level="info" if result.ok else "warn",
+                source="api:apply-proposals",
+                request_id=request_id_var.get(),
+                run_id=result.run_id,
+                payload={
+                    "proposal_id": result.proposal_id,
+                    "action": decision.action,
+                    "outcome": result.outcome,
+                }
+                | ({"code": result.code} if result.code else {}),
+            )
             return result
     except _Stop as stop:
         return stop.result
@@ -380,13 +398,21 @@ def _check_flag(repo: WorkshopRepo, payload: dict[str, Any]) -> dict[str, Any]:
 
 
 def _hat(repo: WorkshopRepo, payload: dict[str, Any]) -> m.Hat | None:
+    """The payload's hat, locked for the rest of the transaction and read fresh.
+
+    The lock makes concurrent approvals on one hat take turns, so each one's version check and rule check
+    see the same row (on SQLite the write transaction already holds the database lock).
+    """
     code = domain.normalize_code(str(payload.get("hat_code") or ""))
     if code is None:
         return None
-    try:
-        return repo.hat_by_code(code)
-    except NotFound:
-        return None
+    stmt = (
+        select(m.Hat)
+        .where(m.Hat.code == code, m.Hat.workshop_id == repo.workshop_id)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    )
+    return repo.session.scalars(stmt).first()
 
 
 def _approve(
@@ -645,8 +671,6 @@ def _mark(
 def _record_refusal(s: Session, proposal_id: str, result: CardResult, now: datetime) -> None:
     """A conflict or a rule that now says no: the card becomes blocked with the reason (still undecided)."""
     payload = result.extra.pop("payload", None)
-    if result.code == "already_decided":
-        return
     if result.outcome == "conflict":
         result.rule_result = {
             "allowed": False,
@@ -660,6 +684,8 @@ def _record_refusal(s: Session, proposal_id: str, result: CardResult, now: datet
     stored = s.get(m.Proposal, proposal_id)
     if stored is not None and isinstance(payload, dict):
         edited = {k: v for k, v in payload.items() if k in EDITABLE.get(stored.type, frozenset())}
+        if (stored.edited_payload or {}).get("hat_version") is not None:
+            edited["hat_version"] = payload.get("hat_version")  # keep the version the person was shown
         current = result.extra.get("current")
         if current is not None:
             # The person is now shown the hat as it is; a new approval checks against this version.

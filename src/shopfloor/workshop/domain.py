@@ -167,6 +167,15 @@ def edit_distance(a: str, b: str) -> int:
     return previous[-1]
 
 
+def within_one_edit(a: str, b: str) -> bool:
+    """True when ``a`` and ``b`` are at most one insertion, deletion or substitution apart (fast path)."""
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b, strict=True)) <= 1
+    if abs(len(a) - len(b)) != 1:
+        return False
+    return edit_distance(a, b) == 1
+
+
 @dataclass(frozen=True)
 class CodeMatch:
     """Result of :func:`match_code`.
@@ -234,7 +243,7 @@ def new_code(existing: Iterable[str], rng: random.Random | None = None, attempts
         body = "".join(pick.choice(CODE_ALPHABET) for _ in range(CODE_BODY_LEN))
         if body in taken:
             continue
-        if any(edit_distance(body, t) <= 1 for t in taken):
+        if any(within_one_edit(body, t) for t in taken):
             continue
         return CODE_PREFIX + body
     raise RuntimeError("Could not find a free hat code.")  # pragma: no cover - 33M codes
