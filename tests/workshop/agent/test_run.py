@@ -328,3 +328,22 @@ def test_a_crashing_handler_is_an_error_result_and_an_error_log(agent_store, raw
     assert [(r.payload["tool"], r.payload["error"]) for r in errors] == [("find_weaver", "RuntimeError")]
     # The model's next request saw the plain message, not the exception.
     assert "secret" not in json.dumps([str(m) for m in provider.requests[1].messages])
+
+
+def test_offline_reader_never_reads_a_trimmed_result():
+    from shopfloor.agent.loop import TRIMMED
+    from shopfloor.agent.providers.base import AssistantTurn, ModelRequest, ToolResults, UserText
+    from shopfloor.agent.tools import ToolResult
+    from shopfloor.workshop.agent.prompt import build_user_message
+
+    reader = OfflineReader()
+    first = ModelRequest(
+        "system", [], [UserText(build_user_message("Rosa entregó 2 finos de 16 hileras", "typed", None))]
+    )
+    lookups = reader.complete(first)
+    assert [c.name for c in lookups.tool_calls] == ["find_weaver"]
+    trimmed = ToolResults(tuple(ToolResult(c.id, c.name, TRIMMED) for c in lookups.tool_calls))
+    follow = reader.complete(ModelRequest("system", [], [*first.messages, AssistantTurn(lookups), trimmed]))
+    assert follow.tool_calls == ()
+    assert follow.text.startswith("I understood: ")
+    assert "1 lookup(s) failed" in follow.text

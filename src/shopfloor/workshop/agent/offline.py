@@ -80,7 +80,9 @@ def _history(request: ModelRequest) -> _History:
             for result in message.results:
                 call = pending.get(result.call_id)
                 if call is not None:
-                    history.pairs.append((call, result.content, bool(result.is_error)))
+                    # A result trimmed to a stub (or any non-object) counts as a failed call: never guess from it.
+                    failed = bool(result.is_error) or not isinstance(result.content, dict)
+                    history.pairs.append((call, result.content, failed))
     return history
 
 
