@@ -215,6 +215,10 @@ def test_generated_notes_keep_every_invariant(world, note, voice, tag):
             w.id for w in session.scalars(select(m.Weaver).where(m.Weaver.workshop_id == WORKSHOP_A))
         }
     assert run is not None and run.status == "proposed"
+    # The reader's summary keeps the prompt's shape: "I understood: …", at most two sentences, plain text.
+    summary = data["summary"]
+    assert summary.startswith("I understood: ") and summary.endswith(".")
+    assert summary.count(". ") <= 1 and "\n" not in summary
     assert len(saved) == len(data["proposals"]) <= 10
     seen_hats, seen_weavers = looked_up(run.steps)
     if tag:
