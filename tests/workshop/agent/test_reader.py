@@ -220,3 +220,20 @@ def test_leaving_a_stage_is_not_a_guess():
     reading = read_note("el TQ-8H6RT ya salió del hormado")
     assert reading.events == ()
     assert [s.reason for s in reading.skipped] == ["unread"]
+
+
+def test_a_second_batch_of_the_same_weaver():
+    reading = read_note("Rosa Pillco entregó 3 finos de 18 hileras y 2 estándar de 12 hileras")
+    assert [(e.weaver_name, e.quantity, e.grade, e.rows) for e in reading.events] == [
+        ("Rosa Pillco", 3, "Fino", 18),
+        ("Rosa Pillco", 2, "Standard", 12),
+    ]
+    assert [e.quote for e in reading.events] == [
+        "Rosa Pillco entregó 3 finos de 18 hileras",
+        "2 estándar de 12 hileras",
+    ]
+
+
+def test_rows_after_a_comma_still_belong_to_the_batch():
+    (event,) = read_note("Manuel delivered 3 superfino hats, 28 rows").events
+    assert (event.quantity, event.rows) == (3, 28)

@@ -662,15 +662,40 @@ def read_note(note: str, has_hat_tag: bool = False) -> Reading:
     skipped: list[Skipped] = []
     for s_start, s_end in _sentences(note):
         segments: list[tuple[int, int]] = []
+        inherited: dict[
+            tuple[int, int], str
+        ] = {}  # a further batch of the same weaver ("…y 2 estándar de 12")
         for c_start, c_end in _clauses(note, folded, s_start, s_end):
             if segments and not _has_subject(note, folded, c_start, c_end):
+                weaver = inherited.get(segments[-1]) or _create_subject(note, folded, *segments[-1])
+                if weaver is not None and _is_batch(folded, c_start, c_end):
+                    segments.append((c_start, c_end))
+                    inherited[(c_start, c_end)] = weaver
+                    continue
                 segments[-1] = (segments[-1][0], c_end)  # a clause with no subject continues the last one
             else:
                 segments.append((c_start, c_end))
         segments = _join_bare_hats(note, folded, segments)
         for start, end in segments:
-            _read_segment(note, folded, start, end, has_hat_tag, events, skipped)
+            _read_segment(note, folded, start, end, has_hat_tag, events, skipped, inherited.get((start, end)))
     return Reading(tuple(events), tuple(skipped))
+
+
+def _create_subject(note: str, folded: str, start: int, end: int) -> str | None:
+    """The weaver of a segment that reports new hats, if it is one."""
+    if find_codes(note, start, end) or weaver_hat_ref(note, start, end):
+        return None
+    words = set(_WORD.findall(folded[start:end]))
+    numbers = read_numbers(folded, start, end)
+    if not words & CREATE_VERBS and numbers.quantity is None:
+        return None
+    return person_name(note, start, end, [])
+
+
+def _is_batch(folded: str, start: int, end: int) -> bool:
+    """A clause with its own quantity and grade or rows: another batch, not more words about the last one."""
+    numbers = read_numbers(folded, start, end)
+    return numbers.quantity is not None and (numbers.said_grade is not None or numbers.rows is not None)
 
 
 def _join_bare_hats(note: str, folded: str, segments: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -702,6 +727,7 @@ def _read_segment(
     has_hat_tag: bool,
     events: list[NoteEvent],
     skipped: list[Skipped],
+    inherited_weaver: str | None = None,
 ) -> None:
     text = note[start:end]
     segment = folded[start:end]
@@ -740,11 +766,12 @@ def _read_segment(
         return
 
     skip_spans = [(s, e) for _, s, e in codes]
-    name = person_name(note, start, end, skip_spans)
+    name = person_name(note, start, end, skip_spans) or inherited_weaver
     numbers = read_numbers(folded, start, end)
     words = set(_WORD.findall(segment))
     create_signal = bool(words & CREATE_VERBS) or (
-        numbers.quantity is not None and (numbers.said_grade is not None or numbers.has_hat_noun)
+        numbers.quantity is not None
+        and (numbers.said_grade is not None or numbers.has_hat_noun or inherited_weaver is not None)
     )
     if name is not None and create_signal:
         events.append(
