@@ -13,15 +13,19 @@ from .helpers import ANA, advance, hat_row, make_run, proposal_row, run_status, 
 CLIENTS = 8
 
 
-def approve_all_at_once(store: Store, proposal_ids: list[str]) -> list[CardResult]:
-    barrier = threading.Barrier(len(proposal_ids))
+def decide_all_at_once(store: Store, decisions: list[Decision]) -> list[CardResult]:
+    barrier = threading.Barrier(len(decisions))
 
-    def one(pid: str) -> CardResult:
+    def one(decision: Decision) -> CardResult:
         barrier.wait()
-        return apply_decision(store, ANA, Decision(proposal_id=pid, action="approve"))
+        return apply_decision(store, ANA, decision)
 
-    with ThreadPoolExecutor(max_workers=len(proposal_ids)) as pool:
-        return list(pool.map(one, proposal_ids))
+    with ThreadPoolExecutor(max_workers=len(decisions)) as pool:
+        return list(pool.map(one, decisions))
+
+
+def approve_all_at_once(store: Store, proposal_ids: list[str]) -> list[CardResult]:
+    return decide_all_at_once(store, [Decision(proposal_id=pid, action="approve") for pid in proposal_ids])
 
 
 def test_eight_conflicting_approvals_one_applies(store: Store) -> None:
@@ -56,3 +60,18 @@ def test_eight_clicks_on_one_card_apply_once(store: Store) -> None:
     assert outcomes == ["applied"] + ["unchanged"] * (CLIENTS - 1)
     assert len(stage_events(store, ANA, "TQ-2C5P0")) == 2  # the sample's move to Washing, and this one
     assert hat_row(store, ANA, "TQ-2C5P0").version == 3
+
+
+def test_approvals_and_rejections_racing_on_one_card(store: Store) -> None:
+    [pid] = make_run(store, ANA, [advance("TQ-1P9KD", "Washing", version=1)])
+    decisions = [Decision(proposal_id=pid, action="approve" if i % 2 else "reject") for i in range(CLIENTS)]
+    results = decide_all_at_once(store, decisions)
+    winners = [r for r in results if r.outcome in ("applied", "rejected")]
+    assert len(winners) == 1
+    assert all(r.http_status == 409 for r in results if r not in winners)
+    final = proposal_row(store, ANA, pid).status
+    moved = len(stage_events(store, ANA, "TQ-1P9KD"))
+    if winners[0].outcome == "applied":
+        assert (final, moved, hat_row(store, ANA, "TQ-1P9KD").stage) == ("approved", 1, "Washing")
+    else:
+        assert (final, moved, hat_row(store, ANA, "TQ-1P9KD").stage) == ("rejected", 0, "Weaving")

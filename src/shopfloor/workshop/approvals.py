@@ -243,7 +243,10 @@ def _decide(
         return base
 
     if decision.action == "reject":
-        _mark(s, proposal, "rejected", actor, now, applied={"rejected": True, "reason": decision.reason})
+        if not _mark(
+            s, proposal, "rejected", actor, now, applied={"rejected": True, "reason": decision.reason}
+        ):
+            raise _Stop(_decided_meanwhile(proposal))
         base.outcome, base.status, base.message = "rejected", "rejected", "Rejected; nothing was changed."
         return base
 
@@ -472,15 +475,7 @@ def _approve(
     )
     if not _mark(s, proposal, "approved", actor, now, applied=applied, rule_result=check, edited=changed):
         # Someone decided this card while we worked: undo our writes (the raise rolls back) and say so.
-        raise _Stop(
-            CardResult(
-                proposal.id,
-                "unchanged",
-                "This proposal was decided at the same time; nothing changed.",
-                code="already_decided",
-                run_id=proposal.run_id,
-            )
-        )
+        raise _Stop(_decided_meanwhile(proposal))
     base.outcome, base.status, base.applied = "applied", "approved", applied
     base.message = "Approved and saved."
     return base
@@ -512,6 +507,16 @@ def _stale(proposal: m.Proposal, hat: m.Hat | None, payload: dict[str, Any]) -> 
     if hat is None or seen is None or hat.version == seen:
         return None
     return _conflict(proposal, hat.code, hat.stage, hat.version, payload)
+
+
+def _decided_meanwhile(proposal: m.Proposal) -> CardResult:
+    return CardResult(
+        proposal.id,
+        "unchanged",
+        "This proposal was decided at the same time; nothing changed.",
+        code="already_decided",
+        run_id=proposal.run_id,
+    )
 
 
 def _create_hats(
