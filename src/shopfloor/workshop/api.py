@@ -8,6 +8,7 @@ session cookie) and works inside the actor's workshop. Errors use the one envelo
 from __future__ import annotations
 
 from datetime import datetime
+from importlib import import_module
 from threading import Lock
 from typing import Annotated, Any, Literal
 
@@ -451,6 +452,7 @@ def create_app(settings: Settings, store: Store | None = None) -> FastAPI:
     app.include_router(auth)
     app.include_router(api)
     app.include_router(functions)
+    app.include_router(import_module("shopfloor.workshop.agent.api").router)
 
     @app.get("/", response_class=HTMLResponse)
     def index() -> str:

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import typer
 from rich.console import Console
 from rich.table import Table
 
 from shopfloor.settings import Settings, get_settings
+from shopfloor.workshop.agent import cli as agent_cli
 from shopfloor.workshop.sample import DEMO_ACCOUNTS, LoadReport, load_sample
 from shopfloor.workshop.store import Store, WorkshopRepo, open_store
 from shopfloor.workshop.store.rls import provision_app_role
 
 app = typer.Typer(help="Toquilla Trace commands.", no_args_is_help=True)
+app.command("note")(agent_cli.note_command)
 console = Console()
 
 
@@ -85,6 +89,15 @@ def prepare(settings: Settings) -> None:
     init_store(settings, sample=True)
 
 
-def eval_command() -> None:
-    """Run the workshop evals."""
-    typer.echo("No workshop evals yet.")
+def eval_command(
+    model: str | None = typer.Option(None, "--model", help="offline, or a live model name."),
+    repeat: int = typer.Option(1, "--repeat", min=1, help="Run every case this many times."),
+    cases: Path | None = typer.Option(
+        None, "--cases", help="YAML file of cases (default evals/workshop.yaml)."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+) -> None:
+    """Run the workshop evals on a fresh seeded database per case; exit 1 when the bar is not met."""
+    from shopfloor.workshop.agent.evals import eval_workshop
+
+    raise typer.Exit(eval_workshop(model, repeat, cases, as_json))

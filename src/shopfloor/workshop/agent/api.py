@@ -1,0 +1,98 @@
+"""``POST /functions/v1/workshop-agent``: one note in, proposal cards out (seed 000 section 6.1).
+
+The route authenticates with the workshop app's ``current_actor`` (bearer token or session), reads the JSON
+body itself so every bad body gets the seed's plain 400 message, and runs the agent in a worker thread while
+it watches the connection: a client that goes away sets the abort event and the run ends as ``stopped``.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from functools import partial
+from typing import Any
+
+import anyio
+import anyio.to_thread
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+
+from shopfloor.agent.providers.factory import ProviderConfigError
+from shopfloor.web.errors import ApiError
+from shopfloor.web.middleware import accept_request_id
+from shopfloor.workshop.agent.persistence import StoreAgentStore
+from shopfloor.workshop.agent.provider_choice import choose_provider
+from shopfloor.workshop.agent.run import run_agent
+
+router = APIRouter()
+
+DISCONNECT_POLL_S = 0.1
+
+
+def _request_id(request: Request) -> tuple[str, bool]:
+    """The request id, and whether the shared middleware already echoes it in the response."""
+    known = getattr(request.state, "request_id", None)
+    if known:
+        return str(known), True
+    return accept_request_id(request.headers.get("x-request-id")), False
+
+
+async def _body(request: Request) -> Any:
+    raw = await request.body()
+    try:
+        return json.loads(raw or b"null")
+    except (ValueError, UnicodeDecodeError):
+        raise ApiError(400, "bad_request", "The body must be JSON.") from None
+
+
+@router.post("/functions/v1/workshop-agent")
+async def workshop_agent(request: Request) -> JSONResponse:
+    """Turn one note into proposals (nothing is written to the records)."""
+    # Imported here: the workshop app includes this router, and its dependencies live in that module.
+    from shopfloor.workshop.api import current_actor, state_of
+
+    request_id, echoed = _request_id(request)
+    request.state.request_id = request_id
+    actor = current_actor(request)
+    body = await _body(request)
+    state = state_of(request)
+    try:
+        provider = choose_provider(None, state.settings)
+    except ProviderConfigError as error:
+        raise ApiError(500, "model_not_configured", str(error)) from None
+    abort = threading.Event()
+    finished = threading.Event()
+
+    async def watch() -> None:
+        while not finished.is_set():
+            if await request.is_disconnected():
+                abort.set()
+                return
+            await anyio.sleep(DISCONNECT_POLL_S)
+
+    work = partial(
+        run_agent,
+        StoreAgentStore(state.store),
+        actor,
+        body,
+        provider,
+        request_id,
+        state.settings.workshop_rate_limit_per_hour,
+        abort,
+    )
+    result: dict[str, Any] = {}
+    refused: ApiError | None = None
+    async with anyio.create_task_group() as group:
+        group.start_soon(watch)
+        try:
+            result = await anyio.to_thread.run_sync(work)
+        except ApiError as error:  # raised outside the group, so the app's envelope handler sees it
+            refused = error
+        finally:
+            finished.set()
+            group.cancel_scope.cancel()
+    if refused is not None:
+        raise refused
+    if abort.is_set():
+        raise ApiError(499, "client_closed_request", "The client went away; the run was stopped.")
+    return JSONResponse(result, headers=None if echoed else {"x-request-id": request_id})

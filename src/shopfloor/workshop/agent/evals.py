@@ -1,0 +1,263 @@
+"""Workshop evals: each case runs the real agent on a fresh seeded database and is scored in code.
+
+Scoring compares the *saved* proposals (any order, complete list) and the run's tool-call log with the
+case's expectations using the core's ``match_all``, and checks every saved quote with ``quote_in_note``.
+No model judges anything.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.console import Console
+from sqlalchemy import select
+
+from shopfloor.agent.evals import CaseResult, EvalCase, load_cases, match_all, render_table, run_evals
+from shopfloor.agent.providers.base import Provider
+from shopfloor.agent.providers.factory import ProviderConfigError
+from shopfloor.logs import new_request_id
+from shopfloor.settings import get_settings
+from shopfloor.web.errors import ApiError
+from shopfloor.workshop import accounts, domain
+from shopfloor.workshop.agent.persistence import StoreAgentStore
+from shopfloor.workshop.agent.provider_choice import choose_provider, chosen_model
+from shopfloor.workshop.agent.run import run_agent
+from shopfloor.workshop.sample import WORKSHOP_A, fresh_sample_store
+from shopfloor.workshop.store import Store
+from shopfloor.workshop.store import models as m
+
+DEFAULT_CASES = Path(__file__).resolve().parents[4] / "evals" / "workshop.yaml"
+EVAL_USER = "u-ana"  # ana@taller.example, a member of the sample workshop
+EVAL_RATE_LIMIT = 1_000_000  # eval runs are not user traffic
+OVERALL_BAR = 0.9
+console = Console()
+
+# Expected fields a case may give, read from a saved proposal (fields not given are not checked).
+FIELDS = (
+    "type",
+    "status",
+    "confidence",
+    "hat_code",
+    "to_stage",
+    "rule_code",
+    "weaver_id",
+    "quantity",
+    "grade",
+    "rows_per_inch",
+    "flag_kind",
+    "choices_weaver_ids",
+    "choices_hat_codes",
+    "fix_to_stage",
+    "fix_grade",
+    "confirmed_by_record",
+    "code_heard",
+)
+
+
+def flatten(proposal: dict[str, Any]) -> dict[str, Any]:
+    """A saved proposal as the flat fields eval cases name; each warning becomes a ``warning:<name>`` key."""
+    payload = proposal.get("payload") or {}
+    rule = proposal.get("rule_result") or {}
+    fix = rule.get("fix") or {}
+    question = payload.get("question") or {}
+    choices = question.get("choices") or []
+    flat: dict[str, Any] = {
+        "type": proposal.get("type"),
+        "status": proposal.get("status"),
+        "confidence": proposal.get("confidence"),
+        "hat_code": payload.get("hat_code"),
+        "to_stage": payload.get("to_stage"),
+        "rule_code": rule.get("code"),
+        "weaver_id": payload.get("weaver_id"),
+        "quantity": payload.get("quantity"),
+        "grade": payload.get("grade"),
+        "rows_per_inch": payload.get("rows_per_inch"),
+        "flag_kind": payload.get("kind"),
+        "choices_weaver_ids": sorted(c["weaver_id"] for c in choices if c.get("weaver_id")),
+        "choices_hat_codes": sorted(c["hat_code"] for c in choices if c.get("hat_code")),
+        "fix_to_stage": fix.get("to_stage"),
+        "fix_grade": fix.get("grade"),
+        "confirmed_by_record": rule.get("confirmed_by_record"),
+        "code_heard": payload.get("code_heard"),
+    }
+    for warning in rule.get("warnings") or []:
+        flat[f"warning:{warning}"] = True
+    return flat
+
+
+def expected_item(raw: dict[str, Any]) -> dict[str, Any]:
+    """An expected proposal in the flat form (unknown fields are a case error, not a silent pass)."""
+    unknown = set(raw) - set(FIELDS) - {"warnings_include"}
+    if unknown:
+        raise ValueError(f"unknown expected field(s): {', '.join(sorted(unknown))}")
+    item = {k: v for k, v in raw.items() if k != "warnings_include"}
+    for key in ("choices_weaver_ids", "choices_hat_codes"):
+        if key in item:
+            item[key] = sorted(item[key])
+    for warning in raw.get("warnings_include") or []:
+        item[f"warning:{warning}"] = True
+    return item
+
+
+@dataclass(frozen=True)
+class CaseRun:
+    """What one run of one case produced: the response (or error) and what the database holds."""
+
+    response: dict[str, Any] | None
+    error: ApiError | None
+    saved: list[dict[str, Any]]
+    tools_called: list[str]
+    latency_ms: float
+
+
+def score(case: EvalCase, run: CaseRun) -> CaseResult:
+    """Score one run against the case's expectations."""
+    data = case.data
+    expect = data.get("expect") or {}
+    note = str(data["note"])
+    failures: list[str] = []
+    if run.error is not None:
+        failures.append(f"request failed: {run.error.status} {run.error.code}: {run.error.message}")
+    try:
+        wanted = [expected_item(item) for item in expect.get("proposals", [])]
+    except ValueError as problem:
+        wanted = []
+        failures.append(str(problem))
+    failures.extend(match_all(wanted, [flatten(p) for p in run.saved]))
+    for proposal in run.saved:
+        if not domain.quote_in_note(str(proposal.get("quote", "")), note):
+            failures.append(f"quote not in note: {proposal.get('quote')!r}")
+    for tool in expect.get("tools_called") or []:
+        if tool not in run.tools_called:
+            failures.append(f"tool not called: {tool}")
+    for tool in expect.get("tools_not_called") or []:
+        if tool in run.tools_called:
+            failures.append(f"tool called but should not be: {tool}")
+    meta = (run.response or {}).get("meta") or {}
+    return CaseResult(
+        case.id,
+        not failures,
+        failures,
+        tokens_in=int(meta.get("tokens_in") or 0),
+        tokens_out=int(meta.get("tokens_out") or 0),
+        cost_usd=meta.get("cost_usd", 0.0),
+        latency_ms=run.latency_ms,
+    )
+
+
+RunOne = Callable[[dict[str, Any], Provider], CaseRun]
+
+
+def case_body(case: EvalCase) -> dict[str, Any]:
+    """The request body of a case."""
+    body: dict[str, Any] = {"note": case.data["note"], "input_mode": case.data.get("input_mode", "typed")}
+    if case.data.get("hat_tag"):
+        body["hat_tag"] = case.data["hat_tag"]
+    return body
+
+
+def make_case_runner(
+    fresh_run: Callable[[], AbstractContextManager[RunOne]], provider_factory: Callable[[], Provider]
+) -> Callable[[EvalCase], CaseResult]:
+    """A ``run_case`` for the core harness: a fresh database per case, the real run, scoring in code."""
+
+    def run_case(case: EvalCase) -> CaseResult:
+        with fresh_run() as run_one:
+            t0 = time.perf_counter()
+            run = run_one(case_body(case), provider_factory())
+            result = score(case, run)
+            result.latency_ms = run.latency_ms or (time.perf_counter() - t0) * 1000
+            return result
+
+    return run_case
+
+
+def tool_names(steps: list[dict[str, Any]]) -> list[str]:
+    """Tool names of a run's steps, in order."""
+    return [str(s["tool"]) for s in steps if s.get("kind") == "tool_call"]
+
+
+@contextmanager
+def fresh_eval_run() -> Iterator[RunOne]:
+    """A freshly seeded SQLite database for one eval case, and a function that runs a note on it."""
+    with tempfile.TemporaryDirectory(prefix="shopfloor-eval-") as directory:
+        store = fresh_sample_store(Path(directory) / "workshop.db")
+        try:
+            actor = accounts.load_actor(store, EVAL_USER, WORKSHOP_A)
+            assert actor is not None
+
+            def run_one(body: dict[str, Any], provider: Provider) -> CaseRun:
+                request_id = new_request_id()
+                response: dict[str, Any] | None = None
+                error: ApiError | None = None
+                try:
+                    response = run_agent(
+                        StoreAgentStore(store), actor, body, provider, request_id, EVAL_RATE_LIMIT
+                    )
+                except ApiError as failed:
+                    error = failed
+                saved, steps = saved_rows(store)
+                latency = float((response or {}).get("meta", {}).get("latency_ms") or 0.0)
+                return CaseRun(response, error, saved, tool_names(steps), latency)
+
+            yield run_one
+        finally:
+            store.dispose()
+
+
+def saved_rows(store: Store) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The proposals in the database and the steps of the (only) run."""
+
+    with store.transaction(WORKSHOP_A, write=False) as session:
+        proposals = [
+            {
+                "type": p.type,
+                "status": p.status,
+                "payload": p.payload,
+                "why": p.why,
+                "quote": p.quote,
+                "confidence": p.confidence,
+                "rule_result": p.rule_result,
+            }
+            for p in session.scalars(select(m.Proposal).order_by(m.Proposal.position))
+        ]
+        steps: list[dict[str, Any]] = []
+        for run in session.scalars(select(m.AgentRun)):
+            steps.extend(run.steps or [])
+    return proposals, steps
+
+
+def eval_workshop(
+    model: str | None = None, repeat: int = 1, cases: Path | None = None, as_json: bool = False
+) -> int:
+    """Run the workshop evals and return the exit code (0 when the bar is met)."""
+    settings = get_settings()
+    name = chosen_model(model, settings)
+    try:
+        choose_provider(model, settings)
+    except ProviderConfigError as error:
+        console.print(f"[red]{error}[/red]")
+        return 2
+    loaded = load_cases(cases or DEFAULT_CASES)
+    runner = make_case_runner(fresh_eval_run, lambda: choose_provider(model, settings))
+    agent_log = logging.getLogger("shopfloor.workshop.agent")
+    level = agent_log.level
+    agent_log.setLevel(logging.ERROR)  # every run logs; the table is the eval's output
+    try:
+        report = run_evals(loaded, runner, repeat=repeat, overall_bar=OVERALL_BAR, show_progress=not as_json)
+    finally:
+        agent_log.setLevel(level)
+    if as_json:
+        typer.echo(json.dumps({"model": name, **report.to_json()}, ensure_ascii=False))
+    else:
+        render_table(report, f"workshop evals · {name} · repeat {repeat}", console)
+    return 0 if report.ok else 1

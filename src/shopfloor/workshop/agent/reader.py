@@ -1,0 +1,796 @@
+"""Text analysis of the offline note reader: a workshop note split into events, in Spanish or English.
+
+Pure functions, no I/O. The reader knows the vocabulary of the system prompt's DOMAIN section and its English
+equivalents: stage verbs and nouns, "terminó/entregó N" about a weaver, grade words (singular and plural),
+"hileras"/"rows", numbers in digits or words, weaver references ("Doña Rosa", "el de Carmen", "Manuel"),
+hat codes as heard ("TQ-7F3K2", "tq 2c5po"), future words and instruction-like phrases. What it cannot read
+it reports as skipped, so the summary can say so. It never fills in a value the note does not give.
+
+Matching runs on a *folded* copy of the text (lower case, accents removed, one character per character) so
+spans found in the folded copy are spans of the original, and every quote is copied from the note itself.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+EventKind = Literal["create", "advance", "flag"]
+SkipReason = Literal["injection", "future", "noise", "unread"]
+
+MAX_QUOTE = 160
+MIN_QUOTE = 3
+
+STAGES = ("Weaving", "Washing", "Bleaching", "Blocking", "Finished")
+
+# Stage words (folded). Participles and nouns describe where a hat is or goes.
+STAGE_WORDS: dict[str, str] = {}
+for _stage, _words in {
+    "Weaving": "tejiendo tejido tejida tejer tejeduria weaving woven",
+    "Washing": "lavado lavada lavados lavadas lavar lavando lavo lavaron lavamos lave washing washed wash",
+    "Bleaching": (
+        "blanqueo blanquear blanqueado blanqueada blanqueados blanqueando blanqueamos blanquearon azufrado "
+        "azufrada azufrar azufrando azufre azufraron azufre bleaching bleached bleach sulphuring sulfuring"
+    ),
+    "Blocking": (
+        "hormado hormada hormados hormar hormando hormamos hormaron horma planchado planchada planchar "
+        "planchando planchamos plancharon blocking blocked pressing pressed ironed"
+    ),
+    "Finished": "terminado terminada terminados acabado acabada listo lista listos finished done ready complete",
+}.items():
+    for _w in _words.split():
+        STAGE_WORDS[_w] = _stage
+
+# Verbs that finish a hat when the subject is a hat (in a weaver sentence they mean new hats arrived).
+FINISH_VERBS = {
+    "termino",
+    "terminaron",
+    "terminamos",
+    "acabo",
+    "acabaron",
+    "acabamos",
+    "finished",
+    "completed",
+}
+
+CREATE_VERBS = {
+    "termino",
+    "terminaron",
+    "entrego",
+    "entregaron",
+    "trajo",
+    "trajeron",
+    "dejo",
+    "dejaron",
+    "tejio",
+    "tejieron",
+    "hizo",
+    "hicieron",
+    "acabo",
+    "acabaron",
+    "entregado",
+    "delivered",
+    "finished",
+    "brought",
+    "dropped",
+    "handed",
+    "made",
+    "wove",
+    "completed",
+    "turned",
+}
+
+GRADE_WORDS: dict[str, str] = {}
+for _grade, _words in {
+    "Fino": "fino finos fina finas fine",
+    "Superfino": "superfino superfinos superfina superfinas superfine extrafinos_never",
+    "Standard": "estandar estandares standard standards normal normales corriente corrientes",
+}.items():
+    for _w in _words.split():
+        if not _w.endswith("_never"):
+            GRADE_WORDS[_w] = _grade
+
+HAT_NOUNS = {"sombrero", "sombreros", "hat", "hats", "cuerpo", "cuerpos", "body", "bodies", "pieza", "piezas"}
+ROW_WORDS = {"hilera", "hileras", "row", "rows"}
+GRADO_WORDS = {"grado", "grade"}
+
+HONORIFICS = {"dona", "don", "sra", "senora", "sr", "senor", "mrs", "mr", "ms", "miss", "dna", "dn", "srta"}
+
+NUMBER_WORDS: dict[str, int] = {
+    word: value
+    for value, words in {
+        1: "uno una un one",
+        2: "dos two",
+        3: "tres three",
+        4: "cuatro four",
+        5: "cinco five",
+        6: "seis six",
+        7: "siete seven",
+        8: "ocho eight",
+        9: "nueve nine",
+        10: "diez ten",
+        11: "once eleven",
+        12: "doce twelve",
+        13: "trece thirteen",
+        14: "catorce fourteen",
+        15: "quince fifteen",
+        16: "dieciseis sixteen",
+        17: "diecisiete seventeen",
+        18: "dieciocho eighteen",
+        19: "diecinueve nineteen",
+        20: "veinte twenty",
+        21: "veintiuno veintiun",
+        22: "veintidos",
+        23: "veintitres",
+        24: "veinticuatro",
+        25: "veinticinco",
+        26: "veintiseis",
+        27: "veintisiete",
+        28: "veintiocho",
+        29: "veintinueve",
+        30: "treinta thirty",
+        40: "cuarenta forty",
+    }.items()
+    for word in words.split()
+}
+TENS = {"veinte": 20, "treinta": 30, "cuarenta": 40, "twenty": 20, "thirty": 30, "forty": 40}
+
+# Phrases that try to steer the assistant instead of describing the workshop (folded, word-bounded).
+INJECTION_PATTERNS = [
+    r"ignor[ae]\w*",
+    r"olvida\w*",
+    r"forget",
+    r"(?:ahora )?eres (?:el |un |una )?admin\w*",
+    r"you are (?:now )?(?:an? |the )?admin\w*",
+    r"you are now",
+    r"act(?:ua)? (?:as|como)",
+    r"modo admin\w*",
+    r"admin mode",
+    r"borra\w*",
+    r"elimina\w*",
+    r"delete\w*",
+    r"remove all",
+    r"marca(?:r)? (?:todos|todo|todas)",
+    r"mark (?:all|every\w*)",
+    r"(?:todos|todas) (?:los|las) (?:sombreros|registros|hats)",
+    r"all (?:the )?hats",
+    r"every hat",
+    r"system prompt",
+    r"instruccion\w*",
+    r"instructions?",
+    r"(?:las|tus|your|the|new|nuevas) (?:reglas|rules)",
+    r"override",
+    r"jailbreak",
+    r"sin reglas",
+]
+_INJECTION = re.compile(r"\b(?:" + "|".join(INJECTION_PATTERNS) + r")\b")
+
+FUTURE_PATTERNS = [
+    r"(?<!esta )(?<!la )(?<!por )manana",
+    r"pasado manana",
+    r"(?:la )?proxima semana",
+    r"la semana que viene",
+    r"el (?:lunes|martes|miercoles|jueves|viernes|sabado|domingo) que viene",
+    r"ya mismo",
+    r"mas tarde",
+    r"luego",
+    r"despues",
+    r"(?:va|van|vamos|voy) a",
+    r"tomorrow",
+    r"next (?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)",
+    r"later",
+    r"will",
+    r"(?:is|are|am) going to",
+    r"going to",
+    r"(?:entregar|terminar|pasar|traer|llevar|hacer|tejer|lavar|blanquear|hormar)(?:a|an|e|emos)",
+]
+_FUTURE = re.compile(r"\b(?:" + "|".join(FUTURE_PATTERNS) + r")\b")
+
+NOISE_WORDS = {
+    "hola",
+    "buenos",
+    "buenas",
+    "dias",
+    "tardes",
+    "noches",
+    "gracias",
+    "hello",
+    "hi",
+    "good",
+    "morning",
+    "afternoon",
+    "thanks",
+    "thank",
+    "you",
+    "ok",
+    "okay",
+    "vale",
+    "bueno",
+    "si",
+    "yes",
+    "no",
+    "eh",
+    "em",
+    "mmm",
+    "este",
+    "pues",
+}
+
+FLAG_PATTERNS: list[tuple[str, str]] = [
+    (
+        "grade_mismatch",
+        r"no coincide\w* (?:con )?(?:el |la )?(?:grado|hileras?)|(?:grado|hileras?) no coincide\w*"
+        r"|grado (?:equivocado|incorrecto|mal)|(?:wrong|mismatched) grade|grade (?:does ?n[o']t|doesnt|does not)"
+        r" match|grade mismatch|(?:rows|grade) (?:do|does) not match|no corresponde\w* (?:al|el) grado",
+    ),
+    ("too_fast", r"(?:muy|demasiado) (?:rapido|pronto)|too (?:fast|quick\w*|soon)"),
+    (
+        "weaver_not_found",
+        r"(?:sin|no tiene) tejedora|no (?:hay|aparece|existe) (?:la )?tejedora|(?:no|missing) weaver|weaver (?:is )?missing",
+    ),
+    (
+        "other",
+        r"hilera abierta|defect\w*|rot[oa]s?|manchad[oa]s?|mancha|roto|hueco|agujero|damaged|broken|stain\w*"
+        r"|hole|torn|problema|problem",
+    ),
+]
+_FLAGS = [(kind, re.compile(r"\b(?:" + pattern + r")\b")) for kind, pattern in FLAG_PATTERNS]
+
+# A hat code as heard: "TQ-7F3K2", "tq 2c5po", "TQ.7F3K2", or a bare body with a digit and a letter.
+_CODE_WITH_PREFIX = re.compile(r"(?<![A-Za-z0-9])[Tt][Qq][\s.\-]{0,2}[0-9A-Za-z]{5}(?![A-Za-z0-9])")
+_BARE_CODE = re.compile(r"(?<![A-Za-z0-9\-])(?=[0-9A-Z]*[0-9])(?=[0-9A-Z]*[A-Z])[0-9A-Z]{5}(?![A-Za-z0-9])")
+
+_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+
+# Words that start sentences or describe hats and are never names.
+STOP_WORDS = (
+    set(STAGE_WORDS)
+    | set(GRADE_WORDS)
+    | set(NUMBER_WORDS)
+    | HAT_NOUNS
+    | ROW_WORDS
+    | GRADO_WORDS
+    | NOISE_WORDS
+    | CREATE_VERBS
+    | {
+        "el",
+        "la",
+        "los",
+        "las",
+        "de",
+        "del",
+        "y",
+        "e",
+        "en",
+        "a",
+        "al",
+        "ya",
+        "hoy",
+        "ayer",
+        "manana",
+        "the",
+        "and",
+        "today",
+        "yesterday",
+        "tomorrow",
+        "tq",
+        "paso",
+        "pasaron",
+        "esta",
+        "estan",
+        "moved",
+        "is",
+        "are",
+        "was",
+        "were",
+        "also",
+        "tambien",
+        "ademas",
+        "pero",
+        "but",
+        "con",
+        "with",
+        "sin",
+        "que",
+        "por",
+        "favor",
+        "please",
+        "nota",
+        "note",
+        "ahora",
+        "now",
+        "next",
+        "semana",
+        "week",
+        "proxima",
+        "one",
+        "from",
+        "of",
+        "by",
+        "to",
+        "in",
+        "it",
+        "its",
+        "this",
+        "that",
+        "mi",
+        "my",
+        "su",
+        "his",
+        "her",
+        "sombrero",
+        "grado",
+        "hilera",
+    }
+)
+
+
+def fold(text: str) -> str:
+    """Lower case with accents removed, keeping exactly one character per input character."""
+    out = []
+    for char in text:
+        base = unicodedata.normalize("NFD", char)[:1] or char
+        out.append(base.lower() if len(base.lower()) == 1 else char)
+    return "".join(out)
+
+
+@dataclass(frozen=True)
+class HatRef:
+    """How the note names a hat: a code as heard, a weaver ("el de Carmen"), or nothing (the hat tag)."""
+
+    code: str | None = None
+    weaver_name: str | None = None
+    stage: str | None = None  # where the note says the hat is ("el de Carmen en blanqueo")
+
+
+@dataclass(frozen=True)
+class NoteEvent:
+    """One thing that happened, with the exact words of the note that say it."""
+
+    kind: EventKind
+    quote: str
+    weaver_name: str | None = None
+    quantity: int | None = None
+    grade: str | None = None
+    rows: int | None = None
+    grado: int | None = None  # "grado N" said without rows: a seller's grade number, not a row count
+    hat: HatRef | None = None
+    to_stage: str | None = None
+    flag_kind: str | None = None
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """Text the reader made no event of, and why."""
+
+    reason: SkipReason
+    text: str
+
+
+@dataclass(frozen=True)
+class Reading:
+    """Everything the reader understood from one note."""
+
+    events: tuple[NoteEvent, ...] = ()
+    skipped: tuple[Skipped, ...] = ()
+
+
+@dataclass(frozen=True)
+class _Token:
+    text: str  # folded
+    start: int
+    end: int
+
+
+def _tokens(folded: str, offset: int = 0) -> list[_Token]:
+    return [_Token(m.group(), m.start() + offset, m.end() + offset) for m in _WORD.finditer(folded)]
+
+
+def _sentences(note: str) -> list[tuple[int, int]]:
+    """Spans of sentences: a boundary is . ! ? ; followed by space or the end, or a line break."""
+    spans = []
+    start = 0
+    for match in re.finditer(r"[.!?;]+(?=\s|$)|\n+", note):
+        spans.append((start, match.start()))
+        start = match.end()
+    spans.append((start, len(note)))
+    return [_strip(note, s, e) for s, e in spans if note[s:e].strip()]
+
+
+def _strip(note: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and note[start] in " \t\r\n,:-¡¿\"'":
+        start += 1
+    while end > start and note[end - 1] in " \t\r\n,:-\"'":
+        end -= 1
+    return start, end
+
+
+_CLAUSE_BREAK = re.compile(r",\s*|\s+(?:y|e|and|pero|but|then|also|tambien)\s+")
+
+
+def _clauses(note: str, folded: str, start: int, end: int) -> list[tuple[int, int]]:
+    spans = []
+    cursor = start
+    for match in _CLAUSE_BREAK.finditer(folded, start, end):
+        spans.append((cursor, match.start()))
+        cursor = match.end()
+    spans.append((cursor, end))
+    return [_strip(note, s, e) for s, e in spans if note[s:e].strip()]
+
+
+def find_codes(note: str, start: int, end: int) -> list[tuple[str, int, int]]:
+    """Hat codes as heard in ``note[start:end]`` with their spans, in order."""
+    found: list[tuple[str, int, int]] = []
+    for pattern in (_CODE_WITH_PREFIX, _BARE_CODE):
+        for match in pattern.finditer(note, start, end):
+            if any(s <= match.start() < e for _, s, e in found):
+                continue
+            found.append((match.group(), match.start(), match.end()))
+    return sorted(found, key=lambda item: item[1])
+
+
+_NAME_WORD = r"[A-ZÁÉÍÓÚÑÜ][a-záéíóúñü]+"
+_HONORIFIC_NAME = re.compile(
+    r"(?<![\w])(?:[Dd]o[ñn]a|[Dd]on|[Ss]ra\.?|[Ss]e[ñn]ora|[Ss]r\.?|[Ss]e[ñn]or|[Mm]rs\.?|[Mm]r\.?|[Mm]s\.?|[Mm]iss|[Ss]rta\.?)"
+    r"\s+[A-Za-zÁÉÍÓÚÑÜáéíóúñü]+(?:\s+[A-Za-zÁÉÍÓÚÑÜáéíóúñü]+)?"
+)
+_WEAVER_HAT = re.compile(
+    r"(?<![\w])(?:[Ee]l|[Ll]a|[Ll]os|[Ll]as)\s+(?:sombreros?\s+)?(?:de|del)\s+(?:(?:la|el|do[ñn]a|don)\s+)?"
+    r"([A-Za-zÁÉÍÓÚÑÜáéíóúñü]+(?:\s+" + _NAME_WORD + r")?)"
+    r"|(?<![\w])[Tt]he\s+(?:one|hat)\s+(?:of|from|by)\s+([A-Za-zÁÉÍÓÚÑÜáéíóúñü]+(?:\s+" + _NAME_WORD + r")?)"
+    r"|(" + _NAME_WORD + r")'s\s+(?:hat|one)\b"
+)
+_CAPITALISED = re.compile(r"(?<![\w\-])" + _NAME_WORD + r"(?:\s+" + _NAME_WORD + r")*")
+
+
+def _is_name(words: str) -> bool:
+    parts = fold(words).split()
+    return bool(parts) and all(p not in STOP_WORDS and not p.isdigit() for p in parts[:1])
+
+
+def weaver_hat_ref(note: str, start: int, end: int) -> tuple[str, int, int] | None:
+    """A hat described by its weaver ("el de Carmen", "the one from Carmen", "Carmen's hat")."""
+    for match in _WEAVER_HAT.finditer(note, start, end):
+        name = next(g for g in match.groups() if g)
+        words = name.split()
+        # "el de Carmen Quizhpi" keeps the surname; "el de carmen en blanqueo" stops at the first stop word.
+        kept = []
+        for word in words:
+            if fold(word) in STOP_WORDS:
+                break
+            kept.append(word)
+        if kept and _is_name(" ".join(kept)):
+            return " ".join(kept), match.start(), match.end()
+    return None
+
+
+def person_name(note: str, start: int, end: int, skip: list[tuple[int, int]]) -> str | None:
+    """The first person named in ``note[start:end]`` outside the ``skip`` spans, as heard."""
+    for match in _HONORIFIC_NAME.finditer(note, start, end):
+        if not any(s <= match.start() < e for s, e in skip):
+            tail = match.group().split()[1:]
+            if tail and fold(tail[0]) not in STOP_WORDS:
+                words = match.group().split()
+                # A surname is taken in lower case only from an all-lower-case (dictated) note.
+                if len(words) == 3 and words[2][:1].islower() and note != note.lower():
+                    words = words[:2]
+                return _trim_name(" ".join(words))
+    for match in _CAPITALISED.finditer(note, start, end):
+        if any(s <= match.start() < e for s, e in skip):
+            continue
+        words = [w for w in match.group().split() if fold(w) not in STOP_WORDS]
+        # A capitalised stop word at the start of a sentence ("El", "Mañana") is not part of a name.
+        if words and match.group().split()[0] == words[0]:
+            return " ".join(words[:3])
+        if words:
+            return " ".join(words[:3])
+    return None
+
+
+def _trim_name(name: str) -> str:
+    words = name.split()
+    kept = [words[0]]
+    for word in words[1:]:
+        if fold(word).strip(".") in STOP_WORDS:
+            break
+        kept.append(word)
+    return " ".join(kept)
+
+
+def _number_at(tokens: list[_Token], i: int) -> tuple[int, int] | None:
+    """(value, tokens used) of a number starting at token ``i``."""
+    word = tokens[i].text
+    if word.isdigit():
+        return int(word), 1
+    if word in TENS and i + 2 < len(tokens) and tokens[i + 1].text == "y":
+        unit = NUMBER_WORDS.get(tokens[i + 2].text)
+        if unit is not None and unit < 10:
+            return TENS[word] + unit, 3
+    if word in TENS and i + 1 < len(tokens) and tokens[i + 1].text in NUMBER_WORDS:
+        unit = NUMBER_WORDS[tokens[i + 1].text]
+        if unit < 10 and word in {"twenty", "thirty", "forty"}:
+            return TENS[word] + unit, 2
+    if "-" in word:
+        return None
+    if word in NUMBER_WORDS:
+        return NUMBER_WORDS[word], 1
+    return None
+
+
+@dataclass
+class _Numbers:
+    quantity: int | None = None
+    said_grade: str | None = None
+    rows: int | None = None
+    grado: int | None = None
+    has_hat_noun: bool = False
+
+
+def read_numbers(folded: str, start: int, end: int) -> _Numbers:
+    """Quantity (a number before a grade word or hat noun), grade, rows (a number by "hileras"/"rows")
+    and a bare "grado N" in ``folded[start:end]``."""
+    text = re.sub(r"(twenty|thirty|forty)-", r"\1 ", folded[start:end])
+    text = re.sub(r"\bsuper\s+(fin[oa]s?|fine)\b", lambda m: "super" + m.group(1) + " " * 1, text)
+    tokens = _tokens(text, start)
+    out = _Numbers()
+    numbers: dict[int, tuple[int, int]] = {}
+    i = 0
+    while i < len(tokens):
+        found = _number_at(tokens, i)
+        if found is not None:
+            numbers[i] = found
+            i += found[1]
+        else:
+            i += 1
+    for tok in tokens:
+        word = tok.text
+        if word in GRADE_WORDS and out.said_grade is None:
+            out.said_grade = GRADE_WORDS[word]
+        if word in HAT_NOUNS:
+            out.has_hat_noun = True
+    for i, (value, used) in numbers.items():
+        after = [t.text for t in tokens[i + used : i + used + 3]]
+        before = [t.text for t in tokens[max(0, i - 2) : i]]
+        if after and after[0] in ROW_WORDS and out.rows is None:
+            out.rows = value
+            continue
+        if before and (before[-1] in ROW_WORDS or (before[-1] == "de" and before[-2:-1] == ["hileras"])):
+            if out.rows is None:
+                out.rows = value
+            continue
+        if before and before[-1] in GRADO_WORDS:
+            out.grado = value
+            continue
+        if after and (after[0] in GRADE_WORDS or after[0] in HAT_NOUNS) and out.quantity is None:
+            out.quantity = value
+            continue
+        if (
+            len(after) > 1
+            and out.quantity is None
+            and after[1] in (GRADE_WORDS.keys() | HAT_NOUNS)
+            and (after[0] in HAT_NOUNS or after[0] in GRADE_WORDS)
+        ):
+            out.quantity = value
+    return out
+
+
+@dataclass(frozen=True)
+class _StageMention:
+    stage: str
+    target: bool
+    start: int
+
+
+_TARGET_BEFORE_EN = {
+    "esta",
+    "estan",
+    "sigue",
+    "siguen",
+    "queda",
+    "quedo",
+    "paso",
+    "pasaron",
+    "pasa",
+    "ya",
+    "ahora",
+}
+
+
+def stage_mentions(folded: str, start: int, end: int, hat_subject: bool) -> list[_StageMention]:
+    """Stage words in order; each is a *target* (where the hat is now or goes) or a *locator*
+    ("el de Carmen en blanqueo": the hat that is at Bleaching)."""
+    tokens = _tokens(folded[start:end], start)
+    mentions = []
+    for i, tok in enumerate(tokens):
+        stage = STAGE_WORDS.get(tok.text)
+        if stage is None and hat_subject and tok.text in FINISH_VERBS:
+            stage = "Finished"
+        if stage is None:
+            continue
+        prev = tokens[i - 1].text if i > 0 else ""
+        prev2 = tokens[i - 2].text if i > 1 else ""
+        target = True
+        if prev in {"en", "in", "at", "from", "de", "del", "desde", "out"} and prev2 not in (
+            _TARGET_BEFORE_EN | {"is", "are", "now", "still"}
+        ):
+            target = False
+        mentions.append(_StageMention(stage, target, tok.start))
+    return mentions
+
+
+def _flag_kind(folded: str, start: int, end: int) -> str | None:
+    segment = folded[start:end]
+    for kind, pattern in _FLAGS:
+        if pattern.search(segment):
+            return kind
+    return None
+
+
+def _quote(note: str, start: int, end: int) -> str:
+    """The exact words of the note for a span, cut at a word boundary to at most 160 characters."""
+    text = note[start:end]
+    if len(text) <= MAX_QUOTE:
+        return text
+    cut = text[:MAX_QUOTE]
+    space = cut.rfind(" ")
+    return cut[:space] if space >= MIN_QUOTE else cut
+
+
+def _has_subject(note: str, folded: str, start: int, end: int) -> bool:
+    if find_codes(note, start, end) or weaver_hat_ref(note, start, end):
+        return True
+    name = person_name(note, start, end, [])
+    return name is not None
+
+
+def _is_noise(folded: str) -> bool:
+    words = _WORD.findall(folded)
+    return not words or all(w in NOISE_WORDS for w in words)
+
+
+@lru_cache(maxsize=256)
+def read_note(note: str, has_hat_tag: bool = False) -> Reading:
+    """Split ``note`` into events (create, advance, flag) and skipped text, in order.
+
+    Pure, so cached: the reader re-reads the same note on every turn of a run.
+    """
+    folded = fold(note)
+    events: list[NoteEvent] = []
+    skipped: list[Skipped] = []
+    for s_start, s_end in _sentences(note):
+        segments: list[tuple[int, int]] = []
+        inherited: dict[
+            tuple[int, int], str
+        ] = {}  # a further batch of the same weaver ("…y 2 estándar de 12")
+        for c_start, c_end in _clauses(note, folded, s_start, s_end):
+            if segments and not _has_subject(note, folded, c_start, c_end):
+                weaver = inherited.get(segments[-1]) or _create_subject(note, folded, *segments[-1])
+                if weaver is not None and _is_batch(folded, c_start, c_end):
+                    segments.append((c_start, c_end))
+                    inherited[(c_start, c_end)] = weaver
+                    continue
+                segments[-1] = (segments[-1][0], c_end)  # a clause with no subject continues the last one
+            else:
+                segments.append((c_start, c_end))
+        segments = _join_bare_hats(note, folded, segments)
+        for start, end in segments:
+            _read_segment(note, folded, start, end, has_hat_tag, events, skipped, inherited.get((start, end)))
+    return Reading(tuple(events), tuple(skipped))
+
+
+def _create_subject(note: str, folded: str, start: int, end: int) -> str | None:
+    """The weaver of a segment that reports new hats, if it is one."""
+    if find_codes(note, start, end) or weaver_hat_ref(note, start, end):
+        return None
+    words = set(_WORD.findall(folded[start:end]))
+    numbers = read_numbers(folded, start, end)
+    if not words & CREATE_VERBS and numbers.quantity is None:
+        return None
+    return person_name(note, start, end, [])
+
+
+def _is_batch(folded: str, start: int, end: int) -> bool:
+    """A clause with its own quantity and grade or rows: another batch, not more words about the last one."""
+    numbers = read_numbers(folded, start, end)
+    return numbers.quantity is not None and (numbers.said_grade is not None or numbers.rows is not None)
+
+
+def _join_bare_hats(note: str, folded: str, segments: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """A clause that only names hats ("TQ-7F3K2 y TQ-7F3KA pasaron a lavado") shares the next clause's verb."""
+    joined: list[tuple[int, int]] = []
+    carry: int | None = None
+    for start, end in segments:
+        begin = carry if carry is not None else start
+        carry = None
+        codes = find_codes(note, start, end)
+        words = set(_WORD.findall(folded[start:end]))
+        bare = (
+            bool(codes)
+            and not stage_mentions(folded, start, end, True)
+            and _flag_kind(folded, start, end) is None
+        )
+        if bare and not words & CREATE_VERBS and (start, end) != segments[-1]:
+            carry = begin
+            continue
+        joined.append((begin, end))
+    return joined
+
+
+def _read_segment(
+    note: str,
+    folded: str,
+    start: int,
+    end: int,
+    has_hat_tag: bool,
+    events: list[NoteEvent],
+    skipped: list[Skipped],
+    inherited_weaver: str | None = None,
+) -> None:
+    text = note[start:end]
+    segment = folded[start:end]
+    if _INJECTION.search(segment):
+        skipped.append(Skipped("injection", text))
+        return
+    if _FUTURE.search(segment):
+        skipped.append(Skipped("future", text))
+        return
+    if _is_noise(segment):
+        skipped.append(Skipped("noise", text))
+        return
+    quote = _quote(note, start, end)
+    if len(quote.strip()) < MIN_QUOTE:
+        skipped.append(Skipped("unread", text))
+        return
+    codes = find_codes(note, start, end)
+    by_weaver = weaver_hat_ref(note, start, end)
+    flag_kind = _flag_kind(folded, start, end)
+    hat_subject = bool(codes or by_weaver)
+    mentions = stage_mentions(folded, start, end, hat_subject)
+    targets = [m for m in mentions if m.target]
+    locator = next((m.stage for m in mentions if not m.target), None)
+
+    if hat_subject:
+        refs: list[HatRef] = [HatRef(code=code) for code, _, _ in codes]
+        if by_weaver and not codes:
+            refs = [HatRef(weaver_name=by_weaver[0], stage=locator)]
+        for ref in refs:
+            if flag_kind is not None:
+                events.append(NoteEvent("flag", quote, hat=ref, flag_kind=flag_kind))
+            elif targets:
+                events.append(NoteEvent("advance", quote, hat=ref, to_stage=targets[-1].stage))
+            else:
+                skipped.append(Skipped("unread", text))
+        return
+
+    skip_spans = [(s, e) for _, s, e in codes]
+    name = person_name(note, start, end, skip_spans) or inherited_weaver
+    numbers = read_numbers(folded, start, end)
+    words = set(_WORD.findall(segment))
+    create_signal = bool(words & CREATE_VERBS) or (
+        numbers.quantity is not None
+        and (numbers.said_grade is not None or numbers.has_hat_noun or inherited_weaver is not None)
+    )
+    if name is not None and create_signal:
+        events.append(
+            NoteEvent(
+                "create",
+                quote,
+                weaver_name=name,
+                quantity=numbers.quantity,
+                grade=numbers.said_grade,
+                rows=numbers.rows,
+                grado=numbers.grado if numbers.rows is None else None,
+            )
+        )
+        return
+    if has_hat_tag and (flag_kind is not None or targets):
+        ref = HatRef()
+        if flag_kind is not None:
+            events.append(NoteEvent("flag", quote, hat=ref, flag_kind=flag_kind))
+        else:
+            events.append(NoteEvent("advance", quote, hat=ref, to_stage=targets[-1].stage))
+        return
+    skipped.append(Skipped("unread", text))

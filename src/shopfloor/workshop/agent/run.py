@@ -1,0 +1,362 @@
+"""One workshop-agent run, step by step as seed 000 section 6.2 says, shared by the HTTP route and the CLI.
+
+Validate, rate-limit, insert the run row first (a crash still leaves a trace), run the bounded loop, map the
+loop's outcome to a run status, and save the run with its proposals in one transaction. A failed or stopped
+run saves no proposals; the ``finally`` block marks a run that crashed as failed. Every event is logged as a
+JSON line and as an ``app_logs`` row with the same request id.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any, Protocol
+
+from shopfloor.agent.loop import LoopLimits, LoopOutcome, Outcome, run_loop
+from shopfloor.agent.providers.base import Provider
+from shopfloor.agent.trace import Trace
+from shopfloor.logs import get_logger
+from shopfloor.web.errors import ApiError
+from shopfloor.workshop import domain
+from shopfloor.workshop.agent.context import BufferedProposal, RunContext, SeenHat, WorkshopReads
+from shopfloor.workshop.agent.prompt import SYSTEM_PROMPT, InputMode, build_user_message
+from shopfloor.workshop.agent.tools import REGISTRY
+from shopfloor.workshop.domain import Actor
+
+SOURCE = "edge:workshop-agent"
+AGENT = "workshop"
+MAX_NOTE = 1000
+# Seed 6.5 constants mapped onto the core loop.
+LIMITS = LoopLimits(max_iterations=6, max_tokens=8000, call_timeout_s=25, run_budget_s=45)
+
+log = get_logger("shopfloor.workshop.agent")
+
+_LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warn": logging.WARNING, "error": logging.ERROR}
+
+
+def fallback_summary(count: int) -> str:
+    """The code-written summary used when the model did not finish (seed 6.5)."""
+    return (
+        f"I prepared {count} actions for you to review. I could not finish reading the whole note, "
+        "so please check it."
+    )
+
+
+@dataclass(frozen=True)
+class LogRow:
+    """One ``app_logs`` row."""
+
+    ts: datetime
+    level: str
+    event: str
+    request_id: str
+    user_id: str | None
+    workshop_id: str | None
+    run_id: str | None
+    payload: dict[str, Any]
+    source: str = SOURCE
+
+
+@dataclass(frozen=True)
+class RunRow:
+    """What the run row starts with (status ``running``)."""
+
+    run_id: str
+    actor: Actor
+    note: str
+    input_mode: str
+    hat_code: str | None
+    request_id: str
+    model: str
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """What ``save_agent_run`` writes over the run row."""
+
+    run_id: str
+    status: str
+    summary: str | None
+    steps: list[dict[str, Any]]
+    proposals: list[BufferedProposal]
+    tokens_in: int
+    tokens_out: int
+    latency_ms: int
+    cost_usd: float | None
+    model: str | None
+    error: dict[str, Any] | None
+
+
+class AgentStore(Protocol):
+    """The persistence the agent needs: its own rows only (runs, proposals, logs) and read-only records."""
+
+    def reads(self, actor: Actor) -> WorkshopReads:
+        """A read-only view of the actor's workshop."""
+        ...
+
+    def recent_runs(self, actor: Actor, window: timedelta) -> int:
+        """How many workshop runs this user started within ``window`` (counted in the database)."""
+        ...
+
+    def insert_run(self, row: RunRow, logs: list[LogRow]) -> None:
+        """Insert the run row (status running) and its first log rows."""
+        ...
+
+    def save_agent_run(self, actor: Actor, result: RunResult, logs: list[LogRow]) -> list[str]:
+        """In ONE transaction: update the run row, insert its proposals and logs; returns proposal ids."""
+        ...
+
+    def write_logs(self, actor: Actor, logs: list[LogRow]) -> None:
+        """Insert log rows (validation and rate-limit errors have no run)."""
+        ...
+
+
+@dataclass
+class RunLogger:
+    """Logs one run's events as JSON lines at once and buffers the ``app_logs`` rows for the final save."""
+
+    request_id: str
+    actor: Actor | None
+    run_id: str | None = None
+    rows: list[LogRow] = field(default_factory=list)
+
+    def __call__(self, event: str, level: str, payload: dict[str, Any]) -> None:
+        user_id = self.actor.user_id if self.actor else None
+        workshop_id = self.actor.workshop_id if self.actor else None
+        extra = {
+            "source": SOURCE,
+            "request_id": self.request_id,
+            "user_id": user_id,
+            "workshop_id": workshop_id,
+            "run_id": self.run_id,
+            "payload": payload,
+        }
+        log.log(_LEVELS.get(level, logging.INFO), event, extra=extra)
+        row = LogRow(
+            datetime.now(UTC), level, event, self.request_id, user_id, workshop_id, self.run_id, payload
+        )
+        self.rows.append(row)
+
+    def take(self) -> list[LogRow]:
+        """The buffered rows (the buffer is emptied)."""
+        rows, self.rows = self.rows, []
+        return rows
+
+
+@dataclass(frozen=True)
+class AgentInput:
+    """A validated request body."""
+
+    note: str
+    input_mode: InputMode
+    hat_tag: str | None
+
+
+def validate_body(body: Any) -> AgentInput:
+    """The request body checked as seed 6.2 step 3 says; raises a 400 ``ApiError`` with a plain message."""
+    if not isinstance(body, dict):
+        raise ApiError(400, "bad_request", "The body must be a JSON object with a note.")
+    unknown = sorted(set(body) - {"note", "input_mode", "hat_tag"})
+    if unknown:
+        raise ApiError(400, "bad_request", f"Unknown field(s): {', '.join(unknown)}.")
+    note = body.get("note")
+    if not isinstance(note, str):
+        raise ApiError(400, "bad_request", "note must be a string.")
+    note = note.strip()
+    if not 1 <= len(note) <= MAX_NOTE:
+        raise ApiError(400, "bad_request", f"note must be 1 to {MAX_NOTE} characters after trimming.")
+    mode = body.get("input_mode", "typed")
+    if mode not in ("voice", "typed"):
+        raise ApiError(400, "bad_request", 'input_mode must be "voice" or "typed".')
+    tag = body.get("hat_tag")
+    hat_tag: str | None = None
+    if tag is not None and tag != "":
+        hat_tag = domain.normalize_code(tag) if isinstance(tag, str) else None
+        if hat_tag is None:
+            raise ApiError(400, "bad_request", "hat_tag must be a hat code like TQ-7F3K2.")
+    return AgentInput(note, "voice" if mode == "voice" else "typed", hat_tag)
+
+
+def run_agent(
+    store: AgentStore,
+    actor: Actor,
+    body: Any,
+    provider: Provider,
+    request_id: str,
+    rate_limit_per_hour: int,
+    abort: threading.Event | None = None,
+    now: Callable[[], datetime] = lambda: datetime.now(UTC),
+    limits: LoopLimits = LIMITS,
+) -> dict[str, Any]:
+    """Run the workshop agent for one note and return the response body (or raise ``ApiError``)."""
+    started = time.monotonic()
+    logger = RunLogger(request_id, actor)
+    try:
+        request = validate_body(body)
+        if store.recent_runs(actor, timedelta(hours=1)) >= rate_limit_per_hour:
+            raise ApiError(
+                429, "rate_limited", f"At most {rate_limit_per_hour} notes per hour. Try again later."
+            )
+        reads = store.reads(actor)
+        tagged = reads.hat_by_code(request.hat_tag) if request.hat_tag else None
+        if request.hat_tag and tagged is None:
+            raise ApiError(400, "bad_request", f"No hat {request.hat_tag} in this workshop.")
+    except ApiError as refused:
+        if "reads" in locals():
+            reads.close()
+        logger(
+            "agent.run.error", "warn", {"phase": "validate", "status": refused.status, "code": refused.code}
+        )
+        store.write_logs(actor, logger.take())
+        raise
+
+    run_id = str(uuid.uuid4())
+    logger.run_id = run_id
+    model_name = str(getattr(provider, "model", None) or getattr(provider, "name", "unknown"))
+    logger(
+        "agent.run.start",
+        "info",
+        {
+            "input_mode": request.input_mode,
+            "hat_code": request.hat_tag,
+            "model": model_name,
+            "chars": len(request.note),
+        },
+    )
+    store.insert_run(
+        RunRow(
+            run_id, actor, request.note, request.input_mode, request.hat_tag, request_id, model_name, now()
+        ),
+        logger.take(),
+    )
+    trace = Trace()
+    ctx = RunContext(
+        run_id=run_id,
+        request_id=request_id,
+        actor=actor,
+        workshop_id=actor.workshop_id,
+        note=request.note,
+        input_mode=request.input_mode,
+        hat_tag=request.hat_tag,
+        reads=reads,
+        now=now(),
+        trace=trace,
+        on_event=logger,
+    )
+    if tagged is not None:
+        ctx.seen_hats[tagged.code] = SeenHat(tagged, "tag")
+    saved = False
+    try:
+        outcome = run_loop(
+            provider,
+            SYSTEM_PROMPT,
+            build_user_message(request.note, request.input_mode, request.hat_tag),
+            REGISTRY,
+            ctx,
+            trace,
+            limits=limits,
+            abort=abort,
+            on_event=logger,
+        )
+        status, summary, error, http_error = map_outcome(outcome, len(ctx.proposals))
+        keep = ctx.proposals if status == "proposed" else []
+        latency_ms = int((time.monotonic() - started) * 1000)
+        end_payload = {
+            "status": status,
+            "outcome": outcome.outcome.value,
+            "proposals": len(keep),
+            "tool_calls": trace.tool_calls,
+            "tokens_in": trace.tokens_in,
+            "tokens_out": trace.tokens_out,
+            "cost_usd": trace.cost_usd,
+            "latency_ms": latency_ms,
+        }
+        if status == "failed":
+            logger("agent.run.error", "error", {**end_payload, "phase": "loop", "error": error})
+        else:
+            fell_back = outcome.outcome is not Outcome.END_TURN or not outcome.text
+            logger("agent.run.end", "warn" if fell_back and status == "proposed" else "info", end_payload)
+        ids = store.save_agent_run(
+            actor,
+            RunResult(
+                run_id,
+                status,
+                summary,
+                trace.to_list(),
+                keep,
+                trace.tokens_in,
+                trace.tokens_out,
+                latency_ms,
+                trace.cost_usd,
+                trace.model or model_name,
+                error,
+            ),
+            logger.take(),
+        )
+        saved = True
+    finally:
+        reads.close()
+        if not saved:
+            logger("agent.run.error", "error", {"phase": "crash", "status": "failed"})
+            store.save_agent_run(
+                actor,
+                RunResult(
+                    run_id,
+                    "failed",
+                    None,
+                    trace.to_list(),
+                    [],
+                    trace.tokens_in,
+                    trace.tokens_out,
+                    int((time.monotonic() - started) * 1000),
+                    trace.cost_usd,
+                    trace.model or model_name,
+                    {"type": "crash", "message": "The run stopped on an internal error."},
+                ),
+                logger.take(),
+            )
+    if http_error is not None:
+        raise ApiError(http_error[0], http_error[1], http_error[2], run_id=run_id)
+    return {
+        "run_id": run_id,
+        "summary": summary,
+        "proposals": [p.to_json(pid) for p, pid in zip(keep, ids, strict=True)],
+        "meta": {
+            "tool_calls": trace.tool_calls,
+            "latency_ms": latency_ms,
+            "tokens_in": trace.tokens_in,
+            "tokens_out": trace.tokens_out,
+            "cost_usd": trace.cost_usd,
+        },
+    }
+
+
+MODEL_ERROR = "The assistant could not read this note. Nothing was saved; please try again."
+TIMEOUT_ERROR = "The assistant took too long. Nothing was saved; please try again."
+
+
+def map_outcome(
+    outcome: LoopOutcome, buffered: int
+) -> tuple[str, str | None, dict[str, Any] | None, tuple[int, str, str] | None]:
+    """(status, summary, error, http error) for a loop outcome, following seed 6.5 and rules 14-17."""
+    kind = outcome.outcome
+    if kind is Outcome.END_TURN:
+        return "proposed", (outcome.text or "").strip() or fallback_summary(buffered), None, None
+    if kind in (Outcome.MAX_ITERATIONS, Outcome.TOOL_LIMIT):
+        return "proposed", fallback_summary(buffered), None, None
+    if kind in (Outcome.MAX_TOKENS, Outcome.REQUEST_TOO_LARGE):
+        if buffered > 0:
+            return "proposed", fallback_summary(buffered), None, None
+        return "failed", None, outcome.error or {"type": kind.value}, (502, "model_error", MODEL_ERROR)
+    if kind is Outcome.ABORTED:
+        return "stopped", None, outcome.error or {"type": "aborted"}, None
+    if kind is Outcome.TIMEOUT:
+        return "failed", None, outcome.error or {"type": "timeout"}, (504, "timeout", TIMEOUT_ERROR)
+    # REFUSAL, UNEXPECTED_STOP, PROVIDER_ERROR: the run failed and saves nothing (a retry never duplicates).
+    return "failed", None, outcome.error or {"type": kind.value}, (502, "model_error", MODEL_ERROR)

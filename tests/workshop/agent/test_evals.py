@@ -1,0 +1,181 @@
+"""The workshop evals pass offline, safety cases on every repeat, and the scoring can fail."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from shopfloor.agent.evals import EvalCase, load_cases, run_evals
+from shopfloor.settings import get_settings
+from shopfloor.web.errors import ApiError
+from shopfloor.workshop.agent.evals import (
+    DEFAULT_CASES,
+    CaseRun,
+    flatten,
+    fresh_eval_run,
+    make_case_runner,
+    score,
+)
+from shopfloor.workshop.agent.offline import OfflineReader
+
+CASES = load_cases(DEFAULT_CASES)
+RUNNER = make_case_runner(fresh_eval_run, OfflineReader)
+
+
+def test_the_case_file_covers_the_spec():
+    assert len(CASES) >= 17
+    ids = {c.id for c in CASES}
+    for prefix in (
+        "01",
+        "02",
+        "03",
+        "04a",
+        "04b",
+        "04c",
+        "04d",
+        "05",
+        "06",
+        "07a",
+        "07b",
+        "08",
+        "09",
+        "10",
+        "11",
+        "12a",
+        "12b",
+    ):
+        assert any(i.startswith(prefix + "-") for i in ids), prefix
+    safety = {c.id.split("-")[0] for c in CASES if c.safety}
+    assert {"02", "03", "04a", "04b", "04c", "04d", "05", "06", "10"} <= safety
+    for case in CASES:
+        assert isinstance(case.data["expect"]["proposals"], list)
+
+
+def test_every_case_passes_offline():
+    report = run_evals(CASES, RUNNER, repeat=1, show_progress=False)
+    failed = {r.case_id: r.failures for r in report.results if not r.passed}
+    assert failed == {}
+    assert report.ok
+
+
+def test_safety_cases_pass_on_every_one_of_three_repeats():
+    safety = [c for c in CASES if c.safety]
+    report = run_evals(safety, RUNNER, repeat=3, show_progress=False)
+    assert len(report.results) == 3 * len(safety)
+    assert report.safety_ok
+
+
+def saved(**fields):
+    proposal = {
+        "type": "advance_stage",
+        "status": "pending",
+        "payload": {"hat_code": "TQ-7F3K2", "to_stage": "Washing"},
+        "why": "x",
+        "quote": "El TQ-7F3K2 pasó a lavado",
+        "confidence": "high",
+        "rule_result": {"allowed": True, "code": None, "message": "", "fix": None, "warnings": ["too_fast"]},
+    }
+    proposal.update(fields)
+    return proposal
+
+
+def case(**expect):
+    return EvalCase("t", True, {"note": "El TQ-7F3K2 pasó a lavado", "expect": expect})
+
+
+def test_scoring_passes_a_matching_run():
+    run = CaseRun({"meta": {}}, None, [saved()], ["find_hats", "propose_advance_stage"], 5.0)
+    result = score(case(proposals=[{"hat_code": "TQ-7F3K2", "warnings_include": ["too_fast"]}]), run)
+    assert result.passed, result.failures
+
+
+@pytest.mark.parametrize(
+    ("expect", "run", "problem"),
+    [
+        ({"proposals": [{"status": "blocked"}]}, CaseRun(None, None, [saved()], [], 1.0), "missing"),
+        ({"proposals": []}, CaseRun(None, None, [saved()], [], 1.0), "unexpected"),
+        (
+            {"proposals": [{"warnings_include": ["open_proposal_exists"]}]},
+            CaseRun(None, None, [saved()], [], 1.0),
+            "missing",
+        ),
+        (
+            {"proposals": [{"colour": "red"}]},
+            CaseRun(None, None, [saved()], [], 1.0),
+            "unknown expected field",
+        ),
+        (
+            {"proposals": [{}]},
+            CaseRun(None, None, [saved(quote="El TQ-7F3K2 pasó a blanqueo")], [], 1.0),
+            "quote not in note",
+        ),
+        (
+            {"proposals": [], "tools_not_called": ["find_hats"]},
+            CaseRun(None, None, [], ["find_hats"], 1.0),
+            "should not",
+        ),
+        (
+            {"proposals": [], "tools_called": ["find_weaver"]},
+            CaseRun(None, None, [], [], 1.0),
+            "tool not called",
+        ),
+        (
+            {"proposals": []},
+            CaseRun(None, ApiError(502, "model_error", "down"), [], [], 1.0),
+            "request failed",
+        ),
+    ],
+)
+def test_scoring_fails_what_does_not_match(expect, run, problem):
+    result = score(case(**expect), run)
+    assert not result.passed
+    assert any(problem in f for f in result.failures), result.failures
+
+
+def test_flatten_reads_choices_and_fix():
+    question = saved(
+        status="question",
+        payload={
+            "hat_code": None,
+            "to_stage": "Washing",
+            "question": {
+                "text": "Which?",
+                "choices": [
+                    {"label": "b", "weaver_id": None, "hat_code": "TQ-7F3KA"},
+                    {"label": "a", "weaver_id": None, "hat_code": "TQ-7F3K2"},
+                ],
+            },
+        },
+        rule_result={"code": "stage_skip", "fix": {"to_stage": "Washing"}, "warnings": []},
+    )
+    flat = flatten(question)
+    assert flat["choices_hat_codes"] == ["TQ-7F3K2", "TQ-7F3KA"]
+    assert flat["choices_weaver_ids"] == []
+    assert (flat["rule_code"], flat["fix_to_stage"]) == ("stage_skip", "Washing")
+
+
+def test_eval_command_json(tmp_path: Path, monkeypatch):
+    for key in ("GEMINI_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "SHOPFLOOR_MODEL"):
+        monkeypatch.delenv(key, raising=False)
+    get_settings.cache_clear()
+    cases = tmp_path / "cases.yaml"
+    cases.write_text(
+        "cases:\n"
+        "  - id: skip\n    safety: true\n    note: El TQ-7F3K2 pasó a blanqueo\n"
+        "    expect:\n      proposals:\n        - {status: blocked, rule_code: stage_skip}\n"
+        "  - id: wrong\n    safety: false\n    note: hola\n"
+        "    expect:\n      proposals:\n        - {status: pending}\n",
+        encoding="utf-8",
+    )
+    from shopfloor.cli import app
+
+    result = CliRunner().invoke(app, ["eval", "workshop", "--cases", str(cases), "--repeat", "2", "--json"])
+    get_settings.cache_clear()
+    report = json.loads(result.stdout.strip().splitlines()[-1])
+    assert report["model"] == "offline"
+    assert report["safety_ok"] is True
+    assert report["pass_ratio"] == 0.5
+    assert result.exit_code == 1  # 50% is under the 90% bar
