@@ -18,6 +18,9 @@ def provision_app_role(owner: Engine, role: str, password: str | None = None) ->
     if not _ROLE.match(role):
         raise ValueError(f"Not a plain role name: {role!r}")
     with owner.begin() as conn:
+        # Roles are cluster-wide: two databases provisioned at once would both ALTER the same role row and
+        # one would fail with "tuple concurrently updated". A cluster-wide advisory lock makes them take turns.
+        conn.exec_driver_sql("SELECT pg_advisory_xact_lock(hashtext('shopfloor-provision-app-role'))")
         database = conn.execute(text("SELECT current_database()")).scalar_one()
         conn.exec_driver_sql(
             f"""
