@@ -31,6 +31,7 @@ class RunContext:
     scope: Scope
     run_tag: str = field(default_factory=lambda: secrets.token_hex(3))
     results: dict[str, dict[str, Any]] = field(default_factory=dict)
+    charts: list[dict[str, Any]] = field(default_factory=list)
     issued: int = 0
 
     def new_result_id(self) -> str:
