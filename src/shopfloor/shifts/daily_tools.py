@@ -311,14 +311,14 @@ def get_shift_overview(ctx: RunContext, args: ShiftArgs) -> dict[str, Any]:
         """,
         p,
     )
-    components = [
+    components: list[dict[str, Any]] = [
         {"id": "speed_by_grade", "title": "Speed to target by grade (%)", "x": "grade", "y": "pct_of_target"},
         {"id": "downtime_by_reason", "title": "Downtime by reason (min)", "x": "key", "y": "minutes"},
         {"id": "rejects_by_family", "title": "Rejected area by family (sq ft)", "x": "family", "y": "sqft"},
     ]
     data = {"speed_by_grade": speed, "downtime_by_reason": downtime, "rejects_by_family": quality}
     for component in components:
-        component["rows"] = data[component["id"]]  # type: ignore[index]
+        component["rows"] = data[component["id"]]
     return envelope(
         ctx,
         "get_shift_overview",

@@ -189,7 +189,8 @@ def get_day_dollars(ctx: RunContext, args: DayDollarArgs) -> dict[str, Any]:
     if ctx.scope.include == "shift" and args.shifts is None:
         raise ToolError(f"Under the selected-shift scope, list only shift {ctx.scope.shift}.")
     sql = Sql()
-    complete, excluded = [], []
+    complete: list[int] = []
+    excluded: list[int] = []
     for shift in wanted:
         status = shift_coverage(ctx, sql, shift)["status"]
         (complete if status == "complete" else excluded).append(shift)
