@@ -605,7 +605,7 @@ def _address_for(plan: Plan, question: str) -> str:
     from shopfloor.shifts.router import route
 
     include = plan.include if plan.shift is not None else "day"
-    scope = Scope(day=plan.day, shift=plan.shift, include=include, period=plan.window)  # type: ignore[arg-type]
+    scope = Scope(day=plan.day, shift=plan.shift, include=include, period=plan.window)
     routed = route(question, scope)
     if isinstance(routed, Plan):
         return replace(routed, after=None).address()
