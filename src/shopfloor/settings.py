@@ -54,6 +54,14 @@ class Settings(BaseSettings):
         """The DuckDB file of the shifts record store."""
         return self.shifts_db or self.var_dir / "shifts.duckdb"
 
+    def shifts_xml_dir(self) -> Path:
+        """Where the generated day files of the shifts record store are written."""
+        return self.var_dir / "shifts-xml"
+
+    def shifts_answer_keys_path(self) -> Path:
+        """The planted scenarios' answer keys (read by the shifts eval runner only)."""
+        return self.var_dir / "shifts-answer-keys.json"
+
 
 def provider_key(provider: str) -> str | None:
     """The API key for ``provider`` from the environment, or None. Never log the result."""

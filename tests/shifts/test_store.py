@@ -14,6 +14,7 @@ DAY = date(2026, 9, 14)
 def note_day(day: date, texts: list[str]) -> store.DayRows:
     rows = store.DayRows(day)
     rows.tables["notes"] = [{"day": day, "shift": 1, "seq": i, "text": t} for i, t in enumerate(texts)]
+    rows.tables["days"] = [{"day": day, "file": f"{day}.xml", "sha256": "0" * 64}]
     return rows
 
 

@@ -2,21 +2,225 @@
 
 from __future__ import annotations
 
-import typer
+import json
+import os
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import date
+from pathlib import Path
+from typing import Any
 
-from shopfloor.settings import Settings
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from shopfloor.settings import Settings, get_settings
+from shopfloor.shifts import generate as gen
+from shopfloor.shifts import ingest as loader
+from shopfloor.shifts import store
 
 app = typer.Typer(help="Shift Investigator commands.", no_args_is_help=True)
+console = Console(stderr=True)
+
+
+@contextmanager
+def progress_bar(label: str) -> Iterator[Callable[[int, int], None]]:
+    """A Rich progress bar; yields a ``(done, total)`` callback."""
+    with Progress(
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=False,
+    ) as progress:
+        task = progress.add_task(label, total=None)
+
+        def update(done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total)
+
+        yield update
+
+
+def _db_path(db: Path | None) -> Path:
+    return db or get_settings().shifts_db_path()
 
 
 @app.command()
-def status() -> None:
-    """Summarise the shifts store."""
-    typer.echo("Shift Investigator: nothing prepared yet.")
+def generate(
+    as_of: str = typer.Option(
+        gen.DEFAULT_AS_OF.isoformat(), help="Last production day (YYYY-MM-DD, Mon–Fri)."
+    ),
+    days: int = typer.Option(0, help="Only the last N production days (0 = the whole rolling year)."),
+    seed: int = typer.Option(gen.DEFAULT_SEED, help="Base seed; the same seed gives the same bytes."),
+    out: Path = typer.Option(None, help="Directory for the day files (default: var/shifts-xml)."),
+    corrupt_days: int = typer.Option(gen.DEFAULT_CORRUPT_DAYS, help="Days with one corrupt setup."),
+    keys: Path = typer.Option(None, help="Answer-key file (default: var/shifts-answer-keys.json)."),
+) -> None:
+    """Write the synthetic year: one XML file per production day, a manifest and the answer keys."""
+    settings = get_settings()
+    try:
+        as_of_day = date.fromisoformat(as_of)
+    except ValueError:
+        raise typer.BadParameter(f"--as-of {as_of!r} is not a date (YYYY-MM-DD)") from None
+    if days < 0 or corrupt_days < 0:
+        raise typer.BadParameter("--days and --corrupt-days must not be negative")
+    out_dir = out or settings.shifts_xml_dir()
+    keys_path = keys or (settings.shifts_answer_keys_path() if out is None else None)
+    try:
+        with progress_bar("Generating days") as update:
+            result = gen.generate(
+                out_dir,
+                as_of=as_of_day,
+                days=days or None,
+                seed=seed,
+                corrupt_days=corrupt_days,
+                answer_keys=keys_path,
+                progress=update,
+            )
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+    typer.echo(f"Wrote {len(result.days)} day files and {result.manifest.name} to {out_dir}/")
+    typer.echo(f"Answer keys (for evals only): {result.answer_keys}")
+
+
+@app.command()
+def ingest(
+    directory: Path = typer.Argument(..., help="Directory of YYYY-MM-DD.xml day files."),
+    db: Path = typer.Option(None, help="DuckDB store (default: var/shifts.duckdb)."),
+) -> None:
+    """Load day files into the record store; each day is one transaction and replaces that day."""
+    if not directory.is_dir():
+        raise typer.BadParameter(f"{directory} is not a directory")
+    conn = store.connect(_db_path(db))
+    try:
+        with progress_bar("Ingesting days") as update:
+            report = loader.ingest_directory(conn, directory, progress=update)
+    finally:
+        conn.close()
+    typer.echo(f"Loaded {len(report.loaded)} days; {report.excluded} setups excluded and kept.")
+    for name, message in report.rejected:
+        typer.echo(f"Rejected {name}: {message}", err=True)
+    if report.rejected:
+        raise typer.Exit(code=1)
+
+
+@app.command()
+def export(
+    db: Path = typer.Option(None, help="DuckDB store (default: var/shifts.duckdb)."),
+    out: Path = typer.Option(Path("var/shifts-parquet"), help="Directory for the Parquet files."),
+) -> None:
+    """Export every table of the record store to Parquet (one file per table)."""
+    path = _db_path(db)
+    if not path.is_file():
+        raise typer.BadParameter(f"no record store at {path}; run `shopfloor prepare` first")
+    conn = store.open_read_only(path)
+    try:
+        written = store.export_parquet(conn, out)
+    finally:
+        conn.close()
+    typer.echo(f"Wrote {len(written)} Parquet files to {out}/")
+
+
+def store_status(path: Path) -> dict[str, Any]:
+    """Summary of the store at ``path`` (never the planted scenarios' answers)."""
+    if not path.is_file():
+        return {"store": str(path), "exists": False}
+    conn = store.open_read_only(path)
+    try:
+        meta = store.get_meta(conn)
+        row = conn.execute(
+            "SELECT min(day), max(day), count(*), coalesce(sum(setups), 0), coalesce(sum(excluded), 0) FROM days"
+        ).fetchone()
+        shifts_row = conn.execute("SELECT count(*) FROM shifts").fetchone()
+    finally:
+        conn.close()
+    assert row is not None and shifts_row is not None
+    first, last, days, setups, excluded = row
+    return {
+        "store": str(path),
+        "exists": True,
+        "first_day": first.isoformat() if first else None,
+        "last_day": last.isoformat() if last else None,
+        "days": days,
+        "shifts": shifts_row[0],
+        "setups": int(setups),
+        "excluded_records": int(excluded),
+        "planted_scenarios": int(meta.get("planted_scenarios", "0") or 0),
+        "size_bytes": path.stat().st_size,
+        "generator": meta.get("generator"),
+        "seed": meta.get("seed"),
+        "as_of": meta.get("as_of"),
+    }
+
+
+@app.command()
+def status(
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+    db: Path = typer.Option(None, help="DuckDB store (default: var/shifts.duckdb)."),
+) -> None:
+    """Summarise the record store: days, shifts, setups, excluded records, size, generator."""
+    summary = store_status(_db_path(db))
+    if as_json:
+        typer.echo(json.dumps(summary, indent=1))
+        return
+    if not summary["exists"]:
+        typer.echo(f"No record store at {summary['store']}; run `shopfloor prepare`.")
+        return
+    size_mb = summary["size_bytes"] / 1_000_000
+    typer.echo(
+        f"Record store {summary['store']} ({size_mb:.1f} MB, generator {summary['generator']})\n"
+        f"  production days {summary['first_day']} .. {summary['last_day']}: {summary['days']} days, "
+        f"{summary['shifts']} shifts, {summary['setups']:,} valid setups\n"
+        f"  excluded records: {summary['excluded_records']}; planted scenarios: {summary['planted_scenarios']}"
+    )
+
+
+def _store_matches(path: Path, seed: int, as_of: date) -> bool:
+    summary = store_status(path)
+    return bool(
+        summary["exists"]
+        and summary["days"]
+        and summary["generator"] == gen.GENERATOR_VERSION
+        and summary["seed"] == str(seed)
+        and summary["as_of"] == as_of.isoformat()
+    )
 
 
 def prepare(settings: Settings) -> None:
-    """Prepare the embedded store with sample data (idempotent); called by `shopfloor prepare`."""
+    """Prepare the record store with the default synthetic year (skipped when the store already holds
+    it: same generator version, seed and as-of date). Called by `shopfloor prepare`."""
+    path = settings.shifts_db_path()
+    seed, as_of = gen.DEFAULT_SEED, gen.DEFAULT_AS_OF
+    if _store_matches(path, seed, as_of):
+        typer.echo(f"Shift record store is current ({path}).")
+        return
+    xml_dir = settings.shifts_xml_dir()
+    with progress_bar("Generating the synthetic year") as update:
+        gen.generate(
+            xml_dir, as_of=as_of, seed=seed, answer_keys=settings.shifts_answer_keys_path(), progress=update
+        )
+    # Build beside the target and move it into place, so a half-built store is never visible.
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, tmp_name = tempfile.mkstemp(prefix=".shifts-", suffix=".duckdb", dir=path.parent)
+    os.close(handle)
+    tmp = Path(tmp_name)
+    tmp.unlink()
+    try:
+        conn = store.connect(tmp)
+        try:
+            with progress_bar("Loading the record store") as update:
+                report = loader.ingest_directory(conn, xml_dir, progress=update)
+        finally:
+            conn.close()
+        if report.rejected:
+            raise RuntimeError(f"generated days were rejected: {report.rejected[:3]}")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+        Path(str(tmp) + ".wal").unlink(missing_ok=True)
+    typer.echo(f"Shift record store ready: {len(report.loaded)} days in {path}")
 
 
 def eval_command() -> None:

@@ -20,7 +20,7 @@ from shopfloor.shifts.evidence import (
     require_day_control,
     scoped_shift,
 )
-from shopfloor.shifts.queries import (
+from shopfloor.shifts.tool_queries import (
     MAINT_BAND,
     OPERATOR_BAND,
     TRIM_FLAG,

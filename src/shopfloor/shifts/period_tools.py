@@ -25,7 +25,7 @@ from shopfloor.shifts.evidence import (
     window_coverage,
 )
 from shopfloor.shifts.money import RATES, board_usd, machine_usd, per_year
-from shopfloor.shifts.queries import (
+from shopfloor.shifts.tool_queries import (
     BETTER,
     DRY_END_BAND,
     SHEAR_GUIDE,

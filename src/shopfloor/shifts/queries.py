@@ -1,7 +1,6 @@
-"""Fixed SQL templates shared by the tools, and the KPI arithmetic on their sums.
+"""Fixed store queries that feed the metrics: summed quantities per shift, crew or day and shift.
 
-Every statement takes bound values only (``$start``, ``$end``, ``$shift``); a grouping identifier is chosen
-from an allowlist in code and never comes from a caller's string. Percentages are ratios of sums.
+The SQL only sums; every ratio is computed once, in ``metrics.kpis``, so the formulas live in one place.
 """
 
 from __future__ import annotations
@@ -9,187 +8,111 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from shopfloor.shifts.evidence import RunContext, Sql, ratio
+import duckdb
 
-MAINT_BAND = 2.5
-OPERATOR_BAND = 2.5
-TRIM_FLAG = 3.25
-DRY_END_BAND = 1.0
-SHEAR_GUIDE = (0.4, 1.0)
+from shopfloor.shifts import metrics, store
+from shopfloor.shifts.catalog import TRIM_FLAG_PCT
 
-SCOPE = "day BETWEEN $start AND $end AND ($shift IS NULL OR shift = $shift)"
+# Allow-listed grouping keys: name -> SQL expression (a struct for day and shift).
+GROUPS: dict[str, str] = {
+    "all": "'all'",
+    "shift": "sh.shift",
+    "crew": "sh.crew",
+    "day": "sh.day",
+    "day_shift": "(sh.day, sh.shift)",
+}
 
-KPI_SUMS = f"""
-WITH sh AS (
-  SELECT count(*) AS shift_rows, coalesce(sum(scheduled_min), 0) AS scheduled_min
-  FROM shifts WHERE {SCOPE}),
-su AS (
-  SELECT count(*) AS setups, sum(gross_feet) AS feet, sum(gross_sqft) AS gross, sum(trim_sqft) AS trim,
-         sum(shear_sqft) AS shear, sum(reject_sqft) AS rejects, sum(target_fpm * elapsed_min) AS target_feet,
-         sum(elapsed_min) AS elapsed_min, sum(stop_min) AS alloc_stop_min,
-         count(*) FILTER (WHERE gross_sqft > 0 AND 100 * trim_sqft / gross_sqft > {TRIM_FLAG}) AS setups_over_trim,
-         count(DISTINCT (day, shift, run_id)) AS paper_changes
-  FROM setups WHERE {SCOPE}),
-dt AS (
-  SELECT count(*) AS stops, coalesce(sum(minutes), 0) AS stop_min,
-         coalesce(sum(minutes) FILTER (WHERE kind = 'Maintenance'), 0) AS maint_min,
-         coalesce(sum(minutes) FILTER (WHERE kind = 'Operator'), 0) AS operator_min,
-         coalesce(sum(minutes) FILTER (WHERE kind = 'PM'), 0) AS pm_min,
-         coalesce(sum(minutes) FILTER (WHERE kind = 'External'), 0) AS external_min
-  FROM stops WHERE {SCOPE})
-SELECT * FROM sh, su, dt
+SUMS_SQL = """
+WITH s AS (
+    SELECT day, shift,
+           count(*) AS setups,
+           count(DISTINCT run_id) AS runs,
+           sum(gross_feet) AS feet,
+           sum(target_fpm * elapsed_min) AS target_feet,
+           sum(elapsed_min) AS elapsed,
+           sum(stop_min) AS stop_min,
+           sum(gross_sqft) AS gross,
+           sum(trim_sqft) AS trim,
+           sum(shear_sqft) AS shear,
+           sum(reject_sqft) AS rejects,
+           count(*) FILTER (WHERE trim_sqft * 100 > {flag} * gross_sqft) AS above
+    FROM setups WHERE day BETWEEN $first AND $last GROUP BY day, shift
+), d AS (
+    SELECT day, shift,
+           sum(minutes) FILTER (WHERE kind = 'Maintenance') AS m,
+           sum(minutes) FILTER (WHERE kind = 'Operator') AS o,
+           sum(minutes) FILTER (WHERE kind = 'PM') AS p,
+           sum(minutes) FILTER (WHERE kind = 'External') AS e
+    FROM stops WHERE day BETWEEN $first AND $last GROUP BY day, shift
+)
+SELECT {key} AS key_, count(*), sum(sh.scheduled_min),
+       coalesce(sum(s.setups), 0), coalesce(sum(s.runs), 0), coalesce(sum(s.feet), 0),
+       coalesce(sum(s.target_feet), 0), coalesce(sum(s.elapsed), 0), coalesce(sum(s.stop_min), 0),
+       coalesce(sum(s.gross), 0), coalesce(sum(s.trim), 0), coalesce(sum(s.shear), 0),
+       coalesce(sum(s.rejects), 0), coalesce(sum(d.m), 0), coalesce(sum(d.o), 0),
+       coalesce(sum(d.p), 0), coalesce(sum(d.e), 0), coalesce(sum(s.above), 0),
+       count(*) FILTER (WHERE sh.coverage <> 'complete')
+FROM shifts sh
+LEFT JOIN s ON s.day = sh.day AND s.shift = sh.shift
+LEFT JOIN d ON d.day = sh.day AND d.shift = sh.shift
+WHERE sh.day BETWEEN $first AND $last AND ($shift IS NULL OR sh.shift = $shift)
+GROUP BY {key}
+ORDER BY {key}
 """
 
 
-def params(start: date, end: date, shift: int | None) -> dict[str, Any]:
-    """The bound values of a window and shift scope."""
-    return {"start": start, "end": end, "shift": shift}
+def sums_sql(group: str) -> str:
+    """The summing query for one allow-listed grouping."""
+    return SUMS_SQL.format(key=GROUPS[group], flag=TRIM_FLAG_PCT)
 
 
-def kpi_sums(ctx: RunContext, sql: Sql, start: date, end: date, shift: int | None) -> dict[str, Any]:
-    """The summed numerators and denominators of every KPI over a date range and shift scope."""
-    row = sql.rows(ctx, KPI_SUMS, params(start, end, shift))[0]
-    sql.source_rows += int(row["shift_rows"] or 0) + int(row["setups"] or 0) + int(row["stops"] or 0)
-    return row
-
-
-def kpis(s: dict[str, Any]) -> dict[str, float | None]:
-    """Every KPI from the sums (ratios of sums; a zero denominator gives None)."""
-    feet = s["feet"]
-    gross = s["gross"]
-    scheduled = s["scheduled_min"]
-    trim, shear, rejects = s["trim"], s["shear"], s["rejects"]
-    yield_sqft = None if gross is None else gross - (trim or 0) - (shear or 0)
-    running = None if s["elapsed_min"] is None else s["elapsed_min"] - (s["alloc_stop_min"] or 0)
-    good = None if yield_sqft is None else yield_sqft - (rejects or 0)
-    return {
-        "lineal_ft": feet,
-        "gross_sqft": gross,
-        "speed_fpm": ratio(feet, scheduled),
-        "speed_to_target_pct": ratio(feet, s["target_feet"], 100),
-        "running_fpm": ratio(feet, running),
-        "downtime_pct": ratio(s["stop_min"], scheduled, 100),
-        "maintenance_pct": ratio(s["maint_min"], scheduled, 100),
-        "operator_pct": ratio(s["operator_min"], scheduled, 100),
-        "op_maint_pct": ratio((s["maint_min"] or 0) + (s["operator_min"] or 0), scheduled, 100),
-        "pm_pct": ratio(s["pm_min"], scheduled, 100),
-        "external_pct": ratio(s["external_min"], scheduled, 100),
-        "trim_pct": ratio(trim, gross, 100),
-        "shear_pct": ratio(shear, gross, 100),
-        "dry_end_pct": ratio(rejects, gross, 100),
-        "dry_end_pct_of_yield": ratio(rejects, yield_sqft, 100),
-        "yield_sqft": yield_sqft,
-        "estimated_good_sqft": good,
-        "throughput_in": ratio(gross, feet, 12),
-        "setups": s["setups"],
-        "setups_over_trim_flag": s["setups_over_trim"],
-        "paper_changes": s["paper_changes"],
-        "lineal_per_setup": ratio(feet, s["setups"]),
-        "lineal_per_paper_change": ratio(feet, s["paper_changes"]),
-        "stops": s["stops"],
-        "downtime_min": s["stop_min"],
-    }
-
-
-UNITS = {
-    "lineal_ft": "ft",
-    "gross_sqft": "sq ft",
-    "speed_fpm": "ft/min",
-    "speed_to_target_pct": "%",
-    "running_fpm": "ft/min",
-    "downtime_pct": "%",
-    "maintenance_pct": "%",
-    "operator_pct": "%",
-    "op_maint_pct": "%",
-    "pm_pct": "%",
-    "external_pct": "%",
-    "trim_pct": "%",
-    "shear_pct": "%",
-    "dry_end_pct": "%",
-    "dry_end_pct_of_yield": "%",
-    "yield_sqft": "sq ft",
-    "estimated_good_sqft": "sq ft",
-    "throughput_in": "in",
-    "setups": "setups",
-    "setups_over_trim_flag": "setups",
-    "paper_changes": "runs",
-    "lineal_per_setup": "ft",
-    "lineal_per_paper_change": "ft",
-    "stops": "stops",
-    "downtime_min": "min",
-}
-# Which way is better for each KPI (None: context, not a direction).
-BETTER = {
-    "lineal_ft": "higher",
-    "gross_sqft": "higher",
-    "speed_fpm": "higher",
-    "speed_to_target_pct": "higher",
-    "running_fpm": "higher",
-    "downtime_pct": "lower",
-    "maintenance_pct": "lower",
-    "operator_pct": "lower",
-    "op_maint_pct": "lower",
-    "pm_pct": None,
-    "external_pct": None,
-    "trim_pct": "lower",
-    "shear_pct": "lower",
-    "dry_end_pct": "lower",
-    "dry_end_pct_of_yield": "lower",
-    "yield_sqft": "higher",
-    "estimated_good_sqft": "higher",
-    "throughput_in": None,
-    "setups": None,
-    "setups_over_trim_flag": "lower",
-    "paper_changes": None,
-    "lineal_per_setup": "higher",
-    "lineal_per_paper_change": "higher",
-    "stops": "lower",
-    "downtime_min": "lower",
-}
-
-
-def band(measure: str, value: float | None) -> tuple[float | None, str | None, bool]:
-    """The owner's band for a measure: (band value, band text, flagged)."""
-    if value is None:
-        return None, None, False
-    if measure == "maintenance_pct":
-        return MAINT_BAND, f"maintenance band {MAINT_BAND} % of scheduled minutes", value > MAINT_BAND
-    if measure == "operator_pct":
-        return OPERATOR_BAND, f"operator band {OPERATOR_BAND} % of scheduled minutes", value > OPERATOR_BAND
-    if measure == "dry_end_pct":
-        return DRY_END_BAND, f"dry-end waste flags above {DRY_END_BAND} % of gross", value > DRY_END_BAND
-    if measure == "trim_pct":
-        return TRIM_FLAG, f"trim flags above {TRIM_FLAG} % per setup (guidance for the total)", False
-    if measure == "shear_pct":
-        return SHEAR_GUIDE[1], "shear 0.4–1 % is guidance, not an alarm", False
-    if measure == "speed_to_target_pct":
-        return 100.0, "speed to target below 100 % is highlighted", value < 100.0
-    return None, None, False
-
-
-def kpi_rows(values: dict[str, float | None]) -> list[dict[str, Any]]:
-    """One row per KPI with unit, band and flag."""
-    rows = []
-    for measure, value in values.items():
-        band_value, band_text, flagged = band(measure, value)
-        rows.append(
-            {
-                "measure": measure,
-                "value": value,
-                "unit": UNITS[measure],
-                "band": band_value,
-                "band_text": band_text,
-                "flag": flagged,
-            }
+def window_sums(
+    conn: duckdb.DuckDBPyConnection,
+    first: date,
+    last: date,
+    *,
+    group: str = "shift",
+    shift: int | None = None,
+) -> dict[Any, tuple[metrics.Sums, int]]:
+    """Summed quantities per group over the production days ``first``..``last`` (inclusive), with the
+    number of incomplete shifts in each group."""
+    if group not in GROUPS:
+        raise ValueError(f"unknown grouping {group!r}")
+    sql = sums_sql(group)
+    result = store.bounded_query(conn, sql, {"first": first, "last": last, "shift": shift})
+    out: dict[Any, tuple[metrics.Sums, int]] = {}
+    for row in result.rows:
+        key = tuple(row[0].values()) if isinstance(row[0], dict) else row[0]
+        s = metrics.Sums(
+            shifts=row[1],
+            scheduled_min=row[2],
+            setups=row[3],
+            paper_changes=row[4],
+            feet=row[5],
+            target_feet=row[6],
+            elapsed_min=row[7],
+            stop_min_allocated=row[8],
+            gross_sqft=row[9],
+            trim_sqft=row[10],
+            shear_sqft=row[11],
+            reject_sqft=row[12],
+            downtime_min={"Maintenance": row[13], "Operator": row[14], "PM": row[15], "External": row[16]},
+            setups_above_trim_flag=row[17],
         )
-    return rows
+        out[key] = (s, row[18])
+    return out
 
 
-def change_label(delta: float | None, better: str | None) -> str | None:
-    """better / worse / unchanged for a delta, by the measure's better direction."""
-    if delta is None or better is None:
-        return None
-    if abs(delta) < 1e-9:
-        return "unchanged"
-    improved = delta > 0 if better == "higher" else delta < 0
-    return "better" if improved else "worse"
+def window_kpis(
+    conn: duckdb.DuckDBPyConnection,
+    first: date,
+    last: date,
+    *,
+    group: str = "shift",
+    shift: int | None = None,
+) -> dict[Any, dict[str, Any]]:
+    """KPI rows per group (``metrics.kpis``) with ``incomplete_shifts`` beside them."""
+    return {
+        key: {**metrics.kpis(s), "incomplete_shifts": incomplete}
+        for key, (s, incomplete) in window_sums(conn, first, last, group=group, shift=shift).items()
+    }

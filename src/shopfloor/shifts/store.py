@@ -281,15 +281,15 @@ def replace_day(conn: duckdb.DuckDBPyConnection, day_rows: DayRows) -> None:
     """Replace one production day in every table, in one transaction: all of it or nothing."""
     conn.execute("BEGIN TRANSACTION")
     try:
+        present = conn.execute("SELECT count(*) FROM days WHERE day = ?", [day_rows.day]).fetchone()
+        if present and present[0]:
+            for name in DAY_TABLES:
+                conn.execute(f"DELETE FROM {name} WHERE day = ?", [day_rows.day])
         for name in DAY_TABLES:
-            conn.execute(f"DELETE FROM {name} WHERE day = ?", [day_rows.day])
             rows = day_rows.tables.get(name) or []
             if rows:
-                conn.register("_day_batch", arrow_table(name, rows))
-                try:
-                    conn.execute(f"INSERT INTO {name} SELECT * FROM _day_batch")
-                finally:
-                    conn.unregister("_day_batch")
+                _day_batch = arrow_table(name, rows)
+                conn.execute(f"INSERT INTO {name} SELECT * FROM _day_batch")
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")
@@ -336,7 +336,7 @@ def export_parquet(conn: duckdb.DuckDBPyConnection, out_dir: Path) -> list[Path]
     for name in TABLES:
         target = out_dir / f"{name}.parquet"
         order = SORT_KEYS.get(name, "key")
-        table = conn.execute(f"SELECT * FROM {name} ORDER BY {order}").to_arrow_table()
+        table = conn.sql(f"SELECT * FROM {name} ORDER BY {order}").to_arrow_table()
         pq.write_table(table, target)
         written.append(target)
     return written
