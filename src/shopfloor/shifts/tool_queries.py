@@ -9,7 +9,8 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from shopfloor.shifts.evidence import RunContext, Sql, ratio
+from shopfloor.shifts import metrics
+from shopfloor.shifts.evidence import RunContext, Sql
 
 MAINT_BAND = 2.5
 OPERATOR_BAND = 2.5
@@ -54,41 +55,59 @@ def kpi_sums(ctx: RunContext, sql: Sql, start: date, end: date, shift: int | Non
 
 
 def kpis(s: dict[str, Any]) -> dict[str, float | None]:
-    """Every KPI from the sums (ratios of sums; a zero denominator gives None)."""
-    feet = s["feet"]
-    gross = s["gross"]
-    scheduled = s["scheduled_min"]
-    trim, shear, rejects = s["trim"], s["shear"], s["rejects"]
-    yield_sqft = None if gross is None else gross - (trim or 0) - (shear or 0)
-    running = None if s["elapsed_min"] is None else s["elapsed_min"] - (s["alloc_stop_min"] or 0)
-    good = None if yield_sqft is None else yield_sqft - (rejects or 0)
-    return {
-        "lineal_ft": feet,
-        "gross_sqft": gross,
-        "speed_fpm": ratio(feet, scheduled),
-        "speed_to_target_pct": ratio(feet, s["target_feet"], 100),
-        "running_fpm": ratio(feet, running),
-        "downtime_pct": ratio(s["stop_min"], scheduled, 100),
-        "maintenance_pct": ratio(s["maint_min"], scheduled, 100),
-        "operator_pct": ratio(s["operator_min"], scheduled, 100),
-        "op_maint_pct": ratio((s["maint_min"] or 0) + (s["operator_min"] or 0), scheduled, 100),
-        "pm_pct": ratio(s["pm_min"], scheduled, 100),
-        "external_pct": ratio(s["external_min"], scheduled, 100),
-        "trim_pct": ratio(trim, gross, 100),
-        "shear_pct": ratio(shear, gross, 100),
-        "dry_end_pct": ratio(rejects, gross, 100),
-        "dry_end_pct_of_yield": ratio(rejects, yield_sqft, 100),
-        "yield_sqft": yield_sqft,
-        "estimated_good_sqft": good,
-        "throughput_in": ratio(gross, feet, 12),
-        "setups": s["setups"],
-        "setups_over_trim_flag": s["setups_over_trim"],
-        "paper_changes": s["paper_changes"],
-        "lineal_per_setup": ratio(feet, s["setups"]),
-        "lineal_per_paper_change": ratio(feet, s["paper_changes"]),
+    """Every KPI from the sums, through the one set of formulas in ``metrics.kpis``."""
+    sums = metrics.Sums(
+        shifts=int(s["shift_rows"] or 0),
+        scheduled_min=float(s["scheduled_min"] or 0.0),
+        setups=int(s["setups"] or 0),
+        paper_changes=int(s["paper_changes"] or 0),
+        feet=float(s["feet"] or 0.0),
+        target_feet=float(s["target_feet"] or 0.0),
+        elapsed_min=float(s["elapsed_min"] or 0.0),
+        stop_min_allocated=float(s["alloc_stop_min"] or 0.0),
+        gross_sqft=float(s["gross"] or 0.0),
+        trim_sqft=float(s["trim"] or 0.0),
+        shear_sqft=float(s["shear"] or 0.0),
+        reject_sqft=float(s["rejects"] or 0.0),
+        downtime_min={
+            "Maintenance": float(s["maint_min"] or 0.0),
+            "Operator": float(s["operator_min"] or 0.0),
+            "PM": float(s["pm_min"] or 0.0),
+            "External": float(s["external_min"] or 0.0),
+        },
+        setups_above_trim_flag=int(s["setups_over_trim"] or 0),
+    )
+    m = metrics.kpis(sums)
+    values: dict[str, Any] = {
+        "lineal_ft": m["lineal_ft"],
+        "gross_sqft": m["gross_sqft"],
+        "speed_fpm": m["shift_fpm"],
+        "speed_to_target_pct": m["speed_to_target_pct"],
+        "running_fpm": m["running_fpm"],
+        "downtime_pct": m["downtime_pct"],
+        "maintenance_pct": m["maintenance_pct"],
+        "operator_pct": m["operator_pct"],
+        "op_maint_pct": metrics.pct(
+            sums.downtime_min["Maintenance"] + sums.downtime_min["Operator"], sums.scheduled_min
+        ),
+        "pm_pct": m["pm_pct"],
+        "external_pct": m["external_pct"],
+        "trim_pct": m["trim_pct"],
+        "shear_pct": m["shear_pct"],
+        "dry_end_pct": m["dry_end_pct"],
+        "dry_end_pct_of_yield": m["dry_end_pct_of_yield"],
+        "yield_sqft": m["yield_sqft"],
+        "estimated_good_sqft": m["estimated_good_sqft"],
+        "throughput_in": m["throughput_in"],
+        "setups": m["valid_setups"],
+        "setups_over_trim_flag": m["setups_above_trim_flag"],
+        "paper_changes": m["paper_changes"],
+        "lineal_per_setup": m["lineal_per_setup"],
+        "lineal_per_paper_change": m["lineal_per_paper_change"],
         "stops": s["stops"],
         "downtime_min": s["stop_min"],
     }
+    return {k: (round(v, 4) if isinstance(v, float) else v) for k, v in values.items()}
 
 
 UNITS = {
