@@ -150,15 +150,34 @@ def score(case: EvalCase, answer: dict[str, Any], keys: list[dict[str, Any]] | N
     return failures
 
 
+def surface_words(entry: dict[str, Any]) -> list[str]:
+    """What a good answer must say for a planted scenario, from its answer-key entry."""
+    scenario = entry.get("id")
+    if scenario == "slow_crew":
+        return [f"Crews on duty in this window: {entry['crew']}"]
+    if scenario == "upper_knife_jam":
+        return ["Upper knife"]
+    if scenario == "humid_month_warp":
+        return [str(entry.get("family", "warp"))]
+    if scenario == "bad_paper_lot":
+        return [str(entry["reason"])]
+    if scenario == "power_outage":
+        return ["Power outage"]
+    if scenario == "pm_schedule":
+        return ["Scheduled maintenance"]
+    if scenario == "corrupt_setup":
+        return ["excluded records"]
+    return [str(entry.get("cause", scenario))]
+
+
 def _check_cause(cause: str, text: str, keys: list[dict[str, Any]] | None) -> list[str]:
     """The planted scenario's surfacing words (from the answer key) appear in the answer."""
     if keys is None:
         return ["no answer key to check the planted cause against"]
-    entry = next((k for k in keys if k.get("scenario") == cause or k.get("name") == cause), None)
+    entry = next((k for k in keys if k.get("id") == cause), None)
     if entry is None:
         return [f"planted scenario {cause!r} is not in the answer key"]
-    words = entry.get("surface") or [entry.get("reason") or entry.get("place") or cause]
-    missing = [w for w in words if w and str(w).lower() not in text.lower()]
+    missing = [w for w in surface_words(entry) if w.lower() not in text.lower()]
     return [f"planted cause {cause!r} not surfaced: {missing}"] if missing else []
 
 

@@ -16,7 +16,7 @@ from shopfloor.shifts import store
 from shopfloor.shifts.calendar import PERIODS
 from shopfloor.shifts.plans import AddressError, Scope
 
-out = Console()
+out = Console(soft_wrap=True)
 err = Console(stderr=True)
 
 

@@ -157,6 +157,15 @@ def _comparison(
         prev_values, prev_cover = _kpi_block(ctx, sql, previous, shift)
     both = cover.complete and (prev_cover is not None and prev_cover.complete)
     rows = _kpi_table(values, prev_values, both)
+    crews = sql.rows(
+        ctx,
+        """
+        SELECT crew, count(*) AS shifts FROM shifts
+        WHERE day BETWEEN $start AND $end AND ($shift IS NULL OR shift = $shift)
+        GROUP BY crew ORDER BY shifts DESC, crew
+        """,
+        params(current.start, current.end, shift),
+    )
     notes = []
     if previous is not None and not both:
         notes.append("Deltas are withheld: both windows must be complete.")
@@ -175,6 +184,7 @@ def _comparison(
         previous_coverage=prev_cover.as_dict() if prev_cover else None,
         deltas_withheld=previous is not None and not both,
         unequal_production_days=unequal,
+        crews=crews,
         notes=notes,
     )
 

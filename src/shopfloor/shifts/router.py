@@ -202,7 +202,12 @@ def scope_words(question: str, scope: Scope) -> ScopeWords | Unavailable:
         if _has(q, rf"\blast {words}\b|\bprevious {words}\b|\bprior {words}\b"):
             window = period  # type: ignore[assignment]
             anchor = previous_window(window_for(period, day)).start  # type: ignore[arg-type]
-            if _has(q, rf"\bthis {words}\b"):
+            against = (
+                rf"\b(vs\.?|versus|compared (to|with)|than|against) (the )?(last|previous|prior) {words}\b"
+            )
+            if _has(q, against):
+                anchor = day  # "speed vs last week": this window against the one before
+            elif _has(q, rf"\bthis {words}\b"):
                 other = anchor
                 anchor = day
             break

@@ -84,6 +84,11 @@ def _shift_kpis(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
             f"100 % {cite(q, i)}.",
         }
     out = []
+    cov = env.get("coverage") or {}
+    if cov.get("crew"):
+        out.append(
+            {"type": "text", "text": f"Crew {cov['crew']}, supervisor slot {cov.get('supervisor_slot')}."}
+        )
     for measure, label in (
         ("lineal_ft", "Lineal footage {}"),
         ("maintenance_pct", "Maintenance downtime {} of scheduled minutes, band 2.5 %"),
@@ -274,6 +279,9 @@ def _period_kpis(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
             out.append(finding(label + change, row["current"], row["unit"], q, i))
     if env.get("deltas_withheld"):
         out.append({"type": "text", "text": "Deltas are withheld: both windows must be complete."})
+    if env.get("crews"):
+        names = ", ".join(str(c["crew"]) for c in env["crews"])
+        out.append({"type": "text", "text": f"Crews on duty in this window: {names}."})
     return head, out
 
 
@@ -593,7 +601,18 @@ def _dedupe(sections: list[Section]) -> list[Section]:
     return out
 
 
-SHIFT_LABELLED = {"get_shift_overview", "get_shift_kpis", "get_downtime_breakdown", "get_shift_dollars"}
+SHIFT_LABELLED = {
+    "get_shift_overview",
+    "get_shift_kpis",
+    "get_downtime_breakdown",
+    "get_wet_end_performance",
+    "get_quality_breakdown",
+    "get_order_matrix",
+    "get_setup_matrix",
+    "get_shift_notes",
+    "get_rankings",
+    "get_shift_dollars",
+}
 
 
 def _word(shift: int) -> str:

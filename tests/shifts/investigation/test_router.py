@@ -351,3 +351,8 @@ def test_bad_addresses_are_refused(address):
 
     with pytest.raises(AddressError):
         parse_address(address)
+
+
+def test_versus_last_week_compares_this_week_with_the_one_before():
+    p = plan("our speed vs last week")
+    assert (p.measure, p.window, p.anchor) == ("compare", "week", DAY)
