@@ -42,15 +42,15 @@ CHARTS: dict[str, tuple[str, str, str, str]] = {
     "get_grade_totals": ("grade", "pct_of_target", "bar", "Speed to target by grade (%)"),
     "get_shift_dollars": ("item", "usd", "bar", "Where the money went ($)"),
     "get_day_dollars": ("item", "usd", "bar", "Where the money went on the day ($)"),
+    "get_overrun": ("knife", "pct_of_nominal", "bar", "Cuts as % of nominal by knife"),
+    "get_rollstock": ("grade", "lineal_ft", "bar", "Paper consumed (lineal ft)"),
+    "get_downtime_review": ("reason", "pct_of_scheduled", "bar", "Downtime as % of scheduled minutes"),
+    "get_speed_opportunity": ("grade", "opportunity_hours", "bar", "Speed opportunity (hours)"),
+    "get_speed_variance": ("bucket", "fpm", "bar", "Where the speed went (ft/min)"),
+    "get_opportunities": ("item", "usd_per_year", "bar", "Levers ($ a year)"),
 }
-NOT_BUILT = {
-    "overrun": "get_overrun",
-    "rollstock": "get_rollstock",
-    "review": "get_downtime_review",
-    "speed_opportunity": "get_speed_opportunity",
-    "variance": "get_speed_variance",
-    "opportunities": "get_opportunities",
-}
+# Measures whose tools are not built (none at present); the investigation answers them as unavailable.
+NOT_BUILT: dict[str, str] = {}
 
 
 def _window(plan: Plan) -> dict[str, str]:
@@ -129,10 +129,24 @@ def plan_steps(plan: Plan) -> list[Step]:
             ("get_grade_totals", {"window": w, "shift": one, "measure": "speed"}),
         ],
         "volume": [("get_grade_totals", {"window": w, "shift": one, "measure": "volume"})],
+        "overrun": [("get_overrun", {"window": w, "shift": one})],
+        "rollstock": [("get_rollstock", {"window": w, "shift": one})],
+        "review": [("get_downtime_review", {"window": w, "shift": one})],
+        "speed_opportunity": [
+            (
+                "get_speed_opportunity",
+                {"window": w, "shift": one, "slice_by": plan.by if plan.by == "crew" else "width"},
+            )
+        ],
+        "variance": [
+            ("get_speed_variance", {"window": w, "shift": one, "against": "baseline", "against_shift": None})
+        ],
+        "opportunities": [("get_opportunities", {"window": w, "shift": one, "lens": plan.lens or "all"})],
         "overview": [
             ("get_period_kpis", {"window": w, "compare": True, "shift": one}),
             ("get_grade_totals", {"window": w, "shift": one, "measure": "speed"}),
             ("get_downtime_pareto", {"window": w, "group_by": "place", "measure": "minutes", "shift": one}),
+            ("get_speed_variance", {"window": w, "shift": one, "against": "baseline", "against_shift": None}),
         ],
     }
     if m == "compare":

@@ -190,7 +190,7 @@ def _rankings(daily: list[dict[str, Any]]) -> list[dict[str, Any]]:
         agg["sched"] += r["scheduled_min"]
         agg["rej"] += r["rejects"]
         agg["gross"] += r["gross"]
-    rows = [
+    rows: list[dict[str, Any]] = [
         {
             "shift": shift,
             "speed_to_target_pct": ratio(a["feet"], a["target"], 100),
@@ -200,9 +200,9 @@ def _rankings(daily: list[dict[str, Any]]) -> list[dict[str, Any]]:
         for shift, a in sorted(per.items())
     ]
     for key, best_high in (("speed_to_target_pct", True), ("maintenance_pct", False), ("dry_end_pct", False)):
-        values = sorted({r[key] for r in rows if r[key] is not None}, reverse=best_high)
+        values: list[float] = sorted({float(r[key]) for r in rows if r[key] is not None}, reverse=best_high)
         for r in rows:
-            r[f"{key}_rank"] = values.index(r[key]) + 1 if r[key] is not None else None
+            r[f"{key}_rank"] = values.index(float(r[key])) + 1 if r[key] is not None else None
     return rows
 
 
@@ -212,18 +212,12 @@ def _heatmap(daily: list[dict[str, Any]], expected: tuple[date, ...]) -> list[di
         cell = by_day.setdefault(r["day"], {"good": 0.0, "complete": True})
         cell["good"] += r["good"]
         cell["complete"] = cell["complete"] and bool(r["complete"])
-    cells = []
+    cells: list[dict[str, Any]] = []
     for d in expected:
-        cell = by_day.get(d.isoformat())
-        available = bool(cell and cell["complete"])
-        cells.append(
-            {
-                "day": d.isoformat(),
-                "weekday": d.weekday(),
-                "value": cell["good"] if available and cell else None,
-            }
-        )
-    values = [c["value"] for c in cells if c["value"] is not None]
+        found = by_day.get(d.isoformat())
+        value = float(found["good"]) if found is not None and found["complete"] else None
+        cells.append({"day": d.isoformat(), "weekday": d.weekday(), "value": value})
+    values: list[float] = [c["value"] for c in cells if c["value"] is not None]
     low, high = (min(values), max(values)) if values else (0.0, 0.0)
     for c in cells:
         if c["value"] is None:

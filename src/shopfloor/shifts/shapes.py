@@ -474,6 +474,153 @@ def _dollars(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     return head, out
 
 
+def _overrun(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    q = env["query"]
+    rows = env["rows"]
+    if not rows:
+        return None, []
+    last = len(rows) - 1
+    head = {
+        "type": "headline",
+        "text": f"Across all knives, cuts ran at **{fmt(rows[last]['pct_of_nominal'], '%')}** of nominal against "
+        f"the ±2 % band {cite(q, last)}.",
+    }
+    out = [
+        finding(
+            f"{r['knife'] if r['knife'] == 'all knives' else r['knife'] + ' knife'}: {{}} closed, "
+            f"{r['inside']} inside the band",
+            r["closed_lines"],
+            "lines",
+            q,
+            i,
+        )
+        for i, r in enumerate(rows)
+    ]
+    return head, out
+
+
+def _rollstock(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    q = env["query"]
+    out = [
+        finding(
+            f"{r['grade']} at {r['width_in']:.0f} in: {{}} over {r['runs']} runs", r["lineal_ft"], "ft", q, i
+        )
+        for i, r in enumerate(env["rows"][:5])
+    ]
+    if not _ranked(env):
+        out.append({"type": "text", "text": WITHHELD})
+    out.append(
+        {
+            "type": "caveat",
+            "text": "MSF is the paper footprint; the records carry no basis weight, so no tons.",
+        }
+    )
+    return None, out
+
+
+def _review(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    q = env["query"]
+    head = {
+        "type": "headline",
+        "text": f"Maintenance downtime was **{fmt(env['maintenance_pct'], '%')}** of scheduled minutes against "
+        f"its 2.5 % band (query {q}).",
+    }
+    out: list[Section] = [
+        finding(
+            "Operator downtime {} of scheduled minutes against its 2.5 % band",
+            env["operator_pct"],
+            "%",
+            q,
+            None,
+        )
+    ]
+    for i, r in enumerate(env["rows"][:4]):
+        out.append(
+            finding(
+                f"{r['kind']} / {r['reason']} ({r['class']}): {{}} of scheduled minutes",
+                r["pct_of_scheduled"],
+                "%",
+                q,
+                i,
+            )
+        )
+    for j, flag in enumerate(env.get("flags") or []):
+        out.append(
+            {
+                "type": "finding",
+                "text": f"- Shift {flag['shift']} {flag['kind'].lower()} downtime **{fmt(flag['pct_of_scheduled'], '%')}** "
+                f"over its band; supervisor slot {flag['supervisor_slot']}, leading reason {flag['leading_reason']} "
+                f"(query {q} · flag {j + 1})",
+            }
+        )
+    return head, out
+
+
+def _speed_opportunity(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    q = env["query"]
+    rows = env["rows"]
+    ranked = _ranked(env)
+    order = (
+        sorted(range(len(rows)), key=lambda i: -(rows[i]["opportunity_hours"] or 0))
+        if ranked
+        else list(range(len(rows)))
+    )
+    out = [
+        finding(
+            f"{rows[i]['grade']} / {rows[i]['slice']}: typical {rows[i]['typical_fpm']:,.0f} ft/min, {{}} of opportunity",
+            rows[i]["opportunity_hours"],
+            "h",
+            q,
+            i,
+        )
+        for i in order[:4]
+    ]
+    if not ranked:
+        out.append({"type": "text", "text": WITHHELD})
+    out.append({"type": "caveat", "text": str(env.get("note"))})
+    return None, out
+
+
+def _variance(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    q = env["query"]
+    head = {
+        "type": "headline",
+        "text": f"Speed with stops was **{fmt(env['speed_fpm'], 'ft/min')}** against a reference of "
+        f"{env['reference_fpm']:,.1f} ft/min ({env['against']}) (query {q}).",
+    }
+    out: list[Section] = [{"type": "label", "text": "Where the speed went"}]
+    for i, r in enumerate(env["rows"]):
+        if abs(r["fpm"]) >= 0.05:
+            out.append(finding(f"{r['bucket']} ({r['class']}): {{}}", r["fpm"], "ft/min", q, i))
+    return head, out
+
+
+def _opportunities(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    q = env["query"]
+    head = {
+        "type": "headline",
+        "text": f"The controllable levers come to **{fmt(env['levers_usd_per_year'], '$')}** a year (query {q}).",
+    }
+    out: list[Section] = [{"type": "label", "text": "Levers"}]
+    for i, r in enumerate(env["rows"][:6]):
+        tag = "" if r["class"] == "controllable" else f" ({r['class']}, carried apart)"
+        out.append(
+            finding(
+                f"{r['item']}{tag}: {{}} a year from {r['records']} {r['record_unit']}",
+                r["usd_per_year"],
+                "$",
+                q,
+                i,
+            )
+        )
+    if not _ranked(env):
+        out.append({"type": "text", "text": WITHHELD})
+    out.append({"type": "caveat", "text": RATES.line()})
+    out.append({"type": "caveat", "text": COST_NOTE})
+    out.append({"type": "caveat", "text": f"Contribution: {env.get('contribution_status')}."})
+    return head, out
+
+
 SHAPERS: dict[str, Callable[[dict[str, Any]], tuple[Section | None, list[Section]]]] = {
     "get_shift_kpis": _shift_kpis,
     "get_shift_overview": _overview,
@@ -493,6 +640,12 @@ SHAPERS: dict[str, Callable[[dict[str, Any]], tuple[Section | None, list[Section
     "get_grade_totals": _grades,
     "get_shift_dollars": _dollars,
     "get_day_dollars": _dollars,
+    "get_overrun": _overrun,
+    "get_rollstock": _rollstock,
+    "get_downtime_review": _review,
+    "get_speed_opportunity": _speed_opportunity,
+    "get_speed_variance": _variance,
+    "get_opportunities": _opportunities,
 }
 
 # Where to look: (place in the records, question the router answers in the same scope).

@@ -5,18 +5,22 @@ from __future__ import annotations
 from shopfloor.agent.tools import ToolRegistry
 from shopfloor.shifts.charts import chart_tool
 from shopfloor.shifts.daily_tools import daily_tools
+from shopfloor.shifts.lever_tools import lever_tools
+from shopfloor.shifts.material_tools import material_tools
 from shopfloor.shifts.money_tools import money_tools
 from shopfloor.shifts.period_tools import period_tools
 
 DAILY = tuple(t.name for t in daily_tools())
-PERIOD = tuple(t.name for t in period_tools())
+PERIOD = tuple(t.name for t in [*period_tools(), *material_tools(), *lever_tools()])
 # get_day_dollars is planned by the offline router only: never in a model's catalog.
 OFFLINE_ONLY = ("get_day_dollars",)
 
 
 def full_registry() -> ToolRegistry:
     """Every tool, in catalog order (the offline planner's registry)."""
-    return ToolRegistry([*daily_tools(), chart_tool(), *period_tools(), *money_tools()])
+    return ToolRegistry(
+        [*daily_tools(), chart_tool(), *period_tools(), *material_tools(), *lever_tools(), *money_tools()]
+    )
 
 
 def model_registry() -> ToolRegistry:

@@ -264,3 +264,92 @@ def test_render_chart_copies_rows_and_refuses_foreign_ids(conn):
         "title": "x",
     }
     assert run(conn, "render_chart", bad_col, ctx=ctx)[0].is_error
+
+
+# --- the lever, material and speed tools (hand numbers in each test) -------------------------------------
+
+
+def test_downtime_review(conn):
+    env = ok(conn, "get_downtime_review", {"window": WEEK, "shift": None})
+    got = [(r["reason"], r["pct_of_scheduled"], r["class"]) for r in env["rows"]]
+    assert got == [
+        ("Knife jam", pytest.approx(2.0833, abs=1e-3), "controllable"),  # 150 / 7,200
+        ("Missed splice", pytest.approx(0.3472, abs=1e-3), "controllable"),  # 25 / 7,200
+        ("Power outage", pytest.approx(1.0417, abs=1e-3), "external"),  # external apart, after
+        ("Scheduled maintenance", pytest.approx(2.0833, abs=1e-3), "schedule-driven"),  # PM last
+    ]
+    assert env["maintenance_pct"] == pytest.approx(2.0833, abs=1e-3)
+    (flag,) = env["flags"]  # shift 2: 100 / 2,400 = 4.17 % over 2.5 %; shift 1: 50 / 2,400 = 2.08 %
+    assert (flag["shift"], flag["supervisor_slot"], flag["leading_reason"]) == (2, "slot-2", "Knife jam")
+    assert flag["pct_of_scheduled"] == pytest.approx(4.1667, abs=1e-3)
+    assert flag["recurrence_days_trailing_year"] == 10  # Sep 7-11 and 14-18
+
+
+def test_overrun(conn):
+    env = ok(conn, "get_overrun", {"window": WEEK, "shift": None})
+    rows = {r["knife"]: r for r in env["rows"]}
+    assert [r["knife"] for r in env["rows"]] == ["upper", "lower", "all knives"]
+    assert rows["upper"]["open"] == 5 and rows["upper"]["closed_lines"] == 0  # 8,000 sheets remaining
+    assert rows["lower"]["inside"] == 5 and rows["lower"]["over"] == 0
+    assert rows["lower"]["pct_of_nominal"] == pytest.approx(101.2658, abs=1e-3)  # 24,000 / 23,700 cuts
+    assert rows["all knives"]["share_inside"] == 1.0 and rows["all knives"]["lines"] == 10
+
+
+def test_rollstock(conn):
+    env = ok(conn, "get_rollstock", {"window": WEEK, "shift": None})
+    r = rows_by(env["rows"], "grade")["26-C"]
+    assert (r["runs"], r["lineal_ft"], r["msf"]) == (5, 1_800_000, 14_700)  # 1,800,000 x 98 / 12 / 1,000
+    assert r["delta_lineal_ft"] == 0 and r["previous_runs"] == 5
+    env = ok(conn, "get_rollstock", {"window": WEEK, "shift": 2})
+    assert [(r["grade"], r["lineal_ft"]) for r in env["rows"]] == [("200-C", 750_000), ("275-BC", 420_000)]
+
+
+def test_speed_opportunity(conn):
+    env = ok(conn, "get_speed_opportunity", {"window": WEEK, "shift": 1, "slice_by": "width"})
+    (row,) = env["rows"]
+    # Five setups at 90,000 / 110 = 818.18 and five at 270,000 / 355 = 760.56 ft/min.
+    assert row["typical_fpm"] == pytest.approx((818.1818 + 760.5634) / 2, abs=1e-3)
+    assert row["best_fifth_fpm"] == pytest.approx(818.1818, abs=1e-3)
+    # The rest would save 5 x 355 - 1,350,000 / 818.18 = 125 min = 2.083 h, priced at $20 a minute.
+    assert row["opportunity_hours"] == pytest.approx(2.0833, abs=1e-3)
+    assert row["usd"] == pytest.approx(2500, abs=0.5)
+
+
+def test_speed_variance_buckets_add_up(conn):
+    env = ok(
+        conn, "get_speed_variance", {"window": WEEK, "shift": 2, "against": "baseline", "against_shift": None}
+    )
+    # Reference = week B's grade baselines weighted by their running minutes: 4,770,000 / 6,700 ft/min.
+    assert env["reference_fpm"] == pytest.approx(711.9403, abs=1e-3)
+    assert env["speed_fpm"] == 487.5  # 1,170,000 / 2,400
+    b = rows_by(env["rows"], "bucket")
+    assert b["stops"]["fpm"] == pytest.approx(29.6642, abs=1e-3)  # 100 min x reference / 2,400
+    assert b["planned maintenance"]["fpm"] == pytest.approx(44.4963, abs=1e-3)
+    assert b["running under baseline"]["lineal_ft"] == pytest.approx(
+        42_000, abs=1
+    )  # 275-BC: 420 x 1,100 - 420,000
+    assert b["grade mix"]["fpm"] == pytest.approx(132.7798, abs=1e-2)
+    assert sum(r["fpm"] for r in env["rows"]) == pytest.approx(env["variance_fpm"], abs=1e-3)
+    assert b["grade mix"]["usd"] is None and b["planned maintenance"]["usd"] is None
+    scope = Scope(day=DAY, shift=2, include="shift")
+    args = {"window": WEEK, "shift": 2, "against": "shift", "against_shift": 1}
+    assert run(conn, "get_speed_variance", args, scope)[0].is_error
+
+
+def test_opportunities(conn):
+    env = ok(conn, "get_opportunities", {"window": WEEK, "shift": None, "lens": "all"})
+    got = [(r["item"], r["usd_per_year"], r["rank"]) for r in env["rows"]]
+    assert got == [
+        ("Knife jam", 150_000, 1),
+        ("run speed under its grade's trailing-year speed", 100_000, 2),  # W002: 5 x (220 - 84,000 / 420) min
+        ("trim over the 3.25 % flag", 60_375, 3),  # 5 x (25,760 - 3.25 % x 644,000) sq ft
+        ("Missed splice", 25_000, 4),
+        ("dry-end bond", 25_000, 5),
+        ("dry-end warp", 12_500, 6),
+        ("shear", pytest.approx(8_323, abs=1), 7),
+        ("Scheduled maintenance", 150_000, None),
+        ("Power outage", 75_000, None),
+    ]
+    assert env["levers_usd_per_year"] == pytest.approx(381_198, abs=1)
+    own = ok(conn, "get_opportunities", {"window": WEEK, "shift": None, "lens": "ownership"})
+    assert [r["item"] for r in own["rows"][:2]] == ["side trim (all)", "tag scrap (dry-end, all kinds)"]
