@@ -506,11 +506,9 @@ def simulate_day(day: date, seed: int, plan: ScenarioPlan) -> DayData:
                     shift_setups[-1].end_ms = shift_end
                     break
             if stop is not None:
-                stop_start = (
-                    cursor
-                    if lead_ms
-                    else cursor + round(rng.uniform(0, max(0.0, end - cursor - stop_ms)) * 0.8)
-                )
+                # Planned maintenance starts with the shift; other stops fall somewhere in the setup.
+                offset = 0.0 if stop.kind == "PM" else rng.uniform(0, max(0.0, end - cursor - stop_ms)) * 0.8
+                stop_start = cursor if lead_ms else cursor + round(offset)
                 if lead_ms:
                     shift_setups[-1].end_ms += lead_ms
                 stops.append(

@@ -13,7 +13,9 @@ from typing import Any
 import duckdb
 
 from shopfloor.shifts import store
-from shopfloor.shifts.intake import MAX_DAY_BYTES, DayRejected, iter_day_files, read_day
+from shopfloor.shifts.intake import MAX_DAY_BYTES, DayRejected, IntakeResult, iter_day_files, read_day
+
+BATCH_DAYS = 20
 
 
 @dataclass
@@ -41,14 +43,20 @@ def read_limited(path: Path) -> bytes:
         return handle.read(MAX_DAY_BYTES + 1)
 
 
-def ingest_file(conn: duckdb.DuckDBPyConnection, path: Path, expected_sha256: str | None = None) -> int:
-    """Ingest one day file (replacing that day). Returns excluded setups; raises ``DayRejected``."""
+def read_file(path: Path, expected_sha256: str | None = None) -> IntakeResult:
+    """Read and check one day file (nothing is written). Raises ``DayRejected``."""
     raw = read_limited(path)
     if expected_sha256 is not None and len(raw) <= MAX_DAY_BYTES:
         actual = hashlib.sha256(raw).hexdigest()
         if actual != expected_sha256:
             raise DayRejected("contents do not match the manifest's sha256")
-    result = read_day(raw, file_name=path.name, file_day=date.fromisoformat(path.stem))
+    return read_day(raw, file_name=path.name, file_day=date.fromisoformat(path.stem))
+
+
+def ingest_file(conn: duckdb.DuckDBPyConnection, path: Path, expected_sha256: str | None = None) -> int:
+    """Ingest one day file in one transaction (replacing that day). Returns the excluded setups;
+    raises ``DayRejected`` and writes nothing for a structural fault."""
+    result = read_file(path, expected_sha256)
     store.replace_day(conn, result.rows)
     return len(result.excluded)
 
@@ -59,25 +67,38 @@ def ingest_directory(
     progress: Callable[[int, int], None] | None = None,
 ) -> IngestReport:
     """Ingest every ``YYYY-MM-DD.xml`` in ``directory``. A rejected day is reported and skipped; the
-    store keeps whatever it held for that day."""
+    store keeps whatever it held for that day. Checked days are written in groups of ``BATCH_DAYS``,
+    each group in one transaction, so every day lands whole or not at all."""
     report = IngestReport(manifest=read_manifest(directory))
     hashes = {e["file"]: e["sha256"] for e in (report.manifest or {}).get("days", [])}
     names = iter_day_files(p.name for p in directory.iterdir())
     previous_last = conn.execute("SELECT max(day) FROM days").fetchone()
     last_day = previous_last[0] if previous_last else None
     out_of_order = False
+    pending: list[IntakeResult] = []
+
+    def flush() -> None:
+        store.replace_days(conn, [r.rows for r in pending])
+        for r in pending:
+            report.loaded.append(r.day)
+            report.excluded += len(r.excluded)
+        pending.clear()
+
     for i, name in enumerate(names):
         try:
-            report.excluded += ingest_file(conn, directory / name, hashes.get(name))
-            day = date.fromisoformat(name[:10])
-            report.loaded.append(day)
-            if last_day is not None and day <= last_day:
-                out_of_order = True
-            last_day = day if last_day is None else max(last_day, day)
+            result = read_file(directory / name, hashes.get(name))
         except DayRejected as exc:
             report.rejected.append((name, str(exc)))
+        else:
+            pending.append(result)
+            if last_day is not None and result.day <= last_day:
+                out_of_order = True
+            last_day = result.day if last_day is None else max(last_day, result.day)
+            if len(pending) >= BATCH_DAYS:
+                flush()
         if progress:
             progress(i + 1, len(names))
+    flush()
     if out_of_order:
         store.sort_tables(conn)
     if report.manifest:

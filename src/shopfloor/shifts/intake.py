@@ -14,14 +14,14 @@ import itertools
 import json
 import math
 import re
-import xml.parsers.expat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
-from xml.etree.ElementTree import Element
+from xml.etree.ElementTree import Element, ParseError, TreeBuilder
 
-import defusedxml.ElementTree as SafeET
+from defusedxml.common import DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden
+from defusedxml.ElementTree import DefusedXMLParser
 
 from shopfloor.shifts import catalog, metrics
 from shopfloor.shifts.store import DayRows
@@ -121,7 +121,7 @@ def close(a: float, b: float) -> bool:
 
 
 def preflight(raw: bytes) -> None:
-    """Size, encoding, DTD/entity, processing-instruction, depth and element-count limits."""
+    """Size and encoding checks on the raw bytes, before any XML parser sees them."""
     if len(raw) > MAX_DAY_BYTES:
         raise DayRejected(f"file is {len(raw):,} bytes; the limit is {MAX_DAY_BYTES:,} bytes per day")
     if raw.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")):
@@ -138,50 +138,51 @@ def preflight(raw: bytes) -> None:
             f"XML declaration names encoding {declared.group(1).decode()!r}; only UTF-8 is accepted"
         )
 
-    depth = 0
-    elements = 0
 
-    def refuse(what: str) -> Any:
-        def handler(*_: Any) -> None:
-            raise DayRejected(f"{what} is not allowed")
+class _LimitedTreeBuilder(TreeBuilder):
+    """Builds the tree while enforcing the depth and element-count limits and refusing processing
+    instructions, so the limits cost no second pass over the bytes."""
 
-        return handler
+    def __init__(self) -> None:
+        super().__init__()
+        self.depth = 0
+        self.elements = 0
 
-    def start(_name: str, _attrs: dict[str, str]) -> None:
-        nonlocal depth, elements
-        depth += 1
-        elements += 1
-        if depth > MAX_DEPTH:
+    def start(self, tag: Any, attrs: Any) -> Element:
+        self.depth += 1
+        self.elements += 1
+        if self.depth > MAX_DEPTH:
             raise DayRejected(f"elements nest deeper than {MAX_DEPTH} levels")
-        if elements > MAX_ELEMENTS:
+        if self.elements > MAX_ELEMENTS:
             raise DayRejected(f"more than {MAX_ELEMENTS:,} elements")
+        return super().start(tag, attrs)
 
-    def end(_name: str) -> None:
-        nonlocal depth
-        depth -= 1
+    def end(self, tag: Any) -> Element:
+        self.depth -= 1
+        return super().end(tag)
 
-    parser = xml.parsers.expat.ParserCreate("UTF-8")
-    parser.StartDoctypeDeclHandler = refuse("a DOCTYPE")
-    parser.EntityDeclHandler = refuse("an entity declaration")
-    parser.UnparsedEntityDeclHandler = refuse("an entity declaration")
-    parser.ExternalEntityRefHandler = refuse("an external entity")
-    parser.SkippedEntityHandler = refuse("an entity reference")
-    parser.ProcessingInstructionHandler = refuse("a processing instruction")
-    parser.StartElementHandler = start
-    parser.EndElementHandler = end
-    try:
-        parser.Parse(raw, True)
-    except xml.parsers.expat.ExpatError as exc:
-        raise DayRejected(f"malformed XML: {exc}") from None
+    def pi(self, target: Any, text: Any = None) -> Element:
+        raise DayRejected("a processing instruction is not allowed")
 
 
 def parse_tree(raw: bytes) -> Element:
-    """Preflight, then parse with defusedxml (DTDs and entities forbidden a second time)."""
+    """Preflight the bytes, then parse once with defusedxml (no DTD, no entities, no external
+    references) under the depth and element-count limits."""
     preflight(raw)
+    parser = DefusedXMLParser(
+        target=_LimitedTreeBuilder(), forbid_dtd=True, forbid_entities=True, forbid_external=True
+    )
     try:
-        root: Element = SafeET.fromstring(raw, forbid_dtd=True, forbid_entities=True, forbid_external=True)
-    except Exception as exc:  # defusedxml raises several types; all of them are a rejected day
-        raise DayRejected(f"XML refused: {type(exc).__name__}: {exc}") from None
+        parser.feed(raw)
+        root: Element = parser.close()
+    except DTDForbidden:
+        raise DayRejected("a DOCTYPE is not allowed") from None
+    except EntitiesForbidden:
+        raise DayRejected("an entity declaration is not allowed") from None
+    except ExternalReferenceForbidden:
+        raise DayRejected("an external entity is not allowed") from None
+    except ParseError as exc:
+        raise DayRejected(f"malformed XML: {exc}") from None
     return root
 
 
@@ -723,6 +724,9 @@ def read_day(raw: bytes, *, file_name: str | None = None, file_day: date | None 
             )
         for seq, text in enumerate(shift.notes):
             t["notes"].append({"day": day, "shift": shift.number, "seq": seq, "text": text})
+        by_kind = {kind: 0.0 for kind in catalog.STOP_KINDS}
+        for s in shift.stops:
+            by_kind[s["kind"]] += (s["end"] - s["start"]).total_seconds() / 60
         t["shifts"].append(
             {
                 "day": day,
@@ -735,6 +739,24 @@ def read_day(raw: bytes, *, file_name: str | None = None, file_day: date | None 
                 "setups": shift_valid,
                 "excluded": shift_excluded,
                 "coverage": "incomplete" if shift_excluded else "complete",
+                "paper_changes": len({u["run_id"] for u in shift_setups}),
+                "lineal_ft": sum(u["gross_feet"] for u in shift_setups),
+                "target_ft": sum(
+                    metrics.target_feet(u["target_fpm"], u["elapsed_min"]) for u in shift_setups
+                ),
+                "elapsed_min": sum(u["elapsed_min"] for u in shift_setups),
+                "stop_min_allocated": sum(u["stop_min"] for u in shift_setups),
+                "gross_sqft": sum(u["gross_sqft"] for u in shift_setups),
+                "trim_sqft": sum(u["trim_sqft"] for u in shift_setups),
+                "shear_sqft": sum(u["shear_sqft"] for u in shift_setups),
+                "reject_sqft": sum(u["reject_sqft"] for u in shift_setups),
+                "maintenance_min": by_kind["Maintenance"],
+                "operator_min": by_kind["Operator"],
+                "pm_min": by_kind["PM"],
+                "external_min": by_kind["External"],
+                "setups_above_trim_flag": sum(
+                    metrics.trim_flagged(u["trim_sqft"], u["gross_sqft"]) for u in shift_setups
+                ),
             }
         )
         valid_count += shift_valid

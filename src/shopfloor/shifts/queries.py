@@ -23,18 +23,23 @@ GROUPS: dict[str, str] = {
 }
 
 SUMS_SQL = """
+SELECT {key} AS key_, count(*), sum(scheduled_min), sum(setups), sum(paper_changes), sum(lineal_ft),
+       sum(target_ft), sum(elapsed_min), sum(stop_min_allocated), sum(gross_sqft), sum(trim_sqft),
+       sum(shear_sqft), sum(reject_sqft), sum(maintenance_min), sum(operator_min), sum(pm_min),
+       sum(external_min), sum(setups_above_trim_flag), count(*) FILTER (WHERE coverage <> 'complete')
+FROM shifts sh
+WHERE day BETWEEN $first AND $last AND ($shift IS NULL OR shift = $shift)
+GROUP BY 1
+ORDER BY 1
+"""
+
+# The same sums recomputed from the record tables; the audit checks that both agree.
+RAW_SUMS_SQL = """
 WITH s AS (
-    SELECT day, shift,
-           count(*) AS setups,
-           count(DISTINCT run_id) AS runs,
-           sum(gross_feet) AS feet,
-           sum(target_fpm * elapsed_min) AS target_feet,
-           sum(elapsed_min) AS elapsed,
-           sum(stop_min) AS stop_min,
-           sum(gross_sqft) AS gross,
-           sum(trim_sqft) AS trim,
-           sum(shear_sqft) AS shear,
-           sum(reject_sqft) AS rejects,
+    SELECT day, shift, count(*) AS setups, count(DISTINCT run_id) AS runs, sum(gross_feet) AS feet,
+           sum(target_fpm * elapsed_min) AS target_feet, sum(elapsed_min) AS elapsed,
+           sum(stop_min) AS stop_min, sum(gross_sqft) AS gross, sum(trim_sqft) AS trim,
+           sum(shear_sqft) AS shear, sum(reject_sqft) AS rejects,
            count(*) FILTER (WHERE trim_sqft * 100 > {flag} * gross_sqft) AS above
     FROM setups WHERE day BETWEEN $first AND $last GROUP BY day, shift
 ), d AS (
@@ -56,14 +61,15 @@ FROM shifts sh
 LEFT JOIN s ON s.day = sh.day AND s.shift = sh.shift
 LEFT JOIN d ON d.day = sh.day AND d.shift = sh.shift
 WHERE sh.day BETWEEN $first AND $last AND ($shift IS NULL OR sh.shift = $shift)
-GROUP BY {key}
-ORDER BY {key}
+GROUP BY 1
+ORDER BY 1
 """
 
 
-def sums_sql(group: str) -> str:
-    """The summing query for one allow-listed grouping."""
-    return SUMS_SQL.format(key=GROUPS[group], flag=TRIM_FLAG_PCT)
+def sums_sql(group: str, *, from_records: bool = False) -> str:
+    """The summing query for one allow-listed grouping (over the shift sums, or the record tables)."""
+    template = RAW_SUMS_SQL if from_records else SUMS_SQL
+    return template.format(key=GROUPS[group], flag=TRIM_FLAG_PCT)
 
 
 def window_sums(
@@ -73,12 +79,13 @@ def window_sums(
     *,
     group: str = "shift",
     shift: int | None = None,
+    from_records: bool = False,
 ) -> dict[Any, tuple[metrics.Sums, int]]:
     """Summed quantities per group over the production days ``first``..``last`` (inclusive), with the
     number of incomplete shifts in each group."""
     if group not in GROUPS:
         raise ValueError(f"unknown grouping {group!r}")
-    sql = sums_sql(group)
+    sql = sums_sql(group, from_records=from_records)
     result = store.bounded_query(conn, sql, {"first": first, "last": last, "shift": shift})
     out: dict[Any, tuple[metrics.Sums, int]] = {}
     for row in result.rows:

@@ -60,6 +60,22 @@ TABLES: dict[str, list[Column]] = {
         ("setups", "INTEGER", pa.int32()),
         ("excluded", "INTEGER", pa.int32()),
         ("coverage", "VARCHAR", pa.string()),
+        # Per-shift sums of the valid setups and of the stops, written with the day, so window KPIs
+        # are one small aggregation (ratios are formed later, in metrics.kpis).
+        ("paper_changes", "INTEGER", pa.int32()),
+        ("lineal_ft", "DOUBLE", pa.float64()),
+        ("target_ft", "DOUBLE", pa.float64()),
+        ("elapsed_min", "DOUBLE", pa.float64()),
+        ("stop_min_allocated", "DOUBLE", pa.float64()),
+        ("gross_sqft", "DOUBLE", pa.float64()),
+        ("trim_sqft", "DOUBLE", pa.float64()),
+        ("shear_sqft", "DOUBLE", pa.float64()),
+        ("reject_sqft", "DOUBLE", pa.float64()),
+        ("maintenance_min", "DOUBLE", pa.float64()),
+        ("operator_min", "DOUBLE", pa.float64()),
+        ("pm_min", "DOUBLE", pa.float64()),
+        ("external_min", "DOUBLE", pa.float64()),
+        ("setups_above_trim_flag", "INTEGER", pa.int32()),
     ],
     "wet_end_runs": [
         ("day", "DATE", pa.date32()),
@@ -279,14 +295,25 @@ def arrow_table(name: str, rows: list[dict[str, Any]]) -> pa.Table:
 
 def replace_day(conn: duckdb.DuckDBPyConnection, day_rows: DayRows) -> None:
     """Replace one production day in every table, in one transaction: all of it or nothing."""
+    replace_days(conn, [day_rows])
+
+
+def replace_days(conn: duckdb.DuckDBPyConnection, batch: Sequence[DayRows]) -> None:
+    """Replace several fully validated days in one transaction (one INSERT per table for the batch).
+
+    Each day is written whole or not at all; a bulk load uses this to avoid paying DuckDB's
+    per-statement cost for every table of every day."""
+    if not batch:
+        return
+    days = [d.day for d in batch]
     conn.execute("BEGIN TRANSACTION")
     try:
-        present = conn.execute("SELECT count(*) FROM days WHERE day = ?", [day_rows.day]).fetchone()
+        present = conn.execute("SELECT count(*) FROM days WHERE day = ANY(?)", [days]).fetchone()
         if present and present[0]:
             for name in DAY_TABLES:
-                conn.execute(f"DELETE FROM {name} WHERE day = ?", [day_rows.day])
+                conn.execute(f"DELETE FROM {name} WHERE day = ANY(?)", [days])
         for name in DAY_TABLES:
-            rows = day_rows.tables.get(name) or []
+            rows = [row for d in batch for row in d.tables.get(name) or []]
             if rows:
                 _day_batch = arrow_table(name, rows)
                 conn.execute(f"INSERT INTO {name} SELECT * FROM _day_batch")
