@@ -15,7 +15,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from shopfloor.agent.evals import CaseResult, EvalCase
+from shopfloor.agent.evals import CaseResult, EvalCase, EvalReport, load_cases, run_evals
 
 BOLD = re.compile(r"\*\*([^*]+)\*\*")
 CITE = re.compile(r"\(query (\d+)(?: · (row|detail|weekday|flag) (\d+))?\)")
@@ -212,3 +212,25 @@ def case_runner(
 def parse_case_day(value: Any) -> date:
     """A case's day (YAML may give a date or a string)."""
     return value if isinstance(value, date) else date.fromisoformat(str(value))
+
+
+def run_golden(conn: Any, path: Path, *, show_progress: bool = True) -> EvalReport:
+    """Run every golden case offline against the store at ``conn`` and score it (answer key included)."""
+    from shopfloor.settings import get_settings
+    from shopfloor.shifts.investigation import investigate
+    from shopfloor.shifts.plans import Scope
+
+    cases = load_cases(path)
+    keys = load_answer_key(get_settings().shifts_answer_keys_path())
+
+    def ask(case: EvalCase) -> dict[str, Any]:
+        data = case.data
+        scope = Scope(
+            day=parse_case_day(data["day"]),
+            shift=data.get("shift"),
+            include=data.get("include") or ("shift" if data.get("shift") else "day"),
+            period=data.get("period", "day"),
+        )
+        return investigate(str(data["question"]), scope, conn, after=data.get("after")).as_dict()
+
+    return run_evals(cases, case_runner(ask, keys), overall_bar=1.0, show_progress=show_progress)

@@ -129,37 +129,23 @@ def report(
 
 def eval_shifts(golden: Path | None = None, as_json: bool = False, db: Path | None = None) -> None:
     """Run the golden set offline against the record store; exit 1 when the bar is not met."""
-    from shopfloor.agent.evals import load_cases, render_table, run_evals
-    from shopfloor.shifts.evals import case_runner, load_answer_key, parse_case_day
-    from shopfloor.shifts.investigation import investigate
+    from shopfloor.shifts.evals import run_golden
 
-    settings = get_settings()
     path = golden or Path("evals/shifts.yaml")
     if not path.is_file():
         raise typer.BadParameter(f"no golden file at {path}")
-    cases = load_cases(path)
-    keys = load_answer_key(settings.shifts_answer_keys_path())
     conn = _open(db)
-
-    def ask_case(case: Any) -> dict[str, Any]:
-        data = case.data
-        scope = Scope(
-            day=parse_case_day(data["day"]),
-            shift=data.get("shift"),
-            include=data.get("include") or ("shift" if data.get("shift") else "day"),
-            period=data.get("period", "day"),
-        )
-        return investigate(str(data["question"]), scope, conn, after=data.get("after")).as_dict()
-
     try:
-        result = run_evals(cases, case_runner(ask_case, keys), overall_bar=1.0, show_progress=not as_json)
+        report = run_golden(conn, path, show_progress=not as_json)
     finally:
         conn.close()
     if as_json:
-        typer.echo(json.dumps(result.to_json(), indent=1, default=str))
+        typer.echo(json.dumps(report.to_json(), indent=1, default=str))
     else:
-        render_table(result, "Shift Investigator golden set", err)
-    if not result.ok:
+        from shopfloor.agent.evals import render_table
+
+        render_table(report, "Shift Investigator golden set", err)
+    if not report.ok:
         raise typer.Exit(code=1)
 
 
