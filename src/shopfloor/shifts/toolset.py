@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from shopfloor.agent.tools import ToolRegistry
 from shopfloor.shifts.charts import chart_tool
 from shopfloor.shifts.daily_tools import daily_tools
@@ -16,8 +18,9 @@ PERIOD = tuple(t.name for t in [*period_tools(), *material_tools(), *lever_tools
 OFFLINE_ONLY = ("get_day_dollars",)
 
 
+@lru_cache(maxsize=1)
 def full_registry() -> ToolRegistry:
-    """Every tool, in catalog order (the offline planner's registry)."""
+    """Every tool, in catalog order (the offline planner's registry); built once, its schemas with it."""
     return ToolRegistry(
         [*daily_tools(), chart_tool(), *period_tools(), *material_tools(), *lever_tools(), *money_tools()]
     )
