@@ -11,7 +11,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from shopfloor.agent.tools import Tool, ToolError
-from shopfloor.shifts.calendar import window_for
+from shopfloor.shifts.calendar import Window, production_days, window_for
 from shopfloor.shifts.evidence import (
     RunContext,
     Sql,
@@ -20,6 +20,7 @@ from shopfloor.shifts.evidence import (
     require_day_control,
     scoped_shift,
 )
+from shopfloor.shifts.money import board_usd, machine_usd, per_year
 from shopfloor.shifts.tool_queries import (
     MAINT_BAND,
     OPERATOR_BAND,
@@ -129,8 +130,11 @@ def downtime_rows(
         {**p, "kind": kind},
     )
     sql.source_rows += sum(int(r["stops"]) for r in rows)
+    days = len(production_days(Window("day", p["start"], p["end"]))) if "start" in p else 1
     for row in rows:
         row["min_per_stop"] = ratio(row["minutes"], row["stops"])
+        row["usd"] = machine_usd(row["minutes"])
+        row["usd_per_year"] = per_year(row["usd"], max(1, days))
     return rows
 
 
@@ -253,10 +257,13 @@ def quality_rows(ctx: RunContext, sql: Sql, p: dict[str, Any]) -> list[dict[str,
         """,
         p,
     )
+    days = len(production_days(Window("day", p["start"], p["end"])))
     for row in rows:
         sql.source_rows += int(row["records"])
         row["pct_of_gross"] = ratio(row["sqft"], row.pop("gross"), 100)
         row["pct_of_yield"] = ratio(row["sqft"], row.pop("yield_sqft"), 100)
+        row["usd"] = board_usd(row["sqft"])
+        row["usd_per_year"] = per_year(row["usd"], max(1, days))
     return rows
 
 

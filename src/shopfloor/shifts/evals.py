@@ -116,9 +116,18 @@ def check_charts(answer: dict[str, Any]) -> list[str]:
     return problems
 
 
+def check_labels(answer: dict[str, Any]) -> list[str]:
+    """Labels are short lines without digits or final punctuation."""
+    return [
+        f"label with digits or final punctuation: {s['text']}"
+        for s in answer.get("sections", [])
+        if s["type"] == "label" and (re.search(r"\d", s["text"]) or s["text"].rstrip()[-1:] in ".:;!?")
+    ]
+
+
 def invariants(answer: dict[str, Any]) -> list[str]:
     """Every global invariant's problems (empty when the answer holds them all)."""
-    return check_figures(answer) + check_ranking(answer) + check_charts(answer)
+    return check_figures(answer) + check_ranking(answer) + check_charts(answer) + check_labels(answer)
 
 
 # --- the golden set ----------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from typing import Any
 import duckdb
 
 from shopfloor.agent.loop import LoopLimits, Outcome, run_loop
+from shopfloor.agent.providers.base import Provider
 from shopfloor.agent.tools import ToolRegistry
 from shopfloor.agent.trace import ToolCallStep, Trace
 from shopfloor.shifts.evidence import RunContext
@@ -164,9 +165,11 @@ def investigate(
     limits: LoopLimits = OFFLINE_LIMITS,
     steps: list[Step] | None = None,
     plan: Plan | None = None,
+    planner: Provider | None = None,
 ) -> Answer:
-    """Answer ``question`` in ``scope`` offline. ``steps`` replaces the router's plan (an analyst's plan),
-    ``plan`` skips routing (an address), ``after`` names the plan a follow-up refers to."""
+    """Answer ``question`` in ``scope``. ``steps`` replaces the router's plan (an analyst's plan), ``plan``
+    skips routing (an address), ``after`` names the plan a follow-up refers to, and ``planner`` replaces
+    the offline planner with another Provider driving the same loop, tools and checks."""
     started = time.perf_counter()
     if history is not None:
         history.for_scope(scope)
@@ -203,7 +206,14 @@ def investigate(
     ctx = RunContext(conn, tool_scope)
     trace = Trace()
     outcome = run_loop(
-        OfflinePlanner(routed, chosen), SYSTEM, question, registry, ctx, trace, limits=limits, model=MODEL
+        planner or OfflinePlanner(routed, chosen),
+        SYSTEM,
+        question,
+        registry,
+        ctx,
+        trace,
+        limits=limits,
+        model=MODEL if planner is None else None,
     )
     status = OUTCOME_STATUS.get(outcome.outcome, "planner_error")
     cited: list[str] = []
@@ -232,7 +242,7 @@ def investigate(
         tables=[_table(e) for e in numbered],
         trace=trace.to_list(),
         usage={
-            "model": MODEL,
+            "model": trace.model or MODEL,
             "tokens_in": trace.tokens_in,
             "tokens_out": trace.tokens_out,
             "cost_usd": trace.cost_usd,

@@ -377,6 +377,7 @@ def get_speed_opportunity(ctx: RunContext, args: SpeedOpportunityArgs) -> dict[s
         saved = (row["rest_min"] or 0) - ((row["rest_feet"] or 0) / best if best else 0)
         row["opportunity_hours"] = round(max(0.0, saved) / 60, 4)
         row["usd"] = machine_usd(max(0.0, saved))
+        row["usd_per_year"] = per_year(row["usd"], len(production_days(current)))
     return envelope(
         ctx,
         "get_speed_opportunity",

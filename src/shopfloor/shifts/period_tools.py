@@ -24,7 +24,7 @@ from shopfloor.shifts.evidence import (
     scoped_shift,
     window_coverage,
 )
-from shopfloor.shifts.money import RATES, board_usd, machine_usd, per_year
+from shopfloor.shifts.money import RATES, board_usd, per_year
 from shopfloor.shifts.tool_queries import (
     BETTER,
     DRY_END_BAND,
@@ -237,8 +237,6 @@ def get_downtime_pareto(ctx: RunContext, args: ParetoArgs) -> dict[str, Any]:
         row["previous_minutes"] = (
             None if prev_cover.status == "unavailable" else (prev["minutes"] if prev else 0.0)
         )
-        row["usd"] = machine_usd(row["minutes"])
-        row["usd_per_year"] = per_year(row["usd"], len(production_days(current)))
     return envelope(
         ctx,
         "get_downtime_pareto",

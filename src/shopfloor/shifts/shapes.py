@@ -55,6 +55,14 @@ def finding(text: str, value: Any, unit: str, query: int, row: int | None) -> Se
     return {"type": "finding", "text": f"- {text.format(f'**{fmt(value, unit)}**')} {cite(query, row)}"}
 
 
+def _money(row: dict[str, Any]) -> str:
+    """A priced row's dollars and per-year figure, said beside its quantity."""
+    if row.get("usd") is None:
+        return "not priced"
+    per = row.get("usd_per_year")
+    return f"${row['usd']:,.2f}" + (f" (${per:,.2f} a year)" if per is not None else "")
+
+
 def _ranked(env: dict[str, Any]) -> bool:
     cov = env.get("coverage") or {}
     if env.get("ranked") is False:
@@ -120,7 +128,11 @@ def _downtime(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
         }
         out.append({"type": "label", "text": "Most downtime" if ranked else "Recorded downtime"})
     for i, row in controllable[:3]:
-        out.append(finding(f"{row['key']}: {{}} over {row['stops']} stops", row["minutes"], "min", q, i))
+        out.append(
+            finding(
+                f"{row['key']}: {{}} over {row['stops']} stops, {_money(row)}", row["minutes"], "min", q, i
+            )
+        )
     for i, row in enumerate(rows):
         if row["class"] != "controllable":
             out.append(
@@ -309,7 +321,7 @@ def _pareto(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     for i, row in controllable[:4]:
         out.append(
             finding(
-                f"{row['key']}: {{}}, {row['stops']} stops, ${row['usd']:,.2f} a window",
+                f"{row['key']}: {{}}, {row['stops']} stops, {_money(row)}",
                 row[measure] if measure == "minutes" else row["minutes"],
                 "min",
                 q,
@@ -567,7 +579,8 @@ def _speed_opportunity(env: dict[str, Any]) -> tuple[Section | None, list[Sectio
     )
     out = [
         finding(
-            f"{rows[i]['grade']} / {rows[i]['slice']}: typical {rows[i]['typical_fpm']:,.0f} ft/min, {{}} of opportunity",
+            f"{rows[i]['grade']} / {rows[i]['slice']}: typical {rows[i]['typical_fpm']:,.0f} ft/min, {{}} of "
+            f"opportunity, {_money(rows[i])}",
             rows[i]["opportunity_hours"],
             "h",
             q,
@@ -732,6 +745,11 @@ def build_sections(
         )
     for caveat in caveats:
         sections.append({"type": "caveat", "text": caveat})
+    if any("usd" in row for e in evidence for row in e.get("rows", [])[:1]):
+        sections.append({"type": "caveat", "text": RATES.line()})
+        sections.append({"type": "caveat", "text": COST_NOTE})
+        status_line = "margin not set" if RATES.margin_usd_per_msf is None else "margin set"
+        sections.append({"type": "caveat", "text": f"Contribution: {status_line}."})
     if status in ("complete", "partial") and evidence:
         sections.append({"type": "label", "text": "Where to look"})
         for place, question in where_to_look(plan):

@@ -1,5 +1,6 @@
 """Whole investigations on the hand-built store: statuses, done condition, history, shapes, invariants."""
 
+import json
 from datetime import date
 
 import pytest
@@ -206,3 +207,46 @@ def test_invariant_checkers_catch_bad_answers():
         "charts": [],
     }
     assert invariants(good) == []
+
+
+def test_planner_error_when_finish_cites_foreign_evidence(conn):
+    from shopfloor.agent.providers.base import ProviderError
+    from shopfloor.agent.providers.scripted import ScriptedProvider, text_turn, tool_turn
+
+    planner = ScriptedProvider(
+        [tool_turn(("get_shift_kpis", {"shift": 2})), text_turn('{"evidence": ["r1-000000"]}')]
+    )
+    answer, _ = ask(conn, "show the KPIs", SHIFT2, planner=planner)
+    assert answer.status == "planner_error" and "does not hold" in answer.errors[0]
+    assert answer.sections[0]["text"].startswith("The planner failed")
+    broken = ScriptedProvider([ProviderError("connection", "down")])
+    assert ask(conn, "show the KPIs", SHIFT2, planner=broken)[0].status == "planner_error"
+    prose = ScriptedProvider([tool_turn(("get_shift_kpis", {"shift": 2})), text_turn("all fine")])
+    assert ask(conn, "show the KPIs", SHIFT2, planner=prose)[0].status == "planner_error"
+
+
+def test_a_model_planner_is_held_to_scope_in_code(conn):
+    from shopfloor.agent.providers.scripted import ScriptedProvider, text_turn, tool_turn
+
+    def finish(request):
+        ids = [
+            r.content["result_id"]
+            for m in request.messages
+            for r in getattr(m, "results", ())
+            if not r.is_error
+        ]
+        return text_turn(json.dumps({"evidence": ids}))
+
+    planner = ScriptedProvider(
+        [
+            tool_turn(
+                ("get_shift_kpis", {"shift": 2}),
+                ("get_shift_kpis", {"shift": 1}),
+                ("get_day_dollars", {"shifts": None}),
+            ),
+            finish,
+        ]
+    )
+    answer, _ = ask(conn, "show the KPIs", SHIFT2, planner=planner)
+    assert answer.status == "partial" and len(answer.errors) == 2
+    assert [e["shift"] for e in answer.evidence] == [2]
