@@ -257,3 +257,20 @@ def test_manifest_hash_mismatch_rejects_the_day(tmp_path, clean_xml):
     conn = store.connect(tmp_path / "s.duckdb")
     with pytest.raises(intake.DayRejected, match="manifest"):
         ingest.ingest_file(conn, path, expected_sha256="0" * 64)
+
+
+def test_a_stray_xml_name_is_reported_not_guessed(tmp_path, clean_xml):
+    (tmp_path / "monday.xml").write_text(clean_xml)
+    report = ingest.ingest_directory(store.connect(":memory:"), tmp_path)
+    assert report.loaded == [] and report.rejected[0][0] == "monday.xml"
+
+
+def test_the_documented_example_setup_passes_every_check():
+    from pathlib import Path
+    from xml.etree.ElementTree import fromstring
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "record-format.md").read_text()
+    start = doc.index('<setup id="S1-00"')
+    block = doc[start : doc.index("</setup>", start) + len("</setup>")]
+    checked = intake.check_setup(fromstring(block), intake.Ledger())
+    assert checked["travel"] == 5760 and checked["occupied"] == 94.5

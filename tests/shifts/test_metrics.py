@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime
+import itertools
+from datetime import date, datetime, timedelta
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from shopfloor.shifts import catalog, ingest, metrics, queries, store
 
@@ -318,3 +321,56 @@ def test_hand_built_day_allocations_and_continuing_order(hand_store):
     assert shared == [(15_000.0,), (15_000.0,)]
     assert q("SELECT coverage FROM shifts").fetchall() == [("complete",)] * 3
     assert q("SELECT text FROM notes").fetchall() == [("Hand-built day for the known-answer test.",)]
+
+
+# -- properties ---------------------------------------------------------------------------------
+
+
+@given(
+    cuts=st.lists(st.integers(1, 600), min_size=1, max_size=12),
+    stops=st.lists(st.tuples(st.integers(0, 28_000), st.integers(1, 1_800)), max_size=8),
+)
+def test_allocated_seconds_sum_to_each_stop_when_setups_partition_the_shift(cuts, stops):
+    origin = datetime(2026, 9, 14, 23)  # shift 3: crosses midnight
+    bounds = sorted({0, 28_800, *(min(28_799, sum(cuts[: i + 1]) * 40) for i in range(len(cuts)))})
+    setups = [
+        (f"S{i}", origin + timedelta(seconds=a), origin + timedelta(seconds=b))
+        for i, (a, b) in enumerate(itertools.pairwise(bounds))
+    ]
+    placed = []
+    cursor = 0
+    for i, (gap, length) in enumerate(stops):
+        start = min(cursor + gap % 4000, 28_799)
+        end = min(start + length, 28_800)
+        if end > start:
+            placed.append((f"D{i}", origin + timedelta(seconds=start), origin + timedelta(seconds=end)))
+            cursor = end
+    allocations = metrics.allocate_stops(setups, placed)
+    for stop_id, start, end in placed:
+        shares = [sec for sid, _, sec in allocations if sid == stop_id]
+        assert sum(shares) == pytest.approx((end - start).total_seconds())
+        assert all(sec > 0 for sec in shares)
+
+
+def test_hand_built_day_waste_breakdown(hand_store):
+    day = date(2026, 9, 14)
+    sums, _ = queries.window_sums(hand_store, day, day, group="shift", shift=2)[2]
+    rows = {
+        r["category"]: r
+        for r in metrics.waste_breakdown(sums, queries.family_sqft(hand_store, day, day, shift=2))
+    }
+    assert rows["warp"]["sqft"] == 625
+    assert rows["warp"]["pct_of_yield"] == pytest.approx(100 * 625 / 290_000)
+    assert rows["dry_end"]["pct_of_gross"] == pytest.approx(100 * 625 / 300_134.5833)
+    assert rows["trim"]["pct_of_gross"] == pytest.approx(100 * 10_000 / 300_134.5833)
+    assert rows["trim"]["pct_of_yield"] is None
+
+
+def test_grade_baselines_use_the_trailing_year_before_the_window(hand_store):
+    # Running speed of each grade on the hand-built day, stops out (allocated minutes).
+    after = queries.grade_baselines(hand_store, date(2026, 9, 15))
+    assert after["32-C"] == pytest.approx(150_017 / (240 - 10))
+    assert after["275-BC"] == pytest.approx((50_017 + 25_000) / (240 + 120 - 10 - 12))
+    assert after["200-C"] == pytest.approx(300_017 / (480 - 84))
+    assert queries.grade_baselines(hand_store, date(2026, 9, 14)) == {}  # nothing before the window
+    assert queries.grade_baselines(hand_store, date(2027, 9, 15)) == {}  # more than a year back

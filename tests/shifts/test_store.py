@@ -66,7 +66,7 @@ def test_read_only_connection_refuses_writes_and_file_access(tmp_path):
     store.set_meta(conn, {"generator": "g1"})
     conn.close()
     ro = store.open_read_only(path)
-    assert store.get_meta(ro) == {"generator": "g1"}
+    assert store.get_meta(ro) == {"generator": "g1", "schema_version": store.SCHEMA_VERSION}
     with pytest.raises(duckdb.Error):
         ro.execute("DELETE FROM meta")
     with pytest.raises(duckdb.Error):

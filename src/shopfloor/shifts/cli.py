@@ -11,6 +11,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -93,7 +94,12 @@ def ingest(
     """Load day files into the record store; each day is one transaction and replaces that day."""
     if not directory.is_dir():
         raise typer.BadParameter(f"{directory} is not a directory")
-    conn = store.connect(_db_path(db))
+    try:
+        conn = store.connect(_db_path(db))
+    except duckdb.Error as exc:
+        # Typically another process (a running server) holds the file; say so instead of a traceback.
+        typer.echo(f"Cannot open the record store {_db_path(db)} for writing: {exc}", err=True)
+        raise typer.Exit(code=1) from None
     try:
         with progress_bar("Ingesting days") as update:
             report = loader.ingest_directory(conn, directory, progress=update)
@@ -109,10 +115,11 @@ def ingest(
 @app.command()
 def export(
     db: Path = typer.Option(None, help="DuckDB store (default: var/shifts.duckdb)."),
-    out: Path = typer.Option(Path("var/shifts-parquet"), help="Directory for the Parquet files."),
+    out: Path = typer.Option(None, help="Directory for the Parquet files (default: var/shifts-parquet)."),
 ) -> None:
     """Export every table of the record store to Parquet (one file per table)."""
     path = _db_path(db)
+    out = out or get_settings().var_dir / "shifts-parquet"
     if not path.is_file():
         raise typer.BadParameter(f"no record store at {path}; run `shopfloor prepare` first")
     conn = store.open_read_only(path)

@@ -14,6 +14,7 @@ import hashlib
 import json
 import math
 import random
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
@@ -598,8 +599,16 @@ def _ts(origin: datetime, ms: int) -> str:
     return moment.isoformat(timespec="milliseconds" if ms % 1000 else "seconds")
 
 
+_NEEDS_ESCAPE = re.compile(r'[&<>"\n\r\t]')
+
+
+def _quote(value: str) -> str:
+    # Most values are numbers and ids; only text that needs it goes through the full escaper.
+    return quoteattr(value) if _NEEDS_ESCAPE.search(value) else f'"{value}"'
+
+
 def _attrs(pairs: list[tuple[str, str]]) -> str:
-    return " ".join(f"{k}={quoteattr(v)}" for k, v in pairs)
+    return " ".join(f"{k}={_quote(v)}" for k, v in pairs)
 
 
 def to_xml(data: DayData) -> str:

@@ -71,7 +71,10 @@ def ingest_directory(
     each group in one transaction, so every day lands whole or not at all."""
     report = IngestReport(manifest=read_manifest(directory))
     hashes = {e["file"]: e["sha256"] for e in (report.manifest or {}).get("days", [])}
-    names = iter_day_files(p.name for p in directory.iterdir())
+    all_names = [p.name for p in directory.iterdir()]
+    names = iter_day_files(all_names)
+    for stray in sorted(n for n in all_names if n.endswith(".xml") and n not in names):
+        report.rejected.append((stray, "file name must be YYYY-MM-DD.xml (the production day)"))
     previous_last = conn.execute("SELECT max(day) FROM days").fetchone()
     last_day = previous_last[0] if previous_last else None
     out_of_order = False

@@ -567,201 +567,32 @@ def read_day(raw: bytes, *, file_name: str | None = None, file_day: date | None 
     rows = DayRows(day)
     t = rows.tables
     ledger = Ledger()
-    excluded: list[dict[str, Any]] = []
-    valid_count = 0
     runs: dict[str, dict[str, Any]] = {}
     for shift in shifts:
-        shift_excluded = 0
-        shift_valid = 0
-        valid_intervals: list[tuple[str, datetime, datetime]] = []
-        shift_setups: list[dict[str, Any]] = []
+        setups: list[dict[str, Any]] = []
+        excluded = 0
         for el in shift.setups:
-            record_id = el.attrib["id"]
-            start, end = datetime.fromisoformat(el.attrib["start"]), datetime.fromisoformat(el.attrib["end"])
             try:
                 checked = check_setup(el, ledger)
             except SetupExcluded as exc:
-                shift_excluded += 1
-                row = {
-                    "day": day,
-                    "shift": shift.number,
-                    "record_id": record_id,
-                    "kind": "setup",
-                    "error": str(exc),
-                    "raw": raw_record(el),
-                }
-                t["excluded_records"].append(row)
-                excluded.append(row)
+                excluded += 1
+                t["excluded_records"].append(_excluded_row(day, shift.number, el, str(exc)))
                 continue
-            shift_valid += 1
-            v = checked["values"]
-            a = el.attrib
-            setup_row = {
-                "day": day,
-                "shift": shift.number,
-                "record_id": record_id,
-                "setup_id": a["setup_id"],
-                "run_id": a["run"],
-                "crew": shift.crew,
-                "grade": a["grade"],
-                "target_fpm": v["target_fpm"],
-                "width_in": v["width_in"],
-                "occupied_in": checked["occupied"],
-                "started": start,
-                "ended": end,
-                "elapsed_min": (end - start).total_seconds() / 60,
-                "gross_feet": v["gross_feet"],
-                "net_feet": checked["net_feet"],
-                "gross_sqft": v["gross_sqft"],
-                "trim_sqft": v["trim_sqft"],
-                "shear_feet": v["shear_feet"],
-                "shear_sqft": v["shear_sqft"],
-                "reject_sheets": int(sum(r["sheets"] for r in checked["rejects"])),
-                "reject_sqft": checked["reject_sqft"],
-                "stop_count": 0,
-                "stop_min": 0.0,
-                "knives": len(checked["knives"]),
-                "continued": checked["continued"],
-            }
-            shift_setups.append(setup_row)
-            valid_intervals.append((record_id, start, end))
-            for k in checked["knives"]:
-                t["knives"].append(
-                    {
-                        "day": day,
-                        "shift": shift.number,
-                        "record_id": record_id,
-                        "setup_id": a["setup_id"],
-                        "knife": k["level"],
-                        "order_id": k["order_id"],
-                        "grade": a["grade"],
-                        "width_in": k["width_in"],
-                        "length_in": k["length_in"],
-                        "outs": int(k["outs"]),
-                        "cuts": int(k["cuts"]),
-                        "start_in": k["start_in"],
-                        "requested_sheets": int(k["order_quantity"]),
-                        "planned_sheets": int(k["planned_sheets"]),
-                        "produced_sheets": int(k["produced_sheets"]),
-                        "remaining_before": int(k["remaining_before"]),
-                        "remaining_after": int(k["remaining_after"]),
-                        "lineal_feet": checked["travel"],
-                    }
-                )
-            for seq, r in enumerate(checked["rejects"]):
-                t["rejects"].append(
-                    {
-                        "day": day,
-                        "shift": shift.number,
-                        "record_id": record_id,
-                        "seq": seq,
-                        "grade": a["grade"],
-                        "family": r["family"],
-                        "reason": r["reason"],
-                        "knife": r["knife"],
-                        "sheets": int(r["sheets"]),
-                        "width_in": r["width_in"],
-                        "length_in": r["length_in"],
-                        "sqft": r["sqft"],
-                    }
-                )
-            run = runs.setdefault(
-                a["run"],
-                {
-                    "day": day,
-                    "run_id": a["run"],
-                    "grade": a["grade"],
-                    "target_fpm": v["target_fpm"],
-                    "width_in": v["width_in"],
-                    "started": start,
-                    "ended": end,
-                    "first_shift": shift.number,
-                    "last_shift": shift.number,
-                    "setups": 0,
-                    "gross_feet": 0.0,
-                    "gross_sqft": 0.0,
-                },
-            )
-            run["ended"] = max(run["ended"], end)
-            run["last_shift"] = shift.number
-            run["setups"] += 1
-            run["gross_feet"] += v["gross_feet"]
-            run["gross_sqft"] += v["gross_sqft"]
-        by_id = {s["record_id"]: s for s in shift_setups}
-        stop_intervals = [(s["id"], s["start"], s["end"]) for s in shift.stops]
-        stops_by_id = {s["id"]: s for s in shift.stops}
-        for stop_id, record_id, seconds in metrics.allocate_stops(valid_intervals, stop_intervals):
-            s = stops_by_id[stop_id]
-            by_id[record_id]["stop_count"] += 1
-            by_id[record_id]["stop_min"] += seconds / 60
-            t["stop_allocations"].append(
-                {
-                    "day": day,
-                    "shift": shift.number,
-                    "stop_id": stop_id,
-                    "record_id": record_id,
-                    "kind": s["kind"],
-                    "place": s["place"],
-                    "reason": s["reason"],
-                    "minutes": seconds / 60,
-                }
-            )
-        t["setups"].extend(shift_setups)
-        for s in shift.stops:
-            t["stops"].append(
-                {
-                    "day": day,
-                    "shift": shift.number,
-                    "stop_id": s["id"],
-                    "kind": s["kind"],
-                    "place": s["place"],
-                    "reason": s["reason"],
-                    "started": s["start"],
-                    "ended": s["end"],
-                    "minutes": (s["end"] - s["start"]).total_seconds() / 60,
-                    "notes": s["notes"],
-                }
-            )
-        for seq, text in enumerate(shift.notes):
-            t["notes"].append({"day": day, "shift": shift.number, "seq": seq, "text": text})
-        by_kind = {kind: 0.0 for kind in catalog.STOP_KINDS}
-        for s in shift.stops:
-            by_kind[s["kind"]] += (s["end"] - s["start"]).total_seconds() / 60
-        t["shifts"].append(
-            {
-                "day": day,
-                "shift": shift.number,
-                "crew": shift.crew,
-                "supervisor_slot": shift.supervisor_slot,
-                "started": shift.start,
-                "ended": shift.end,
-                "scheduled_min": catalog.SHIFT_MINUTES,
-                "setups": shift_valid,
-                "excluded": shift_excluded,
-                "coverage": "incomplete" if shift_excluded else "complete",
-                "paper_changes": len({u["run_id"] for u in shift_setups}),
-                "lineal_ft": sum(u["gross_feet"] for u in shift_setups),
-                "target_ft": sum(
-                    metrics.target_feet(u["target_fpm"], u["elapsed_min"]) for u in shift_setups
-                ),
-                "elapsed_min": sum(u["elapsed_min"] for u in shift_setups),
-                "stop_min_allocated": sum(u["stop_min"] for u in shift_setups),
-                "gross_sqft": sum(u["gross_sqft"] for u in shift_setups),
-                "trim_sqft": sum(u["trim_sqft"] for u in shift_setups),
-                "shear_sqft": sum(u["shear_sqft"] for u in shift_setups),
-                "reject_sqft": sum(u["reject_sqft"] for u in shift_setups),
-                "maintenance_min": by_kind["Maintenance"],
-                "operator_min": by_kind["Operator"],
-                "pm_min": by_kind["PM"],
-                "external_min": by_kind["External"],
-                "setups_above_trim_flag": sum(
-                    metrics.trim_flagged(u["trim_sqft"], u["gross_sqft"]) for u in shift_setups
-                ),
-            }
+            setup = _setup_row(day, shift, el, checked)
+            setups.append(setup)
+            t["knives"].extend(_knife_rows(setup, checked))
+            t["rejects"].extend(_reject_rows(setup, checked))
+            _add_to_run(runs, setup)
+        t["stop_allocations"].extend(_allocate(setups, shift))
+        t["setups"].extend(setups)
+        t["stops"].extend(_stop_rows(day, shift))
+        t["notes"].extend(
+            {"day": day, "shift": shift.number, "seq": i, "text": n} for i, n in enumerate(shift.notes)
         )
-        valid_count += shift_valid
+        t["shifts"].append(_shift_row(day, shift, setups, excluded))
     t["wet_end_runs"] = list(runs.values())
     digest = hashlib.sha256(raw).hexdigest()
+    valid = len(t["setups"])
     t["days"] = [
         {
             "day": day,
@@ -771,13 +602,208 @@ def read_day(raw: bytes, *, file_name: str | None = None, file_day: date | None 
             "generator": attrs.get("generator"),
             "seed": int(attrs["seed"]) if "seed" in attrs else None,
             "shifts": 3,
-            "setups": valid_count,
-            "excluded": len(excluded),
+            "setups": valid,
+            "excluded": len(t["excluded_records"]),
             "stops": len(t["stops"]),
             "ingested_at": datetime.now().replace(microsecond=0),
         }
     ]
-    return IntakeResult(day, rows, digest, valid_count, excluded)
+    return IntakeResult(day, rows, digest, valid, list(t["excluded_records"]))
+
+
+def _excluded_row(day: date, shift: int, el: Element, error: str) -> dict[str, Any]:
+    return {
+        "day": day,
+        "shift": shift,
+        "record_id": el.attrib["id"],
+        "kind": "setup",
+        "error": error,
+        "raw": raw_record(el),
+    }
+
+
+def _setup_row(day: date, shift: ShiftRecord, el: Element, checked: dict[str, Any]) -> dict[str, Any]:
+    a = el.attrib
+    v = checked["values"]
+    start, end = datetime.fromisoformat(a["start"]), datetime.fromisoformat(a["end"])
+    return {
+        "day": day,
+        "shift": shift.number,
+        "record_id": a["id"],
+        "setup_id": a["setup_id"],
+        "run_id": a["run"],
+        "crew": shift.crew,
+        "grade": a["grade"],
+        "target_fpm": v["target_fpm"],
+        "width_in": v["width_in"],
+        "occupied_in": checked["occupied"],
+        "started": start,
+        "ended": end,
+        "elapsed_min": (end - start).total_seconds() / 60,
+        "gross_feet": v["gross_feet"],
+        "net_feet": checked["net_feet"],
+        "gross_sqft": v["gross_sqft"],
+        "trim_sqft": v["trim_sqft"],
+        "shear_feet": v["shear_feet"],
+        "shear_sqft": v["shear_sqft"],
+        "reject_sheets": int(sum(r["sheets"] for r in checked["rejects"])),
+        "reject_sqft": checked["reject_sqft"],
+        "stop_count": 0,
+        "stop_min": 0.0,
+        "knives": len(checked["knives"]),
+        "continued": checked["continued"],
+    }
+
+
+def _knife_rows(setup: dict[str, Any], checked: dict[str, Any]) -> list[dict[str, Any]]:
+    return [
+        {
+            "day": setup["day"],
+            "shift": setup["shift"],
+            "record_id": setup["record_id"],
+            "setup_id": setup["setup_id"],
+            "knife": k["level"],
+            "order_id": k["order_id"],
+            "grade": setup["grade"],
+            "width_in": k["width_in"],
+            "length_in": k["length_in"],
+            "outs": int(k["outs"]),
+            "cuts": int(k["cuts"]),
+            "start_in": k["start_in"],
+            "requested_sheets": int(k["order_quantity"]),
+            "planned_sheets": int(k["planned_sheets"]),
+            "produced_sheets": int(k["produced_sheets"]),
+            "remaining_before": int(k["remaining_before"]),
+            "remaining_after": int(k["remaining_after"]),
+            "lineal_feet": checked["travel"],
+        }
+        for k in checked["knives"]
+    ]
+
+
+def _reject_rows(setup: dict[str, Any], checked: dict[str, Any]) -> list[dict[str, Any]]:
+    return [
+        {
+            "day": setup["day"],
+            "shift": setup["shift"],
+            "record_id": setup["record_id"],
+            "seq": seq,
+            "grade": setup["grade"],
+            "family": r["family"],
+            "reason": r["reason"],
+            "knife": r["knife"],
+            "sheets": int(r["sheets"]),
+            "width_in": r["width_in"],
+            "length_in": r["length_in"],
+            "sqft": r["sqft"],
+        }
+        for seq, r in enumerate(checked["rejects"])
+    ]
+
+
+def _add_to_run(runs: dict[str, dict[str, Any]], setup: dict[str, Any]) -> None:
+    """Fold a valid setup into its wet-end run's row (a run may span shifts)."""
+    run = runs.setdefault(
+        setup["run_id"],
+        {
+            "day": setup["day"],
+            "run_id": setup["run_id"],
+            "grade": setup["grade"],
+            "target_fpm": setup["target_fpm"],
+            "width_in": setup["width_in"],
+            "started": setup["started"],
+            "ended": setup["ended"],
+            "first_shift": setup["shift"],
+            "last_shift": setup["shift"],
+            "setups": 0,
+            "gross_feet": 0.0,
+            "gross_sqft": 0.0,
+        },
+    )
+    run["ended"] = max(run["ended"], setup["ended"])
+    run["last_shift"] = setup["shift"]
+    run["setups"] += 1
+    run["gross_feet"] += setup["gross_feet"]
+    run["gross_sqft"] += setup["gross_sqft"]
+
+
+def _allocate(setups: list[dict[str, Any]], shift: ShiftRecord) -> list[dict[str, Any]]:
+    """Allocation rows of the shift's stops over its valid setups; updates each setup's stop count
+    and minutes."""
+    by_id = {s["record_id"]: s for s in setups}
+    stops = {s["id"]: s for s in shift.stops}
+    intervals = [(s["record_id"], s["started"], s["ended"]) for s in setups]
+    out = []
+    for stop_id, record_id, seconds in metrics.allocate_stops(
+        intervals, [(s["id"], s["start"], s["end"]) for s in shift.stops]
+    ):
+        stop = stops[stop_id]
+        by_id[record_id]["stop_count"] += 1
+        by_id[record_id]["stop_min"] += seconds / 60
+        out.append(
+            {
+                "day": by_id[record_id]["day"],
+                "shift": shift.number,
+                "stop_id": stop_id,
+                "record_id": record_id,
+                "kind": stop["kind"],
+                "place": stop["place"],
+                "reason": stop["reason"],
+                "minutes": seconds / 60,
+            }
+        )
+    return out
+
+
+def _stop_rows(day: date, shift: ShiftRecord) -> list[dict[str, Any]]:
+    return [
+        {
+            "day": day,
+            "shift": shift.number,
+            "stop_id": s["id"],
+            "kind": s["kind"],
+            "place": s["place"],
+            "reason": s["reason"],
+            "started": s["start"],
+            "ended": s["end"],
+            "minutes": (s["end"] - s["start"]).total_seconds() / 60,
+            "notes": s["notes"],
+        }
+        for s in shift.stops
+    ]
+
+
+def _shift_row(day: date, shift: ShiftRecord, setups: list[dict[str, Any]], excluded: int) -> dict[str, Any]:
+    """The shift with its coverage and the sums of its valid setups and its stops."""
+    by_kind = dict.fromkeys(catalog.STOP_KINDS, 0.0)
+    for s in shift.stops:
+        by_kind[s["kind"]] += (s["end"] - s["start"]).total_seconds() / 60
+    return {
+        "day": day,
+        "shift": shift.number,
+        "crew": shift.crew,
+        "supervisor_slot": shift.supervisor_slot,
+        "started": shift.start,
+        "ended": shift.end,
+        "scheduled_min": catalog.SHIFT_MINUTES,
+        "setups": len(setups),
+        "excluded": excluded,
+        "coverage": "incomplete" if excluded else "complete",
+        "paper_changes": len({u["run_id"] for u in setups}),
+        "lineal_ft": sum(u["gross_feet"] for u in setups),
+        "target_ft": sum(metrics.target_feet(u["target_fpm"], u["elapsed_min"]) for u in setups),
+        "elapsed_min": sum(u["elapsed_min"] for u in setups),
+        "stop_min_allocated": sum(u["stop_min"] for u in setups),
+        "gross_sqft": sum(u["gross_sqft"] for u in setups),
+        "trim_sqft": sum(u["trim_sqft"] for u in setups),
+        "shear_sqft": sum(u["shear_sqft"] for u in setups),
+        "reject_sqft": sum(u["reject_sqft"] for u in setups),
+        "maintenance_min": by_kind["Maintenance"],
+        "operator_min": by_kind["Operator"],
+        "pm_min": by_kind["PM"],
+        "external_min": by_kind["External"],
+        "setups_above_trim_flag": sum(metrics.trim_flagged(u["trim_sqft"], u["gross_sqft"]) for u in setups),
+    }
 
 
 def iter_day_files(names: Iterable[str]) -> list[str]:

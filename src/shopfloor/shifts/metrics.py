@@ -249,3 +249,42 @@ def dry_end_flagged(rejects: float, gross: float) -> bool:
     """Dry-end waste above the owner's 1 % flag."""
     value = pct(rejects, gross)
     return value is not None and value > DRY_END_FLAG_PCT
+
+
+def waste_breakdown(s: Sums, families: dict[str, float]) -> list[dict[str, float | str | None]]:
+    """Trim, shear, each dry-end family and the dry-end total as sq ft, % of gross and (dry end only)
+    % of the yield after trim and shear."""
+    base = yield_sqft(s)
+    rows: list[dict[str, float | str | None]] = [
+        {
+            "category": "trim",
+            "sqft": s.trim_sqft,
+            "pct_of_gross": pct(s.trim_sqft, s.gross_sqft),
+            "pct_of_yield": None,
+        },
+        {
+            "category": "shear",
+            "sqft": s.shear_sqft,
+            "pct_of_gross": pct(s.shear_sqft, s.gross_sqft),
+            "pct_of_yield": None,
+        },
+    ]
+    for family, area in families.items():
+        rows.append(
+            {
+                "category": family,
+                "sqft": area,
+                "pct_of_gross": pct(area, s.gross_sqft),
+                "pct_of_yield": pct(area, base),
+            }
+        )
+    total = sum(families.values())
+    rows.append(
+        {
+            "category": "dry_end",
+            "sqft": total,
+            "pct_of_gross": pct(total, s.gross_sqft),
+            "pct_of_yield": pct(total, base),
+        }
+    )
+    return rows

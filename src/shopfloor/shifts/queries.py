@@ -123,3 +123,43 @@ def window_kpis(
         key: {**metrics.kpis(s), "incomplete_shifts": incomplete}
         for key, (s, incomplete) in window_sums(conn, first, last, group=group, shift=shift).items()
     }
+
+
+BASELINE_SQL = """
+SELECT grade, sum(gross_feet), sum(elapsed_min), sum(stop_min)
+FROM setups
+WHERE day >= $since AND day < $before
+GROUP BY grade
+ORDER BY grade
+"""
+
+
+def grade_baselines(conn: duckdb.DuckDBPyConnection, before: date) -> dict[str, float | None]:
+    """Each grade's running speed (stops out) over the trailing year before ``before``: the
+    ``baseline_fpm`` a window starting on ``before`` is held against."""
+    since = (
+        before.replace(year=before.year - 1)
+        if not (before.month == 2 and before.day == 29)
+        else before.replace(year=before.year - 1, day=28)
+    )
+    result = store.bounded_query(conn, BASELINE_SQL, {"since": since, "before": before})
+    return {
+        grade: metrics.grade_baseline([(feet, elapsed, stops)]) for grade, feet, elapsed, stops in result.rows
+    }
+
+
+FAMILY_SQL = """
+SELECT family, sum(sqft)
+FROM rejects
+WHERE day BETWEEN $first AND $last AND ($shift IS NULL OR shift = $shift)
+GROUP BY family
+ORDER BY family
+"""
+
+
+def family_sqft(
+    conn: duckdb.DuckDBPyConnection, first: date, last: date, *, shift: int | None = None
+) -> dict[str, float]:
+    """Reject area by dry-end family over a window (valid setups only)."""
+    result = store.bounded_query(conn, FAMILY_SQL, {"first": first, "last": last, "shift": shift})
+    return {family: area for family, area in result.rows}

@@ -249,6 +249,8 @@ def connect(path: Path | str, *, threads: int = 2) -> duckdb.DuckDBPyConnection:
     conn = duckdb.connect(str(path), config={"threads": threads})
     for statement in ddl():
         conn.execute(statement)
+    if not conn.execute("SELECT count(*) FROM meta WHERE key = 'schema_version'").fetchone()[0]:  # type: ignore[index]
+        conn.execute("INSERT INTO meta VALUES ('schema_version', ?)", [SCHEMA_VERSION])
     return conn
 
 
