@@ -152,8 +152,15 @@ def plan_steps(plan: Plan) -> list[Step]:
     if m == "compare":
         if plan.other_anchor is not None:
             other = {"period": plan.window, "anchor": plan.other_anchor.isoformat()}
-            return [("compare_periods", {"current_window": other, "previous_window": w, "shift": one})]
+            # The later window is the current one, whichever the question named first.
+            later, earlier = (other, w) if plan.other_anchor > (plan.anchor or plan.day) else (w, other)
+            return [("compare_periods", {"current_window": later, "previous_window": earlier, "shift": one})]
         return [("get_period_kpis", {"window": w, "compare": True, "shift": one})]
+    if m == "fpm" and plan.by in ("crew", "width"):
+        return [
+            *period["fpm"],
+            ("get_speed_opportunity", {"window": w, "shift": one, "slice_by": plan.by}),
+        ]
     return period.get(m, [])
 
 

@@ -671,6 +671,7 @@ WHERE_WINDOW = [
     ("The downtime pareto by place", "Downtime pareto by place"),
     ("The waste breakdown", "Show the waste breakdown"),
     ("The speed by grade", "fpm by grade"),
+    ("The downtime review against the bands", "Show the downtime review"),
 ]
 WHERE_MEASURE = {"setups": "downtime", "downtime": "setups", "pareto": "waste", "waste": "pareto"}
 
@@ -678,7 +679,7 @@ WHERE_MEASURE = {"setups": "downtime", "downtime": "setups", "pareto": "waste", 
 def where_to_look(plan: Plan) -> list[tuple[str, str]]:
     """Two or three places to look next, each with the question that opens it (never an action)."""
     pairs = WHERE_DAY if plan.window == "day" else WHERE_WINDOW
-    return [p for p in pairs if not _same_measure(plan, p[1])][:3]
+    return [p for p in pairs if not _same_measure(plan, p[1])][:4]
 
 
 def _same_measure(plan: Plan, question: str) -> bool:
@@ -752,9 +753,15 @@ def build_sections(
         sections.append({"type": "caveat", "text": f"Contribution: {status_line}."})
     if status in ("complete", "partial") and evidence:
         sections.append({"type": "label", "text": "Where to look"})
+        own = replace(plan, after=None, chart=False).address()
+        shown = 0
         for place, question in where_to_look(plan):
+            if shown == 3:
+                break
             address = _address_for(plan, question)
-            sections.append({"type": "where", "text": f"- {place} → “{question}”", "address": address})
+            if address and address != own:  # never point back at the answer itself
+                sections.append({"type": "where", "text": f"- {place} → “{question}”", "address": address})
+                shown += 1
     sections.append({"type": "caveat", "text": "A recorded symptom does not establish a mechanical cause."})
     return _dedupe(sections)
 
