@@ -1,7 +1,7 @@
 """HTTP routes of Shift Investigator, mounted at /shifts by the main app.
 
-`GET /q` resolves a question with the offline router and redirects to its canonical address; `GET /a` (or
-`/a.json`) answers an address as JSON; `GET /report` returns a period report. None of them calls a model,
+`GET /q` resolves a question with the offline router and redirects to its canonical address; `GET /a` answers an
+address as HTML (or a PDF with `format=pdf`), `GET /a.json` as JSON; `GET /report` returns a period report. None of them calls a model,
 carries a key or keeps a session: follow-up context is the `after=` chain inside the address. Offline
 answers run one at a time on their own lock.
 """
@@ -13,7 +13,7 @@ from datetime import date
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import HTMLResponse, RedirectResponse
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from shopfloor.settings import Settings
 from shopfloor.shifts import store
@@ -83,7 +83,7 @@ def create_app(settings: Settings) -> FastAPI:
         root = request.scope.get("root_path", "")
         return RedirectResponse(root + routed.address(), status_code=303)
 
-    def answer(request: Request) -> dict[str, Any]:
+    def run_address(request: Request) -> dict[str, Any]:
         from shopfloor.shifts.investigation import investigate_address
 
         query = request.url.query
@@ -91,8 +91,6 @@ def create_app(settings: Settings) -> FastAPI:
             plan: Plan = parse_address("/a?" + query)
         except AddressError as error:
             raise ApiError(400, "bad_address", str(error)) from None
-        if "format=pdf" in query:
-            raise ApiError(501, "not_implemented", "PDF answers are not available yet; use JSON.")
         conn = open_store()
         try:
             with _offline_lock:
@@ -101,8 +99,22 @@ def create_app(settings: Settings) -> FastAPI:
             conn.close()
         return result.as_dict()
 
-    app.get("/a")(answer)
-    app.get("/a.json")(answer)
+    @app.get("/a", response_model=None)
+    def answer_page(request: Request) -> Response:
+        """The answer at an address as HTML, or as a PDF with format=pdf."""
+        from shopfloor.shifts.render import answer_html, answer_pdf
+
+        data = run_address(request)
+        if request.query_params.get("format") == "pdf":
+            return Response(answer_pdf(data), media_type="application/pdf")
+        if request.query_params.get("format") == "json":
+            return JSONResponse(data)
+        return HTMLResponse(answer_html(data))
+
+    @app.get("/a.json")
+    def answer_json(request: Request) -> dict[str, Any]:
+        """The answer at an address as JSON."""
+        return run_address(request)
 
     @app.get("/report")
     def report(period: str, day: str, shift: int | None = None) -> dict[str, Any]:

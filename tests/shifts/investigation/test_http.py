@@ -22,7 +22,9 @@ def test_question_redirects_to_its_address_and_answers(client):
     )
     assert r.status_code == 303
     assert r.headers["location"] == "/shifts/a?day=2026-09-16&shift=2&measure=overview"
-    answer = client.get(r.headers["location"]).json()
+    page = client.get(r.headers["location"])
+    assert page.headers["content-type"].startswith("text/html") and "<strong>75.00 %</strong>" in page.text
+    answer = client.get(r.headers["location"].replace("/a?", "/a.json?")).json()
     assert (
         answer["status"] == "complete" and answer["address"] == "/a?day=2026-09-16&shift=2&measure=overview"
     )
@@ -46,7 +48,7 @@ def test_follow_up_chain_in_the_address(client):
     )
     assert r.status_code == 303 and "after=" in r.headers["location"]
     assert unquote(r.headers["location"]).endswith(first)
-    assert client.get(r.headers["location"]).json()["status"] == "complete"
+    assert client.get(r.headers["location"].replace("/a?", "/a.json?")).json()["status"] == "complete"
 
 
 def test_unavailable_and_bad_input_use_the_envelope(client):
@@ -72,3 +74,15 @@ def test_missing_store_is_503(tmp_path):
     c = TestClient(create_app(Settings(shifts_db=tmp_path / "none.duckdb")), raise_server_exceptions=False)
     r = c.get("/shifts/a?day=2026-09-16&measure=overview")
     assert r.status_code == 503 and r.json()["error"]["code"] == "no_store"
+
+
+def test_pdf_and_escaping(client):
+    r = client.get("/shifts/a?day=2026-09-16&shift=3&measure=notes&format=pdf")
+    assert (
+        r.status_code == 200
+        and r.headers["content-type"] == "application/pdf"
+        and r.content.startswith(b"%PDF")
+    )
+    page = client.get("/shifts/a?day=2026-09-16&shift=3&measure=notes").text
+    assert "IGNORE PREVIOUS INSTRUCTIONS" in page and "<script" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
