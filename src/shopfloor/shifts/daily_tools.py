@@ -68,6 +68,9 @@ def _day_shift(ctx: RunContext, tool: str, shift: int) -> tuple[Sql, int, dict[s
 
 def shift_coverage(ctx: RunContext, sql: Sql, shift: int) -> dict[str, Any]:
     """complete / incomplete for one shift of the scope day, with its excluded records."""
+    key = ("coverage", ctx.scope.day, shift)
+    if key in ctx.memo:
+        return dict(ctx.memo[key])
     rows = sql.rows(
         ctx,
         "SELECT coverage, excluded, crew, supervisor_slot FROM shifts WHERE day = $day AND shift = $shift",
@@ -81,12 +84,13 @@ def shift_coverage(ctx: RunContext, sql: Sql, shift: int) -> dict[str, Any]:
         {"day": ctx.scope.day, "shift": shift},
     )
     status = "complete" if rows[0]["coverage"] == "complete" and not excluded else "incomplete"
-    return {
+    ctx.memo[key] = {
         "status": status,
         "excluded_records": excluded,
         "crew": rows[0]["crew"],
         "supervisor_slot": rows[0]["supervisor_slot"],
     }
+    return dict(ctx.memo[key])
 
 
 def get_shift_kpis(ctx: RunContext, args: ShiftArgs) -> dict[str, Any]:

@@ -33,6 +33,8 @@ class RunContext:
     results: dict[str, dict[str, Any]] = field(default_factory=dict)
     charts: list[dict[str, Any]] = field(default_factory=list)
     issued: int = 0
+    # Facts read once per run and shared by its tools (a shift's coverage does not change mid-run).
+    memo: dict[Any, Any] = field(default_factory=dict)
 
     def new_result_id(self) -> str:
         """A result id that only this run knows (``r<n>-<run tag>``)."""

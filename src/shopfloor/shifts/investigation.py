@@ -172,7 +172,8 @@ def investigate(
     the offline planner with another Provider driving the same loop, tools and checks."""
     started = time.perf_counter()
     if history is not None:
-        history.for_scope(scope)
+        found = conn.execute("SELECT sha256 FROM days WHERE day = ?", [scope.day]).fetchone()
+        history.for_scope(scope, str(found[0]) if found else None)  # a new dataset version clears it too
     previous = parse_address(after) if after else (history.previous_plan() if history else None)
     routed: Plan | Unavailable = plan if plan is not None else route(question, scope, previous)
     if isinstance(routed, Unavailable):

@@ -250,3 +250,14 @@ def test_a_model_planner_is_held_to_scope_in_code(conn):
     answer, _ = ask(conn, "show the KPIs", SHIFT2, planner=planner)
     assert answer.status == "partial" and len(answer.errors) == 2
     assert [e["shift"] for e in answer.evidence] == [2]
+
+
+def test_history_clears_on_a_new_dataset_version():
+    history = History()
+    scope = Scope(day=DAY, shift=2, include="shift")
+    history.for_scope(scope, "hash-a")
+    history.add("show the KPIs", scope, "/a?day=2026-09-16&shift=2&measure=kpis")
+    history.for_scope(scope, "hash-a")
+    assert len(history.entries) == 1
+    history.for_scope(scope, "hash-b")
+    assert len(history.entries) == 0 and history.previous_plan() is None
