@@ -335,7 +335,9 @@ def _intent(
     if words.other_anchor is not None or _has(q, r"\bcompare\b|\bvs\.?\b|\bversus\b|\bcompared\b"):
         if ranged and words.other_anchor is not None:
             return "compare", {"other_anchor": words.other_anchor}
-        if ranged:
+        if ranged and cue not in ("speed", "volume"):
+            # A speed or volume question against the window before runs its own plan, whose KPI tiles
+            # already carry the previous window.
             return "compare", {}
     if words.weeks is not None or _has(q, r"\btrend(s|ing)?\b|\bweekly\b|\bweek by week\b|\bover time\b"):
         return "trend", {"metric": _trend_metric(q, cue), "weeks": words.weeks or 8}

@@ -136,7 +136,7 @@ def test_setup_speed_refused_under_period_control_and_kpis_with_named_window():
 def test_speed_over_a_named_window_is_the_period_speed_plan(question, window):
     p = plan(question)
     assert p.window == window
-    assert p.measure in ("fpm", "compare")
+    assert p.measure == "fpm"
 
 
 def test_volume_over_a_window_is_volume_by_grade():
@@ -355,4 +355,6 @@ def test_bad_addresses_are_refused(address):
 
 def test_versus_last_week_compares_this_week_with_the_one_before():
     p = plan("our speed vs last week")
+    assert (p.measure, p.window, p.anchor) == ("fpm", "week", DAY)  # the period speed plan
+    p = plan("kpis vs last week")
     assert (p.measure, p.window, p.anchor) == ("compare", "week", DAY)
