@@ -156,6 +156,7 @@ def envelope(
         "source_rows": sql.source_rows,
         "rows": rows,
         **extra,
+        "truncated": bool(extra.get("truncated")) or any(s.get("truncated") for s in sql.statements),
         "sql": sql.statements,
     }
     ctx.results[result["result_id"]] = result

@@ -25,7 +25,7 @@ from shopfloor.shifts.planner import MODEL, NOT_BUILT, OfflinePlanner, Step, pla
 from shopfloor.shifts.plans import Plan, Scope, parse_address
 from shopfloor.shifts.router import EXAMPLES, Unavailable, route
 from shopfloor.shifts.shapes import build_sections
-from shopfloor.shifts.toolset import DAILY, full_registry
+from shopfloor.shifts.toolset import DAILY, full_registry, model_registry
 
 STATUSES = (
     "complete",
@@ -193,7 +193,10 @@ def investigate(
     tool_scope = run_scope(routed, scope)
     registry = full_registry()
     chosen = plan_steps(routed) if steps is None else steps
-    rejected = check_plan(chosen, tool_scope, registry)
+    # An analyst's plan is held to the model catalog (no offline-only tools); the router's own plan may
+    # add get_day_dollars to a dollars answer over several shifts.
+    allowlist = registry if steps is None else model_registry()
+    rejected = check_plan(chosen, tool_scope, allowlist)
     if rejected is not None:
         return Answer(
             "plan_rejected",

@@ -26,6 +26,7 @@ def full_registry() -> ToolRegistry:
     )
 
 
+@lru_cache(maxsize=1)
 def model_registry() -> ToolRegistry:
     """The catalog offered to a live model: everything but the offline-only tools."""
     full = full_registry()

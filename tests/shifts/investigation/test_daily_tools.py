@@ -179,3 +179,14 @@ def test_result_ids_are_per_run(conn):
     _, a = call(conn, "get_shift_kpis", {"shift": 1})
     _, b = call(conn, "get_shift_kpis", {"shift": 1})
     assert set(a.results).isdisjoint(b.results)
+
+
+def test_row_limit_and_truncation_flag(conn):
+    from shopfloor.shifts.evidence import Sql, envelope
+
+    ctx = RunContext(conn, Scope(day=DAY))
+    sql = Sql()
+    rows = sql.rows(ctx, "SELECT range AS n FROM range($count)", {"count": 1500, "unused": 1})
+    assert len(rows) == 1000 and sql.statements[0]["truncated"] is True
+    assert sql.statements[0]["params"] == {"count": 1500}
+    assert envelope(ctx, "t", sql, rows)["truncated"] is True

@@ -106,6 +106,9 @@ def test_malicious_plan_rejected_whole(conn):
     assert answer.status == "plan_rejected"
     answer, _ = ask(conn, "downtime pareto this week", ALL, steps=[("get_setup_matrix", {"shift": 2})])
     assert answer.status == "plan_rejected" and "daily tool" in answer.reason
+    # get_day_dollars is planned by the offline router only, never on an analyst's plan.
+    answer, _ = ask(conn, "where did the money go", ALL, steps=[("get_day_dollars", {"shifts": [1, 2, 3]})])
+    assert answer.status == "plan_rejected" and "get_day_dollars" in answer.reason
 
 
 def test_budget_exhausted_with_preface(conn):
