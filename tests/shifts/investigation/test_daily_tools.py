@@ -190,3 +190,17 @@ def test_row_limit_and_truncation_flag(conn):
     assert len(rows) == 1000 and sql.statements[0]["truncated"] is True
     assert sql.statements[0]["params"] == {"count": 1500}
     assert envelope(ctx, "t", sql, rows)["truncated"] is True
+
+
+def test_a_slow_query_is_interrupted_and_reported(conn, monkeypatch):
+    import functools
+
+    from shopfloor.agent.tools import ToolError
+    from shopfloor.shifts import evidence, store
+
+    monkeypatch.setattr(evidence, "bounded_query", functools.partial(store.bounded_query, timeout_s=0.05))
+    ctx = RunContext(conn, Scope(day=DAY))
+    with pytest.raises(ToolError, match="longer than two seconds"):
+        evidence.Sql().rows(
+            ctx, "SELECT count(*) FROM range(100000000) a, range(100) b WHERE a.range % 7 = b.range", {}
+        )
