@@ -10,6 +10,7 @@ from typing import Any
 import typer
 from rich.console import Console
 from rich.markup import escape
+from rich.table import Table
 
 from shopfloor.settings import get_settings
 from shopfloor.shifts import store
@@ -124,7 +125,20 @@ def report(
     for section in data["sections"]:
         out.print(escape(section))
     for table in data["tables"]:
-        out.print(f"[dim]table {escape(table['title'])}: {len(table['rows'])} rows[/]")
+        print_table(table["title"], table["rows"])
+
+
+def print_table(title: str, rows: list[dict[str, Any]], limit: int = 10) -> None:
+    """The first rows of a report table (record text escaped)."""
+    if not rows:
+        out.print(f"[dim]{escape(title)}: no rows[/]")
+        return
+    table = Table(title=f"{title} ({len(rows)} rows)" if len(rows) > limit else title)
+    for column in rows[0]:
+        table.add_column(escape(str(column)))
+    for row in rows[:limit]:
+        table.add_row(*(escape(f"{v:,.2f}" if isinstance(v, float) else str(v)) for v in row.values()))
+    out.print(table)
 
 
 def eval_shifts(golden: Path | None = None, as_json: bool = False, db: Path | None = None) -> None:
