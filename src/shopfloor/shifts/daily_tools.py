@@ -330,6 +330,25 @@ def get_shift_overview(ctx: RunContext, args: ShiftArgs) -> dict[str, Any]:
     data = {"speed_by_grade": speed, "downtime_by_reason": downtime, "rejects_by_family": quality}
     for component in components:
         component["rows"] = data[component["id"]]
+    losses: list[dict[str, Any]] = []
+    top_stop = next((r for r in downtime if r["class"] == "controllable"), None)
+    if top_stop is not None:
+        losses.append(
+            {"loss": "downtime", "item": top_stop["key"], "quantity": top_stop["minutes"], "unit": "min"}
+        )
+    if quality:
+        losses.append(
+            {"loss": "dry-end", "item": quality[0]["family"], "quantity": quality[0]["sqft"], "unit": "sq ft"}
+        )
+    if speed:
+        losses.append(
+            {
+                "loss": "speed",
+                "item": speed[0]["grade"],
+                "quantity": speed[0]["pct_of_target"],
+                "unit": "% of target",
+            }
+        )
     return envelope(
         ctx,
         "get_shift_overview",
@@ -339,6 +358,7 @@ def get_shift_overview(ctx: RunContext, args: ShiftArgs) -> dict[str, Any]:
         cover=cover,
         shift=shift,
         components=components,
+        largest_losses=losses,
     )
 
 

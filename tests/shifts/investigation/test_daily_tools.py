@@ -119,6 +119,11 @@ def test_overview_has_three_components(conn):
     ]
     speed = env["components"][0]["rows"]
     assert [(r["grade"], r["pct_of_target"]) for r in speed] == [("275-BC", 70.0), ("200-C", 78.125)]
+    assert [(x["loss"], x["item"], x["quantity"]) for x in env["largest_losses"]] == [
+        ("downtime", "Knife jam", 20),
+        ("dry-end", "bond", 2000),
+        ("speed", "275-BC", 70.0),
+    ]
 
 
 def test_setup_matrix_and_rankings(conn):
