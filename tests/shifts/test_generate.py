@@ -73,7 +73,7 @@ def test_answer_keys_live_outside_the_xml_and_name_every_scenario(tmp_path):
         "corrupt_setup",
     }
     manifest = json.loads(result.manifest.read_text())
-    assert manifest["planted_scenarios"] == 7
+    assert manifest["planted_scenarios"] == result.plan.count(result.days)
     blob = result.manifest.read_text() + "".join(p.read_text() for p in (tmp_path / "xml").glob("*.xml"))
     for word in ("slow_crew", "answer", "scenario", "planted"):
         assert word not in blob.replace('"planted_scenarios"', "")
@@ -213,3 +213,11 @@ def test_attribute_text_is_escaped_as_data():
     text = 'jam at "upper" <knife> & stacker\nsecond line'
     element = fromstring(f"<stop {gen._attrs([('notes', text), ('id', 'D1-01')])}/>")
     assert element.attrib == {"notes": text, "id": "D1-01"}
+
+
+def test_planted_count_covers_only_the_generated_days():
+    plan = gen.plan_scenarios(gen.DEFAULT_SEED, gen.DEFAULT_AS_OF)
+    assert plan.count() == 7 and plan.count(gen.production_days(gen.DEFAULT_AS_OF)) == 7
+    pm_too = gen.is_pm_day(plan.outage_day, plan)
+    assert plan.count([plan.outage_day]) == 1 + pm_too
+    assert plan.count([]) == 0

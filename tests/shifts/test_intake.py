@@ -102,7 +102,50 @@ def change_grade(xml: str) -> tuple[str, str]:
     return set_attr(set_attr(xml, record_id, "grade", other), record_id, "target_fpm", target), record_id
 
 
+def knife_edit(xml: str, record_id: str, level: str, edit) -> str:
+    s, e = setup_span(xml, record_id)
+    block = xml[s:e]
+    k_start = block.index(f'level="{level}"')
+    k_end = block.index("/>", k_start)
+    return xml[:s] + block[:k_start] + edit(block[k_start:k_end]) + block[k_end:] + xml[e:]
+
+
+def shift_attr(tag: str, name: str, delta: float) -> str:
+    m = re.search(rf'\b{name}="([^"]+)"', tag)
+    assert m
+    value = float(m.group(1)) + delta
+    return tag.replace(m.group(0), f'{name}="{value:g}"', 1)
+
+
+def continuing_fragment(xml: str) -> str:
+    """A setup whose upper order started in an earlier setup (remaining_before below planned)."""
+    for m in re.finditer(r'<setup id="(S1-\d+)"', xml):
+        s, e = setup_span(xml, m.group(1))
+        k = re.search(r'level="upper".*?planned_sheets="(\d+)".*?remaining_before="(\d+)"', xml[s:e])
+        if k and k.group(1) != k.group(2):
+            return m.group(1)
+    raise AssertionError("no continuing fragment")
+
+
+def ledger_break(x: str) -> tuple[str, str]:
+    rid = continuing_fragment(x)
+    edit = lambda tag: shift_attr(shift_attr(tag, "remaining_before", 1), "remaining_after", 1)  # noqa: E731
+    return knife_edit(x, rid, "upper", edit), rid
+
+
 EXCLUDED_CASES = {
+    "order ledger": (ledger_break, "Order identity or remaining quantity changed"),
+    "produced is not cuts x outs": (
+        lambda x: (knife_edit(x, "S1-07", "upper", lambda t: shift_attr(t, "produced_sheets", 1)), "S1-07"),
+        "Order quantities do not reconcile",
+    ),
+    "spans not contiguous": (
+        lambda x: (
+            knife_edit(x, two_knife_setup(x), "upper", lambda t: shift_attr(t, "start_in", 0.5)),
+            two_knife_setup(x),
+        ),
+        "Knife spans do not fit the web",
+    ),
     "nan": (lambda x: (set_attr(x, "S1-03", "gross_feet", "nan"), "S1-03"), "Invalid gross_feet"),
     "infinity": (lambda x: (set_attr(x, "S1-03", "gross_feet", "Infinity"), "S1-03"), "Invalid gross_feet"),
     "negative": (lambda x: (set_attr(x, "S1-04", "trim_sqft", "-5"), "S1-04"), "Invalid trim_sqft"),

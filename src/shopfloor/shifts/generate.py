@@ -122,16 +122,26 @@ class ScenarioPlan:
     pm_parity: int = 0  # PM on weeks whose rotation index has this parity
     corrupt_days: tuple[date, ...] = ()
 
-    def count(self) -> int:
-        """How many scenarios are planted (the PM schedule counts as one)."""
+    def count(self, days: list[date] | None = None) -> int:
+        """How many scenarios are planted (the PM schedule counts as one), or how many of them touch
+        ``days`` when given."""
+        chosen = set(days) if days is not None else None
+
+        def touches(candidates: list[date]) -> bool:
+            return bool(candidates) and (chosen is None or any(d in chosen for d in candidates))
+
+        def week(mondays: tuple[date, ...]) -> list[date]:
+            return [m + timedelta(days=i) for m in mondays for i in range(5)]
+
+        every = production_days(self.as_of)
         planted = [
-            bool(self.slow_weeks),
-            bool(self.jam_weeks),
-            self.humid_month is not None,
-            self.bad_lot_week is not None,
-            self.outage_day is not None,
-            True,
-            bool(self.corrupt_days),
+            touches(week(self.slow_weeks)),
+            touches(week(self.jam_weeks)),
+            touches([d for d in every if self.humid_month == (d.year, d.month)]),
+            touches(week((self.bad_lot_week,)) if self.bad_lot_week else []),
+            touches([self.outage_day] if self.outage_day else []),
+            touches([d for d in every if is_pm_day(d, self)]),
+            touches(list(self.corrupt_days)),
         ]
         return sum(planted)
 
@@ -796,7 +806,7 @@ def generate(
         "generator": GENERATOR_VERSION,
         "seed": seed,
         "as_of": as_of.isoformat(),
-        "planted_scenarios": plan.count(),
+        "planted_scenarios": plan.count(wanted),
         "days": entries,
     }
     manifest_path = out_dir / MANIFEST_FILENAME
