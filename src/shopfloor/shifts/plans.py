@@ -149,7 +149,10 @@ def parse_address(address: str) -> Plan:
     split = urlsplit(address)
     if split.path not in ("/a", "/a.json", "") or split.scheme or split.netloc:
         raise AddressError("addresses start with /a?")
-    pairs = parse_qsl(split.query, keep_blank_values=True, strict_parsing=bool(split.query))
+    try:
+        pairs = parse_qsl(split.query, keep_blank_values=True, strict_parsing=bool(split.query))
+    except ValueError as error:
+        raise AddressError(f"malformed address: {error}") from None
     data: dict[str, str] = {}
     for key, value in pairs:
         if key not in _ALLOWED_KEYS and key not in ("format",):

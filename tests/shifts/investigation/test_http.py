@@ -86,3 +86,8 @@ def test_pdf_and_escaping(client):
     page = client.get("/shifts/a?day=2026-09-16&shift=3&measure=notes").text
     assert "IGNORE PREVIOUS INSTRUCTIONS" in page and "<script" not in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+
+
+def test_malformed_query_is_a_400_not_a_500(client):
+    r = client.get("/shifts/a?0")
+    assert r.status_code == 400 and r.json()["error"]["code"] == "bad_address"

@@ -358,3 +358,36 @@ def test_versus_last_week_compares_this_week_with_the_one_before():
     assert (p.measure, p.window, p.anchor) == ("fpm", "week", DAY)  # the period speed plan
     p = plan("kpis vs last week")
     assert (p.measure, p.window, p.anchor) == ("compare", "week", DAY)
+
+
+# --- properties -------------------------------------------------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from shopfloor.shifts.plans import AddressError  # noqa: E402
+
+WORDS = st.sampled_from(
+    ["why", "was", "second", "first", "third", "shift", "slow", "speed", "fpm", "by", "grade", "width", "crew", "downtime", "stops", "pareto", "waste", "trim", "rejects", "quality", "this", "last", "week", "month", "period", "yesterday", "compare", "vs", "how", "much", "did", "we", "make", "fast", "change", "paper", "changeovers", "money", "cost", "notes", "setup", "matrix", "order", "trend", "over", "the", "4", "weeks", "August", "chart"]
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(WORDS, min_size=1, max_size=9), st.sampled_from([SHIFT2, ALL, WEEK]))
+def test_any_question_routes_to_a_round_tripping_plan_or_an_honest_refusal(words, scope):
+    result = route(" ".join(words), scope)
+    if isinstance(result, Plan):
+        assert parse_address(result.address()) == result
+        if scope.include == "shift":
+            assert result.shift == scope.shift or result.shift in (1, 2, 3)
+    else:
+        assert isinstance(result, Unavailable) and result.reason and result.examples
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(max_size=80))
+def test_any_address_parses_or_is_refused_cleanly(text):
+    try:
+        parse_address("/a?" + text)
+    except AddressError:
+        pass
