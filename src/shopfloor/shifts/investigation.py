@@ -261,6 +261,43 @@ def investigate(
     return answer
 
 
+MAX_PLAN_STEPS = 10
+
+
+def parse_plan_text(text: str) -> list[Step] | str:
+    """An analyst's one JSON plan, ``{"steps": [{"tool": name, "arguments": {...}}, ...]}``, as steps; or why
+    it is refused (it is then rejected whole, before any step runs)."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return "The plan is not JSON."
+    steps = data.get("steps") if isinstance(data, dict) else None
+    if not isinstance(steps, list) or not steps:
+        return "The plan has no list of steps."
+    if len(steps) > MAX_PLAN_STEPS:
+        return f"The plan has more than {MAX_PLAN_STEPS} steps."
+    out: list[Step] = []
+    for step in steps:
+        if not isinstance(step, dict) or set(step) != {"tool", "arguments"}:
+            return "Each step must be an object with exactly tool and arguments."
+        if not isinstance(step["tool"], str) or not isinstance(step["arguments"], dict):
+            return "A step's tool must be a name and its arguments an object."
+        out.append((step["tool"], step["arguments"]))
+    return out
+
+
+def investigate_plan_text(question: str, scope: Scope, conn: duckdb.DuckDBPyConnection, text: str) -> Answer:
+    """Run an analyst's JSON plan: parsed, checked whole against the model catalog and the scope, then run
+    through the same loop, tools and done condition as the offline planner's plan."""
+    parsed = parse_plan_text(text)
+    if isinstance(parsed, str):
+        routed = route(question, scope)
+        address = routed.address() if isinstance(routed, Plan) else None
+        section = {"type": "text", "text": f"The plan was refused whole before any step ran: {parsed}"}
+        return Answer("plan_rejected", question, _scope_dict(scope), address, [section], reason=parsed)
+    return investigate(question, scope, conn, steps=parsed)
+
+
 def investigate_address(address: str, scope_day_conn: duckdb.DuckDBPyConnection) -> Answer:
     """Answer a canonical address: the same plan, tools and sections as its question."""
     plan = parse_address(address)

@@ -264,3 +264,28 @@ def test_history_clears_on_a_new_dataset_version():
     assert len(history.entries) == 1
     history.for_scope(scope, "hash-b")
     assert len(history.entries) == 0 and history.previous_plan() is None
+
+
+def test_analyst_json_plan_checked_whole(conn):
+    from shopfloor.shifts.investigation import investigate_plan_text
+
+    good = json.dumps({"steps": [{"tool": "get_shift_kpis", "arguments": {"shift": 2}}]})
+    assert investigate_plan_text("show the KPIs", SHIFT2, conn, good).status == "complete"
+    outside = json.dumps(
+        {
+            "steps": [
+                {"tool": "get_shift_kpis", "arguments": {"shift": 2}},
+                {"tool": "get_shift_notes", "arguments": {"shift": 3}},
+            ]
+        }
+    )
+    answer = investigate_plan_text("show the KPIs", SHIFT2, conn, outside)
+    assert answer.status == "plan_rejected" and answer.trace == [] and "shift 3" in answer.reason
+    for text in (
+        "not json",
+        "[]",
+        '{"steps": []}',
+        '{"steps": [{"tool": "get_shift_kpis"}]}',
+        json.dumps({"steps": [{"tool": "x", "arguments": {}}] * 11}),
+    ):
+        assert investigate_plan_text("show the KPIs", SHIFT2, conn, text).status == "plan_rejected", text
