@@ -11,7 +11,7 @@ import json
 import re
 import time
 from collections import deque
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import duckdb
@@ -392,8 +392,3 @@ def _plan_dict(plan: Plan) -> dict[str, Any]:
 
 def _table(env: dict[str, Any]) -> dict[str, Any]:
     return {"query": env["query"], "tool": env["tool"], "result_id": env["result_id"], "rows": env["rows"]}
-
-
-def with_scope(scope: Scope, **changes: Any) -> Scope:
-    """A scope with some fields changed (validated again)."""
-    return replace(scope, **changes)

@@ -19,7 +19,6 @@ from shopfloor.agent.providers.base import (
     ToolResults,
     Turn,
 )
-from shopfloor.shifts.calendar import previous_window, window_for
 from shopfloor.shifts.plans import Plan
 
 MODEL = "offline-reader"
@@ -162,12 +161,6 @@ def plan_steps(plan: Plan) -> list[Step]:
             ("get_speed_opportunity", {"window": w, "shift": one, "slice_by": plan.by}),
         ]
     return period.get(m, [])
-
-
-def previous_anchor(plan: Plan) -> str:
-    """The previous window's start, for plans that compare."""
-    anchor = plan.anchor or plan.day
-    return previous_window(window_for(plan.window, anchor)).start.isoformat()
 
 
 def chart_calls(plan: Plan, results: list[dict[str, Any]]) -> list[Step]:

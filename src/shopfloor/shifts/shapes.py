@@ -673,7 +673,6 @@ WHERE_WINDOW = [
     ("The speed by grade", "fpm by grade"),
     ("The downtime review against the bands", "Show the downtime review"),
 ]
-WHERE_MEASURE = {"setups": "downtime", "downtime": "setups", "pareto": "waste", "waste": "pareto"}
 
 
 def where_to_look(plan: Plan) -> list[tuple[str, str]]:
