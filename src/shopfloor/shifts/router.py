@@ -463,10 +463,7 @@ def _follow_up(q: str, words: ScopeWords, scope: Scope, previous: Plan) -> Plan 
         )
     plan = replace(previous, after=after)
     if len(words.shifts) == 1:
-        if scope.include == "shift" and words.shifts[0] != scope.shift and scope.shift is not None:
-            plan = replace(plan, shift=words.shifts[0])
-        else:
-            plan = replace(plan, shift=words.shifts[0])
+        plan = replace(plan, shift=words.shifts[0])  # one named shift moves the scope (issue #105)
     if words.window is not None and words.anchor is not None:
         plan = replace(plan, window=words.window, anchor=words.anchor)
         if plan.measure in DAY_ONLY:

@@ -442,3 +442,14 @@ def test_any_address_parses_or_is_refused_cleanly(text):
         parse_address("/a?" + text)
     except AddressError:
         pass
+
+
+def test_follow_up_naming_a_shift_moves_to_it_and_a_window_changes_the_window():
+    first = plan("downtime by reason")
+    follow = route("what about first shift", SHIFT2, previous=first)
+    assert isinstance(follow, Plan) and (follow.shift, follow.measure) == (1, "downtime")
+    week = route("and last week", SHIFT2, previous=plan("downtime pareto this month"))
+    assert isinstance(week, Plan) and (week.window, week.measure) == ("week", "pareto")
+    assert isinstance(route("and last week", SHIFT2, previous=first), Unavailable)  # no window form
+    same = route("what about it", SHIFT2, previous=first)
+    assert isinstance(same, Unavailable)
