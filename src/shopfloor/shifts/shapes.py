@@ -436,9 +436,10 @@ def _grades(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
         for i in order[:3]:
             out.append(
                 finding(
-                    f"{rows[i]['grade']}: running speed {{}} without stops",
-                    rows[i]["running_fpm"],
-                    "ft/min",
+                    f"{rows[i]['grade']}: {{}} of its {rows[i]['target_fpm']:,.0f} ft/min target, running "
+                    f"{rows[i]['running_fpm'] or 0:,.0f} ft/min without stops",
+                    rows[i]["pct_of_target"],
+                    "%",
                     q,
                     i,
                 )
@@ -602,7 +603,11 @@ def _variance(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
         f"{env['reference_fpm']:,.1f} ft/min ({env['against']}) (query {q}).",
     }
     out: list[Section] = [{"type": "label", "text": "Where the speed went"}]
-    for i, r in enumerate(env["rows"]):
+    order = list(range(len(env["rows"])))
+    if _ranked(env):
+        order.sort(key=lambda i: -abs(env["rows"][i]["fpm"]))
+    for i in order:
+        r = env["rows"][i]
         if abs(r["fpm"]) >= 0.05:
             out.append(finding(f"{r['bucket']} ({r['class']}): {{}}", r["fpm"], "ft/min", q, i))
     return head, out
@@ -694,6 +699,7 @@ def build_sections(
     heads_for: list[Section] = []
     evidence_with_head: list[dict[str, Any]] = []
     body: list[Section] = []
+    per_result: list[list[Section]] = []
     for env in evidence:
         shaper = SHAPERS.get(env["tool"])
         if shaper is None:
@@ -706,6 +712,9 @@ def build_sections(
         if plan.shift is None and env.get("shift") and env["tool"] in SHIFT_LABELLED:
             body.append({"type": "label", "text": f"Shift {_word(env['shift'])}"})
         body.extend(lines)
+        per_result.append(lines)
+    if plan.measure == "overview" and plan.shift is not None:
+        body = _diagnosis(per_result)
     sections: list[Section] = []
     day_totals = [
         h for h, e in zip(heads_for, evidence_with_head, strict=True) if e["tool"] == "get_day_dollars"
@@ -776,6 +785,22 @@ def _dedupe(sections: list[Section]) -> list[Section]:
             seen.add(section["text"])
         out.append(section)
     return out
+
+
+DIAGNOSIS_FINDINGS = 5
+
+
+def _diagnosis(per_result: list[list[Section]]) -> list[Section]:
+    """A diagnosis keeps three to five findings: the leading finding of each result in turn, then the next;
+    its plain lines (crew, notes, withheld rankings) stay, its labels go with the findings they introduced."""
+    queues = [[s for s in lines if s["type"] == "finding"] for lines in per_result]
+    chosen: list[Section] = []
+    while len(chosen) < DIAGNOSIS_FINDINGS and any(queues):
+        for queue in queues:
+            if queue and len(chosen) < DIAGNOSIS_FINDINGS:
+                chosen.append(queue.pop(0))
+    plain = [s for lines in per_result for s in lines if s["type"] in ("text", "caveat")]
+    return chosen + plain
 
 
 SHIFT_LABELLED = {

@@ -289,3 +289,13 @@ def test_analyst_json_plan_checked_whole(conn):
         json.dumps({"steps": [{"tool": "x", "arguments": {}}] * 11}),
     ):
         assert investigate_plan_text("show the KPIs", SHIFT2, conn, text).status == "plan_rejected", text
+
+
+def test_a_diagnosis_keeps_three_to_five_findings(conn):
+    for question, scope in (
+        ("why was second shift slow", SHIFT2),
+        ("why was this shift slow this week", SHIFT2),
+    ):
+        answer, _ = ask(conn, question, scope)
+        findings = [s for s in answer.sections if s["type"] == "finding"]
+        assert 3 <= len(findings) <= 5, question
