@@ -13,6 +13,7 @@ from datetime import date
 from typing import Any
 
 from fastapi import FastAPI, Request
+from fastapi.encoders import jsonable_encoder
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from shopfloor.settings import Settings
@@ -116,17 +117,23 @@ def create_app(settings: Settings) -> FastAPI:
         """The answer at an address as JSON."""
         return run_address(request)
 
-    @app.get("/report")
-    def report(period: str, day: str, shift: int | None = None) -> dict[str, Any]:
+    @app.get("/report", response_model=None)
+    def report(period: str, day: str, shift: int | None = None, format: str = "json") -> Response:
+        from shopfloor.shifts.render import report_pdf
         from shopfloor.shifts.reports import period_report
 
         if period not in ("week", "month", "fiscal"):
             raise ApiError(400, "bad_scope", "period must be week, month or fiscal.")
+        if format not in ("json", "pdf"):
+            raise ApiError(400, "bad_format", "format must be json or pdf.")
         scope = _scope(day, shift, None, "day")
         conn = open_store()
         try:
-            return period_report(conn, period, scope.day, scope.shift)  # type: ignore[arg-type]
+            data = period_report(conn, period, scope.day, scope.shift)  # type: ignore[arg-type]
         finally:
             conn.close()
+        if format == "pdf":
+            return Response(report_pdf(data), media_type="application/pdf")
+        return JSONResponse(jsonable_encoder(data))
 
     return app

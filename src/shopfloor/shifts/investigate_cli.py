@@ -105,6 +105,7 @@ def report(
     day: str = typer.Option(..., "--day", help="Any date inside the window (YYYY-MM-DD)."),
     shift: int = typer.Option(None, "--shift", help="One shift, or every shift when omitted."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+    pdf: Path = typer.Option(None, "--pdf", help="Also write the report as a PDF to this path."),
     db: Path = typer.Option(None, "--db", help="DuckDB record store (default: var/shifts.duckdb)."),
 ) -> None:
     """The deterministic period report (no model): sections, tables, heatmap, charts, coverage, hashes."""
@@ -118,6 +119,11 @@ def report(
         data = period_report(conn, period, scope.day, scope.shift)  # type: ignore[arg-type]
     finally:
         conn.close()
+    if pdf is not None:
+        from shopfloor.shifts.render import report_pdf
+
+        pdf.write_bytes(report_pdf(data))
+        err.print(f"Wrote {pdf}")
     if as_json:
         typer.echo(json.dumps(data, indent=1, default=str))
         return

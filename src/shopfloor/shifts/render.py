@@ -82,3 +82,49 @@ def answer_pdf(answer: dict[str, Any]) -> bytes:
         story.append(Table(data))
     doc.build(story)
     return buffer.getvalue()
+
+
+def report_pdf(report: dict[str, Any], rows_per_table: int = 25) -> bytes:
+    """A PDF of a period report: sections, the first rows of each table, coverage and dataset hashes."""
+    styles = getSampleStyleSheet()
+    buffer = io.BytesIO()
+    doc = SimpleDocTemplate(buffer, pagesize=letter, title="Shift Investigator period report")
+    story: list[Any] = [
+        Paragraph("Synthetic records · deterministic report (no model)", styles["Italic"]),
+        Paragraph(html.escape(report["title"]), styles["Title"]),
+        Paragraph(f"Status {html.escape(report['status'])}", styles["Normal"]),
+    ]
+    for line in report["sections"]:
+        story.append(Paragraph(html.escape(line), styles["Normal"]))
+    for table in report["tables"]:
+        story.append(Spacer(1, 8))
+        story.append(Paragraph(html.escape(table["title"]), styles["Heading4"]))
+        rows = table["rows"][:rows_per_table]
+        if not rows:
+            story.append(Paragraph("No rows.", styles["Italic"]))
+            continue
+        columns = list(rows[0])
+        data = [columns] + [[_cell(row.get(c)) for c in columns] for row in rows]
+        story.append(Table(data, repeatRows=1))
+    coverage = report["coverage"]
+    story.append(Spacer(1, 8))
+    story.append(
+        Paragraph(
+            f"Coverage {html.escape(str(coverage['status']))}: {coverage['valid_days']} of "
+            f"{coverage['expected_days']} production days valid.",
+            styles["Normal"],
+        )
+    )
+    for item in report.get("dataset_hashes", [])[:70]:
+        story.append(
+            Paragraph(f"{html.escape(str(item['day']))} {html.escape(str(item['sha256']))}", styles["Code"])
+        )
+    doc.build(story)
+    return buffer.getvalue()
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:,.2f}"
+    # Paragraph-free cells are drawn as plain strings; long notes are cut to keep the table on the page.
+    return str(value)[:60] if value is not None else ""

@@ -68,6 +68,8 @@ def test_period_report_route(client):
     r = client.get("/shifts/report", params={"period": "week", "day": "2026-09-16"})
     assert r.status_code == 200 and r.json()["status"] == "complete"
     assert client.get("/shifts/report", params={"period": "decade", "day": "2026-09-16"}).status_code == 400
+    pdf = client.get("/shifts/report", params={"period": "week", "day": "2026-09-16", "format": "pdf"})
+    assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
 
 
 def test_missing_store_is_503(tmp_path):
