@@ -235,9 +235,7 @@ def eval_command(
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
 ) -> None:
     """Run the shifts golden evals offline (scored in code)."""
-    from shopfloor.shifts.investigate_cli import eval_shifts
-
-    eval_shifts(golden, as_json)
+    investigate_cli.eval_shifts(golden, as_json)
 
 
 investigate_cli.register(app)
