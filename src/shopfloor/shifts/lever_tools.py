@@ -484,12 +484,18 @@ def _speed_buckets(
         "running under baseline": under,
         "grade mix": mix,
     }
-    out["details"] = {
-        "stops": [
+
+    def by_reason(kinds: tuple[str, ...]) -> list[dict[str, Any]]:
+        return [
             {"reason": s["reason"], "kind": s["kind"], "ft": round(reference * s["minutes"], 1)}
             for s in stops
-            if s["kind"] in ("Maintenance", "Operator")
-        ],
+            if s["kind"] in kinds
+        ]
+
+    out["details"] = {
+        "stops": by_reason(("Maintenance", "Operator")),
+        "planned maintenance": by_reason(("PM",)),
+        "external stops": by_reason(("External",)),
         "running under baseline": grade_details,
         "grade mix": grade_details,
     }
