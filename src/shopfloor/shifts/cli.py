@@ -19,7 +19,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from shopfloor.settings import Settings, get_settings
 from shopfloor.shifts import generate as gen
 from shopfloor.shifts import ingest as loader
-from shopfloor.shifts import store
+from shopfloor.shifts import investigate_cli, store
 
 app = typer.Typer(help="Shift Investigator commands.", no_args_is_help=True)
 console = Console(stderr=True)
@@ -230,6 +230,12 @@ def prepare(settings: Settings) -> None:
     typer.echo(f"Shift record store ready: {len(report.loaded)} days in {path}")
 
 
-def eval_command() -> None:
-    """Run the shifts evals."""
-    typer.echo("No shifts evals yet.")
+def eval_command(
+    golden: Path = typer.Option(None, "--golden", help="Golden YAML (default: evals/shifts.yaml)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+) -> None:
+    """Run the shifts golden evals offline (scored in code)."""
+    investigate_cli.eval_shifts(golden, as_json)
+
+
+investigate_cli.register(app)

@@ -1,0 +1,245 @@
+"""Golden evals of the investigator, scored in code, and the global invariants checked on every answer.
+
+Invariants: every bold figure is a value of the row it cites; a partial window (or an unranked result) is
+never ranked; every chart equals the rows it was drawn from. Scenario cases compare the answer with the
+planted cause from the generator's answer-key file, which this module, and nothing else under
+``shopfloor/shifts/``, may read.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from shopfloor.agent.evals import CaseResult, EvalCase, EvalReport, load_cases, run_evals
+
+BOLD = re.compile(r"\*\*([^*]+)\*\*")
+CITE = re.compile(r"\(query (\d+)(?: · (row|detail|weekday|flag) (\d+))?\)")
+NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
+RANK_WORDS = re.compile(r"\b(slowest|fastest|largest|the most of|the top|#\d)\b", re.IGNORECASE)
+SUBLISTS = {"detail": "details", "weekday": "weekday_profile", "flag": "flags"}
+
+
+def _numbers(values: Any) -> list[float]:
+    out: list[float] = []
+    items = values.values() if isinstance(values, dict) else values
+    for value in items:
+        if isinstance(value, bool):
+            continue
+        if isinstance(value, int | float):
+            out.append(float(value))
+    return out
+
+
+def _matches(figure: str, candidates: list[float]) -> bool:
+    match = NUMBER.search(figure)
+    if match is None:
+        return figure.strip() == "Unavailable"
+    text = match.group(0).replace(",", "")
+    decimals = len(text.split(".")[1]) if "." in text else 0
+    value = float(text)
+    tolerance = 0.5 * 10**-decimals + 1e-9
+    return any(abs(c - value) <= tolerance for c in candidates)
+
+
+def check_figures(answer: dict[str, Any]) -> list[str]:
+    """Every finding has one bold figure, and every bold figure cited to a row is a value of that row."""
+    problems = []
+    evidence = {e["query"]: e for e in answer.get("evidence", [])}
+    for section in answer.get("sections", []):
+        text = section["text"]
+        bolds = BOLD.findall(text)
+        if section["type"] == "finding" and len(bolds) != 1:
+            problems.append(f"finding without exactly one bold figure: {text}")
+            continue
+        if not bolds:
+            continue
+        cite = CITE.search(text)
+        if cite is None:
+            problems.append(f"bold figure without a citation: {text}")
+            continue
+        env = evidence.get(int(cite.group(1)))
+        if env is None:
+            problems.append(f"citation of a query that is not evidence: {text}")
+            continue
+        kind, index = cite.group(2), cite.group(3)
+        if kind is None:
+            candidates = [*_numbers(env), float(len(env["rows"]))]
+        else:
+            rows = env["rows"] if kind == "row" else env.get(SUBLISTS[kind]) or []
+            position = int(index) - 1
+            if not 0 <= position < len(rows):
+                problems.append(f"citation of a row that does not exist: {text}")
+                continue
+            candidates = _numbers(rows[position])
+        for figure in bolds:
+            if not _matches(figure, candidates):
+                problems.append(f"bold figure {figure!r} is not a value of its cited row: {text}")
+    return problems
+
+
+def check_ranking(answer: dict[str, Any]) -> list[str]:
+    """No rank words when any evidence is partial or unranked."""
+    partial = any(
+        (e.get("coverage") or {}).get("status") not in ("complete", None) or e.get("ranked") is False
+        for e in answer.get("evidence", [])
+    )
+    if not partial:
+        return []
+    return [
+        f"rank word on an incomplete window: {s['text']}"
+        for s in answer.get("sections", [])
+        if RANK_WORDS.search(s["text"])
+    ]
+
+
+def check_charts(answer: dict[str, Any]) -> list[str]:
+    """Each chart's points are the (x, y) values of the rows of its source result."""
+    problems = []
+    by_id = {e["result_id"]: e for e in answer.get("evidence", [])}
+    for chart in answer.get("charts", []):
+        env = by_id.get(chart["source"])
+        if env is None:
+            problems.append(f"chart {chart['chart_id']} cites a result that is not evidence")
+            continue
+        rows = env["rows"]
+        if chart.get("component"):
+            rows = next((c["rows"] for c in env.get("components", []) if c["id"] == chart["component"]), [])
+        for point in chart["points"]:
+            row = rows[point["row"]] if point["row"] < len(rows) else None
+            if row is None or str(row[chart["x"]]) != point["x"] or row[chart["y"]] != point["y"]:
+                problems.append(f"chart {chart['chart_id']} point {point} differs from its row")
+    return problems
+
+
+def check_labels(answer: dict[str, Any]) -> list[str]:
+    """Labels are short lines without digits or final punctuation."""
+    return [
+        f"label with digits or final punctuation: {s['text']}"
+        for s in answer.get("sections", [])
+        if s["type"] == "label" and (re.search(r"\d", s["text"]) or s["text"].rstrip()[-1:] in ".:;!?")
+    ]
+
+
+def invariants(answer: dict[str, Any]) -> list[str]:
+    """Every global invariant's problems (empty when the answer holds them all)."""
+    return check_figures(answer) + check_ranking(answer) + check_charts(answer) + check_labels(answer)
+
+
+# --- the golden set ----------------------------------------------------------------------------------------
+
+
+def score(case: EvalCase, answer: dict[str, Any], keys: list[dict[str, Any]] | None = None) -> list[str]:
+    """Failures of one answer against its case's expectations plus the invariants."""
+    expect = case.data.get("expect") or {}
+    failures = invariants(answer)
+    tools = [s["tool"] for s in answer.get("trace", []) if s.get("kind") == "tool_call"]
+    if "status" in expect and answer["status"] != expect["status"]:
+        failures.append(f"status {answer['status']} != {expect['status']}")
+    if "url" in expect and answer.get("address") != expect["url"]:
+        failures.append(f"address {answer.get('address')} != {expect['url']}")
+    for tool in expect.get("tools_include", []):
+        if tool not in tools:
+            failures.append(f"tool {tool} not called")
+    for tool in expect.get("tools_exclude", []):
+        if tool in tools:
+            failures.append(f"tool {tool} called")
+    if len(answer.get("charts", [])) < expect.get("charts_min", 0):
+        failures.append(f"{len(answer.get('charts', []))} charts < {expect['charts_min']}")
+    text = "\n".join(s["text"] for s in answer.get("sections", []))
+    for needle in expect.get("text_includes", []):
+        if needle.lower() not in text.lower():
+            failures.append(f"text lacks {needle!r}")
+    if "cause" in expect:
+        failures += _check_cause(expect["cause"], text, keys)
+    return failures
+
+
+def surface_words(entry: dict[str, Any]) -> list[str]:
+    """What a good answer must say for a planted scenario, from its answer-key entry."""
+    scenario = entry.get("id")
+    if scenario == "slow_crew":
+        return [f"Crews on duty in this window: {entry['crew']}"]
+    if scenario == "upper_knife_jam":
+        return ["Upper knife"]
+    if scenario == "humid_month_warp":
+        return [str(entry.get("family", "warp"))]
+    if scenario == "bad_paper_lot":
+        return [str(entry["reason"])]
+    if scenario == "power_outage":
+        return ["Power outage"]
+    if scenario == "pm_schedule":
+        return ["Scheduled maintenance"]
+    if scenario == "corrupt_setup":
+        return ["excluded records"]
+    return [str(entry.get("cause", scenario))]
+
+
+def _check_cause(cause: str, text: str, keys: list[dict[str, Any]] | None) -> list[str]:
+    """The planted scenario's surfacing words (from the answer key) appear in the answer."""
+    if keys is None:
+        return ["no answer key to check the planted cause against"]
+    entry = next((k for k in keys if k.get("id") == cause), None)
+    if entry is None:
+        return [f"planted scenario {cause!r} is not in the answer key"]
+    missing = [w for w in surface_words(entry) if w.lower() not in text.lower()]
+    return [f"planted cause {cause!r} not surfaced: {missing}"] if missing else []
+
+
+def load_answer_key(path: Path) -> list[dict[str, Any]] | None:
+    """The generator's answer key (the eval runner alone reads it)."""
+    if not path.exists():
+        return None
+    data = json.loads(path.read_text())
+    if isinstance(data, dict):
+        data = data.get("scenarios", [])
+    return list(data)
+
+
+def case_runner(
+    ask: Callable[[EvalCase], dict[str, Any]], keys: list[dict[str, Any]] | None
+) -> Callable[[EvalCase], CaseResult]:
+    """A run_case function for ``run_evals``: ask, then score in code."""
+
+    def run_case(case: EvalCase) -> CaseResult:
+        answer = ask(case)
+        failures = score(case, answer, keys)
+        return CaseResult(
+            case.id,
+            not failures,
+            failures,
+            latency_ms=float((answer.get("usage") or {}).get("latency_ms") or 0.0),
+        )
+
+    return run_case
+
+
+def parse_case_day(value: Any) -> date:
+    """A case's day (YAML may give a date or a string)."""
+    return value if isinstance(value, date) else date.fromisoformat(str(value))
+
+
+def run_golden(conn: Any, path: Path, *, show_progress: bool = True) -> EvalReport:
+    """Run every golden case offline against the store at ``conn`` and score it (answer key included)."""
+    from shopfloor.settings import get_settings
+    from shopfloor.shifts.investigation import investigate
+    from shopfloor.shifts.plans import Scope
+
+    cases = load_cases(path)
+    keys = load_answer_key(get_settings().shifts_answer_keys_path())
+
+    def ask(case: EvalCase) -> dict[str, Any]:
+        data = case.data
+        scope = Scope(
+            day=parse_case_day(data["day"]),
+            shift=data.get("shift"),
+            include=data.get("include") or ("shift" if data.get("shift") else "day"),
+            period=data.get("period", "day"),
+        )
+        return investigate(str(data["question"]), scope, conn, after=data.get("after")).as_dict()
+
+    return run_evals(cases, case_runner(ask, keys), overall_bar=1.0, show_progress=show_progress)

@@ -1,0 +1,176 @@
+"""The run context of one investigation and the evidence envelope every tool returns.
+
+Every tool result is an envelope: a result id valid for this run only, the window and previous window, the
+coverage, the rows, how many source rows they stand on, and each SQL statement with its bound parameters for
+the trace. Scope is enforced here, in code, whatever a plan asks for: under the selected-shift scope only that
+shift is read, and under a Week, Month or 4-4-5 control the daily tools refuse.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import secrets
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+import duckdb
+
+from shopfloor.agent.tools import ToolError
+from shopfloor.shifts.calendar import Coverage, Window, coverage, previous_window, window_for
+from shopfloor.shifts.plans import Scope
+from shopfloor.shifts.store import MAX_ROWS, QueryTimeout, bounded_query
+
+
+@dataclass
+class RunContext:
+    """What the tools of one run share: the read-only store, the scope and the results so far."""
+
+    conn: duckdb.DuckDBPyConnection
+    scope: Scope
+    run_tag: str = field(default_factory=lambda: secrets.token_hex(3))
+    results: dict[str, dict[str, Any]] = field(default_factory=dict)
+    charts: list[dict[str, Any]] = field(default_factory=list)
+    issued: int = 0
+    # Facts read once per run and shared by its tools (a shift's coverage does not change mid-run).
+    memo: dict[Any, Any] = field(default_factory=dict)
+
+    def new_result_id(self) -> str:
+        """A result id that only this run knows (``r<n>-<run tag>``)."""
+        self.issued += 1
+        return f"r{self.issued}-{self.run_tag}"
+
+
+@dataclass
+class Sql:
+    """Statements a tool ran, kept for the trace with their bound parameters."""
+
+    statements: list[dict[str, Any]] = field(default_factory=list)
+    source_rows: int = 0
+
+    def rows(self, ctx: RunContext, sql: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+        """Run one fixed statement with bound values (1,000-row limit, two-second interrupt)."""
+        used = set(re.findall(r"\$(\w+)", sql))
+        params = {k: v for k, v in params.items() if k in used}
+        try:
+            result = bounded_query(ctx.conn, sql, params)
+        except QueryTimeout:
+            raise ToolError("The query took longer than two seconds and was stopped.") from None
+        self.statements.append(
+            {
+                "sql": " ".join(sql.split()),
+                "params": {k: _jsonable(v) for k, v in params.items()},
+                "truncated": result.truncated,
+            }
+        )
+        return [{k: _jsonable(v) for k, v in row.items()} for row in result.dicts()]
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return None
+        return round(value, 4)
+    return value
+
+
+def scoped_shift(ctx: RunContext, shift: int | None) -> int | None:
+    """The shift a call may read: under the selected-shift scope only that one (null becomes it)."""
+    if shift is not None and shift not in (1, 2, 3):
+        raise ToolError("shift must be 1, 2 or 3.")
+    if ctx.scope.include == "shift":
+        if shift is not None and shift != ctx.scope.shift:
+            raise ToolError(
+                f"Shift {shift} is outside the selected scope: only shift {ctx.scope.shift} may be read."
+            )
+        return ctx.scope.shift
+    return shift
+
+
+def require_day_control(ctx: RunContext, tool: str) -> None:
+    """Daily tools refuse under a Week, Month or 4-4-5 control and name the window form to use."""
+    if ctx.scope.period != "day":
+        window = window_for(ctx.scope.period, ctx.scope.day)
+        raise ToolError(
+            f"{tool} is a daily tool and the Period control is {ctx.scope.period} "
+            f"({window.start.isoformat()}..{window.end.isoformat()}); use the period tools with "
+            f'{{"period": "{ctx.scope.period}", "anchor": "{ctx.scope.day.isoformat()}"}} instead.'
+        )
+
+
+def window_coverage(sql: Sql, ctx: RunContext, window: Window, shift: int | None) -> Coverage:
+    """Coverage of ``window`` for the shift scope: days present, and days with excluded records."""
+    rows = sql.rows(
+        ctx,
+        """
+        SELECT day, bool_or(coverage <> 'complete' OR excluded > 0) AS incomplete
+        FROM shifts
+        WHERE day BETWEEN $start AND $end AND ($shift IS NULL OR shift = $shift)
+        GROUP BY day ORDER BY day
+        """,
+        {"start": window.start, "end": window.end, "shift": shift},
+    )
+    need = 1 if shift is not None else 3
+    counts = sql.rows(
+        ctx,
+        """
+        SELECT day, count(*) AS n FROM shifts
+        WHERE day BETWEEN $start AND $end AND ($shift IS NULL OR shift = $shift)
+        GROUP BY day ORDER BY day
+        """,
+        {"start": window.start, "end": window.end, "shift": shift},
+    )
+    present = [date.fromisoformat(r["day"]) for r in counts]
+    short = {date.fromisoformat(r["day"]) for r in counts if r["n"] < need}
+    invalid = {date.fromisoformat(r["day"]) for r in rows if r["incomplete"]} | short
+    return coverage(window, present, invalid)
+
+
+def envelope(
+    ctx: RunContext,
+    tool: str,
+    sql: Sql,
+    rows: list[dict[str, Any]],
+    *,
+    window: Window | None = None,
+    previous: Window | None = None,
+    cover: Coverage | dict[str, Any] | None = None,
+    shift: int | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
+    """Wrap rows in the evidence envelope and remember it under a fresh result id."""
+    if len(rows) > MAX_ROWS:
+        rows = rows[:MAX_ROWS]
+        extra["truncated"] = True
+    cov: Any = cover.as_dict() if isinstance(cover, Coverage) else cover
+    result = {
+        "result_id": ctx.new_result_id(),
+        "tool": tool,
+        "window": window.as_dict() if window else None,
+        "previous_window": previous.as_dict() if previous else None,
+        "shift": shift,
+        "coverage": cov,
+        "source_rows": sql.source_rows,
+        "rows": rows,
+        **extra,
+        "truncated": bool(extra.get("truncated")) or any(s.get("truncated") for s in sql.statements),
+        "sql": sql.statements,
+    }
+    ctx.results[result["result_id"]] = result
+    return result
+
+
+def resolve_window(period: str, anchor: date) -> tuple[Window, Window]:
+    """The window of ``period`` containing ``anchor`` and its previous window."""
+    window = window_for(period, anchor)  # type: ignore[arg-type]
+    return window, previous_window(window)
+
+
+def ratio(numerator: float | None, denominator: float | None, scale: float = 1.0) -> float | None:
+    """numerator / denominator × scale, or None for a zero or missing denominator (never a fake zero)."""
+    if numerator is None or not denominator:
+        return None
+    return round(scale * numerator / denominator, 4)

@@ -1,0 +1,130 @@
+"""An answer as an HTML page or a PDF, from its sections, charts and evidence (trusted layout only).
+
+Every string from the records or the question is escaped: it is rendered as text, never as markup. The
+two shape markers are the only formatting: ``**figure**`` becomes bold, and the rest stays plain.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import re
+from typing import Any
+
+from reportlab.lib.pagesizes import letter
+from reportlab.lib.styles import getSampleStyleSheet
+from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table
+
+BOLD = re.compile(r"\*\*([^*]+)\*\*")
+
+
+def _marked(text: str, open_tag: str, close_tag: str) -> str:
+    """Escape ``text`` and turn its bold markers into tags."""
+    return BOLD.sub(lambda m: f"{open_tag}{m.group(1)}{close_tag}", html.escape(text, quote=True))
+
+
+def answer_html(answer: dict[str, Any]) -> str:
+    """A self-contained HTML page (no script) for one answer."""
+    lines = [
+        "<!doctype html><html><head><meta charset='utf-8'><title>Shift Investigator answer</title></head><body>",
+        "<p><small>Synthetic records · offline planning</small></p>",
+        f"<h1>{html.escape(answer.get('question') or '')}</h1>",
+        f"<p>Status: <strong>{html.escape(answer['status'])}</strong> · "
+        f"<code>{html.escape(answer.get('address') or '')}</code></p>",
+    ]
+    for section in answer["sections"]:
+        body = _marked(section["text"], "<strong>", "</strong>")
+        kind = section["type"]
+        if kind == "headline":
+            lines.append(f"<h2>{body}</h2>")
+        elif kind == "label":
+            lines.append(f"<h3 style='font-variant: small-caps'>{body}</h3>")
+        elif kind == "caveat":
+            lines.append(f"<p><small>{body}</small></p>")
+        else:
+            lines.append(f"<p>{body}</p>")
+    for chart in answer.get("charts", []):
+        lines.append(f"<h3>{html.escape(chart['title'])}</h3><table>")
+        for point in chart["points"]:
+            lines.append(
+                f"<tr><td>{html.escape(str(point['x']))}</td><td>{html.escape(str(point['y']))}</td></tr>"
+            )
+        lines.append("</table>")
+    lines.append("</body></html>")
+    return "\n".join(lines)
+
+
+def answer_pdf(answer: dict[str, Any]) -> bytes:
+    """A PDF of one answer: its sections, then each chart's points as a table."""
+    styles = getSampleStyleSheet()
+    buffer = io.BytesIO()
+    doc = SimpleDocTemplate(buffer, pagesize=letter, title="Shift Investigator answer")
+    story: list[Any] = [
+        Paragraph("Synthetic records · offline planning", styles["Italic"]),
+        Paragraph(html.escape(answer.get("question") or ""), styles["Title"]),
+        Paragraph(
+            f"Status {html.escape(answer['status'])} · {html.escape(answer.get('address') or '')}",
+            styles["Normal"],
+        ),
+        Spacer(1, 8),
+    ]
+    style_for = {"headline": "Heading2", "label": "Heading4", "caveat": "Italic"}
+    for section in answer["sections"]:
+        story.append(
+            Paragraph(
+                _marked(section["text"], "<b>", "</b>"), styles[style_for.get(section["type"], "Normal")]
+            )
+        )
+    for chart in answer.get("charts", []):
+        story.append(Spacer(1, 8))
+        story.append(Paragraph(html.escape(chart["title"]), styles["Heading4"]))
+        data = [[chart["x"], chart["y"]]] + [[str(p["x"]), f"{p['y']:,.2f}"] for p in chart["points"][:40]]
+        story.append(Table(data))
+    doc.build(story)
+    return buffer.getvalue()
+
+
+def report_pdf(report: dict[str, Any], rows_per_table: int = 25) -> bytes:
+    """A PDF of a period report: sections, the first rows of each table, coverage and dataset hashes."""
+    styles = getSampleStyleSheet()
+    buffer = io.BytesIO()
+    doc = SimpleDocTemplate(buffer, pagesize=letter, title="Shift Investigator period report")
+    story: list[Any] = [
+        Paragraph("Synthetic records · deterministic report (no model)", styles["Italic"]),
+        Paragraph(html.escape(report["title"]), styles["Title"]),
+        Paragraph(f"Status {html.escape(report['status'])}", styles["Normal"]),
+    ]
+    for line in report["sections"]:
+        story.append(Paragraph(html.escape(line), styles["Normal"]))
+    for table in report["tables"]:
+        story.append(Spacer(1, 8))
+        story.append(Paragraph(html.escape(table["title"]), styles["Heading4"]))
+        rows = table["rows"][:rows_per_table]
+        if not rows:
+            story.append(Paragraph("No rows.", styles["Italic"]))
+            continue
+        columns = list(rows[0])
+        data = [columns] + [[_cell(row.get(c)) for c in columns] for row in rows]
+        story.append(Table(data, repeatRows=1))
+    coverage = report["coverage"]
+    story.append(Spacer(1, 8))
+    story.append(
+        Paragraph(
+            f"Coverage {html.escape(str(coverage['status']))}: {coverage['valid_days']} of "
+            f"{coverage['expected_days']} production days valid.",
+            styles["Normal"],
+        )
+    )
+    for item in report.get("dataset_hashes", [])[:70]:
+        story.append(
+            Paragraph(f"{html.escape(str(item['day']))} {html.escape(str(item['sha256']))}", styles["Code"])
+        )
+    doc.build(story)
+    return buffer.getvalue()
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:,.2f}"
+    # Paragraph-free cells are drawn as plain strings; long notes are cut to keep the table on the page.
+    return str(value)[:60] if value is not None else ""

@@ -1,0 +1,33 @@
+"""The investigator's tool catalog in its fixed order, and the subsets each planner may use."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from shopfloor.agent.tools import ToolRegistry
+from shopfloor.shifts.charts import chart_tool
+from shopfloor.shifts.daily_tools import daily_tools
+from shopfloor.shifts.lever_tools import lever_tools
+from shopfloor.shifts.material_tools import material_tools
+from shopfloor.shifts.money_tools import money_tools
+from shopfloor.shifts.period_tools import period_tools
+
+DAILY = tuple(t.name for t in daily_tools())
+PERIOD = tuple(t.name for t in [*period_tools(), *material_tools(), *lever_tools()])
+# get_day_dollars is planned by the offline router only: never in a model's catalog.
+OFFLINE_ONLY = ("get_day_dollars",)
+
+
+@lru_cache(maxsize=1)
+def full_registry() -> ToolRegistry:
+    """Every tool, in catalog order (the offline planner's registry); built once, its schemas with it."""
+    return ToolRegistry(
+        [*daily_tools(), chart_tool(), *period_tools(), *material_tools(), *lever_tools(), *money_tools()]
+    )
+
+
+@lru_cache(maxsize=1)
+def model_registry() -> ToolRegistry:
+    """The catalog offered to a live model: everything but the offline-only tools."""
+    full = full_registry()
+    return full.subset(n for n in full.names if n not in OFFLINE_ONLY)

@@ -1,0 +1,51 @@
+"""Period reports on the hand-built store (numbers worked out in conftest.py's docstring and literals)."""
+
+from datetime import date
+
+import pytest
+
+from shopfloor.shifts.reports import period_report
+
+
+def test_week_report_complete_with_rankings_and_deltas(conn):
+    report = period_report(conn, "week", date(2026, 9, 16))
+    assert report["status"] == "complete"
+    tables = {t["title"]: t["rows"] for t in report["tables"]}
+    recurring = tables["Recurring downtime, current vs previous"]
+    top = recurring[0]
+    # Knife jam: 5 x (10 + 20) = 150 min now, 5 x (10 + 40) = 250 min in the week before.
+    assert (top["reason"], top["minutes"], top["previous_minutes"], top["minutes_change"]) == (
+        "Knife jam",
+        150,
+        250,
+        -100,
+    )
+    ranks = {r["shift"]: r for r in tables["Shift rankings (1 = best)"]}
+    # speed to target: shift 1 83.3 %, shift 2 75 %, shift 3 360,000 / 432,000 = 83.3 % (tie with shift 1)
+    assert ranks[1]["speed_to_target_pct_rank"] == 1 and ranks[3]["speed_to_target_pct_rank"] == 1
+    assert ranks[2]["speed_to_target_pct_rank"] == 2
+    # maintenance: shift 3 has none (0 %) -> best; shift 2 (20 min) worst
+    assert ranks[3]["maintenance_pct_rank"] == 1 and ranks[2]["maintenance_pct_rank"] == 3
+    assert len(tables["Daily matrix"]) == 15 and len(tables["Reported notes (untrusted text)"]) == 5
+    assert len(report["dataset_hashes"]) == 5
+    heat = report["heatmap"]
+    assert [c["alpha"] for c in heat] == [1.0] * 5  # every day alike
+    assert "Most recorded downtime: Upper knife / Knife jam" in " ".join(report["sections"])
+    assert report["kpis"]["deltas_withheld"] is False
+
+
+def test_partial_window_withholds_rankings(conn):
+    report = period_report(conn, "week", date(2026, 9, 21), shift=2)
+    assert report["status"] == "partial"
+    tables = {t["title"]: t["rows"] for t in report["tables"]}
+    assert tables["Shift rankings (1 = best)"] == []
+    assert all(r["minutes_change"] is None for r in tables["Recurring downtime, current vs previous"])
+    assert [c["hatched"] for c in report["heatmap"]] == [True] * 5
+    assert "rankings withheld" in " ".join(report["sections"])
+
+
+@pytest.mark.parametrize("period", ["month", "fiscal", "year"])
+def test_other_windows(conn, period):
+    report = period_report(conn, period, date(2026, 9, 16))
+    assert report["status"] == "partial"  # the store holds only 11 days
+    assert report["coverage"]["valid_days"] == 10

@@ -1,0 +1,455 @@
+"""The offline router: issue #74 precedence clause by clause, #105 scope words, follow-ups, refusals."""
+
+from datetime import date
+
+import pytest
+
+from shopfloor.shifts.plans import Plan, Scope, parse_address
+from shopfloor.shifts.router import Unavailable, route, speed_or_volume
+
+DAY = date(2026, 9, 16)  # a Wednesday
+SHIFT2 = Scope(day=DAY, shift=2, include="shift")
+ALL = Scope(day=DAY, shift=2, include="day")
+WEEK = Scope(day=DAY, shift=2, include="shift", period="week")
+
+
+def plan(question: str, scope: Scope = SHIFT2) -> Plan:
+    result = route(question, scope)
+    assert isinstance(result, Plan), result
+    return result
+
+
+# --- #74: each clause of the precedence paragraph --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["what was our speed", "fpm", "ft/min on the line", "how fast did we go", "what pace did we hold"],
+)
+def test_speed_words_decide_speed(question):
+    assert speed_or_volume(question) == "speed"
+
+
+def test_running_alone_is_not_a_speed_word():
+    assert speed_or_volume("how long were we running") is None
+    assert speed_or_volume("how fast are we running") == "speed"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "throughput",
+        "what was our output",
+        "volume",
+        "what we made",
+        "what we produced",
+        "msf",
+        "lineal",
+        "footage",
+    ],
+)
+def test_volume_words_decide_volume(question):
+    assert speed_or_volume(question) == "volume"
+
+
+def test_grouping_word_only_chooses_the_breakdown():
+    p = plan("fpm by grade")
+    assert (p.measure, p.by) == ("fpm", "grade")
+    assert "measure=fpm&by=grade" in p.address()
+    assert plan("volume by grade").measure == "volume"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "how much did we make at top speed",
+        "which grade ran the most at full speed",
+        "share of output by speed",
+    ],
+)
+def test_volume_ask_beside_a_speed_word_keeps_volume(question):
+    assert speed_or_volume(question) == "volume"
+
+
+@pytest.mark.parametrize(
+    "question", ["which shift lost the most speed", "speed share by grade", "how much speed"]
+)
+def test_loose_most_share_how_much_do_not_make_volume(question):
+    assert speed_or_volume(question) == "speed"
+
+
+@pytest.mark.parametrize("question", ["did we make our speed target this week", "speed and output"])
+def test_bare_volume_word_does_not_veto_speed(question):
+    assert speed_or_volume(question) == "speed"
+
+
+@pytest.mark.parametrize(
+    ("question", "measure"),
+    [
+        ("were we slow because of stops", "downtime"),
+        ("slow due to downtime", "downtime"),
+        ("slow because of trim", "waste"),
+        ("slow on rejects", "quality"),
+    ],
+)
+def test_loss_word_keeps_slow_on_the_losses(question, measure):
+    assert speed_or_volume(question) is None
+    assert plan(question).measure == measure
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["how fast did we change paper", "how quick were the changeovers", "how fast were the setups"],
+)
+def test_speed_of_a_change_is_the_setup_matrix(question):
+    assert speed_or_volume(question) == "setups"
+    assert plan(question).measure == "setups"
+    assert "measure=setups" in plan(question).address()
+
+
+@pytest.mark.parametrize(
+    "question", ["fpm by grade after changeovers", "how fast are we running between changeovers"]
+)
+def test_line_speed_mentioning_a_changeover_stays_speed(question):
+    assert speed_or_volume(question) == "speed"
+    assert plan(question).measure == "fpm"
+
+
+def test_diagnosis_on_changeovers_stays_overview():
+    assert plan("why was this shift slow on changeovers").measure == "overview"
+
+
+def test_setup_speed_refused_under_period_control_and_kpis_with_named_window():
+    assert isinstance(route("how fast did we change paper", WEEK), Unavailable)
+    p = plan("how fast did we change paper this week")
+    assert (p.measure, p.window) == ("kpis", "week")
+
+
+@pytest.mark.parametrize(
+    ("question", "window"),
+    [
+        ("average speed this week", "week"),
+        ("our speed vs last week", "week"),
+        ("how fast did we run in August", "month"),
+    ],
+)
+def test_speed_over_a_named_window_is_the_period_speed_plan(question, window):
+    p = plan(question)
+    assert p.window == window
+    assert p.measure == "fpm"
+
+
+def test_volume_over_a_window_is_volume_by_grade():
+    p = plan("throughput this week")
+    assert (p.measure, p.window, p.by) == ("volume", "week", "grade")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "why was this shift slow this week",
+        "why was 275-BC slow this week",
+        "slow this week",
+        "what killed us this week",
+    ],
+)
+def test_diagnosis_stays_overview_at_every_grain(question):
+    p = plan(question)
+    assert (p.measure, p.window) == ("overview", "week")
+    assert "measure=overview" in p.address() and "window=week" in p.address()
+
+
+def test_slower_than_normal_reads_the_speed_trend():
+    p = plan("were we slower than normal")
+    assert (p.measure, p.metric) == ("trend", "speed")
+
+
+def test_two_named_months_compare_periods():
+    p = plan("compare August and September speed", ALL)
+    assert p.measure == "compare" and p.window == "month"
+    assert p.anchor == date(2026, 8, 1) and p.other_anchor == date(2026, 9, 1)
+
+
+def test_day_and_period_paths_agree_on_speed_or_volume():
+    for q in ["fpm by grade", "how much did we make at top speed", "which shift lost the most speed"]:
+        day_plan, week_plan = plan(q), plan(q + " this week")
+        assert {day_plan.measure, week_plan.measure} <= {"fpm", "volume"}
+        assert day_plan.measure == week_plan.measure
+
+
+# --- #105: scope words ----------------------------------------------------------------------------------
+
+
+def test_named_shift_moves_selected_shift():
+    p = plan("why was first shift slow")
+    assert p.shift == 1 and p.measure == "overview"
+
+
+def test_yesterday_moves_the_day_over_the_weekend():
+    p = plan("downtime yesterday", Scope(day=date(2026, 9, 14), shift=1, include="shift"))
+    assert p.day == date(2026, 9, 11)
+
+
+@pytest.mark.parametrize(
+    ("words", "window", "anchor"),
+    [
+        ("last week", "week", date(2026, 9, 7)),
+        ("last month", "month", date(2026, 8, 1)),
+        ("last period", "fiscal", date(2026, 7, 28)),
+        ("this month", "month", DAY),
+    ],
+)
+def test_relative_windows(words, window, anchor):
+    p = plan(f"downtime pareto {words}")
+    assert (p.window, p.anchor, p.measure) == (window, anchor, "pareto")
+
+
+def test_period_control_is_the_default_window_and_turns_day_questions_into_period_form():
+    p = plan("show the downtime by reason", WEEK)
+    assert (p.measure, p.window) == ("pareto", "week")
+    assert plan("quality", WEEK).measure == "waste"
+    assert plan("where did the money go", WEEK).measure == "opportunities"
+
+
+@pytest.mark.parametrize("question", ["show the setup matrix", "show the order matrix", "shift notes"])
+def test_period_control_refuses_daily_tools(question):
+    result = route(question, WEEK)
+    assert isinstance(result, Unavailable) and "daily tool" in result.reason
+
+
+def test_comparison_of_other_shifts_needs_day_scope():
+    assert isinstance(route("compare first and second shift", SHIFT2), Unavailable)
+    p = plan("compare first and second shift", ALL)
+    assert (p.measure, p.shift, p.other_shift) == ("compare_shifts", 1, 2)
+
+
+# --- intents --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "measure"),
+    [
+        ("why was second shift slow", "overview"),
+        ("show the KPIs", "kpis"),
+        ("downtime by place", "downtime"),
+        ("what were the rejects", "quality"),
+        ("show the order matrix", "orders"),
+        ("show the setup matrix", "setups"),
+        ("what did the notes say", "notes"),
+        ("rank the runs by speed", "rankings"),
+        ("where did the money go this shift", "dollars"),
+        ("downtime pareto this month", "pareto"),
+        ("waste breakdown this month", "waste"),
+        ("stops per weekday this month", "stops"),
+        ("speed trend over the last 6 weeks", "trend"),
+        ("knife overrun this month", "overrun"),
+        ("rollstock this month", "rollstock"),
+        ("downtime review against bands this month", "review"),
+        ("speed opportunity by crew this month", "speed_opportunity"),
+        ("where did the speed go this month", "variance"),
+        ("biggest levers this month", "opportunities"),
+        ("KPIs this month", "kpis"),
+    ],
+)
+def test_intents(question, measure):
+    assert plan(question).measure == measure
+
+
+def test_downtime_kind_filter_and_count():
+    p = plan("maintenance downtime")
+    assert p.kind == "Maintenance"
+    assert plan("how many stops by place this month").count is True
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what's the weather tomorrow",
+        "schedule the crew for next week",
+        "change the speed target for 26-C",
+        "run sql select * from stops",
+        "downtime between March 3 and March 9",
+        "",
+        "x" * 600,
+    ],
+)
+def test_unsupported_is_unavailable_with_examples(question):
+    result = route(question, SHIFT2)
+    assert isinstance(result, Unavailable)
+    assert result.examples
+    for example in result.examples:  # every example is itself answerable
+        assert isinstance(route(example, ALL), Plan), example
+
+
+# --- follow-ups -----------------------------------------------------------------------------------------
+
+
+def test_compare_that_with_first_shift():
+    first = plan("why was second shift slow", ALL)
+    follow = route("compare that with first shift", ALL, previous=first)
+    assert isinstance(follow, Plan)
+    assert (follow.measure, follow.shift, follow.other_shift) == ("compare_shifts", 2, 1)
+    assert follow.after == first.address()
+    assert parse_address(follow.address()) == follow
+
+
+def test_compare_that_refused_under_selected_shift():
+    first = plan("why was second shift slow")
+    assert isinstance(route("compare that with first shift", SHIFT2, previous=first), Unavailable)
+
+
+def test_follow_up_changes_grouping_and_keeps_day():
+    first = plan("downtime by reason")
+    follow = route("what about by place", SHIFT2, previous=first)
+    assert isinstance(follow, Plan) and follow.by == "place" and follow.day == DAY
+
+
+# --- addresses ------------------------------------------------------------------------------------------
+
+
+def test_addresses_match_the_documented_examples():
+    assert plan("why was second shift slow").address() == "/a?day=2026-09-16&shift=2&measure=overview"
+    p = plan("downtime pareto by reason this month", Scope(day=date(2026, 9, 14)))
+    assert p.address() == "/a?window=month&anchor=2026-09-14&measure=pareto&by=reason"
+
+
+QUESTIONS = [
+    "why was second shift slow",
+    "fpm by grade",
+    "downtime pareto last month",
+    "speed trend over the last 6 weeks",
+    "compare August and September speed",
+    "maintenance downtime by place",
+    "where did the money go this month",
+    "throughput this week",
+    "show the setup matrix as a chart",
+]
+
+
+@pytest.mark.parametrize("question", QUESTIONS)
+@pytest.mark.parametrize("scope", [SHIFT2, ALL, Scope(day=DAY)])
+def test_every_plan_address_resolves_to_the_same_plan(question, scope):
+    result = route(question, scope)
+    if isinstance(result, Plan):
+        assert parse_address(result.address()) == result
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "/a?day=2026-09-14&measure=drop_table",
+        "/a?day=2026-09-14&measure=overview&shift=7",
+        "/a?day=2026-09-14&measure=overview&by=reason;drop",
+        "/a?day=2026-09-14&measure=overview&sql=1",
+        "/a?window=month&day=2026-09-14&measure=pareto",
+        "https://evil.example/a?day=2026-09-14&measure=overview",
+        "/a?day=2026-09-14&measure=overview&after=/a?day=x",
+    ],
+)
+def test_bad_addresses_are_refused(address):
+    from shopfloor.shifts.plans import AddressError
+
+    with pytest.raises(AddressError):
+        parse_address(address)
+
+
+def test_versus_last_week_compares_this_week_with_the_one_before():
+    p = plan("our speed vs last week")
+    assert (p.measure, p.window, p.anchor) == ("fpm", "week", DAY)  # the period speed plan
+    p = plan("kpis vs last week")
+    assert (p.measure, p.window, p.anchor) == ("compare", "week", DAY)
+
+
+# --- properties -------------------------------------------------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from shopfloor.shifts.plans import AddressError  # noqa: E402
+
+WORDS = st.sampled_from(
+    [
+        "why",
+        "was",
+        "second",
+        "first",
+        "third",
+        "shift",
+        "slow",
+        "speed",
+        "fpm",
+        "by",
+        "grade",
+        "width",
+        "crew",
+        "downtime",
+        "stops",
+        "pareto",
+        "waste",
+        "trim",
+        "rejects",
+        "quality",
+        "this",
+        "last",
+        "week",
+        "month",
+        "period",
+        "yesterday",
+        "compare",
+        "vs",
+        "how",
+        "much",
+        "did",
+        "we",
+        "make",
+        "fast",
+        "change",
+        "paper",
+        "changeovers",
+        "money",
+        "cost",
+        "notes",
+        "setup",
+        "matrix",
+        "order",
+        "trend",
+        "over",
+        "the",
+        "4",
+        "weeks",
+        "August",
+        "chart",
+    ]
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(WORDS, min_size=1, max_size=9), st.sampled_from([SHIFT2, ALL, WEEK]))
+def test_any_question_routes_to_a_round_tripping_plan_or_an_honest_refusal(words, scope):
+    result = route(" ".join(words), scope)
+    if isinstance(result, Plan):
+        assert parse_address(result.address()) == result
+        if scope.include == "shift":
+            assert result.shift == scope.shift or result.shift in (1, 2, 3)
+    else:
+        assert isinstance(result, Unavailable) and result.reason and result.examples
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(max_size=80))
+def test_any_address_parses_or_is_refused_cleanly(text):
+    try:
+        parse_address("/a?" + text)
+    except AddressError:
+        pass
+
+
+def test_follow_up_naming_a_shift_moves_to_it_and_a_window_changes_the_window():
+    first = plan("downtime by reason")
+    follow = route("what about first shift", SHIFT2, previous=first)
+    assert isinstance(follow, Plan) and (follow.shift, follow.measure) == (1, "downtime")
+    week = route("and last week", SHIFT2, previous=plan("downtime pareto this month"))
+    assert isinstance(week, Plan) and (week.window, week.measure) == ("week", "pareto")
+    assert isinstance(route("and last week", SHIFT2, previous=first), Unavailable)  # no window form
+    same = route("what about it", SHIFT2, previous=first)
+    assert isinstance(same, Unavailable)
