@@ -45,3 +45,17 @@ def test_unknown_route_uses_the_envelope():
 def test_oversized_body_is_413_with_envelope():
     r = client(max_body_bytes=100).post("/healthz", content=b"x" * 101)
     assert r.status_code == 413 and r.json()["error"]["code"] == "payload_too_large"
+
+
+def test_seed_function_paths_reach_the_workshop_app(tmp_path):
+    from shopfloor.workshop.sample import fresh_sample_store
+
+    db = tmp_path / "workshop.db"
+    fresh_sample_store(db).dispose()
+    c = TestClient(create_app(Settings(workshop_db=f"sqlite:///{db}", var_dir=tmp_path)))
+    for path in ("/functions/v1/workshop-agent", "/workshop/functions/v1/workshop-agent"):
+        r = c.post(path, json={"note": "hola", "input_mode": "typed"})
+        assert r.status_code == 401, (path, r.text)
+        assert r.json()["error"]["code"] == "unauthorized"
+    assert c.post("/functions/v1/apply-proposals", json={}).status_code == 401
+    assert c.get("/functions/v1/nothing-here").status_code == 404

@@ -16,7 +16,12 @@ from starlette.types import ASGIApp
 from shopfloor import __version__
 from shopfloor.settings import Settings, get_settings
 from shopfloor.web.errors import install_error_handlers
-from shopfloor.web.middleware import BodyLimitMiddleware, RequestIdMiddleware, SecurityHeadersMiddleware
+from shopfloor.web.middleware import (
+    BodyLimitMiddleware,
+    PathAliasMiddleware,
+    RequestIdMiddleware,
+    SecurityHeadersMiddleware,
+)
 
 MOUNTS: list[tuple[str, str, str, str]] = [
     (
@@ -65,6 +70,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "</body></html>"
         )
 
+    # The seed's contract names the workshop functions at the top level (/functions/v1/workshop-agent).
+    app.add_middleware(PathAliasMiddleware, aliases={"/functions/v1/": "/workshop/functions/v1/"})
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeadersMiddleware)
     app.add_middleware(RequestIdMiddleware)

@@ -143,3 +143,25 @@ class BodyLimitMiddleware:
             }
         )
         await send({"type": "http.response.body", "body": data})
+
+
+class PathAliasMiddleware:
+    """Serves a path prefix under another one, so a documented address keeps working where an app is mounted.
+
+    The seed names ``/functions/v1/...`` for the workshop's functions; the workshop app lives at ``/workshop``.
+    Rewriting the path (rather than registering the routes twice) keeps one implementation of each route.
+    """
+
+    def __init__(self, app: ASGIApp, aliases: dict[str, str]) -> None:
+        self.app = app
+        self.aliases = aliases
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            path: str = scope["path"]
+            for alias, target in self.aliases.items():
+                if path.startswith(alias):
+                    new_path = target + path[len(alias) :]
+                    scope = {**scope, "path": new_path, "raw_path": new_path.encode()}
+                    break
+        await self.app(scope, receive, send)
