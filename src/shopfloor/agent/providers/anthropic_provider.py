@@ -18,7 +18,6 @@ from anthropic.types.beta import BetaMessage
 from shopfloor.agent.providers.base import (
     AssistantTurn,
     ModelRequest,
-    ProviderError,
     StopReason,
     ToolCall,
     ToolResults,
@@ -29,9 +28,8 @@ from shopfloor.agent.providers.base import (
 from shopfloor.agent.providers.common import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT_S,
-    error_kind,
     result_text,
-    safe_message,
+    stainless_errors,
 )
 
 DEFAULT_MODEL = "claude-opus-5-5"
@@ -88,28 +86,12 @@ class AnthropicProvider:
     def complete(self, request: ModelRequest) -> Turn:
         """One ``beta.messages.create`` call, mapped to a neutral turn."""
         model = request.model or self.model
-        try:
+        with stainless_errors(
+            anthropic, anthropic.AnthropicError, "Claude", self._key, lambda e: e.api_message or e.type or ""
+        ):
             message = self._client.beta.messages.create(
                 model=model, timeout=request.timeout_s, **build_params(request, self.options)
             )
-        except anthropic.APITimeoutError:
-            raise ProviderError("timeout", "Claude did not answer within the call timeout") from None
-        except anthropic.APIConnectionError as error:
-            raise ProviderError(
-                "connection", f"could not reach Claude: {safe_message(error, self._key)}"
-            ) from None
-        except anthropic.APIStatusError as error:
-            detail = safe_message(error.api_message or error.type or "", self._key)
-            kind = f" {error.type}" if error.type else ""
-            raise ProviderError(
-                error_kind(error.status_code),
-                f"Claude API error {error.status_code}{kind}: {detail}",
-                error.status_code,
-            ) from None
-        except anthropic.AnthropicError as error:
-            raise ProviderError(
-                "bad_response", f"Claude answered in an unexpected shape: {safe_message(error, self._key)}"
-            ) from None
         return parse_message(message)
 
 

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from types import ModuleType
 from typing import Any
+
+from shopfloor.agent.providers.base import ProviderError
 
 # How many characters of a provider's own error message we keep (enough to act on, short for logs).
 MAX_ERROR_CHARS = 300
@@ -50,3 +55,28 @@ def safe_message(text: object, secret: str | None) -> str:
 def error_kind(status: int | None) -> str:
     """The ProviderError kind for an HTTP status."""
     return "rate_limit" if status == 429 else "api"
+
+
+@contextmanager
+def stainless_errors(
+    sdk: ModuleType, base_error: type[Exception], label: str, secret: str, detail: Callable[[Any], object]
+) -> Iterator[None]:
+    """Turn the exceptions of the ``anthropic`` and ``openai`` SDKs (one shared hierarchy) into
+    ProviderError. ``detail(error)`` picks the provider's own message from a status error."""
+    try:
+        yield
+    except sdk.APITimeoutError:
+        raise ProviderError("timeout", f"{label} did not answer within the call timeout") from None
+    except sdk.APIConnectionError as error:
+        raise ProviderError("connection", f"could not reach {label}: {safe_message(error, secret)}") from None
+    except sdk.APIStatusError as error:
+        kind = f" {error.type}" if getattr(error, "type", None) else ""
+        raise ProviderError(
+            error_kind(error.status_code),
+            f"{label} API error {error.status_code}{kind}: {safe_message(detail(error), secret)}",
+            error.status_code,
+        ) from None
+    except base_error as error:
+        raise ProviderError(
+            "bad_response", f"{label} answered in an unexpected shape: {safe_message(error, secret)}"
+        ) from None

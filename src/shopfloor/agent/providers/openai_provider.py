@@ -21,7 +21,6 @@ from openai.types.responses import Response
 from shopfloor.agent.providers.base import (
     AssistantTurn,
     ModelRequest,
-    ProviderError,
     StopReason,
     ToolCall,
     ToolResults,
@@ -32,10 +31,9 @@ from shopfloor.agent.providers.base import (
 from shopfloor.agent.providers.common import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT_S,
-    error_kind,
     parse_json_arguments,
     result_text,
-    safe_message,
+    stainless_errors,
 )
 
 DEFAULT_MODEL = "gpt-5-mini"
@@ -80,30 +78,16 @@ class OpenAIProvider:
     def complete(self, request: ModelRequest) -> Turn:
         """One ``responses.create`` call, mapped to a neutral turn."""
         model = request.model or self.model
-        try:
+        with stainless_errors(openai, openai.OpenAIError, "OpenAI", self._key, _status_detail):
             response = self._client.responses.create(
                 model=model, timeout=request.timeout_s, **build_params(request, model, self.options)
             )
-        except openai.APITimeoutError:
-            raise ProviderError("timeout", "OpenAI did not answer within the call timeout") from None
-        except openai.APIConnectionError as error:
-            raise ProviderError(
-                "connection", f"could not reach OpenAI: {safe_message(error, self._key)}"
-            ) from None
-        except openai.APIStatusError as error:
-            body = error.body if isinstance(error.body, dict) else {}
-            detail = safe_message(body.get("message") or error.message, self._key)
-            kind = f" {error.type}" if error.type else ""
-            raise ProviderError(
-                error_kind(error.status_code),
-                f"OpenAI API error {error.status_code}{kind}: {detail}",
-                error.status_code,
-            ) from None
-        except openai.OpenAIError as error:
-            raise ProviderError(
-                "bad_response", f"OpenAI answered in an unexpected shape: {safe_message(error, self._key)}"
-            ) from None
         return parse_response(response)
+
+
+def _status_detail(error: openai.APIStatusError) -> object:
+    body = error.body if isinstance(error.body, dict) else {}
+    return body.get("message") or error.message
 
 
 def build_params(request: ModelRequest, model: str, options: OpenAIOptions) -> dict[str, Any]:
