@@ -6,6 +6,7 @@ two shape markers are the only formatting: ``**figure**`` becomes bold, and the 
 
 from __future__ import annotations
 
+import base64
 import html
 import io
 import re
@@ -13,7 +14,10 @@ from typing import Any
 
 from reportlab.lib.pagesizes import letter
 from reportlab.lib.styles import getSampleStyleSheet
-from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table
+from reportlab.lib.units import inch
+from reportlab.platypus import Image, Paragraph, SimpleDocTemplate, Spacer, Table
+
+from shopfloor.shifts.chart_image import HEIGHT_IN, WIDTH_IN, chart_png
 
 BOLD = re.compile(r"\*\*([^*]+)\*\*")
 
@@ -44,7 +48,12 @@ def answer_html(answer: dict[str, Any]) -> str:
         else:
             lines.append(f"<p>{body}</p>")
     for chart in answer.get("charts", []):
-        lines.append(f"<h3>{html.escape(chart['title'])}</h3><table>")
+        image = base64.b64encode(chart_png(chart)).decode("ascii")
+        lines.append(f"<h3>{html.escape(chart['title'])}</h3>")
+        lines.append(
+            f"<img alt='{html.escape(chart['title'], quote=True)}' src='data:image/png;base64,{image}'>"
+        )
+        lines.append("<table>")
         for point in chart["points"]:
             lines.append(
                 f"<tr><td>{html.escape(str(point['x']))}</td><td>{html.escape(str(point['y']))}</td></tr>"
@@ -55,7 +64,7 @@ def answer_html(answer: dict[str, Any]) -> str:
 
 
 def answer_pdf(answer: dict[str, Any]) -> bytes:
-    """A PDF of one answer: its sections, then each chart's points as a table."""
+    """A PDF of one answer: its sections, then each chart drawn and its points as a table."""
     styles = getSampleStyleSheet()
     buffer = io.BytesIO()
     doc = SimpleDocTemplate(buffer, pagesize=letter, title="Shift Investigator answer")
@@ -78,6 +87,7 @@ def answer_pdf(answer: dict[str, Any]) -> bytes:
     for chart in answer.get("charts", []):
         story.append(Spacer(1, 8))
         story.append(Paragraph(html.escape(chart["title"]), styles["Heading4"]))
+        story.append(Image(io.BytesIO(chart_png(chart)), width=WIDTH_IN * inch, height=HEIGHT_IN * inch))
         data = [[chart["x"], chart["y"]]] + [[str(p["x"]), f"{p['y']:,.2f}"] for p in chart["points"][:40]]
         story.append(Table(data))
     doc.build(story)
