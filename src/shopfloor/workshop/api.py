@@ -444,6 +444,23 @@ def _failure(results: list[CardResult], cards: list[dict[str, Any]]) -> JSONResp
     return envelope(status, code, message, request_id_var.get(), results=cards)
 
 
+INDEX_PAGE = """<!doctype html><html lang=en><head><meta charset=utf-8><title>Toquilla Trace</title></head><body>
+<h1>Toquilla Trace</h1>
+<p>Hat records kept by speaking or typing notes. The agent turns a note into proposal cards; a person approves,
+edits or rejects each card, and only an approval writes a record.</p>
+<h2>API</h2>
+<ul>
+<li><code>POST /workshop/auth/login</code> (email, password) for a session, or a bearer token for scripts</li>
+<li><code>POST /functions/v1/workshop-agent</code>: a note in, proposal cards out</li>
+<li><code>POST /functions/v1/apply-proposals</code>: approve, edit, reject or answer cards</li>
+<li><code>GET /workshop/api/hats</code>, <code>/workshop/api/weavers</code>, <code>/workshop/api/proposals</code>,
+<code>/workshop/api/runs</code> (admins)</li>
+</ul>
+<p>From a terminal: <code>shopfloor workshop note "TEXT" --as EMAIL --json</code>. Demo accounts and the
+rules are in docs/workshop.md.</p>
+</body></html>"""
+
+
 def create_app(settings: Settings, store: Store | None = None) -> FastAPI:
     """The Toquilla Trace sub-app (the store opens on first use, from ``settings.workshop_db_url()``)."""
     app = FastAPI(title="Toquilla Trace", docs_url=None, redoc_url=None)
@@ -456,6 +473,6 @@ def create_app(settings: Settings, store: Store | None = None) -> FastAPI:
 
     @app.get("/", response_class=HTMLResponse)
     def index() -> str:
-        return "<!doctype html><title>Toquilla Trace</title><h1>Toquilla Trace</h1><p>Coming soon.</p>"
+        return INDEX_PAGE
 
     return app
