@@ -212,6 +212,10 @@ class QueryTimeout(Exception):
     """A bounded query ran past its time limit and was interrupted."""
 
 
+class StoreUnavailable(Exception):
+    """The record store file cannot be opened: not a DuckDB file, or held by another process."""
+
+
 @dataclass
 class QueryResult:
     """Rows of a bounded query; ``truncated`` says more rows existed than were returned."""
@@ -261,6 +265,17 @@ def open_read_only(path: Path | str, *, threads: int = 2) -> duckdb.DuckDBPyConn
         read_only=True,
         config={"threads": threads, "enable_external_access": False},
     )
+
+
+def open_existing(path: Path) -> duckdb.DuckDBPyConnection:
+    """A read-only connection to the store at ``path``; raises ``StoreUnavailable`` with a plain
+    message when the file cannot be opened."""
+    try:
+        return open_read_only(path)
+    except duckdb.Error as exc:
+        # DuckDB's first line says why (not a database file, a lock held by another process).
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise StoreUnavailable(f"cannot open the record store {path}: {reason}") from None
 
 
 def bounded_query(
