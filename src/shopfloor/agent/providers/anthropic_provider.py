@@ -18,7 +18,6 @@ from anthropic.types.beta import BetaMessage
 from shopfloor.agent.providers.base import (
     AssistantTurn,
     ModelRequest,
-    ProviderError,
     StopReason,
     ToolCall,
     ToolResults,
@@ -29,9 +28,8 @@ from shopfloor.agent.providers.base import (
 from shopfloor.agent.providers.common import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT_S,
-    error_kind,
+    CallErrors,
     result_text,
-    safe_message,
 )
 
 DEFAULT_MODEL = "claude-opus-5-5"
@@ -75,7 +73,7 @@ class AnthropicProvider:
     ) -> None:
         self.model = model
         self.options = options
-        self._key = api_key
+        self._errors = CallErrors("Claude", api_key)
         # Each call passes its own (smaller) timeout; the client's bounds any call that does not.
         self._client = anthropic.Anthropic(
             api_key=api_key,
@@ -93,23 +91,14 @@ class AnthropicProvider:
                 model=model, timeout=request.timeout_s, **build_params(request, self.options)
             )
         except anthropic.APITimeoutError:
-            raise ProviderError("timeout", "Claude did not answer within the call timeout") from None
+            raise self._errors.timeout() from None
         except anthropic.APIConnectionError as error:
-            raise ProviderError(
-                "connection", f"could not reach Claude: {safe_message(error, self._key)}"
-            ) from None
+            raise self._errors.connection(error) from None
         except anthropic.APIStatusError as error:
-            detail = safe_message(error.api_message or error.type or "", self._key)
-            kind = f" {error.type}" if error.type else ""
-            raise ProviderError(
-                error_kind(error.status_code),
-                f"Claude API error {error.status_code}{kind}: {detail}",
-                error.status_code,
-            ) from None
+            detail = error.api_message or error.type or ""
+            raise self._errors.status(error.status_code, error.type, detail) from None
         except anthropic.AnthropicError as error:
-            raise ProviderError(
-                "bad_response", f"Claude answered in an unexpected shape: {safe_message(error, self._key)}"
-            ) from None
+            raise self._errors.bad_response(error) from None
         return parse_message(message)
 
 

@@ -1,10 +1,13 @@
-"""Small pieces every SDK adapter shares: result rendering, argument parsing and safe error text."""
+"""Small pieces every SDK adapter shares: result rendering, argument parsing and safe, uniformly worded errors."""
 
 from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from typing import Any
+
+from shopfloor.agent.providers.base import ProviderError
 
 # How many characters of a provider's own error message we keep (enough to act on, short for logs).
 MAX_ERROR_CHARS = 300
@@ -50,3 +53,32 @@ def safe_message(text: object, secret: str | None) -> str:
 def error_kind(status: int | None) -> str:
     """The ProviderError kind for an HTTP status."""
     return "rate_limit" if status == 429 else "api"
+
+
+@dataclass(frozen=True)
+class CallErrors:
+    """The errors of one adapter's calls, worded alike for every SDK; any text the provider sent is
+    passed through ``safe_message`` so the key never reaches a message."""
+
+    label: str  # the provider as people name it: "Claude", "OpenAI", "Gemini"
+    key: str | None
+
+    def timeout(self) -> ProviderError:
+        """The call ran past its timeout."""
+        return ProviderError("timeout", f"{self.label} did not answer within the call timeout")
+
+    def connection(self, detail: object) -> ProviderError:
+        """The server could not be reached."""
+        return ProviderError("connection", f"could not reach {self.label}: {safe_message(detail, self.key)}")
+
+    def status(self, code: int | None, name: str | None, detail: object) -> ProviderError:
+        """An HTTP error the SDK gave up on (after its own retries)."""
+        suffix = f" {name}" if name else ""
+        text = f"{self.label} API error {code}{suffix}: {safe_message(detail, self.key)}"
+        return ProviderError(error_kind(code), text, code)
+
+    def bad_response(self, error: object) -> ProviderError:
+        """The answer could not be read."""
+        return ProviderError(
+            "bad_response", f"{self.label} answered in an unexpected shape: {safe_message(error, self.key)}"
+        )

@@ -21,7 +21,6 @@ from openai.types.responses import Response
 from shopfloor.agent.providers.base import (
     AssistantTurn,
     ModelRequest,
-    ProviderError,
     StopReason,
     ToolCall,
     ToolResults,
@@ -32,10 +31,9 @@ from shopfloor.agent.providers.base import (
 from shopfloor.agent.providers.common import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT_S,
-    error_kind,
+    CallErrors,
     parse_json_arguments,
     result_text,
-    safe_message,
 )
 
 DEFAULT_MODEL = "gpt-5-mini"
@@ -71,7 +69,7 @@ class OpenAIProvider:
     ) -> None:
         self.model = model
         self.options = options
-        self._key = api_key
+        self._errors = CallErrors("OpenAI", api_key)
         # Each call passes its own (smaller) timeout; the client's bounds any call that does not.
         self._client = openai.OpenAI(
             api_key=api_key, http_client=http_client, max_retries=max_retries, timeout=timeout_s
@@ -85,24 +83,15 @@ class OpenAIProvider:
                 model=model, timeout=request.timeout_s, **build_params(request, model, self.options)
             )
         except openai.APITimeoutError:
-            raise ProviderError("timeout", "OpenAI did not answer within the call timeout") from None
+            raise self._errors.timeout() from None
         except openai.APIConnectionError as error:
-            raise ProviderError(
-                "connection", f"could not reach OpenAI: {safe_message(error, self._key)}"
-            ) from None
+            raise self._errors.connection(error) from None
         except openai.APIStatusError as error:
             body = error.body if isinstance(error.body, dict) else {}
-            detail = safe_message(body.get("message") or error.message, self._key)
-            kind = f" {error.type}" if error.type else ""
-            raise ProviderError(
-                error_kind(error.status_code),
-                f"OpenAI API error {error.status_code}{kind}: {detail}",
-                error.status_code,
-            ) from None
+            detail = body.get("message") or error.message
+            raise self._errors.status(error.status_code, error.type, detail) from None
         except openai.OpenAIError as error:
-            raise ProviderError(
-                "bad_response", f"OpenAI answered in an unexpected shape: {safe_message(error, self._key)}"
-            ) from None
+            raise self._errors.bad_response(error) from None
         return parse_response(response)
 
 
