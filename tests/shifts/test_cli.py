@@ -15,7 +15,7 @@ from shopfloor.cli import app as root_app
 from shopfloor.settings import Settings
 from shopfloor.shifts import cli as shifts_cli
 from shopfloor.shifts import generate as gen
-from shopfloor.shifts import store
+from shopfloor.shifts import ingest, store
 
 
 def copy_of(year, tmp_path):
@@ -136,3 +136,32 @@ def test_a_broken_manifest_loads_nothing_and_says_why(tmp_path, manifest, messag
     conn = store.open_read_only(db)
     assert conn.execute("SELECT count(*) FROM days").fetchone() == (0,)
     conn.close()
+
+
+def test_output_paths_that_cannot_be_written_are_clear_errors(tmp_path, year):
+    a_file = tmp_path / "a-file"
+    a_file.write_text("x")
+    runs = [
+        ["generate", "--days", "1", "--out", str(a_file), "--keys", str(tmp_path / "k.json")],
+        ["generate", "--days", "1", "--out", str(tmp_path / "xml"), "--keys", str(tmp_path)],
+        ["export", "--db", str(copy_of(year, tmp_path)), "--out", str(a_file)],
+    ]
+    for args in runs:
+        result = CliRunner().invoke(root_app, ["shifts", *args])
+        assert result.exit_code == 2, result.output
+        assert "cannot write" in plain(result.output) and "Traceback" not in result.output
+    days = tmp_path / "days"
+    days.mkdir()
+    (days / "2026-09-18.xml").write_text("<production/>")
+    result = CliRunner().invoke(root_app, ["shifts", "ingest", str(days), "--db", str(a_file / "s.duckdb")])
+    assert result.exit_code == 1 and "Cannot open the record store" in result.output
+
+
+def test_a_day_file_that_cannot_be_read_is_rejected_and_the_rest_load(tmp_path):
+    xml_dir = tmp_path / "xml"
+    gen.generate(xml_dir, as_of=date(2026, 9, 18), days=1, answer_keys=tmp_path / "keys.json")
+    (xml_dir / "manifest.json").unlink()
+    (xml_dir / "2026-09-17.xml").mkdir()  # named like a day, but not a readable file
+    report = ingest.ingest_directory(store.connect(":memory:"), xml_dir)
+    assert report.loaded == [date(2026, 9, 18)]
+    assert report.rejected == [("2026-09-17.xml", "cannot be read: Is a directory")]

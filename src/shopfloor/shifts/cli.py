@@ -84,6 +84,8 @@ def generate(
             )
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
+    except OSError as exc:
+        raise typer.BadParameter(f"cannot write {exc.filename}: {exc.strerror}") from None
     typer.echo(f"Wrote {len(result.days)} day files and {result.manifest.name} to {out_dir}/")
     typer.echo(f"Answer keys (for evals only): {result.answer_keys}")
 
@@ -100,7 +102,7 @@ def ingest(
         raise typer.BadParameter(f"{directory} holds no YYYY-MM-DD.xml day files")
     try:
         conn = store.connect(_db_path(db))
-    except duckdb.Error as exc:
+    except (duckdb.Error, OSError) as exc:
         # Typically another process (a running server) holds the file; say so instead of a traceback.
         typer.echo(f"Cannot open the record store {_db_path(db)} for writing: {exc}", err=True)
         raise typer.Exit(code=1) from None
@@ -132,6 +134,8 @@ def export(
         raise typer.BadParameter(str(exc)) from None
     try:
         written = store.export_parquet(conn, out)
+    except OSError as exc:
+        raise typer.BadParameter(f"cannot write {exc.filename}: {exc.strerror}") from None
     finally:
         conn.close()
     typer.echo(f"Wrote {len(written)} Parquet files to {out}/")

@@ -61,7 +61,10 @@ def read_limited(path: Path) -> bytes:
 
 def read_file(path: Path, expected_sha256: str | None = None) -> IntakeResult:
     """Read and check one day file (nothing is written). Raises ``DayRejected``."""
-    raw = read_limited(path)
+    try:
+        raw = read_limited(path)
+    except OSError as exc:
+        raise DayRejected(f"cannot be read: {exc.strerror}") from None
     if expected_sha256 is not None and len(raw) <= MAX_DAY_BYTES:
         actual = hashlib.sha256(raw).hexdigest()
         if actual != expected_sha256:
