@@ -133,7 +133,8 @@ def export(
     except store.StoreUnavailable as exc:
         raise typer.BadParameter(str(exc)) from None
     try:
-        written = store.export_parquet(conn, out)
+        with progress_bar("Exporting tables") as update:
+            written = store.export_parquet(conn, out, progress=update)
     except OSError as exc:
         raise typer.BadParameter(f"cannot write {exc.filename}: {exc.strerror}") from None
     finally:

@@ -13,7 +13,7 @@ bound parameters, at most 1,000 rows returned, and a two-second interrupt.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
@@ -371,8 +371,13 @@ def get_meta(conn: duckdb.DuckDBPyConnection) -> dict[str, str]:
     return {str(k): str(v) for k, v in conn.execute("SELECT key, value FROM meta").fetchall()}
 
 
-def export_parquet(conn: duckdb.DuckDBPyConnection, out_dir: Path) -> list[Path]:
-    """Write every table to ``out_dir/<table>.parquet`` in its clustering order."""
+def export_parquet(
+    conn: duckdb.DuckDBPyConnection,
+    out_dir: Path,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[Path]:
+    """Write every table to ``out_dir/<table>.parquet`` in its clustering order; ``progress(done, total)``
+    is called after each table."""
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     for name in TABLES:
@@ -381,4 +386,6 @@ def export_parquet(conn: duckdb.DuckDBPyConnection, out_dir: Path) -> list[Path]
         table = conn.sql(f"SELECT * FROM {name} ORDER BY {order}").to_arrow_table()
         pq.write_table(table, target)
         written.append(target)
+        if progress:
+            progress(len(written), len(TABLES))
     return written
