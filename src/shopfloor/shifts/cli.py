@@ -69,6 +69,10 @@ def generate(
         raise typer.BadParameter(f"--as-of {as_of!r} is not a date (YYYY-MM-DD)") from None
     if days < 0 or corrupt_days < 0:
         raise typer.BadParameter("--days and --corrupt-days must not be negative")
+    try:
+        gen.check_as_of(as_of_day)  # before the progress bar opens
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
     out_dir = out or settings.shifts_xml_dir()
     keys_path = keys or (settings.shifts_answer_keys_path() if out is None else None)
     try:
