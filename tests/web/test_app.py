@@ -45,13 +45,3 @@ def test_unknown_route_uses_the_envelope():
 def test_oversized_body_is_413_with_envelope():
     r = client(max_body_bytes=100).post("/healthz", content=b"x" * 101)
     assert r.status_code == 413 and r.json()["error"]["code"] == "payload_too_large"
-
-
-def test_serve_refuses_a_port_out_of_range_before_starting():
-    from typer.testing import CliRunner
-
-    from shopfloor.cli import app as root_app
-
-    result = CliRunner().invoke(root_app, ["serve", "--port", "99999"])
-    assert result.exit_code == 2 and "shopfloor on" not in result.output
-    assert "--port" in result.output and "65535" in result.output
