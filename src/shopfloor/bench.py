@@ -65,8 +65,11 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     console = Console()
     table = Table(title="shopfloor benchmarks (medians)")
-    for column in ("module", "figure", "median", "p95", "goal", "ratio to goal", "verdict"):
-        table.add_column(column)
+    # Long figure names fold onto more lines instead of being cut, so a narrow terminal still reads.
+    table.add_column("module", overflow="fold")
+    table.add_column("figure", overflow="fold", ratio=1)
+    for column in ("median", "p95", "goal", "ratio", "verdict"):
+        table.add_column(column, no_wrap=True)
     for module, fig in load_figures(Path("benchmarks")):
         if argv and not any(a in module or a in fig.name for a in argv):
             continue
@@ -80,12 +83,13 @@ def main(argv: list[str] | None = None) -> int:
             ratio_value = median / fig.goal
             ratio = f"{ratio_value:.2f}×"
             ok = median >= fig.goal if fig.higher_is_better else median <= fig.goal
-            verdict = "[green]meets goal[/green]" if ok else "[red]misses goal[/red]"
+            verdict = "[green]meets[/green]" if ok else "[red]misses[/red]"
+        p95 = result.get("p95")
         table.add_row(
-            module,
+            module.removeprefix("bench_"),
             fig.name,
             f"{median:.3f} {fig.unit}",
-            f"{result.get('p95', float('nan')):.3f} {fig.unit}",
+            f"{p95:.3f} {fig.unit}" if p95 is not None else "",
             f"{fig.goal} {fig.unit}" if fig.goal else "",
             ratio,
             verdict,

@@ -37,7 +37,7 @@ def prepare() -> None:
 @app.command()
 def serve(
     host: str = typer.Option(None, help="Bind address (default: settings, 127.0.0.1)."),
-    port: int = typer.Option(None, help="Port (default: settings, 8000)."),
+    port: int = typer.Option(None, min=1, max=65535, help="Port (default: settings, 8000)."),
 ) -> None:
     """Serve both apps on one ASGI server (loopback by default)."""
     import uvicorn

@@ -85,3 +85,14 @@ def test_match_all_is_one_to_one_in_any_order():
         p.startswith("unexpected") for p in problems
     )
     assert match_all([], []) == [] and match_all([], actual) != []
+
+
+def test_latency_percentiles_over_all_runs():
+    latencies = {f"c{i}": float(i) for i in range(1, 21)}  # 1 .. 20 ms
+    cases = [EvalCase(c, False, {}) for c in latencies]
+    report = run_evals(
+        cases, lambda c: CaseResult(c.id, True, latency_ms=latencies[c.id]), show_progress=False
+    )
+    # Inclusive (linear) percentiles of 1..20: p50 = 10.5, p95 = 1 + 0.95 * 19 = 19.05
+    assert report.to_json()["latency_ms"] == {"p50": pytest.approx(10.5), "p95": pytest.approx(19.05)}
+    assert report.repeat == 1 and report.to_json()["results"][0]["repeat"] == 1

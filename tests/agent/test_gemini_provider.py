@@ -20,19 +20,13 @@ from shopfloor.agent.providers.gemini_provider import GeminiProvider, build_cont
 from shopfloor.agent.providers.scripted import tool_turn
 from shopfloor.agent.tools import ToolResult
 from shopfloor.agent.trace import Trace
-from tests.agent.wire import FAKE_KEY, open_wire
-
-SYSTEM = "You are the test assistant."
+from tests.agent.wire import FAKE_KEY, SYSTEM, ask, open_wire
 
 
 def gemini(request, scenario, live_ok=True):
     wire = open_wire(request.config, "gemini", scenario, live_ok)
     provider = GeminiProvider(wire.key, http_client=wire.http_client, retry_initial_delay_s=0.001)
     return provider, wire
-
-
-def ask(provider, registry, text="note"):
-    return provider.complete(ModelRequest(SYSTEM, registry.specs(), [UserText(text)], 8000, 25.0))
 
 
 def test_tool_use_turn_runs_tools_and_echoes_model_parts(request, registry, ctx):

@@ -174,3 +174,26 @@ def test_request_too_large_is_refused(registry, ctx):
     trace = Trace()
     outcome = run_loop(provider, "s" * 5000, "note", registry, ctx, trace, LoopLimits(max_request_bytes=100))
     assert outcome.outcome is Outcome.REQUEST_TOO_LARGE and provider.requests == []
+
+
+def test_max_tokens_after_two_proposals_keeps_them_and_leaves_the_summary_to_the_app(registry, ctx):
+    # A truncated turn after two buffered proposals: the loop reports MAX_TOKENS with no text of its
+    # own (the app writes its fallback summary), both proposals stay buffered, and the truncated
+    # turn's third proposal never runs.
+    truncated = Turn(
+        StopReason.MAX_TOKENS,
+        tool_calls=tool_turn(("propose", {"item": "C"})).tool_calls,
+        raw_stop_reason="max_tokens",
+    )
+    provider = ScriptedProvider(
+        [
+            tool_turn(("lookup", {"name": "A"}), ("lookup", {"name": "B"}), ("lookup", {"name": "C"})),
+            tool_turn(("propose", {"item": "A"}), ("propose", {"item": "B"})),
+            truncated,
+        ]
+    )
+    outcome, trace = run(provider, registry, ctx)
+    assert outcome.outcome is Outcome.MAX_TOKENS and outcome.text is None and outcome.error is None
+    assert ctx.proposals == ["A", "B"]
+    assert outcome.last_turn is truncated and outcome.iterations == 3
+    assert [s["tool"] for s in trace.to_list() if s["kind"] == "tool_call"][-2:] == ["propose", "propose"]

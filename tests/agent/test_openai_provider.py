@@ -19,18 +19,12 @@ from shopfloor.agent.providers.openai_provider import OpenAIProvider, build_inpu
 from shopfloor.agent.providers.scripted import tool_turn
 from shopfloor.agent.tools import ToolResult
 from shopfloor.agent.trace import Trace
-from tests.agent.wire import FAKE_KEY, open_wire
-
-SYSTEM = "You are the test assistant."
+from tests.agent.wire import FAKE_KEY, SYSTEM, ask, open_wire
 
 
 def gpt(request, scenario, live_ok=True, model="gpt-5-mini"):
     wire = open_wire(request.config, "openai", scenario, live_ok)
     return OpenAIProvider(wire.key, model=model, http_client=wire.http_client), wire
-
-
-def ask(provider, registry, text="note"):
-    return provider.complete(ModelRequest(SYSTEM, registry.specs(), [UserText(text)], 8000, 25.0))
 
 
 def test_tool_use_turn_runs_tools_and_echoes_output_items(request, registry, ctx):

@@ -61,3 +61,23 @@ def test_registry_keeps_order_and_refuses_duplicates():
     assert [s["name"] for s in registry.specs()] == ["b_tool", "a_tool", "c_tool"]
     with pytest.raises(ValueError):
         ToolRegistry([tools[0], tools[0]])
+
+
+def test_schemas_are_generated_once_and_callers_cannot_corrupt_them(monkeypatch):
+    from shopfloor.agent import tools as tools_module
+
+    calls = []
+    real = tools_module.strict_schema
+    monkeypatch.setattr(tools_module, "strict_schema", lambda model: calls.append(model) or real(model))
+    registry = ToolRegistry([Tool("t", "d", "read", Args, lambda ctx, args: {})])
+    first = registry.specs()
+    first[0]["parameters"]["properties"].clear()
+    for _ in range(5):
+        assert registry.specs()[0]["parameters"]["properties"] != {}
+    assert calls == [Args]
+
+
+def test_a_hand_written_schema_overrides_the_generated_one():
+    override = {"type": "object", "properties": {}, "required": [], "additionalProperties": False}
+    tool = Tool("t", "d", "read", Args, lambda ctx, args: {}, schema_override=override)
+    assert tool.parameters == override and tool.parameters is not override

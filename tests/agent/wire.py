@@ -9,11 +9,19 @@ from typing import Any
 
 import pytest
 
+from shopfloor.agent.providers.base import ModelRequest, Provider, Turn, UserText
 from shopfloor.agent.providers.replay import Recorder, Replay
+from shopfloor.agent.tools import ToolRegistry
 from shopfloor.settings import provider_key
 
 RECORDINGS = Path(__file__).parent / "recordings"
 FAKE_KEY = "sk-test-0123456789abcdef-not-a-real-key"
+SYSTEM = "You are the test assistant."
+
+
+def ask(provider: Provider, registry: ToolRegistry, text: str = "note") -> Turn:
+    """One call with the test system prompt, the registry's tools and one user message."""
+    return provider.complete(ModelRequest(SYSTEM, registry.specs(), [UserText(text)], 8000, 25.0))
 
 
 def recording_requested(config: pytest.Config) -> bool:

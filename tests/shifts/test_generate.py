@@ -203,8 +203,9 @@ def test_generate_command_refuses_a_weekend_as_of(tmp_path):
     result = CliRunner().invoke(
         root_app, ["shifts", "generate", "--as-of", "2026-09-19", "--out", str(tmp_path)]
     )
-    assert result.exit_code != 0
-    assert "Monday" in result.output
+    assert result.exit_code == 2
+    assert "Monday" in result.output and "Generating days" not in result.output
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_attribute_text_is_escaped_as_data():

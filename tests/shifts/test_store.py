@@ -76,8 +76,25 @@ def test_read_only_connection_refuses_writes_and_file_access(tmp_path):
 def test_export_writes_one_parquet_file_per_table(tmp_path):
     conn = store.connect(":memory:")
     store.replace_day(conn, note_day(DAY, ["a"]))
-    paths = store.export_parquet(conn, tmp_path / "pq")
+    seen = []
+    paths = store.export_parquet(
+        conn, tmp_path / "pq", progress=lambda done, total: seen.append((done, total))
+    )
     assert {p.stem for p in paths} == set(store.TABLES)
+    assert seen == [(i, 11) for i in range(1, 12)]  # meta + ten day tables, one step each
     assert pq.read_table(tmp_path / "pq" / "notes.parquet").to_pylist() == [
         {"day": DAY, "shift": 1, "seq": 0, "text": "a"}
     ]
+
+
+def test_a_transaction_commits_whole_or_rolls_back_whole():
+    conn = store.connect(":memory:")
+    with pytest.raises(RuntimeError), store.transaction(conn):
+        conn.execute("INSERT INTO meta VALUES ('a', '1')")
+        raise RuntimeError("stop half way")
+    assert conn.execute("SELECT count(*) FROM meta WHERE key = 'a'").fetchone() == (0,)
+    with store.transaction(conn):
+        conn.execute("INSERT INTO meta VALUES ('a', '1')")
+    assert conn.execute("SELECT value FROM meta WHERE key = 'a'").fetchone() == ("1",)
+    store.set_meta(conn, {"a": "2", "b": "3"})
+    assert store.get_meta(conn)["a"] == "2" and store.get_meta(conn)["b"] == "3"

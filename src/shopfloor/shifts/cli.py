@@ -57,7 +57,9 @@ def generate(
     seed: int = typer.Option(gen.DEFAULT_SEED, help="Base seed; the same seed gives the same bytes."),
     out: Path = typer.Option(None, help="Directory for the day files (default: var/shifts-xml)."),
     corrupt_days: int = typer.Option(gen.DEFAULT_CORRUPT_DAYS, help="Days with one corrupt setup."),
-    keys: Path = typer.Option(None, help="Answer-key file (default: var/shifts-answer-keys.json)."),
+    keys: Path = typer.Option(
+        None, help="Answer-key file (default: var/shifts-answer-keys.json, or beside --out DIR)."
+    ),
 ) -> None:
     """Write the synthetic year: one XML file per production day, a manifest and the answer keys."""
     settings = get_settings()
@@ -67,6 +69,10 @@ def generate(
         raise typer.BadParameter(f"--as-of {as_of!r} is not a date (YYYY-MM-DD)") from None
     if days < 0 or corrupt_days < 0:
         raise typer.BadParameter("--days and --corrupt-days must not be negative")
+    try:
+        gen.check_as_of(as_of_day)  # before the progress bar opens
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
     out_dir = out or settings.shifts_xml_dir()
     keys_path = keys or (settings.shifts_answer_keys_path() if out is None else None)
     try:
@@ -82,6 +88,8 @@ def generate(
             )
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
+    except OSError as exc:
+        raise typer.BadParameter(f"cannot write {exc.filename}: {exc.strerror}") from None
     typer.echo(f"Wrote {len(result.days)} day files and {result.manifest.name} to {out_dir}/")
     typer.echo(f"Answer keys (for evals only): {result.answer_keys}")
 
@@ -94,9 +102,11 @@ def ingest(
     """Load day files into the record store; each day is one transaction and replaces that day."""
     if not directory.is_dir():
         raise typer.BadParameter(f"{directory} is not a directory")
+    if not any(p.suffix == ".xml" for p in directory.iterdir()):
+        raise typer.BadParameter(f"{directory} holds no YYYY-MM-DD.xml day files")
     try:
         conn = store.connect(_db_path(db))
-    except duckdb.Error as exc:
+    except (duckdb.Error, OSError) as exc:
         # Typically another process (a running server) holds the file; say so instead of a traceback.
         typer.echo(f"Cannot open the record store {_db_path(db)} for writing: {exc}", err=True)
         raise typer.Exit(code=1) from None
@@ -122,9 +132,15 @@ def export(
     out = out or get_settings().var_dir / "shifts-parquet"
     if not path.is_file():
         raise typer.BadParameter(f"no record store at {path}; run `shopfloor prepare` first")
-    conn = store.open_read_only(path)
     try:
-        written = store.export_parquet(conn, out)
+        conn = store.open_existing(path)
+    except store.StoreUnavailable as exc:
+        raise typer.BadParameter(str(exc)) from None
+    try:
+        with progress_bar("Exporting tables") as update:
+            written = store.export_parquet(conn, out, progress=update)
+    except OSError as exc:
+        raise typer.BadParameter(f"cannot write {exc.filename}: {exc.strerror}") from None
     finally:
         conn.close()
     typer.echo(f"Wrote {len(written)} Parquet files to {out}/")
@@ -134,13 +150,15 @@ def store_status(path: Path) -> dict[str, Any]:
     """Summary of the store at ``path`` (never the planted scenarios' answers)."""
     if not path.is_file():
         return {"store": str(path), "exists": False}
-    conn = store.open_read_only(path)
+    conn = store.open_existing(path)
     try:
         meta = store.get_meta(conn)
         row = conn.execute(
             "SELECT min(day), max(day), count(*), coalesce(sum(setups), 0), coalesce(sum(excluded), 0) FROM days"
         ).fetchone()
         shifts_row = conn.execute("SELECT count(*) FROM shifts").fetchone()
+    except duckdb.Error:
+        raise store.StoreUnavailable(f"{path} is a DuckDB file but not a shift record store") from None
     finally:
         conn.close()
     assert row is not None and shifts_row is not None
@@ -168,7 +186,10 @@ def status(
     db: Path = typer.Option(None, help="DuckDB store (default: var/shifts.duckdb)."),
 ) -> None:
     """Summarise the record store: days, shifts, setups, excluded records, size, generator."""
-    summary = store_status(_db_path(db))
+    try:
+        summary = store_status(_db_path(db))
+    except store.StoreUnavailable as exc:
+        raise typer.BadParameter(str(exc)) from None
     if as_json:
         typer.echo(json.dumps(summary, indent=1))
         return
@@ -185,7 +206,10 @@ def status(
 
 
 def _store_matches(path: Path, seed: int, as_of: date) -> bool:
-    summary = store_status(path)
+    try:
+        summary = store_status(path)
+    except store.StoreUnavailable:
+        return False  # an unreadable file is rebuilt and replaced
     return bool(
         summary["exists"]
         and summary["days"]

@@ -756,6 +756,12 @@ def day_counts(data: DayData) -> dict[str, int]:
     }
 
 
+def check_as_of(as_of: date) -> None:
+    """Raise ``ValueError`` unless ``as_of`` is a Monday–Friday production day."""
+    if not catalog.is_production_day(as_of):
+        raise ValueError(f"as-of date {as_of} is not a Monday–Friday production day")
+
+
 def generate(
     out_dir: Path,
     *,
@@ -772,8 +778,7 @@ def generate(
     ``only`` restricts the output to some days of the plan (tests use it to write a few weeks that hold
     a scenario); the bytes of each day are the same as in a full run.
     """
-    if not catalog.is_production_day(as_of):
-        raise ValueError(f"as-of date {as_of} is not a Monday–Friday production day")
+    check_as_of(as_of)
     plan = plan_scenarios(seed, as_of, corrupt_days)
     wanted = production_days(as_of, days)
     if only is not None:

@@ -16,6 +16,7 @@ from shopfloor.shifts import store
 from shopfloor.shifts.intake import MAX_DAY_BYTES, DayRejected, IntakeResult, iter_day_files, read_day
 
 BATCH_DAYS = 20
+MAX_MANIFEST_BYTES = 10_000_000  # a year's manifest is about 60 KB
 
 
 @dataclass
@@ -28,12 +29,27 @@ class IngestReport:
     manifest: dict[str, Any] | None = None
 
 
+class BadManifest(Exception):
+    """``manifest.json`` is there but unreadable: the day hashes cannot be checked, so nothing loads."""
+
+
 def read_manifest(directory: Path) -> dict[str, Any] | None:
-    """The generator's manifest in ``directory``, or None when there is none."""
+    """The generator's manifest in ``directory``, or None when there is none. Raises ``BadManifest``
+    when it is not JSON or its ``days`` entries lack a ``file`` and ``sha256``."""
     path = directory / "manifest.json"
     if not path.is_file():
         return None
-    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    try:
+        data = json.loads(path.read_bytes()[:MAX_MANIFEST_BYTES].decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise BadManifest(f"not valid JSON ({exc})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("days", []), list):
+        raise BadManifest("expected an object with a list of days")
+    for entry in data.get("days", []):
+        if not (isinstance(entry, dict) and isinstance(entry.get("file"), str)):
+            raise BadManifest("every day entry needs a file name and a sha256")
+        if not isinstance(entry.get("sha256"), str):
+            raise BadManifest("every day entry needs a file name and a sha256")
     return data
 
 
@@ -45,7 +61,10 @@ def read_limited(path: Path) -> bytes:
 
 def read_file(path: Path, expected_sha256: str | None = None) -> IntakeResult:
     """Read and check one day file (nothing is written). Raises ``DayRejected``."""
-    raw = read_limited(path)
+    try:
+        raw = read_limited(path)
+    except OSError as exc:
+        raise DayRejected(f"cannot be read: {exc.strerror}") from None
     if expected_sha256 is not None and len(raw) <= MAX_DAY_BYTES:
         actual = hashlib.sha256(raw).hexdigest()
         if actual != expected_sha256:
@@ -69,7 +88,12 @@ def ingest_directory(
     """Ingest every ``YYYY-MM-DD.xml`` in ``directory``. A rejected day is reported and skipped; the
     store keeps whatever it held for that day. Checked days are written in groups of ``BATCH_DAYS``,
     each group in one transaction, so every day lands whole or not at all."""
-    report = IngestReport(manifest=read_manifest(directory))
+    report = IngestReport()
+    try:
+        report.manifest = read_manifest(directory)
+    except BadManifest as exc:
+        report.rejected.append(("manifest.json", str(exc)))
+        return report
     hashes = {e["file"]: e["sha256"] for e in (report.manifest or {}).get("days", [])}
     all_names = [p.name for p in directory.iterdir()]
     names = iter_day_files(all_names)

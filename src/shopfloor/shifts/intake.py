@@ -35,22 +35,7 @@ ABS_TOL = 0.01
 ROOT_ATTRS = {"version", "synthetic", "production_day", "clock"}
 ROOT_OPTIONAL = {"generator", "seed"}
 SHIFT_ATTRS = {"number", "start", "end", "crew", "supervisor_slot"}
-SETUP_ATTRS = {
-    "id",
-    "setup_id",
-    "run",
-    "grade",
-    "target_fpm",
-    "width_in",
-    "start",
-    "end",
-    "continued",
-    "gross_feet",
-    "gross_sqft",
-    "trim_sqft",
-    "shear_feet",
-    "shear_sqft",
-}
+# Every numeric attribute is parsed and checked the same way; the others are names, ids and times.
 SETUP_NUMBERS = (
     "target_fpm",
     "width_in",
@@ -60,21 +45,7 @@ SETUP_NUMBERS = (
     "shear_feet",
     "shear_sqft",
 )
-KNIFE_ATTRS = {
-    "level",
-    "stacker",
-    "order_id",
-    "width_in",
-    "length_in",
-    "outs",
-    "cuts",
-    "start_in",
-    "order_quantity",
-    "planned_sheets",
-    "produced_sheets",
-    "remaining_before",
-    "remaining_after",
-}
+SETUP_ATTRS = {"id", "setup_id", "run", "grade", "start", "end", "continued", *SETUP_NUMBERS}
 KNIFE_NUMBERS = (
     "width_in",
     "length_in",
@@ -87,8 +58,9 @@ KNIFE_NUMBERS = (
     "remaining_before",
     "remaining_after",
 )
-REJECT_ATTRS = {"family", "reason", "knife", "sheets", "sqft"}
+KNIFE_ATTRS = {"level", "stacker", "order_id", *KNIFE_NUMBERS}
 REJECT_NUMBERS = ("sheets", "sqft")
+REJECT_ATTRS = {"family", "reason", "knife", *REJECT_NUMBERS}
 STOP_ATTRS = {"id", "kind", "place", "reason", "start", "end", "notes"}
 CHILDREN = {
     "production": {"shift"},

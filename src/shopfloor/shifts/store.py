@@ -13,7 +13,8 @@ bound parameters, at most 1,000 rows returned, and a two-second interrupt.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -212,6 +213,10 @@ class QueryTimeout(Exception):
     """A bounded query ran past its time limit and was interrupted."""
 
 
+class StoreUnavailable(Exception):
+    """The record store file cannot be opened: not a DuckDB file, or held by another process."""
+
+
 @dataclass
 class QueryResult:
     """Rows of a bounded query; ``truncated`` says more rows existed than were returned."""
@@ -263,6 +268,17 @@ def open_read_only(path: Path | str, *, threads: int = 2) -> duckdb.DuckDBPyConn
     )
 
 
+def open_existing(path: Path) -> duckdb.DuckDBPyConnection:
+    """A read-only connection to the store at ``path``; raises ``StoreUnavailable`` with a plain
+    message when the file cannot be opened."""
+    try:
+        return open_read_only(path)
+    except duckdb.Error as exc:
+        # DuckDB's first line says why (not a database file, a lock held by another process).
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise StoreUnavailable(f"cannot open the record store {path}: {reason}") from None
+
+
 def bounded_query(
     conn: duckdb.DuckDBPyConnection,
     sql: str,
@@ -295,6 +311,18 @@ def arrow_table(name: str, rows: list[dict[str, Any]]) -> pa.Table:
     return pa.table(data, schema=schema)
 
 
+@contextmanager
+def transaction(conn: duckdb.DuckDBPyConnection) -> Iterator[None]:
+    """One transaction: committed when the block ends, rolled back (and re-raised) on any error."""
+    conn.execute("BEGIN TRANSACTION")
+    try:
+        yield
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
 def replace_day(conn: duckdb.DuckDBPyConnection, day_rows: DayRows) -> None:
     """Replace one production day in every table, in one transaction: all of it or nothing."""
     replace_days(conn, [day_rows])
@@ -308,8 +336,7 @@ def replace_days(conn: duckdb.DuckDBPyConnection, batch: Sequence[DayRows]) -> N
     if not batch:
         return
     days = [d.day for d in batch]
-    conn.execute("BEGIN TRANSACTION")
-    try:
+    with transaction(conn):
         present = conn.execute("SELECT count(*) FROM days WHERE day = ANY(?)", [days]).fetchone()
         if present and present[0]:
             for name in DAY_TABLES:
@@ -319,38 +346,24 @@ def replace_days(conn: duckdb.DuckDBPyConnection, batch: Sequence[DayRows]) -> N
             if rows:
                 _day_batch = arrow_table(name, rows)
                 conn.execute(f"INSERT INTO {name} SELECT * FROM _day_batch")
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
 
 
 def sort_tables(conn: duckdb.DuckDBPyConnection) -> None:
     """Rewrite each day table in its clustering order (after days were ingested out of order)."""
-    conn.execute("BEGIN TRANSACTION")
-    try:
+    with transaction(conn):
         for name, key in SORT_KEYS.items():
             conn.execute(f"CREATE OR REPLACE TEMP TABLE _sorted AS SELECT * FROM {name} ORDER BY {key}")
             conn.execute(f"DELETE FROM {name}")
             conn.execute(f"INSERT INTO {name} SELECT * FROM _sorted")
         conn.execute("DROP TABLE IF EXISTS _sorted")
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
 
 
 def set_meta(conn: duckdb.DuckDBPyConnection, values: dict[str, str]) -> None:
     """Set meta keys (generator version, seed, as-of date, ...), replacing earlier values."""
-    conn.execute("BEGIN TRANSACTION")
-    try:
+    with transaction(conn):
         for key, value in values.items():
             conn.execute("DELETE FROM meta WHERE key = ?", [key])
             conn.execute("INSERT INTO meta VALUES (?, ?)", [key, value])
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
 
 
 def get_meta(conn: duckdb.DuckDBPyConnection) -> dict[str, str]:
@@ -358,8 +371,13 @@ def get_meta(conn: duckdb.DuckDBPyConnection) -> dict[str, str]:
     return {str(k): str(v) for k, v in conn.execute("SELECT key, value FROM meta").fetchall()}
 
 
-def export_parquet(conn: duckdb.DuckDBPyConnection, out_dir: Path) -> list[Path]:
-    """Write every table to ``out_dir/<table>.parquet`` in its clustering order."""
+def export_parquet(
+    conn: duckdb.DuckDBPyConnection,
+    out_dir: Path,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[Path]:
+    """Write every table to ``out_dir/<table>.parquet`` in its clustering order; ``progress(done, total)``
+    is called after each table."""
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     for name in TABLES:
@@ -368,4 +386,6 @@ def export_parquet(conn: duckdb.DuckDBPyConnection, out_dir: Path) -> list[Path]
         table = conn.sql(f"SELECT * FROM {name} ORDER BY {order}").to_arrow_table()
         pq.write_table(table, target)
         written.append(target)
+        if progress:
+            progress(len(written), len(TABLES))
     return written

@@ -28,8 +28,8 @@ from shopfloor.agent.providers.base import (
 from shopfloor.agent.providers.common import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT_S,
+    CallErrors,
     result_text,
-    stainless_errors,
 )
 
 DEFAULT_MODEL = "claude-opus-5-5"
@@ -73,7 +73,7 @@ class AnthropicProvider:
     ) -> None:
         self.model = model
         self.options = options
-        self._key = api_key
+        self._errors = CallErrors("Claude", api_key)
         # Each call passes its own (smaller) timeout; the client's bounds any call that does not.
         self._client = anthropic.Anthropic(
             api_key=api_key,
@@ -86,12 +86,19 @@ class AnthropicProvider:
     def complete(self, request: ModelRequest) -> Turn:
         """One ``beta.messages.create`` call, mapped to a neutral turn."""
         model = request.model or self.model
-        with stainless_errors(
-            anthropic, anthropic.AnthropicError, "Claude", self._key, lambda e: e.api_message or e.type or ""
-        ):
+        try:
             message = self._client.beta.messages.create(
                 model=model, timeout=request.timeout_s, **build_params(request, self.options)
             )
+        except anthropic.APITimeoutError:
+            raise self._errors.timeout() from None
+        except anthropic.APIConnectionError as error:
+            raise self._errors.connection(error) from None
+        except anthropic.APIStatusError as error:
+            detail = error.api_message or error.type or ""
+            raise self._errors.status(error.status_code, error.type, detail) from None
+        except anthropic.AnthropicError as error:
+            raise self._errors.bad_response(error) from None
         return parse_message(message)
 
 

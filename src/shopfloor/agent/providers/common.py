@@ -1,12 +1,10 @@
-"""Small pieces every SDK adapter shares: result rendering, argument parsing and safe error text."""
+"""Small pieces every SDK adapter shares: result rendering, argument parsing and safe, uniformly worded errors."""
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from types import ModuleType
+from dataclasses import dataclass
 from typing import Any
 
 from shopfloor.agent.providers.base import ProviderError
@@ -57,26 +55,30 @@ def error_kind(status: int | None) -> str:
     return "rate_limit" if status == 429 else "api"
 
 
-@contextmanager
-def stainless_errors(
-    sdk: ModuleType, base_error: type[Exception], label: str, secret: str, detail: Callable[[Any], object]
-) -> Iterator[None]:
-    """Turn the exceptions of the ``anthropic`` and ``openai`` SDKs (one shared hierarchy) into
-    ProviderError. ``detail(error)`` picks the provider's own message from a status error."""
-    try:
-        yield
-    except sdk.APITimeoutError:
-        raise ProviderError("timeout", f"{label} did not answer within the call timeout") from None
-    except sdk.APIConnectionError as error:
-        raise ProviderError("connection", f"could not reach {label}: {safe_message(error, secret)}") from None
-    except sdk.APIStatusError as error:
-        kind = f" {error.type}" if getattr(error, "type", None) else ""
-        raise ProviderError(
-            error_kind(error.status_code),
-            f"{label} API error {error.status_code}{kind}: {safe_message(detail(error), secret)}",
-            error.status_code,
-        ) from None
-    except base_error as error:
-        raise ProviderError(
-            "bad_response", f"{label} answered in an unexpected shape: {safe_message(error, secret)}"
-        ) from None
+@dataclass(frozen=True)
+class CallErrors:
+    """The errors of one adapter's calls, worded alike for every SDK; any text the provider sent is
+    passed through ``safe_message`` so the key never reaches a message."""
+
+    label: str  # the provider as people name it: "Claude", "OpenAI", "Gemini"
+    key: str | None
+
+    def timeout(self) -> ProviderError:
+        """The call ran past its timeout."""
+        return ProviderError("timeout", f"{self.label} did not answer within the call timeout")
+
+    def connection(self, detail: object) -> ProviderError:
+        """The server could not be reached."""
+        return ProviderError("connection", f"could not reach {self.label}: {safe_message(detail, self.key)}")
+
+    def status(self, code: int | None, name: str | None, detail: object) -> ProviderError:
+        """An HTTP error the SDK gave up on (after its own retries)."""
+        suffix = f" {name}" if name else ""
+        text = f"{self.label} API error {code}{suffix}: {safe_message(detail, self.key)}"
+        return ProviderError(error_kind(code), text, code)
+
+    def bad_response(self, error: object) -> ProviderError:
+        """The answer could not be read."""
+        return ProviderError(
+            "bad_response", f"{self.label} answered in an unexpected shape: {safe_message(error, self.key)}"
+        )

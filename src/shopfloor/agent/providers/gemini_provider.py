@@ -18,7 +18,6 @@ from google.genai import types
 from shopfloor.agent.providers.base import (
     AssistantTurn,
     ModelRequest,
-    ProviderError,
     StopReason,
     ToolCall,
     ToolResults,
@@ -29,9 +28,8 @@ from shopfloor.agent.providers.base import (
 from shopfloor.agent.providers.common import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT_S,
-    error_kind,
+    CallErrors,
     jsonable,
-    safe_message,
 )
 
 DEFAULT_MODEL = "gemini-2.5-flash-lite"
@@ -68,7 +66,7 @@ class GeminiProvider:
         timeout_s: float = DEFAULT_TIMEOUT_S,
     ) -> None:
         self.model = model
-        self._key = api_key
+        self._errors = CallErrors("Gemini", api_key)
         # Jitter scales with the initial delay so a tiny test delay stays tiny.
         retry = types.HttpRetryOptions(
             attempts=max_retries + 1,
@@ -93,21 +91,13 @@ class GeminiProvider:
                 model=model, contents=build_contents(request), config=build_config(request)
             )
         except genai_errors.APIError as error:
-            detail = safe_message(error.message or "", self._key)
-            status = f" {error.status}" if error.status else ""
-            raise ProviderError(
-                error_kind(error.code), f"Gemini API error {error.code}{status}: {detail}", error.code
-            ) from None
+            raise self._errors.status(error.code, error.status, error.message or "") from None
         except httpx2.TimeoutException:
-            raise ProviderError("timeout", "Gemini did not answer within the call timeout") from None
+            raise self._errors.timeout() from None
         except httpx2.TransportError as error:
-            raise ProviderError(
-                "connection", f"could not reach Gemini: {safe_message(type(error).__name__, self._key)}"
-            ) from None
+            raise self._errors.connection(type(error).__name__) from None
         except (ValueError, TypeError) as error:
-            raise ProviderError(
-                "bad_response", f"Gemini answered in an unexpected shape: {safe_message(error, self._key)}"
-            ) from None
+            raise self._errors.bad_response(error) from None
         return parse_response(response, model)
 
 

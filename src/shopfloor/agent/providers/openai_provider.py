@@ -31,9 +31,9 @@ from shopfloor.agent.providers.base import (
 from shopfloor.agent.providers.common import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT_S,
+    CallErrors,
     parse_json_arguments,
     result_text,
-    stainless_errors,
 )
 
 DEFAULT_MODEL = "gpt-5-mini"
@@ -69,7 +69,7 @@ class OpenAIProvider:
     ) -> None:
         self.model = model
         self.options = options
-        self._key = api_key
+        self._errors = CallErrors("OpenAI", api_key)
         # Each call passes its own (smaller) timeout; the client's bounds any call that does not.
         self._client = openai.OpenAI(
             api_key=api_key, http_client=http_client, max_retries=max_retries, timeout=timeout_s
@@ -78,16 +78,21 @@ class OpenAIProvider:
     def complete(self, request: ModelRequest) -> Turn:
         """One ``responses.create`` call, mapped to a neutral turn."""
         model = request.model or self.model
-        with stainless_errors(openai, openai.OpenAIError, "OpenAI", self._key, _status_detail):
+        try:
             response = self._client.responses.create(
                 model=model, timeout=request.timeout_s, **build_params(request, model, self.options)
             )
+        except openai.APITimeoutError:
+            raise self._errors.timeout() from None
+        except openai.APIConnectionError as error:
+            raise self._errors.connection(error) from None
+        except openai.APIStatusError as error:
+            body = error.body if isinstance(error.body, dict) else {}
+            detail = body.get("message") or error.message
+            raise self._errors.status(error.status_code, error.type, detail) from None
+        except openai.OpenAIError as error:
+            raise self._errors.bad_response(error) from None
         return parse_response(response)
-
-
-def _status_detail(error: openai.APIStatusError) -> object:
-    body = error.body if isinstance(error.body, dict) else {}
-    return body.get("message") or error.message
 
 
 def build_params(request: ModelRequest, model: str, options: OpenAIOptions) -> dict[str, Any]:
