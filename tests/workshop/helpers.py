@@ -48,6 +48,11 @@ def advance(code: str, to_stage: str, version: int | None = None) -> dict[str, A
     return card("advance_stage", payload)
 
 
+def advance_seen_at(code: str, from_stage: str, to_stage: str) -> dict[str, Any]:
+    """An advance_stage card as the agent saves it: the stage it saw, no version."""
+    return card("advance_stage", {"hat_code": code, "from_stage": from_stage, "to_stage": to_stage})
+
+
 def hat_row(store: Store, actor: domain.Actor, code: str) -> m.Hat:
     with store.transaction(actor.workshop_id, write=False) as s:
         return WorkshopRepo(s, actor).hat_by_code(code)

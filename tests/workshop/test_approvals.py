@@ -11,7 +11,18 @@ from shopfloor.workshop.approvals import ApplyRequest, Decision, apply_decision,
 from shopfloor.workshop.store import Store, WorkshopRepo
 
 from .conftest import snapshot
-from .helpers import ANA, PEDRO, advance, card, hat_row, make_run, proposal_row, run_status, stage_events
+from .helpers import (
+    ANA,
+    PEDRO,
+    advance,
+    advance_seen_at,
+    card,
+    hat_row,
+    make_run,
+    proposal_row,
+    run_status,
+    stage_events,
+)
 
 
 def approve(store: Store, pid: str, actor: domain.Actor = ANA, **kw: object):
@@ -82,6 +93,39 @@ def test_changed_hat_gives_a_conflict_and_blocks_the_card(store: Store) -> None:
     assert hat_row(store, ANA, "TQ-7F3K2").version == 3
     assert second  # the other card of the first run is untouched
     assert proposal_row(store, ANA, second).status == "pending"
+
+
+def test_a_card_without_a_version_conflicts_when_the_hat_left_the_stage_it_saw(store: Store) -> None:
+    # Cards as the agent saves them carry the stage the hat was at, not its version.
+    [first] = make_run(store, ANA, [advance_seen_at("TQ-7F3K2", "Weaving", "Washing")])
+    [later] = make_run(store, ANA, [advance_seen_at("TQ-7F3K2", "Weaving", "Washing")])
+    assert approve(store, first).outcome == "applied"
+    result = approve(store, later)
+    assert (result.outcome, result.code, result.http_status) == ("conflict", "conflict", 409)
+    assert result.message == (
+        "TQ-7F3K2 changed since this proposal was made (now at Washing, version 2); review the card again."
+    )
+    row = proposal_row(store, ANA, later)
+    assert row.status == "blocked" and row.edited_payload is not None
+    assert row.edited_payload["hat_version"] == 2
+    assert len(stage_events(store, ANA, "TQ-7F3K2")) == 1
+    # Seen again at version 2, the card is judged by the rules on the hat as it is now.
+    again = approve(store, later)
+    assert (again.outcome, again.code) == ("blocked", "same_stage")
+
+
+def test_pointing_a_card_at_another_hat_drops_what_it_knew_of_the_first(store: Store) -> None:
+    [pid] = make_run(store, ANA, [advance("TQ-7F3K2", "Washing", version=1)])
+    # TQ-2C5P0 is at Washing, version 2: the card's version 1 and stage Weaving were about TQ-7F3K2.
+    result = approve(store, pid, edits={"hat_code": "TQ-2C5P0", "to_stage": "Bleaching"})
+    assert result.outcome == "applied", result.message
+    assert result.applied == {
+        "hat_code": "TQ-2C5P0",
+        "from_stage": "Washing",
+        "to_stage": "Bleaching",
+        "version": 3,
+    }
+    assert hat_row(store, ANA, "TQ-7F3K2").version == 1
 
 
 def test_a_rule_that_now_says_no_blocks_with_the_new_reason(store: Store) -> None:

@@ -8,7 +8,16 @@ from concurrent.futures import ThreadPoolExecutor
 from shopfloor.workshop.approvals import CardResult, Decision, apply_decision
 from shopfloor.workshop.store import Store
 
-from .helpers import ANA, advance, hat_row, make_run, proposal_row, run_status, stage_events
+from .helpers import (
+    ANA,
+    advance,
+    advance_seen_at,
+    hat_row,
+    make_run,
+    proposal_row,
+    run_status,
+    stage_events,
+)
 
 CLIENTS = 8
 
@@ -51,6 +60,22 @@ def test_eight_conflicting_approvals_one_applies(store: Store) -> None:
             assert row.status == "blocked" and row.rule_result is not None
             assert row.rule_result["code"] == "conflict"
             assert run_status(store, ANA, r.proposal_id) == "proposed"
+
+
+def test_eight_conflicting_agent_cards_one_applies(store: Store) -> None:
+    # The agent records the stage it saw (Weaving), not a version; the losers must still see a conflict.
+    ids = [
+        make_run(store, ANA, [advance_seen_at("TQ-1P9KD", "Weaving", "Washing")])[0] for _ in range(CLIENTS)
+    ]
+    results = approve_all_at_once(store, ids)
+    assert sorted(r.outcome for r in results) == ["applied"] + ["conflict"] * (CLIENTS - 1)
+    hat = hat_row(store, ANA, "TQ-1P9KD")
+    assert (hat.stage, hat.version) == ("Washing", 2)
+    [event] = stage_events(store, ANA, "TQ-1P9KD")
+    assert event.proposal_id == next(r.proposal_id for r in results if r.outcome == "applied")
+    assert sorted(proposal_row(store, ANA, r.proposal_id).status for r in results) == ["approved"] + [
+        "blocked"
+    ] * (CLIENTS - 1)
 
 
 def test_eight_clicks_on_one_card_apply_once(store: Store) -> None:

@@ -9,7 +9,8 @@ Proposal payloads (what the agent stores):
 
 - ``create_hat``: ``{weaver_id, quantity, grade, rows_per_inch, straw}``
 - ``advance_stage``: ``{hat_code, to_stage, hat_version?, from_stage?, code_heard?}``; ``hat_version`` is the
-  version the proposal was made against (without it, the version read at approval is used)
+  version the proposal was made against; without it, a hat no longer at ``from_stage`` is a conflict (and the
+  version read at approval guards the write). Both are dropped when a person points the card at another hat.
 - ``flag_issue``: ``{hat_code, kind, message}``
 - a question (status ``question``) holds the draft fields of its type plus
   ``question: {text, choices: [{label, weaver_id, hat_code}]}``.
@@ -287,7 +288,15 @@ def _effective_payload(proposal: m.Proposal, decision: Decision) -> tuple[dict[s
         payload.update(given)
     if decision.action == "answer" and proposal.status != "question":
         return payload, "Only a question card can be answered."
+    if _code_of(payload) != _code_of(proposal.payload):
+        # The card now names another hat: what it recorded about the first one says nothing about this one.
+        payload.pop("hat_version", None)
+        payload.pop("from_stage", None)
     return payload, None
+
+
+def _code_of(payload: dict[str, Any]) -> str | None:
+    return domain.normalize_code(str(payload.get("hat_code") or ""))
 
 
 def _answer(
@@ -502,11 +511,18 @@ def _conflict(
 
 
 def _stale(proposal: m.Proposal, hat: m.Hat | None, payload: dict[str, Any]) -> CardResult | None:
-    """A conflict when the hat's version moved past the one the proposal was made against."""
-    seen = _seen_version(payload)
-    if hat is None or seen is None or hat.version == seen:
+    """A conflict when the hat moved on since the proposal was made: its version differs from the card's
+    ``hat_version``, or (for a card that recorded no version) its stage differs from the card's ``from_stage``.
+    """
+    if hat is None:
         return None
-    return _conflict(proposal, hat.code, hat.stage, hat.version, payload)
+    seen = _seen_version(payload)
+    if seen is not None:
+        moved = hat.version != seen
+    else:
+        from_stage = payload.get("from_stage")
+        moved = domain.is_stage(from_stage) and from_stage != hat.stage
+    return _conflict(proposal, hat.code, hat.stage, hat.version, payload) if moved else None
 
 
 def _decided_meanwhile(proposal: m.Proposal) -> CardResult:
