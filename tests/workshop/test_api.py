@@ -2,68 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
-from starlette.routing import Mount
 
-from shopfloor.settings import Settings
-from shopfloor.web.app import create_app
 from shopfloor.workshop import accounts
 from shopfloor.workshop.store import Store
 
 from .conftest import snapshot
-from .helpers import ANA, PEDRO, advance, make_run
-
-APPLY = "/workshop/functions/v1/apply-proposals"
-PASSWORDS = {
-    "ana@taller.example": "ana-toquilla-demo",
-    "admin@taller.example": "admin-toquilla-demo",
-    "pedro@pile.example": "pedro-toquilla-demo",
-}
-
-
-@pytest.fixture
-def client(store: Store, tmp_path: Path) -> Iterator[TestClient]:
-    settings = Settings(
-        workshop_db=store.engine.url.render_as_string(hide_password=False),
-        var_dir=tmp_path,
-        secret_key="test-secret-key-for-sessions",  # type: ignore[arg-type]
-        max_body_bytes=16 * 1024,
-    )
-    app = create_app(settings)
-    yield TestClient(app, raise_server_exceptions=False)
-    for route in app.routes:
-        if isinstance(route, Mount) and route.path == "/workshop":
-            route.app.state.workshop.dispose()  # type: ignore[attr-defined]
-
-
-def login(client: TestClient, email: str) -> str:
-    r = client.post("/workshop/auth/login", json={"email": email, "password": PASSWORDS[email]})
-    assert r.status_code == 200, r.text
-    return str(r.json()["csrf_token"])
-
-
-def bearer(client: TestClient, email: str) -> dict[str, str]:
-    csrf = login(client, email)
-    r = client.post("/workshop/auth/tokens", json={"name": "tests"}, headers={"x-csrf-token": csrf})
-    assert r.status_code == 200, r.text
-    client.cookies.clear()
-    return {"authorization": f"Bearer {r.json()['token']}"}
-
-
-def assert_envelope(r: Any, status: int, code: str | None = None) -> dict[str, Any]:
-    assert r.status_code == status, r.text
-    body = r.json()
-    assert set(body["error"]) == {"code", "message", "request_id"}
-    assert body["error"]["request_id"] == r.headers["x-request-id"]
-    if code is not None:
-        assert body["error"]["code"] == code
-    return dict(body)
-
+from .helpers import ANA, APPLY, PASSWORDS, PEDRO, advance, assert_envelope, bearer, login, make_run
 
 # --- accounts ---------------------------------------------------------------------------------------------
 
