@@ -37,11 +37,6 @@ from shopfloor.workshop.store.repo import NotFound
 MAX_DECISIONS = 20
 DECIDED = ("approved", "rejected")
 
-GradeName = Literal["Standard", "Fino", "Superfino"]
-StageName = Literal["Weaving", "Washing", "Bleaching", "Blocking", "Finished"]
-StrawName = Literal["Natural", "Bleached", "Dyed"]
-FlagKindName = Literal["grade_mismatch", "too_fast", "weaver_not_found", "other"]
-
 # Fields a person may set per proposal type (by editing a card or answering its question).
 EDITABLE: dict[str, frozenset[str]] = {
     "create_hat": frozenset({"weaver_id", "quantity", "grade", "rows_per_inch", "straw"}),
@@ -57,12 +52,12 @@ class Fields(BaseModel):
 
     weaver_id: StrictStr | None = Field(default=None, min_length=1, max_length=40)
     quantity: StrictInt | None = Field(default=None, ge=1, le=20)
-    grade: GradeName | None = None
+    grade: domain.Grade | None = None
     rows_per_inch: StrictInt | None = Field(default=None, ge=domain.MIN_ROWS, le=domain.MAX_ROWS)
-    straw: StrawName | None = None
+    straw: domain.Straw | None = None
     hat_code: StrictStr | None = Field(default=None, min_length=1, max_length=20)
-    to_stage: StageName | None = None
-    kind: FlagKindName | None = None
+    to_stage: domain.Stage | None = None
+    kind: domain.FlagKind | None = None
     message: StrictStr | None = Field(default=None, min_length=1, max_length=200)
 
     def given(self) -> dict[str, Any]:
@@ -356,9 +351,12 @@ def _check(
         result = dict(_check_flag(repo, payload))
     else:
         result = _refusal("unknown_type", f"Unknown proposal type {kind}.")
-    result.setdefault("warnings", [])
-    result["checked_at"] = now.isoformat()
-    return result
+    return _stamped(result, now)
+
+
+def _stamped(result: dict[str, Any], now: datetime) -> dict[str, Any]:
+    """``result`` in the seed's rule_result shape: with ``warnings`` (none unless given) and ``checked_at``."""
+    return {"warnings": [], **result, "checked_at": now.isoformat()}
 
 
 def _refusal(code: str, message: str, fix: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -472,10 +470,7 @@ def _approve(
         if flagged is None:
             base.outcome, base.code, base.status = "blocked", "flag_exists", "blocked"
             base.message = f"{hat.code} already has an open {payload['kind']} flag."
-            base.rule_result = _refusal("flag_exists", base.message) | {
-                "checked_at": now.isoformat(),
-                "warnings": [],
-            }
+            base.rule_result = _stamped(_refusal("flag_exists", base.message), now)
             return base
         applied = flagged
     edited = {k: v for k, v in payload.items() if k in EDITABLE[proposal.type]}
@@ -567,18 +562,7 @@ def _create_hats(
                     )
                     s.add(hat)
                     s.flush()
-                    s.add(
-                        m.HatEvent(
-                            workshop_id=actor.workshop_id,
-                            hat_id=hat.id,
-                            type="created",
-                            to_stage="Weaving",
-                            actor_id=actor.user_id,
-                            proposal_id=proposal.id,
-                            created_at=now,
-                        )
-                    )
-                    s.flush()
+                    _add_event(s, actor, proposal, hat.id, now, "created", to_stage="Weaving")
                 codes.append(code)
                 break
             except IntegrityError:
@@ -610,19 +594,7 @@ def _advance(
                 proposal.id, "not_found", f"{hat.code} is no longer in this workshop.", code="not_found"
             )
         return _conflict(proposal, hat.code, current[0], current[1], payload)
-    s.add(
-        m.HatEvent(
-            workshop_id=actor.workshop_id,
-            hat_id=hat.id,
-            type="stage_changed",
-            from_stage=from_stage,
-            to_stage=to_stage,
-            actor_id=actor.user_id,
-            proposal_id=proposal.id,
-            created_at=now,
-        )
-    )
-    s.flush()
+    _add_event(s, actor, proposal, hat.id, now, "stage_changed", from_stage=from_stage, to_stage=to_stage)
     return {"hat_code": hat.code, "from_stage": from_stage, "to_stage": to_stage, "version": expected + 1}
 
 
@@ -644,19 +616,32 @@ def _raise_flag(
             s.flush()
     except IntegrityError:
         return None  # the unique open-flag index: someone raised the same flag meanwhile
+    _add_event(s, actor, proposal, hat.id, now, "flag_raised", detail={"kind": flag.kind})
+    return {"hat_code": hat.code, "flag_id": flag.id, "kind": flag.kind}
+
+
+def _add_event(
+    s: Session,
+    actor: domain.Actor,
+    proposal: m.Proposal,
+    hat_id: str,
+    now: datetime,
+    type: domain.EventType,
+    **fields: Any,
+) -> None:
+    """Write one hat event of an approved card (who approved it, which card, when)."""
     s.add(
         m.HatEvent(
             workshop_id=actor.workshop_id,
-            hat_id=hat.id,
-            type="flag_raised",
+            hat_id=hat_id,
+            type=type,
             actor_id=actor.user_id,
             proposal_id=proposal.id,
             created_at=now,
-            detail={"kind": flag.kind},
+            **fields,
         )
     )
     s.flush()
-    return {"hat_code": hat.code, "flag_id": flag.id, "kind": flag.kind}
 
 
 def _mark(
@@ -693,14 +678,7 @@ def _record_refusal(s: Session, proposal_id: str, result: CardResult, now: datet
     """A conflict or a rule that now says no: the card becomes blocked with the reason (still undecided)."""
     payload = result.extra.pop("payload", None)
     if result.outcome == "conflict":
-        result.rule_result = {
-            "allowed": False,
-            "code": "conflict",
-            "message": result.message,
-            "fix": None,
-            "warnings": [],
-            "checked_at": now.isoformat(),
-        }
+        result.rule_result = _stamped(_refusal("conflict", result.message), now)
     values: dict[str, Any] = {"status": "blocked", "rule_result": result.rule_result}
     stored = s.get(m.Proposal, proposal_id)
     if stored is not None and isinstance(payload, dict):
