@@ -57,6 +57,19 @@ def test_approve_advance_writes_stage_version_and_one_event(store: Store) -> Non
     assert result.run_status == "approved" and run_status(store, ANA, pid) == "approved"
 
 
+def test_approval_rechecks_the_too_fast_warning(store: Store) -> None:
+    # TQ-1P9KD is a Fino created 2 days ago: leaving Weaving now is sooner than the 7 days a Fino takes.
+    early, settled = make_run(
+        store, ANA, [advance_seen_at("TQ-1P9KD", "Weaving", "Washing"), advance("TQ-7F3K2", "Washing", 1)]
+    )
+    result = approve(store, early)
+    assert result.outcome == "applied" and result.rule_result is not None
+    assert result.rule_result["warnings"] == ["too_fast"]
+    assert proposal_row(store, ANA, early).rule_result == result.rule_result
+    calm = approve(store, settled)
+    assert calm.rule_result is not None and calm.rule_result["warnings"] == []
+
+
 def test_replaying_an_approval_changes_nothing(store: Store, owner: Store) -> None:
     [pid] = make_run(store, ANA, [advance("TQ-7F3K2", "Washing", version=1)])
     first = approve(store, pid)

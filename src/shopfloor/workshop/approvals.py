@@ -32,7 +32,7 @@ from shopfloor.workshop import domain
 from shopfloor.workshop.store import Store, WorkshopRepo
 from shopfloor.workshop.store import models as m
 from shopfloor.workshop.store.models import utcnow
-from shopfloor.workshop.store.repo import NotFound
+from shopfloor.workshop.store.repo import NotFound, event_view
 
 MAX_DECISIONS = 20
 DECIDED = ("approved", "rejected")
@@ -346,12 +346,25 @@ def _check(
             if not domain.is_stage(to):
                 result = _refusal("invalid_stage", f"{to!r} is not a stage.")
             else:
-                result = dict(domain.can_advance(repo.hat_domain(hat), domain.stage_index(str(to)), actor))
+                fresh = repo.hat_domain(hat)
+                result = dict(domain.can_advance(fresh, domain.stage_index(str(to)), actor))
+                if result["allowed"]:
+                    result["warnings"] = _warnings_if_moved(repo, fresh, str(to), now)
     elif kind == "flag_issue":
         result = dict(_check_flag(repo, payload))
     else:
         result = _refusal("unknown_type", f"Unknown proposal type {kind}.")
     return _stamped(result, now)
+
+
+def _warnings_if_moved(repo: WorkshopRepo, hat: domain.Hat, to_stage: str, now: datetime) -> list[str]:
+    """Anomaly kinds the move itself would add to the record now (``too_fast`` when leaving Weaving early)."""
+    if hat.stage != "Weaving":
+        return []
+    events = [event_view(e) for e in repo.events(hat.id)]
+    moved = domain.HatEvent("stage_changed", now, hat.stage, to_stage)
+    found = domain.detect_anomalies(hat, [*events, moved], now)
+    return [a["kind"] for a in found if a["kind"] == "too_fast"]
 
 
 def _stamped(result: dict[str, Any], now: datetime) -> dict[str, Any]:
