@@ -199,6 +199,15 @@ def test_bad_input_changes_nothing(client: TestClient, store: Store, owner: Stor
         assert r.status_code == status, (name, r.text)
         assert_envelope(r, status, code)
         assert snapshot(owner) == before, name
+    broken = client.post(APPLY, content=b'{"decisions": [', headers=json_headers)
+    assert assert_envelope(broken, 400)["error"]["message"] == (
+        "Invalid request: the body is not valid JSON (it breaks at character 15)."
+    )
+    untyped = client.post(APPLY, content=b'{"decisions": []}', headers={**h, "content-type": "text/plain"})
+    assert assert_envelope(untyped, 400)["error"]["message"] == (
+        "Invalid request: the body must be a JSON object sent with Content-Type: application/json."
+    )
+    assert snapshot(owner) == before
     # A replayed approval: the first one applies, the replay is refused and changes nothing.
     first = client.post(APPLY, json={"decisions": [{"proposal_id": pid, "action": "approve"}]}, headers=h)
     assert first.status_code == 200
