@@ -5,12 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi.testclient import TestClient
+from sqlalchemy import update
 
 from shopfloor.workshop import accounts
+from shopfloor.workshop.sample import WORKSHOP_A
 from shopfloor.workshop.store import Store
+from shopfloor.workshop.store import models as m
 
 from .conftest import snapshot
-from .helpers import ANA, APPLY, PASSWORDS, PEDRO, advance, assert_envelope, bearer, login, make_run
+from .helpers import ADMIN, ANA, APPLY, PASSWORDS, PEDRO, advance, assert_envelope, bearer, login, make_run
 
 # --- accounts ---------------------------------------------------------------------------------------------
 
@@ -67,6 +70,35 @@ def test_bearer_tokens(client: TestClient) -> None:
     assert_envelope(client.post(APPLY, json=body, headers=headers), 404)
     assert_envelope(client.get("/workshop/api/weavers", headers={"authorization": "Bearer tt_nope"}), 401)
     assert_envelope(client.get("/workshop/api/weavers", headers={"authorization": "Basic abc"}), 401)
+
+
+def test_deactivated_user_and_revoked_token_are_out_at_once(
+    client: TestClient, store: Store, owner: Store
+) -> None:
+    headers = bearer(client, "ana@taller.example")
+    login(client, "ana@taller.example")
+    assert client.get("/workshop/api/weavers").status_code == 200
+    assert client.get("/workshop/api/weavers", headers=headers).status_code == 200
+    with owner.transaction(WORKSHOP_A) as s:
+        s.execute(update(m.Profile).where(m.Profile.id == "u-ana").values(active=False))
+    assert_envelope(client.get("/workshop/api/weavers"), 401, "unauthorized")
+    assert_envelope(client.get("/workshop/api/weavers", headers=headers), 401, "unauthorized")
+    client.cookies.clear()
+    wrong = {"email": "ana@taller.example", "password": PASSWORDS["ana@taller.example"]}
+    assert_envelope(client.post("/workshop/auth/login", json=wrong), 401, "invalid_credentials")
+    # Another user's token stops working once it is revoked, and only that user's.
+    admin_headers = bearer(client, "admin@taller.example")
+    assert accounts.revoke_tokens(store, ADMIN) == 1
+    assert_envelope(client.get("/workshop/api/weavers", headers=admin_headers), 401, "unauthorized")
+
+
+def test_expired_session_cookie_is_refused() -> None:
+    session = accounts.SessionData("u-ana", WORKSHOP_A, "csrf-token")
+    fresh = accounts.SessionSigner("secret-key")
+    assert fresh.loads(fresh.dumps(session)) == session
+    expired = accounts.SessionSigner("secret-key", max_age_s=-1)
+    assert expired.loads(expired.dumps(session)) is None
+    assert accounts.SessionSigner("another-key").loads(fresh.dumps(session)) is None
 
 
 def test_admin_only_endpoints(client: TestClient) -> None:
