@@ -262,6 +262,12 @@ def test_question_needs_an_answer_then_becomes_pending(store: Store, owner: Stor
     assert (
         row.status == "pending" and row.edited_payload is not None and row.edited_payload["weaver_id"] == "w2"
     )
+    # The same answer again finds a card that is no longer a question, and changes nothing.
+    answered_once = snapshot(owner)
+    replay = apply_decision(store, ANA, Decision(proposal_id=pid, action="answer", choice=1))
+    assert (replay.outcome, replay.code, replay.http_status) == ("unchanged", "not_a_question", 409)
+    assert replay.message == "This card is not an open question (it is pending); nothing changed."
+    assert snapshot(owner) == answered_once
     applied = approve(store, pid)
     assert applied.outcome == "applied" and applied.applied is not None
     assert applied.applied["weaver_id"] == "w2"

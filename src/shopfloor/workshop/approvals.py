@@ -246,6 +246,11 @@ def _decide(
         base.outcome, base.status, base.message = "rejected", "rejected", "Rejected; nothing was changed."
         return base
 
+    if decision.action == "answer" and proposal.status != "question":
+        # Also what a replayed answer meets: the card already took the first one.
+        base.outcome, base.code = "unchanged", "not_a_question"
+        base.message = f"This card is not an open question (it is {proposal.status}); nothing changed."
+        return base
     payload, problem = _effective_payload(proposal, decision)
     if problem is not None:
         base.code, base.message = "invalid_edit", problem
@@ -281,8 +286,6 @@ def _effective_payload(proposal: m.Proposal, decision: Decision) -> tuple[dict[s
         if wrong:
             return payload, f"{', '.join(wrong)} cannot be set on a {proposal.type} proposal."
         payload.update(given)
-    if decision.action == "answer" and proposal.status != "question":
-        return payload, "Only a question card can be answered."
     if _code_of(payload) != _code_of(proposal.payload):
         # The card now names another hat: what it recorded about the first one says nothing about this one.
         payload.pop("hat_version", None)
