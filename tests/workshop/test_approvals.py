@@ -3,13 +3,22 @@
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from shopfloor.workshop import domain
-from shopfloor.workshop.approvals import ApplyRequest, Decision, apply_decision, apply_decisions
+from shopfloor.workshop.approvals import (
+    ApplyRequest,
+    CardResult,
+    Decision,
+    _advance,
+    apply_decision,
+    apply_decisions,
+)
 from shopfloor.workshop.store import Store, WorkshopRepo
+from shopfloor.workshop.store import models as m
 
 from .conftest import snapshot
 from .helpers import (
@@ -404,3 +413,25 @@ def test_question_about_which_hat(store: Store) -> None:
     assert result.applied["hat_code"] == "TQ-7F3KA"
     assert hat_row(store, ANA, "TQ-7F3KA").stage == "Washing"
     assert hat_row(store, ANA, "TQ-7F3K2").stage == "Weaving"
+
+
+def test_an_update_that_touches_no_row_tells_conflict_from_not_found(store: Store) -> None:
+    """The write itself is guarded too: a hat read at version 1 but now at 2 is a conflict; a hat that is
+    not there (or not in this workshop) is not found."""
+    [pid] = make_run(store, ANA, [advance("TQ-7F3K2", "Washing", version=1)])
+    [other] = make_run(store, ANA, [advance("TQ-7F3K2", "Washing", version=1)])
+    assert approve(store, other).outcome == "applied"  # TQ-7F3K2 is now at Washing, version 2
+    with store.transaction(ANA.workshop_id) as s:
+        repo = WorkshopRepo(s, ANA)
+        proposal = repo.proposal(pid)
+        stale = m.Hat(id="hat-7f3k2", code="TQ-7F3K2", stage="Weaving", version=1)
+        result = _advance(s, ANA, proposal, stale, {"to_stage": "Washing"}, datetime.now(UTC))
+        assert isinstance(result, CardResult)
+        assert (result.outcome, result.http_status) == ("conflict", 409)
+        assert result.extra["current"] == {"stage": "Washing", "version": 2}
+        foreign = m.Hat(id="hat-7f3k8", code="TQ-7F3K8", stage="Weaving", version=1)  # workshop B's
+        missing = _advance(s, ANA, proposal, foreign, {"to_stage": "Washing"}, datetime.now(UTC))
+        assert isinstance(missing, CardResult)
+        assert (missing.outcome, missing.http_status) == ("not_found", 404)
+    assert hat_row(store, ANA, "TQ-7F3K2").version == 2
+    assert len(stage_events(store, ANA, "TQ-7F3K2")) == 1
