@@ -5,13 +5,17 @@ from __future__ import annotations
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
+from fastapi.testclient import TestClient
+
 from shopfloor.workshop.approvals import CardResult, Decision, apply_decision
 from shopfloor.workshop.store import Store
 
 from .helpers import (
     ANA,
+    APPLY,
     advance,
     advance_seen_at,
+    bearer,
     hat_row,
     make_run,
     proposal_row,
@@ -100,3 +104,32 @@ def test_approvals_and_rejections_racing_on_one_card(store: Store) -> None:
         assert (final, moved, hat_row(store, ANA, "TQ-1P9KD").stage) == ("approved", 1, "Washing")
     else:
         assert (final, moved, hat_row(store, ANA, "TQ-1P9KD").stage) == ("rejected", 0, "Weaving")
+
+
+def test_eight_http_clients_approving_one_hat(client: TestClient, store: Store) -> None:
+    """The same race through the API: eight clients, each its own connection and bearer token."""
+    headers = bearer(client, "ana@taller.example")
+    ids = [
+        make_run(store, ANA, [advance_seen_at("TQ-7F3KA", "Weaving", "Washing")])[0] for _ in range(CLIENTS)
+    ]
+    barrier = threading.Barrier(CLIENTS)
+
+    def one(pid: str) -> tuple[int, dict[str, object]]:
+        with TestClient(client.app) as own:
+            barrier.wait()
+            r = own.post(
+                APPLY, json={"decisions": [{"proposal_id": pid, "action": "approve"}]}, headers=headers
+            )
+            return r.status_code, r.json()
+
+    with ThreadPoolExecutor(max_workers=CLIENTS) as pool:
+        answers = list(pool.map(one, ids))
+    assert sorted(status for status, _ in answers) == [200] + [409] * (CLIENTS - 1)
+    for status, body in answers:
+        if status == 409:
+            assert body["error"]["code"] == "conflict"  # type: ignore[index]
+    [event] = stage_events(store, ANA, "TQ-7F3KA")
+    assert event.from_stage == "Weaving" and event.to_stage == "Washing"
+    assert hat_row(store, ANA, "TQ-7F3KA").version == 2
+    statuses = sorted(proposal_row(store, ANA, pid).status for pid in ids)
+    assert statuses == ["approved"] + ["blocked"] * (CLIENTS - 1)
