@@ -122,6 +122,23 @@ def test_normalize_code_rejects_other_lengths(raw: str) -> None:
     assert d.normalize_code(raw) is None
 
 
+def test_a_separated_tq_is_always_the_prefix() -> None:
+    # "TQ-7F3" is a three-character body, not the body "TQ7F3".
+    assert d.normalize_code("TQ-7F3") is None
+    assert d.normalize_code("tq 7f3") is None
+    assert d.normalize_code("TQ-TQ7F3") == "TQ-TQ7F3"
+    assert d.normalize_code("tq tq7f3") == "TQ-TQ7F3"
+    # Run together, five characters are a body.
+    assert d.normalize_code("TQ7F3") == "TQ-TQ7F3"
+
+
+@settings(max_examples=40)
+@given(st.integers(min_value=0, max_value=2**32))
+def test_new_codes_never_start_with_tq(seed: int) -> None:
+    codes = d.new_codes(50, [], random.Random(seed))
+    assert not any(d.code_body(c).startswith("TQ") for c in codes)
+
+
 @given(st.text(alphabet="tqTQ-. 0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcxyz", max_size=12))
 def test_normalize_code_is_idempotent(raw: str) -> None:
     once = d.normalize_code(raw)
