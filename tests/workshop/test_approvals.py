@@ -75,6 +75,8 @@ def test_approval_rechecks_the_too_fast_warning(store: Store) -> None:
     result = approve(store, early)
     assert result.outcome == "applied" and result.rule_result is not None
     assert result.rule_result["warnings"] == ["too_fast"]
+    # The seed's rule_result shape, in its order.
+    assert list(result.rule_result) == ["allowed", "code", "message", "fix", "warnings", "checked_at"]
     assert proposal_row(store, ANA, early).rule_result == result.rule_result
     calm = approve(store, settled)
     assert calm.rule_result is not None and calm.rule_result["warnings"] == []

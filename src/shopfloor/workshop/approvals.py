@@ -372,7 +372,7 @@ def _warnings_if_moved(repo: WorkshopRepo, hat: domain.Hat, to_stage: str, now: 
 
 def _stamped(result: dict[str, Any], now: datetime) -> dict[str, Any]:
     """``result`` in the seed's rule_result shape: with ``warnings`` (none unless given) and ``checked_at``."""
-    return {"warnings": [], **result, "checked_at": now.isoformat()}
+    return {**result, "warnings": result.get("warnings", []), "checked_at": now.isoformat()}
 
 
 def _refusal(code: str, message: str, fix: dict[str, Any] | None = None) -> dict[str, Any]:
