@@ -217,6 +217,12 @@ def test_bad_input_changes_nothing(client: TestClient, store: Store, owner: Stor
         ("unknown id", {"decisions": [{"proposal_id": "p-unknown", "action": "approve"}]}, 404, "not_found"),
         ("other workshop", {"decisions": [{"proposal_id": b_pid, "action": "approve"}]}, 404, "not_found"),
         (
+            "other workshop's hat in an edit",
+            {"decisions": [{"proposal_id": pid, "action": "approve", "edits": {"hat_code": "TQ-7F3K8"}}]},
+            404,
+            "not_found",
+        ),
+        (
             "edit not allowed",
             {"decisions": [{"proposal_id": pid, "action": "approve", "edits": {"quantity": 2}}]},
             422,

@@ -239,6 +239,28 @@ def test_create_with_mismatched_grade_is_blocked_with_fix(store: Store) -> None:
     assert fixed.outcome == "applied"
 
 
+def test_an_edit_naming_an_id_outside_the_workshop_is_not_found_and_changes_nothing(
+    store: Store, owner: Store
+) -> None:
+    [move] = make_run(store, ANA, [advance("TQ-2C5P0", "Bleaching")])
+    payload = {"weaver_id": "w1", "quantity": 1, "grade": "Fino", "rows_per_inch": 18, "straw": None}
+    [create] = make_run(store, ANA, [card("create_hat", payload)])
+    before = snapshot(owner)
+    for pid, edits, message in (
+        (move, {"hat_code": "TQ-7F3K8"}, "No hat TQ-7F3K8 in this workshop."),  # workshop B's hat
+        (move, {"hat_code": "tq zzzzz"}, "No hat TQ-ZZZZZ in this workshop."),
+        (create, {"weaver_id": "wb1"}, "No weaver wb1 in this workshop."),  # workshop B's weaver
+    ):
+        result = approve(store, pid, edits=edits)
+        assert (result.outcome, result.code, result.http_status, result.message) == (
+            "not_found",
+            "not_found",
+            404,
+            message,
+        )
+    assert snapshot(owner) == before
+
+
 def test_create_for_another_workshops_weaver_is_blocked(store: Store) -> None:
     payload = {"weaver_id": "wb1", "quantity": 1, "grade": "Fino", "rows_per_inch": 18, "straw": None}
     [pid] = make_run(store, ANA, [card("create_hat", payload)])

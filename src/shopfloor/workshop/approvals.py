@@ -255,6 +255,11 @@ def _decide(
     if problem is not None:
         base.code, base.message = "invalid_edit", problem
         return base
+    unknown = _unknown_typed_id(repo, decision)
+    if unknown is not None:
+        # An id the person typed that is not in this workshop is bad input, not a rule: nothing is recorded.
+        base.outcome, base.code, base.message = "not_found", "not_found", unknown
+        return base
     if decision.action == "answer":
         return _answer(s, repo, actor, proposal, payload, now, base)
     return _approve(s, repo, actor, proposal, payload, now, base)
@@ -291,6 +296,24 @@ def _effective_payload(proposal: m.Proposal, decision: Decision) -> tuple[dict[s
         payload.pop("hat_version", None)
         payload.pop("from_stage", None)
     return payload, None
+
+
+def _unknown_typed_id(repo: WorkshopRepo, decision: Decision) -> str | None:
+    """Why a hat code or weaver id given in the decision's edits or value is not in the workshop, if it is not."""
+    for fields in (decision.edits, decision.value):
+        given = fields.given() if fields is not None else {}
+        if given.get("hat_code") is not None:
+            code = domain.normalize_code(given["hat_code"])
+            try:
+                repo.hat_by_code(code or "")
+            except NotFound:
+                return f"No hat {code or given['hat_code']} in this workshop."
+        if given.get("weaver_id") is not None:
+            try:
+                repo.weaver(given["weaver_id"])
+            except NotFound:
+                return f"No weaver {given['weaver_id']} in this workshop."
+    return None
 
 
 def _code_of(payload: dict[str, Any]) -> str | None:
