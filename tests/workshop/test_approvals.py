@@ -151,6 +151,15 @@ def test_pointing_a_card_at_another_hat_drops_what_it_knew_of_the_first(store: S
         "version": 3,
     }
     assert hat_row(store, ANA, "TQ-7F3K2").version == 1
+    assert proposal_row(store, ANA, pid).edited_payload == {"hat_code": "TQ-2C5P0", "to_stage": "Bleaching"}
+
+
+def test_a_typed_hat_code_is_stored_normalized(store: Store) -> None:
+    [pid] = make_run(store, ANA, [advance("TQ-7F3K2", "Washing", version=1)])
+    result = approve(store, pid, edits={"hat_code": "tq 7f3ka"})
+    assert result.outcome == "applied" and result.applied is not None
+    assert result.applied["hat_code"] == "TQ-7F3KA"
+    assert proposal_row(store, ANA, pid).edited_payload == {"hat_code": "TQ-7F3KA", "to_stage": "Washing"}
 
 
 def test_a_rule_that_now_says_no_blocks_with_the_new_reason(store: Store) -> None:

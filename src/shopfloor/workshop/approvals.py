@@ -291,7 +291,10 @@ def _effective_payload(proposal: m.Proposal, decision: Decision) -> tuple[dict[s
         if wrong:
             return payload, f"{', '.join(wrong)} cannot be set on a {proposal.type} proposal."
         payload.update(given)
-    if _code_of(payload) != _code_of(proposal.payload):
+    code = _code_of(payload)
+    if code is not None:
+        payload["hat_code"] = code  # a typed "tq 7f3ka" is stored as TQ-7F3KA
+    if code != _code_of(proposal.payload):
         # The card now names another hat: what it recorded about the first one says nothing about this one.
         payload.pop("hat_version", None)
         payload.pop("from_stage", None)
