@@ -15,9 +15,13 @@ from pathlib import Path
 
 import pytest
 from argon2 import PasswordHasher
+from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
+from starlette.routing import Mount
 
+from shopfloor.settings import Settings
+from shopfloor.web.app import create_app
 from shopfloor.workshop import passwords
 from shopfloor.workshop.sample import WORKSHOP_A, WORKSHOP_B, fresh_sample_store, load_sample
 from shopfloor.workshop.store import Store, open_store
@@ -145,6 +149,22 @@ def owner(store: Store, request: pytest.FixtureRequest) -> Store:
         return store
     result: Store = request.getfixturevalue("pg_owner")
     return result
+
+
+@pytest.fixture
+def client(store: Store, tmp_path: Path) -> Iterator[TestClient]:
+    """The main app (middleware included) over ``store``, without server exceptions re-raised."""
+    settings = Settings(
+        workshop_db=store.engine.url.render_as_string(hide_password=False),
+        var_dir=tmp_path,
+        secret_key="test-secret-key-for-sessions",  # type: ignore[arg-type]
+        max_body_bytes=16 * 1024,
+    )
+    app = create_app(settings)
+    yield TestClient(app, raise_server_exceptions=False)
+    for route in app.routes:
+        if isinstance(route, Mount) and route.path == "/workshop":
+            route.app.state.workshop.dispose()  # type: ignore[attr-defined]
 
 
 def snapshot(owner: Store) -> dict[str, list[tuple[object, ...]]]:

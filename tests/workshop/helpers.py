@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from shopfloor.workshop import domain
@@ -48,6 +49,11 @@ def advance(code: str, to_stage: str, version: int | None = None) -> dict[str, A
     return card("advance_stage", payload)
 
 
+def advance_seen_at(code: str, from_stage: str, to_stage: str) -> dict[str, Any]:
+    """An advance_stage card as the agent saves it: the stage it saw, no version."""
+    return card("advance_stage", {"hat_code": code, "from_stage": from_stage, "to_stage": to_stage})
+
+
 def hat_row(store: Store, actor: domain.Actor, code: str) -> m.Hat:
     with store.transaction(actor.workshop_id, write=False) as s:
         return WorkshopRepo(s, actor).hat_by_code(code)
@@ -69,3 +75,39 @@ def run_status(store: Store, actor: domain.Actor, proposal_id: str) -> str:
     with store.transaction(actor.workshop_id, write=False) as s:
         p = WorkshopRepo(s, actor).proposal(proposal_id)
         return str(s.scalar(select(m.AgentRun.status).where(m.AgentRun.id == p.run_id)))
+
+
+APPLY = "/workshop/functions/v1/apply-proposals"
+PASSWORDS = {
+    "ana@taller.example": "ana-toquilla-demo",
+    "admin@taller.example": "admin-toquilla-demo",
+    "pedro@pile.example": "pedro-toquilla-demo",
+    "admin@pile.example": "pile-admin-demo",
+}
+
+
+def login(client: TestClient, email: str) -> str:
+    """Sign in with a demo account; returns the session's CSRF token."""
+    r = client.post("/workshop/auth/login", json={"email": email, "password": PASSWORDS[email]})
+    assert r.status_code == 200, r.text
+    return str(r.json()["csrf_token"])
+
+
+def bearer(client: TestClient, email: str) -> dict[str, str]:
+    """Headers with a fresh bearer token of a demo account (the cookie is dropped)."""
+    csrf = login(client, email)
+    r = client.post("/workshop/auth/tokens", json={"name": "tests"}, headers={"x-csrf-token": csrf})
+    assert r.status_code == 200, r.text
+    client.cookies.clear()
+    return {"authorization": f"Bearer {r.json()['token']}"}
+
+
+def assert_envelope(r: Any, status: int, code: str | None = None) -> dict[str, Any]:
+    """``r`` is the error envelope with ``status`` (and ``code``); returns the body."""
+    assert r.status_code == status, r.text
+    body = r.json()
+    assert set(body["error"]) == {"code", "message", "request_id"}
+    assert body["error"]["request_id"] == r.headers["x-request-id"]
+    if code is not None:
+        assert body["error"]["code"] == code
+    return dict(body)

@@ -2,68 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
-from starlette.routing import Mount
+from sqlalchemy import update
 
-from shopfloor.settings import Settings
-from shopfloor.web.app import create_app
 from shopfloor.workshop import accounts
+from shopfloor.workshop.sample import WORKSHOP_A
 from shopfloor.workshop.store import Store
+from shopfloor.workshop.store import models as m
 
 from .conftest import snapshot
-from .helpers import ANA, PEDRO, advance, make_run
-
-APPLY = "/workshop/functions/v1/apply-proposals"
-PASSWORDS = {
-    "ana@taller.example": "ana-toquilla-demo",
-    "admin@taller.example": "admin-toquilla-demo",
-    "pedro@pile.example": "pedro-toquilla-demo",
-}
-
-
-@pytest.fixture
-def client(store: Store, tmp_path: Path) -> Iterator[TestClient]:
-    settings = Settings(
-        workshop_db=store.engine.url.render_as_string(hide_password=False),
-        var_dir=tmp_path,
-        secret_key="test-secret-key-for-sessions",  # type: ignore[arg-type]
-        max_body_bytes=16 * 1024,
-    )
-    app = create_app(settings)
-    yield TestClient(app, raise_server_exceptions=False)
-    for route in app.routes:
-        if isinstance(route, Mount) and route.path == "/workshop":
-            route.app.state.workshop.dispose()  # type: ignore[attr-defined]
-
-
-def login(client: TestClient, email: str) -> str:
-    r = client.post("/workshop/auth/login", json={"email": email, "password": PASSWORDS[email]})
-    assert r.status_code == 200, r.text
-    return str(r.json()["csrf_token"])
-
-
-def bearer(client: TestClient, email: str) -> dict[str, str]:
-    csrf = login(client, email)
-    r = client.post("/workshop/auth/tokens", json={"name": "tests"}, headers={"x-csrf-token": csrf})
-    assert r.status_code == 200, r.text
-    client.cookies.clear()
-    return {"authorization": f"Bearer {r.json()['token']}"}
-
-
-def assert_envelope(r: Any, status: int, code: str | None = None) -> dict[str, Any]:
-    assert r.status_code == status, r.text
-    body = r.json()
-    assert set(body["error"]) == {"code", "message", "request_id"}
-    assert body["error"]["request_id"] == r.headers["x-request-id"]
-    if code is not None:
-        assert body["error"]["code"] == code
-    return dict(body)
-
+from .helpers import ADMIN, ANA, APPLY, PASSWORDS, PEDRO, advance, assert_envelope, bearer, login, make_run
 
 # --- accounts ---------------------------------------------------------------------------------------------
 
@@ -120,6 +70,35 @@ def test_bearer_tokens(client: TestClient) -> None:
     assert_envelope(client.post(APPLY, json=body, headers=headers), 404)
     assert_envelope(client.get("/workshop/api/weavers", headers={"authorization": "Bearer tt_nope"}), 401)
     assert_envelope(client.get("/workshop/api/weavers", headers={"authorization": "Basic abc"}), 401)
+
+
+def test_deactivated_user_and_revoked_token_are_out_at_once(
+    client: TestClient, store: Store, owner: Store
+) -> None:
+    headers = bearer(client, "ana@taller.example")
+    login(client, "ana@taller.example")
+    assert client.get("/workshop/api/weavers").status_code == 200
+    assert client.get("/workshop/api/weavers", headers=headers).status_code == 200
+    with owner.transaction(WORKSHOP_A) as s:
+        s.execute(update(m.Profile).where(m.Profile.id == "u-ana").values(active=False))
+    assert_envelope(client.get("/workshop/api/weavers"), 401, "unauthorized")
+    assert_envelope(client.get("/workshop/api/weavers", headers=headers), 401, "unauthorized")
+    client.cookies.clear()
+    wrong = {"email": "ana@taller.example", "password": PASSWORDS["ana@taller.example"]}
+    assert_envelope(client.post("/workshop/auth/login", json=wrong), 401, "invalid_credentials")
+    # Another user's token stops working once it is revoked, and only that user's.
+    admin_headers = bearer(client, "admin@taller.example")
+    assert accounts.revoke_tokens(store, ADMIN) == 1
+    assert_envelope(client.get("/workshop/api/weavers", headers=admin_headers), 401, "unauthorized")
+
+
+def test_expired_session_cookie_is_refused() -> None:
+    session = accounts.SessionData("u-ana", WORKSHOP_A, "csrf-token")
+    fresh = accounts.SessionSigner("secret-key")
+    assert fresh.loads(fresh.dumps(session)) == session
+    expired = accounts.SessionSigner("secret-key", max_age_s=-1)
+    assert expired.loads(expired.dumps(session)) is None
+    assert accounts.SessionSigner("another-key").loads(fresh.dumps(session)) is None
 
 
 def test_admin_only_endpoints(client: TestClient) -> None:
@@ -238,6 +217,12 @@ def test_bad_input_changes_nothing(client: TestClient, store: Store, owner: Stor
         ("unknown id", {"decisions": [{"proposal_id": "p-unknown", "action": "approve"}]}, 404, "not_found"),
         ("other workshop", {"decisions": [{"proposal_id": b_pid, "action": "approve"}]}, 404, "not_found"),
         (
+            "other workshop's hat in an edit",
+            {"decisions": [{"proposal_id": pid, "action": "approve", "edits": {"hat_code": "TQ-7F3K8"}}]},
+            404,
+            "not_found",
+        ),
+        (
             "edit not allowed",
             {"decisions": [{"proposal_id": pid, "action": "approve", "edits": {"quantity": 2}}]},
             422,
@@ -252,6 +237,15 @@ def test_bad_input_changes_nothing(client: TestClient, store: Store, owner: Stor
         assert r.status_code == status, (name, r.text)
         assert_envelope(r, status, code)
         assert snapshot(owner) == before, name
+    broken = client.post(APPLY, content=b'{"decisions": [', headers=json_headers)
+    assert assert_envelope(broken, 400)["error"]["message"] == (
+        "Invalid request: the body is not valid JSON (it breaks at character 15)."
+    )
+    untyped = client.post(APPLY, content=b'{"decisions": []}', headers={**h, "content-type": "text/plain"})
+    assert assert_envelope(untyped, 400)["error"]["message"] == (
+        "Invalid request: the body must be a JSON object sent with Content-Type: application/json."
+    )
+    assert snapshot(owner) == before
     # A replayed approval: the first one applies, the replay is refused and changes nothing.
     first = client.post(APPLY, json={"decisions": [{"proposal_id": pid, "action": "approve"}]}, headers=h)
     assert first.status_code == 200

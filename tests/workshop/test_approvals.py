@@ -2,16 +2,37 @@
 
 from __future__ import annotations
 
+import re
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from shopfloor.workshop import domain
-from shopfloor.workshop.approvals import ApplyRequest, Decision, apply_decision, apply_decisions
+from shopfloor.workshop.approvals import (
+    ApplyRequest,
+    CardResult,
+    Decision,
+    _advance,
+    apply_decision,
+    apply_decisions,
+)
 from shopfloor.workshop.store import Store, WorkshopRepo
+from shopfloor.workshop.store import models as m
 
 from .conftest import snapshot
-from .helpers import ANA, PEDRO, advance, card, hat_row, make_run, proposal_row, run_status, stage_events
+from .helpers import (
+    ANA,
+    PEDRO,
+    advance,
+    advance_seen_at,
+    card,
+    hat_row,
+    make_run,
+    proposal_row,
+    run_status,
+    stage_events,
+)
 
 
 def approve(store: Store, pid: str, actor: domain.Actor = ANA, **kw: object):
@@ -44,6 +65,21 @@ def test_approve_advance_writes_stage_version_and_one_event(store: Store) -> Non
     row = proposal_row(store, ANA, pid)
     assert (row.status, row.decided_by) == ("approved", "u-ana") and row.decided_at is not None
     assert result.run_status == "approved" and run_status(store, ANA, pid) == "approved"
+
+
+def test_approval_rechecks_the_too_fast_warning(store: Store) -> None:
+    # TQ-1P9KD is a Fino created 2 days ago: leaving Weaving now is sooner than the 7 days a Fino takes.
+    early, settled = make_run(
+        store, ANA, [advance_seen_at("TQ-1P9KD", "Weaving", "Washing"), advance("TQ-7F3K2", "Washing", 1)]
+    )
+    result = approve(store, early)
+    assert result.outcome == "applied" and result.rule_result is not None
+    assert result.rule_result["warnings"] == ["too_fast"]
+    # The seed's rule_result shape, in its order.
+    assert list(result.rule_result) == ["allowed", "code", "message", "fix", "warnings", "checked_at"]
+    assert proposal_row(store, ANA, early).rule_result == result.rule_result
+    calm = approve(store, settled)
+    assert calm.rule_result is not None and calm.rule_result["warnings"] == []
 
 
 def test_replaying_an_approval_changes_nothing(store: Store, owner: Store) -> None:
@@ -82,6 +118,48 @@ def test_changed_hat_gives_a_conflict_and_blocks_the_card(store: Store) -> None:
     assert hat_row(store, ANA, "TQ-7F3K2").version == 3
     assert second  # the other card of the first run is untouched
     assert proposal_row(store, ANA, second).status == "pending"
+
+
+def test_a_card_without_a_version_conflicts_when_the_hat_left_the_stage_it_saw(store: Store) -> None:
+    # Cards as the agent saves them carry the stage the hat was at, not its version.
+    [first] = make_run(store, ANA, [advance_seen_at("TQ-7F3K2", "Weaving", "Washing")])
+    [later] = make_run(store, ANA, [advance_seen_at("TQ-7F3K2", "Weaving", "Washing")])
+    assert approve(store, first).outcome == "applied"
+    result = approve(store, later)
+    assert (result.outcome, result.code, result.http_status) == ("conflict", "conflict", 409)
+    assert result.message == (
+        "TQ-7F3K2 changed since this proposal was made (now at Washing, version 2); review the card again."
+    )
+    row = proposal_row(store, ANA, later)
+    assert row.status == "blocked" and row.edited_payload is not None
+    assert row.edited_payload["hat_version"] == 2
+    assert len(stage_events(store, ANA, "TQ-7F3K2")) == 1
+    # Seen again at version 2, the card is judged by the rules on the hat as it is now.
+    again = approve(store, later)
+    assert (again.outcome, again.code) == ("blocked", "same_stage")
+
+
+def test_pointing_a_card_at_another_hat_drops_what_it_knew_of_the_first(store: Store) -> None:
+    [pid] = make_run(store, ANA, [advance("TQ-7F3K2", "Washing", version=1)])
+    # TQ-2C5P0 is at Washing, version 2: the card's version 1 and stage Weaving were about TQ-7F3K2.
+    result = approve(store, pid, edits={"hat_code": "TQ-2C5P0", "to_stage": "Bleaching"})
+    assert result.outcome == "applied", result.message
+    assert result.applied == {
+        "hat_code": "TQ-2C5P0",
+        "from_stage": "Washing",
+        "to_stage": "Bleaching",
+        "version": 3,
+    }
+    assert hat_row(store, ANA, "TQ-7F3K2").version == 1
+    assert proposal_row(store, ANA, pid).edited_payload == {"hat_code": "TQ-2C5P0", "to_stage": "Bleaching"}
+
+
+def test_a_typed_hat_code_is_stored_normalized(store: Store) -> None:
+    [pid] = make_run(store, ANA, [advance("TQ-7F3K2", "Washing", version=1)])
+    result = approve(store, pid, edits={"hat_code": "tq 7f3ka"})
+    assert result.outcome == "applied" and result.applied is not None
+    assert result.applied["hat_code"] == "TQ-7F3KA"
+    assert proposal_row(store, ANA, pid).edited_payload == {"hat_code": "TQ-7F3KA", "to_stage": "Washing"}
 
 
 def test_a_rule_that_now_says_no_blocks_with_the_new_reason(store: Store) -> None:
@@ -170,6 +248,28 @@ def test_create_with_mismatched_grade_is_blocked_with_fix(store: Store) -> None:
     assert fixed.outcome == "applied"
 
 
+def test_an_edit_naming_an_id_outside_the_workshop_is_not_found_and_changes_nothing(
+    store: Store, owner: Store
+) -> None:
+    [move] = make_run(store, ANA, [advance("TQ-2C5P0", "Bleaching")])
+    payload = {"weaver_id": "w1", "quantity": 1, "grade": "Fino", "rows_per_inch": 18, "straw": None}
+    [create] = make_run(store, ANA, [card("create_hat", payload)])
+    before = snapshot(owner)
+    for pid, edits, message in (
+        (move, {"hat_code": "TQ-7F3K8"}, "No hat TQ-7F3K8 in this workshop."),  # workshop B's hat
+        (move, {"hat_code": "tq zzzzz"}, "No hat TQ-ZZZZZ in this workshop."),
+        (create, {"weaver_id": "wb1"}, "No weaver wb1 in this workshop."),  # workshop B's weaver
+    ):
+        result = approve(store, pid, edits=edits)
+        assert (result.outcome, result.code, result.http_status, result.message) == (
+            "not_found",
+            "not_found",
+            404,
+            message,
+        )
+    assert snapshot(owner) == before
+
+
 def test_create_for_another_workshops_weaver_is_blocked(store: Store) -> None:
     payload = {"weaver_id": "wb1", "quantity": 1, "grade": "Fino", "rows_per_inch": 18, "straw": None}
     [pid] = make_run(store, ANA, [card("create_hat", payload)])
@@ -204,6 +304,12 @@ def test_question_needs_an_answer_then_becomes_pending(store: Store, owner: Stor
     assert (
         row.status == "pending" and row.edited_payload is not None and row.edited_payload["weaver_id"] == "w2"
     )
+    # The same answer again finds a card that is no longer a question, and changes nothing.
+    answered_once = snapshot(owner)
+    replay = apply_decision(store, ANA, Decision(proposal_id=pid, action="answer", choice=1))
+    assert (replay.outcome, replay.code, replay.http_status) == ("unchanged", "not_a_question", 409)
+    assert replay.message == "This card is not an open question (it is pending); nothing changed."
+    assert snapshot(owner) == answered_once
     applied = approve(store, pid)
     assert applied.outcome == "applied" and applied.applied is not None
     assert applied.applied["weaver_id"] == "w2"
@@ -280,17 +386,46 @@ def test_several_decisions_are_independent(store: Store) -> None:
     assert outcomes == ["applied", "blocked", "not_found"]
 
 
+HAT_MODEL = r"m\.Hat(?:Event|Flag)?\b"
+HAT_TABLE = r"\b(?:hats|hat_events|hat_flags)\b"
+
+
+def record_writes(source: str) -> list[str]:
+    """Places in ``source`` that write hats, hat events or hat flags: ORM rows, Core statements on the models
+    or on their tables (also through a name bound to ``m.Hat.__table__``), and raw SQL."""
+    aliases = re.findall(rf"(\w+)\s*=\s*{HAT_MODEL}\.__table__", source)
+    target = "|".join([HAT_MODEL, *(rf"\b{re.escape(a)}\b" for a in aliases)])
+    patterns = [
+        rf"{HAT_MODEL}\(",
+        rf"\b(?:insert|update|delete)\(\s*(?:{target})",
+        rf"(?i)\b(?:insert\s+into|update|delete\s+from)\s+{HAT_TABLE}",
+    ]
+    return [m.group(0) for p in patterns for m in re.finditer(p, source)]
+
+
+def test_record_write_scan_finds_every_kind_of_write() -> None:
+    samples = [
+        "s.add(m.HatFlag(kind='other'))",
+        "s.execute(update(m.Hat).values(stage='Finished'))",
+        "HATS = m.Hat.__table__\ns.execute(insert(HATS).values(code='TQ-00000'))",
+        "s.execute(delete(m.HatEvent))",
+        "s.execute(text('UPDATE hats SET stage = 1'))",
+        "conn.exec_driver_sql('insert into hat_flags values (1)')",
+    ]
+    assert [bool(record_writes(x)) for x in samples] == [True] * len(samples)
+    reads = "HATS = m.Hat.__table__\nselect(HATS.c.code)\nselect(m.HatEvent).where(m.Hat.id == 1)"
+    assert record_writes(reads) == []
+
+
 def test_only_the_approval_path_writes_hats_events_and_flags() -> None:
     root = Path(__file__).parents[2] / "src" / "shopfloor"
-    writers = []
-    for path in root.rglob("*.py"):
-        source = path.read_text(encoding="utf-8")
-        if any(
-            f in source for f in ("m.Hat(", "m.HatEvent(", "m.HatFlag(", "update(m.Hat)", "update(m.HatFlag)")
-        ):
-            writers.append(path.relative_to(root).as_posix())
+    writers = sorted(
+        path.relative_to(root).as_posix()
+        for path in root.rglob("*.py")
+        if record_writes(path.read_text(encoding="utf-8"))
+    )
     # The sample loader writes the fixed demo records; every other write goes through approvals.
-    assert sorted(writers) == ["workshop/approvals.py", "workshop/sample.py"]
+    assert writers == ["workshop/approvals.py", "workshop/sample.py"]
 
 
 def test_question_about_which_hat(store: Store) -> None:
@@ -311,3 +446,25 @@ def test_question_about_which_hat(store: Store) -> None:
     assert result.applied["hat_code"] == "TQ-7F3KA"
     assert hat_row(store, ANA, "TQ-7F3KA").stage == "Washing"
     assert hat_row(store, ANA, "TQ-7F3K2").stage == "Weaving"
+
+
+def test_an_update_that_touches_no_row_tells_conflict_from_not_found(store: Store) -> None:
+    """The write itself is guarded too: a hat read at version 1 but now at 2 is a conflict; a hat that is
+    not there (or not in this workshop) is not found."""
+    [pid] = make_run(store, ANA, [advance("TQ-7F3K2", "Washing", version=1)])
+    [other] = make_run(store, ANA, [advance("TQ-7F3K2", "Washing", version=1)])
+    assert approve(store, other).outcome == "applied"  # TQ-7F3K2 is now at Washing, version 2
+    with store.transaction(ANA.workshop_id) as s:
+        repo = WorkshopRepo(s, ANA)
+        proposal = repo.proposal(pid)
+        stale = m.Hat(id="hat-7f3k2", code="TQ-7F3K2", stage="Weaving", version=1)
+        result = _advance(s, ANA, proposal, stale, {"to_stage": "Washing"}, datetime.now(UTC))
+        assert isinstance(result, CardResult)
+        assert (result.outcome, result.http_status) == ("conflict", 409)
+        assert result.extra["current"] == {"stage": "Washing", "version": 2}
+        foreign = m.Hat(id="hat-7f3k8", code="TQ-7F3K8", stage="Weaving", version=1)  # workshop B's
+        missing = _advance(s, ANA, proposal, foreign, {"to_stage": "Washing"}, datetime.now(UTC))
+        assert isinstance(missing, CardResult)
+        assert (missing.outcome, missing.http_status) == ("not_found", 404)
+    assert hat_row(store, ANA, "TQ-7F3K2").version == 2
+    assert len(stage_events(store, ANA, "TQ-7F3K2")) == 1

@@ -5,10 +5,23 @@ from __future__ import annotations
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
+from fastapi.testclient import TestClient
+
 from shopfloor.workshop.approvals import CardResult, Decision, apply_decision
 from shopfloor.workshop.store import Store
 
-from .helpers import ANA, advance, hat_row, make_run, proposal_row, run_status, stage_events
+from .helpers import (
+    ANA,
+    APPLY,
+    advance,
+    advance_seen_at,
+    bearer,
+    hat_row,
+    make_run,
+    proposal_row,
+    run_status,
+    stage_events,
+)
 
 CLIENTS = 8
 
@@ -53,6 +66,22 @@ def test_eight_conflicting_approvals_one_applies(store: Store) -> None:
             assert run_status(store, ANA, r.proposal_id) == "proposed"
 
 
+def test_eight_conflicting_agent_cards_one_applies(store: Store) -> None:
+    # The agent records the stage it saw (Weaving), not a version; the losers must still see a conflict.
+    ids = [
+        make_run(store, ANA, [advance_seen_at("TQ-1P9KD", "Weaving", "Washing")])[0] for _ in range(CLIENTS)
+    ]
+    results = approve_all_at_once(store, ids)
+    assert sorted(r.outcome for r in results) == ["applied"] + ["conflict"] * (CLIENTS - 1)
+    hat = hat_row(store, ANA, "TQ-1P9KD")
+    assert (hat.stage, hat.version) == ("Washing", 2)
+    [event] = stage_events(store, ANA, "TQ-1P9KD")
+    assert event.proposal_id == next(r.proposal_id for r in results if r.outcome == "applied")
+    assert sorted(proposal_row(store, ANA, r.proposal_id).status for r in results) == ["approved"] + [
+        "blocked"
+    ] * (CLIENTS - 1)
+
+
 def test_eight_clicks_on_one_card_apply_once(store: Store) -> None:
     [pid] = make_run(store, ANA, [advance("TQ-2C5P0", "Bleaching", version=2)])
     results = approve_all_at_once(store, [pid] * CLIENTS)
@@ -75,3 +104,32 @@ def test_approvals_and_rejections_racing_on_one_card(store: Store) -> None:
         assert (final, moved, hat_row(store, ANA, "TQ-1P9KD").stage) == ("approved", 1, "Washing")
     else:
         assert (final, moved, hat_row(store, ANA, "TQ-1P9KD").stage) == ("rejected", 0, "Weaving")
+
+
+def test_eight_http_clients_approving_one_hat(client: TestClient, store: Store) -> None:
+    """The same race through the API: eight clients, each its own connection and bearer token."""
+    headers = bearer(client, "ana@taller.example")
+    ids = [
+        make_run(store, ANA, [advance_seen_at("TQ-7F3KA", "Weaving", "Washing")])[0] for _ in range(CLIENTS)
+    ]
+    barrier = threading.Barrier(CLIENTS)
+
+    def one(pid: str) -> tuple[int, dict[str, object]]:
+        with TestClient(client.app) as own:
+            barrier.wait()
+            r = own.post(
+                APPLY, json={"decisions": [{"proposal_id": pid, "action": "approve"}]}, headers=headers
+            )
+            return r.status_code, r.json()
+
+    with ThreadPoolExecutor(max_workers=CLIENTS) as pool:
+        answers = list(pool.map(one, ids))
+    assert sorted(status for status, _ in answers) == [200] + [409] * (CLIENTS - 1)
+    for status, body in answers:
+        if status == 409:
+            assert body["error"]["code"] == "conflict"  # type: ignore[index]
+    [event] = stage_events(store, ANA, "TQ-7F3KA")
+    assert event.from_stage == "Weaving" and event.to_stage == "Washing"
+    assert hat_row(store, ANA, "TQ-7F3KA").version == 2
+    statuses = sorted(proposal_row(store, ANA, pid).status for pid in ids)
+    assert statuses == ["approved"] + ["blocked"] * (CLIENTS - 1)

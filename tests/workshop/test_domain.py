@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import string
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -121,6 +122,23 @@ def test_normalize_code_rejects_other_lengths(raw: str) -> None:
     assert d.normalize_code(raw) is None
 
 
+def test_a_separated_tq_is_always_the_prefix() -> None:
+    # "TQ-7F3" is a three-character body, not the body "TQ7F3".
+    assert d.normalize_code("TQ-7F3") is None
+    assert d.normalize_code("tq 7f3") is None
+    assert d.normalize_code("TQ-TQ7F3") == "TQ-TQ7F3"
+    assert d.normalize_code("tq tq7f3") == "TQ-TQ7F3"
+    # Run together, five characters are a body.
+    assert d.normalize_code("TQ7F3") == "TQ-TQ7F3"
+
+
+@settings(max_examples=40)
+@given(st.integers(min_value=0, max_value=2**32))
+def test_new_codes_never_start_with_tq(seed: int) -> None:
+    codes = d.new_codes(50, [], random.Random(seed))
+    assert not any(d.code_body(c).startswith("TQ") for c in codes)
+
+
 @given(st.text(alphabet="tqTQ-. 0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcxyz", max_size=12))
 def test_normalize_code_is_idempotent(raw: str) -> None:
     once = d.normalize_code(raw)
@@ -166,6 +184,13 @@ def test_match_code_one_character_missing() -> None:
 def test_canonical_code() -> None:
     assert d.canonical_code("TQ-2C5PO") == "TQ-2C5P0"
     assert d.canonical_code("TQ-IL0O1") == "TQ-11001"
+    # Only O, I and L are mapped; other look-alikes (S/5, B/8, Z/2, U/V) stay as heard.
+    assert d.canonical_code("TQ-SBZUV") == "TQ-SBZUV"
+
+
+def test_new_code_alphabet_is_digits_and_capitals_without_i_l_o_u() -> None:
+    wanted = [c for c in string.digits + string.ascii_uppercase if c not in "ILOU"]
+    assert sorted(d.CODE_ALPHABET) == wanted and len(set(d.CODE_ALPHABET)) == 32
 
 
 @settings(max_examples=60)
@@ -202,6 +227,23 @@ def test_match_weavers_examples() -> None:
     assert d.match_weavers("Mercedes", WEAVERS) == []
     assert d.match_weavers("Doña", WEAVERS) == []
     assert d.match_weavers("osa", WEAVERS) == []  # a prefix, not a substring
+
+
+# The spec's list, as written there.
+SPEC_HONORIFICS = ("Doña", "Don", "Sra", "Señora", "Sr", "Señor", "Mrs", "Mr", "Ms", "Miss", "Dona")
+
+
+@pytest.mark.parametrize("honorific", [*SPEC_HONORIFICS, "Sra.", "SEÑOR", "mrs."])
+def test_every_honorific_of_the_spec_is_dropped(honorific: str) -> None:
+    assert [w.id for w in d.match_weavers(f"{honorific} Rosa Guamán", WEAVERS)] == ["w2"]
+    assert d.match_weavers(honorific, WEAVERS) == []
+
+
+def test_honorifics_are_exactly_the_specs() -> None:
+    assert {d.fold(h) for h in SPEC_HONORIFICS} == d.HONORIFICS
+    # A name word that only starts like an honorific is kept ("Donato" is not "Don").
+    donato = d.Weaver("w7", "Donato Sisalima")
+    assert d.match_weavers("Donato", [donato]) == [donato]
 
 
 def test_match_weavers_caps_at_five_and_skips_archived() -> None:

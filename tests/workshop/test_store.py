@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import func, inspect, select
@@ -45,6 +46,14 @@ def test_migrations_match_the_models(tmp_path: Path) -> None:
         assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
         assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
     store.dispose()
+
+
+@pytest.mark.postgres
+def test_migrations_match_the_models_on_postgres(pg_owner: Store) -> None:
+    assert current_revision(pg_owner.engine) == head_revision()
+    with pg_owner.engine.connect() as conn:
+        context = MigrationContext.configure(conn, opts={"compare_type": True})
+        assert compare_metadata(context, m.Base.metadata) == []
 
 
 def test_sample_loading_is_idempotent(tmp_path: Path) -> None:

@@ -65,7 +65,14 @@ def describe_validation(exc: RequestValidationError) -> str:
     parts = []
     for err in exc.errors()[:3]:
         loc = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "body"
-        parts.append(f"{loc}: {err.get('msg', 'invalid')}")
+        if err.get("type") == "json_invalid":
+            # The location holds only the character position where the JSON breaks.
+            parts.append(f"the body is not valid JSON (it breaks at character {loc})")
+        elif err.get("type") == "model_attributes_type" and loc == "body":
+            # Also what a JSON body sent without `Content-Type: application/json` gets.
+            parts.append("the body must be a JSON object sent with Content-Type: application/json")
+        else:
+            parts.append(f"{loc}: {err.get('msg', 'invalid')}")
     return "Invalid request: " + "; ".join(parts) + "."
 
 

@@ -290,14 +290,12 @@ def new_token(body: TokenBody, actor: Actor, request: Request) -> dict[str, Any]
 
 api = APIRouter(prefix="/api")
 
-StageParam = Literal["Weaving", "Washing", "Bleaching", "Blocking", "Finished"]
-
 
 @api.get("/hats")
 def list_hats(
     actor: Actor,
     store: StoreDep,
-    stage: Annotated[StageParam | None, Query()] = None,
+    stage: Annotated[domain.Stage | None, Query()] = None,
     weaver_id: Annotated[str | None, Query(max_length=40)] = None,
     code: Annotated[str | None, Query(max_length=20)] = None,
     open_only: bool = False,

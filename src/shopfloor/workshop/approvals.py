@@ -9,7 +9,8 @@ Proposal payloads (what the agent stores):
 
 - ``create_hat``: ``{weaver_id, quantity, grade, rows_per_inch, straw}``
 - ``advance_stage``: ``{hat_code, to_stage, hat_version?, from_stage?, code_heard?}``; ``hat_version`` is the
-  version the proposal was made against (without it, the version read at approval is used)
+  version the proposal was made against; without it, a hat no longer at ``from_stage`` is a conflict (and the
+  version read at approval guards the write). Both are dropped when a person points the card at another hat.
 - ``flag_issue``: ``{hat_code, kind, message}``
 - a question (status ``question``) holds the draft fields of its type plus
   ``question: {text, choices: [{label, weaver_id, hat_code}]}``.
@@ -31,15 +32,10 @@ from shopfloor.workshop import domain
 from shopfloor.workshop.store import Store, WorkshopRepo
 from shopfloor.workshop.store import models as m
 from shopfloor.workshop.store.models import utcnow
-from shopfloor.workshop.store.repo import NotFound
+from shopfloor.workshop.store.repo import NotFound, event_view
 
 MAX_DECISIONS = 20
 DECIDED = ("approved", "rejected")
-
-GradeName = Literal["Standard", "Fino", "Superfino"]
-StageName = Literal["Weaving", "Washing", "Bleaching", "Blocking", "Finished"]
-StrawName = Literal["Natural", "Bleached", "Dyed"]
-FlagKindName = Literal["grade_mismatch", "too_fast", "weaver_not_found", "other"]
 
 # Fields a person may set per proposal type (by editing a card or answering its question).
 EDITABLE: dict[str, frozenset[str]] = {
@@ -56,12 +52,12 @@ class Fields(BaseModel):
 
     weaver_id: StrictStr | None = Field(default=None, min_length=1, max_length=40)
     quantity: StrictInt | None = Field(default=None, ge=1, le=20)
-    grade: GradeName | None = None
+    grade: domain.Grade | None = None
     rows_per_inch: StrictInt | None = Field(default=None, ge=domain.MIN_ROWS, le=domain.MAX_ROWS)
-    straw: StrawName | None = None
+    straw: domain.Straw | None = None
     hat_code: StrictStr | None = Field(default=None, min_length=1, max_length=20)
-    to_stage: StageName | None = None
-    kind: FlagKindName | None = None
+    to_stage: domain.Stage | None = None
+    kind: domain.FlagKind | None = None
     message: StrictStr | None = Field(default=None, min_length=1, max_length=200)
 
     def given(self) -> dict[str, Any]:
@@ -250,9 +246,19 @@ def _decide(
         base.outcome, base.status, base.message = "rejected", "rejected", "Rejected; nothing was changed."
         return base
 
+    if decision.action == "answer" and proposal.status != "question":
+        # Also what a replayed answer meets: the card already took the first one.
+        base.outcome, base.code = "unchanged", "not_a_question"
+        base.message = f"This card is not an open question (it is {proposal.status}); nothing changed."
+        return base
     payload, problem = _effective_payload(proposal, decision)
     if problem is not None:
         base.code, base.message = "invalid_edit", problem
+        return base
+    unknown = _unknown_typed_id(repo, decision)
+    if unknown is not None:
+        # An id the person typed that is not in this workshop is bad input, not a rule: nothing is recorded.
+        base.outcome, base.code, base.message = "not_found", "not_found", unknown
         return base
     if decision.action == "answer":
         return _answer(s, repo, actor, proposal, payload, now, base)
@@ -285,9 +291,36 @@ def _effective_payload(proposal: m.Proposal, decision: Decision) -> tuple[dict[s
         if wrong:
             return payload, f"{', '.join(wrong)} cannot be set on a {proposal.type} proposal."
         payload.update(given)
-    if decision.action == "answer" and proposal.status != "question":
-        return payload, "Only a question card can be answered."
+    code = _code_of(payload)
+    if code is not None:
+        payload["hat_code"] = code  # a typed "tq 7f3ka" is stored as TQ-7F3KA
+    if code != _code_of(proposal.payload):
+        # The card now names another hat: what it recorded about the first one says nothing about this one.
+        payload.pop("hat_version", None)
+        payload.pop("from_stage", None)
     return payload, None
+
+
+def _unknown_typed_id(repo: WorkshopRepo, decision: Decision) -> str | None:
+    """Why a hat code or weaver id given in the decision's edits or value is not in the workshop, if it is not."""
+    for fields in (decision.edits, decision.value):
+        given = fields.given() if fields is not None else {}
+        if given.get("hat_code") is not None:
+            code = domain.normalize_code(given["hat_code"])
+            try:
+                repo.hat_by_code(code or "")
+            except NotFound:
+                return f"No hat {code or given['hat_code']} in this workshop."
+        if given.get("weaver_id") is not None:
+            try:
+                repo.weaver(given["weaver_id"])
+            except NotFound:
+                return f"No weaver {given['weaver_id']} in this workshop."
+    return None
+
+
+def _code_of(payload: dict[str, Any]) -> str | None:
+    return domain.normalize_code(str(payload.get("hat_code") or ""))
 
 
 def _answer(
@@ -342,14 +375,30 @@ def _check(
             if not domain.is_stage(to):
                 result = _refusal("invalid_stage", f"{to!r} is not a stage.")
             else:
-                result = dict(domain.can_advance(repo.hat_domain(hat), domain.stage_index(str(to)), actor))
+                fresh = repo.hat_domain(hat)
+                result = dict(domain.can_advance(fresh, domain.stage_index(str(to)), actor))
+                if result["allowed"]:
+                    result["warnings"] = _warnings_if_moved(repo, fresh, str(to), now)
     elif kind == "flag_issue":
         result = dict(_check_flag(repo, payload))
     else:
         result = _refusal("unknown_type", f"Unknown proposal type {kind}.")
-    result.setdefault("warnings", [])
-    result["checked_at"] = now.isoformat()
-    return result
+    return _stamped(result, now)
+
+
+def _warnings_if_moved(repo: WorkshopRepo, hat: domain.Hat, to_stage: str, now: datetime) -> list[str]:
+    """Anomaly kinds the move itself would add to the record now (``too_fast`` when leaving Weaving early)."""
+    if hat.stage != "Weaving":
+        return []
+    events = [event_view(e) for e in repo.events(hat.id)]
+    moved = domain.HatEvent("stage_changed", now, hat.stage, to_stage)
+    found = domain.detect_anomalies(hat, [*events, moved], now)
+    return [a["kind"] for a in found if a["kind"] == "too_fast"]
+
+
+def _stamped(result: dict[str, Any], now: datetime) -> dict[str, Any]:
+    """``result`` in the seed's rule_result shape: with ``warnings`` (none unless given) and ``checked_at``."""
+    return {**result, "warnings": result.get("warnings", []), "checked_at": now.isoformat()}
 
 
 def _refusal(code: str, message: str, fix: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -463,10 +512,7 @@ def _approve(
         if flagged is None:
             base.outcome, base.code, base.status = "blocked", "flag_exists", "blocked"
             base.message = f"{hat.code} already has an open {payload['kind']} flag."
-            base.rule_result = _refusal("flag_exists", base.message) | {
-                "checked_at": now.isoformat(),
-                "warnings": [],
-            }
+            base.rule_result = _stamped(_refusal("flag_exists", base.message), now)
             return base
         applied = flagged
     edited = {k: v for k, v in payload.items() if k in EDITABLE[proposal.type]}
@@ -502,11 +548,18 @@ def _conflict(
 
 
 def _stale(proposal: m.Proposal, hat: m.Hat | None, payload: dict[str, Any]) -> CardResult | None:
-    """A conflict when the hat's version moved past the one the proposal was made against."""
-    seen = _seen_version(payload)
-    if hat is None or seen is None or hat.version == seen:
+    """A conflict when the hat moved on since the proposal was made: its version differs from the card's
+    ``hat_version``, or (for a card that recorded no version) its stage differs from the card's ``from_stage``.
+    """
+    if hat is None:
         return None
-    return _conflict(proposal, hat.code, hat.stage, hat.version, payload)
+    seen = _seen_version(payload)
+    if seen is not None:
+        moved = hat.version != seen
+    else:
+        from_stage = payload.get("from_stage")
+        moved = domain.is_stage(from_stage) and from_stage != hat.stage
+    return _conflict(proposal, hat.code, hat.stage, hat.version, payload) if moved else None
 
 
 def _decided_meanwhile(proposal: m.Proposal) -> CardResult:
@@ -551,18 +604,7 @@ def _create_hats(
                     )
                     s.add(hat)
                     s.flush()
-                    s.add(
-                        m.HatEvent(
-                            workshop_id=actor.workshop_id,
-                            hat_id=hat.id,
-                            type="created",
-                            to_stage="Weaving",
-                            actor_id=actor.user_id,
-                            proposal_id=proposal.id,
-                            created_at=now,
-                        )
-                    )
-                    s.flush()
+                    _add_event(s, actor, proposal, hat.id, now, "created", to_stage="Weaving")
                 codes.append(code)
                 break
             except IntegrityError:
@@ -594,19 +636,7 @@ def _advance(
                 proposal.id, "not_found", f"{hat.code} is no longer in this workshop.", code="not_found"
             )
         return _conflict(proposal, hat.code, current[0], current[1], payload)
-    s.add(
-        m.HatEvent(
-            workshop_id=actor.workshop_id,
-            hat_id=hat.id,
-            type="stage_changed",
-            from_stage=from_stage,
-            to_stage=to_stage,
-            actor_id=actor.user_id,
-            proposal_id=proposal.id,
-            created_at=now,
-        )
-    )
-    s.flush()
+    _add_event(s, actor, proposal, hat.id, now, "stage_changed", from_stage=from_stage, to_stage=to_stage)
     return {"hat_code": hat.code, "from_stage": from_stage, "to_stage": to_stage, "version": expected + 1}
 
 
@@ -628,19 +658,32 @@ def _raise_flag(
             s.flush()
     except IntegrityError:
         return None  # the unique open-flag index: someone raised the same flag meanwhile
+    _add_event(s, actor, proposal, hat.id, now, "flag_raised", detail={"kind": flag.kind})
+    return {"hat_code": hat.code, "flag_id": flag.id, "kind": flag.kind}
+
+
+def _add_event(
+    s: Session,
+    actor: domain.Actor,
+    proposal: m.Proposal,
+    hat_id: str,
+    now: datetime,
+    type: domain.EventType,
+    **fields: Any,
+) -> None:
+    """Write one hat event of an approved card (who approved it, which card, when)."""
     s.add(
         m.HatEvent(
             workshop_id=actor.workshop_id,
-            hat_id=hat.id,
-            type="flag_raised",
+            hat_id=hat_id,
+            type=type,
             actor_id=actor.user_id,
             proposal_id=proposal.id,
             created_at=now,
-            detail={"kind": flag.kind},
+            **fields,
         )
     )
     s.flush()
-    return {"hat_code": hat.code, "flag_id": flag.id, "kind": flag.kind}
 
 
 def _mark(
@@ -677,14 +720,7 @@ def _record_refusal(s: Session, proposal_id: str, result: CardResult, now: datet
     """A conflict or a rule that now says no: the card becomes blocked with the reason (still undecided)."""
     payload = result.extra.pop("payload", None)
     if result.outcome == "conflict":
-        result.rule_result = {
-            "allowed": False,
-            "code": "conflict",
-            "message": result.message,
-            "fix": None,
-            "warnings": [],
-            "checked_at": now.isoformat(),
-        }
+        result.rule_result = _stamped(_refusal("conflict", result.message), now)
     values: dict[str, Any] = {"status": "blocked", "rule_result": result.rule_result}
     stored = s.get(m.Proposal, proposal_id)
     if stored is not None and isinstance(payload, dict):

@@ -117,16 +117,22 @@ CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 _CONFUSABLE = str.maketrans({"O": "0", "I": "1", "L": "1"})
 _CODE_NOISE = re.compile(r"[\s.\-_]+")
 _BODY = re.compile(r"^[A-Z0-9]+$")
+_SEPARATED_PREFIX = re.compile(r"^TQ[\s.\-_]")
 
 MatchStep = Literal["exact", "confusable", "fuzzy"]
 
 
 def _raw_body(raw: str) -> str | None:
-    """The uppercase characters after dropping separators and an optional TQ prefix (any length)."""
-    text = _CODE_NOISE.sub("", raw.strip().upper())
+    """The uppercase characters after dropping separators and an optional TQ prefix (any length).
+
+    A TQ set apart ("TQ-7F3", "tq 7f3") is always the prefix; a TQ run into five characters ("TQ7F3") is
+    read as the body, since nothing tells the two apart (new codes never start with TQ, see :func:`new_code`).
+    """
+    upper = raw.strip().upper()
+    text = _CODE_NOISE.sub("", upper)
     if not text.isascii() or not _BODY.match(text or "-"):
         return None
-    if text.startswith("TQ") and len(text) != CODE_BODY_LEN:
+    if text.startswith("TQ") and (len(text) != CODE_BODY_LEN or _SEPARATED_PREFIX.match(upper)):
         text = text[2:]
     return text or None
 
@@ -235,13 +241,14 @@ def new_code(existing: Iterable[str], rng: random.Random | None = None, attempts
     """A fresh ``TQ-XXXXX`` from :data:`CODE_ALPHABET` that differs from every existing code.
 
     It never equals an existing code even after the confusable mapping, and is not one edit away from one,
-    so a misheard new code is less likely to land on another hat.
+    so a misheard new code is less likely to land on another hat. Its body never starts with TQ, so
+    "TQ7F3" heard without a separator cannot be read two ways for a new code.
     """
     pick = rng or secrets.SystemRandom()
     taken = {code_body(canonical_code(c)) for c in existing}
     for _ in range(attempts):
         body = "".join(pick.choice(CODE_ALPHABET) for _ in range(CODE_BODY_LEN))
-        if body in taken:
+        if body in taken or body.startswith("TQ"):
             continue
         if any(within_one_edit(body, t) for t in taken):
             continue

@@ -24,6 +24,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from shopfloor.workshop import domain
 from shopfloor.workshop.store.types import UTCDateTime
 
 
@@ -41,8 +42,6 @@ def _in(column: str, values: tuple[str, ...]) -> str:
     return f"{column} IN ({', '.join(repr(v) for v in values)})"
 
 
-STAGES = ("Weaving", "Washing", "Bleaching", "Blocking", "Finished")
-GRADES = ("Standard", "Fino", "Superfino")
 RUN_STATUSES = ("running", "proposed", "failed", "stopped", "approved", "partially_approved", "rejected")
 PROPOSAL_STATUSES = ("pending", "question", "blocked", "approved", "rejected")
 PROPOSAL_TYPES = ("create_hat", "advance_stage", "flag_issue")
@@ -105,9 +104,9 @@ class Weaver(Base):
 class Hat(Base):
     __tablename__ = "hats"
     __table_args__ = (
-        CheckConstraint(_in("stage", STAGES), name="ck_hats_stage"),
-        CheckConstraint(_in("grade", GRADES), name="ck_hats_grade"),
-        CheckConstraint(_in("owner_type", ("workshop", "seller", "buyer")), name="ck_hats_owner_type"),
+        CheckConstraint(_in("stage", domain.STAGES), name="ck_hats_stage"),
+        CheckConstraint(_in("grade", domain.GRADES), name="ck_hats_grade"),
+        CheckConstraint(_in("owner_type", domain.OWNER_TYPES), name="ck_hats_owner_type"),
         CheckConstraint("rows_per_inch BETWEEN 6 AND 40", name="ck_hats_rows"),
         CheckConstraint("version >= 1", name="ck_hats_version"),
     )
@@ -131,7 +130,7 @@ class HatEvent(Base):
     __tablename__ = "hat_events"
     __table_args__ = (
         CheckConstraint(
-            _in("type", ("created", "stage_changed", "flag_raised", "flag_resolved", "owner_changed")),
+            _in("type", domain.EVENT_TYPES),
             name="ck_hat_events_type",
         ),
     )
@@ -150,9 +149,7 @@ class HatEvent(Base):
 class HatFlag(Base):
     __tablename__ = "hat_flags"
     __table_args__ = (
-        CheckConstraint(
-            _in("kind", ("grade_mismatch", "too_fast", "weaver_not_found", "other")), name="ck_hat_flags_kind"
-        ),
+        CheckConstraint(_in("kind", domain.FLAG_KINDS), name="ck_hat_flags_kind"),
         CheckConstraint(_in("status", ("open", "resolved")), name="ck_hat_flags_status"),
         # One open flag per hat and kind, even under concurrent approvals.
         Index(
@@ -241,15 +238,6 @@ class AppLog(Base):
     payload: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
 
-# Tables whose rows belong to one workshop (the PostgreSQL policies are generated from this list).
-TENANT_TABLES: tuple[str, ...] = (
-    "profiles",
-    "api_tokens",
-    "weavers",
-    "hats",
-    "hat_events",
-    "hat_flags",
-    "agent_runs",
-    "proposals",
-    "app_logs",
-)
+# Tables whose rows belong to one workshop: every table with a workshop_id column. Migration 0002 keeps its
+# own frozen copy for the policies; the row-level security tests check the database against this list.
+TENANT_TABLES: tuple[str, ...] = tuple(t.name for t in Base.metadata.sorted_tables if "workshop_id" in t.c)

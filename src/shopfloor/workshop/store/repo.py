@@ -9,14 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import Session
 
 from shopfloor.workshop import domain
 from shopfloor.workshop.store import models as m
 from shopfloor.workshop.store.models import utcnow
+
+# Models with a workshop_id column (each tenant table).
+_Row = TypeVar("_Row", m.Profile, m.Weaver, m.Hat, m.AgentRun, m.Proposal)
 
 
 class NotFound(LookupError):
@@ -77,6 +80,14 @@ class WorkshopRepo:
         self.actor = actor
         self.workshop_id = actor.workshop_id
 
+    def _one(self, model: type[_Row], what: str, *where: ColumnElement[bool]) -> _Row:
+        """The one row of ``model`` in the actor's workshop matching ``where``; ``NotFound(what)`` otherwise."""
+        stmt = select(model).where(model.workshop_id == self.workshop_id, *where)
+        row = self.session.scalars(stmt).first()
+        if row is None:
+            raise NotFound(what)
+        return row
+
     # --- workshop and people --------------------------------------------------------------------------
 
     def workshop(self) -> m.Workshop:
@@ -93,11 +104,7 @@ class WorkshopRepo:
 
     def profile(self, user_id: str) -> m.Profile:
         """One user of the workshop."""
-        stmt = select(m.Profile).where(m.Profile.id == user_id, m.Profile.workshop_id == self.workshop_id)
-        row = self.session.scalars(stmt).first()
-        if row is None:
-            raise NotFound(f"user {user_id}")
-        return row
+        return self._one(m.Profile, f"user {user_id}", m.Profile.id == user_id)
 
     # --- weavers ----------------------------------------------------------------------------------------
 
@@ -110,11 +117,7 @@ class WorkshopRepo:
 
     def weaver(self, weaver_id: str) -> m.Weaver:
         """One weaver of the workshop."""
-        stmt = select(m.Weaver).where(m.Weaver.id == weaver_id, m.Weaver.workshop_id == self.workshop_id)
-        row = self.session.scalars(stmt).first()
-        if row is None:
-            raise NotFound(f"weaver {weaver_id}")
-        return row
+        return self._one(m.Weaver, f"weaver {weaver_id}", m.Weaver.id == weaver_id)
 
     def find_weavers(self, query: str) -> list[m.Weaver]:
         """Weavers matching a heard name (``domain.match_weavers``), at most 5, archived skipped."""
@@ -174,28 +177,20 @@ class WorkshopRepo:
 
     def hat_by_code(self, code: str) -> m.Hat:
         """The hat with this exact (normalized) code."""
-        stmt = select(m.Hat).where(m.Hat.code == code, m.Hat.workshop_id == self.workshop_id)
-        row = self.session.scalars(stmt).first()
-        if row is None:
-            raise NotFound(f"hat {code}")
-        return row
+        return self._one(m.Hat, f"hat {code}", m.Hat.code == code)
 
     def hat(self, hat_id: str) -> m.Hat:
         """The hat with this id."""
-        stmt = select(m.Hat).where(m.Hat.id == hat_id, m.Hat.workshop_id == self.workshop_id)
-        row = self.session.scalars(stmt).first()
-        if row is None:
-            raise NotFound(f"hat {hat_id}")
-        return row
+        return self._one(m.Hat, f"hat {hat_id}", m.Hat.id == hat_id)
 
     def hat_domain(self, row: m.Hat) -> domain.Hat:
         """The domain view of ``row`` with its weaver."""
         weaver = None
         if row.weaver_id is not None:
-            stmt = select(m.Weaver).where(
-                m.Weaver.id == row.weaver_id, m.Weaver.workshop_id == self.workshop_id
-            )
-            weaver = self.session.scalars(stmt).first()
+            try:
+                weaver = self.weaver(row.weaver_id)
+            except NotFound:
+                weaver = None
         return hat_view(row, weaver)
 
     def events(self, hat_id: str, limit: int | None = None, newest_first: bool = False) -> list[m.HatEvent]:
@@ -334,11 +329,7 @@ class WorkshopRepo:
 
     def run(self, run_id: str) -> m.AgentRun:
         """One run of the workshop."""
-        stmt = select(m.AgentRun).where(m.AgentRun.id == run_id, m.AgentRun.workshop_id == self.workshop_id)
-        row = self.session.scalars(stmt).first()
-        if row is None:
-            raise NotFound(f"run {run_id}")
-        return row
+        return self._one(m.AgentRun, f"run {run_id}", m.AgentRun.id == run_id)
 
     def proposals(
         self, run_id: str | None = None, statuses: Iterable[str] | None = None, limit: int = 200
@@ -354,13 +345,7 @@ class WorkshopRepo:
 
     def proposal(self, proposal_id: str) -> m.Proposal:
         """One proposal of the workshop."""
-        stmt = select(m.Proposal).where(
-            m.Proposal.id == proposal_id, m.Proposal.workshop_id == self.workshop_id
-        )
-        row = self.session.scalars(stmt).first()
-        if row is None:
-            raise NotFound(f"proposal {proposal_id}")
-        return row
+        return self._one(m.Proposal, f"proposal {proposal_id}", m.Proposal.id == proposal_id)
 
     def open_proposals_for_hat(self, code: str, exclude_run: str | None = None) -> list[m.Proposal]:
         """Pending or question proposals (any run) whose payload names hat ``code``."""
