@@ -127,6 +127,36 @@ def test_logs_share_one_request_id(agent_store, raw_store):
     assert {(r.user_id, r.workshop_id) for r in rows} == {("u-ana", "ws-sigsig")}
 
 
+def test_the_same_events_go_out_as_json_lines(agent_store, raw_store):
+    import io
+    import logging
+
+    from shopfloor.logs import JsonFormatter
+
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(JsonFormatter())
+    logger = logging.getLogger("shopfloor.workshop.agent")
+    level = logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.DEBUG)
+    try:
+        provider = ScriptedProvider(
+            [tool_turn(FIND_ROSA, FIND_HATS), tool_turn(CREATE, ADVANCE), text_turn("I understood: ok.")]
+        )
+        body = run(agent_store, provider)
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+    lines = [json.loads(line) for line in stream.getvalue().splitlines()]
+    assert [line["event"] for line in lines] == [r.event for r in logs(raw_store)]
+    assert [line["event"] for line in lines][0] == "agent.run.start"
+    assert [line["event"] for line in lines][-1] == "agent.run.end"
+    assert {line["request_id"] for line in lines} == {"req_0123456789ab"}
+    assert {line["run_id"] for line in lines} == {body["run_id"]}
+    assert {line["source"] for line in lines} == {SOURCE}
+
+
 def test_refusal_fails_and_saves_nothing(agent_store, raw_store):
     provider = ScriptedProvider(
         [tool_turn(FIND_ROSA), tool_turn(CREATE), text_turn("", stop=StopReason.REFUSAL)]

@@ -7,6 +7,7 @@ hat, weaver, hat event or hat flag row for writing (a test greps this package to
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
@@ -89,8 +90,8 @@ _UPDATE_RUN = update(RUNS).where(
 class StoreReads:
     """Read-only views of one actor's workshop for one run.
 
-    One connection serves the whole run, and every call is its own short read transaction, so each call sees
-    the database as it is now (a hat reloaded before a proposal is fresh). Weavers and the workshop's hat list
+    Every call is its own short read transaction on a pooled connection, so each call sees the database as
+    it is now (a hat reloaded before a proposal is fresh). Weavers and the workshop's hat list
     (what ``find_hats`` searches) are read once per run; the single hat a proposal is about is always re-read.
     These are plain column selects: this is the hot path of every tool, and no ORM identity map is needed for
     rows that are never written.
@@ -102,30 +103,26 @@ class StoreReads:
         self.store = store
         self.actor = actor
         self.workshop_id = actor.workshop_id
-        self._conn: Connection | None = None
         self._weavers: dict[str, domain.Weaver] | None = None
         self._hats: list[domain.Hat] | None = None
 
     @contextmanager
     def _read(self) -> Iterator[Connection]:
-        """One read transaction, rolled back at the end (nothing is ever written through it)."""
-        if self._conn is None:
-            self._conn = self.store.engine.connect()
-        conn = self._conn
-        transaction = conn.begin()
-        try:
-            if conn.dialect.name == "postgresql":
-                # The row-level security policies read this setting, as in every store session.
-                conn.execute(text("SELECT set_config('app.workshop_id', :w, true)"), {"w": self.workshop_id})
-            yield conn
-        finally:
-            transaction.rollback()
+        """One read transaction on a pooled connection, rolled back and returned at the end: a run holds no
+        connection while it waits for a model, and nothing is ever written through it."""
+        with self.store.engine.connect() as conn, conn.begin() as transaction:
+            try:
+                if conn.dialect.name == "postgresql":
+                    # The row-level security policies read this setting, as in every store session.
+                    conn.execute(
+                        text("SELECT set_config('app.workshop_id', :w, true)"), {"w": self.workshop_id}
+                    )
+                yield conn
+            finally:
+                transaction.rollback()
 
     def close(self) -> None:
-        """Release the run's connection."""
-        if self._conn is not None:
-            self._conn.close()
-            self._conn = None
+        """Nothing is held between calls; kept for the :class:`WorkshopReads` protocol."""
 
     def _weaver_views(self, conn: Connection) -> dict[str, domain.Weaver]:
         if self._weavers is None:
@@ -241,6 +238,24 @@ def _insert_logs(session: Session, logs: list[LogRow]) -> None:
         session.execute(insert(LOGS), [_log_values(log) for log in logs])
 
 
+# SQLite lets one writer in at a time and makes the others poll with growing sleeps (up to 100 ms each), so
+# under concurrent runs most of a request was spent asleep. Threads of this process queue on this lock
+# instead and enter the (short) write transaction one after the other; other processes still meet
+# SQLite's busy timeout. PostgreSQL takes no lock here.
+_SQLITE_WRITES = threading.Lock()
+
+
+@contextmanager
+def _write(store: Store, workshop_id: str) -> Iterator[Session]:
+    """One write transaction of the agent's own rows (runs, proposals, logs)."""
+    if store.is_sqlite:
+        with _SQLITE_WRITES, store.transaction(workshop_id) as session:
+            yield session
+    else:
+        with store.transaction(workshop_id) as session:
+            yield session
+
+
 class StoreAgentStore:
     """:class:`~shopfloor.workshop.agent.run.AgentStore` on the workshop store.
 
@@ -258,16 +273,12 @@ class StoreAgentStore:
     def recent_runs(self, actor: domain.Actor, window: timedelta) -> int:
         """Workshop runs the actor started within ``window`` (counted in the database)."""
         params = {"workshop_id": actor.workshop_id, "user_id": actor.user_id, "since": utcnow() - window}
-        reads = StoreReads(self.store, actor)
-        try:
-            with reads._read() as conn:
-                return int(conn.execute(_RECENT_RUNS, params).scalar() or 0)
-        finally:
-            reads.close()
+        with StoreReads(self.store, actor)._read() as conn:
+            return int(conn.execute(_RECENT_RUNS, params).scalar() or 0)
 
     def insert_run(self, row: RunRow, logs: list[LogRow]) -> None:
         """Insert the ``running`` run row and its first log rows in one transaction."""
-        with self.store.transaction(row.actor.workshop_id) as session:
+        with _write(self.store, row.actor.workshop_id) as session:
             session.execute(
                 insert(RUNS).values(
                     id=row.run_id,
@@ -311,7 +322,7 @@ class StoreAgentStore:
         if result.model is not None:
             values["model"] = result.model
         ids = [new_id() for _ in result.proposals]
-        with self.store.transaction(actor.workshop_id) as session:
+        with _write(self.store, actor.workshop_id) as session:
             updated = session.execute(
                 _UPDATE_RUN.values(**values), {"b_id": result.run_id, "b_workshop_id": actor.workshop_id}
             )
@@ -346,5 +357,5 @@ class StoreAgentStore:
         """Insert log rows that belong to no run (validation and rate-limit errors)."""
         if not logs:
             return
-        with self.store.transaction(actor.workshop_id) as session:
+        with _write(self.store, actor.workshop_id) as session:
             _insert_logs(session, logs)
