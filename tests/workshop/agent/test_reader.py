@@ -285,7 +285,13 @@ def test_a_flag_phrase_with_no_in_it_is_still_a_flag(note, kind):
     ("note", "weaver", "quantity", "grade", "rows"),
     [
         ("Rosa Guamán entregó dos finos de quince hileras", "Rosa Guamán", 2, "Fino", 15),
-        ("Manuel Delgado trajo cinco superfinos de veinticinco hileras", "Manuel Delgado", 5, "Superfino", 25),
+        (
+            "Manuel Delgado trajo cinco superfinos de veinticinco hileras",
+            "Manuel Delgado",
+            5,
+            "Superfino",
+            25,
+        ),
         ("Rosa Pillco delivered three fine hats, eighteen rows each", "Rosa Pillco", 3, "Fino", 18),
         ("ayer Rosa Guamán entregó 4 sombreros estándar de 11 hileras", "Rosa Guamán", 4, "Standard", 11),
         ("Carmen trajo 3 finos de 18 hileras hace rato", "Carmen", 3, "Fino", 18),

@@ -150,8 +150,8 @@ def test_the_same_events_go_out_as_json_lines(agent_store, raw_store):
         logger.setLevel(level)
     lines = [json.loads(line) for line in stream.getvalue().splitlines()]
     assert [line["event"] for line in lines] == [r.event for r in logs(raw_store)]
-    assert [line["event"] for line in lines][0] == "agent.run.start"
-    assert [line["event"] for line in lines][-1] == "agent.run.end"
+    events = [line["event"] for line in lines]
+    assert events[0] == "agent.run.start" and events[-1] == "agent.run.end"
     assert {line["request_id"] for line in lines} == {"req_0123456789ab"}
     assert {line["run_id"] for line in lines} == {body["run_id"]}
     assert {line["source"] for line in lines} == {SOURCE}
