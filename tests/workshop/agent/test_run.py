@@ -318,6 +318,30 @@ def test_rate_limit_counts_runs_in_the_database(agent_store, raw_store):
     )
 
 
+def _race_for_the_last_slots(agent_store, limit: int, requests: int) -> list[int]:
+    """``requests`` runs of one user at once against ``limit``; the status of each (200 or the error's)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    start = threading.Barrier(requests)
+
+    def one(i: int) -> int:
+        start.wait()
+        try:
+            run_agent(agent_store, ANA, {"note": "hola"}, OfflineReader(), f"req_race{i:08x}", limit)
+        except ApiError as error:
+            return error.status
+        return 200
+
+    with ThreadPoolExecutor(requests) as pool:
+        return list(pool.map(one, range(requests)))
+
+
+def test_rate_limit_holds_when_requests_arrive_together(agent_store, raw_store):
+    statuses = _race_for_the_last_slots(agent_store, limit=3, requests=8)
+    assert sorted(statuses) == [200, 200, 200, 429, 429, 429, 429, 429]
+    assert len(runs(raw_store)) == 3
+
+
 def test_hat_tag_is_preloaded(agent_store, raw_store):
     provider = ScriptedProvider(
         [

@@ -270,15 +270,20 @@ class StoreAgentStore:
         """Read-only views of the actor's workshop."""
         return StoreReads(self.store, actor)
 
-    def recent_runs(self, actor: domain.Actor, window: timedelta) -> int:
-        """Workshop runs the actor started within ``window`` (counted in the database)."""
-        params = {"workshop_id": actor.workshop_id, "user_id": actor.user_id, "since": utcnow() - window}
-        with StoreReads(self.store, actor)._read() as conn:
-            return int(conn.execute(_RECENT_RUNS, params).scalar() or 0)
+    def insert_run(self, row: RunRow, logs: list[LogRow], limit: int, window: timedelta) -> bool:
+        """ONE write transaction: the rate-limit count, then the ``running`` run row and its first log rows
+        (nothing is written when the user already started ``limit`` runs within ``window``).
 
-    def insert_run(self, row: RunRow, logs: list[LogRow]) -> None:
-        """Insert the ``running`` run row and its first log rows in one transaction."""
-        with _write(self.store, row.actor.workshop_id) as session:
+        On SQLite the write lock is taken before the count (``BEGIN IMMEDIATE``); on PostgreSQL a transaction
+        advisory lock on the user does the same, so two requests of one user never both take the last slot.
+        """
+        actor = row.actor
+        params = {"workshop_id": actor.workshop_id, "user_id": actor.user_id, "since": utcnow() - window}
+        with _write(self.store, actor.workshop_id) as session:
+            if not self.store.is_sqlite:
+                session.execute(text("SELECT pg_advisory_xact_lock(hashtext(:u))"), {"u": actor.user_id})
+            if int(session.execute(_RECENT_RUNS, params).scalar() or 0) >= limit:
+                return False
             session.execute(
                 insert(RUNS).values(
                     id=row.run_id,
@@ -301,6 +306,7 @@ class StoreAgentStore:
                 )
             )
             _insert_logs(session, logs)
+        return True
 
     def save_agent_run(self, actor: domain.Actor, result: RunResult, logs: list[LogRow]) -> list[str]:
         """ONE transaction: the run row update, every proposal, and the run's log rows.
