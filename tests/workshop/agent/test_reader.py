@@ -321,3 +321,19 @@ def test_more_future_notes(note):
     reading = read_note(note)
     assert reading.events == ()
     assert [s.reason for s in reading.skipped] == ["future"]
+
+
+@pytest.mark.parametrize(
+    "note",
+    [
+        "el de Carmen que está en lavado pasó a blanqueo",
+        "the hat from Carmen that is in washing moved to bleaching",
+    ],
+)
+def test_a_relative_clause_locates_the_hat(note):
+    (event,) = read_note(note).events
+    assert (event.kind, event.hat, event.to_stage) == (
+        "advance",
+        HatRef(weaver_name="Carmen", stage="Washing"),
+        "Bleaching",
+    )

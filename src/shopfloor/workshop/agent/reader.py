@@ -629,10 +629,14 @@ def stage_mentions(folded: str, start: int, end: int, hat_subject: bool) -> list
             continue
         prev = tokens[i - 1].text if i > 0 else ""
         prev2 = tokens[i - 2].text if i > 1 else ""
+        prev3 = tokens[i - 3].text if i > 2 else ""
         target = True
         if prev in {"en", "in", "at", "from", "de", "del", "desde", "out"} and prev2 not in (
             _TARGET_BEFORE_EN | {"is", "are", "now", "still"}
         ):
+            target = False
+        # "el de Carmen que está en lavado pasó a blanqueo": a relative clause says where the hat is.
+        if prev in {"en", "in", "at"} and prev3 in {"que", "that", "which"}:
             target = False
         mentions.append(_StageMention(stage, target, tok.start))
     return mentions
