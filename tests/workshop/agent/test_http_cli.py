@@ -78,6 +78,10 @@ def test_sample_note_returns_the_four_cards(client, token, store):
     assert response.status_code == 200, response.text
     assert response.headers["x-request-id"] == "req_aaaaaaaaaaaa"
     body = response.json()
+    # The CLI prints with body_json; the route's bytes are the same serialisation.
+    from shopfloor.workshop.agent.cli import body_json
+
+    assert response.text == body_json(body)
     assert set(body) == {"run_id", "summary", "proposals", "meta"}
     assert set(body["meta"]) == {"tool_calls", "latency_ms", "tokens_in", "tokens_out", "cost_usd"}
     cards = {(p["type"], p["payload"].get("hat_code")): p for p in body["proposals"]}
@@ -234,7 +238,11 @@ def test_cli_note_prints_the_http_body(cli_env, store):
         app, ["workshop", "note", SAMPLE_NOTE, "--as", "ana@taller.example", "--json"]
     )
     assert result.exit_code == 0, result.output
-    body = json.loads(result.stdout.strip().splitlines()[-1])
+    line = result.stdout.strip().splitlines()[-1]
+    body = json.loads(line)
+    from shopfloor.workshop.agent.cli import body_json
+
+    assert line == body_json(body)  # the route's exact serialisation (see the HTTP sample-note test)
     assert set(body) == {"run_id", "summary", "proposals", "meta"}
     assert sorted(p["status"] for p in body["proposals"]) == ["blocked", "pending", "pending", "pending"]
     (run,) = rows(store, m.AgentRun)

@@ -13,10 +13,14 @@ import shopfloor.workshop.agent as agent_package
 
 RECORD_MODELS = r"(?:Hat|Weaver|HatEvent|HatFlag)"
 RECORD_TABLES = r"(?:hats|weavers|hat_events|hat_flags)"
+# Core table handles of the record models as the agent's persistence names them (read-only selects only).
+RECORD_TABLE_HANDLES = r"(?:HATS|WEAVERS|EVENTS|FLAGS)"
 FORBIDDEN = [
     re.compile(r"\bm\." + RECORD_MODELS + r"\("),
     re.compile(r"\b(?:insert|update|delete)\(\s*(?:m\.)?" + RECORD_MODELS + r"\b"),
     re.compile(r"(?i)\b(?:insert\s+into|update|delete\s+from|truncate)\s+" + RECORD_TABLES + r"\b"),
+    re.compile(r"\b(?:insert|update|delete)\(\s*" + RECORD_TABLE_HANDLES + r"\b"),
+    re.compile(r"\b" + RECORD_TABLE_HANDLES + r"\.(?:insert|update|delete)\("),
     re.compile(r"\bsession\.(?:delete|merge)\("),
     re.compile(
         r"\b(?!self\b)\w+\.(?:stage|archived|version|grade|rows_per_inch|weaver_id|owner_type|owner_name)\s*=(?!=)"
@@ -62,8 +66,13 @@ def test_the_scan_catches_writes():
         "hat.archived = True",
         "from shopfloor.workshop.approvals import apply_decisions",
         "session.delete(row)",
+        "session.execute(update(HATS).values(stage='Finished'))",
+        "conn.execute(insert(EVENTS), rows)",
+        "conn.execute(FLAGS.delete())",
     ]
     for line in planted:
         assert violations(line), line
     assert violations("if hat.stage == 'Weaving':") == []
     assert violations("self.stage = stage") == []
+    assert violations("select(HATS).where(HATS.c.code == code)") == []
+    assert violations("session.execute(insert(PROPOSALS), rows)") == []

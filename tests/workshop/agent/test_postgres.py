@@ -36,3 +36,10 @@ def test_sample_note_on_postgres(pg_store: Store):
     with pytest.raises(ApiError) as caught:
         run_agent(agent_store, ANA, {"note": "hola"}, OfflineReader(), "req_pg3", 2)
     assert caught.value.status == 429
+
+
+def test_rate_limit_holds_on_postgres_when_requests_arrive_together(pg_store: Store):
+    from .test_run import _race_for_the_last_slots
+
+    statuses = _race_for_the_last_slots(StoreAgentStore(pg_store), limit=2, requests=6)
+    assert sorted(statuses) == [200, 200, 429, 429, 429, 429]

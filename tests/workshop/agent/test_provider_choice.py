@@ -41,3 +41,15 @@ def test_a_live_model_without_its_key_is_refused():
     with pytest.raises(ProviderConfigError) as caught:
         choose_provider("claude-opus-5-5", Settings())
     assert "ANTHROPIC_API_KEY" in str(caught.value)
+
+
+def test_anthropic_or_openai_by_key_or_by_setting(monkeypatch):
+    from shopfloor.agent.providers.factory import DEFAULT_MODELS
+
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key-not-real")
+    assert chosen_model(None, Settings()) == DEFAULT_MODELS["anthropic"]
+    monkeypatch.setenv("GEMINI_API_KEY", "test-key-not-real")
+    assert chosen_model(None, Settings()) == "gemini-2.5-flash-lite"  # Gemini first when both keys are set
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key-not-real")
+    assert chosen_model(None, Settings(provider="openai")) == DEFAULT_MODELS["openai"]
+    assert chosen_model(None, Settings(provider="anthropic")) == DEFAULT_MODELS["anthropic"]

@@ -127,6 +127,36 @@ def test_logs_share_one_request_id(agent_store, raw_store):
     assert {(r.user_id, r.workshop_id) for r in rows} == {("u-ana", "ws-sigsig")}
 
 
+def test_the_same_events_go_out_as_json_lines(agent_store, raw_store):
+    import io
+    import logging
+
+    from shopfloor.logs import JsonFormatter
+
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(JsonFormatter())
+    logger = logging.getLogger("shopfloor.workshop.agent")
+    level = logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.DEBUG)
+    try:
+        provider = ScriptedProvider(
+            [tool_turn(FIND_ROSA, FIND_HATS), tool_turn(CREATE, ADVANCE), text_turn("I understood: ok.")]
+        )
+        body = run(agent_store, provider)
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+    lines = [json.loads(line) for line in stream.getvalue().splitlines()]
+    assert [line["event"] for line in lines] == [r.event for r in logs(raw_store)]
+    events = [line["event"] for line in lines]
+    assert events[0] == "agent.run.start" and events[-1] == "agent.run.end"
+    assert {line["request_id"] for line in lines} == {"req_0123456789ab"}
+    assert {line["run_id"] for line in lines} == {body["run_id"]}
+    assert {line["source"] for line in lines} == {SOURCE}
+
+
 def test_refusal_fails_and_saves_nothing(agent_store, raw_store):
     provider = ScriptedProvider(
         [tool_turn(FIND_ROSA), tool_turn(CREATE), text_turn("", stop=StopReason.REFUSAL)]
@@ -286,6 +316,30 @@ def test_rate_limit_counts_runs_in_the_database(agent_store, raw_store):
         "validate",
         "req_b",
     )
+
+
+def _race_for_the_last_slots(agent_store, limit: int, requests: int) -> list[int]:
+    """``requests`` runs of one user at once against ``limit``; the status of each (200 or the error's)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    start = threading.Barrier(requests)
+
+    def one(i: int) -> int:
+        start.wait()
+        try:
+            run_agent(agent_store, ANA, {"note": "hola"}, OfflineReader(), f"req_race{i:08x}", limit)
+        except ApiError as error:
+            return error.status
+        return 200
+
+    with ThreadPoolExecutor(requests) as pool:
+        return list(pool.map(one, range(requests)))
+
+
+def test_rate_limit_holds_when_requests_arrive_together(agent_store, raw_store):
+    statuses = _race_for_the_last_slots(agent_store, limit=3, requests=8)
+    assert sorted(statuses) == [200, 200, 200, 429, 429, 429, 429, 429]
+    assert len(runs(raw_store)) == 3
 
 
 def test_hat_tag_is_preloaded(agent_store, raw_store):

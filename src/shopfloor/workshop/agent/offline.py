@@ -407,11 +407,13 @@ def _describe(call: ToolCall, content: Any, is_error: bool, names: dict[str, str
     if call.name == "propose_create_hats":
         grade = f"{args['grade']} " if args.get("grade") else ""
         weaver = names.get(args["weaver_id"], "a weaver")
-        what = f"{args['quantity']} new {grade}hats of {args['rows_per_inch']} rows from {weaver}"
+        noun = "hat" if args["quantity"] == 1 else "hats"
+        what = f"{args['quantity']} new {grade}{noun} of {args['rows_per_inch']} rows from {weaver}"
     elif call.name == "propose_advance_stage":
         what = f"{args['hat_code']} to {args['to_stage']}"
     elif call.name == "propose_flag":
-        what = f"a {args['kind'].replace('_', ' ')} flag on {args['hat_code']}"
+        kind = "problem" if args["kind"] == "other" else args["kind"].replace("_", " ")
+        what = f"a {kind} flag on {args['hat_code']}"
     else:
         what = f"a question ({_clean(args['question'], 70)})"
     if status == "blocked":
@@ -437,6 +439,9 @@ def summarize(reading: Reading, history: _History) -> str:
     future = [s.text for s in reading.skipped if s.reason == "future"]
     if future:
         notes.append(f"I did not propose future events ({_clean(future[0], 50)})")
+    negated = [s.text for s in reading.skipped if s.reason == "negated"]
+    if negated:
+        notes.append(f"I did not propose what the note says did not happen ({_clean(negated[0], 50)})")
     unread = [s.text for s in reading.skipped if s.reason == "unread"]
     if unread:
         notes.append(f"I could not read {len(unread)} part(s) of the note ({_clean(unread[0], 50)})")

@@ -7,57 +7,141 @@ hat, weaver, hat event or hat flag row for writing (a test greps this package to
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import insert, select
+from sqlalchemy import (
+    BindParameter,
+    Connection,
+    Integer,
+    Table,
+    bindparam,
+    func,
+    insert,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.orm import Session
 
 from shopfloor.workshop import domain
 from shopfloor.workshop.agent.context import OpenFlag
 from shopfloor.workshop.agent.run import AGENT, LogRow, RunResult, RunRow
-from shopfloor.workshop.store import Store, WorkshopRepo
+from shopfloor.workshop.store import Store
 from shopfloor.workshop.store import models as m
-from shopfloor.workshop.store.repo import event_view, weaver_view
+from shopfloor.workshop.store.models import new_id, utcnow
+from shopfloor.workshop.store.repo import NotFound
 
-HATS = m.Hat.__table__
+HATS = cast(Table, m.Hat.__table__)
+WEAVERS = cast(Table, m.Weaver.__table__)
+EVENTS = cast(Table, m.HatEvent.__table__)
+FLAGS = cast(Table, m.HatFlag.__table__)
+RUNS = cast(Table, m.AgentRun.__table__)
+PROPOSALS = cast(Table, m.Proposal.__table__)
+LOGS = cast(Table, m.AppLog.__table__)
+
+
+# Every read is built once with bound parameters: building a statement costs more than running it here.
+_W: BindParameter[str] = bindparam("workshop_id")
+_WEAVERS_OF = select(WEAVERS).where(WEAVERS.c.workshop_id == _W).order_by(WEAVERS.c.id)
+_HATS_OF = select(HATS).where(HATS.c.workshop_id == _W).order_by(HATS.c.code)
+_HAT_BY_CODE = select(HATS).where(HATS.c.workshop_id == _W, HATS.c.code == bindparam("code"))
+_OPEN_HAT_COUNTS = (
+    select(HATS.c.weaver_id, func.count())
+    .where(HATS.c.workshop_id == _W, HATS.c.archived.is_(False), HATS.c.stage != "Finished")
+    .group_by(HATS.c.weaver_id)
+)
+_LATEST_EVENTS = (
+    select(EVENTS.c.type, EVENTS.c.created_at, EVENTS.c.from_stage, EVENTS.c.to_stage)
+    .where(EVENTS.c.hat_id == bindparam("hat_id"), EVENTS.c.workshop_id == _W)
+    .order_by(EVENTS.c.created_at.desc(), EVENTS.c.id)
+    .limit(bindparam("limit", type_=Integer))
+)
+_OPEN_FLAGS = (
+    select(FLAGS.c.kind, FLAGS.c.message)
+    .where(FLAGS.c.workshop_id == _W, FLAGS.c.hat_id == bindparam("hat_id"), FLAGS.c.status == "open")
+    .order_by(FLAGS.c.created_at, FLAGS.c.id)
+)
+_OPEN_PROPOSAL = (
+    select(PROPOSALS.c.id)
+    .where(
+        PROPOSALS.c.workshop_id == _W,
+        PROPOSALS.c.type == bindparam("type"),
+        PROPOSALS.c.status.in_(("pending", "question")),
+        PROPOSALS.c.run_id != bindparam("run_id"),
+        PROPOSALS.c.payload["hat_code"].as_string() == bindparam("code"),
+    )
+    .limit(1)
+)
+_RECENT_RUNS = select(func.count()).where(
+    RUNS.c.workshop_id == _W,
+    RUNS.c.user_id == bindparam("user_id"),
+    RUNS.c.agent == AGENT,
+    RUNS.c.created_at > bindparam("since", type_=RUNS.c.created_at.type),
+)
+_UPDATE_RUN = update(RUNS).where(
+    RUNS.c.id == bindparam("b_id"), RUNS.c.workshop_id == bindparam("b_workshop_id")
+)
 
 
 class StoreReads:
     """Read-only views of one actor's workshop for one run.
 
-    One session serves the whole run; every call ends its read transaction, so each call sees the database
-    as it is now (a hat reloaded before a proposal is fresh). Weavers are read once per run.
+    Every call is its own short read transaction on a pooled connection, so each call sees the database as
+    it is now (a hat reloaded before a proposal is fresh). Weavers and the workshop's hat list
+    (what ``find_hats`` searches) are read once per run; the single hat a proposal is about is always re-read.
+    These are plain column selects: this is the hot path of every tool, and no ORM identity map is needed for
+    rows that are never written.
     """
 
     def __init__(self, store: Store, actor: domain.Actor) -> None:
+        if not actor.workshop_id:
+            raise ValueError("An actor without a workshop can read nothing.")
         self.store = store
         self.actor = actor
-        self._session: Session | None = None
+        self.workshop_id = actor.workshop_id
         self._weavers: dict[str, domain.Weaver] | None = None
+        self._hats: list[domain.Hat] | None = None
 
-    def _repo(self) -> WorkshopRepo:
-        if self._session is None:
-            self._session = self.store.session(self.actor.workshop_id)
-        return WorkshopRepo(self._session, self.actor)
-
-    def _done(self) -> None:
-        if self._session is not None:
-            self._session.rollback()  # read-only: ends the snapshot, keeps nothing
+    @contextmanager
+    def _read(self) -> Iterator[Connection]:
+        """One read transaction on a pooled connection, rolled back and returned at the end: a run holds no
+        connection while it waits for a model, and nothing is ever written through it."""
+        with self.store.engine.connect() as conn, conn.begin() as transaction:
+            try:
+                if conn.dialect.name == "postgresql":
+                    # The row-level security policies read this setting, as in every store session.
+                    conn.execute(
+                        text("SELECT set_config('app.workshop_id', :w, true)"), {"w": self.workshop_id}
+                    )
+                yield conn
+            finally:
+                transaction.rollback()
 
     def close(self) -> None:
-        """Release the run's session."""
-        if self._session is not None:
-            self._session.close()
-            self._session = None
+        """Nothing is held between calls; kept for the :class:`WorkshopReads` protocol."""
 
-    def _weaver_views(self, repo: WorkshopRepo) -> dict[str, domain.Weaver]:
+    def _weaver_views(self, conn: Connection) -> dict[str, domain.Weaver]:
         if self._weavers is None:
-            self._weavers = {w.id: weaver_view(w) for w in repo.weavers()}
+            rows = conn.execute(_WEAVERS_OF, {"workshop_id": self.workshop_id})
+            self._weavers = {
+                w.id: domain.Weaver(
+                    id=w.id,
+                    name=w.name,
+                    village=w.village,
+                    province=w.province,
+                    specialty=w.specialty,
+                    archived=bool(w.archived),
+                    workshop_id=w.workshop_id,
+                )
+                for w in rows
+            }
         return self._weavers
 
     def _hat(self, row: Any, weavers: dict[str, domain.Weaver]) -> domain.Hat:
-        # Rows come from plain column selects (no ORM identity map: this is the hot path of every tool).
         return domain.Hat(
             id=row.id,
             code=row.code,
@@ -76,74 +160,57 @@ class StoreReads:
         )
 
     def weavers(self) -> list[domain.Weaver]:
-        """Every weaver of the workshop."""
-        try:
-            return list(self._weaver_views(self._repo()).values())
-        finally:
-            self._done()
+        """Every weaver of the workshop (read once per run)."""
+        if self._weavers is None:
+            with self._read() as conn:
+                self._weaver_views(conn)
+        assert self._weavers is not None
+        return list(self._weavers.values())
 
     def hats(self) -> list[domain.Hat]:
-        """Every hat of the workshop with its weaver."""
-        repo = self._repo()
-        try:
-            weavers = self._weaver_views(repo)
-            stmt = select(HATS).where(HATS.c.workshop_id == self.actor.workshop_id).order_by(HATS.c.code)
-            return [self._hat(h, weavers) for h in repo.session.execute(stmt)]
-        finally:
-            self._done()
+        """Every hat of the workshop with its weaver (read once per run; proposals re-read their hat)."""
+        if self._hats is None:
+            with self._read() as conn:
+                weavers = self._weaver_views(conn)
+                rows = conn.execute(_HATS_OF, {"workshop_id": self.workshop_id})
+                self._hats = [self._hat(h, weavers) for h in rows]
+        return list(self._hats)
 
     def open_hat_counts(self) -> dict[str, int]:
         """Open (not finished, not archived) hats per weaver id, counted in the database."""
-        try:
-            return self._repo().open_hat_counts()
-        finally:
-            self._done()
+        with self._read() as conn:
+            rows = conn.execute(_OPEN_HAT_COUNTS, {"workshop_id": self.workshop_id})
+            return {wid: n for wid, n in rows if wid is not None}
 
     def hat_by_code(self, code: str) -> domain.Hat | None:
         """The hat with exactly this code, read fresh, or None."""
-        repo = self._repo()
-        try:
-            stmt = select(HATS).where(HATS.c.workshop_id == self.actor.workshop_id, HATS.c.code == code)
-            row = repo.session.execute(stmt).first()
-            if row is None:
-                return None
-            return self._hat(row, self._weaver_views(repo))
-        finally:
-            self._done()
+        with self._read() as conn:
+            row = conn.execute(_HAT_BY_CODE, {"workshop_id": self.workshop_id, "code": code}).first()
+            return None if row is None else self._hat(row, self._weaver_views(conn))
 
     def events(self, hat: domain.Hat, limit: int) -> list[domain.HatEvent]:
         """The hat's latest events, oldest first."""
-        try:
-            rows = self._repo().events(hat.id, limit=limit, newest_first=True)
-            return [event_view(e) for e in reversed(rows)]
-        finally:
-            self._done()
+        params = {"workshop_id": self.workshop_id, "hat_id": hat.id, "limit": limit}
+        with self._read() as conn:
+            rows = conn.execute(_LATEST_EVENTS, params).all()
+        return [domain.HatEvent(r.type, _utc(r.created_at), r.from_stage, r.to_stage) for r in reversed(rows)]
 
     def open_flags(self, hat: domain.Hat) -> list[OpenFlag]:
         """The hat's open flags."""
-        try:
-            return [OpenFlag(f.kind, f.message) for f in self._repo().flags([hat.id], open_only=True)]
-        finally:
-            self._done()
+        with self._read() as conn:
+            rows = conn.execute(_OPEN_FLAGS, {"workshop_id": self.workshop_id, "hat_id": hat.id})
+            return [OpenFlag(r.kind, r.message) for r in rows]
 
     def open_proposal_exists(self, hat_code: str, proposal_type: str, exclude_run_id: str) -> bool:
         """Whether an earlier run left a pending or question proposal of this type for this hat."""
-        repo = self._repo()
-        try:
-            stmt = (
-                select(m.Proposal.id)
-                .where(
-                    m.Proposal.workshop_id == self.actor.workshop_id,
-                    m.Proposal.type == proposal_type,
-                    m.Proposal.status.in_(("pending", "question")),
-                    m.Proposal.run_id != exclude_run_id,
-                    m.Proposal.payload["hat_code"].as_string() == hat_code,
-                )
-                .limit(1)
-            )
-            return repo.session.scalars(stmt).first() is not None
-        finally:
-            self._done()
+        params = {
+            "workshop_id": self.workshop_id,
+            "type": proposal_type,
+            "run_id": exclude_run_id,
+            "code": hat_code,
+        }
+        with self._read() as conn:
+            return conn.execute(_OPEN_PROPOSAL, params).first() is not None
 
 
 def _utc(value: datetime) -> datetime:
@@ -168,11 +235,33 @@ def _log_values(row: LogRow) -> dict[str, Any]:
 def _insert_logs(session: Session, logs: list[LogRow]) -> None:
     """All log rows of a step in one statement."""
     if logs:
-        session.execute(insert(m.AppLog), [_log_values(log) for log in logs])
+        session.execute(insert(LOGS), [_log_values(log) for log in logs])
+
+
+# SQLite lets one writer in at a time and makes the others poll with growing sleeps (up to 100 ms each), so
+# under concurrent runs most of a request was spent asleep. Threads of this process queue on this lock
+# instead and enter the (short) write transaction one after the other; other processes still meet
+# SQLite's busy timeout. PostgreSQL takes no lock here.
+_SQLITE_WRITES = threading.Lock()
+
+
+@contextmanager
+def _write(store: Store, workshop_id: str) -> Iterator[Session]:
+    """One write transaction of the agent's own rows (runs, proposals, logs)."""
+    if store.is_sqlite:
+        with _SQLITE_WRITES, store.transaction(workshop_id) as session:
+            yield session
+    else:
+        with store.transaction(workshop_id) as session:
+            yield session
 
 
 class StoreAgentStore:
-    """:class:`~shopfloor.workshop.agent.run.AgentStore` on the workshop store."""
+    """:class:`~shopfloor.workshop.agent.run.AgentStore` on the workshop store.
+
+    Writes are plain Core statements (one ``INSERT`` per table with all its rows) inside the store's
+    transactions, so the workshop scope (and row-level security on PostgreSQL) applies as for every write.
+    """
 
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -181,16 +270,22 @@ class StoreAgentStore:
         """Read-only views of the actor's workshop."""
         return StoreReads(self.store, actor)
 
-    def recent_runs(self, actor: domain.Actor, window: timedelta) -> int:
-        """Workshop runs the actor started within ``window`` (counted in the database)."""
-        with self.store.session(actor.workshop_id) as session:
-            return WorkshopRepo(session, actor).count_recent_runs(since=window, agent=AGENT)
+    def insert_run(self, row: RunRow, logs: list[LogRow], limit: int, window: timedelta) -> bool:
+        """ONE write transaction: the rate-limit count, then the ``running`` run row and its first log rows
+        (nothing is written when the user already started ``limit`` runs within ``window``).
 
-    def insert_run(self, row: RunRow, logs: list[LogRow]) -> None:
-        """Insert the ``running`` run row and its first log rows in one transaction."""
-        with self.store.transaction(row.actor.workshop_id) as session:
-            session.add(
-                m.AgentRun(
+        On SQLite the write lock is taken before the count (``BEGIN IMMEDIATE``); on PostgreSQL a transaction
+        advisory lock on the user does the same, so two requests of one user never both take the last slot.
+        """
+        actor = row.actor
+        params = {"workshop_id": actor.workshop_id, "user_id": actor.user_id, "since": utcnow() - window}
+        with _write(self.store, actor.workshop_id) as session:
+            if not self.store.is_sqlite:
+                session.execute(text("SELECT pg_advisory_xact_lock(hashtext(:u))"), {"u": actor.user_id})
+            if int(session.execute(_RECENT_RUNS, params).scalar() or 0) >= limit:
+                return False
+            session.execute(
+                insert(RUNS).values(
                     id=row.run_id,
                     workshop_id=row.actor.workshop_id,
                     user_id=row.actor.user_id,
@@ -202,46 +297,71 @@ class StoreAgentStore:
                     model=row.model,
                     status="running",
                     steps=[],
+                    tokens_in=0,
+                    tokens_out=0,
+                    latency_ms=0,
+                    cost_usd=0.0,
                     created_at=row.created_at,
                     updated_at=row.created_at,
                 )
             )
-            session.flush()
             _insert_logs(session, logs)
+        return True
 
     def save_agent_run(self, actor: domain.Actor, result: RunResult, logs: list[LogRow]) -> list[str]:
-        """ONE transaction: the run row update, every proposal, and the run's log rows."""
-        with self.store.transaction(actor.workshop_id) as session:
-            rows = WorkshopRepo(session, actor).save_agent_run(
-                result.run_id,
-                status=result.status,
-                summary=result.summary,
-                steps=result.steps,
-                proposals=[
-                    {
-                        "type": p.type,
-                        "payload": p.payload,
-                        "status": p.status,
-                        "why": p.why,
-                        "quote": p.quote,
-                        "confidence": p.confidence,
-                        "rule_result": p.rule_result,
-                    }
-                    for p in result.proposals
-                ],
-                tokens_in=result.tokens_in,
-                tokens_out=result.tokens_out,
-                latency_ms=result.latency_ms,
-                cost_usd=result.cost_usd if result.cost_usd is not None else 0.0,
-                model=result.model,
-                error=result.error,
+        """ONE transaction: the run row update, every proposal, and the run's log rows.
+
+        The same writes as ``WorkshopRepo.save_agent_run`` (seed section 5), as one ``UPDATE`` and one
+        multi-row ``INSERT`` per table; a run row missing from the actor's workshop rolls everything back.
+        """
+        values: dict[str, Any] = {
+            "status": result.status,
+            "summary": result.summary,
+            "steps": result.steps,
+            "tokens_in": result.tokens_in,
+            "tokens_out": result.tokens_out,
+            "latency_ms": result.latency_ms,
+            "cost_usd": result.cost_usd if result.cost_usd is not None else 0.0,
+            "error": result.error,
+            "updated_at": utcnow(),
+        }
+        if result.model is not None:
+            values["model"] = result.model
+        ids = [new_id() for _ in result.proposals]
+        with _write(self.store, actor.workshop_id) as session:
+            updated = session.execute(
+                _UPDATE_RUN.values(**values), {"b_id": result.run_id, "b_workshop_id": actor.workshop_id}
             )
+            if updated.rowcount != 1:  # type: ignore[attr-defined]
+                raise NotFound(f"run {result.run_id}")
+            if result.proposals:
+                now = utcnow()
+                session.execute(
+                    insert(PROPOSALS),
+                    [
+                        {
+                            "id": pid,
+                            "run_id": result.run_id,
+                            "workshop_id": actor.workshop_id,
+                            "position": position,
+                            "type": p.type,
+                            "payload": p.payload,
+                            "status": p.status,
+                            "why": p.why,
+                            "quote": p.quote,
+                            "confidence": p.confidence,
+                            "rule_result": p.rule_result,
+                            "created_at": now,
+                        }
+                        for position, (pid, p) in enumerate(zip(ids, result.proposals, strict=True))
+                    ],
+                )
             _insert_logs(session, logs)
-            return [r.id for r in rows]
+        return ids
 
     def write_logs(self, actor: domain.Actor, logs: list[LogRow]) -> None:
         """Insert log rows that belong to no run (validation and rate-limit errors)."""
         if not logs:
             return
-        with self.store.transaction(actor.workshop_id) as session:
+        with _write(self.store, actor.workshop_id) as session:
             _insert_logs(session, logs)

@@ -100,12 +100,11 @@ class AgentStore(Protocol):
         """A read-only view of the actor's workshop."""
         ...
 
-    def recent_runs(self, actor: Actor, window: timedelta) -> int:
-        """How many workshop runs this user started within ``window`` (counted in the database)."""
-        ...
-
-    def insert_run(self, row: RunRow, logs: list[LogRow]) -> None:
-        """Insert the run row (status running) and its first log rows."""
+    def insert_run(self, row: RunRow, logs: list[LogRow], limit: int, window: timedelta) -> bool:
+        """In ONE write transaction: count the user's workshop runs within ``window`` in the database and, when
+        fewer than ``limit``, insert the run row (status running) and its first log rows. False (and nothing
+        written) when the limit is reached; counting and inserting together means two requests of one user
+        can never both take the last slot."""
         ...
 
     def save_agent_run(self, actor: Actor, result: RunResult, logs: list[LogRow]) -> list[str]:
@@ -127,21 +126,29 @@ class RunLogger:
     rows: list[LogRow] = field(default_factory=list)
 
     def __call__(self, event: str, level: str, payload: dict[str, Any]) -> None:
+        row = self.row(event, level, payload)
+        self.echo(row)
+        self.rows.append(row)
+
+    def row(self, event: str, level: str, payload: dict[str, Any]) -> LogRow:
+        """The ``app_logs`` row of an event, neither logged nor buffered yet."""
         user_id = self.actor.user_id if self.actor else None
         workshop_id = self.actor.workshop_id if self.actor else None
-        extra = {
-            "source": SOURCE,
-            "request_id": self.request_id,
-            "user_id": user_id,
-            "workshop_id": workshop_id,
-            "run_id": self.run_id,
-            "payload": payload,
-        }
-        log.log(_LEVELS.get(level, logging.INFO), event, extra=extra)
-        row = LogRow(
+        return LogRow(
             datetime.now(UTC), level, event, self.request_id, user_id, workshop_id, self.run_id, payload
         )
-        self.rows.append(row)
+
+    def echo(self, row: LogRow) -> None:
+        """The JSON line of a row."""
+        extra = {
+            "source": row.source,
+            "request_id": row.request_id,
+            "user_id": row.user_id,
+            "workshop_id": row.workshop_id,
+            "run_id": row.run_id,
+            "payload": row.payload,
+        }
+        log.log(_LEVELS.get(row.level, logging.INFO), row.event, extra=extra)
 
     def take(self) -> list[LogRow]:
         """The buffered rows (the buffer is emptied)."""
@@ -199,14 +206,31 @@ def run_agent(
     logger = RunLogger(request_id, actor)
     try:
         request = validate_body(body)
-        if store.recent_runs(actor, timedelta(hours=1)) >= rate_limit_per_hour:
-            raise ApiError(
-                429, "rate_limited", f"At most {rate_limit_per_hour} notes per hour. Try again later."
-            )
         reads = store.reads(actor)
         tagged = reads.hat_by_code(request.hat_tag) if request.hat_tag else None
         if request.hat_tag and tagged is None:
             raise ApiError(400, "bad_request", f"No hat {request.hat_tag} in this workshop.")
+        run_id = str(uuid.uuid4())
+        logger.run_id = run_id
+        model_name = str(getattr(provider, "model", None) or getattr(provider, "name", "unknown"))
+        start = logger.row(
+            "agent.run.start",
+            "info",
+            {
+                "input_mode": request.input_mode,
+                "hat_code": request.hat_tag,
+                "model": model_name,
+                "chars": len(request.note),
+            },
+        )
+        row = RunRow(
+            run_id, actor, request.note, request.input_mode, request.hat_tag, request_id, model_name, now()
+        )
+        if not store.insert_run(row, [start], rate_limit_per_hour, timedelta(hours=1)):
+            logger.run_id = None  # no run row was written
+            raise ApiError(
+                429, "rate_limited", f"At most {rate_limit_per_hour} notes per hour. Try again later."
+            )
     except ApiError as refused:
         if "reads" in locals():
             reads.close()
@@ -215,26 +239,7 @@ def run_agent(
         )
         store.write_logs(actor, logger.take())
         raise
-
-    run_id = str(uuid.uuid4())
-    logger.run_id = run_id
-    model_name = str(getattr(provider, "model", None) or getattr(provider, "name", "unknown"))
-    logger(
-        "agent.run.start",
-        "info",
-        {
-            "input_mode": request.input_mode,
-            "hat_code": request.hat_tag,
-            "model": model_name,
-            "chars": len(request.note),
-        },
-    )
-    store.insert_run(
-        RunRow(
-            run_id, actor, request.note, request.input_mode, request.hat_tag, request_id, model_name, now()
-        ),
-        logger.take(),
-    )
+    logger.echo(start)  # its row was inserted with the run row
     trace = Trace()
     ctx = RunContext(
         run_id=run_id,
