@@ -71,18 +71,20 @@ def shift_coverage(ctx: RunContext, sql: Sql, shift: int) -> dict[str, Any]:
     key = ("coverage", ctx.scope.day, shift)
     if key in ctx.memo:
         return dict(ctx.memo[key])
+    # One statement for the shift row and its excluded records: every daily tool starts here.
     rows = sql.rows(
         ctx,
-        "SELECT coverage, excluded, crew, supervisor_slot FROM shifts WHERE day = $day AND shift = $shift",
+        """
+        SELECT coverage, crew, supervisor_slot,
+               (SELECT coalesce(list({'record_id': e.record_id, 'error': e.error} ORDER BY e.record_id), [])
+                FROM excluded_records e WHERE e.day = $day AND e.shift = $shift) AS excluded
+        FROM shifts WHERE day = $day AND shift = $shift
+        """,
         {"day": ctx.scope.day, "shift": shift},
     )
     if not rows:
         raise ToolError(f"No records for shift {shift} on {ctx.scope.day.isoformat()}.")
-    excluded = sql.rows(
-        ctx,
-        "SELECT record_id, error FROM excluded_records WHERE day = $day AND shift = $shift ORDER BY record_id",
-        {"day": ctx.scope.day, "shift": shift},
-    )
+    excluded = [dict(e) for e in rows[0]["excluded"]]
     status = "complete" if rows[0]["coverage"] == "complete" and not excluded else "incomplete"
     ctx.memo[key] = {
         "status": status,
