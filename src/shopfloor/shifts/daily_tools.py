@@ -425,6 +425,7 @@ def get_setup_matrix(ctx: RunContext, args: ShiftArgs) -> dict[str, Any]:
         cover=cover,
         shift=shift,
         setups_over_trim_flag=sum(1 for r in rows if r["trim_flag"]),
+        paper_changes=len({r["run_id"] for r in rows}),
     )
 
 
