@@ -385,7 +385,8 @@ def _intent(
         return "kpis", {}
     if _has(
         q,
-        r"\bwhy\b|\bwhat happened\b|\boverview\b|\bsummary\b|\bsummari[sz]e\b|\bhow did (we|it|the shift)"
+        r"\bwhy\b|\bwhat happened\b|\boverview\b|\bsummary\b|\bsummari[sz]e\b|\bhow did (we|it|the shift"
+        r"|(the )?(first|1st|second|2nd|third|3rd|day|night|swing|evening) shift|shift (1|2|3|one|two|three))"
         r" (do|go)\b|\bhow was\b|\bhow were\b|\bwhat went wrong\b",
     ):
         return ("overview" if _has(q, r"\bwhy\b") or not ranged else "kpis"), {}

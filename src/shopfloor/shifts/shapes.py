@@ -189,7 +189,7 @@ def _wet_end(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
         finding(
             "{} runs ran under their grade's trailing-year baseline",
             env["runs_under_baseline"],
-            "runs",
+            "",
             q,
             None,
         )
@@ -785,7 +785,17 @@ def build_sections(
         first = next((i for i, s in enumerate(body) if s["type"] == "finding"), None)
         if first is not None:
             lead = body.pop(first)
-            sections.append({"type": "headline", "text": lead["text"][2:].rstrip(".") + "."})
+            # Over several shifts the promoted finding keeps the shift its label gave it.
+            shift_label = next(
+                (
+                    s["text"]
+                    for s in reversed(body[:first])
+                    if s["type"] == "label" and s["text"].startswith("Shift ")
+                ),
+                None,
+            )
+            prefix = f"{shift_label}: " if shift_label else ""
+            sections.append({"type": "headline", "text": prefix + lead["text"][2:].rstrip(".") + "."})
         elif evidence:
             sections.append({"type": "text", "text": "The evidence below answers the question."})
     sections.extend(body)

@@ -106,3 +106,11 @@ def test_a_statement_repeated_in_one_run_is_read_once_and_listed_twice(conn, mon
     overview = next(e for e in answer.evidence if e["tool"] == "get_shift_overview")
     component = next(c for c in overview["components"] if c["id"] == "downtime_by_reason")
     assert all("pct_of_scheduled" not in r for r in component["rows"])
+
+
+def test_all_shift_speed_headline_names_its_shift(conn):
+    answer = investigate("which shift lost the most speed", Scope(day=DAY), conn)
+    head = answer.sections[0]["text"]
+    assert head.startswith("Shift one: Slowest run") and "(query 1 · row" in head
+    assert not any(" runs runs " in s["text"] for s in answer.sections)
+    assert invariants(answer.as_dict()) == []

@@ -453,3 +453,18 @@ def test_follow_up_naming_a_shift_moves_to_it_and_a_window_changes_the_window():
     assert isinstance(route("and last week", SHIFT2, previous=first), Unavailable)  # no window form
     same = route("what about it", SHIFT2, previous=first)
     assert isinstance(same, Unavailable)
+
+
+@pytest.mark.parametrize(
+    ("question", "address"),
+    [
+        ("how did third shift do", "/a?day=2026-09-16&shift=3&include=day&measure=overview"),
+        ("how did shift 1 go yesterday", "/a?day=2026-09-15&shift=1&include=day&measure=overview"),
+        (
+            "how did first shift do last week",
+            "/a?window=week&anchor=2026-09-07&shift=1&include=day&measure=kpis",
+        ),
+    ],
+)
+def test_how_did_a_named_shift_do_is_its_overview(question, address):
+    assert plan(question, ALL).address() == address
