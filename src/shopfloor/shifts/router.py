@@ -193,7 +193,9 @@ def scope_words(question: str, scope: Scope) -> ScopeWords | Unavailable:
     anchor: date | None = None
     other: date | None = None
     weeks: int | None = None
-    m = re.search(r"\b(?:last|past|over the last|over the past) (\d{1,2}) weeks\b", q)
+    m = re.search(
+        r"\b(?:last|past|over the last|over the past|over|for the last|for the past|for) (\d{1,2}) weeks\b", q
+    )
     if m:
         weeks = int(m.group(1))
         if not 1 <= weeks <= 26:

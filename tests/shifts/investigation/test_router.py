@@ -468,3 +468,10 @@ def test_follow_up_naming_a_shift_moves_to_it_and_a_window_changes_the_window():
 )
 def test_how_did_a_named_shift_do_is_its_overview(question, address):
     assert plan(question, ALL).address() == address
+
+
+@pytest.mark.parametrize(
+    ("question", "weeks"), [("trim trend over 6 weeks", 6), ("speed trend for 4 weeks", 4)]
+)
+def test_a_trend_keeps_the_weeks_it_was_asked_for(question, weeks):
+    assert plan(question).weeks == weeks
