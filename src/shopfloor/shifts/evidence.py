@@ -118,7 +118,7 @@ def window_coverage(sql: Sql, ctx: RunContext, window: Window, shift: int | None
     rows = sql.rows(
         ctx,
         """
-        SELECT day, bool_or(coverage <> 'complete' OR excluded > 0) AS incomplete
+        SELECT day, count(*) AS n, bool_or(coverage <> 'complete' OR excluded > 0) AS incomplete
         FROM shifts
         WHERE day BETWEEN $start AND $end AND ($shift IS NULL OR shift = $shift)
         GROUP BY day ORDER BY day
@@ -126,18 +126,8 @@ def window_coverage(sql: Sql, ctx: RunContext, window: Window, shift: int | None
         {"start": window.start, "end": window.end, "shift": shift},
     )
     need = 1 if shift is not None else 3
-    counts = sql.rows(
-        ctx,
-        """
-        SELECT day, count(*) AS n FROM shifts
-        WHERE day BETWEEN $start AND $end AND ($shift IS NULL OR shift = $shift)
-        GROUP BY day ORDER BY day
-        """,
-        {"start": window.start, "end": window.end, "shift": shift},
-    )
-    present = [date.fromisoformat(r["day"]) for r in counts]
-    short = {date.fromisoformat(r["day"]) for r in counts if r["n"] < need}
-    invalid = {date.fromisoformat(r["day"]) for r in rows if r["incomplete"]} | short
+    present = [date.fromisoformat(r["day"]) for r in rows]
+    invalid = {date.fromisoformat(r["day"]) for r in rows if r["incomplete"] or r["n"] < need}
     return coverage(window, present, invalid)
 
 
