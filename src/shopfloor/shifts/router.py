@@ -94,7 +94,8 @@ def grouping(question: str) -> str | None:
     """The breakdown a grouping word asks for (it never decides the measure)."""
     q = normalize(question)
     for by, pattern in (
-        ("grade", r"\b(by|per|each|every|which) (board )?grades?\b|\bgrades?\b"),
+        # A board grade named by its code ("275-BC") asks for the per-grade rows, where that grade is one.
+        ("grade", r"\b(by|per|each|every|which) (board )?grades?\b|\bgrades?\b|\b\d{2,3}-[a-z]{1,2}\b"),
         ("width", r"\b(by|per|each) (web )?width\b|\bwidths?\b"),
         ("crew", r"\b(by|per|each) crew\b|\bcrews?\b"),
         ("place", r"\b(by|per) (place|location|machine|equipment)\b|\bwhere\b|\bplaces?\b"),
@@ -370,7 +371,7 @@ def _intent(
         return "rankings", {"metric": metric}
     if _has(q, r"\bpareto\b"):
         return "pareto", {"by": by if by in ("reason", "place", "kind") else "reason", "count": _count(q)}
-    if _has(q, r"\b(downtime|down time|stops?|stopped|jams?|maintenance|operator|pm|outage|planned)\b"):
+    if _has(q, r"\b(downtime|down time|stops?|stopped|jams?|maintenance|operator|pm|outages?|planned)\b"):
         group = by if by in ("place", "kind") else "reason"
         if ranged:
             return "pareto", {"by": group, "count": _count(q)}

@@ -475,3 +475,18 @@ def test_how_did_a_named_shift_do_is_its_overview(question, address):
 )
 def test_a_trend_keeps_the_weeks_it_was_asked_for(question, weeks):
     assert plan(question).weeks == weeks
+
+
+def test_a_named_grade_code_asks_for_the_per_grade_rows():
+    assert plan("what was the speed on 275-BC").address() == "/a?day=2026-09-16&shift=2&measure=fpm&by=grade"
+    assert plan("why was 275-BC slow this week").measure == "overview"  # a diagnosis still wins
+
+
+def test_outages_plural_is_a_downtime_question():
+    p = plan("were there any power outages this month", ALL)
+    assert (p.measure, p.by) == ("pareto", "reason")
+
+
+def test_maintenance_downtime_over_a_window_stays_by_reason():
+    p = plan("maintenance downtime this month", ALL)
+    assert (p.measure, p.by) == ("pareto", "reason")
