@@ -433,6 +433,19 @@ def _stops(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     return None, out
 
 
+# The trend metrics as a supervisor says them (the tool's identifiers stay in the evidence).
+TREND_NAMES = {
+    "speed": "speed with stops",
+    "speed_to_target": "speed to target",
+    "lineal_ft": "lineal footage",
+    "downtime_pct": "downtime",
+    "maintenance_pct": "maintenance downtime",
+    "operator_pct": "operator downtime",
+    "trim_pct": "side trim",
+    "dry_end_pct": "dry-end waste",
+}
+
+
 def _trend(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     q = env["query"]
     rows = env["rows"]
@@ -448,7 +461,7 @@ def _trend(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
         head = {
             "type": "headline",
             "text": f"The week of {rows[i]['week_start']} read **{fmt(rows[i]['value'], unit)}** for "
-            f"{env['metric']} {cite(q, i)}.",
+            f"{TREND_NAMES.get(env['metric'], env['metric'])} {cite(q, i)}.",
         }
         for i, row in enumerate(rows[-5:], start=max(0, len(rows) - 5)):
             out.append(

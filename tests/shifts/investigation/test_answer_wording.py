@@ -114,3 +114,10 @@ def test_all_shift_speed_headline_names_its_shift(conn):
     assert head.startswith("Shift one: Slowest run") and "(query 1 · row" in head
     assert not any(" runs runs " in s["text"] for s in answer.sections)
     assert invariants(answer.as_dict()) == []
+
+
+def test_a_trend_names_its_metric_in_words(conn):
+    answer = investigate("trim trend over 2 weeks", SHIFT2, conn)
+    head = answer.sections[0]["text"]
+    assert "for side trim (query 1 · row 2)" in head and "trim_pct" not in head
+    assert invariants(answer.as_dict()) == []
