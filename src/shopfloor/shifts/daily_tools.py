@@ -71,18 +71,20 @@ def shift_coverage(ctx: RunContext, sql: Sql, shift: int) -> dict[str, Any]:
     key = ("coverage", ctx.scope.day, shift)
     if key in ctx.memo:
         return dict(ctx.memo[key])
+    # One statement for the shift row and its excluded records: every daily tool starts here.
     rows = sql.rows(
         ctx,
-        "SELECT coverage, excluded, crew, supervisor_slot FROM shifts WHERE day = $day AND shift = $shift",
+        """
+        SELECT coverage, crew, supervisor_slot,
+               (SELECT coalesce(list({'record_id': e.record_id, 'error': e.error} ORDER BY e.record_id), [])
+                FROM excluded_records e WHERE e.day = $day AND e.shift = $shift) AS excluded
+        FROM shifts WHERE day = $day AND shift = $shift
+        """,
         {"day": ctx.scope.day, "shift": shift},
     )
     if not rows:
         raise ToolError(f"No records for shift {shift} on {ctx.scope.day.isoformat()}.")
-    excluded = sql.rows(
-        ctx,
-        "SELECT record_id, error FROM excluded_records WHERE day = $day AND shift = $shift ORDER BY record_id",
-        {"day": ctx.scope.day, "shift": shift},
-    )
+    excluded = [dict(e) for e in rows[0]["excluded"]]
     status = "complete" if rows[0]["coverage"] == "complete" and not excluded else "incomplete"
     ctx.memo[key] = {
         "status": status,
@@ -171,36 +173,48 @@ def _band_flags(ctx: RunContext, sql: Sql, shift: int, cover: dict[str, Any]) ->
     rows = sql.rows(
         ctx,
         """
-        WITH k AS (
-          SELECT kind, sum(minutes) AS minutes, arg_max(reason, minutes) AS top_reason
-          FROM (SELECT kind, reason, sum(minutes) AS minutes FROM stops
-                WHERE day = $day AND shift = $shift AND kind IN ('Maintenance', 'Operator')
-                GROUP BY kind, reason)
-          GROUP BY kind)
-        SELECT k.kind, k.minutes, k.top_reason,
-               (SELECT count(DISTINCT day) FROM stops s
-                 WHERE s.shift = $shift AND s.reason = k.top_reason AND s.kind = k.kind
-                   AND s.day > $day - INTERVAL 365 DAY AND s.day <= $day) AS recurrence_days
-        FROM k ORDER BY k.kind
+        SELECT kind, sum(minutes) AS minutes, arg_max(reason, minutes) AS top_reason
+        FROM (SELECT kind, reason, sum(minutes) AS minutes FROM stops
+              WHERE day = $day AND shift = $shift AND kind IN ('Maintenance', 'Operator')
+              GROUP BY kind, reason)
+        GROUP BY kind ORDER BY kind
         """,
         {"day": ctx.scope.day, "shift": shift},
     )
-    flags = []
+    over = []
     for row in rows:
         pct = ratio(row["minutes"], 480.0, 100)
         limit = MAINT_BAND if row["kind"] == "Maintenance" else OPERATOR_BAND
         if pct is not None and pct > limit:
-            flags.append(
-                {
-                    "kind": row["kind"],
-                    "pct_of_scheduled": pct,
-                    "band": limit,
-                    "supervisor_slot": cover["supervisor_slot"],
-                    "leading_reason": row["top_reason"],
-                    "recurrence_days_trailing_year": row["recurrence_days"],
-                }
-            )
-    return flags
+            over.append((row, pct, limit))
+    if not over:
+        return []  # the trailing year is read only for a kind over its band
+    recurrence = sql.rows(
+        ctx,
+        """
+        SELECT kind, reason, count(DISTINCT day) AS days FROM stops
+        WHERE shift = $shift AND list_contains($pairs, kind || '/' || reason)
+          AND day > $day - INTERVAL 365 DAY AND day <= $day
+        GROUP BY kind, reason
+        """,
+        {
+            "day": ctx.scope.day,
+            "shift": shift,
+            "pairs": [f"{r['kind']}/{r['top_reason']}" for r, _, _ in over],
+        },
+    )
+    days = {(r["kind"], r["reason"]): r["days"] for r in recurrence}
+    return [
+        {
+            "kind": row["kind"],
+            "pct_of_scheduled": pct,
+            "band": limit,
+            "supervisor_slot": cover["supervisor_slot"],
+            "leading_reason": row["top_reason"],
+            "recurrence_days_trailing_year": days.get((row["kind"], row["top_reason"]), 0),
+        }
+        for row, pct, limit in over
+    ]
 
 
 def get_wet_end_performance(ctx: RunContext, args: ShiftArgs) -> dict[str, Any]:
@@ -423,6 +437,7 @@ def get_setup_matrix(ctx: RunContext, args: ShiftArgs) -> dict[str, Any]:
         cover=cover,
         shift=shift,
         setups_over_trim_flag=sum(1 for r in rows if r["trim_flag"]),
+        paper_changes=len({r["run_id"] for r in rows}),
     )
 
 

@@ -13,6 +13,7 @@ import re
 import secrets
 from dataclasses import dataclass, field
 from datetime import date
+from functools import lru_cache
 from typing import Any
 
 import duckdb
@@ -50,21 +51,32 @@ class Sql:
     source_rows: int = 0
 
     def rows(self, ctx: RunContext, sql: str, params: dict[str, Any]) -> list[dict[str, Any]]:
-        """Run one fixed statement with bound values (1,000-row limit, two-second interrupt)."""
-        used = set(re.findall(r"\$(\w+)", sql))
+        """Run one fixed statement with bound values (1,000-row limit, two-second interrupt).
+
+        A statement already run in this run with the same values is read from the run's memo (the store
+        does not change mid-run); it is still listed in this tool's trace, and callers get fresh row dicts.
+        """
+        text, used = _statement(sql)
         params = {k: v for k, v in params.items() if k in used}
-        try:
-            result = bounded_query(ctx.conn, sql, params)
-        except QueryTimeout:
-            raise ToolError("The query took longer than two seconds and was stopped.") from None
+        key = ("sql", text, repr(sorted(params.items())))
+        if key not in ctx.memo:
+            try:
+                result = bounded_query(ctx.conn, sql, params)
+            except QueryTimeout:
+                raise ToolError("The query took longer than two seconds and was stopped.") from None
+            rows = [{k: _jsonable(v) for k, v in row.items()} for row in result.dicts()]
+            ctx.memo[key] = (rows, result.truncated)
+        rows, truncated = ctx.memo[key]
         self.statements.append(
-            {
-                "sql": " ".join(sql.split()),
-                "params": {k: _jsonable(v) for k, v in params.items()},
-                "truncated": result.truncated,
-            }
+            {"sql": text, "params": {k: _jsonable(v) for k, v in params.items()}, "truncated": truncated}
         )
-        return [{k: _jsonable(v) for k, v in row.items()} for row in result.dicts()]
+        return [dict(row) for row in rows]
+
+
+@lru_cache(maxsize=512)
+def _statement(sql: str) -> tuple[str, frozenset[str]]:
+    """A fixed template's one-line form for the trace and the names of the values it binds."""
+    return " ".join(sql.split()), frozenset(re.findall(r"\$(\w+)", sql))
 
 
 def _jsonable(value: Any) -> Any:
@@ -106,7 +118,7 @@ def window_coverage(sql: Sql, ctx: RunContext, window: Window, shift: int | None
     rows = sql.rows(
         ctx,
         """
-        SELECT day, bool_or(coverage <> 'complete' OR excluded > 0) AS incomplete
+        SELECT day, count(*) AS n, bool_or(coverage <> 'complete' OR excluded > 0) AS incomplete
         FROM shifts
         WHERE day BETWEEN $start AND $end AND ($shift IS NULL OR shift = $shift)
         GROUP BY day ORDER BY day
@@ -114,18 +126,8 @@ def window_coverage(sql: Sql, ctx: RunContext, window: Window, shift: int | None
         {"start": window.start, "end": window.end, "shift": shift},
     )
     need = 1 if shift is not None else 3
-    counts = sql.rows(
-        ctx,
-        """
-        SELECT day, count(*) AS n FROM shifts
-        WHERE day BETWEEN $start AND $end AND ($shift IS NULL OR shift = $shift)
-        GROUP BY day ORDER BY day
-        """,
-        {"start": window.start, "end": window.end, "shift": shift},
-    )
-    present = [date.fromisoformat(r["day"]) for r in counts]
-    short = {date.fromisoformat(r["day"]) for r in counts if r["n"] < need}
-    invalid = {date.fromisoformat(r["day"]) for r in rows if r["incomplete"]} | short
+    present = [date.fromisoformat(r["day"]) for r in rows]
+    invalid = {date.fromisoformat(r["day"]) for r in rows if r["incomplete"] or r["n"] < need}
     return coverage(window, present, invalid)
 
 

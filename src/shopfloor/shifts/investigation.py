@@ -11,7 +11,7 @@ import json
 import re
 import time
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import duckdb
@@ -25,7 +25,7 @@ from shopfloor.shifts.planner import MODEL, NOT_BUILT, OfflinePlanner, Step, pla
 from shopfloor.shifts.plans import Plan, Scope, parse_address
 from shopfloor.shifts.router import EXAMPLES, Unavailable, route
 from shopfloor.shifts.shapes import build_sections
-from shopfloor.shifts.toolset import DAILY, full_registry, model_registry
+from shopfloor.shifts.toolset import DAILY, full_registry, model_registry, plan_registry
 
 STATUSES = (
     "complete",
@@ -213,7 +213,7 @@ def investigate(
         planner or OfflinePlanner(routed, chosen),
         SYSTEM,
         question,
-        registry,
+        registry if planner is not None else plan_registry(tuple(name for name, _ in chosen)),
         ctx,
         trace,
         limits=limits,
@@ -244,7 +244,7 @@ def investigate(
         evidence=numbered,
         charts=list(ctx.charts),
         tables=[_table(e) for e in numbered],
-        trace=trace.to_list(),
+        trace=trace_list(trace),
         usage={
             "model": trace.model or MODEL,
             "tokens_in": trace.tokens_in,
@@ -259,6 +259,15 @@ def investigate(
     if history is not None:
         history.add(question, scope, routed.address())
     return answer
+
+
+def trace_list(trace: Trace) -> list[dict[str, Any]]:
+    """``Trace.to_list()``'s steps without its deep copy: the tool outputs are the run's own envelopes,
+    which nothing changes after the run, and copying every row of them was a large share of a daily run."""
+    return [
+        {"i": i, **{f.name: getattr(step, f.name) for f in fields(step)}}
+        for i, step in enumerate(trace.steps)
+    ]
 
 
 MAX_PLAN_STEPS = 10

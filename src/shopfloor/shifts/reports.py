@@ -143,6 +143,11 @@ def period_report(
         sections.append(
             "The window is partial: rankings withheld, deltas withheld, missing days unavailable."
         )
+    elif not prev_cover.complete:
+        # Say why the previous columns are empty, so a withheld comparison never reads as "none before".
+        sections.append(
+            f"The window before ({previous.label}) is incomplete: comparisons with it are withheld, never zero."
+        )
     tables = [
         {"title": "Recurring downtime, current vs previous", "rows": recurring},
         {"title": "Shift rankings (1 = best)", "rows": rankings},

@@ -94,7 +94,8 @@ def grouping(question: str) -> str | None:
     """The breakdown a grouping word asks for (it never decides the measure)."""
     q = normalize(question)
     for by, pattern in (
-        ("grade", r"\b(by|per|each|every|which) (board )?grades?\b|\bgrades?\b"),
+        # A board grade named by its code ("275-BC") asks for the per-grade rows, where that grade is one.
+        ("grade", r"\b(by|per|each|every|which) (board )?grades?\b|\bgrades?\b|\b\d{2,3}-[a-z]{1,2}\b"),
         ("width", r"\b(by|per|each) (web )?width\b|\bwidths?\b"),
         ("crew", r"\b(by|per|each) crew\b|\bcrews?\b"),
         ("place", r"\b(by|per) (place|location|machine|equipment)\b|\bwhere\b|\bplaces?\b"),
@@ -193,7 +194,9 @@ def scope_words(question: str, scope: Scope) -> ScopeWords | Unavailable:
     anchor: date | None = None
     other: date | None = None
     weeks: int | None = None
-    m = re.search(r"\b(?:last|past|over the last|over the past) (\d{1,2}) weeks\b", q)
+    m = re.search(
+        r"\b(?:last|past|over the last|over the past|over|for the last|for the past|for) (\d{1,2}) weeks\b", q
+    )
     if m:
         weeks = int(m.group(1))
         if not 1 <= weeks <= 26:
@@ -368,7 +371,7 @@ def _intent(
         return "rankings", {"metric": metric}
     if _has(q, r"\bpareto\b"):
         return "pareto", {"by": by if by in ("reason", "place", "kind") else "reason", "count": _count(q)}
-    if _has(q, r"\b(downtime|down time|stops?|stopped|jams?|maintenance|operator|pm|outage|planned)\b"):
+    if _has(q, r"\b(downtime|down time|stops?|stopped|jams?|maintenance|operator|pm|outages?|planned)\b"):
         group = by if by in ("place", "kind") else "reason"
         if ranged:
             return "pareto", {"by": group, "count": _count(q)}
@@ -385,7 +388,8 @@ def _intent(
         return "kpis", {}
     if _has(
         q,
-        r"\bwhy\b|\bwhat happened\b|\boverview\b|\bsummary\b|\bsummari[sz]e\b|\bhow did (we|it|the shift)"
+        r"\bwhy\b|\bwhat happened\b|\boverview\b|\bsummary\b|\bsummari[sz]e\b|\bhow did (we|it|the shift"
+        r"|(the )?(first|1st|second|2nd|third|3rd|day|night|swing|evening) shift|shift (1|2|3|one|two|three))"
         r" (do|go)\b|\bhow was\b|\bhow were\b|\bwhat went wrong\b",
     ):
         return ("overview" if _has(q, r"\bwhy\b") or not ranged else "kpis"), {}

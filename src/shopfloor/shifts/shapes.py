@@ -55,6 +55,11 @@ def finding(text: str, value: Any, unit: str, query: int, row: int | None) -> Se
     return {"type": "finding", "text": f"- {text.format(f'**{fmt(value, unit)}**')} {cite(query, row)}"}
 
 
+def _count(n: Any, noun: str) -> str:
+    """A count with its noun, singular for one ("1 stop", "4 stops")."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def _money(row: dict[str, Any]) -> str:
     """A priced row's dollars and per-year figure, said beside its quantity."""
     if row.get("usd") is None:
@@ -123,14 +128,18 @@ def _downtime(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
         lead = "The largest downtime" if ranked else "Downtime"
         head = {
             "type": "headline",
-            "text": f"{lead} was {top['key']} at **{fmt(top['minutes'], 'min')}** over {top['stops']} stops "
+            "text": f"{lead} was {top['key']} at **{fmt(top['minutes'], 'min')}** over {_count(top['stops'], 'stop')} "
             f"{cite(q, i)}.",
         }
         out.append({"type": "label", "text": "Most downtime" if ranked else "Recorded downtime"})
     for i, row in controllable[:3]:
         out.append(
             finding(
-                f"{row['key']}: {{}} over {row['stops']} stops, {_money(row)}", row["minutes"], "min", q, i
+                f"{row['key']}: {{}} over {_count(row['stops'], 'stop')}, {_money(row)}",
+                row["minutes"],
+                "min",
+                q,
+                i,
             )
         )
     for i, row in enumerate(rows):
@@ -180,7 +189,7 @@ def _wet_end(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
         finding(
             "{} runs ran under their grade's trailing-year baseline",
             env["runs_under_baseline"],
-            "runs",
+            "",
             q,
             None,
         )
@@ -214,6 +223,35 @@ def _quality(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     return head, out
 
 
+def _shift_volume(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """A volume question's shift KPIs: the lineal footage leads, held against the owner's context for a shift
+    (about 200,000 ft is a bad shift, 275,000–300,000 ft a good one); speed follows as one finding."""
+    q = env["query"]
+    head = None
+    found = _kpi(env, "lineal_ft")
+    if found:
+        i, row = found
+        head = {
+            "type": "headline",
+            "text": f"Shift {env['shift']} ran **{fmt(row['value'], 'ft')}** lineal {cite(q, i)}; about 200,000 "
+            "ft is a bad shift and 275,000–300,000 ft a good one.",
+        }
+    out: list[Section] = []
+    for measure, label in (
+        ("gross_sqft", "Gross area {}"),
+        ("estimated_good_sqft", "Estimated good area {} after trim, shear and rejects"),
+        ("setups", "{} setups"),
+        ("paper_changes", "{} paper changes (wet-end runs)"),
+        ("speed_to_target_pct", "Speed to target {} of grade target"),
+    ):
+        found = _kpi(env, measure)
+        if found:
+            i, row = found
+            unit = row["unit"] if row["unit"] in ("sq ft", "%") else ""
+            out.append(finding(label, row["value"], unit, q, i))
+    return head, out
+
+
 def _overview(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     return _shift_kpis(env)
 
@@ -224,20 +262,27 @@ def _notes(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
         # Untrusted text: quoted as data, with the markers that shapes use removed.
         text = str(row["text"]).replace("**", "").replace("(query", "(q")
         out.append({"type": "text", "text": f"Reported note: “{text}”"})
-    out.append(finding("{} notes recorded for the shift", len(env["rows"]), "notes", env["query"], None))
+    n = len(env["rows"])
+    out.append(
+        finding(f"{{}} {'note' if n == 1 else 'notes'} recorded for the shift", n, "", env["query"], None)
+    )
     return None, out
 
 
 def _count_rows(label: str) -> Callable[[dict[str, Any]], tuple[Section | None, list[Section]]]:
     def shape(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
         n = len(env["rows"])
-        out = [finding(label, n, "rows", env["query"], None)]
+        out = [finding(label, n, "", env["query"], None)]
+        changes = env.get("paper_changes")
+        if changes is not None:
+            noun = "paper change" if changes == 1 else "paper changes"
+            out.append(finding(f"{{}} {noun} (wet-end runs)", changes, "", env["query"], None))
         if env.get("setups_over_trim_flag") is not None:
             out.append(
                 finding(
                     "{} setups over the 3.25 % trim flag",
                     env["setups_over_trim_flag"],
-                    "setups",
+                    "",
                     env["query"],
                     None,
                 )
@@ -321,7 +366,7 @@ def _pareto(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     for i, row in controllable[:4]:
         out.append(
             finding(
-                f"{row['key']}: {{}}, {row['stops']} stops, {_money(row)}",
+                f"{row['key']}: {{}}, {_count(row['stops'], 'stop')}, {_money(row)}",
                 row[measure] if measure == "minutes" else row["minutes"],
                 "min",
                 q,
@@ -388,6 +433,19 @@ def _stops(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     return None, out
 
 
+# The trend metrics as a supervisor says them (the tool's identifiers stay in the evidence).
+TREND_NAMES = {
+    "speed": "speed with stops",
+    "speed_to_target": "speed to target",
+    "lineal_ft": "lineal footage",
+    "downtime_pct": "downtime",
+    "maintenance_pct": "maintenance downtime",
+    "operator_pct": "operator downtime",
+    "trim_pct": "side trim",
+    "dry_end_pct": "dry-end waste",
+}
+
+
 def _trend(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     q = env["query"]
     rows = env["rows"]
@@ -403,7 +461,7 @@ def _trend(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
         head = {
             "type": "headline",
             "text": f"The week of {rows[i]['week_start']} read **{fmt(rows[i]['value'], unit)}** for "
-            f"{env['metric']} {cite(q, i)}.",
+            f"{TREND_NAMES.get(env['metric'], env['metric'])} {cite(q, i)}.",
         }
         for i, row in enumerate(rows[-5:], start=max(0, len(rows) - 5)):
             out.append(
@@ -603,13 +661,18 @@ def _variance(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
         f"{env['reference_fpm']:,.1f} ft/min ({env['against']}) (query {q}).",
     }
     out: list[Section] = [{"type": "label", "text": "Where the speed went"}]
+    ranked = _ranked(env)
     order = list(range(len(env["rows"])))
-    if _ranked(env):
+    if ranked:
         order.sort(key=lambda i: -abs(env["rows"][i]["fpm"]))
     for i in order:
         r = env["rows"][i]
         if abs(r["fpm"]) >= 0.05:
-            out.append(finding(f"{r['bucket']} ({r['class']}): {{}}", r["fpm"], "ft/min", q, i))
+            # A stop bucket names its leading reason (the tool lists them by minutes), so "why slow" over a
+            # window says which stop it was; an unranked window lists, never leads.
+            reasons = [d for d in r.get("details") or [] if d.get("reason")]
+            led = f", led by {reasons[0]['reason']}" if ranked and reasons else ""
+            out.append(finding(f"{r['bucket']} ({r['class']}){led}: {{}}", r["fpm"], "ft/min", q, i))
     return head, out
 
 
@@ -702,6 +765,8 @@ def build_sections(
     per_result: list[list[Section]] = []
     for env in evidence:
         shaper = SHAPERS.get(env["tool"])
+        if plan.measure == "volume" and env["tool"] == "get_shift_kpis":
+            shaper = _shift_volume  # a volume question leads with what was made, never with speed (#74)
         if shaper is None:
             continue
         head, lines = shaper(env)
@@ -719,8 +784,13 @@ def build_sections(
     day_totals = [
         h for h, e in zip(heads_for, evidence_with_head, strict=True) if e["tool"] == "get_day_dollars"
     ]
+    volume_by_grade = [
+        h for h, e in zip(heads_for, evidence_with_head, strict=True) if e["tool"] == "get_grade_totals"
+    ]
     if day_totals:
         sections.append(day_totals[0])
+    elif plan.measure == "volume" and plan.by == "grade" and volume_by_grade:
+        sections.append(volume_by_grade[0])
     elif heads:
         sections.append(heads[0])
     else:
@@ -728,7 +798,17 @@ def build_sections(
         first = next((i for i, s in enumerate(body) if s["type"] == "finding"), None)
         if first is not None:
             lead = body.pop(first)
-            sections.append({"type": "headline", "text": lead["text"][2:].rstrip(".") + "."})
+            # Over several shifts the promoted finding keeps the shift its label gave it.
+            shift_label = next(
+                (
+                    s["text"]
+                    for s in reversed(body[:first])
+                    if s["type"] == "label" and s["text"].startswith("Shift ")
+                ),
+                None,
+            )
+            prefix = f"{shift_label}: " if shift_label else ""
+            sections.append({"type": "headline", "text": prefix + lead["text"][2:].rstrip(".") + "."})
         elif evidence:
             sections.append({"type": "text", "text": "The evidence below answers the question."})
     sections.extend(body)

@@ -31,3 +31,12 @@ def model_registry() -> ToolRegistry:
     """The catalog offered to a live model: everything but the offline-only tools."""
     full = full_registry()
     return full.subset(n for n in full.names if n not in OFFLINE_ONLY)
+
+
+@lru_cache(maxsize=64)
+def plan_registry(names: tuple[str, ...]) -> ToolRegistry:
+    """The offline planner's registry for one plan: its steps' tools and render_chart, in catalog order.
+
+    The offline planner reads no tool specs, so a run need not copy the whole catalog's schemas; the plan was
+    already checked against the full catalog, and a call outside it is refused by the dispatcher."""
+    return full_registry().subset([*names, "render_chart"])

@@ -209,3 +209,14 @@ def test_a_slow_query_is_interrupted_and_reported(conn, monkeypatch):
         evidence.Sql().rows(
             ctx, "SELECT count(*) FROM range(100000000) a, range(100) b WHERE a.range % 7 = b.range", {}
         )
+
+
+def test_band_flags_read_the_trailing_year_only_over_a_band(conn):
+    # Shift 1: 10 min maintenance and 5 min operator of 480 (2.08 % and 1.04 %), both under 2.5 %.
+    env = ok(conn, "get_downtime_breakdown", {"shift": 1, "kind": None, "group_by": "reason"})
+    assert env["flags"] == []
+    assert not any("count(DISTINCT day)" in s["sql"] for s in env["sql"])
+    # Shift 2: the 20-minute jam is 4.17 %, so its recurrence is read.
+    env = ok(conn, "get_downtime_breakdown", {"shift": 2, "kind": None, "group_by": "reason"})
+    assert [f["kind"] for f in env["flags"]] == ["Maintenance"]
+    assert any("count(DISTINCT day)" in s["sql"] for s in env["sql"])

@@ -49,3 +49,16 @@ def test_other_windows(conn, period):
     report = period_report(conn, period, date(2026, 9, 16))
     assert report["status"] == "partial"  # the store holds only 11 days
     assert report["coverage"]["valid_days"] == 10
+
+
+def test_a_partial_window_before_is_said_not_shown_as_empty(conn):
+    report = period_report(conn, "week", date(2026, 9, 9))  # the week of 2026-08-31 holds no records
+    assert report["status"] == "complete" and report["previous_coverage"]["status"] != "complete"
+    assert "The window before (Week of 2026-08-31 (Mon–Fri)) is incomplete" in " ".join(report["sections"])
+    recurring = report["tables"][0]["rows"]
+    assert recurring and all(r["previous_minutes"] is None and r["minutes_change"] is None for r in recurring)
+
+
+def test_complete_windows_say_no_withheld_comparison(conn):
+    report = period_report(conn, "week", date(2026, 9, 16))
+    assert not any("is incomplete" in s for s in report["sections"])

@@ -453,3 +453,40 @@ def test_follow_up_naming_a_shift_moves_to_it_and_a_window_changes_the_window():
     assert isinstance(route("and last week", SHIFT2, previous=first), Unavailable)  # no window form
     same = route("what about it", SHIFT2, previous=first)
     assert isinstance(same, Unavailable)
+
+
+@pytest.mark.parametrize(
+    ("question", "address"),
+    [
+        ("how did third shift do", "/a?day=2026-09-16&shift=3&include=day&measure=overview"),
+        ("how did shift 1 go yesterday", "/a?day=2026-09-15&shift=1&include=day&measure=overview"),
+        (
+            "how did first shift do last week",
+            "/a?window=week&anchor=2026-09-07&shift=1&include=day&measure=kpis",
+        ),
+    ],
+)
+def test_how_did_a_named_shift_do_is_its_overview(question, address):
+    assert plan(question, ALL).address() == address
+
+
+@pytest.mark.parametrize(
+    ("question", "weeks"), [("trim trend over 6 weeks", 6), ("speed trend for 4 weeks", 4)]
+)
+def test_a_trend_keeps_the_weeks_it_was_asked_for(question, weeks):
+    assert plan(question).weeks == weeks
+
+
+def test_a_named_grade_code_asks_for_the_per_grade_rows():
+    assert plan("what was the speed on 275-BC").address() == "/a?day=2026-09-16&shift=2&measure=fpm&by=grade"
+    assert plan("why was 275-BC slow this week").measure == "overview"  # a diagnosis still wins
+
+
+def test_outages_plural_is_a_downtime_question():
+    p = plan("were there any power outages this month", ALL)
+    assert (p.measure, p.by) == ("pareto", "reason")
+
+
+def test_maintenance_downtime_over_a_window_stays_by_reason():
+    p = plan("maintenance downtime this month", ALL)
+    assert (p.measure, p.by) == ("pareto", "reason")
