@@ -335,7 +335,12 @@ def test_advance_pending(make_ctx):
     result = advance(ctx, "TQ-7F3K2", "Washing")
     assert result.content["status"] == "pending"
     proposal = ctx.proposals[0]
-    assert proposal.payload == {"hat_code": "TQ-7F3K2", "from_stage": "Weaving", "to_stage": "Washing"}
+    assert proposal.payload == {
+        "hat_code": "TQ-7F3K2",
+        "from_stage": "Weaving",
+        "to_stage": "Washing",
+        "hat_version": 1,  # the sample hat as read at proposal time
+    }
     assert proposal.confidence == "high"
     assert proposal.rule_result["warnings"] == []
 

@@ -274,3 +274,27 @@ def test_cli_note_shows_cards_as_a_table(cli_env, store):
     assert result.exit_code == 0, result.output
     assert "I understood: TQ-7F3K2 to Bleaching (blocked by the rules)." in result.stdout
     assert "stage_skip" in result.stdout and "blocked" in result.stdout
+
+
+def test_two_notes_moving_one_hat_approve_once_then_conflict(client, token):
+    """End to end: the agent's cards carry the hat's version, so the second approval is a clear conflict."""
+    cards = []
+    for request_id in ("req_aaaaaaaaaaa1", "req_aaaaaaaaaaa2"):
+        response = post(
+            client, token, {"note": "El TQ-7F3K2 pasó a lavado", "input_mode": "typed"}, request_id
+        )
+        assert response.status_code == 200, response.text
+        [card] = response.json()["proposals"]
+        assert card["status"] == "pending" and card["payload"]["hat_version"] == 1
+        cards.append(card["id"])
+    headers = {"authorization": f"Bearer {token}"}
+
+    def approve(card_id: str):
+        body = {"decisions": [{"proposal_id": card_id, "action": "approve"}]}
+        return client.post("/functions/v1/apply-proposals", json=body, headers=headers)
+
+    first = approve(cards[0])
+    assert first.status_code == 200, first.text
+    second = approve(cards[1])
+    assert second.status_code == 409, second.text
+    assert "changed since this proposal was made" in second.text

@@ -344,7 +344,13 @@ def propose_advance_stage(ctx: RunContext, args: ProposeAdvanceStageArgs) -> dic
         if fresh.stage == "Weaving" and args.to_stage == "Washing":
             warnings.extend(_warnings_if_washed_now(ctx, fresh))
     confidence = args.confidence
-    payload: dict[str, Any] = {"hat_code": code, "from_stage": fresh.stage, "to_stage": args.to_stage}
+    # The version read here lets approval tell "changed since this card was made" exactly (a conflict).
+    payload: dict[str, Any] = {
+        "hat_code": code,
+        "from_stage": fresh.stage,
+        "to_stage": args.to_stage,
+        "hat_version": fresh.version,
+    }
     if seen.match in {"confusable", "fuzzy"}:
         confidence = "check"
         payload["code_heard"] = seen.heard
