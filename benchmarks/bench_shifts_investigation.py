@@ -117,7 +117,13 @@ def tool_call(name: str, args: dict[str, Any]) -> Callable[[], None]:
 
 
 FIGURES = [
-    Figure("offline daily investigation (p50/p95)", measure=daily_investigations, unit="ms", goal=150.0),
+    Figure(
+        "offline daily investigation (p50/p95)",
+        measure=daily_investigations,
+        unit="ms",
+        goal=150.0,
+        goal_on="p95",
+    ),
     Figure("period report: week", measure=report_timer("week"), unit="ms"),
     Figure("period report: month", measure=report_timer("month"), unit="ms"),
     Figure("period report: 4-4-5 period", measure=report_timer("fiscal"), unit="ms", goal=1000.0),

@@ -12,6 +12,7 @@ DEMO = textwrap.dedent(
         Figure("fast one", measure=lambda: {"median": 2.0, "p95": 3.0}, goal=4.0),
         Figure("slow one", measure=lambda: {"median": 6.0, "p95": 7.0, "rows": 12}, unit="s", goal=4.0),
         Figure("no goal", measure=lambda: {"median": 1.5, "p95": 1.5}, unit="MB"),
+        Figure("tail", measure=lambda: {"median": 2.0, "p95": 9.0}, goal=4.0, goal_on="p95"),
     ]
     """
 )
@@ -35,6 +36,8 @@ def test_each_figure_gets_its_median_p95_ratio_and_verdict(tmp_path, monkeypatch
     assert "6.000 s" in slow and "1.50×" in slow and "misses" in slow
     assert "1.500 MB" in plain and "×" not in plain and "goal" not in plain.replace("no goal", "")
     assert any("rows" in line and "12" in line for line in lines)  # extra measured values get a row
+    tail = next(line for line in lines if "tail" in line)
+    assert "2.25× p95" in tail and "misses" in tail  # a p95 goal is judged on the p95, not the median
 
 
 def test_arguments_pick_figures_by_name(tmp_path, monkeypatch, capsys):
