@@ -7,6 +7,7 @@ repeats and reports the median (and p95), optionally against a goal, or reports 
 from __future__ import annotations
 
 import importlib.util
+import os
 import statistics
 import sys
 import time
@@ -61,16 +62,22 @@ def load_figures(root: Path) -> list[tuple[str, Figure]]:
     return found
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the benchmarks whose module or figure name contains any of ``argv``."""
-    argv = sys.argv[1:] if argv is None else argv
-    console = Console()
-    table = Table(title="shopfloor benchmarks (medians)")
+def _table(module: str) -> Table:
+    table = Table(title=f"{module.removeprefix('bench_')} (medians)", title_justify="left")
     # Long figure names fold onto more lines instead of being cut, so a narrow terminal still reads.
-    table.add_column("module", overflow="fold")
     table.add_column("figure", overflow="fold", ratio=1)
     for column in ("median", "p95", "goal", "ratio", "verdict"):
         table.add_column(column, no_wrap=True)
+    return table
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmarks whose module or figure name contains any of ``argv``; one table per module."""
+    argv = sys.argv[1:] if argv is None else argv
+    # Piped into a file, Rich would assume 80 columns; give the tables room unless COLUMNS says otherwise.
+    wide = not sys.stdout.isatty() and "COLUMNS" not in os.environ
+    console = Console(width=140) if wide else Console()
+    tables: dict[str, Table] = {}
     for module, fig in load_figures(Path("benchmarks")):
         if argv and not any(a in module or a in fig.name for a in argv):
             continue
@@ -78,6 +85,7 @@ def main(argv: list[str] | None = None) -> int:
             fig.setup()
         with console.status(f"{module}: {fig.name}"):
             result = fig.measure() if fig.measure else time_figure(fig)
+        table = tables.setdefault(module, _table(module))
         median = result["median"]
         ratio = verdict = ""
         if fig.goal:
@@ -87,7 +95,6 @@ def main(argv: list[str] | None = None) -> int:
             verdict = "[green]meets[/green]" if ok else "[red]misses[/red]"
         p95 = result.get("p95")
         table.add_row(
-            module.removeprefix("bench_"),
             fig.name,
             f"{median:.3f} {fig.unit}",
             f"{p95:.3f} {fig.unit}" if p95 is not None else "",
@@ -97,16 +104,10 @@ def main(argv: list[str] | None = None) -> int:
         )
         for key, value in result.items():
             if key not in {"median", "p95"}:
-                table.add_row(
-                    module,
-                    f"  {key}",
-                    f"{value:.3f}" if isinstance(value, float) else str(value),
-                    "",
-                    "",
-                    "",
-                    "",
-                )
-    console.print(table)
+                shown = f"{value:.3f}" if isinstance(value, float) else str(value)
+                table.add_row(f"  {key}", shown, "", "", "", "")
+    for table in tables.values():
+        console.print(table)
     return 0
 
 
