@@ -21,7 +21,7 @@ from shopfloor.agent.providers.base import (
 )
 from shopfloor.shifts.plans import Plan
 
-MODEL = "offline-reader"
+MODEL = "offline-planner"  # the seed's OfflinePlanner; priced at zero like every offline planner
 Step = tuple[str, dict[str, Any]]
 
 # Default chart per tool: (x column, y column, kind, title).
