@@ -52,3 +52,20 @@ def test_pdf_carries_the_chart_image():
     answer = {"question": "q", "status": "complete", "address": "/a", "sections": [], "charts": [CHART]}
     pdf = answer_pdf(answer)
     assert pdf.startswith(b"%PDF") and b"/Subtype /Image" in pdf
+
+
+def test_page_uses_the_stylesheet_not_inline_styles_the_csp_would_block(tmp_path):
+    from fastapi.testclient import TestClient
+
+    from shopfloor.settings import Settings
+    from shopfloor.web.app import create_app
+
+    sections = [{"type": "label", "text": "Where to look"}]
+    page = answer_html(
+        {"question": "q", "status": "complete", "address": "/a", "sections": sections, "charts": []}
+    )
+    assert "style=" not in page and "<h3 class='label'>Where to look</h3>" in page
+    assert "href='/shifts/answer.css'" in page
+    response = TestClient(create_app(Settings(var_dir=tmp_path))).get("/shifts/answer.css")
+    assert response.status_code == 200 and response.headers["content-type"].startswith("text/css")
+    assert "h3.label" in response.text

@@ -57,6 +57,12 @@ def create_app(settings: Settings) -> FastAPI:
             "</code>; answers live at their addresses (<code>/shifts/a?…</code>).</p>"
         )
 
+    @app.get("/answer.css", response_model=None)
+    def answer_css() -> Response:
+        from shopfloor.shifts.render import ANSWER_CSS
+
+        return Response(ANSWER_CSS, media_type="text/css")
+
     @app.get("/q", response_model=None)
     def resolve(
         request: Request,

@@ -20,6 +20,9 @@ from reportlab.platypus import Image, Paragraph, SimpleDocTemplate, Spacer, Tabl
 from shopfloor.shifts.chart_image import HEIGHT_IN, WIDTH_IN, chart_png
 
 BOLD = re.compile(r"\*\*([^*]+)\*\*")
+# Served at /shifts/answer.css: the server's content security policy allows stylesheets from 'self' only,
+# never inline style attributes.
+ANSWER_CSS = "h3.label { font-variant: small-caps; }\nimg { max-width: 100%; }\n"
 
 
 def _marked(text: str, open_tag: str, close_tag: str) -> str:
@@ -30,7 +33,8 @@ def _marked(text: str, open_tag: str, close_tag: str) -> str:
 def answer_html(answer: dict[str, Any]) -> str:
     """A self-contained HTML page (no script) for one answer."""
     lines = [
-        "<!doctype html><html><head><meta charset='utf-8'><title>Shift Investigator answer</title></head><body>",
+        "<!doctype html><html><head><meta charset='utf-8'><title>Shift Investigator answer</title>"
+        "<link rel='stylesheet' href='/shifts/answer.css'></head><body>",
         "<p><small>Synthetic records · offline planning</small></p>",
         f"<h1>{html.escape(answer.get('question') or '')}</h1>",
         f"<p>Status: <strong>{html.escape(answer['status'])}</strong> · "
@@ -42,7 +46,7 @@ def answer_html(answer: dict[str, Any]) -> str:
         if kind == "headline":
             lines.append(f"<h2>{body}</h2>")
         elif kind == "label":
-            lines.append(f"<h3 style='font-variant: small-caps'>{body}</h3>")
+            lines.append(f"<h3 class='label'>{body}</h3>")
         elif kind == "caveat":
             lines.append(f"<p><small>{body}</small></p>")
         else:
