@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from shopfloor.agent.tools import Tool, ToolError
 from shopfloor.shifts.calendar import Window, production_days, window_for
+from shopfloor.shifts.catalog import SHIFT_MINUTES
 from shopfloor.shifts.evidence import (
     RunContext,
     Sql,
@@ -149,9 +150,8 @@ def get_downtime_breakdown(ctx: RunContext, args: DowntimeArgs) -> dict[str, Any
     sql, shift, p = _day_shift(ctx, "get_downtime_breakdown", args.shift)
     cover = shift_coverage(ctx, sql, shift)
     rows = downtime_rows(ctx, sql, p, args.group_by, args.kind)
-    scheduled = 480.0
     for row in rows:
-        row["pct_of_scheduled"] = ratio(row["minutes"], scheduled, 100)
+        row["pct_of_scheduled"] = ratio(row["minutes"], SHIFT_MINUTES, 100)
     flags = _band_flags(ctx, sql, shift, cover)
     return envelope(
         ctx,
@@ -183,7 +183,7 @@ def _band_flags(ctx: RunContext, sql: Sql, shift: int, cover: dict[str, Any]) ->
     )
     over = []
     for row in rows:
-        pct = ratio(row["minutes"], 480.0, 100)
+        pct = ratio(row["minutes"], SHIFT_MINUTES, 100)
         limit = MAINT_BAND if row["kind"] == "Maintenance" else OPERATOR_BAND
         if pct is not None and pct > limit:
             over.append((row, pct, limit))

@@ -13,7 +13,6 @@ from datetime import datetime
 from typing import TypeVar
 
 from shopfloor.shifts.catalog import (
-    DRY_END_FLAG_PCT,
     NEW_SETUP_SHEAR_FEET,
     SHIFT_MINUTES,
     TRIM_FLAG_PCT,
@@ -109,11 +108,6 @@ def speed_to_target(runs: Iterable[tuple[float, float, float]]) -> float | None:
         feet += f
         target += target_feet(fpm, minutes)
     return pct(feet, target)
-
-
-def elapsed_speed(feet: float, elapsed_min: float) -> float | None:
-    """Wet-end (elapsed) speed: Σ feet / Σ elapsed minutes, stops included."""
-    return ratio(feet, elapsed_min)
 
 
 def running_speed(feet: float, elapsed_min: float, stop_min: float) -> float | None:
@@ -243,12 +237,6 @@ def trim_flagged(trim: float, gross: float) -> bool:
     """A setup whose trim is above the owner's 3.25 % flag."""
     value = pct(trim, gross)
     return value is not None and value > TRIM_FLAG_PCT
-
-
-def dry_end_flagged(rejects: float, gross: float) -> bool:
-    """Dry-end waste above the owner's 1 % flag."""
-    value = pct(rejects, gross)
-    return value is not None and value > DRY_END_FLAG_PCT
 
 
 def waste_breakdown(s: Sums, families: dict[str, float]) -> list[dict[str, float | str | None]]:

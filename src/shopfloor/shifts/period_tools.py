@@ -25,6 +25,7 @@ from shopfloor.shifts.evidence import (
     window_coverage,
 )
 from shopfloor.shifts.money import RATES, board_usd, per_year
+from shopfloor.shifts.plans import TrendMetric
 from shopfloor.shifts.tool_queries import (
     BETTER,
     DRY_END_BAND,
@@ -85,16 +86,7 @@ class TrendArgs(BaseModel):
     """A weekly series of one metric."""
 
     model_config = ConfigDict(extra="forbid")
-    metric: Literal[
-        "speed",
-        "speed_to_target",
-        "lineal_ft",
-        "downtime_pct",
-        "maintenance_pct",
-        "operator_pct",
-        "trim_pct",
-        "dry_end_pct",
-    ] = Field(description="The metric of the series.")
+    metric: TrendMetric = Field(description="The metric of the series.")
     weeks: int = Field(description="Number of Mon–Fri weeks, 1 to 26, ending with the anchor's week.")
     anchor: date = Field(description="A date in the last week of the series, YYYY-MM-DD.")
     shift: Literal[1, 2, 3] | None = Field(description="One shift, or null for all three.")

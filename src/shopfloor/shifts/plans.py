@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from datetime import date
-from typing import Literal
+from typing import Literal, get_args
 from urllib.parse import parse_qsl, quote, urlsplit
 
 from shopfloor.shifts.calendar import PERIODS, Period, parse_day
@@ -44,7 +44,7 @@ MEASURES = (
 BY = ("reason", "place", "kind", "grade", "width", "crew")
 KINDS = ("Maintenance", "Operator", "PM")
 RANK_METRICS = ("speed", "downtime", "quality")
-TREND_METRICS = (
+TrendMetric = Literal[
     "speed",
     "speed_to_target",
     "lineal_ft",
@@ -53,7 +53,9 @@ TREND_METRICS = (
     "operator_pct",
     "trim_pct",
     "dry_end_pct",
-)
+]
+# The tuple is read from the type so the plan parser and the trend tool's schema cannot drift apart.
+TREND_METRICS: tuple[str, ...] = get_args(TrendMetric)
 LENSES = ("all", "supervisor", "ownership")
 
 
