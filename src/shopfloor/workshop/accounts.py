@@ -153,6 +153,14 @@ def authenticate(store: Store, email: str, password: str) -> domain.Actor | None
     return load_actor(store, row[0], row[1])
 
 
+def actor_by_email(store: Store, email: str) -> domain.Actor | None:
+    """The active user with this email as an actor, without a password (for trusted local commands)."""
+    row = _login_row(store, email)
+    if row is None or not row[3]:
+        return None
+    return load_actor(store, row[0], row[1])
+
+
 def issue_token(store: Store, actor: domain.Actor, name: str = "api") -> str:
     """A new bearer token for ``actor``; only its hash is stored, so show it once."""
     token = TOKEN_PREFIX + secrets.token_urlsafe(32)

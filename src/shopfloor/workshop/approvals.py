@@ -476,9 +476,10 @@ def _approve(
     now: datetime,
     base: CardResult,
 ) -> CardResult:
-    if proposal.status == "question" and _missing(proposal.type, payload):
+    missing = _missing(proposal.type, payload) if proposal.status == "question" else []
+    if missing:
         base.code = "answer_required"
-        base.message = f"Answer the question first (missing: {', '.join(_missing(proposal.type, payload))})."
+        base.message = f"Answer the question first (missing: {', '.join(missing)})."
         return base
     if proposal.type == "advance_stage":
         stale = _stale(proposal, _hat(repo, payload), payload)

@@ -17,7 +17,7 @@ from shopfloor.agent.providers.factory import ProviderConfigError
 from shopfloor.logs import bound_request_id, new_request_id
 from shopfloor.settings import Settings, get_settings
 from shopfloor.web.errors import ApiError
-from shopfloor.workshop import accounts, domain
+from shopfloor.workshop import accounts
 from shopfloor.workshop.agent.persistence import StoreAgentStore
 from shopfloor.workshop.agent.provider_choice import choose_provider
 from shopfloor.workshop.agent.run import run_agent
@@ -34,14 +34,6 @@ def body_json(data: dict[str, Any]) -> str:
 def error_body(error: ApiError, request_id: str) -> dict[str, Any]:
     """The error envelope of the HTTP route."""
     return {"error": {"code": error.code, "message": error.message, "request_id": request_id}, **error.extra}
-
-
-def actor_by_email(store: Store, email: str) -> domain.Actor | None:
-    """The active user with this email as an actor."""
-    row = accounts._login_row(store, email)  # the one narrow look-up by email that works before sign-in
-    if row is None or not row[3]:
-        return None
-    return accounts.load_actor(store, row[0], row[1])
 
 
 def note_command(
@@ -84,7 +76,7 @@ def _run_note(
     model: str | None,
     request_id: str,
 ) -> dict[str, Any]:
-    actor = actor_by_email(store, email)
+    actor = accounts.actor_by_email(store, email)
     if actor is None:
         raise ApiError(401, "unauthorized", f"No active user {email}.")
     try:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any, cast
 
 from sqlalchemy import (
@@ -33,7 +33,7 @@ from shopfloor.workshop.agent.run import AGENT, LogRow, RunResult, RunRow
 from shopfloor.workshop.store import Store
 from shopfloor.workshop.store import models as m
 from shopfloor.workshop.store.models import new_id, utcnow
-from shopfloor.workshop.store.repo import NotFound
+from shopfloor.workshop.store.repo import NotFound, aware_utc, hat_value, weaver_view
 
 HATS = cast(Table, m.Hat.__table__)
 WEAVERS = cast(Table, m.Weaver.__table__)
@@ -127,37 +127,8 @@ class StoreReads:
     def _weaver_views(self, conn: Connection) -> dict[str, domain.Weaver]:
         if self._weavers is None:
             rows = conn.execute(_WEAVERS_OF, {"workshop_id": self.workshop_id})
-            self._weavers = {
-                w.id: domain.Weaver(
-                    id=w.id,
-                    name=w.name,
-                    village=w.village,
-                    province=w.province,
-                    specialty=w.specialty,
-                    archived=bool(w.archived),
-                    workshop_id=w.workshop_id,
-                )
-                for w in rows
-            }
+            self._weavers = {w.id: weaver_view(w) for w in rows}
         return self._weavers
-
-    def _hat(self, row: Any, weavers: dict[str, domain.Weaver]) -> domain.Hat:
-        return domain.Hat(
-            id=row.id,
-            code=row.code,
-            stage=row.stage,
-            grade=row.grade,
-            rows_per_inch=row.rows_per_inch,
-            workshop_id=row.workshop_id,
-            created_at=_utc(row.created_at),
-            owner_type=row.owner_type,
-            owner_name=row.owner_name,
-            archived=bool(row.archived),
-            weaver_id=row.weaver_id,
-            weaver=weavers.get(row.weaver_id or ""),
-            straw=row.straw,
-            version=row.version,
-        )
 
     def weavers(self) -> list[domain.Weaver]:
         """Every weaver of the workshop (read once per run)."""
@@ -173,7 +144,7 @@ class StoreReads:
             with self._read() as conn:
                 weavers = self._weaver_views(conn)
                 rows = conn.execute(_HATS_OF, {"workshop_id": self.workshop_id})
-                self._hats = [self._hat(h, weavers) for h in rows]
+                self._hats = [hat_value(h, weavers.get(h.weaver_id or "")) for h in rows]
         return list(self._hats)
 
     def open_hat_counts(self) -> dict[str, int]:
@@ -186,14 +157,16 @@ class StoreReads:
         """The hat with exactly this code, read fresh, or None."""
         with self._read() as conn:
             row = conn.execute(_HAT_BY_CODE, {"workshop_id": self.workshop_id, "code": code}).first()
-            return None if row is None else self._hat(row, self._weaver_views(conn))
+            return None if row is None else hat_value(row, self._weaver_views(conn).get(row.weaver_id or ""))
 
     def events(self, hat: domain.Hat, limit: int) -> list[domain.HatEvent]:
         """The hat's latest events, oldest first."""
         params = {"workshop_id": self.workshop_id, "hat_id": hat.id, "limit": limit}
         with self._read() as conn:
             rows = conn.execute(_LATEST_EVENTS, params).all()
-        return [domain.HatEvent(r.type, _utc(r.created_at), r.from_stage, r.to_stage) for r in reversed(rows)]
+        return [
+            domain.HatEvent(r.type, aware_utc(r.created_at), r.from_stage, r.to_stage) for r in reversed(rows)
+        ]
 
     def open_flags(self, hat: domain.Hat) -> list[OpenFlag]:
         """The hat's open flags."""
@@ -211,11 +184,6 @@ class StoreReads:
         }
         with self._read() as conn:
             return conn.execute(_OPEN_PROPOSAL, params).first() is not None
-
-
-def _utc(value: datetime) -> datetime:
-    """Column selects skip the ORM's UTC type on some backends; make the value aware either way."""
-    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
 
 
 def _log_values(row: LogRow) -> dict[str, Any]:

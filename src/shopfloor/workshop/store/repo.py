@@ -8,7 +8,7 @@ proposals and logs are written here (the agent saves a run and its proposals in 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from sqlalchemy import ColumnElement, func, select
@@ -26,21 +26,21 @@ class NotFound(LookupError):
     """No such row in the actor's workshop (rows of other workshops are reported the same way)."""
 
 
-def weaver_view(row: m.Weaver) -> domain.Weaver:
-    """The domain value of a weaver row."""
+def weaver_view(row: Any) -> domain.Weaver:
+    """The domain value of a weaver row (an ORM row or a plain column select)."""
     return domain.Weaver(
         id=row.id,
         name=row.name,
         village=row.village,
         province=row.province,
         specialty=row.specialty,
-        archived=row.archived,
+        archived=bool(row.archived),
         workshop_id=row.workshop_id,
     )
 
 
-def hat_view(row: m.Hat, weaver: m.Weaver | None) -> domain.Hat:
-    """The domain value of a hat row with its weaver row (None when missing)."""
+def hat_value(row: Any, weaver: domain.Weaver | None) -> domain.Hat:
+    """The domain value of a hat row (an ORM row or a plain column select) with its weaver's value."""
     return domain.Hat(
         id=row.id,
         code=row.code,
@@ -48,15 +48,27 @@ def hat_view(row: m.Hat, weaver: m.Weaver | None) -> domain.Hat:
         grade=row.grade,
         rows_per_inch=row.rows_per_inch,
         workshop_id=row.workshop_id,
-        created_at=row.created_at,
+        created_at=aware_utc(row.created_at),
         owner_type=row.owner_type,
         owner_name=row.owner_name,
-        archived=row.archived,
+        archived=bool(row.archived),
         weaver_id=row.weaver_id,
-        weaver=weaver_view(weaver) if weaver is not None and weaver.workshop_id == row.workshop_id else None,
+        weaver=weaver,
         straw=row.straw,
         version=row.version,
     )
+
+
+def hat_view(row: m.Hat, weaver: m.Weaver | None) -> domain.Hat:
+    """The domain value of a hat row with its weaver row (None when missing)."""
+    if weaver is None or weaver.workshop_id != row.workshop_id:
+        return hat_value(row, None)
+    return hat_value(row, weaver_view(weaver))
+
+
+def aware_utc(value: datetime) -> datetime:
+    """Column selects skip the ORM's UTC type on some backends; make the value aware either way."""
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
 
 
 def event_view(row: m.HatEvent) -> domain.HatEvent:
