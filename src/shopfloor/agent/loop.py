@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
@@ -208,7 +208,7 @@ def _call(
                 ) from None
 
 
-def request_bytes(messages: list[Message], system: str, tools: list[dict[str, Any]]) -> int:
+def request_bytes(messages: list[Message], system: str, tools: Sequence[dict[str, Any]]) -> int:
     """An estimate of the serialized request size: system, tools and every message's text and results."""
     size = len(system.encode()) + len(json.dumps(tools).encode())
     for message in messages:
@@ -225,7 +225,7 @@ def request_bytes(messages: list[Message], system: str, tools: list[dict[str, An
     return size
 
 
-def fit_request(messages: list[Message], system: str, tools: list[dict[str, Any]], limit: int) -> bool:
+def fit_request(messages: list[Message], system: str, tools: Sequence[dict[str, Any]], limit: int) -> bool:
     """Trim the oldest tool results to a stub until the request fits; False when it cannot fit."""
     if request_bytes(messages, system, tools) <= limit:
         return True
