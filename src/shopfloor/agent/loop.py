@@ -208,11 +208,6 @@ def _call(
                 ) from None
 
 
-def request_bytes(messages: list[Message], system: str, tools: Sequence[dict[str, Any]]) -> int:
-    """An estimate of the serialized request size: system, tools and every message's text and results."""
-    return _fixed_bytes(system, tools) + sum(_message_bytes(message) for message in messages)
-
-
 def _fixed_bytes(system: str, tools: Sequence[dict[str, Any]]) -> int:
     return len(system.encode()) + len(json.dumps(tools).encode())
 
