@@ -7,6 +7,9 @@ from pydantic import BaseModel
 
 from shopfloor.agent.tools import Tool, ToolError, ToolRegistry
 
+# The shared provider checks in wire.py assert; rewriting gives their failures the usual detail.
+pytest.register_assert_rewrite("tests.agent.wire")
+
 
 class LookupArgs(BaseModel):
     name: str

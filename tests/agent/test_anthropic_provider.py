@@ -19,7 +19,7 @@ from shopfloor.agent.providers.base import (
 from shopfloor.agent.providers.scripted import tool_turn
 from shopfloor.agent.tools import ToolResult
 from shopfloor.agent.trace import Trace
-from tests.agent.wire import FAKE_KEY, SYSTEM, ask, open_wire
+from tests.agent.wire import FAKE_KEY, SYSTEM, ask, open_wire, run_tool_use
 
 
 def claude(request, scenario, live_ok=True, **kw):
@@ -29,13 +29,7 @@ def claude(request, scenario, live_ok=True, **kw):
 
 def test_tool_use_turn_runs_tools_and_echoes_thinking(request, registry, ctx):
     provider, wire = claude(request, "tool_use")
-    trace = Trace()
-    outcome = run_loop(provider, SYSTEM, "Rosa and Ana came by.", registry, ctx, trace)
-    replay = wire.replayed()
-    assert replay.problems == []
-    assert outcome.outcome is Outcome.END_TURN
-    assert outcome.text == "I understood: Rosa and Ana were looked up."
-    assert ctx.seen == {"Rosa", "Ana"}
+    replay, trace = run_tool_use(provider, wire, registry, ctx)
 
     first, second = replay.bodies()
     assert first["system"] == [{"type": "text", "text": SYSTEM, "cache_control": {"type": "ephemeral"}}]

@@ -20,7 +20,7 @@ from shopfloor.agent.providers.gemini_provider import GeminiProvider, build_cont
 from shopfloor.agent.providers.scripted import tool_turn
 from shopfloor.agent.tools import ToolResult
 from shopfloor.agent.trace import Trace
-from tests.agent.wire import FAKE_KEY, SYSTEM, ask, open_wire
+from tests.agent.wire import FAKE_KEY, SYSTEM, ask, open_wire, run_tool_use
 
 
 def gemini(request, scenario, live_ok=True):
@@ -31,13 +31,7 @@ def gemini(request, scenario, live_ok=True):
 
 def test_tool_use_turn_runs_tools_and_echoes_model_parts(request, registry, ctx):
     provider, wire = gemini(request, "tool_use")
-    trace = Trace()
-    outcome = run_loop(provider, SYSTEM, "Rosa and Ana came by.", registry, ctx, trace)
-    replay = wire.replayed()
-    assert replay.problems == []
-    assert outcome.outcome is Outcome.END_TURN
-    assert outcome.text == "I understood: Rosa and Ana were looked up."
-    assert ctx.seen == {"Rosa", "Ana"}
+    replay, trace = run_tool_use(provider, wire, registry, ctx)
 
     first, second = replay.bodies()
     declarations = first["tools"][0]["functionDeclarations"]

@@ -19,7 +19,7 @@ from shopfloor.agent.providers.openai_provider import OpenAIProvider, build_inpu
 from shopfloor.agent.providers.scripted import tool_turn
 from shopfloor.agent.tools import ToolResult
 from shopfloor.agent.trace import Trace
-from tests.agent.wire import FAKE_KEY, SYSTEM, ask, open_wire
+from tests.agent.wire import FAKE_KEY, SYSTEM, ask, open_wire, run_tool_use
 
 
 def gpt(request, scenario, live_ok=True, model="gpt-5-mini"):
@@ -29,13 +29,7 @@ def gpt(request, scenario, live_ok=True, model="gpt-5-mini"):
 
 def test_tool_use_turn_runs_tools_and_echoes_output_items(request, registry, ctx):
     provider, wire = gpt(request, "tool_use")
-    trace = Trace()
-    outcome = run_loop(provider, SYSTEM, "Rosa and Ana came by.", registry, ctx, trace)
-    replay = wire.replayed()
-    assert replay.problems == []
-    assert outcome.outcome is Outcome.END_TURN
-    assert outcome.text == "I understood: Rosa and Ana were looked up."
-    assert ctx.seen == {"Rosa", "Ana"}
+    replay, trace = run_tool_use(provider, wire, registry, ctx)
 
     first, second = replay.bodies()
     assert first["instructions"] == SYSTEM

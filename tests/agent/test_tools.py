@@ -71,7 +71,12 @@ def test_schemas_are_generated_once_and_callers_cannot_corrupt_them(monkeypatch)
     monkeypatch.setattr(tools_module, "strict_schema", lambda model: calls.append(model) or real(model))
     registry = ToolRegistry([Tool("t", "d", "read", Args, lambda ctx, args: {})])
     first = registry.specs()
-    first[0]["parameters"]["properties"].clear()
+    with pytest.raises(TypeError):
+        first[0]["parameters"]["properties"].clear()
+    with pytest.raises(TypeError):
+        first[0]["parameters"]["required"].append("x")
+    with pytest.raises(TypeError):
+        first[0]["name"] = "other"
     for _ in range(5):
         assert registry.specs()[0]["parameters"]["properties"] != {}
     assert calls == [Args]

@@ -9,9 +9,11 @@ from typing import Any
 
 import pytest
 
+from shopfloor.agent.loop import Outcome, run_loop
 from shopfloor.agent.providers.base import ModelRequest, Provider, Turn, UserText
 from shopfloor.agent.providers.replay import Recorder, Replay
 from shopfloor.agent.tools import ToolRegistry
+from shopfloor.agent.trace import Trace
 from shopfloor.settings import provider_key
 
 RECORDINGS = Path(__file__).parent / "recordings"
@@ -22,6 +24,19 @@ SYSTEM = "You are the test assistant."
 def ask(provider: Provider, registry: ToolRegistry, text: str = "note") -> Turn:
     """One call with the test system prompt, the registry's tools and one user message."""
     return provider.complete(ModelRequest(SYSTEM, registry.specs(), [UserText(text)], 8000, 25.0))
+
+
+def run_tool_use(provider: Provider, wire: Wire, registry: ToolRegistry, ctx: Any) -> tuple[Replay, Trace]:
+    """Run the ``tool_use`` scenario through the loop and check what every provider must give alike: the
+    exchange replayed as recorded, the turn ended with the model's text, and both names looked up."""
+    trace = Trace()
+    outcome = run_loop(provider, SYSTEM, "Rosa and Ana came by.", registry, ctx, trace)
+    replay = wire.replayed()
+    assert replay.problems == []
+    assert outcome.outcome is Outcome.END_TURN
+    assert outcome.text == "I understood: Rosa and Ana were looked up."
+    assert ctx.seen == {"Rosa", "Ana"}
+    return replay, trace
 
 
 def recording_requested(config: pytest.Config) -> bool:

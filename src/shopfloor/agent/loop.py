@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
@@ -208,32 +208,34 @@ def _call(
                 ) from None
 
 
-def request_bytes(messages: list[Message], system: str, tools: list[dict[str, Any]]) -> int:
-    """An estimate of the serialized request size: system, tools and every message's text and results."""
-    size = len(system.encode()) + len(json.dumps(tools).encode())
-    for message in messages:
-        if isinstance(message, UserText):
-            size += len(message.text.encode())
-        elif isinstance(message, AssistantTurn):
-            turn = message.turn
-            size += len((turn.text or "").encode())
-            size += sum(
-                len(json.dumps(c.arguments, default=str).encode()) + len(c.name) for c in turn.tool_calls
-            )
-        else:
-            size += sum(len(json.dumps(r.content, default=str).encode()) for r in message.results)
-    return size
+def _fixed_bytes(system: str, tools: Sequence[dict[str, Any]]) -> int:
+    return len(system.encode()) + len(json.dumps(tools).encode())
 
 
-def fit_request(messages: list[Message], system: str, tools: list[dict[str, Any]], limit: int) -> bool:
+def _message_bytes(message: Message) -> int:
+    if isinstance(message, UserText):
+        return len(message.text.encode())
+    if isinstance(message, AssistantTurn):
+        turn = message.turn
+        return len((turn.text or "").encode()) + sum(
+            len(json.dumps(c.arguments, default=str).encode()) + len(c.name) for c in turn.tool_calls
+        )
+    return sum(len(json.dumps(r.content, default=str).encode()) for r in message.results)
+
+
+def fit_request(messages: list[Message], system: str, tools: Sequence[dict[str, Any]], limit: int) -> bool:
     """Trim the oldest tool results to a stub until the request fits; False when it cannot fit."""
-    if request_bytes(messages, system, tools) <= limit:
+    # Each message is measured once; trimming re-measures only the message it stubbed.
+    fixed = _fixed_bytes(system, tools)
+    sizes = [_message_bytes(message) for message in messages]
+    if fixed + sum(sizes) <= limit:
         return True
     for index, message in enumerate(messages):
         if not isinstance(message, ToolResults):
             continue
         stubbed = tuple(r if r.content == TRIMMED else replace(r, content=TRIMMED) for r in message.results)
         messages[index] = ToolResults(stubbed)
-        if request_bytes(messages, system, tools) <= limit:
+        sizes[index] = _message_bytes(messages[index])
+        if fixed + sum(sizes) <= limit:
             return True
     return False

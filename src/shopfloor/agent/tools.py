@@ -9,10 +9,10 @@ formats, defaults) dropped. Ranges strict mode cannot express are re-checked by 
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Generic, Literal, NoReturn, TypeVar
 
 from pydantic import BaseModel
 
@@ -80,7 +80,7 @@ class ToolRegistry:
             if tool.name in self._tools:
                 raise ValueError(f"duplicate tool name {tool.name!r}")
             self._tools[tool.name] = tool
-        self._specs = [tool.spec() for tool in self._tools.values()]
+        self._specs: tuple[dict[str, Any], ...] = tuple(_frozen(tool.spec()) for tool in self._tools.values())
 
     def __iter__(self) -> Iterator[Tool[Any]]:
         return iter(self._tools.values())
@@ -100,14 +100,59 @@ class ToolRegistry:
         """Tool names in registry order."""
         return list(self._tools)
 
-    def specs(self) -> list[dict[str, Any]]:
-        """Neutral specs in registry order (a fresh copy each call, so callers cannot corrupt the cache)."""
-        return copy.deepcopy(self._specs)
+    def specs(self) -> Sequence[dict[str, Any]]:
+        """Neutral specs in registry order, built once and read-only, so callers share them without copying."""
+        return self._specs
 
     def subset(self, names: Iterable[str]) -> ToolRegistry:
         """A registry of the named tools, keeping this registry's order."""
         wanted = set(names)
         return ToolRegistry(t for t in self._tools.values() if t.name in wanted)
+
+
+def _refuse(*_args: object, **_kwargs: object) -> NoReturn:
+    raise TypeError("tool specs are read-only")
+
+
+class _FrozenDict(dict[str, Any]):
+    """A dict that refuses changes; still a dict, so JSON encoders and SDKs take it as one."""
+
+    __setitem__ = __delitem__ = _refuse  # type: ignore[assignment]
+    clear = pop = popitem = setdefault = update = __ior__ = _refuse  # type: ignore[assignment]
+
+    def __copy__(self) -> dict[str, Any]:
+        return dict(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
+        return {key: copy.deepcopy(value, memo) for key, value in self.items()}
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (dict, (dict(self),))
+
+
+class _FrozenList(list[Any]):
+    """A list that refuses changes (see :class:`_FrozenDict`)."""
+
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse  # type: ignore[assignment]
+    append = extend = insert = pop = remove = clear = sort = reverse = _refuse  # type: ignore[assignment]
+
+    def __copy__(self) -> list[Any]:
+        return list(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> list[Any]:
+        return [copy.deepcopy(value, memo) for value in self]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (list, (list(self),))
+
+
+def _frozen(node: Any) -> Any:
+    """A read-only copy of a JSON-like tree."""
+    if isinstance(node, dict):
+        return _FrozenDict({key: _frozen(value) for key, value in node.items()})
+    if isinstance(node, list):
+        return _FrozenList(_frozen(value) for value in node)
+    return node
 
 
 def strict_schema(model: type[BaseModel]) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
@@ -98,7 +99,7 @@ class ModelRequest:
     """Everything a provider needs for one call. ``tools`` are neutral specs in fixed order."""
 
     system: str
-    tools: list[dict[str, Any]]
+    tools: Sequence[dict[str, Any]]
     messages: list[Message]
     max_tokens: int = 8000
     timeout_s: float = 25.0
