@@ -38,6 +38,7 @@ def prepare() -> None:
 def serve(
     host: str = typer.Option(None, help="Bind address (default: settings, 127.0.0.1)."),
     port: int = typer.Option(None, min=1, max=65535, help="Port (default: settings, 8000)."),
+    workers: int = typer.Option(None, min=1, max=32, help="Server processes (default: settings, 1)."),
 ) -> None:
     """Serve both apps on one ASGI server (loopback by default)."""
     import uvicorn
@@ -47,5 +48,18 @@ def serve(
     settings = get_settings()
     bind_host = host or settings.host
     bind_port = port or settings.port
-    typer.echo(f"shopfloor on http://{bind_host}:{bind_port}/ (Ctrl+C stops)")
-    uvicorn.run(create_app(settings), host=bind_host, port=bind_port, log_level="warning")
+    processes = workers or settings.workers
+    settings.session_secret()  # made once here, so the worker processes all read the same key
+    typer.echo(f"shopfloor on http://{bind_host}:{bind_port}/ with {processes} process(es) (Ctrl+C stops)")
+    if processes == 1:
+        uvicorn.run(create_app(settings), host=bind_host, port=bind_port, log_level="warning")
+        return
+    # Each worker process builds the app from the same SHOPFLOOR_* environment.
+    uvicorn.run(
+        "shopfloor.web.app:create_app",
+        factory=True,
+        host=bind_host,
+        port=bind_port,
+        workers=processes,
+        log_level="warning",
+    )

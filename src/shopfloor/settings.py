@@ -8,6 +8,7 @@ and never logged or echoed.
 from __future__ import annotations
 
 import os
+import secrets
 from functools import lru_cache
 from pathlib import Path
 
@@ -24,12 +25,14 @@ class Settings(BaseSettings):
 
     host: str = "127.0.0.1"
     port: int = 8000
+    # Server processes for `shopfloor serve`; they share the stores (SQLite writers queue on a file lock).
+    workers: int = Field(default=1, ge=1, le=32)
     var_dir: Path = Path("var")
     log_level: str = "INFO"
     log_file: Path | None = None
 
-    # Signs session cookies; the default is only for local use and is replaced on first `prepare`.
-    secret_key: SecretStr = SecretStr("dev-only-change-me")
+    # Signs session cookies. Unset: a random key kept in `var_dir/secret-key` (see `session_secret`).
+    secret_key: SecretStr | None = None
 
     # Workshop store: SQLite file by default, PostgreSQL URL for many users.
     workshop_db: str | None = None
@@ -55,6 +58,30 @@ class Settings(BaseSettings):
         if self.workshop_db:
             return self.workshop_db
         return f"sqlite:///{(self.var_dir / 'workshop.db').as_posix()}"
+
+    def session_secret(self) -> str:
+        """The key that signs session cookies: ``SHOPFLOOR_SECRET_KEY``, else a random key made on first use
+        and kept in ``var_dir/secret-key`` (owner-only), so every server process and restart shares it."""
+        if self.secret_key is not None:
+            return self.secret_key.get_secret_value()
+        path = self.var_dir / "secret-key"
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            # Written aside, then linked into place: a worker starting at the same moment reads either no file
+            # or a whole key, and only one key ever wins.
+            draft = path.with_name(f".secret-key.{os.getpid()}.{secrets.token_hex(4)}")
+            draft.touch(mode=0o600)
+            draft.write_text(secrets.token_urlsafe(48))
+            try:
+                os.link(draft, path)
+            except FileExistsError:
+                pass
+            finally:
+                draft.unlink()
+        key = path.read_text().strip()
+        if len(key) < 32:
+            raise RuntimeError(f"{path} holds no usable key; delete it to make a new one.")
+        return key
 
     def shifts_db_path(self) -> Path:
         """The DuckDB file of the shifts record store."""

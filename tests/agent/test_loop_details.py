@@ -1,11 +1,15 @@
 """More of the loop's contract: odd stop reasons, timeouts, what each request carries, events."""
 
+import threading
 import time
+from contextlib import contextmanager
 
 from shopfloor.agent.loop import LoopLimits, Outcome, run_loop
 from shopfloor.agent.providers.base import AssistantTurn, ProviderError, StopReason, ToolCall, Turn, Usage
 from shopfloor.agent.providers.scripted import ScriptedProvider, text_turn, tool_turn
+from shopfloor.agent.tools import Tool, ToolRegistry
 from shopfloor.agent.trace import Trace
+from tests.agent.conftest import LookupArgs
 
 
 def run(provider, registry, ctx, **kw):
@@ -93,3 +97,48 @@ def test_a_failed_call_consumes_an_iteration_and_adds_no_model_step(registry, ct
     assert outcome.outcome is Outcome.PROVIDER_ERROR and outcome.iterations == 2
     assert [s["kind"] for s in trace.to_list()] == ["model_call", "tool_call", "error"]
     assert outcome.error == {"type": "api", "message": "boom", "status": 500}
+
+
+def test_a_tool_batch_wraps_each_turns_tool_calls_and_is_left_before_the_next_model_call(registry, ctx):
+    timeline: list[str] = []
+
+    @contextmanager
+    def batch():
+        timeline.append("enter")
+        yield
+        timeline.append("exit")
+
+    def turn_logged(turn):
+        def answer(request):
+            timeline.append("model")
+            return turn
+
+        return answer
+
+    def lookup_logged(name):
+        return turn_logged(tool_turn(("lookup", {"name": name}), ("lookup", {"name": name + "2"})))
+
+    def lookup(_ctx, args):
+        timeline.append("tool")
+        return {"matches": [args.name]}
+
+    logged = ToolRegistry([Tool("lookup", "Find things.", "read", LookupArgs, lookup)])
+    provider = ScriptedProvider([lookup_logged("a"), lookup_logged("b"), turn_logged(text_turn("done"))])
+    outcome, _ = run(provider, logged, ctx, tool_batch=batch)
+    assert outcome.outcome is Outcome.END_TURN
+    assert timeline == ["model", "enter", "tool", "tool", "exit"] * 2 + ["model"]
+
+
+def test_a_local_provider_is_called_on_the_loops_own_thread(registry, ctx):
+    threads: list[str] = []
+
+    class Local(ScriptedProvider):
+        local = True
+
+        def complete(self, request):
+            threads.append(threading.current_thread().name)
+            return super().complete(request)
+
+    outcome, _ = run(Local([text_turn("done")]), registry, ctx, abort=threading.Event())
+    assert outcome.outcome is Outcome.END_TURN
+    assert threads == [threading.current_thread().name]

@@ -14,7 +14,7 @@ from shopfloor.workshop import domain
 from shopfloor.workshop.sample import DEMO_ACCOUNTS, WORKSHOP_A, WORKSHOP_B, load_sample
 from shopfloor.workshop.store import NotFound, Store, WorkshopRepo, open_store
 from shopfloor.workshop.store import models as m
-from shopfloor.workshop.store.migrate import current_revision, head_revision
+from shopfloor.workshop.store.migrate import current_revision, downgrade, head_revision, migrate
 
 ANA = domain.Actor("u-ana", WORKSHOP_A, "member", "Ana Morocho")
 A_CODES = ("TQ-7F3K2", "TQ-2C5P0", "TQ-4K9D1", "TQ-9M2XA", "TQ-8H6RT")
@@ -54,6 +54,59 @@ def test_migrations_match_the_models_on_postgres(pg_owner: Store) -> None:
     with pg_owner.engine.connect() as conn:
         context = MigrationContext.configure(conn, opts={"compare_type": True})
         assert compare_metadata(context, m.Base.metadata) == []
+
+
+def test_upgrade_to_0003_fills_proposal_hat_codes_from_payloads(tmp_path: Path) -> None:
+    """Proposals written before revision 0003 get their hat code from the payload, so the duplicate check
+    still finds them; payloads without a usable code stay NULL. Downgrading drops the column again."""
+    store = open_store(f"sqlite:///{tmp_path / 'up.db'}")
+    migrate(store.engine, "0002")
+    load_sample(store)
+    rows = [
+        ("p-hat", '{"hat_code": "TQ-7F3K2", "to_stage": "Washing"}'),
+        ("p-none", '{"weaver_id": "w-rosa"}'),
+        ("p-long", '{"hat_code": "TQ-7F3K2-AND-MORE"}'),
+    ]
+    with store.engine.begin() as conn:
+        conn.exec_driver_sql(
+            "INSERT INTO agent_runs (id, workshop_id, user_id, agent, input, input_mode, status, steps, "
+            "tokens_in, tokens_out, latency_ms, cost_usd, created_at, updated_at) VALUES ('r-old', ?, 'u-ana', "
+            "'workshop', 'x', 'typed', 'proposed', '[]', 0, 0, 0, 0, '2026-11-01 00:00:00', '2026-11-01 00:00:00')",
+            (WORKSHOP_A,),
+        )
+        for pid, payload in rows:
+            conn.exec_driver_sql(
+                "INSERT INTO proposals (id, run_id, workshop_id, position, type, payload, status, why, quote, "
+                "confidence, created_at) VALUES (?, 'r-old', ?, 0, 'advance_stage', ?, 'pending', '', '', "
+                "'high', '2026-11-01 00:00:00')",
+                (pid, WORKSHOP_A, payload),
+            )
+    migrate(store.engine, "0003")
+    with store.engine.connect() as conn:
+        codes = dict(conn.exec_driver_sql("SELECT id, hat_code FROM proposals").all())
+    assert codes == {"p-hat": "TQ-7F3K2", "p-none": None, "p-long": None}
+    downgrade(store.engine, "0002")
+    assert "hat_code" not in {c["name"] for c in inspect(store.engine).get_columns("proposals")}
+    store.dispose()
+
+
+def test_a_proposal_row_takes_its_hat_code_from_its_payload(store: Store) -> None:
+    with store.transaction(WORKSHOP_A) as session:
+        repo = WorkshopRepo(session, ANA)
+        run = repo.create_run(input="a note", model="offline-reader")
+        saved = repo.save_agent_run(
+            run.id,
+            status="proposed",
+            summary="ok",
+            steps=[],
+            proposals=[
+                {"type": "advance_stage", "payload": {"hat_code": "TQ-2C5P0"}, "status": "pending"},
+                {"type": "create_hat", "payload": {"weaver_id": "w1"}, "status": "pending"},
+            ],
+        )
+        assert [p.hat_code for p in saved] == ["TQ-2C5P0", None]
+        assert [p.id for p in repo.open_proposals_for_hat("TQ-2C5P0")] == [saved[0].id]
+        assert repo.open_proposals_for_hat("TQ-2C5P0", exclude_run=run.id) == []
 
 
 def test_sample_loading_is_idempotent(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
@@ -30,7 +31,7 @@ from shopfloor.agent.providers.base import (
     UserText,
 )
 from shopfloor.agent.tools import ToolRegistry, ToolResult
-from shopfloor.agent.trace import ErrorStep, Trace
+from shopfloor.agent.trace import ErrorStep, ToolCallStep, Trace
 
 EventHook = Callable[[str, str, dict[str, Any]], None]
 TRIMMED = "[trimmed to keep the request small; call the tool again if you need this result]"
@@ -89,12 +90,19 @@ def run_loop(
     abort: threading.Event | None = None,
     on_event: EventHook | None = None,
     model: str | None = None,
+    tool_batch: Callable[[], AbstractContextManager[Any]] | None = None,
 ) -> LoopOutcome:
-    """Run the tool-use loop until the model ends its turn or a bound or failure stops it."""
+    """Run the tool-use loop until the model ends its turn or a bound or failure stops it.
+
+    ``tool_batch``, when given, is entered around the tool calls of each model turn and left before the next
+    model call: an app uses it to share one read transaction between those calls without holding anything
+    while it waits for a model.
+    """
     emit = on_event or (lambda _event, _level, _payload: None)
     started = time.monotonic()
     messages: list[Message] = [UserText(user_message)]
     tools = registry.specs()
+    fixed_bytes = _fixed_bytes(system, tools)  # the system prompt and tool list are the same on every call
 
     def finish(outcome: Outcome, iteration: int, **kw: Any) -> LoopOutcome:
         if kw.get("error"):
@@ -107,7 +115,7 @@ def run_loop(
         remaining = limits.run_budget_s - (time.monotonic() - started)
         if remaining <= 0:
             return finish(Outcome.TIMEOUT, iteration - 1, error={"type": "timeout"})
-        if not fit_request(messages, system, tools, limits.max_request_bytes):
+        if not _fit(messages, fixed_bytes, limits.max_request_bytes):
             return finish(
                 Outcome.REQUEST_TOO_LARGE,
                 iteration - 1,
@@ -165,24 +173,27 @@ def run_loop(
 
         messages.append(AssistantTurn(turn))
         results: list[ToolResult] = []
-        for call in turn.tool_calls:  # in order: handlers share the run context
-            if trace.tool_calls >= limits.max_tool_calls:
-                messages.append(ToolResults(tuple(results)))
-                return finish(
-                    Outcome.TOOL_LIMIT,
-                    iteration,
-                    last_turn=turn,
-                    error={"type": "tool_limit", "limit": limits.max_tool_calls},
+        with tool_batch() if tool_batch is not None else nullcontext():
+            for call in turn.tool_calls:  # in order: handlers share the run context
+                if trace.tool_calls >= limits.max_tool_calls:
+                    messages.append(ToolResults(tuple(results)))
+                    return finish(
+                        Outcome.TOOL_LIMIT,
+                        iteration,
+                        last_turn=turn,
+                        error={"type": "tool_limit", "limit": limits.max_tool_calls},
+                    )
+                if abort is not None and abort.is_set():
+                    return finish(Outcome.ABORTED, iteration, error={"type": "aborted"})
+                result = dispatch(registry, ctx, call, trace)
+                last = trace.steps[-1]  # dispatch's own tool_call step
+                duration_ms = last.duration_ms if isinstance(last, ToolCallStep) else 0
+                emit(
+                    "agent.tool.call",
+                    "warn" if result.is_error else "info",
+                    {"tool": call.name, "is_error": result.is_error, "duration_ms": duration_ms},
                 )
-            if abort is not None and abort.is_set():
-                return finish(Outcome.ABORTED, iteration, error={"type": "aborted"})
-            result = dispatch(registry, ctx, call, trace)
-            emit(
-                "agent.tool.call",
-                "warn" if result.is_error else "info",
-                {"tool": call.name, "is_error": result.is_error, "duration_ms": trace.steps[-1].duration_ms},  # type: ignore[union-attr]
-            )
-            results.append(result)
+                results.append(result)
         messages.append(ToolResults(tuple(results)))
     return finish(Outcome.MAX_ITERATIONS, limits.max_iterations)
 
@@ -190,8 +201,11 @@ def run_loop(
 def _call(
     provider: Provider, request: ModelRequest, abort: threading.Event | None, remaining_s: float
 ) -> Turn:
-    """Call the provider; with an abort event, wait on a worker so a disconnect ends the wait at once."""
-    if abort is None:
+    """Call the provider; with an abort event, wait on a worker so a disconnect ends the wait at once.
+
+    A provider marked ``local`` (an offline planner computing its turn in process, in milliseconds) is called
+    directly: the hop to a worker would cost more than the call, and the abort is checked between calls."""
+    if abort is None or getattr(provider, "local", False):
         return provider.complete(request)
     future: Future[Turn] = _executor.submit(provider.complete, request)
     deadline = time.monotonic() + remaining_s
@@ -225,8 +239,11 @@ def _message_bytes(message: Message) -> int:
 
 def fit_request(messages: list[Message], system: str, tools: Sequence[dict[str, Any]], limit: int) -> bool:
     """Trim the oldest tool results to a stub until the request fits; False when it cannot fit."""
+    return _fit(messages, _fixed_bytes(system, tools), limit)
+
+
+def _fit(messages: list[Message], fixed: int, limit: int) -> bool:
     # Each message is measured once; trimming re-measures only the message it stubbed.
-    fixed = _fixed_bytes(system, tools)
     sizes = [_message_bytes(message) for message in messages]
     if fixed + sum(sizes) <= limit:
         return True

@@ -225,6 +225,7 @@ class OfflinePlanner:
     """A Provider that plays a routed plan through the core loop."""
 
     name = "offline"
+    local = True  # computes its turn in process: the loop calls it directly
 
     def __init__(self, plan: Plan, steps: list[Step] | None = None) -> None:
         self.plan = plan

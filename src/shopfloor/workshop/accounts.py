@@ -15,10 +15,10 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from threading import Lock
-from typing import Any
+from typing import Any, cast
 
 from itsdangerous import BadSignature, URLSafeTimedSerializer
-from sqlalchemy import select, text
+from sqlalchemy import Table, bindparam, select, text
 
 from shopfloor.workshop import domain
 from shopfloor.workshop.passwords import verify_password
@@ -29,6 +29,20 @@ SESSION_COOKIE = "tt_session"
 SESSION_MAX_AGE_S = 12 * 3600
 CSRF_HEADER = "x-csrf-token"
 TOKEN_PREFIX = "tt_"
+
+# Every request is authenticated with these two reads, so they are Core statements built once.
+_PROFILES = cast(Table, m.Profile.__table__)
+_TOKENS = cast(Table, m.ApiToken.__table__)
+_ACTOR = select(_PROFILES.c.id, _PROFILES.c.workshop_id, _PROFILES.c.role, _PROFILES.c.name).where(
+    _PROFILES.c.id == bindparam("user_id"),
+    _PROFILES.c.workshop_id == bindparam("workshop_id"),
+    _PROFILES.c.active.is_(True),
+)
+_TOKEN_SQLITE = select(_TOKENS.c.user_id, _TOKENS.c.workshop_id, _TOKENS.c.revoked_at.is_not(None)).where(
+    _TOKENS.c.token_hash == bindparam("h")
+)
+# Before the token is read no workshop is known; on PostgreSQL the narrow owner-run look-up is the only way in.
+_TOKEN_POSTGRES = text("SELECT user_id, workshop_id, revoked FROM app_token_lookup(:h)")
 
 
 @dataclass(frozen=True)
@@ -116,14 +130,12 @@ def token_hash(token: str) -> str:
 
 def load_actor(store: Store, user_id: str, workshop_id: str) -> domain.Actor | None:
     """The active user ``user_id`` of ``workshop_id`` as an actor, or None."""
-    with store.transaction(workshop_id, write=False) as s:
-        row = s.scalars(
-            select(m.Profile).where(m.Profile.id == user_id, m.Profile.workshop_id == workshop_id)
-        ).first()
-        if row is None or not row.active:
-            return None
-        role: domain.Role = "admin" if row.role == "admin" else "member"
-        return domain.Actor(row.id, row.workshop_id, role, row.name)
+    with store.reading(workshop_id) as conn:
+        row = conn.execute(_ACTOR, {"user_id": user_id, "workshop_id": workshop_id}).first()
+    if row is None:
+        return None
+    role: domain.Role = "admin" if row.role == "admin" else "member"
+    return domain.Actor(row.id, row.workshop_id, role, row.name)
 
 
 def _login_row(store: Store, email: str) -> tuple[str, str, str, bool] | None:
@@ -197,18 +209,9 @@ def actor_for_token(store: Store, token: str) -> domain.Actor | None:
     """The actor behind a bearer token, or None for unknown or revoked tokens."""
     if not token.startswith(TOKEN_PREFIX) or len(token) > 200:
         return None
-    digest = token_hash(token)
-    with store.transaction(None, write=False) as s:
-        if store.is_sqlite:
-            row = s.execute(
-                select(m.ApiToken.user_id, m.ApiToken.workshop_id, m.ApiToken.revoked_at.is_not(None)).where(
-                    m.ApiToken.token_hash == digest
-                )
-            ).first()
-        else:
-            row = s.execute(
-                text("SELECT user_id, workshop_id, revoked FROM app_token_lookup(:h)"), {"h": digest}
-            ).first()
+    with store.reading(None) as conn:
+        statement = _TOKEN_SQLITE if store.is_sqlite else _TOKEN_POSTGRES
+        row = conn.execute(statement, {"h": token_hash(token)}).first()
     if row is None or row[2]:
         return None
     return load_actor(store, row[0], row[1])

@@ -34,7 +34,7 @@ class WorkshopState:
 
     def __init__(self, settings: Settings, store: Store | None = None) -> None:
         self.settings = settings
-        self.signer = accounts.SessionSigner(settings.secret_key.get_secret_value())
+        self.signer = accounts.SessionSigner(settings.session_secret())
         self.throttle = accounts.LoginThrottle()
         self._store = store
         self._lock = Lock()

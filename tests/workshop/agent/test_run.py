@@ -7,7 +7,7 @@ import threading
 import time
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
 
 from shopfloor.agent.loop import LoopLimits
 from shopfloor.agent.providers.base import ModelRequest, ProviderError, StopReason
@@ -401,3 +401,43 @@ def test_offline_reader_never_reads_a_trimmed_result():
     assert follow.tool_calls == ()
     assert follow.text.startswith("I understood: ")
     assert "1 lookup(s) failed" in follow.text
+
+
+def test_the_tool_calls_of_one_turn_share_one_read_transaction(agent_store, raw_store):
+    """Reads inside ``batch()`` use one pooled connection; outside, each read takes and returns its own."""
+    checkouts: list[int] = []
+
+    def on_checkout(*_args):
+        checkouts.append(1)
+
+    event.listen(raw_store.engine, "checkout", on_checkout)
+    reads = agent_store.reads(ANA)
+    with reads.batch():
+        hat = reads.hat_by_code("TQ-7F3K2")
+        assert hat is not None
+        reads.events(hat, 5)
+        reads.open_flags(hat)
+        assert not reads.open_proposal_exists("TQ-7F3K2", "advance_stage", "no-run")
+    assert len(checkouts) == 1
+    reads.hat_by_code("TQ-7F3K2")
+    reads.open_flags(hat)
+    assert len(checkouts) == 3
+    event.remove(raw_store.engine, "checkout", on_checkout)
+
+
+def test_an_offline_run_opens_a_read_transaction_per_turn_not_per_read(agent_store, raw_store):
+    connects: list[int] = []
+
+    def on_begin(_conn):
+        connects.append(1)
+
+    event.listen(raw_store.engine, "begin", on_begin)
+    run_agent(agent_store, ANA, {"note": SAMPLE_NOTE}, OfflineReader(), "req-batch", 100)
+    event.remove(raw_store.engine, "begin", on_begin)
+    with raw_store.transaction(ANA.workshop_id, write=False) as session:
+        run = session.scalars(select(m.AgentRun)).one()
+    tool_turns = sum(1 for s in run.steps if s["kind"] == "model_call" and s["stop_reason"] == "tool_use")
+    tool_calls = sum(1 for s in run.steps if s["kind"] == "tool_call")
+    assert tool_calls > tool_turns >= 2
+    # One transaction per tool turn, the hat-tag-free start (none), and the two writes (run row, save).
+    assert len(connects) == tool_turns + 2

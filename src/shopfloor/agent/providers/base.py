@@ -127,7 +127,11 @@ class ProviderError(Exception):
 
 
 class Provider(Protocol):
-    """Something that answers one model request with one neutral turn (or raises ProviderError)."""
+    """Something that answers one model request with one neutral turn (or raises ProviderError).
+
+    An offline provider that computes its turn in process may also set ``local = True``; the loop then
+    calls it directly instead of waiting on a worker thread.
+    """
 
     name: str
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import threading
-from functools import partial
 from typing import Any
 
 import anyio
@@ -37,8 +36,7 @@ def _request_id(request: Request) -> tuple[str, bool]:
     return accept_request_id(request.headers.get("x-request-id")), False
 
 
-async def _body(request: Request) -> Any:
-    raw = await request.body()
+def _json(raw: bytes) -> Any:
     try:
         return json.loads(raw or b"null")
     except (ValueError, UnicodeDecodeError):
@@ -53,13 +51,8 @@ async def workshop_agent(request: Request) -> JSONResponse:
 
     request_id, echoed = _request_id(request)
     request.state.request_id = request_id
-    actor = current_actor(request)
-    body = await _body(request)
+    raw = await request.body()
     state = state_of(request)
-    try:
-        provider = choose_provider(None, state.settings)
-    except ProviderConfigError as error:
-        raise ApiError(500, "model_not_configured", str(error)) from None
     abort = threading.Event()
     finished = threading.Event()
 
@@ -70,16 +63,24 @@ async def workshop_agent(request: Request) -> JSONResponse:
                 return
             await anyio.sleep(DISCONNECT_POLL_S)
 
-    work = partial(
-        run_agent,
-        StoreAgentStore(state.store),
-        actor,
-        body,
-        provider,
-        request_id,
-        state.settings.workshop_rate_limit_per_hour,
-        abort,
-    )
+    def work() -> dict[str, Any]:
+        # Authentication reads the database, so it runs in the worker thread with the run: the event loop
+        # thread only moves bytes.
+        actor = current_actor(request)
+        try:
+            provider = choose_provider(None, state.settings)
+        except ProviderConfigError as error:
+            raise ApiError(500, "model_not_configured", str(error)) from None
+        return run_agent(
+            StoreAgentStore(state.store),
+            actor,
+            _json(raw),
+            provider,
+            request_id,
+            state.settings.workshop_rate_limit_per_hour,
+            abort,
+        )
+
     result: dict[str, Any] = {}
     refused: ApiError | None = None
     async with anyio.create_task_group() as group:

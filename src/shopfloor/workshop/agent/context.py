@@ -8,6 +8,7 @@ saved only at the end of a successful run, in one transaction.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, Protocol
@@ -58,6 +59,10 @@ class WorkshopReads(Protocol):
 
     def open_proposal_exists(self, hat_code: str, proposal_type: str, exclude_run_id: str) -> bool:
         """Whether an earlier run left a pending or question proposal of this type for this hat."""
+        ...
+
+    def batch(self) -> AbstractContextManager[None]:
+        """Share one consistent read between the calls made inside the block (one model turn's tools)."""
         ...
 
     def close(self) -> None:

@@ -101,6 +101,7 @@ class OfflineReader:
 
     name = "offline"
     model = MODEL_NAME
+    local = True  # computes its turn in process: the loop calls it directly
 
     def complete(self, request: ModelRequest) -> Turn:
         """The next turn: lookups, then proposals or questions, then the summary."""

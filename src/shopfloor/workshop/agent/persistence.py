@@ -7,6 +7,8 @@ hat, weaver, hat event or hat flag row for writing (a test greps this package to
 
 from __future__ import annotations
 
+import fcntl
+import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -72,7 +74,7 @@ _OPEN_PROPOSAL = (
         PROPOSALS.c.type == bindparam("type"),
         PROPOSALS.c.status.in_(("pending", "question")),
         PROPOSALS.c.run_id != bindparam("run_id"),
-        PROPOSALS.c.payload["hat_code"].as_string() == bindparam("code"),
+        PROPOSALS.c.hat_code == bindparam("code"),
     )
     .limit(1)
 )
@@ -90,11 +92,12 @@ _UPDATE_RUN = update(RUNS).where(
 class StoreReads:
     """Read-only views of one actor's workshop for one run.
 
-    Every call is its own short read transaction on a pooled connection, so each call sees the database as
-    it is now (a hat reloaded before a proposal is fresh). Weavers and the workshop's hat list
-    (what ``find_hats`` searches) are read once per run; the single hat a proposal is about is always re-read.
-    These are plain column selects: this is the hot path of every tool, and no ORM identity map is needed for
-    rows that are never written.
+    Reads run in short read transactions on a pooled connection: one per call, or one shared by the tool
+    calls of a model turn inside :meth:`batch`. Between turns nothing is held, so a run waiting for a model
+    holds no connection, and each turn sees the database as it is then (a hat reloaded before a proposal is
+    fresh). Weavers and the workshop's hat list (what ``find_hats`` searches) are read once per run; the
+    single hat a proposal is about is always re-read. These are plain column selects: this is the hot path
+    of every tool, and no ORM identity map is needed for rows that are never written.
     """
 
     def __init__(self, store: Store, actor: domain.Actor) -> None:
@@ -105,24 +108,32 @@ class StoreReads:
         self.workshop_id = actor.workshop_id
         self._weavers: dict[str, domain.Weaver] | None = None
         self._hats: list[domain.Hat] | None = None
+        self._held: Connection | None = None
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """One read transaction shared by every read until the block ends (the tool calls of one turn)."""
+        if self._held is not None:
+            yield
+            return
+        with self.store.reading(self.workshop_id) as conn:
+            self._held = conn
+            try:
+                yield
+            finally:
+                self._held = None
 
     @contextmanager
     def _read(self) -> Iterator[Connection]:
-        """One read transaction on a pooled connection, rolled back and returned at the end: a run holds no
-        connection while it waits for a model, and nothing is ever written through it."""
-        with self.store.engine.connect() as conn, conn.begin() as transaction:
-            try:
-                if conn.dialect.name == "postgresql":
-                    # The row-level security policies read this setting, as in every store session.
-                    conn.execute(
-                        text("SELECT set_config('app.workshop_id', :w, true)"), {"w": self.workshop_id}
-                    )
-                yield conn
-            finally:
-                transaction.rollback()
+        """The batch's connection, or a read transaction of its own; nothing is ever written through it."""
+        if self._held is not None:
+            yield self._held
+            return
+        with self.store.reading(self.workshop_id) as conn:
+            yield conn
 
     def close(self) -> None:
-        """Nothing is held between calls; kept for the :class:`WorkshopReads` protocol."""
+        """Nothing is held between turns; kept for the :class:`WorkshopReads` protocol."""
 
     def _weaver_views(self, conn: Connection) -> dict[str, domain.Weaver]:
         if self._weavers is None:
@@ -207,17 +218,43 @@ def _insert_logs(session: Session, logs: list[LogRow]) -> None:
 
 
 # SQLite lets one writer in at a time and makes the others poll with growing sleeps (up to 100 ms each), so
-# under concurrent runs most of a request was spent asleep. Threads of this process queue on this lock
-# instead and enter the (short) write transaction one after the other; other processes still meet
-# SQLite's busy timeout. PostgreSQL takes no lock here.
+# under concurrent runs most of a request was spent asleep. Writers queue instead: threads of this process
+# on a lock, processes (``serve --workers N``) on an exclusive ``flock`` of a file beside the database; the
+# kernel wakes the next waiter the moment the lock is released. PostgreSQL takes no lock here.
 _SQLITE_WRITES = threading.Lock()
+_LOCK_FILES: dict[tuple[int, str], int] = {}  # by process: a forked child must open its own
+
+
+def _lock_file(store: Store) -> int | None:
+    """The open lock file beside the store's SQLite file (None for an in-memory database)."""
+    database = store.engine.url.database
+    if not database or database == ":memory:":
+        return None
+    key = (os.getpid(), os.path.abspath(database) + ".write-lock")
+    if key not in _LOCK_FILES:
+        _LOCK_FILES[key] = os.open(key[1], os.O_RDWR | os.O_CREAT, 0o600)
+    return _LOCK_FILES[key]
+
+
+@contextmanager
+def _sqlite_write_turn(store: Store) -> Iterator[None]:
+    """Wait for this process's and every other process's writers to finish; hold the turn until the end."""
+    with _SQLITE_WRITES:
+        handle = _lock_file(store)
+        if handle is not None:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            if handle is not None:
+                fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 @contextmanager
 def _write(store: Store, workshop_id: str) -> Iterator[Session]:
     """One write transaction of the agent's own rows (runs, proposals, logs)."""
     if store.is_sqlite:
-        with _SQLITE_WRITES, store.transaction(workshop_id) as session:
+        with _sqlite_write_turn(store), store.transaction(workshop_id) as session:
             yield session
     else:
         with store.transaction(workshop_id) as session:

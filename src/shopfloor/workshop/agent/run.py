@@ -268,6 +268,7 @@ def run_agent(
             limits=limits,
             abort=abort,
             on_event=logger,
+            tool_batch=reads.batch,
         )
         status, summary, error, http_error = map_outcome(outcome, len(ctx.proposals))
         keep = ctx.proposals if status == "proposed" else []

@@ -62,10 +62,17 @@ def _sqlite_begin(connection: Connection) -> None:
     connection.exec_driver_sql(f"BEGIN {mode}")
 
 
-def _bind_workshop(session: Session, _transaction: SessionTransaction, connection: Connection) -> None:
+_SET_WORKSHOP = text("SELECT set_config('app.workshop_id', :w, true)")
+
+
+def _scope(connection: Connection, workshop_id: str | None) -> None:
+    """Set the transaction's workshop for the PostgreSQL row-level security policies (no-op on SQLite)."""
     if connection.dialect.name == "postgresql":
-        workshop_id = session.info.get("workshop_id") or ""
-        connection.execute(text("SELECT set_config('app.workshop_id', :w, true)"), {"w": workshop_id})
+        connection.execute(_SET_WORKSHOP, {"w": workshop_id or ""})
+
+
+def _bind_workshop(session: Session, _transaction: SessionTransaction, connection: Connection) -> None:
+    _scope(connection, session.info.get("workshop_id"))
 
 
 class Store:
@@ -101,6 +108,18 @@ class Store:
         """One transaction scoped to ``workshop_id``: committed on success, rolled back on error."""
         with self.session(workshop_id, write=write) as session, session.begin():
             yield session
+
+    @contextmanager
+    def reading(self, workshop_id: str | None) -> Iterator[Connection]:
+        """One read-only transaction on a pooled Core connection, scoped to ``workshop_id`` like a session
+        and always rolled back. For hot read paths (request authentication, the agent's tools), where rows
+        are never written and an ORM session costs more than the query."""
+        with self.engine.connect() as conn, conn.begin() as transaction:
+            try:
+                _scope(conn, workshop_id)
+                yield conn
+            finally:
+                transaction.rollback()
 
     def migrate(self) -> None:
         """Bring the schema to the newest revision."""

@@ -39,3 +39,9 @@ def migrate(engine: Engine, revision: str = "head") -> None:
     """Upgrade the database behind ``engine`` (as its owner) to ``revision``."""
     with engine.begin() as connection:
         command.upgrade(alembic_config(connection), revision)
+
+
+def downgrade(engine: Engine, revision: str) -> None:
+    """Downgrade the database behind ``engine`` (as its owner) to ``revision``."""
+    with engine.begin() as connection:
+        command.downgrade(alembic_config(connection), revision)

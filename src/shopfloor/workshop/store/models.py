@@ -176,7 +176,7 @@ class AgentRun(Base):
     __tablename__ = "agent_runs"
     __table_args__ = (
         CheckConstraint(_in("status", RUN_STATUSES), name="ck_agent_runs_status"),
-        Index("ix_agent_runs_user_created", "user_id", "agent", "created_at"),
+        Index("ix_agent_runs_user_created", "workshop_id", "user_id", "agent", "created_at"),
     )
     id: Mapped[str] = mapped_column(String(40), primary_key=True, default=new_id)
     workshop_id: Mapped[str] = mapped_column(ForeignKey("workshops.id"), index=True)
@@ -199,12 +199,23 @@ class AgentRun(Base):
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
+def proposal_hat_code(payload: Any) -> str | None:
+    """The hat code a proposal payload is about (None when it names none)."""
+    code = payload.get("hat_code") if isinstance(payload, dict) else None
+    return code if isinstance(code, str) and len(code) <= 8 else None
+
+
+def _hat_code_default(context: Any) -> str | None:
+    return proposal_hat_code(context.get_current_parameters().get("payload"))
+
+
 class Proposal(Base):
     __tablename__ = "proposals"
     __table_args__ = (
         CheckConstraint(_in("status", PROPOSAL_STATUSES), name="ck_proposals_status"),
         CheckConstraint(_in("type", PROPOSAL_TYPES), name="ck_proposals_type"),
         CheckConstraint(_in("confidence", ("high", "check")), name="ck_proposals_confidence"),
+        Index("ix_proposals_open_by_hat", "workshop_id", "hat_code", "type", "status"),
     )
     id: Mapped[str] = mapped_column(String(40), primary_key=True, default=new_id)
     run_id: Mapped[str] = mapped_column(ForeignKey("agent_runs.id"), index=True)
@@ -212,6 +223,8 @@ class Proposal(Base):
     position: Mapped[int] = mapped_column(Integer, default=0)
     type: Mapped[str] = mapped_column(String(20))
     payload: Mapped[dict[str, Any]] = mapped_column(JSON)
+    # The payload's hat code, filled in on insert for the indexed duplicate check (never edited).
+    hat_code: Mapped[str | None] = mapped_column(String(8), nullable=True, default=_hat_code_default)
     status: Mapped[str] = mapped_column(String(10))
     why: Mapped[str] = mapped_column(Text, default="")
     quote: Mapped[str] = mapped_column(Text, default="")

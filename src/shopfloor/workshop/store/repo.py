@@ -360,13 +360,15 @@ class WorkshopRepo:
         return self._one(m.Proposal, f"proposal {proposal_id}", m.Proposal.id == proposal_id)
 
     def open_proposals_for_hat(self, code: str, exclude_run: str | None = None) -> list[m.Proposal]:
-        """Pending or question proposals (any run) whose payload names hat ``code``."""
-        rows = self.proposals(statuses=("pending", "question"), limit=1000)
-        return [
-            p
-            for p in rows
-            if p.payload.get("hat_code") == code and (exclude_run is None or p.run_id != exclude_run)
-        ]
+        """Pending or question proposals (any run but ``exclude_run``) about hat ``code``, newest first."""
+        stmt = select(m.Proposal).where(
+            m.Proposal.workshop_id == self.workshop_id,
+            m.Proposal.hat_code == code,
+            m.Proposal.status.in_(("pending", "question")),
+        )
+        if exclude_run is not None:
+            stmt = stmt.where(m.Proposal.run_id != exclude_run)
+        return list(self.session.scalars(stmt.order_by(m.Proposal.created_at.desc(), m.Proposal.position)))
 
     # --- logs ----------------------------------------------------------------------------------------------
 
