@@ -27,7 +27,6 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.orm import Session
 
 from shopfloor.workshop import domain
 from shopfloor.workshop.agent.context import OpenFlag
@@ -84,9 +83,23 @@ _RECENT_RUNS = select(func.count()).where(
     RUNS.c.agent == AGENT,
     RUNS.c.created_at > bindparam("since", type_=RUNS.c.created_at.type),
 )
-_UPDATE_RUN = update(RUNS).where(
-    RUNS.c.id == bindparam("b_id"), RUNS.c.workshop_id == bindparam("b_workshop_id")
+_INSERT_RUN = insert(RUNS)
+_INSERT_PROPOSALS = insert(PROPOSALS)
+_INSERT_LOGS = insert(LOGS)
+_SAVED_COLUMNS = ("status", "summary", "steps", "tokens_in", "tokens_out", "latency_ms", "cost_usd", "error")
+_UPDATE_RUN = (
+    update(RUNS)
+    .where(RUNS.c.id == bindparam("b_id"), RUNS.c.workshop_id == bindparam("b_workshop_id"))
+    .values(
+        {
+            **{name: bindparam(f"v_{name}", type_=RUNS.c[name].type) for name in _SAVED_COLUMNS},
+            "updated_at": bindparam("v_updated_at", type_=RUNS.c.updated_at.type),
+            # A run that reports no model keeps the one it started with.
+            "model": func.coalesce(bindparam("v_model", type_=RUNS.c.model.type), RUNS.c.model),
+        }
+    )
 )
+_USER_LOCK = text("SELECT pg_advisory_xact_lock(hashtext(:u))")
 
 
 class StoreReads:
@@ -211,10 +224,10 @@ def _log_values(row: LogRow) -> dict[str, Any]:
     }
 
 
-def _insert_logs(session: Session, logs: list[LogRow]) -> None:
+def _insert_logs(conn: Connection, logs: list[LogRow]) -> None:
     """All log rows of a step in one statement."""
     if logs:
-        session.execute(insert(LOGS), [_log_values(log) for log in logs])
+        conn.execute(_INSERT_LOGS, [_log_values(log) for log in logs])
 
 
 # SQLite lets one writer in at a time and makes the others poll with growing sleeps (up to 100 ms each), so
@@ -251,14 +264,14 @@ def _sqlite_write_turn(store: Store) -> Iterator[None]:
 
 
 @contextmanager
-def _write(store: Store, workshop_id: str) -> Iterator[Session]:
+def _write(store: Store, workshop_id: str) -> Iterator[Connection]:
     """One write transaction of the agent's own rows (runs, proposals, logs)."""
     if store.is_sqlite:
-        with _sqlite_write_turn(store), store.transaction(workshop_id) as session:
-            yield session
+        with _sqlite_write_turn(store), store.writing(workshop_id) as conn:
+            yield conn
     else:
-        with store.transaction(workshop_id) as session:
-            yield session
+        with store.writing(workshop_id) as conn:
+            yield conn
 
 
 class StoreAgentStore:
@@ -284,33 +297,34 @@ class StoreAgentStore:
         """
         actor = row.actor
         params = {"workshop_id": actor.workshop_id, "user_id": actor.user_id, "since": utcnow() - window}
-        with _write(self.store, actor.workshop_id) as session:
+        with _write(self.store, actor.workshop_id) as conn:
             if not self.store.is_sqlite:
-                session.execute(text("SELECT pg_advisory_xact_lock(hashtext(:u))"), {"u": actor.user_id})
-            if int(session.execute(_RECENT_RUNS, params).scalar() or 0) >= limit:
+                conn.execute(_USER_LOCK, {"u": actor.user_id})
+            if int(conn.execute(_RECENT_RUNS, params).scalar() or 0) >= limit:
                 return False
-            session.execute(
-                insert(RUNS).values(
-                    id=row.run_id,
-                    workshop_id=row.actor.workshop_id,
-                    user_id=row.actor.user_id,
-                    agent=AGENT,
-                    request_id=row.request_id,
-                    input=row.note,
-                    input_mode=row.input_mode,
-                    hat_code=row.hat_code,
-                    model=row.model,
-                    status="running",
-                    steps=[],
-                    tokens_in=0,
-                    tokens_out=0,
-                    latency_ms=0,
-                    cost_usd=0.0,
-                    created_at=row.created_at,
-                    updated_at=row.created_at,
-                )
+            conn.execute(
+                _INSERT_RUN,
+                {
+                    "id": row.run_id,
+                    "workshop_id": row.actor.workshop_id,
+                    "user_id": row.actor.user_id,
+                    "agent": AGENT,
+                    "request_id": row.request_id,
+                    "input": row.note,
+                    "input_mode": row.input_mode,
+                    "hat_code": row.hat_code,
+                    "model": row.model,
+                    "status": "running",
+                    "steps": [],
+                    "tokens_in": 0,
+                    "tokens_out": 0,
+                    "latency_ms": 0,
+                    "cost_usd": 0.0,
+                    "created_at": row.created_at,
+                    "updated_at": row.created_at,
+                },
             )
-            _insert_logs(session, logs)
+            _insert_logs(conn, logs)
         return True
 
     def save_agent_run(self, actor: domain.Actor, result: RunResult, logs: list[LogRow]) -> list[str]:
@@ -320,29 +334,27 @@ class StoreAgentStore:
         multi-row ``INSERT`` per table; a run row missing from the actor's workshop rolls everything back.
         """
         values: dict[str, Any] = {
-            "status": result.status,
-            "summary": result.summary,
-            "steps": result.steps,
-            "tokens_in": result.tokens_in,
-            "tokens_out": result.tokens_out,
-            "latency_ms": result.latency_ms,
-            "cost_usd": result.cost_usd if result.cost_usd is not None else 0.0,
-            "error": result.error,
-            "updated_at": utcnow(),
+            "b_id": result.run_id,
+            "b_workshop_id": actor.workshop_id,
+            "v_status": result.status,
+            "v_summary": result.summary,
+            "v_steps": result.steps,
+            "v_tokens_in": result.tokens_in,
+            "v_tokens_out": result.tokens_out,
+            "v_latency_ms": result.latency_ms,
+            "v_cost_usd": result.cost_usd if result.cost_usd is not None else 0.0,
+            "v_error": result.error,
+            "v_model": result.model,
+            "v_updated_at": utcnow(),
         }
-        if result.model is not None:
-            values["model"] = result.model
         ids = [new_id() for _ in result.proposals]
-        with _write(self.store, actor.workshop_id) as session:
-            updated = session.execute(
-                _UPDATE_RUN.values(**values), {"b_id": result.run_id, "b_workshop_id": actor.workshop_id}
-            )
-            if updated.rowcount != 1:  # type: ignore[attr-defined]
+        with _write(self.store, actor.workshop_id) as conn:
+            if conn.execute(_UPDATE_RUN, values).rowcount != 1:
                 raise NotFound(f"run {result.run_id}")
             if result.proposals:
                 now = utcnow()
-                session.execute(
-                    insert(PROPOSALS),
+                conn.execute(
+                    _INSERT_PROPOSALS,
                     [
                         {
                             "id": pid,
@@ -361,12 +373,12 @@ class StoreAgentStore:
                         for position, (pid, p) in enumerate(zip(ids, result.proposals, strict=True))
                     ],
                 )
-            _insert_logs(session, logs)
+            _insert_logs(conn, logs)
         return ids
 
     def write_logs(self, actor: domain.Actor, logs: list[LogRow]) -> None:
         """Insert log rows that belong to no run (validation and rate-limit errors)."""
         if not logs:
             return
-        with _write(self.store, actor.workshop_id) as session:
-            _insert_logs(session, logs)
+        with _write(self.store, actor.workshop_id) as conn:
+            _insert_logs(conn, logs)

@@ -82,6 +82,7 @@ class Store:
         self.engine = engine
         self._sessions = sessionmaker(bind=engine, expire_on_commit=False)
         writer = engine.execution_options(sqlite_write=True) if self.is_sqlite else engine
+        self._writer = writer
         self._writers = sessionmaker(bind=writer, expire_on_commit=False)
         event.listen(self._sessions, "after_begin", _bind_workshop)
         event.listen(self._writers, "after_begin", _bind_workshop)
@@ -120,6 +121,15 @@ class Store:
                 yield conn
             finally:
                 transaction.rollback()
+
+    @contextmanager
+    def writing(self, workshop_id: str | None) -> Iterator[Connection]:
+        """One write transaction on a Core connection, scoped to ``workshop_id`` like a session (on SQLite it
+        takes the write lock up front): committed on success, rolled back on error. For the agent's own rows,
+        written as prepared statements where an ORM unit of work would cost more than the writes."""
+        with self._writer.begin() as conn:
+            _scope(conn, workshop_id)
+            yield conn
 
     def migrate(self) -> None:
         """Bring the schema to the newest revision."""
