@@ -116,6 +116,22 @@ async def _client(port: int, request: bytes, count: int, latencies: list[float],
         writer.close()
 
 
+def _cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of a process and its children (the server's workers), from /proc."""
+    total = 0.0
+    pids = [pid]
+    while pids:
+        current = pids.pop()
+        try:
+            fields = Path(f"/proc/{current}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            for task in Path(f"/proc/{current}/task").iterdir():
+                pids += [int(child) for child in (task / "children").read_text().split()]
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+    return total
+
+
 async def _load(port: int, request: bytes, per_client: int) -> tuple[float, list[float], list[str]]:
     latencies: list[float] = []
     failures: list[str] = []
@@ -140,13 +156,16 @@ def runs_per_second_over_http(workers: int = 2) -> dict[str, float]:
         f"content-type: application/json\r\ncontent-length: {len(body)}\r\n\r\n"
     ).encode() + body
     rates: list[float] = []
+    cpu_ms: list[float] = []
     latencies: list[float] = []
     failures: list[str] = []
     try:
         _wait_until_up(port)
         asyncio.run(_load(port, request, 2))  # warm-up: every worker imports, connects and caches
         for _ in range(ROUNDS):
+            cpu_before = _cpu_seconds(server.pid)
             wall, round_latencies, round_failures = asyncio.run(_load(port, request, REQUESTS // CLIENTS))
+            cpu_ms.append((_cpu_seconds(server.pid) - cpu_before) * 1000 / len(round_latencies))
             rates.append(len(round_latencies) / wall)
             latencies += round_latencies
             failures += round_failures
@@ -159,6 +178,7 @@ def runs_per_second_over_http(workers: int = 2) -> dict[str, float]:
     return {
         "median": statistics.median(rates),
         "errors": float(len(failures)),
+        "server CPU ms per run": statistics.median(cpu_ms),
         "request p50 ms": statistics.median(latencies),
         "request p95 ms": latencies[int(0.95 * (len(latencies) - 1))],
     }

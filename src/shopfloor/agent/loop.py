@@ -242,9 +242,21 @@ def fit_request(messages: list[Message], system: str, tools: Sequence[dict[str, 
     return _fit(messages, _fixed_bytes(system, tools), limit)
 
 
-def _fit(messages: list[Message], fixed: int, limit: int) -> bool:
+def _measure(message: Message, measured: dict[int, tuple[Message, int]]) -> int:
+    known = measured.get(id(message))
+    if known is not None and known[0] is message:  # the object is kept, so its id cannot be reused
+        return known[1]
+    size = _message_bytes(message)
+    measured[id(message)] = (message, size)
+    return size
+
+
+def _fit(
+    messages: list[Message], fixed: int, limit: int, measured: dict[int, tuple[Message, int]] | None = None
+) -> bool:
     # Each message is measured once; trimming re-measures only the message it stubbed.
-    sizes = [_message_bytes(message) for message in messages]
+    memo: dict[int, tuple[Message, int]] = {} if measured is None else measured
+    sizes = [_measure(message, memo) for message in messages]
     if fixed + sum(sizes) <= limit:
         return True
     for index, message in enumerate(messages):
@@ -252,7 +264,7 @@ def _fit(messages: list[Message], fixed: int, limit: int) -> bool:
             continue
         stubbed = tuple(r if r.content == TRIMMED else replace(r, content=TRIMMED) for r in message.results)
         messages[index] = ToolResults(stubbed)
-        sizes[index] = _message_bytes(messages[index])
+        sizes[index] = _measure(messages[index], memo)
         if fixed + sum(sizes) <= limit:
             return True
     return False

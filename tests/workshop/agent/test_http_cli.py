@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import anyio
@@ -298,3 +300,32 @@ def test_two_notes_moving_one_hat_approve_once_then_conflict(client, token):
     second = approve(cards[1])
     assert second.status_code == 409, second.text
     assert "changed since this proposal was made" in second.text
+
+
+def test_offline_runs_take_turns_on_a_few_threads(db_path, tmp_path, token, monkeypatch):
+    """A local (offline) provider is pure CPU: concurrent requests queue for LOCAL_RUN_THREADS threads instead
+    of crowding the interpreter lock; every request still gets its answer."""
+    busy = 0
+    most = 0
+    lock = threading.Lock()
+
+    class LocalProvider:
+        name = "offline"
+        model = "offline-test"
+        local = True
+
+        def complete(self, request: ModelRequest):
+            nonlocal busy, most
+            with lock:
+                busy += 1
+                most = max(most, busy)
+            time.sleep(0.05)
+            with lock:
+                busy -= 1
+            return text_turn("I understood: nothing to record.")
+
+    monkeypatch.setattr(agent_api, "choose_provider", lambda option, settings: LocalProvider())
+    with make_client(db_path, tmp_path) as client, ThreadPoolExecutor(6) as pool:
+        statuses = list(pool.map(lambda i: post(client, token, {"note": f"nota {i}"}).status_code, range(6)))
+    assert statuses == [200] * 6
+    assert most == agent_api.LOCAL_RUN_THREADS

@@ -13,9 +13,11 @@ from typing import Any
 
 import anyio
 import anyio.to_thread
+from anyio.lowlevel import RunVar
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
+from shopfloor.agent.providers.base import Provider
 from shopfloor.agent.providers.factory import ProviderConfigError
 from shopfloor.web.errors import ApiError
 from shopfloor.web.middleware import accept_request_id
@@ -25,7 +27,23 @@ from shopfloor.workshop.agent.run import run_agent
 
 router = APIRouter()
 
-DISCONNECT_POLL_S = 0.1
+# An offline run is pure CPU for a few milliseconds: more threads than cores only queue on the interpreter
+# lock and switch between each other, so offline runs take turns on a few threads. Live runs spend seconds
+# waiting for a model and use the default thread pool.
+LOCAL_RUN_THREADS = 2
+_local_runs: RunVar[anyio.CapacityLimiter] = RunVar("shopfloor_local_runs")  # one per event loop
+
+
+def _limiter(provider: Provider | None) -> anyio.CapacityLimiter | None:
+    """The limiter of offline runs (None: the default thread pool)."""
+    if provider is None or not getattr(provider, "local", False):
+        return None
+    try:
+        return _local_runs.get()
+    except LookupError:
+        limiter = anyio.CapacityLimiter(LOCAL_RUN_THREADS)
+        _local_runs.set(limiter)
+        return limiter
 
 
 def _request_id(request: Request) -> tuple[str, bool]:
@@ -57,20 +75,26 @@ async def workshop_agent(request: Request) -> JSONResponse:
     finished = threading.Event()
 
     async def watch() -> None:
+        # The body is read, so the next ASGI message can only be the disconnect: waiting for it costs nothing,
+        # where polling cost every waiting request a cancel scope ten times a second.
         while not finished.is_set():
-            if await request.is_disconnected():
+            if (await request.receive())["type"] == "http.disconnect":
                 abort.set()
                 return
-            await anyio.sleep(DISCONNECT_POLL_S)
+
+    try:
+        provider: Provider | None = choose_provider(None, state.settings)
+        unconfigured = None
+    except ProviderConfigError as error:
+        provider, unconfigured = None, ApiError(500, "model_not_configured", str(error))
 
     def work() -> dict[str, Any]:
         # Authentication reads the database, so it runs in the worker thread with the run: the event loop
         # thread only moves bytes.
         actor = current_actor(request)
-        try:
-            provider = choose_provider(None, state.settings)
-        except ProviderConfigError as error:
-            raise ApiError(500, "model_not_configured", str(error)) from None
+        if provider is None:
+            assert unconfigured is not None
+            raise unconfigured  # after authentication: a stranger learns nothing about the setup
         return run_agent(
             StoreAgentStore(state.store),
             actor,
@@ -86,7 +110,7 @@ async def workshop_agent(request: Request) -> JSONResponse:
     async with anyio.create_task_group() as group:
         group.start_soon(watch)
         try:
-            result = await anyio.to_thread.run_sync(work)
+            result = await anyio.to_thread.run_sync(work, limiter=_limiter(provider))
         except ApiError as error:  # raised outside the group, so the app's envelope handler sees it
             refused = error
         finally:
