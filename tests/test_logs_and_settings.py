@@ -102,3 +102,18 @@ def test_provider_keys_come_from_the_environment_only(monkeypatch):
     assert provider_key("gemini") == "k-123"
     assert provider_key("nobody") is None
     assert "k-123" not in repr(Settings())
+
+
+def test_the_session_key_is_made_once_in_the_var_directory_unless_set(tmp_path):
+    made = Settings(var_dir=tmp_path / "var").session_secret()
+    path = tmp_path / "var" / "secret-key"
+    assert len(made) >= 32 and path.read_text() == made
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert Settings(var_dir=tmp_path / "var").session_secret() == made  # a restart or a second process
+    assert Settings(var_dir=tmp_path / "other").session_secret() != made
+    assert Settings(var_dir=tmp_path / "var", secret_key="from-the-environment").session_secret() == (
+        "from-the-environment"
+    )
+    path.write_text("short")
+    with pytest.raises(RuntimeError, match="no usable key"):
+        Settings(var_dir=tmp_path / "var").session_secret()
