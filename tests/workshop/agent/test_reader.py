@@ -337,3 +337,33 @@ def test_a_relative_clause_locates_the_hat(note):
         HatRef(weaver_name="Carmen", stage="Washing"),
         "Bleaching",
     )
+
+
+@pytest.mark.parametrize(
+    ("note", "weavers", "each"),
+    [
+        ("Rosa Pillco y Carmen entregaron 2 finos de 18 hileras.", ("Rosa Pillco", "Carmen"), False),
+        ("Rosa, Carmen y Luz trajeron 2 estándar de 12 hileras", ("Rosa", "Carmen", "Luz"), False),
+        (
+            "Doña Rosa Guamán y Rosa Pillco entregaron 3 finos de 18 hileras cada una.",
+            ("Doña Rosa Guamán", "Rosa Pillco"),
+            True,
+        ),
+        ("Rosa Pillco and Carmen each delivered two fine hats of 18 rows", ("Rosa Pillco", "Carmen"), True),
+        # After a row count, "each" / "cada uno" is about every hat, not every weaver.
+        ("Rosa Pillco and Carmen delivered two fine hats of 18 rows each", ("Rosa Pillco", "Carmen"), False),
+        ("Rosa Pillco y Carmen entregaron 2 finos de 18 hileras cada uno", ("Rosa Pillco", "Carmen"), False),
+    ],
+)
+def test_one_batch_said_of_several_weavers_names_them_all(note, weavers, each):
+    reading = read_note(note)
+    assert reading.skipped == ()
+    (event,) = reading.events
+    assert event.kind == "create" and event.weavers == weavers and event.each is each
+    assert event.quote in note and event.quote.startswith(weavers[0])
+
+
+def test_a_bare_name_before_something_that_is_not_a_delivery_stays_unread():
+    reading = read_note("Rosa y el TQ-7F3K2 pasó a lavado")
+    assert [(e.kind, e.weavers) for e in reading.events] == [("advance", ())]
+    assert [(s.reason, s.text) for s in reading.skipped] == [("unread", "Rosa")]

@@ -11,7 +11,7 @@ ambiguous or empty lookup, or a missing fact, becomes ask_question.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from shopfloor.agent.providers.base import (
@@ -164,8 +164,11 @@ def plan_lookups(reading: Reading) -> list[tuple[str, dict[str, Any]]]:
     calls: list[tuple[str, dict[str, Any]]] = []
     names: list[str] = []
     for event in reading.events:
-        if event.kind == "create" and event.weaver_name and event.weaver_name not in names:
-            names.append(event.weaver_name)
+        if event.kind != "create":
+            continue
+        for name in event.weavers or ((event.weaver_name,) if event.weaver_name else ()):
+            if name not in names:
+                names.append(name)
     calls.extend(("find_weaver", {"name": name}) for name in names)
     codes = _code_refs(reading)
     # Codes are looked up with open_only false: a finished or archived hat must reach the rules, which block it.
@@ -316,6 +319,36 @@ def _plan_create(event: NoteEvent, history: _History) -> tuple[str, dict[str, An
     )
 
 
+def _plan_shared_batch(event: NoteEvent, history: _History) -> list[tuple[str, dict[str, Any]]]:
+    """One batch said of several weavers. With "cada una" each weaver gets the batch; otherwise the note does
+    not say whose hats they are (all of them together? split how?), so the reader asks instead of guessing."""
+    if event.each:
+        single = [
+            _plan_create(replace(event, weaver_name=name, weavers=()), history) for name in event.weavers
+        ]
+        return [call for call in single if call is not None]
+    choices: list[dict[str, Any]] = []
+    for name in event.weavers:
+        found = _weaver_result(history, name)
+        matches = found[0].get("matches", []) if found is not None and not found[1] else []
+        for match in matches:
+            if all(c["weaver_id"] != match["weaver_id"] for c in choices):
+                choices.append({"label": match["name"], "weaver_id": match["weaver_id"], "hat_code": None})
+    names = ", ".join(event.weavers[:-1]) + f" and {event.weavers[-1]}"
+    count = f"{event.quantity} hats" if event.quantity is not None else "hats"
+    return [
+        _ask(
+            "create_hat",
+            f"The note names {names} for one batch of {count}. Whose hats are they?",
+            choices,
+            _draft(quantity=event.quantity, grade=event.grade, rows_per_inch=event.rows),
+            event,
+            "Several weavers are named for one batch and the note does not say how it splits, so I did not "
+            "divide it myself.",
+        )
+    ]
+
+
 def _plan_hat_event(
     event: NoteEvent, header: _Header, history: _History
 ) -> tuple[str, dict[str, Any]] | None:
@@ -374,6 +407,9 @@ def plan_proposals(reading: Reading, header: _Header, history: _History) -> list
     for event in reading.events:
         if len(calls) >= MAX_PROPOSALS:
             break
+        if event.kind == "create" and len(event.weavers) > 1:
+            calls.extend(_plan_shared_batch(event, history))
+            continue
         call = (
             _plan_create(event, history)
             if event.kind == "create"
@@ -381,7 +417,7 @@ def plan_proposals(reading: Reading, header: _Header, history: _History) -> list
         )
         if call is not None:
             calls.append(call)
-    return calls
+    return calls[:MAX_PROPOSALS]
 
 
 def _clean(text: str, limit: int = 60) -> str:

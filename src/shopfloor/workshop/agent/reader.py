@@ -188,6 +188,11 @@ FUTURE_PATTERNS = [
     r"(?:entregar|terminar|pasar|traer|llevar|hacer|tejer|lavar|blanquear|hormar)(?:a|an|e|emos)",
 ]
 _FUTURE = re.compile(r"\b(?:" + "|".join(FUTURE_PATTERNS) + r")\b")
+# "Rosa y Carmen entregaron 3 finos cada una", "Rosa and Carmen each delivered…": the quantity is per weaver.
+# Right after a row count, "cada uno" / "each" ("de 18 hileras cada uno", "of 18 rows each") is about every hat
+# (sombreros, hats); the feminine "cada una" can only be about the weavers (tejedoras).
+_AFTER_ROWS = r"(?<!hileras )(?<!hilera )(?<!rows )(?<!row )"
+_EACH = re.compile(rf"\b(?:cada una|cada quien|apiece)\b|{_AFTER_ROWS}\b(?:cada uno|each)\b")
 
 # Words that say something did NOT happen ("no pasó", "todavía no", "not bleached yet", "ningún problema").
 # A stage change or new hats said with one of them is left alone: the reader never turns a denial into a change.
@@ -377,6 +382,10 @@ class NoteEvent:
     hat: HatRef | None = None
     to_stage: str | None = None
     flag_kind: str | None = None
+    # One batch said of several weavers ("Rosa y Carmen entregaron…"), in the note's order; ``each`` when the
+    # note gives the quantity per weaver ("… cada una").
+    weavers: tuple[str, ...] = ()
+    each: bool = False
 
 
 @dataclass(frozen=True)
@@ -711,8 +720,19 @@ def read_note(note: str, has_hat_tag: bool = False) -> Reading:
             else:
                 segments.append((c_start, c_end))
         segments = _join_bare_hats(note, folded, segments)
+        segments, partners = _join_bare_people(note, folded, segments)
         for start, end in segments:
-            _read_segment(note, folded, start, end, has_hat_tag, events, skipped, inherited.get((start, end)))
+            _read_segment(
+                note,
+                folded,
+                start,
+                end,
+                has_hat_tag,
+                events,
+                skipped,
+                inherited.get((start, end)),
+                partners.get((start, end), ()),
+            )
     return Reading(tuple(events), tuple(skipped))
 
 
@@ -754,6 +774,44 @@ def _join_bare_hats(note: str, folded: str, segments: list[tuple[int, int]]) -> 
     return joined
 
 
+def _bare_person(note: str, folded: str, start: int, end: int) -> str | None:
+    """The person a clause only names ("Rosa", "doña Rosa Guamán"): no verb, number, hat or stage."""
+    if find_codes(note, start, end) or weaver_hat_ref(note, start, end):
+        return None
+    if set(_WORD.findall(folded[start:end])) & CREATE_VERBS or _flag_kind(folded, start, end) is not None:
+        return None
+    numbers = read_numbers(folded, start, end)
+    if numbers.quantity is not None or numbers.rows is not None or stage_mentions(folded, start, end, False):
+        return None
+    return person_name(note, start, end, [])
+
+
+def _join_bare_people(
+    note: str, folded: str, segments: list[tuple[int, int]]
+) -> tuple[list[tuple[int, int]], dict[tuple[int, int], tuple[str, ...]]]:
+    """Clauses that only name people join the delivery that follows them ("Rosa y Carmen entregaron 2 finos"):
+    one batch said of several weavers, returned with their names in the note's order."""
+    joined: list[tuple[int, int]] = []
+    partners: dict[tuple[int, int], tuple[str, ...]] = {}
+    waiting: list[tuple[int, int, str]] = []  # bare-name clauses not yet joined
+    for start, end in segments:
+        name = _bare_person(note, folded, start, end)
+        if name is not None:
+            waiting.append((start, end, name))
+            continue
+        subject = _create_subject(note, folded, start, end) if waiting else None
+        if subject is not None:
+            span = (waiting[0][0], end)
+            partners[span] = (*(n for _, _, n in waiting), subject)
+            joined.append(span)
+        else:
+            joined.extend((s, e) for s, e, _ in waiting)
+            joined.append((start, end))
+        waiting = []
+    joined.extend((s, e) for s, e, _ in waiting)
+    return joined, partners
+
+
 def _read_segment(
     note: str,
     folded: str,
@@ -763,6 +821,7 @@ def _read_segment(
     events: list[NoteEvent],
     skipped: list[Skipped],
     inherited_weaver: str | None = None,
+    partners: tuple[str, ...] = (),
 ) -> None:
     text = note[start:end]
     segment = folded[start:end]
@@ -821,6 +880,8 @@ def _read_segment(
                 grade=numbers.said_grade,
                 rows=numbers.rows,
                 grado=numbers.grado if numbers.rows is None else None,
+                weavers=partners,
+                each=bool(partners) and _EACH.search(segment) is not None,
             )
         )
         return
