@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import uuid
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from shopfloor.workshop import domain
+from shopfloor.workshop.agent.context import BufferedProposal
+from shopfloor.workshop.agent.persistence import StoreAgentStore
+from shopfloor.workshop.agent.run import RunResult, RunRow
 from shopfloor.workshop.sample import WORKSHOP_A, WORKSHOP_B
 from shopfloor.workshop.store import Store, WorkshopRepo
 from shopfloor.workshop.store import models as m
@@ -30,15 +35,41 @@ def card(kind: str, payload: dict[str, Any], status: str = "pending", **kw: Any)
     }
 
 
-def make_run(store: Store, actor: domain.Actor, cards: list[dict[str, Any]], note: str = "nota") -> list[str]:
-    """Save a proposed run with ``cards``; returns the proposal ids in order."""
-    with store.transaction(actor.workshop_id) as s:
-        repo = WorkshopRepo(s, actor)
-        run = repo.create_run(input=note, model="offline")
-        rows = repo.save_agent_run(
-            run.id, status="proposed", summary="I understood.", steps=[], proposals=cards
+def buffered(cards: list[dict[str, Any]]) -> list[BufferedProposal]:
+    """``cards`` as the agent buffers them during a run."""
+    return [
+        BufferedProposal(
+            temp_id=f"p{i + 1}",
+            type=c["type"],
+            status=c["status"],
+            payload=c["payload"],
+            why=c.get("why", ""),
+            quote=c.get("quote", ""),
+            confidence=c.get("confidence", "high"),
+            rule_result=c.get("rule_result"),
+            dedupe_key=(i,),
         )
-        return [r.id for r in rows]
+        for i, c in enumerate(cards)
+    ]
+
+
+def start_run(
+    store: Store, actor: domain.Actor, note: str = "nota", request_id: str = "req_test00000001"
+) -> str:
+    """Insert a ``running`` run the way the agent does; returns its id."""
+    run_id = str(uuid.uuid4())
+    row = RunRow(run_id, actor, note, "typed", None, request_id, "offline", datetime.now(UTC))
+    assert StoreAgentStore(store).insert_run(row, [], 1_000_000, timedelta(hours=1))
+    return run_id
+
+
+def make_run(store: Store, actor: domain.Actor, cards: list[dict[str, Any]], note: str = "nota") -> list[str]:
+    """Save a proposed run with ``cards`` through the agent's own persistence; returns the proposal ids."""
+    run_id = start_run(store, actor, note)
+    result = RunResult(
+        run_id, "proposed", "I understood.", [], buffered(cards), 0, 0, 0, 0.0, "offline", None
+    )
+    return StoreAgentStore(store).save_agent_run(actor, result, [])
 
 
 def advance(code: str, to_stage: str, version: int | None = None) -> dict[str, Any]:

@@ -8,16 +8,31 @@ from __future__ import annotations
 import inspect
 import json
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from starlette.routing import Mount
 
+from shopfloor.workshop.agent.persistence import StoreAgentStore
+from shopfloor.workshop.agent.run import RunResult, RunRow
 from shopfloor.workshop.sample import WORKSHOP_A, WORKSHOP_B
 from shopfloor.workshop.store import NotFound, Store, WorkshopRepo
 
 from .conftest import snapshot
-from .helpers import ANA, APPLY, PEDRO, advance, assert_envelope, bearer, hat_row, make_run
+from .helpers import (
+    ANA,
+    APPLY,
+    PEDRO,
+    advance,
+    assert_envelope,
+    bearer,
+    buffered,
+    hat_row,
+    make_run,
+    start_run,
+)
 
 # Strings that only workshop A's rows contain.
 A_MARKERS = (
@@ -71,11 +86,6 @@ def test_every_repository_method_stays_in_the_actors_workshop(store: Store, owne
         "events_for": lambda r: [e for rows in r.events_for([a_hat.id]).values() for e in rows],
         "flags": lambda r: r.flags([a_hat.id]),
         "anomalies": lambda r: [a["kind"] for a in r.anomalies(a_hat) if a["kind"] != "weaver_not_found"],
-        "create_run": lambda r: r.create_run(input="nota de B"),
-        "count_recent_runs": lambda r: r.count_recent_runs() or None,
-        "save_agent_run": lambda r: r.save_agent_run(
-            a_run, status="failed", summary="x", steps=[], proposals=[]
-        ),
         "runs": lambda r: r.runs(),
         "run": lambda r: r.run(a_run),
         "proposals": lambda r: r.proposals(run_id=a_run),
@@ -103,6 +113,21 @@ def test_every_repository_method_stays_in_the_actors_workshop(store: Store, owne
         grown = [row for row in after[table] if row not in rows]
         assert [row for row in rows if row not in after[table]] == [], table
         assert all(WORKSHOP_B in row for row in grown) and (table in ("agent_runs", "app_logs") or not grown)
+
+
+def test_the_agent_cannot_save_over_another_workshops_run(store: Store, owner: Store) -> None:
+    """The agent's own writes are scoped too: saving a run id of workshop A as a workshop-B actor writes nothing,
+    and B's hourly count does not see A's runs."""
+    a_run = start_run(store, ANA, note="nota de A")
+    before = snapshot(owner)
+    result = RunResult(
+        a_run, "proposed", "x", [], buffered([advance("TQ-7F3K8", "Washing")]), 0, 0, 0, 0.0, "m", None
+    )
+    with pytest.raises(NotFound):
+        StoreAgentStore(store).save_agent_run(PEDRO, result, [])
+    assert snapshot(owner) == before
+    b_row = RunRow("run-of-b", PEDRO, "nota de B", "typed", None, "req_b0000000001", "m", datetime.now(UTC))
+    assert StoreAgentStore(store).insert_run(b_row, [], 1, timedelta(hours=1))  # A's run does not count for B
 
 
 def workshop_get_routes(client: TestClient) -> list[str]:

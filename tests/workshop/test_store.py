@@ -16,6 +16,8 @@ from shopfloor.workshop.store import NotFound, Store, WorkshopRepo, open_store
 from shopfloor.workshop.store import models as m
 from shopfloor.workshop.store.migrate import current_revision, downgrade, head_revision, migrate
 
+from .helpers import card, make_run
+
 ANA = domain.Actor("u-ana", WORKSHOP_A, "member", "Ana Morocho")
 A_CODES = ("TQ-7F3K2", "TQ-2C5P0", "TQ-4K9D1", "TQ-9M2XA", "TQ-8H6RT")
 A_CODES += ("TQ-5B7NW", "TQ-3D8QV", "TQ-6J4YC", "TQ-1P9KD", "TQ-7F3KA")
@@ -91,22 +93,14 @@ def test_upgrade_to_0003_fills_proposal_hat_codes_from_payloads(tmp_path: Path) 
 
 
 def test_a_proposal_row_takes_its_hat_code_from_its_payload(store: Store) -> None:
-    with store.transaction(WORKSHOP_A) as session:
+    cards = [card("advance_stage", {"hat_code": "TQ-2C5P0"}), card("create_hat", {"weaver_id": "w1"})]
+    ids = make_run(store, ANA, cards)
+    with store.transaction(WORKSHOP_A, write=False) as session:
         repo = WorkshopRepo(session, ANA)
-        run = repo.create_run(input="a note", model="offline-reader")
-        saved = repo.save_agent_run(
-            run.id,
-            status="proposed",
-            summary="ok",
-            steps=[],
-            proposals=[
-                {"type": "advance_stage", "payload": {"hat_code": "TQ-2C5P0"}, "status": "pending"},
-                {"type": "create_hat", "payload": {"weaver_id": "w1"}, "status": "pending"},
-            ],
-        )
+        saved = [repo.proposal(pid) for pid in ids]
         assert [p.hat_code for p in saved] == ["TQ-2C5P0", None]
-        assert [p.id for p in repo.open_proposals_for_hat("TQ-2C5P0")] == [saved[0].id]
-        assert repo.open_proposals_for_hat("TQ-2C5P0", exclude_run=run.id) == []
+        assert [p.id for p in repo.open_proposals_for_hat("TQ-2C5P0")] == [ids[0]]
+        assert repo.open_proposals_for_hat("TQ-2C5P0", exclude_run=saved[0].run_id) == []
 
 
 def test_sample_loading_is_idempotent(tmp_path: Path) -> None:
@@ -184,39 +178,28 @@ def test_repository_never_crosses_workshops(store: Store) -> None:
 
 
 def test_runs_and_proposals_saved_together(store: Store) -> None:
-    with store.transaction(WORKSHOP_A) as s:
-        repo = WorkshopRepo(s, ANA)
-        run = repo.create_run(
-            input="El TQ-7F3K2 pasó a lavado", request_id="req_000000000001", model="offline"
+    cards = [
+        card(
+            "advance_stage",
+            {"hat_code": "TQ-7F3K2", "to_stage": "Washing", "hat_version": 1},
+            why="The note says it moved to washing.",
+            quote="El TQ-7F3K2 pasó a lavado",
+            rule_result={"allowed": True, "code": None, "message": "ok", "fix": None},
         )
-        rows = repo.save_agent_run(
-            run.id,
-            status="proposed",
-            summary="I understood: one stage change.",
-            steps=[
-                {"i": 0, "kind": "proposal", "temp_id": "p1", "type": "advance_stage", "status": "pending"}
-            ],
-            proposals=[
-                {
-                    "type": "advance_stage",
-                    "payload": {"hat_code": "TQ-7F3K2", "to_stage": "Washing", "hat_version": 1},
-                    "status": "pending",
-                    "why": "The note says it moved to washing.",
-                    "quote": "El TQ-7F3K2 pasó a lavado",
-                    "confidence": "high",
-                    "rule_result": {"allowed": True, "code": None, "message": "ok", "fix": None},
-                }
-            ],
-            tokens_in=10,
-            tokens_out=5,
-        )
-        run_id, proposal_id = run.id, rows[0].id
+    ]
+    [proposal_id] = make_run(store, ANA, cards, note="El TQ-7F3K2 pasó a lavado")
     with store.transaction(WORKSHOP_A, write=False) as s:
         repo = WorkshopRepo(s, ANA)
-        assert repo.run(run_id).status == "proposed"
+        run_id = repo.proposal(proposal_id).run_id
+        run = repo.run(run_id)
+        assert (run.status, run.input, run.summary) == (
+            "proposed",
+            "El TQ-7F3K2 pasó a lavado",
+            "I understood.",
+        )
         assert [p.id for p in repo.proposals(run_id=run_id)] == [proposal_id]
-        assert repo.count_recent_runs() == 1
         assert [p.id for p in repo.open_proposals_for_hat("TQ-7F3K2")] == [proposal_id]
+        assert [r.id for r in repo.runs(user_id=ANA.user_id)] == [run_id]
     with store.transaction(WORKSHOP_B, write=False) as s:
         repo = WorkshopRepo(s, PEDRO)
         assert repo.proposals() == [] and repo.runs() == []

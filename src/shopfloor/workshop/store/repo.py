@@ -1,14 +1,14 @@
 """The actor-scoped repository: every read and write names the actor and filters by the actor's workshop.
 
-Hats, hat events and hat flags are read here but written only by ``shopfloor.workshop.approvals``. Agent runs,
-proposals and logs are written here (the agent saves a run and its proposals in one transaction with
-:meth:`WorkshopRepo.save_agent_run`).
+Hats, hat events and hat flags are read here but written only by ``shopfloor.workshop.approvals``. Agent runs
+and their proposals are written only by the agent (``shopfloor.workshop.agent.persistence``: the run row first,
+then the run and its proposals in one transaction); this module reads them and writes log rows.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from sqlalchemy import ColumnElement, func, select
@@ -246,91 +246,6 @@ class WorkshopRepo:
         return domain.detect_anomalies(self.hat_domain(row), events, now or utcnow())
 
     # --- agent runs and proposals ------------------------------------------------------------------------
-
-    def create_run(
-        self,
-        *,
-        input: str,
-        input_mode: str = "typed",
-        hat_code: str | None = None,
-        model: str | None = None,
-        request_id: str | None = None,
-        agent: str = "workshop",
-    ) -> m.AgentRun:
-        """Insert a ``running`` run for the actor (flushed, not committed)."""
-        run = m.AgentRun(
-            workshop_id=self.workshop_id,
-            user_id=self.actor.user_id,
-            agent=agent,
-            request_id=request_id,
-            input=input,
-            input_mode=input_mode,
-            hat_code=hat_code,
-            model=model,
-            status="running",
-            steps=[],
-        )
-        self.session.add(run)
-        self.session.flush()
-        return run
-
-    def count_recent_runs(self, since: timedelta = timedelta(hours=1), agent: str = "workshop") -> int:
-        """How many runs the actor started within ``since`` (for the rate limit)."""
-        stmt = select(func.count()).where(
-            m.AgentRun.workshop_id == self.workshop_id,
-            m.AgentRun.user_id == self.actor.user_id,
-            m.AgentRun.agent == agent,
-            m.AgentRun.created_at > utcnow() - since,
-        )
-        return int(self.session.scalar(stmt) or 0)
-
-    def save_agent_run(
-        self,
-        run_id: str,
-        *,
-        status: str,
-        summary: str | None,
-        steps: list[Any],
-        proposals: Sequence[dict[str, Any]],
-        tokens_in: int = 0,
-        tokens_out: int = 0,
-        latency_ms: int = 0,
-        cost_usd: float = 0.0,
-        model: str | None = None,
-        error: dict[str, Any] | None = None,
-    ) -> list[m.Proposal]:
-        """Update the run and insert its proposals (keys: type, payload, status, why, quote, confidence,
-        rule_result). Run this inside one transaction so the run and its proposals land together."""
-        run = self.run(run_id)
-        run.status = status
-        run.summary = summary
-        run.steps = steps
-        run.tokens_in = tokens_in
-        run.tokens_out = tokens_out
-        run.latency_ms = latency_ms
-        run.cost_usd = cost_usd
-        if model is not None:
-            run.model = model
-        run.error = error
-        run.updated_at = utcnow()
-        rows = []
-        for position, p in enumerate(proposals):
-            row = m.Proposal(
-                run_id=run.id,
-                workshop_id=self.workshop_id,
-                position=position,
-                type=p["type"],
-                payload=p["payload"],
-                status=p["status"],
-                why=p.get("why", ""),
-                quote=p.get("quote", ""),
-                confidence=p.get("confidence", "high"),
-                rule_result=p.get("rule_result"),
-            )
-            self.session.add(row)
-            rows.append(row)
-        self.session.flush()
-        return rows
 
     def runs(self, limit: int = 50, user_id: str | None = None) -> list[m.AgentRun]:
         """Newest runs of the workshop (of one user when given)."""
