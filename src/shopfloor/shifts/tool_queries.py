@@ -9,14 +9,15 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from shopfloor.shifts import metrics
+from shopfloor.shifts import catalog, metrics
 from shopfloor.shifts.evidence import RunContext, Sql
 
-MAINT_BAND = 2.5
-OPERATOR_BAND = 2.5
-TRIM_FLAG = 3.25
-DRY_END_BAND = 1.0
-SHEAR_GUIDE = (0.4, 1.0)
+# The owner bands, declared once in the catalog; short names for the SQL templates and messages here.
+MAINT_BAND = catalog.MAINTENANCE_BAND_PCT
+OPERATOR_BAND = catalog.OPERATOR_BAND_PCT
+TRIM_FLAG = catalog.TRIM_FLAG_PCT
+DRY_END_BAND = catalog.DRY_END_FLAG_PCT
+SHEAR_GUIDE = catalog.SHEAR_GUIDANCE_PCT
 
 SCOPE = "day BETWEEN $start AND $end AND ($shift IS NULL OR shift = $shift)"
 
