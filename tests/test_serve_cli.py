@@ -27,6 +27,13 @@ def test_serve_refuses_a_port_out_of_range_before_starting():
     assert "--port" in result.output and "65535" in result.output
 
 
+def test_serve_refuses_a_worker_count_out_of_range_before_starting():
+    for count in ("0", "33"):
+        result = CliRunner().invoke(root_app, ["serve", "--workers", count])
+        assert result.exit_code == 2 and "shopfloor on" not in result.output
+        assert "--workers" in result.output
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

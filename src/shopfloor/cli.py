@@ -50,7 +50,8 @@ def serve(
     bind_port = port or settings.port
     processes = workers or settings.workers
     settings.session_secret()  # made once here, so the worker processes all read the same key
-    typer.echo(f"shopfloor on http://{bind_host}:{bind_port}/ with {processes} process(es) (Ctrl+C stops)")
+    plural = "process" if processes == 1 else "processes"
+    typer.echo(f"shopfloor on http://{bind_host}:{bind_port}/, {processes} server {plural} (Ctrl+C stops)")
     if processes == 1:
         uvicorn.run(create_app(settings), host=bind_host, port=bind_port, log_level="warning")
         return
