@@ -27,7 +27,7 @@ def test_sample_note_on_postgres(pg_store: Store):
         assert len(list(session.scalars(select(m.Proposal)))) == 4
         events = [r.event for r in session.scalars(select(m.AppLog).where(m.AppLog.run_id == run.id))]
     assert events[0] == "agent.run.start" and events[-1] == "agent.run.end"
-    # A second run sees the first run's open proposal for TQ-7F3K2 (JSON filter works on PostgreSQL).
+    # A second run sees the first run's open proposal for TQ-7F3K2 (the indexed hat_code column).
     again = run_agent(agent_store, ANA, {"note": "El TQ-7F3K2 pasó a lavado"}, OfflineReader(), "req_pg2", 20)
     assert again["proposals"][0]["rule_result"]["warnings"] == ["open_proposal_exists"]
     # Workshop B's member sees none of it, and the rate limit counts only their own runs.
@@ -43,3 +43,23 @@ def test_rate_limit_holds_on_postgres_when_requests_arrive_together(pg_store: St
 
     statuses = _race_for_the_last_slots(StoreAgentStore(pg_store), limit=2, requests=6)
     assert sorted(statuses) == [200, 200, 429, 429, 429, 429]
+
+
+def test_a_failed_read_does_not_spoil_the_turns_other_reads(pg_store: Store, monkeypatch):
+    """On PostgreSQL an error aborts the transaction it happens in; the reads after it in the same turn take
+    their own transaction instead of failing too."""
+    from sqlalchemy import text
+    from sqlalchemy.exc import DBAPIError
+
+    from shopfloor.workshop.agent import persistence
+
+    reads = StoreAgentStore(pg_store).reads(ANA)
+    with reads.batch():
+        hat = reads.hat_by_code("TQ-7F3K2")
+        assert hat is not None
+        monkeypatch.setattr(persistence, "_OPEN_FLAGS", text("SELECT no_such_column FROM hat_flags"))
+        with pytest.raises(DBAPIError):
+            reads.open_flags(hat)
+        monkeypatch.undo()
+        assert reads.open_flags(hat) == []
+        assert [e.to_stage for e in reads.events(hat, 5)][-1] is not None

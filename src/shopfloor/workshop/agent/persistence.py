@@ -27,6 +27,7 @@ from sqlalchemy import (
     text,
     update,
 )
+from sqlalchemy.exc import DBAPIError
 
 from shopfloor.workshop import domain
 from shopfloor.workshop.agent.context import OpenFlag
@@ -139,11 +140,18 @@ class StoreReads:
     @contextmanager
     def _read(self) -> Iterator[Connection]:
         """The batch's connection, or a read transaction of its own; nothing is ever written through it."""
-        if self._held is not None:
-            yield self._held
+        held = self._held
+        if held is None:
+            with self.store.reading(self.workshop_id) as conn:
+                yield conn
             return
-        with self.store.reading(self.workshop_id) as conn:
-            yield conn
+        try:
+            yield held
+        except DBAPIError:
+            # On PostgreSQL a failed statement spoils the shared transaction: the turn's later reads take
+            # their own, so one failing tool call does not fail the others.
+            self._held = None
+            raise
 
     def close(self) -> None:
         """Nothing is held between turns; kept for the :class:`WorkshopReads` protocol."""
