@@ -367,3 +367,43 @@ def test_a_bare_name_before_something_that_is_not_a_delivery_stays_unread():
     reading = read_note("Rosa y el TQ-7F3K2 pasó a lavado")
     assert [(e.kind, e.weavers) for e in reading.events] == [("advance", ())]
     assert [(s.reason, s.text) for s in reading.skipped] == [("unread", "Rosa")]
+
+
+@pytest.mark.parametrize(
+    ("note", "weaver", "quantity", "grade", "rows"),
+    [
+        ("rosa pillco terminó tres finos de dieciocho hileras", "rosa pillco", 3, "Fino", 18),
+        ("carmen entregó dos estándar de doce hileras", "carmen", 2, "Standard", 12),
+        ("hoy manuel trajo cuatro superfinos de veinticinco hileras", "manuel", 4, "Superfino", 25),
+        ("carmen delivered two fine hats of 18 rows", "carmen", 2, "Fino", 18),
+    ],
+)
+def test_a_dictated_note_names_the_weaver_before_the_delivery_verb(note, weaver, quantity, grade, rows):
+    (event,) = read_note(note).events
+    assert (event.kind, event.weaver_name, event.quantity, event.grade, event.rows) == (
+        "create",
+        weaver,
+        quantity,
+        grade,
+        rows,
+    )
+
+
+@pytest.mark.parametrize(
+    "note",
+    [
+        "nosotros terminamos 3 finos de 18 hileras",
+        "ayer se terminaron 3 finos de 18 hileras",
+        "we delivered two fine hats of 18 rows",
+        # Capitalised text is not dictated: only real names count there.
+        "Ayer se terminaron 3 finos de 18 hileras",
+    ],
+)
+def test_a_pronoun_or_filler_word_is_never_taken_for_a_weaver(note):
+    reading = read_note(note)
+    assert reading.events == () and [s.reason for s in reading.skipped] == ["unread"]
+
+
+def test_a_dictated_bare_name_joins_the_delivery_after_it():
+    (event,) = read_note("rosa pillco y carmen entregaron dos finos de 18 hileras").events
+    assert event.weavers == ("rosa pillco", "carmen") and not event.each

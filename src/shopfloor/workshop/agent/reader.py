@@ -513,7 +513,38 @@ def person_name(note: str, start: int, end: int, skip: list[tuple[int, int]]) ->
             return " ".join(words[:3])
         if words:
             return " ".join(words[:3])
+    if note == note.lower():
+        return _dictated_subject(note, start, end, skip)
     return None
+
+
+# Who did it, when it is not a name: never taken as a weaver's name in a dictated note.
+PRONOUNS = {
+    "yo", "ella", "el", "ellas", "ellos", "nosotras", "nosotros", "usted", "ustedes", "alguien", "quien",
+    "se", "le", "les", "lo", "me", "nos", "te", "recien", "apenas", "solo", "ahorita", "aqui", "ahi", "alli",
+    "finalmente", "luego", "todo", "todos", "todas",
+    "i", "she", "he", "we", "they", "someone", "who", "you", "just", "finally", "all",
+}  # fmt: skip
+
+
+def _dictated_subject(note: str, start: int, end: int, skip: list[tuple[int, int]]) -> str | None:
+    """In an all-lower-case (dictated) note, the one to three words right before a delivery verb name who
+    delivered: "rosa pillco terminó tres finos", "carmen delivered two fine hats"."""
+    folded = fold(note[start:end])
+    words = list(_WORD.finditer(folded))
+    verb = next((i for i, w in enumerate(words) if w.group() in CREATE_VERBS), None)
+    if verb is None:
+        return None
+    kept: list[re.Match[str]] = []
+    for word in reversed(words[:verb]):
+        text = word.group()
+        inside_skip = any(s <= start + word.start() < e for s, e in skip)
+        if text in STOP_WORDS or text in PRONOUNS or not text.isalpha() or inside_skip or len(kept) == 3:
+            break
+        kept.insert(0, word)
+    if not kept:
+        return None
+    return note[start + kept[0].start() : start + kept[-1].end()]
 
 
 def _trim_name(name: str) -> str:
@@ -783,7 +814,13 @@ def _bare_person(note: str, folded: str, start: int, end: int) -> str | None:
     numbers = read_numbers(folded, start, end)
     if numbers.quantity is not None or numbers.rows is not None or stage_mentions(folded, start, end, False):
         return None
-    return person_name(note, start, end, [])
+    name = person_name(note, start, end, [])
+    if name is None and note == note.lower():
+        # Dictated: a clause of one to three plain words ("rosa pillco y carmen entregaron…") is a name.
+        words = _WORD.findall(folded[start:end])
+        plain = all(w.isalpha() and w not in STOP_WORDS and w not in PRONOUNS for w in words)
+        name = note[start:end].strip() if words and len(words) <= 3 and plain else None
+    return name
 
 
 def _join_bare_people(
