@@ -22,9 +22,10 @@ from sqlalchemy.engine import make_url
 
 from shopfloor.bench import Figure
 from shopfloor.workshop import domain
+from shopfloor.workshop.agent.persistence import save_proposed_run
 from shopfloor.workshop.approvals import Decision, apply_decision
 from shopfloor.workshop.sample import WORKSHOP_A, fresh_sample_store, load_sample
-from shopfloor.workshop.store import Store, WorkshopRepo, open_store
+from shopfloor.workshop.store import Store, open_store
 from shopfloor.workshop.store.engine import normalize_url
 from shopfloor.workshop.store.rls import provision_app_role
 
@@ -47,13 +48,7 @@ def make_cards(store: Store, runs: int, per_run: int) -> list[list[str]]:
         "rule_result": None,
     }
     for _ in range(runs):
-        with store.transaction(WORKSHOP_A) as s:
-            repo = WorkshopRepo(s, ANA)
-            run = repo.create_run(input="bench", model="offline")
-            rows = repo.save_agent_run(
-                run.id, status="proposed", summary="", steps=[], proposals=[card] * per_run
-            )
-            out.append([r.id for r in rows])
+        out.append(save_proposed_run(store, ANA, [card] * per_run, note="bench"))
     return out
 
 

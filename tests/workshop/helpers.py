@@ -10,9 +10,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from shopfloor.workshop import domain
-from shopfloor.workshop.agent.context import BufferedProposal
-from shopfloor.workshop.agent.persistence import StoreAgentStore
-from shopfloor.workshop.agent.run import RunResult, RunRow
+from shopfloor.workshop.agent.persistence import StoreAgentStore, save_proposed_run
+from shopfloor.workshop.agent.run import RunRow
 from shopfloor.workshop.sample import WORKSHOP_A, WORKSHOP_B
 from shopfloor.workshop.store import Store, WorkshopRepo
 from shopfloor.workshop.store import models as m
@@ -35,24 +34,6 @@ def card(kind: str, payload: dict[str, Any], status: str = "pending", **kw: Any)
     }
 
 
-def buffered(cards: list[dict[str, Any]]) -> list[BufferedProposal]:
-    """``cards`` as the agent buffers them during a run."""
-    return [
-        BufferedProposal(
-            temp_id=f"p{i + 1}",
-            type=c["type"],
-            status=c["status"],
-            payload=c["payload"],
-            why=c.get("why", ""),
-            quote=c.get("quote", ""),
-            confidence=c.get("confidence", "high"),
-            rule_result=c.get("rule_result"),
-            dedupe_key=(i,),
-        )
-        for i, c in enumerate(cards)
-    ]
-
-
 def start_run(
     store: Store, actor: domain.Actor, note: str = "nota", request_id: str = "req_test00000001"
 ) -> str:
@@ -65,11 +46,7 @@ def start_run(
 
 def make_run(store: Store, actor: domain.Actor, cards: list[dict[str, Any]], note: str = "nota") -> list[str]:
     """Save a proposed run with ``cards`` through the agent's own persistence; returns the proposal ids."""
-    run_id = start_run(store, actor, note)
-    result = RunResult(
-        run_id, "proposed", "I understood.", [], buffered(cards), 0, 0, 0, 0.0, "offline", None
-    )
-    return StoreAgentStore(store).save_agent_run(actor, result, [])
+    return save_proposed_run(store, actor, cards, note)
 
 
 def advance(code: str, to_stage: str, version: int | None = None) -> dict[str, Any]:

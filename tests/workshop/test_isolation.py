@@ -15,6 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.routing import Mount
 
+from shopfloor.workshop.agent.context import BufferedProposal
 from shopfloor.workshop.agent.persistence import StoreAgentStore
 from shopfloor.workshop.agent.run import RunResult, RunRow
 from shopfloor.workshop.sample import WORKSHOP_A, WORKSHOP_B
@@ -28,7 +29,6 @@ from .helpers import (
     advance,
     assert_envelope,
     bearer,
-    buffered,
     hat_row,
     make_run,
     start_run,
@@ -120,9 +120,11 @@ def test_the_agent_cannot_save_over_another_workshops_run(store: Store, owner: S
     and B's hourly count does not see A's runs."""
     a_run = start_run(store, ANA, note="nota de A")
     before = snapshot(owner)
-    result = RunResult(
-        a_run, "proposed", "x", [], buffered([advance("TQ-7F3K8", "Washing")]), 0, 0, 0, 0.0, "m", None
+    card = advance("TQ-7F3K8", "Washing")
+    proposal = BufferedProposal(
+        "p1", card["type"], card["status"], card["payload"], "x", "x", "high", None, ()
     )
+    result = RunResult(a_run, "proposed", "x", [], [proposal], 0, 0, 0, 0.0, "m", None)
     with pytest.raises(NotFound):
         StoreAgentStore(store).save_agent_run(PEDRO, result, [])
     assert snapshot(owner) == before

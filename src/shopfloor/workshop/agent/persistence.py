@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import fcntl
 import os
+import sys
 import threading
-from collections.abc import Iterator
+import uuid
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import timedelta
 from typing import Any, cast
@@ -30,7 +32,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import DBAPIError
 
 from shopfloor.workshop import domain
-from shopfloor.workshop.agent.context import OpenFlag
+from shopfloor.workshop.agent.context import BufferedProposal, OpenFlag
 from shopfloor.workshop.agent.run import AGENT, LogRow, RunResult, RunRow
 from shopfloor.workshop.store import Store
 from shopfloor.workshop.store import models as m
@@ -390,3 +392,31 @@ class StoreAgentStore:
             return
         with _write(self.store, actor.workshop_id) as conn:
             _insert_logs(conn, logs)
+
+
+def save_proposed_run(
+    store: Store, actor: domain.Actor, cards: Sequence[dict[str, Any]], note: str = "nota"
+) -> list[str]:
+    """Save a finished ``proposed`` run holding ``cards`` through the agent's own writes, outside the hourly
+    limit: cards for sample data, benchmarks and tests. Each card is a dict with ``type``, ``payload`` and
+    ``status`` (and optionally ``why``, ``quote``, ``confidence``, ``rule_result``). Returns the proposal ids."""
+    agent_store = StoreAgentStore(store)
+    run_id = str(uuid.uuid4())
+    row = RunRow(run_id, actor, note, "typed", None, "req_" + run_id[:12], "offline", utcnow())
+    agent_store.insert_run(row, [], limit=sys.maxsize, window=timedelta(hours=1))
+    proposals = [
+        BufferedProposal(
+            temp_id=f"p{i + 1}",
+            type=card["type"],
+            status=card["status"],
+            payload=card["payload"],
+            why=card.get("why", ""),
+            quote=card.get("quote", ""),
+            confidence=card.get("confidence", "high"),
+            rule_result=card.get("rule_result"),
+            dedupe_key=(i,),
+        )
+        for i, card in enumerate(cards)
+    ]
+    result = RunResult(run_id, "proposed", "I understood.", [], proposals, 0, 0, 0, 0.0, "offline", None)
+    return agent_store.save_agent_run(actor, result, [])
