@@ -78,7 +78,7 @@ def _adapters() -> dict[str, Any]:
 
 
 ADAPTERS = _adapters()
-ANSWERS = {
+ANSWERS: dict[str, tuple[Callable[..., Any], Any]] = {
     "gemini": (
         gemini_provider.parse_response,
         genai_types.GenerateContentResponse.model_validate(
