@@ -142,3 +142,24 @@ def test_a_local_provider_is_called_on_the_loops_own_thread(registry, ctx):
     outcome, _ = run(Local([text_turn("done")]), registry, ctx, abort=threading.Event())
     assert outcome.outcome is Outcome.END_TURN
     assert threads == [threading.current_thread().name]
+
+
+def test_each_message_is_measured_once_per_run(registry, ctx, monkeypatch):
+    """The request-size check serializes a message the first time it is sent, not on every later call."""
+    from shopfloor.agent import loop
+
+    measured: list[object] = []
+    real = loop._message_bytes
+
+    def counting(message):
+        measured.append(message)
+        return real(message)
+
+    monkeypatch.setattr(loop, "_message_bytes", counting)
+    provider = ScriptedProvider(
+        [tool_turn(("lookup", {"name": "a"})), tool_turn(("lookup", {"name": "b"})), text_turn("done")]
+    )
+    outcome, _ = run(provider, registry, ctx)
+    assert outcome.outcome is Outcome.END_TURN
+    # Three calls send 1, 3 and 5 messages: five distinct messages, each measured once.
+    assert len(measured) == 5 and len({id(m) for m in measured}) == 5

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import uuid
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from shopfloor.workshop import domain
-from shopfloor.workshop.agent.persistence import StoreAgentStore, save_proposed_run
-from shopfloor.workshop.agent.run import RunRow
+from shopfloor.workshop.agent.persistence import save_proposed_run
 from shopfloor.workshop.sample import WORKSHOP_A, WORKSHOP_B
 from shopfloor.workshop.store import Store, WorkshopRepo
 from shopfloor.workshop.store import models as m
@@ -34,19 +31,8 @@ def card(kind: str, payload: dict[str, Any], status: str = "pending", **kw: Any)
     }
 
 
-def start_run(
-    store: Store, actor: domain.Actor, note: str = "nota", request_id: str = "req_test00000001"
-) -> str:
-    """Insert a ``running`` run the way the agent does; returns its id."""
-    run_id = str(uuid.uuid4())
-    row = RunRow(run_id, actor, note, "typed", None, request_id, "offline", datetime.now(UTC))
-    assert StoreAgentStore(store).insert_run(row, [], 1_000_000, timedelta(hours=1))
-    return run_id
-
-
-def make_run(store: Store, actor: domain.Actor, cards: list[dict[str, Any]], note: str = "nota") -> list[str]:
-    """Save a proposed run with ``cards`` through the agent's own persistence; returns the proposal ids."""
-    return save_proposed_run(store, actor, cards, note)
+# Save a proposed run with the given cards through the agent's own persistence; returns the proposal ids.
+make_run = save_proposed_run
 
 
 def advance(code: str, to_stage: str, version: int | None = None) -> dict[str, Any]:

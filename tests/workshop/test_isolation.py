@@ -31,7 +31,6 @@ from .helpers import (
     bearer,
     hat_row,
     make_run,
-    start_run,
 )
 
 # Strings that only workshop A's rows contain.
@@ -118,7 +117,9 @@ def test_every_repository_method_stays_in_the_actors_workshop(store: Store, owne
 def test_the_agent_cannot_save_over_another_workshops_run(store: Store, owner: Store) -> None:
     """The agent's own writes are scoped too: saving a run id of workshop A as a workshop-B actor writes nothing,
     and B's hourly count does not see A's runs."""
-    a_run = start_run(store, ANA, note="nota de A")
+    [a_proposal] = make_run(store, ANA, [advance("TQ-7F3K2", "Washing", 1)], note="nota de A")
+    with store.transaction(WORKSHOP_A, write=False) as s:
+        a_run = WorkshopRepo(s, ANA).proposal(a_proposal).run_id
     before = snapshot(owner)
     card = advance("TQ-7F3K8", "Washing")
     proposal = BufferedProposal(

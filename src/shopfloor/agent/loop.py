@@ -103,6 +103,7 @@ def run_loop(
     messages: list[Message] = [UserText(user_message)]
     tools = registry.specs()
     fixed_bytes = _fixed_bytes(system, tools)  # the system prompt and tool list are the same on every call
+    measured: dict[int, tuple[Message, int]] = {}  # each message is serialized once per run, not per call
 
     def finish(outcome: Outcome, iteration: int, **kw: Any) -> LoopOutcome:
         if kw.get("error"):
@@ -115,7 +116,7 @@ def run_loop(
         remaining = limits.run_budget_s - (time.monotonic() - started)
         if remaining <= 0:
             return finish(Outcome.TIMEOUT, iteration - 1, error={"type": "timeout"})
-        if not _fit(messages, fixed_bytes, limits.max_request_bytes):
+        if not _fit(messages, fixed_bytes, limits.max_request_bytes, measured):
             return finish(
                 Outcome.REQUEST_TOO_LARGE,
                 iteration - 1,
@@ -239,7 +240,7 @@ def _message_bytes(message: Message) -> int:
 
 def fit_request(messages: list[Message], system: str, tools: Sequence[dict[str, Any]], limit: int) -> bool:
     """Trim the oldest tool results to a stub until the request fits; False when it cannot fit."""
-    return _fit(messages, _fixed_bytes(system, tools), limit)
+    return _fit(messages, _fixed_bytes(system, tools), limit, {})
 
 
 def _measure(message: Message, measured: dict[int, tuple[Message, int]]) -> int:
@@ -251,12 +252,9 @@ def _measure(message: Message, measured: dict[int, tuple[Message, int]]) -> int:
     return size
 
 
-def _fit(
-    messages: list[Message], fixed: int, limit: int, measured: dict[int, tuple[Message, int]] | None = None
-) -> bool:
-    # Each message is measured once; trimming re-measures only the message it stubbed.
-    memo: dict[int, tuple[Message, int]] = {} if measured is None else measured
-    sizes = [_measure(message, memo) for message in messages]
+def _fit(messages: list[Message], fixed: int, limit: int, measured: dict[int, tuple[Message, int]]) -> bool:
+    # Each message is measured once per run (``measured``); trimming measures only the stub it made.
+    sizes = [_measure(message, measured) for message in messages]
     if fixed + sum(sizes) <= limit:
         return True
     for index, message in enumerate(messages):
@@ -264,7 +262,7 @@ def _fit(
             continue
         stubbed = tuple(r if r.content == TRIMMED else replace(r, content=TRIMMED) for r in message.results)
         messages[index] = ToolResults(stubbed)
-        sizes[index] = _measure(messages[index], memo)
+        sizes[index] = _measure(messages[index], measured)
         if fixed + sum(sizes) <= limit:
             return True
     return False

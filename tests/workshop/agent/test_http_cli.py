@@ -329,3 +329,16 @@ def test_offline_runs_take_turns_on_a_few_threads(db_path, tmp_path, token, monk
         statuses = list(pool.map(lambda i: post(client, token, {"note": f"nota {i}"}).status_code, range(6)))
     assert statuses == [200] * 6
     assert most == agent_api.LOCAL_RUN_THREADS
+
+
+def test_a_live_model_without_its_key_answers_500_only_after_authentication(
+    db_path, tmp_path, token, store, monkeypatch
+):
+    monkeypatch.delenv("GEMINI_API_KEY", raising=False)
+    with make_client(db_path, tmp_path, model="gemini-2.5-flash-lite") as client:
+        stranger = post(client, None, {"note": SAMPLE_NOTE})
+        member = post(client, token, {"note": SAMPLE_NOTE})
+    assert stranger.status_code == 401
+    assert member.status_code == 500 and member.json()["error"]["code"] == "model_not_configured"
+    assert "GEMINI_API_KEY" in member.json()["error"]["message"]
+    assert rows(store, m.AgentRun) == []

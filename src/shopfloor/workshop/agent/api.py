@@ -19,6 +19,7 @@ from fastapi.responses import JSONResponse
 
 from shopfloor.agent.providers.base import Provider
 from shopfloor.agent.providers.factory import ProviderConfigError
+from shopfloor.settings import Settings
 from shopfloor.web.errors import ApiError
 from shopfloor.web.middleware import accept_request_id
 from shopfloor.workshop.agent.persistence import StoreAgentStore
@@ -34,9 +35,17 @@ LOCAL_RUN_THREADS = 2
 _local_runs: RunVar[anyio.CapacityLimiter] = RunVar("shopfloor_local_runs")  # one per event loop
 
 
-def _limiter(provider: Provider | None) -> anyio.CapacityLimiter | None:
+def _provider(settings: Settings) -> Provider | ApiError:
+    """The configured model, or the error to answer once the caller is authenticated."""
+    try:
+        return choose_provider(None, settings)
+    except ProviderConfigError as error:
+        return ApiError(500, "model_not_configured", str(error))
+
+
+def _limiter(provider: Provider | ApiError) -> anyio.CapacityLimiter | None:
     """The limiter of offline runs (None: the default thread pool)."""
-    if provider is None or not getattr(provider, "local", False):
+    if not getattr(provider, "local", False):
         return None
     try:
         return _local_runs.get()
@@ -82,19 +91,14 @@ async def workshop_agent(request: Request) -> JSONResponse:
                 abort.set()
                 return
 
-    try:
-        provider: Provider | None = choose_provider(None, state.settings)
-        unconfigured = None
-    except ProviderConfigError as error:
-        provider, unconfigured = None, ApiError(500, "model_not_configured", str(error))
+    provider = _provider(state.settings)
 
     def work() -> dict[str, Any]:
         # Authentication reads the database, so it runs in the worker thread with the run: the event loop
         # thread only moves bytes.
         actor = current_actor(request)
-        if provider is None:
-            assert unconfigured is not None
-            raise unconfigured  # after authentication: a stranger learns nothing about the setup
+        if isinstance(provider, ApiError):
+            raise provider  # after authentication: a stranger learns nothing about the setup
         return run_agent(
             StoreAgentStore(state.store),
             actor,

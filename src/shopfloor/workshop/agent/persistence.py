@@ -7,10 +7,7 @@ hat, weaver, hat event or hat flag row for writing (a test greps this package to
 
 from __future__ import annotations
 
-import fcntl
-import os
 import sys
-import threading
 import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -129,9 +126,6 @@ class StoreReads:
     @contextmanager
     def batch(self) -> Iterator[None]:
         """One read transaction shared by every read until the block ends (the tool calls of one turn)."""
-        if self._held is not None:
-            yield
-            return
         with self.store.reading(self.workshop_id) as conn:
             self._held = conn
             try:
@@ -240,50 +234,6 @@ def _insert_logs(conn: Connection, logs: list[LogRow]) -> None:
         conn.execute(_INSERT_LOGS, [_log_values(log) for log in logs])
 
 
-# SQLite lets one writer in at a time and makes the others poll with growing sleeps (up to 100 ms each), so
-# under concurrent runs most of a request was spent asleep. Writers queue instead: threads of this process
-# on a lock, processes (``serve --workers N``) on an exclusive ``flock`` of a file beside the database; the
-# kernel wakes the next waiter the moment the lock is released. PostgreSQL takes no lock here.
-_SQLITE_WRITES = threading.Lock()
-_LOCK_FILES: dict[tuple[int, str], int] = {}  # by process: a forked child must open its own
-
-
-def _lock_file(store: Store) -> int | None:
-    """The open lock file beside the store's SQLite file (None for an in-memory database)."""
-    database = store.engine.url.database
-    if not database or database == ":memory:":
-        return None
-    key = (os.getpid(), os.path.abspath(database) + ".write-lock")
-    if key not in _LOCK_FILES:
-        _LOCK_FILES[key] = os.open(key[1], os.O_RDWR | os.O_CREAT, 0o600)
-    return _LOCK_FILES[key]
-
-
-@contextmanager
-def _sqlite_write_turn(store: Store) -> Iterator[None]:
-    """Wait for this process's and every other process's writers to finish; hold the turn until the end."""
-    with _SQLITE_WRITES:
-        handle = _lock_file(store)
-        if handle is not None:
-            fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            if handle is not None:
-                fcntl.flock(handle, fcntl.LOCK_UN)
-
-
-@contextmanager
-def _write(store: Store, workshop_id: str) -> Iterator[Connection]:
-    """One write transaction of the agent's own rows (runs, proposals, logs)."""
-    if store.is_sqlite:
-        with _sqlite_write_turn(store), store.writing(workshop_id) as conn:
-            yield conn
-    else:
-        with store.writing(workshop_id) as conn:
-            yield conn
-
-
 class StoreAgentStore:
     """:class:`~shopfloor.workshop.agent.run.AgentStore` on the workshop store.
 
@@ -307,7 +257,7 @@ class StoreAgentStore:
         """
         actor = row.actor
         params = {"workshop_id": actor.workshop_id, "user_id": actor.user_id, "since": utcnow() - window}
-        with _write(self.store, actor.workshop_id) as conn:
+        with self.store.writing(actor.workshop_id) as conn:
             if not self.store.is_sqlite:
                 conn.execute(_USER_LOCK, {"u": actor.user_id})
             if int(conn.execute(_RECENT_RUNS, params).scalar() or 0) >= limit:
@@ -358,7 +308,7 @@ class StoreAgentStore:
             "v_updated_at": utcnow(),
         }
         ids = [new_id() for _ in result.proposals]
-        with _write(self.store, actor.workshop_id) as conn:
+        with self.store.writing(actor.workshop_id) as conn:
             if conn.execute(_UPDATE_RUN, values).rowcount != 1:
                 raise NotFound(f"run {result.run_id}")
             if result.proposals:
@@ -390,7 +340,7 @@ class StoreAgentStore:
         """Insert log rows that belong to no run (validation and rate-limit errors)."""
         if not logs:
             return
-        with _write(self.store, actor.workshop_id) as conn:
+        with self.store.writing(actor.workshop_id) as conn:
             _insert_logs(conn, logs)
 
 

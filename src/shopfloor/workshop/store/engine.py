@@ -9,8 +9,11 @@ a workshop sees and writes nothing.
 
 from __future__ import annotations
 
+import fcntl
+import os
+import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +63,38 @@ def _sqlite_begin(connection: Connection) -> None:
     # transaction starts: IMMEDIATE for writes avoids lock-upgrade deadlocks between concurrent writers.
     mode = "IMMEDIATE" if connection.get_execution_options().get("sqlite_write") else "DEFERRED"
     connection.exec_driver_sql(f"BEGIN {mode}")
+
+
+# SQLite lets one writer in at a time and makes the others poll with growing sleeps (up to 100 ms each), so
+# under concurrent agent runs most of a request was spent asleep. `Store.writing` queues writers instead:
+# threads of a process on a lock, server processes (`serve --workers N`) on an exclusive `flock` of a file
+# beside the database; the kernel wakes the next waiter the moment the lock is released.
+_SQLITE_WRITES = threading.Lock()
+_LOCK_FILES: dict[tuple[int, str], int] = {}  # by process: a forked child must open its own
+
+
+def _lock_file(database: str | None) -> int | None:
+    """The open lock file beside a SQLite file (None for an in-memory database)."""
+    if not database or database == ":memory:":
+        return None
+    key = (os.getpid(), os.path.abspath(database) + ".write-lock")
+    if key not in _LOCK_FILES:
+        _LOCK_FILES[key] = os.open(key[1], os.O_RDWR | os.O_CREAT, 0o600)
+    return _LOCK_FILES[key]
+
+
+@contextmanager
+def _sqlite_write_turn(database: str | None) -> Iterator[None]:
+    """Wait until this process's and every other process's writers are done; hold the turn until the end."""
+    with _SQLITE_WRITES:
+        handle = _lock_file(database)
+        if handle is not None:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            if handle is not None:
+                fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 _SET_WORKSHOP = text("SELECT set_config('app.workshop_id', :w, true)")
@@ -124,10 +159,12 @@ class Store:
 
     @contextmanager
     def writing(self, workshop_id: str | None) -> Iterator[Connection]:
-        """One write transaction on a Core connection, scoped to ``workshop_id`` like a session (on SQLite it
-        takes the write lock up front): committed on success, rolled back on error. For the agent's own rows,
-        written as prepared statements where an ORM unit of work would cost more than the writes."""
-        with self._writer.begin() as conn:
+        """One write transaction on a Core connection, scoped to ``workshop_id`` like a session, committed on
+        success and rolled back on error. On SQLite it waits its turn in the writers' queue, then takes the
+        write lock up front. For the agent's own rows, written as prepared statements where an ORM unit of
+        work would cost more than the writes."""
+        queue = _sqlite_write_turn(self.engine.url.database) if self.is_sqlite else nullcontext()
+        with queue, self._writer.begin() as conn:
             _scope(conn, workshop_id)
             yield conn
 
