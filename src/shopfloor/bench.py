@@ -52,7 +52,7 @@ def time_figure(fig: Figure) -> dict[str, float]:
 
 def load_figures(root: Path) -> list[tuple[str, Figure]]:
     """Every figure of every ``bench_*.py`` under ``root``, by module."""
-    found = []
+    found: list[tuple[str, Figure]] = []
     for path in sorted(root.glob("bench_*.py")):
         spec = importlib.util.spec_from_file_location(path.stem, path)
         assert spec and spec.loader
