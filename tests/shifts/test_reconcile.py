@@ -148,11 +148,11 @@ def test_every_table_is_filled(year, table):
 
 @pytest.mark.parametrize("group", ["shift", "crew", "day_shift", "all"])
 def test_stored_shift_sums_agree_with_the_record_tables(year, group):
-    from shopfloor.shifts import queries
+    from shopfloor.shifts.records import audit
 
     first, last = year.days[0], year.days[-1]
-    stored = queries.window_sums(year.conn, first, last, group=group)
-    recomputed = queries.window_sums(year.conn, first, last, group=group, from_records=True)
+    stored = audit.window_sums(year.conn, first, last, group=group)
+    recomputed = audit.window_sums(year.conn, first, last, group=group, from_records=True)
     assert stored.keys() == recomputed.keys()
     for key, (sums, incomplete) in stored.items():
         other, other_incomplete = recomputed[key]

@@ -17,10 +17,10 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from shopfloor.settings import Settings
-from shopfloor.shifts import store
-from shopfloor.shifts.calendar import PERIODS
-from shopfloor.shifts.plans import AddressError, Plan, Scope, parse_address
-from shopfloor.shifts.router import MAX_QUESTION_CHARS, Unavailable, route
+from shopfloor.shifts.planning.plans import AddressError, Plan, Scope, parse_address
+from shopfloor.shifts.planning.router import MAX_QUESTION_CHARS, Unavailable, route
+from shopfloor.shifts.plant.calendar import PERIODS
+from shopfloor.shifts.records import store
 from shopfloor.web.errors import ApiError, install_error_handlers
 
 _offline_lock = threading.Lock()
@@ -59,7 +59,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.get("/answer.css", response_model=None)
     def answer_css() -> Response:
-        from shopfloor.shifts.render import ANSWER_CSS
+        from shopfloor.shifts.answers.render import ANSWER_CSS
 
         return Response(ANSWER_CSS, media_type="text/css")
 
@@ -109,7 +109,7 @@ def create_app(settings: Settings) -> FastAPI:
     @app.get("/a", response_model=None)
     def answer_page(request: Request) -> Response:
         """The answer at an address as HTML, or as a PDF with format=pdf."""
-        from shopfloor.shifts.render import answer_html, answer_pdf
+        from shopfloor.shifts.answers.render import answer_html, answer_pdf
 
         data = run_address(request)
         if request.query_params.get("format") == "pdf":
@@ -125,8 +125,8 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.get("/report", response_model=None)
     def report(period: str, day: str, shift: int | None = None, format: str = "json") -> Response:
-        from shopfloor.shifts.render import report_pdf
-        from shopfloor.shifts.reports import period_report
+        from shopfloor.shifts.answers.render import report_pdf
+        from shopfloor.shifts.answers.reports import period_report
 
         if period not in ("week", "month", "fiscal"):
             raise ApiError(400, "bad_scope", "period must be week, month or fiscal.")

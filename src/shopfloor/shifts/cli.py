@@ -17,9 +17,10 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from shopfloor.settings import Settings, get_settings
-from shopfloor.shifts import generate as gen
-from shopfloor.shifts import ingest as loader
-from shopfloor.shifts import investigate_cli, store
+from shopfloor.shifts import investigate_cli
+from shopfloor.shifts.records import generate as gen
+from shopfloor.shifts.records import ingest as loader
+from shopfloor.shifts.records import store
 
 app = typer.Typer(help="Shift Investigator commands.", no_args_is_help=True)
 console = Console(stderr=True)

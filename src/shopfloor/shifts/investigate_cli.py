@@ -13,9 +13,9 @@ from rich.markup import escape
 from rich.table import Table
 
 from shopfloor.settings import get_settings
-from shopfloor.shifts import store
-from shopfloor.shifts.calendar import PERIODS
-from shopfloor.shifts.plans import AddressError, Scope
+from shopfloor.shifts.planning.plans import AddressError, Scope
+from shopfloor.shifts.plant.calendar import PERIODS
+from shopfloor.shifts.records import store
 
 out = Console(soft_wrap=True)
 err = Console(stderr=True)
@@ -109,7 +109,7 @@ def report(
     db: Path = typer.Option(None, "--db", help="DuckDB record store (default: var/shifts.duckdb)."),
 ) -> None:
     """The deterministic period report (no model): sections, tables, heatmap, charts, coverage, hashes."""
-    from shopfloor.shifts.reports import period_report
+    from shopfloor.shifts.answers.reports import period_report
 
     if period not in ("week", "month", "fiscal"):
         raise typer.BadParameter("--period must be week, month or fiscal")
@@ -120,7 +120,7 @@ def report(
     finally:
         conn.close()
     if pdf is not None:
-        from shopfloor.shifts.render import report_pdf
+        from shopfloor.shifts.answers.render import report_pdf
 
         pdf.write_bytes(report_pdf(data))
         err.print(f"Wrote {pdf}")

@@ -20,12 +20,12 @@ from shopfloor.agent.loop import LoopLimits, Outcome, run_loop
 from shopfloor.agent.providers.base import Provider
 from shopfloor.agent.tools import ToolRegistry
 from shopfloor.agent.trace import ToolCallStep, Trace
-from shopfloor.shifts.evidence import RunContext
-from shopfloor.shifts.planner import MODEL, NOT_BUILT, OfflinePlanner, Step, plan_steps
-from shopfloor.shifts.plans import Plan, Scope, parse_address
-from shopfloor.shifts.router import EXAMPLES, Unavailable, route
-from shopfloor.shifts.shapes import build_sections
-from shopfloor.shifts.toolset import DAILY, full_registry, model_registry, plan_registry
+from shopfloor.shifts.answers.shapes import build_sections
+from shopfloor.shifts.planning.planner import MODEL, NOT_BUILT, OfflinePlanner, Step, plan_steps
+from shopfloor.shifts.planning.plans import Plan, Scope, parse_address
+from shopfloor.shifts.planning.router import EXAMPLES, Unavailable, route
+from shopfloor.shifts.tools.catalog import DAILY, full_registry, model_registry, plan_registry
+from shopfloor.shifts.tools.context import RunContext
 
 STATUSES = (
     "complete",

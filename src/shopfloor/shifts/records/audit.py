@@ -10,8 +10,9 @@ from typing import Any
 
 import duckdb
 
-from shopfloor.shifts import metrics, store
-from shopfloor.shifts.catalog import TRIM_FLAG_PCT
+from shopfloor.shifts.plant import metrics
+from shopfloor.shifts.plant.catalog import TRIM_FLAG_PCT
+from shopfloor.shifts.records import store
 
 # Allow-listed grouping keys: name -> SQL expression (a struct for day and shift).
 GROUPS: dict[str, str] = {

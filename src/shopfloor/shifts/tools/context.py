@@ -19,9 +19,9 @@ from typing import Any
 import duckdb
 
 from shopfloor.agent.tools import ToolError
-from shopfloor.shifts.calendar import Coverage, Window, coverage, previous_window, window_for
-from shopfloor.shifts.plans import Scope
-from shopfloor.shifts.store import MAX_ROWS, QueryTimeout, bounded_query
+from shopfloor.shifts.planning.plans import Scope
+from shopfloor.shifts.plant.calendar import Coverage, Window, coverage, previous_window, window_for
+from shopfloor.shifts.records.store import MAX_ROWS, QueryTimeout, bounded_query
 
 
 @dataclass

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from shopfloor.shifts import catalog
+from shopfloor.shifts.plant import catalog
 
 GENERATOR_VERSION = "shopfloor-shifts-1"
 DEFAULT_AS_OF = date(2026, 11, 27)

@@ -19,7 +19,7 @@ from shopfloor.agent.providers.base import (
     ToolResults,
     Turn,
 )
-from shopfloor.shifts.plans import Plan
+from shopfloor.shifts.planning.plans import Plan
 
 MODEL = "offline-planner"  # the seed's OfflinePlanner; priced at zero like every offline planner
 Step = tuple[str, dict[str, Any]]

@@ -21,8 +21,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from shopfloor.shifts.money import COST_NOTE, FORMULAS, RATES
-from shopfloor.shifts.plans import Plan
+from shopfloor.shifts.planning.plans import Plan
+from shopfloor.shifts.plant.money import COST_NOTE, FORMULAS, RATES
 
 Section = dict[str, str]
 WITHHELD = "Rankings are withheld: the evidence is incomplete, so rows are listed in the tool's order."
@@ -902,8 +902,8 @@ def _word(shift: int) -> str:
 
 
 def _address_for(plan: Plan, question: str) -> str:
-    from shopfloor.shifts.plans import Scope
-    from shopfloor.shifts.router import route
+    from shopfloor.shifts.planning.plans import Scope
+    from shopfloor.shifts.planning.router import route
 
     include = plan.include if plan.shift is not None else "day"
     scope = Scope(day=plan.day, shift=plan.shift, include=include, period=plan.window)

@@ -13,8 +13,8 @@ from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any, Literal
 
-from shopfloor.shifts.calendar import Period, previous_production_day, previous_window, window_for
-from shopfloor.shifts.plans import Plan, Scope
+from shopfloor.shifts.planning.plans import Plan, Scope
+from shopfloor.shifts.plant.calendar import Period, previous_production_day, previous_window, window_for
 
 Cue = Literal["speed", "volume", "setups", "diagnosis", "speed_trend"]
 MAX_QUESTION_CHARS = 500

@@ -11,9 +11,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from shopfloor.agent.tools import Tool, ToolError
-from shopfloor.shifts.calendar import Window, production_days, window_for
-from shopfloor.shifts.catalog import SHIFT_MINUTES
-from shopfloor.shifts.evidence import (
+from shopfloor.shifts.plant.calendar import Window, production_days, window_for
+from shopfloor.shifts.plant.catalog import SHIFT_MINUTES
+from shopfloor.shifts.plant.money import board_usd, machine_usd, per_year
+from shopfloor.shifts.tools.context import (
     RunContext,
     Sql,
     envelope,
@@ -21,8 +22,7 @@ from shopfloor.shifts.evidence import (
     require_day_control,
     scoped_shift,
 )
-from shopfloor.shifts.money import board_usd, machine_usd, per_year
-from shopfloor.shifts.tool_queries import (
+from shopfloor.shifts.tools.sums import (
     MAINT_BAND,
     OPERATOR_BAND,
     TRIM_FLAG,

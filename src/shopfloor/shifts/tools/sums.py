@@ -9,8 +9,8 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from shopfloor.shifts import catalog, metrics
-from shopfloor.shifts.evidence import RunContext, Sql
+from shopfloor.shifts.plant import catalog, metrics
+from shopfloor.shifts.tools.context import RunContext, Sql
 
 # The owner bands, declared once in the catalog; short names for the SQL templates and messages here.
 MAINT_BAND = catalog.MAINTENANCE_BAND_PCT

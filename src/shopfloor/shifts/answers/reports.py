@@ -13,10 +13,10 @@ from typing import Any, Literal
 
 import duckdb
 
-from shopfloor.shifts.calendar import Window, previous_window, window_for
-from shopfloor.shifts.evidence import RunContext, Sql, ratio, window_coverage
-from shopfloor.shifts.plans import Scope
-from shopfloor.shifts.tool_queries import kpi_sums, kpis
+from shopfloor.shifts.planning.plans import Scope
+from shopfloor.shifts.plant.calendar import Window, previous_window, window_for
+from shopfloor.shifts.tools.context import RunContext, Sql, ratio, window_coverage
+from shopfloor.shifts.tools.sums import kpi_sums, kpis
 
 ReportPeriod = Literal["week", "month", "fiscal", "year"]
 

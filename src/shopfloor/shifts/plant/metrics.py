@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TypeVar
 
-from shopfloor.shifts.catalog import (
+from shopfloor.shifts.plant.catalog import (
     NEW_SETUP_SHEAR_FEET,
     SHIFT_MINUTES,
     TRIM_FLAG_PCT,

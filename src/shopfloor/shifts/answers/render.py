@@ -17,7 +17,7 @@ from reportlab.lib.styles import getSampleStyleSheet
 from reportlab.lib.units import inch
 from reportlab.platypus import Image, Paragraph, SimpleDocTemplate, Spacer, Table
 
-from shopfloor.shifts.chart_image import HEIGHT_IN, WIDTH_IN, chart_png
+from shopfloor.shifts.answers.chart_image import HEIGHT_IN, WIDTH_IN, chart_png
 
 BOLD = re.compile(r"\*\*([^*]+)\*\*")
 # Served at /shifts/answer.css: the server's content security policy allows stylesheets from 'self' only,

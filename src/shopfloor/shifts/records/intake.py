@@ -23,8 +23,8 @@ from xml.etree.ElementTree import Element, ParseError, TreeBuilder
 from defusedxml.common import DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden
 from defusedxml.ElementTree import DefusedXMLParser
 
-from shopfloor.shifts import catalog, metrics
-from shopfloor.shifts.store import DayRows
+from shopfloor.shifts.plant import catalog, metrics
+from shopfloor.shifts.records.store import DayRows
 
 MAX_DAY_BYTES = 1_000_000
 MAX_DEPTH = 8

@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from shopfloor.agent.tools import Tool
-from shopfloor.shifts.evidence import RunContext, Sql, envelope, ratio, scoped_shift, window_coverage
-from shopfloor.shifts.period_tools import PeriodArgs, _window
-from shopfloor.shifts.tool_queries import params
+from shopfloor.shifts.tools.context import RunContext, Sql, envelope, ratio, scoped_shift, window_coverage
+from shopfloor.shifts.tools.period import PeriodArgs, _window
+from shopfloor.shifts.tools.sums import params
 
 BAND_PCT = 2.0
 

@@ -13,9 +13,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from shopfloor.agent.tools import Tool, ToolError
-from shopfloor.shifts.calendar import Coverage, Window, production_days, window_for, windows_back
-from shopfloor.shifts.daily_tools import downtime_rows
-from shopfloor.shifts.evidence import (
+from shopfloor.shifts.planning.plans import TrendMetric
+from shopfloor.shifts.plant.calendar import Coverage, Window, production_days, window_for, windows_back
+from shopfloor.shifts.plant.money import RATES, board_usd, per_year
+from shopfloor.shifts.tools.context import (
     RunContext,
     Sql,
     envelope,
@@ -24,9 +25,8 @@ from shopfloor.shifts.evidence import (
     scoped_shift,
     window_coverage,
 )
-from shopfloor.shifts.money import RATES, board_usd, per_year
-from shopfloor.shifts.plans import TrendMetric
-from shopfloor.shifts.tool_queries import (
+from shopfloor.shifts.tools.daily import downtime_rows
+from shopfloor.shifts.tools.sums import (
     BETTER,
     DRY_END_BAND,
     SHEAR_GUIDE,

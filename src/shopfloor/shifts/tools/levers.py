@@ -11,11 +11,11 @@ from typing import Any, Literal
 from pydantic import Field
 
 from shopfloor.agent.tools import Tool, ToolError
-from shopfloor.shifts.calendar import production_days
-from shopfloor.shifts.evidence import RunContext, Sql, envelope, ratio, scoped_shift, window_coverage
-from shopfloor.shifts.money import COST_NOTE, RATES, board_usd, kind_class, machine_usd, per_year
-from shopfloor.shifts.period_tools import PeriodArgs, _window
-from shopfloor.shifts.tool_queries import MAINT_BAND, OPERATOR_BAND, TRIM_FLAG, params
+from shopfloor.shifts.plant.calendar import production_days
+from shopfloor.shifts.plant.money import COST_NOTE, RATES, board_usd, kind_class, machine_usd, per_year
+from shopfloor.shifts.tools.context import RunContext, Sql, envelope, ratio, scoped_shift, window_coverage
+from shopfloor.shifts.tools.period import PeriodArgs, _window
+from shopfloor.shifts.tools.sums import MAINT_BAND, OPERATOR_BAND, TRIM_FLAG, params
 
 MIN_RUNNING_MIN = 2.0  # setups with less running time are too short to read a speed from
 

@@ -12,7 +12,7 @@ from datetime import date
 from typing import Literal, get_args
 from urllib.parse import parse_qsl, quote, urlsplit
 
-from shopfloor.shifts.calendar import PERIODS, Period, parse_day
+from shopfloor.shifts.plant.calendar import PERIODS, Period, parse_day
 
 Include = Literal["shift", "day"]
 
