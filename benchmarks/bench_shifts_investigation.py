@@ -18,9 +18,7 @@ from shopfloor.agent.dispatch import dispatch
 from shopfloor.agent.providers.base import ToolCall
 from shopfloor.bench import Figure
 from shopfloor.settings import get_settings
-from shopfloor.shifts.answers.reports import period_report
-from shopfloor.shifts.investigation import investigate
-from shopfloor.shifts.planning.plans import Scope
+from shopfloor.shifts import Scope, investigate, period_report
 from shopfloor.shifts.records import generate as gen
 from shopfloor.shifts.records import ingest, store
 from shopfloor.shifts.tools.catalog import full_registry

@@ -3,10 +3,9 @@ stop bucket names its leading reason only when ranked, and a repeated statement 
 
 from datetime import date
 
+from shopfloor.shifts import Scope, investigate
 from shopfloor.shifts.answers import shapes
 from shopfloor.shifts.evals import invariants
-from shopfloor.shifts.investigation import investigate
-from shopfloor.shifts.planning.plans import Scope
 from shopfloor.shifts.tools import context
 
 DAY = date(2026, 9, 16)

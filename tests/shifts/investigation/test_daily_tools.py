@@ -7,7 +7,7 @@ import pytest
 from shopfloor.agent.dispatch import dispatch
 from shopfloor.agent.providers.base import ToolCall
 from shopfloor.agent.tools import ToolRegistry, schema_problems
-from shopfloor.shifts.planning.plans import Scope
+from shopfloor.shifts import Scope
 from shopfloor.shifts.tools.context import RunContext
 from shopfloor.shifts.tools.daily import daily_tools
 

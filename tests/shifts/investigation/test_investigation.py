@@ -6,9 +6,9 @@ from datetime import date
 import pytest
 
 from shopfloor.agent.loop import LoopLimits
+from shopfloor.shifts import Scope, investigate, investigate_address
 from shopfloor.shifts.evals import check_charts, check_figures, check_ranking, invariants
-from shopfloor.shifts.investigation import History, investigate, investigate_address
-from shopfloor.shifts.planning.plans import Scope
+from shopfloor.shifts.investigation import History
 from shopfloor.shifts.planning.router import route
 
 DAY = date(2026, 9, 16)

@@ -11,7 +11,7 @@ import pytest
 from shopfloor.agent.dispatch import dispatch
 from shopfloor.agent.providers.base import ToolCall
 from shopfloor.agent.tools import schema_problems
-from shopfloor.shifts.planning.plans import Scope
+from shopfloor.shifts import Scope
 from shopfloor.shifts.tools.catalog import full_registry, model_registry
 from shopfloor.shifts.tools.context import RunContext
 

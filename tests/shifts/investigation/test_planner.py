@@ -2,8 +2,9 @@
 
 from datetime import date
 
+from shopfloor.shifts import Scope
 from shopfloor.shifts.planning.planner import plan_steps
-from shopfloor.shifts.planning.plans import Plan, Scope
+from shopfloor.shifts.planning.plans import Plan
 from shopfloor.shifts.planning.router import route
 
 DAY = date(2026, 9, 16)

@@ -4,7 +4,8 @@ from datetime import date
 
 import pytest
 
-from shopfloor.shifts.planning.plans import Plan, Scope, parse_address
+from shopfloor.shifts import Scope
+from shopfloor.shifts.planning.plans import Plan, parse_address
 from shopfloor.shifts.planning.router import Unavailable, route, speed_or_volume
 
 DAY = date(2026, 9, 16)  # a Wednesday

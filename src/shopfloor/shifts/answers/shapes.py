@@ -902,8 +902,8 @@ def _word(shift: int) -> str:
 
 
 def _address_for(plan: Plan, question: str) -> str:
-    from shopfloor.shifts.planning.plans import Scope
     from shopfloor.shifts.planning.router import route
+    from shopfloor.shifts.plant.scope import Scope
 
     include = plan.include if plan.shift is not None else "day"
     scope = Scope(day=plan.day, shift=plan.shift, include=include, period=plan.window)

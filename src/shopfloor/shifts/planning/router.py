@@ -13,8 +13,9 @@ from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any, Literal
 
-from shopfloor.shifts.planning.plans import Plan, Scope
+from shopfloor.shifts.planning.plans import Plan
 from shopfloor.shifts.plant.calendar import Period, previous_production_day, previous_window, window_for
+from shopfloor.shifts.plant.scope import Scope
 
 Cue = Literal["speed", "volume", "setups", "diagnosis", "speed_trend"]
 MAX_QUESTION_CHARS = 500

@@ -25,9 +25,19 @@ K = TypeVar("K")
 # Ratios
 
 
-def ratio(numerator: float, denominator: float) -> float | None:
-    """numerator / denominator, or None when the denominator is zero."""
-    return None if denominator == 0 else numerator / denominator
+# Figures a tool or a report shows carry four decimals; the formulas here keep full precision.
+FIGURE_DIGITS = 4
+
+
+def ratio(
+    numerator: float | None, denominator: float | None, scale: float = 1.0, digits: int | None = None
+) -> float | None:
+    """numerator / denominator × scale, rounded to ``digits`` when given; None for a missing numerator or a
+    zero or missing denominator (never a fake zero, docs/METRICS.md)."""
+    if numerator is None or not denominator:
+        return None
+    value = scale * numerator / denominator
+    return value if digits is None else round(value, digits)
 
 
 def pct(numerator: float, denominator: float) -> float | None:

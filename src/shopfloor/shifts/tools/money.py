@@ -25,7 +25,7 @@ from shopfloor.shifts.plant.money import (
     speed_gap_minutes,
 )
 from shopfloor.shifts.tools.context import RunContext, Sql, envelope, require_day_control, scoped_shift
-from shopfloor.shifts.tools.daily import shift_coverage
+from shopfloor.shifts.tools.rows import shift_coverage
 
 SHIFT_SCOPE = "day = $day AND list_contains($shifts, shift)"
 
