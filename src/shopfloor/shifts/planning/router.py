@@ -235,7 +235,8 @@ def scope_words(question: str, scope: Scope) -> ScopeWords | Unavailable:
 
 # --- intents ---------------------------------------------------------------------------------------------
 
-_DOLLARS = r"\$|\bdollars?\b|\bmoney\b|\bcosts?\b|\bcosting\b|\bcost us\b|\bworth\b|\bspend\b"
+# Money words: the router sends them to the money tools, and the done condition asks for a cost basis.
+MONEY_WORDS = r"\$|\bdollars?\b|\bmoney\b|\bcosts?\b|\bcosting\b|\bcost us\b|\bworth\b|\bspend\b"
 _CHART = r"\b(chart|graph|plot|visuali[sz]e)\b"
 
 DAY_ONLY = {"downtime", "quality", "setups", "orders", "notes", "rankings", "dollars", "compare_shifts"}
@@ -328,7 +329,7 @@ def _intent(
     ranged = window != "day"
     if _has(q, r"\b(levers?|opportunit(y|ies)|biggest wins?)\b") and not _has(q, r"\bspeed opportunit"):
         return "opportunities", {"lens": _lens(q)}
-    if _has(q, _DOLLARS):
+    if _has(q, MONEY_WORDS):
         return ("opportunities", {"lens": _lens(q)}) if ranged else ("dollars", {})
     if cue == "setups":
         return ("kpis" if words.window is not None else "setups"), {}
