@@ -1,4 +1,4 @@
-"""Answer shapes (seed issue #75): sections built from the rows the answer already has.
+"""Answer shapes (docs/shifts-agent.md, "Flow", step 7): sections built from the rows the answer already has.
 
 No number is computed here: rows are chosen (the largest reason, the slowest run) and counted. Sections are
 plain text with two markers: a **figure** in bold and its evidence ``(query N · row M)`` — step N of the
