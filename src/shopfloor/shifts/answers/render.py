@@ -1,7 +1,9 @@
-"""An answer as an HTML page or a PDF, from its sections, charts and evidence (trusted layout only).
+"""An answer or a period report in the terminal, as an HTML page or as a PDF (trusted layout only).
 
-Every string from the records or the question is escaped: it is rendered as text, never as markup. The
-two shape markers are the only formatting: ``**figure**`` becomes bold, and the rest stays plain.
+Every string from the records or the question is escaped: it is rendered as text, never as markup (Rich
+markup in the terminal, HTML in a page, Paragraph markup in a PDF). The one shape marker is the only
+formatting: ``**figure**`` becomes bold, and the rest stays plain. The PDF and chart libraries load only when
+a PDF or a page is drawn, so the terminal commands stay quick.
 """
 
 from __future__ import annotations
@@ -12,12 +14,9 @@ import io
 import re
 from typing import Any
 
-from reportlab.lib.pagesizes import letter
-from reportlab.lib.styles import getSampleStyleSheet
-from reportlab.lib.units import inch
-from reportlab.platypus import Image, Paragraph, SimpleDocTemplate, Spacer, Table
-
-from shopfloor.shifts.chart_image import HEIGHT_IN, WIDTH_IN, chart_png
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table as RichTable
 
 BOLD = re.compile(r"\*\*([^*]+)\*\*")
 # Served at /shifts/answer.css: the server's content security policy allows stylesheets from 'self' only,
@@ -32,6 +31,8 @@ def _marked(text: str, open_tag: str, close_tag: str) -> str:
 
 def answer_html(answer: dict[str, Any]) -> str:
     """A self-contained HTML page (no script) for one answer."""
+    from shopfloor.shifts.answers.chart_image import chart_png
+
     lines = [
         "<!doctype html><html><head><meta charset='utf-8'><title>Shift Investigator answer</title>"
         "<link rel='stylesheet' href='/shifts/answer.css'></head><body>",
@@ -69,6 +70,13 @@ def answer_html(answer: dict[str, Any]) -> str:
 
 def answer_pdf(answer: dict[str, Any]) -> bytes:
     """A PDF of one answer: its sections, then each chart drawn and its points as a table."""
+    from reportlab.lib.pagesizes import letter
+    from reportlab.lib.styles import getSampleStyleSheet
+    from reportlab.lib.units import inch
+    from reportlab.platypus import Image, Paragraph, SimpleDocTemplate, Spacer, Table
+
+    from shopfloor.shifts.answers.chart_image import HEIGHT_IN, WIDTH_IN, chart_png
+
     styles = getSampleStyleSheet()
     buffer = io.BytesIO()
     doc = SimpleDocTemplate(buffer, pagesize=letter, title="Shift Investigator answer")
@@ -100,6 +108,10 @@ def answer_pdf(answer: dict[str, Any]) -> bytes:
 
 def report_pdf(report: dict[str, Any], rows_per_table: int = 25) -> bytes:
     """A PDF of a period report: sections, the first rows of each table, coverage and dataset hashes."""
+    from reportlab.lib.pagesizes import letter
+    from reportlab.lib.styles import getSampleStyleSheet
+    from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table
+
     styles = getSampleStyleSheet()
     buffer = io.BytesIO()
     doc = SimpleDocTemplate(buffer, pagesize=letter, title="Shift Investigator period report")
@@ -142,3 +154,53 @@ def _cell(value: Any) -> str:
         return f"{value:,.2f}"
     # Paragraph-free cells are drawn as plain strings; long notes are cut to keep the table on the page.
     return str(value)[:60] if value is not None else ""
+
+
+def print_answer(answer: dict[str, Any], out: Console) -> None:
+    """A readable answer in the terminal (record text is escaped, never rendered as markup)."""
+    colour = {"complete": "green", "partial": "yellow"}.get(answer["status"], "red")
+    out.print(f"[{colour}]{answer['status']}[/]  {escape(answer.get('address') or '')}")
+    for section in answer["sections"]:
+        text = escape(section["text"]).replace("\\*\\*", "**")
+        parts = text.split("**")
+        rendered = "".join(f"[bold]{p}[/bold]" if i % 2 else p for i, p in enumerate(parts))
+        kind = section["type"]
+        if kind == "headline":
+            out.print(f"\n{rendered}")
+        elif kind == "label":
+            out.print(f"\n[bold dim]{rendered.upper()}[/]")
+        elif kind == "caveat":
+            out.print(f"[dim]{rendered}[/]")
+        else:
+            out.print(rendered)
+    for chart in answer.get("charts", []):
+        out.print(
+            f"[dim]chart {escape(chart['title'])}: {len(chart['points'])} points from {chart['source']}[/]"
+        )
+    usage = answer.get("usage") or {}
+    if usage:
+        out.print(
+            f"[dim]{usage.get('tool_calls')} tool calls, {usage.get('latency_ms')} ms, model {usage.get('model')}[/]"
+        )
+
+
+def print_report(report: dict[str, Any], out: Console) -> None:
+    """A period report in the terminal: title, status, sections and the first rows of each table."""
+    out.print(f"[bold]{escape(report['title'])}[/]  status {report['status']}")
+    for section in report["sections"]:
+        out.print(escape(section))
+    for table in report["tables"]:
+        print_table(table["title"], table["rows"], out)
+
+
+def print_table(title: str, rows: list[dict[str, Any]], out: Console, limit: int = 10) -> None:
+    """The first rows of a report table (record text escaped)."""
+    if not rows:
+        out.print(f"[dim]{escape(title)}: no rows[/]")
+        return
+    table = RichTable(title=f"{title} ({len(rows)} rows)" if len(rows) > limit else title)
+    for column in rows[0]:
+        table.add_column(escape(str(column)))
+    for row in rows[:limit]:
+        table.add_row(*(escape(f"{v:,.2f}" if isinstance(v, float) else str(v)) for v in row.values()))
+    out.print(table)

@@ -19,9 +19,9 @@ from shopfloor.agent.providers.base import (
     ToolResults,
     Turn,
 )
-from shopfloor.shifts.plans import Plan
+from shopfloor.shifts.planning.plans import Plan
 
-MODEL = "offline-planner"  # the seed's OfflinePlanner; priced at zero like every offline planner
+MODEL = "offline-planner"  # priced at zero like every offline planner (docs/shifts-agent.md, Flow step 5)
 Step = tuple[str, dict[str, Any]]
 
 # Default chart per tool: (x column, y column, kind, title).

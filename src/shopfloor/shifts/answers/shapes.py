@@ -1,4 +1,4 @@
-"""Answer shapes (seed issue #75): sections built from the rows the answer already has.
+"""Answer shapes (docs/shifts-agent.md, "Flow", step 7): sections built from the rows the answer already has.
 
 No number is computed here: rows are chosen (the largest reason, the slowest run) and counted. Sections are
 plain text with two markers: a **figure** in bold and its evidence ``(query N · row M)`` — step N of the
@@ -21,8 +21,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from shopfloor.shifts.money import COST_NOTE, FORMULAS, RATES
-from shopfloor.shifts.plans import Plan
+from shopfloor.shifts.planning.plans import Plan
+from shopfloor.shifts.plant.money import COST_NOTE, FORMULAS, RATES
 
 Section = dict[str, str]
 WITHHELD = "Rankings are withheld: the evidence is incomplete, so rows are listed in the tool's order."
@@ -902,8 +902,8 @@ def _word(shift: int) -> str:
 
 
 def _address_for(plan: Plan, question: str) -> str:
-    from shopfloor.shifts.plans import Scope
-    from shopfloor.shifts.router import route
+    from shopfloor.shifts.planning.router import route
+    from shopfloor.shifts.plant.scope import Scope
 
     include = plan.include if plan.shift is not None else "day"
     scope = Scope(day=plan.day, shift=plan.shift, include=include, period=plan.window)

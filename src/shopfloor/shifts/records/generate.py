@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from shopfloor.shifts import catalog
+from shopfloor.shifts.plant import calendar, catalog
 
 GENERATOR_VERSION = "shopfloor-shifts-1"
 DEFAULT_AS_OF = date(2026, 11, 27)
@@ -150,7 +150,7 @@ def production_days(as_of: date, days: int | None = None) -> list[date]:
     """Monday–Friday production days of the rolling year ending at ``as_of`` (or the last ``days``)."""
     start = as_of - timedelta(days=364)
     found = [start + timedelta(days=i) for i in range(365)]
-    result = [d for d in found if catalog.is_production_day(d)]
+    result = [d for d in found if calendar.is_production_day(d)]
     return result[-days:] if days else result
 
 
@@ -758,7 +758,7 @@ def day_counts(data: DayData) -> dict[str, int]:
 
 def check_as_of(as_of: date) -> None:
     """Raise ``ValueError`` unless ``as_of`` is a Monday–Friday production day."""
-    if not catalog.is_production_day(as_of):
+    if not calendar.is_production_day(as_of):
         raise ValueError(f"as-of date {as_of} is not a Monday–Friday production day")
 
 

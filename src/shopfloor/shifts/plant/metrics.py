@@ -7,14 +7,15 @@ averaged.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from shopfloor.shifts.catalog import (
+from shopfloor.shifts.plant.catalog import (
     NEW_SETUP_SHEAR_FEET,
     SHIFT_MINUTES,
+    STOP_KINDS,
     TRIM_FLAG_PCT,
 )
 
@@ -25,9 +26,19 @@ K = TypeVar("K")
 # Ratios
 
 
-def ratio(numerator: float, denominator: float) -> float | None:
-    """numerator / denominator, or None when the denominator is zero."""
-    return None if denominator == 0 else numerator / denominator
+# Figures a tool or a report shows carry four decimals; the formulas here keep full precision.
+FIGURE_DIGITS = 4
+
+
+def ratio(
+    numerator: float | None, denominator: float | None, scale: float = 1.0, digits: int | None = None
+) -> float | None:
+    """numerator / denominator × scale, rounded to ``digits`` when given; None for a missing numerator or a
+    zero or missing denominator (never a fake zero, docs/METRICS.md)."""
+    if numerator is None or not denominator:
+        return None
+    value = scale * numerator / denominator
+    return value if digits is None else round(value, digits)
 
 
 def pct(numerator: float, denominator: float) -> float | None:
@@ -192,6 +203,30 @@ class Sums:
     reject_sqft: float = 0.0
     downtime_min: dict[str, float] = field(default_factory=dict)  # by kind
     setups_above_trim_flag: int = 0
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> Sums:
+        """The sums of one summing query's row: the one SQL-to-``Sums`` mapping.
+
+        Every summing statement names its columns after these fields, and the stop minutes by kind
+        ``maintenance_min``, ``operator_min``, ``pm_min``, ``external_min`` (the columns of the ``shifts``
+        table); a missing sum (no rows) is zero."""
+        return cls(
+            shifts=int(row["shifts"] or 0),
+            scheduled_min=float(row["scheduled_min"] or 0.0),
+            setups=int(row["setups"] or 0),
+            paper_changes=int(row["paper_changes"] or 0),
+            feet=float(row["feet"] or 0.0),
+            target_feet=float(row["target_feet"] or 0.0),
+            elapsed_min=float(row["elapsed_min"] or 0.0),
+            stop_min_allocated=float(row["stop_min_allocated"] or 0.0),
+            gross_sqft=float(row["gross_sqft"] or 0.0),
+            trim_sqft=float(row["trim_sqft"] or 0.0),
+            shear_sqft=float(row["shear_sqft"] or 0.0),
+            reject_sqft=float(row["reject_sqft"] or 0.0),
+            downtime_min={kind: float(row[f"{kind.lower()}_min"] or 0.0) for kind in STOP_KINDS},
+            setups_above_trim_flag=int(row["setups_above_trim_flag"] or 0),
+        )
 
 
 def yield_sqft(s: Sums) -> float:

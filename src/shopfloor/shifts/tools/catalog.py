@@ -5,12 +5,12 @@ from __future__ import annotations
 from functools import lru_cache
 
 from shopfloor.agent.tools import ToolRegistry
-from shopfloor.shifts.charts import chart_tool
-from shopfloor.shifts.daily_tools import daily_tools
-from shopfloor.shifts.lever_tools import lever_tools
-from shopfloor.shifts.material_tools import material_tools
-from shopfloor.shifts.money_tools import money_tools
-from shopfloor.shifts.period_tools import period_tools
+from shopfloor.shifts.tools.charts import chart_tool
+from shopfloor.shifts.tools.daily import daily_tools
+from shopfloor.shifts.tools.levers import lever_tools
+from shopfloor.shifts.tools.material import material_tools
+from shopfloor.shifts.tools.money import money_tools
+from shopfloor.shifts.tools.period import period_tools
 
 DAILY = tuple(t.name for t in daily_tools())
 PERIOD = tuple(t.name for t in [*period_tools(), *material_tools(), *lever_tools()])

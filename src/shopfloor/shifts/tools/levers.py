@@ -11,11 +11,19 @@ from typing import Any, Literal
 from pydantic import Field
 
 from shopfloor.agent.tools import Tool, ToolError
-from shopfloor.shifts.calendar import production_days
-from shopfloor.shifts.evidence import RunContext, Sql, envelope, ratio, scoped_shift, window_coverage
-from shopfloor.shifts.money import COST_NOTE, RATES, board_usd, kind_class, machine_usd, per_year
-from shopfloor.shifts.period_tools import PeriodArgs, _window
-from shopfloor.shifts.tool_queries import MAINT_BAND, OPERATOR_BAND, TRIM_FLAG, params
+from shopfloor.shifts.plant.calendar import production_days
+from shopfloor.shifts.plant.metrics import FIGURE_DIGITS, ratio
+from shopfloor.shifts.plant.money import COST_NOTE, RATES, board_usd, kind_class, machine_usd, per_year
+from shopfloor.shifts.tools.context import (
+    PeriodArgs,
+    RunContext,
+    Sql,
+    args_window,
+    envelope,
+    scoped_shift,
+    window_coverage,
+)
+from shopfloor.shifts.tools.sums import MAINT_BAND, OPERATOR_BAND, TRIM_FLAG, params
 
 MIN_RUNNING_MIN = 2.0  # setups with less running time are too short to read a speed from
 
@@ -38,7 +46,7 @@ def get_opportunities(ctx: RunContext, args: OpportunityArgs) -> dict[str, Any]:
     """The levers ranked in $/yr: run speed under the grade baseline, trim over the flag, each downtime
     reason, shear and each dry-end family, each with the records behind it."""
     shift = scoped_shift(ctx, args.shift)
-    current, previous = _window(args.window)
+    current, previous = args_window(args.window)
     sql = Sql()
     cover = window_coverage(sql, ctx, current, shift)
     p = params(current.start, current.end, shift)
@@ -246,7 +254,7 @@ def get_downtime_review(ctx: RunContext, args: PeriodArgs) -> dict[str, Any]:
     """Maintenance and operator downtime against their bands; every reason by kind as % of scheduled
     minutes; external apart and planned maintenance last; flags per shift over a band."""
     shift = scoped_shift(ctx, args.shift)
-    current, previous = _window(args.window)
+    current, previous = args_window(args.window)
     sql = Sql()
     cover = window_coverage(sql, ctx, current, shift)
     p = params(current.start, current.end, shift)
@@ -268,8 +276,8 @@ def get_downtime_review(ctx: RunContext, args: PeriodArgs) -> dict[str, Any]:
     )
     for row in rows:
         sql.source_rows += int(row["stops"])
-        row["pct_of_scheduled"] = ratio(row["minutes"], scheduled, 100)
-        row["min_per_stop"] = ratio(row["minutes"], row["stops"])
+        row["pct_of_scheduled"] = ratio(row["minutes"], scheduled, 100, digits=FIGURE_DIGITS)
+        row["min_per_stop"] = ratio(row["minutes"], row["stops"], digits=FIGURE_DIGITS)
         row["class"] = kind_class(row["kind"])
     per_shift = sql.rows(
         ctx,
@@ -294,7 +302,7 @@ def get_downtime_review(ctx: RunContext, args: PeriodArgs) -> dict[str, Any]:
     flags = []
     bands = {"Maintenance": MAINT_BAND, "Operator": OPERATOR_BAND}
     for row in per_shift:
-        pct = ratio(row["minutes"], row["scheduled"], 100)
+        pct = ratio(row["minutes"], row["scheduled"], 100, digits=FIGURE_DIGITS)
         if pct is not None and pct > bands[row["kind"]]:
             flags.append(
                 {
@@ -319,8 +327,8 @@ def get_downtime_review(ctx: RunContext, args: PeriodArgs) -> dict[str, Any]:
         cover=cover,
         shift=shift,
         scheduled_min=scheduled,
-        maintenance_pct=ratio(maint, scheduled, 100),
-        operator_pct=ratio(oper, scheduled, 100),
+        maintenance_pct=ratio(maint, scheduled, 100, digits=FIGURE_DIGITS),
+        operator_pct=ratio(oper, scheduled, 100, digits=FIGURE_DIGITS),
         maintenance_band=MAINT_BAND,
         operator_band=OPERATOR_BAND,
         flags=flags,
@@ -332,7 +340,7 @@ def get_downtime_review(ctx: RunContext, args: PeriodArgs) -> dict[str, Any]:
 def get_speed_opportunity(ctx: RunContext, args: SpeedOpportunityArgs) -> dict[str, Any]:
     """Per grade and width (or crew): typical running speed against the best fifth of setups."""
     shift = scoped_shift(ctx, args.shift)
-    current, previous = _window(args.window)
+    current, previous = args_window(args.window)
     sql = Sql()
     cover = window_coverage(sql, ctx, current, shift)
     slice_column = {"width": "width_in", "crew": "crew"}[args.slice_by]  # allowlisted by the argument model
@@ -369,8 +377,8 @@ def get_speed_opportunity(ctx: RunContext, args: SpeedOpportunityArgs) -> dict[s
     for row in rows:
         sql.source_rows += int(row["setups"])
         row["slice"] = str(row["slice"])
-        row["typical_pct_of_target"] = ratio(row["typical_fpm"], row["target_fpm"], 100)
-        row["best_pct_of_target"] = ratio(row["best_fifth_fpm"], row["target_fpm"], 100)
+        row["typical_pct_of_target"] = ratio(row["typical_fpm"], row["target_fpm"], 100, digits=FIGURE_DIGITS)
+        row["best_pct_of_target"] = ratio(row["best_fifth_fpm"], row["target_fpm"], 100, digits=FIGURE_DIGITS)
         gap = (row["best_fifth_fpm"] or 0) - (row["typical_fpm"] or 0)
         row["gap_fpm"] = round(gap, 4)
         best = row["best_fifth_fpm"]
@@ -512,7 +520,7 @@ def get_speed_variance(ctx: RunContext, args: VarianceArgs) -> dict[str, Any]:
         scoped_shift(ctx, args.against_shift)  # the selected-shift scope refuses another shift
         if ctx.scope.include == "shift" or args.against_shift == shift:
             raise ToolError("Comparing with another shift needs the production-day scope.")
-    current, previous = _window(args.window)
+    current, previous = args_window(args.window)
     sql = Sql()
     cover = window_coverage(sql, ctx, current, shift)
     now = _speed_buckets(ctx, sql, current.start, current.end, shift, current.start)

@@ -12,8 +12,8 @@ from typing import Any
 
 import duckdb
 
-from shopfloor.shifts import store
-from shopfloor.shifts.intake import MAX_DAY_BYTES, DayRejected, IntakeResult, iter_day_files, read_day
+from shopfloor.shifts.records import store
+from shopfloor.shifts.records.intake import MAX_DAY_BYTES, DayRejected, IntakeResult, iter_day_files, read_day
 
 BATCH_DAYS = 20
 MAX_MANIFEST_BYTES = 10_000_000  # a year's manifest is about 60 KB

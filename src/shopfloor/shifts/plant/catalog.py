@@ -88,8 +88,3 @@ def shift_window(day: date, shift: int) -> tuple[datetime, datetime]:
     """Start and end of a shift; shift 3 ends at 07:00 the next calendar day."""
     start = day_origin(day) + timedelta(hours=8 * (shift - 1))
     return start, start + timedelta(minutes=SHIFT_MINUTES)
-
-
-def is_production_day(day: date) -> bool:
-    """Production days are Monday to Friday."""
-    return day.weekday() < 5

@@ -13,10 +13,11 @@ from typing import Any, Literal
 
 import duckdb
 
-from shopfloor.shifts.calendar import Window, previous_window, window_for
-from shopfloor.shifts.evidence import RunContext, Sql, ratio, window_coverage
-from shopfloor.shifts.plans import Scope
-from shopfloor.shifts.tool_queries import kpi_sums, kpis
+from shopfloor.shifts.plant.calendar import Window, previous_window, window_for
+from shopfloor.shifts.plant.metrics import FIGURE_DIGITS, ratio
+from shopfloor.shifts.plant.scope import Scope
+from shopfloor.shifts.tools.context import RunContext, Sql, window_coverage
+from shopfloor.shifts.tools.sums import kpi_sums, kpis
 
 ReportPeriod = Literal["week", "month", "fiscal", "year"]
 
@@ -113,9 +114,9 @@ def period_report(
             "crew": r["crew"],
             "complete": r["complete"],
             "lineal_ft": r["feet"],
-            "speed_to_target_pct": ratio(r["feet"], r["target_feet"], 100),
-            "maintenance_pct": ratio(r["maint_min"], r["scheduled_min"], 100),
-            "dry_end_pct": ratio(r["rejects"], r["gross"], 100),
+            "speed_to_target_pct": ratio(r["feet"], r["target_feet"], 100, digits=FIGURE_DIGITS),
+            "maintenance_pct": ratio(r["maint_min"], r["scheduled_min"], 100, digits=FIGURE_DIGITS),
+            "dry_end_pct": ratio(r["rejects"], r["gross"], 100, digits=FIGURE_DIGITS),
         }
         for r in daily
     ]
@@ -198,9 +199,9 @@ def _rankings(daily: list[dict[str, Any]]) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = [
         {
             "shift": shift,
-            "speed_to_target_pct": ratio(a["feet"], a["target"], 100),
-            "maintenance_pct": ratio(a["maint"], a["sched"], 100),
-            "dry_end_pct": ratio(a["rej"], a["gross"], 100),
+            "speed_to_target_pct": ratio(a["feet"], a["target"], 100, digits=FIGURE_DIGITS),
+            "maintenance_pct": ratio(a["maint"], a["sched"], 100, digits=FIGURE_DIGITS),
+            "dry_end_pct": ratio(a["rej"], a["gross"], 100, digits=FIGURE_DIGITS),
         }
         for shift, a in sorted(per.items())
     ]

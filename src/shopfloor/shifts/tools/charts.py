@@ -11,7 +11,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from shopfloor.agent.tools import Tool, ToolError
-from shopfloor.shifts.evidence import RunContext
+from shopfloor.shifts.tools.context import RunContext
 
 MAX_TITLE = 120
 

@@ -10,8 +10,9 @@ from typing import Any
 
 import duckdb
 
-from shopfloor.shifts import metrics, store
-from shopfloor.shifts.catalog import TRIM_FLAG_PCT
+from shopfloor.shifts.plant import metrics
+from shopfloor.shifts.plant.catalog import TRIM_FLAG_PCT
+from shopfloor.shifts.records import store
 
 # Allow-listed grouping keys: name -> SQL expression (a struct for day and shift).
 GROUPS: dict[str, str] = {
@@ -23,10 +24,14 @@ GROUPS: dict[str, str] = {
 }
 
 SUMS_SQL = """
-SELECT {key} AS key_, count(*), sum(scheduled_min), sum(setups), sum(paper_changes), sum(lineal_ft),
-       sum(target_ft), sum(elapsed_min), sum(stop_min_allocated), sum(gross_sqft), sum(trim_sqft),
-       sum(shear_sqft), sum(reject_sqft), sum(maintenance_min), sum(operator_min), sum(pm_min),
-       sum(external_min), sum(setups_above_trim_flag), count(*) FILTER (WHERE coverage <> 'complete')
+SELECT {key} AS key_, count(*) AS shifts, sum(scheduled_min) AS scheduled_min, sum(setups) AS setups,
+       sum(paper_changes) AS paper_changes, sum(lineal_ft) AS feet, sum(target_ft) AS target_feet,
+       sum(elapsed_min) AS elapsed_min, sum(stop_min_allocated) AS stop_min_allocated,
+       sum(gross_sqft) AS gross_sqft, sum(trim_sqft) AS trim_sqft, sum(shear_sqft) AS shear_sqft,
+       sum(reject_sqft) AS reject_sqft, sum(maintenance_min) AS maintenance_min,
+       sum(operator_min) AS operator_min, sum(pm_min) AS pm_min, sum(external_min) AS external_min,
+       sum(setups_above_trim_flag) AS setups_above_trim_flag,
+       count(*) FILTER (WHERE coverage <> 'complete') AS incomplete
 FROM shifts sh
 WHERE day BETWEEN $first AND $last AND ($shift IS NULL OR shift = $shift)
 GROUP BY 1
@@ -50,13 +55,16 @@ WITH s AS (
            sum(minutes) FILTER (WHERE kind = 'External') AS e
     FROM stops WHERE day BETWEEN $first AND $last GROUP BY day, shift
 )
-SELECT {key} AS key_, count(*), sum(sh.scheduled_min),
-       coalesce(sum(s.setups), 0), coalesce(sum(s.runs), 0), coalesce(sum(s.feet), 0),
-       coalesce(sum(s.target_feet), 0), coalesce(sum(s.elapsed), 0), coalesce(sum(s.stop_min), 0),
-       coalesce(sum(s.gross), 0), coalesce(sum(s.trim), 0), coalesce(sum(s.shear), 0),
-       coalesce(sum(s.rejects), 0), coalesce(sum(d.m), 0), coalesce(sum(d.o), 0),
-       coalesce(sum(d.p), 0), coalesce(sum(d.e), 0), coalesce(sum(s.above), 0),
-       count(*) FILTER (WHERE sh.coverage <> 'complete')
+SELECT {key} AS key_, count(*) AS shifts, sum(sh.scheduled_min) AS scheduled_min,
+       coalesce(sum(s.setups), 0) AS setups, coalesce(sum(s.runs), 0) AS paper_changes,
+       coalesce(sum(s.feet), 0) AS feet, coalesce(sum(s.target_feet), 0) AS target_feet,
+       coalesce(sum(s.elapsed), 0) AS elapsed_min, coalesce(sum(s.stop_min), 0) AS stop_min_allocated,
+       coalesce(sum(s.gross), 0) AS gross_sqft, coalesce(sum(s.trim), 0) AS trim_sqft,
+       coalesce(sum(s.shear), 0) AS shear_sqft, coalesce(sum(s.rejects), 0) AS reject_sqft,
+       coalesce(sum(d.m), 0) AS maintenance_min, coalesce(sum(d.o), 0) AS operator_min,
+       coalesce(sum(d.p), 0) AS pm_min, coalesce(sum(d.e), 0) AS external_min,
+       coalesce(sum(s.above), 0) AS setups_above_trim_flag,
+       count(*) FILTER (WHERE sh.coverage <> 'complete') AS incomplete
 FROM shifts sh
 LEFT JOIN s ON s.day = sh.day AND s.shift = sh.shift
 LEFT JOIN d ON d.day = sh.day AND d.shift = sh.shift
@@ -88,25 +96,9 @@ def window_sums(
     sql = sums_sql(group, from_records=from_records)
     result = store.bounded_query(conn, sql, {"first": first, "last": last, "shift": shift})
     out: dict[Any, tuple[metrics.Sums, int]] = {}
-    for row in result.rows:
-        key = tuple(row[0].values()) if isinstance(row[0], dict) else row[0]
-        s = metrics.Sums(
-            shifts=row[1],
-            scheduled_min=row[2],
-            setups=row[3],
-            paper_changes=row[4],
-            feet=row[5],
-            target_feet=row[6],
-            elapsed_min=row[7],
-            stop_min_allocated=row[8],
-            gross_sqft=row[9],
-            trim_sqft=row[10],
-            shear_sqft=row[11],
-            reject_sqft=row[12],
-            downtime_min={"Maintenance": row[13], "Operator": row[14], "PM": row[15], "External": row[16]},
-            setups_above_trim_flag=row[17],
-        )
-        out[key] = (s, row[18])
+    for row in result.dicts():
+        key = tuple(row["key_"].values()) if isinstance(row["key_"], dict) else row["key_"]
+        out[key] = (metrics.Sums.from_row(row), int(row["incomplete"]))
     return out
 
 

@@ -10,9 +10,17 @@ from __future__ import annotations
 from typing import Any
 
 from shopfloor.agent.tools import Tool
-from shopfloor.shifts.evidence import RunContext, Sql, envelope, ratio, scoped_shift, window_coverage
-from shopfloor.shifts.period_tools import PeriodArgs, _window
-from shopfloor.shifts.tool_queries import params
+from shopfloor.shifts.plant.metrics import FIGURE_DIGITS, ratio
+from shopfloor.shifts.tools.context import (
+    PeriodArgs,
+    RunContext,
+    Sql,
+    args_window,
+    envelope,
+    scoped_shift,
+    window_coverage,
+)
+from shopfloor.shifts.tools.sums import params
 
 BAND_PCT = 2.0
 
@@ -46,16 +54,18 @@ FROM judged GROUP BY ROLLUP (knife) ORDER BY knife IS NULL, knife DESC
 def get_overrun(ctx: RunContext, args: PeriodArgs) -> dict[str, Any]:
     """Nominal versus actual cuts per knife with the share of customer lines inside, over and under ±2 %."""
     shift = scoped_shift(ctx, args.shift)
-    current, previous = _window(args.window)
+    current, previous = args_window(args.window)
     sql = Sql()
     cover = window_coverage(sql, ctx, current, shift)
     rows = sql.rows(ctx, OVERRUN_SQL, params(current.start, current.end, shift))
     for row in rows:
         closed = row["closed_lines"]
-        row["pct_of_nominal"] = ratio(row["cuts"], row["nominal_cuts"], 100)
-        row["sheets_pct_of_requested"] = ratio(row["sheets"], row["requested_sheets"], 100)
+        row["pct_of_nominal"] = ratio(row["cuts"], row["nominal_cuts"], 100, digits=FIGURE_DIGITS)
+        row["sheets_pct_of_requested"] = ratio(
+            row["sheets"], row["requested_sheets"], 100, digits=FIGURE_DIGITS
+        )
         for band in ("inside", "over", "under"):
-            row[f"share_{band}"] = ratio(row[band], closed)
+            row[f"share_{band}"] = ratio(row[band], closed, digits=FIGURE_DIGITS)
     if rows:
         sql.source_rows += int(rows[-1]["lines"])
     return envelope(
@@ -88,7 +98,7 @@ GROUP BY grade, width_in ORDER BY lineal_ft DESC, grade, width_in
 def get_rollstock(ctx: RunContext, args: PeriodArgs) -> dict[str, Any]:
     """Paper consumed per board grade and web width: lineal feet, MSF footprint, runs, feet per run."""
     shift = scoped_shift(ctx, args.shift)
-    current, previous = _window(args.window)
+    current, previous = args_window(args.window)
     sql = Sql()
     cover = window_coverage(sql, ctx, current, shift)
     template = ROLL_ALL_SQL if shift is None else ROLL_SHIFT_SQL
@@ -110,7 +120,7 @@ def get_rollstock(ctx: RunContext, args: PeriodArgs) -> dict[str, Any]:
                 "runs": r["runs"],
                 "lineal_ft": r["lineal_ft"],
                 "msf": msf,
-                "ft_per_run": ratio(r["lineal_ft"], r["runs"]),
+                "ft_per_run": ratio(r["lineal_ft"], r["runs"], digits=FIGURE_DIGITS),
                 "previous_lineal_ft": prev["lineal_ft"] if prev else None,
                 "previous_msf": prev_msf,
                 "previous_runs": prev["runs"] if prev else None,

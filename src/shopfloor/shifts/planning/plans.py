@@ -1,4 +1,4 @@
-"""Scopes, plans and canonical addresses (docs/URLS.md).
+"""Plans and canonical addresses (docs/URLS.md).
 
 A plan is what the offline router decided: the measure, the scope it runs in and its few options. Every plan
 has one canonical address and an address resolves to the same plan, so a question and its address answer with
@@ -12,9 +12,8 @@ from datetime import date
 from typing import Literal, get_args
 from urllib.parse import parse_qsl, quote, urlsplit
 
-from shopfloor.shifts.calendar import PERIODS, Period, parse_day
-
-Include = Literal["shift", "day"]
+from shopfloor.shifts.plant.calendar import PERIODS, Period, parse_day
+from shopfloor.shifts.plant.scope import Include
 
 MEASURES = (
     "overview",
@@ -57,24 +56,6 @@ TrendMetric = Literal[
 # The tuple is read from the type so the plan parser and the trend tool's schema cannot drift apart.
 TREND_METRICS: tuple[str, ...] = get_args(TrendMetric)
 LENSES = ("all", "supervisor", "ownership")
-
-
-@dataclass(frozen=True)
-class Scope:
-    """The application-owned scope: production day, selected shift, include rule and the Period control."""
-
-    day: date
-    shift: int | None = None
-    include: Include = "day"
-    period: Period = "day"
-
-    def __post_init__(self) -> None:
-        if self.shift is not None and self.shift not in (1, 2, 3):
-            raise ValueError("shift must be 1, 2 or 3")
-        if self.include == "shift" and self.shift is None:
-            raise ValueError("the selected-shift scope needs a shift")
-        if self.period not in PERIODS:
-            raise ValueError(f"period must be one of {', '.join(PERIODS)}")
 
 
 @dataclass(frozen=True)

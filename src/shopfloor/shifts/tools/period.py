@@ -13,20 +13,24 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from shopfloor.agent.tools import Tool, ToolError
-from shopfloor.shifts.calendar import Coverage, Window, production_days, window_for, windows_back
-from shopfloor.shifts.daily_tools import downtime_rows
-from shopfloor.shifts.evidence import (
+from shopfloor.shifts.planning.plans import TrendMetric
+from shopfloor.shifts.plant.calendar import Coverage, Window, production_days, window_for, windows_back
+from shopfloor.shifts.plant.metrics import FIGURE_DIGITS, ratio
+from shopfloor.shifts.plant.money import RATES, board_usd, per_year
+from shopfloor.shifts.tools.context import (
+    EARLIEST,
+    LATEST,
+    PeriodArgs,
     RunContext,
     Sql,
+    WindowArg,
+    args_window,
     envelope,
-    ratio,
-    resolve_window,
     scoped_shift,
     window_coverage,
 )
-from shopfloor.shifts.money import RATES, board_usd, per_year
-from shopfloor.shifts.plans import TrendMetric
-from shopfloor.shifts.tool_queries import (
+from shopfloor.shifts.tools.rows import downtime_rows
+from shopfloor.shifts.tools.sums import (
     BETTER,
     DRY_END_BAND,
     SHEAR_GUIDE,
@@ -39,25 +43,7 @@ from shopfloor.shifts.tool_queries import (
     params,
 )
 
-PeriodName = Literal["day", "week", "month", "fiscal"]
-EARLIEST, LATEST = date(2000, 1, 1), date(2100, 12, 31)
 FAMILIES = ("bond", "warp", "misalignment", "moisture", "bale")
-
-
-class WindowArg(BaseModel):
-    """A window: the period kind and any date inside it."""
-
-    model_config = ConfigDict(extra="forbid")
-    period: PeriodName = Field(description="day, week (Mon–Fri), month (calendar) or fiscal (4-4-5 period).")
-    anchor: date = Field(description="Any date inside the window, YYYY-MM-DD.")
-
-
-class PeriodArgs(BaseModel):
-    """A window and an optional shift (null = all three shifts)."""
-
-    model_config = ConfigDict(extra="forbid")
-    window: WindowArg
-    shift: Literal[1, 2, 3] | None = Field(description="One shift, or null for all three.")
 
 
 class PeriodKpiArgs(PeriodArgs):
@@ -96,12 +82,6 @@ class GradeArgs(PeriodArgs):
     """Per board grade totals of a window."""
 
     measure: Literal["volume", "speed"] = Field(description="Which measure leads: volume or speed.")
-
-
-def _window(arg: WindowArg) -> tuple[Window, Window]:
-    if not EARLIEST <= arg.anchor <= LATEST:
-        raise ToolError("anchor must be a date between 2000 and 2100.")
-    return resolve_window(arg.period, arg.anchor)
 
 
 def _kpi_block(
@@ -184,22 +164,22 @@ def _comparison(
 def get_period_kpis(ctx: RunContext, args: PeriodKpiArgs) -> dict[str, Any]:
     """The dashboard tiles of a window with the previous window, deltas only when both are complete."""
     shift = scoped_shift(ctx, args.shift)
-    current, previous = _window(args.window)
+    current, previous = args_window(args.window)
     return _comparison(ctx, "get_period_kpis", current, previous if args.compare else None, shift)
 
 
 def compare_periods(ctx: RunContext, args: CompareArgs) -> dict[str, Any]:
     """The KPI table for two arbitrary windows."""
     shift = scoped_shift(ctx, args.shift)
-    current, _ = _window(args.current_window)
-    other, _ = _window(args.previous_window)
+    current, _ = args_window(args.current_window)
+    other, _ = args_window(args.previous_window)
     return _comparison(ctx, "compare_periods", current, other, shift)
 
 
 def get_downtime_pareto(ctx: RunContext, args: ParetoArgs) -> dict[str, Any]:
     """Downtime ordered by minutes or count with share and cumulative share; previous minutes alongside."""
     shift = scoped_shift(ctx, args.shift)
-    current, previous = _window(args.window)
+    current, previous = args_window(args.window)
     sql = Sql()
     cover = window_coverage(sql, ctx, current, shift)
     rows = downtime_rows(ctx, sql, params(current.start, current.end, shift), args.group_by, None)
@@ -218,8 +198,8 @@ def get_downtime_pareto(ctx: RunContext, args: ParetoArgs) -> dict[str, Any]:
     cumulative = 0.0
     for row in ranked:
         cumulative += row[sort_key]
-        row["share"] = ratio(row[sort_key], total)
-        row["cum_share"] = ratio(cumulative, total)
+        row["share"] = ratio(row[sort_key], total, digits=FIGURE_DIGITS)
+        row["cum_share"] = ratio(cumulative, total, digits=FIGURE_DIGITS)
     for row in apart:
         row["share"] = row["cum_share"] = None
     out = ranked + apart
@@ -273,7 +253,7 @@ def _waste_sums(ctx: RunContext, sql: Sql, window: Window, shift: int | None) ->
 def get_waste_breakdown(ctx: RunContext, args: PeriodArgs) -> dict[str, Any]:
     """Trim, shear and each dry-end family as sq ft and % of gross, with the previous window."""
     shift = scoped_shift(ctx, args.shift)
-    current, previous = _window(args.window)
+    current, previous = args_window(args.window)
     sql = Sql()
     cover = window_coverage(sql, ctx, current, shift)
     now = _waste_sums(ctx, sql, current, shift)
@@ -300,10 +280,12 @@ def get_waste_breakdown(ctx: RunContext, args: PeriodArgs) -> dict[str, Any]:
             "item": name,
             "group": group,
             "sqft": sqft,
-            "pct_of_gross": ratio(sqft, gross, 100),
+            "pct_of_gross": ratio(sqft, gross, 100, digits=FIGURE_DIGITS),
             "previous_sqft": prev,
-            "previous_pct_of_gross": ratio(prev, prev_gross, 100),
-            "pct_of_yield": ratio(sqft, yield_sqft, 100) if group == "dry-end" else None,
+            "previous_pct_of_gross": ratio(prev, prev_gross, 100, digits=FIGURE_DIGITS),
+            "pct_of_yield": ratio(sqft, yield_sqft, 100, digits=FIGURE_DIGITS)
+            if group == "dry-end"
+            else None,
             "usd": board_usd(sqft or 0.0),
             "usd_per_year": per_year(board_usd(sqft or 0.0), days),
         }
@@ -318,10 +300,10 @@ def get_waste_breakdown(ctx: RunContext, args: PeriodArgs) -> dict[str, Any]:
             "item": "dry-end total",
             "group": "dry-end",
             "sqft": dry,
-            "pct_of_gross": ratio(dry, gross, 100),
+            "pct_of_gross": ratio(dry, gross, 100, digits=FIGURE_DIGITS),
             "previous_sqft": sum(fam_before.values()),
-            "previous_pct_of_gross": ratio(sum(fam_before.values()), prev_gross, 100),
-            "pct_of_yield": ratio(dry, yield_sqft, 100),
+            "previous_pct_of_gross": ratio(sum(fam_before.values()), prev_gross, 100, digits=FIGURE_DIGITS),
+            "pct_of_yield": ratio(dry, yield_sqft, 100, digits=FIGURE_DIGITS),
             "usd": board_usd(dry),
             "usd_per_year": per_year(board_usd(dry), days),
             "band": DRY_END_BAND,
@@ -342,7 +324,7 @@ def get_waste_breakdown(ctx: RunContext, args: PeriodArgs) -> dict[str, Any]:
             "note": "The records hold no measured good output, so unexplained waste is unavailable.",
         }
     )
-    details = [{**r, "share_of_dry_end": ratio(r["sqft"], dry)} for r in now["details"]]
+    details = [{**r, "share_of_dry_end": ratio(r["sqft"], dry, digits=FIGURE_DIGITS)} for r in now["details"]]
     return envelope(
         ctx,
         "get_waste_breakdown",
@@ -360,7 +342,7 @@ def get_waste_breakdown(ctx: RunContext, args: PeriodArgs) -> dict[str, Any]:
 def get_stops_profile(ctx: RunContext, args: PeriodArgs) -> dict[str, Any]:
     """Stops, minutes and minutes per stop per production day, and the Mon–Fri weekday profile."""
     shift = scoped_shift(ctx, args.shift)
-    current, previous = _window(args.window)
+    current, previous = args_window(args.window)
     sql = Sql()
     cover = window_coverage(sql, ctx, current, shift)
     rows = sql.rows(
@@ -374,7 +356,7 @@ def get_stops_profile(ctx: RunContext, args: PeriodArgs) -> dict[str, Any]:
     )
     sql.source_rows += sum(int(r["stops"]) for r in rows)
     for row in rows:
-        row["min_per_stop"] = ratio(row["minutes"], row["stops"])
+        row["min_per_stop"] = ratio(row["minutes"], row["stops"], digits=FIGURE_DIGITS)
     weekdays = []
     for index, name in enumerate(("Mon", "Tue", "Wed", "Thu", "Fri")):
         days = [r for r in rows if date.fromisoformat(r["day"]).weekday() == index]
@@ -387,8 +369,8 @@ def get_stops_profile(ctx: RunContext, args: PeriodArgs) -> dict[str, Any]:
                 "days": len(expected),
                 "stops": stops,
                 "minutes": minutes,
-                "stops_per_day": ratio(stops, len(expected)),
-                "minutes_per_day": ratio(minutes, len(expected)),
+                "stops_per_day": ratio(stops, len(expected), digits=FIGURE_DIGITS),
+                "minutes_per_day": ratio(minutes, len(expected), digits=FIGURE_DIGITS),
             }
         )
     return envelope(
@@ -494,7 +476,7 @@ def get_trend(ctx: RunContext, args: TrendArgs) -> dict[str, Any]:
 def get_grade_totals(ctx: RunContext, args: GradeArgs) -> dict[str, Any]:
     """Per board grade: volume, speed with and without stops, % of target, stops, trim and dry-end."""
     shift = scoped_shift(ctx, args.shift)
-    current, previous = _window(args.window)
+    current, previous = args_window(args.window)
     sql = Sql()
     cover = window_coverage(sql, ctx, current, shift)
     template = """
@@ -521,16 +503,16 @@ def get_grade_totals(ctx: RunContext, args: GradeArgs) -> dict[str, Any]:
                 "wet_ends": r["wet_ends"],
                 "lineal_ft": r["lineal_ft"],
                 "volume_msf": r["volume_msf"],
-                "share": ratio(r["volume_msf"], total),
-                "running_fpm": ratio(r["lineal_ft"], r["elapsed_min"] - r["stop_min"]),
-                "elapsed_fpm": ratio(r["lineal_ft"], r["elapsed_min"]),
-                "pct_of_target": ratio(r["lineal_ft"], r["target_feet"], 100),
+                "share": ratio(r["volume_msf"], total, digits=FIGURE_DIGITS),
+                "running_fpm": ratio(r["lineal_ft"], r["elapsed_min"] - r["stop_min"], digits=FIGURE_DIGITS),
+                "elapsed_fpm": ratio(r["lineal_ft"], r["elapsed_min"], digits=FIGURE_DIGITS),
+                "pct_of_target": ratio(r["lineal_ft"], r["target_feet"], 100, digits=FIGURE_DIGITS),
                 "stops": r["stops"],
                 "stop_min": r["stop_min"],
-                "lineal_per_setup": ratio(r["lineal_ft"], r["setups"]),
-                "lineal_per_paper_change": ratio(r["lineal_ft"], r["wet_ends"]),
-                "trim_pct": ratio(r["trim"], r["gross"], 100),
-                "dry_end_pct": ratio(r["rejects"], r["gross"], 100),
+                "lineal_per_setup": ratio(r["lineal_ft"], r["setups"], digits=FIGURE_DIGITS),
+                "lineal_per_paper_change": ratio(r["lineal_ft"], r["wet_ends"], digits=FIGURE_DIGITS),
+                "trim_pct": ratio(r["trim"], r["gross"], 100, digits=FIGURE_DIGITS),
+                "dry_end_pct": ratio(r["rejects"], r["gross"], 100, digits=FIGURE_DIGITS),
                 "previous_volume_msf": prev["volume_msf"] if prev else None,
             }
         )

@@ -10,22 +10,21 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from shopfloor.agent.tools import Tool, ToolError
-from shopfloor.shifts.calendar import Window, production_days, window_for
-from shopfloor.shifts.catalog import SHIFT_MINUTES
-from shopfloor.shifts.evidence import (
+from shopfloor.agent.tools import Tool
+from shopfloor.shifts.plant.calendar import window_for
+from shopfloor.shifts.plant.catalog import SHIFT_MINUTES
+from shopfloor.shifts.plant.metrics import FIGURE_DIGITS, ratio
+from shopfloor.shifts.tools.context import (
     RunContext,
     Sql,
     envelope,
-    ratio,
     require_day_control,
     scoped_shift,
 )
-from shopfloor.shifts.money import board_usd, machine_usd, per_year
-from shopfloor.shifts.tool_queries import (
+from shopfloor.shifts.tools.rows import downtime_rows, quality_rows, setup_rows, shift_coverage
+from shopfloor.shifts.tools.sums import (
     MAINT_BAND,
     OPERATOR_BAND,
-    TRIM_FLAG,
     kpi_rows,
     kpi_sums,
     kpis,
@@ -33,7 +32,6 @@ from shopfloor.shifts.tool_queries import (
 )
 
 ShiftNo = Literal[1, 2, 3]
-GROUP_COLUMNS = {"reason": "reason", "place": "place", "kind": "kind"}  # allowlist: name -> column
 
 
 class ShiftArgs(BaseModel):
@@ -67,35 +65,6 @@ def _day_shift(ctx: RunContext, tool: str, shift: int) -> tuple[Sql, int, dict[s
     return sql, checked, p
 
 
-def shift_coverage(ctx: RunContext, sql: Sql, shift: int) -> dict[str, Any]:
-    """complete / incomplete for one shift of the scope day, with its excluded records."""
-    key = ("coverage", ctx.scope.day, shift)
-    if key in ctx.memo:
-        return dict(ctx.memo[key])
-    # One statement for the shift row and its excluded records: every daily tool starts here.
-    rows = sql.rows(
-        ctx,
-        """
-        SELECT coverage, crew, supervisor_slot,
-               (SELECT coalesce(list({'record_id': e.record_id, 'error': e.error} ORDER BY e.record_id), [])
-                FROM excluded_records e WHERE e.day = $day AND e.shift = $shift) AS excluded
-        FROM shifts WHERE day = $day AND shift = $shift
-        """,
-        {"day": ctx.scope.day, "shift": shift},
-    )
-    if not rows:
-        raise ToolError(f"No records for shift {shift} on {ctx.scope.day.isoformat()}.")
-    excluded = [dict(e) for e in rows[0]["excluded"]]
-    status = "complete" if rows[0]["coverage"] == "complete" and not excluded else "incomplete"
-    ctx.memo[key] = {
-        "status": status,
-        "excluded_records": excluded,
-        "crew": rows[0]["crew"],
-        "supervisor_slot": rows[0]["supervisor_slot"],
-    }
-    return dict(ctx.memo[key])
-
-
 def get_shift_kpis(ctx: RunContext, args: ShiftArgs) -> dict[str, Any]:
     """Output, gross area, downtime by kind, waste, throughput and lineal per setup/run with bands."""
     sql, shift, _ = _day_shift(ctx, "get_shift_kpis", args.shift)
@@ -115,43 +84,13 @@ def get_shift_kpis(ctx: RunContext, args: ShiftArgs) -> dict[str, Any]:
     )
 
 
-def downtime_rows(
-    ctx: RunContext, sql: Sql, p: dict[str, Any], group_by: str, kind: str | None
-) -> list[dict[str, Any]]:
-    """Downtime grouped by an allowlisted column; unplanned first by minutes, then external, then PM."""
-    column = GROUP_COLUMNS[group_by]  # never a caller's string: the argument model allowed only these keys
-    rows = sql.rows(
-        ctx,
-        f"""
-        SELECT {column} AS key, class, string_agg(DISTINCT kind, ', ' ORDER BY kind) AS kinds,
-               count(*) AS stops, sum(minutes) AS minutes
-        FROM (SELECT *, CASE WHEN kind = 'PM' THEN 'schedule-driven' WHEN kind = 'External' THEN 'external'
-                             ELSE 'controllable' END AS class
-              FROM stops
-              WHERE day BETWEEN $start AND $end AND ($shift IS NULL OR shift = $shift)
-                AND ($kind IS NULL OR kind = $kind OR kind = 'External'))
-        GROUP BY {column}, class
-        ORDER BY CASE class WHEN 'controllable' THEN 0 WHEN 'external' THEN 1 ELSE 2 END,
-                 minutes DESC, key
-        """,
-        {**p, "kind": kind},
-    )
-    sql.source_rows += sum(int(r["stops"]) for r in rows)
-    days = len(production_days(Window("day", p["start"], p["end"]))) if "start" in p else 1
-    for row in rows:
-        row["min_per_stop"] = ratio(row["minutes"], row["stops"])
-        row["usd"] = machine_usd(row["minutes"])
-        row["usd_per_year"] = per_year(row["usd"], max(1, days))
-    return rows
-
-
 def get_downtime_breakdown(ctx: RunContext, args: DowntimeArgs) -> dict[str, Any]:
     """Stops and minutes by reason, place or kind; external and planned maintenance sort last."""
     sql, shift, p = _day_shift(ctx, "get_downtime_breakdown", args.shift)
     cover = shift_coverage(ctx, sql, shift)
     rows = downtime_rows(ctx, sql, p, args.group_by, args.kind)
     for row in rows:
-        row["pct_of_scheduled"] = ratio(row["minutes"], SHIFT_MINUTES, 100)
+        row["pct_of_scheduled"] = ratio(row["minutes"], SHIFT_MINUTES, 100, digits=FIGURE_DIGITS)
     flags = _band_flags(ctx, sql, shift, cover)
     return envelope(
         ctx,
@@ -183,7 +122,7 @@ def _band_flags(ctx: RunContext, sql: Sql, shift: int, cover: dict[str, Any]) ->
     )
     over = []
     for row in rows:
-        pct = ratio(row["minutes"], SHIFT_MINUTES, 100)
+        pct = ratio(row["minutes"], SHIFT_MINUTES, 100, digits=FIGURE_DIGITS)
         limit = MAINT_BAND if row["kind"] == "Maintenance" else OPERATOR_BAND
         if pct is not None and pct > limit:
             over.append((row, pct, limit))
@@ -240,9 +179,11 @@ def get_wet_end_performance(ctx: RunContext, args: ShiftArgs) -> dict[str, Any]:
     for row in rows:
         sql.source_rows += int(row["setups"])
         running_min = row["elapsed_min"] - row["stop_min"]
-        row["actual_fpm"] = ratio(row["feet"], row["elapsed_min"])
-        row["pct_of_target"] = ratio(row["feet"], row["target_fpm"] * row["elapsed_min"], 100)
-        row["running_fpm"] = ratio(row["feet"], running_min)
+        row["actual_fpm"] = ratio(row["feet"], row["elapsed_min"], digits=FIGURE_DIGITS)
+        row["pct_of_target"] = ratio(
+            row["feet"], row["target_fpm"] * row["elapsed_min"], 100, digits=FIGURE_DIGITS
+        )
+        row["running_fpm"] = ratio(row["feet"], running_min, digits=FIGURE_DIGITS)
         base = row["baseline_fpm"]
         row["baseline_gap_ft"] = None if base is None else round(base * running_min - row["feet"], 1)
         row["under_baseline"] = None if base is None else row["running_fpm"] < base
@@ -258,31 +199,6 @@ def get_wet_end_performance(ctx: RunContext, args: ShiftArgs) -> dict[str, Any]:
         shift=shift,
         runs_under_baseline=under,
     )
-
-
-def quality_rows(ctx: RunContext, sql: Sql, p: dict[str, Any]) -> list[dict[str, Any]]:
-    """Rejected area by family and reported reason, as % of gross and of the yield after trim and shear."""
-    rows = sql.rows(
-        ctx,
-        """
-        WITH g AS (SELECT sum(gross_sqft) AS gross, sum(gross_sqft - trim_sqft - shear_sqft) AS yield_sqft
-                   FROM setups WHERE day BETWEEN $start AND $end AND ($shift IS NULL OR shift = $shift))
-        SELECT family, reason, count(*) AS records, sum(sheets) AS sheets, sum(sqft) AS sqft,
-               any_value(g.gross) AS gross, any_value(g.yield_sqft) AS yield_sqft
-        FROM rejects, g
-        WHERE day BETWEEN $start AND $end AND ($shift IS NULL OR shift = $shift)
-        GROUP BY family, reason ORDER BY sqft DESC, family, reason
-        """,
-        p,
-    )
-    days = len(production_days(Window("day", p["start"], p["end"])))
-    for row in rows:
-        sql.source_rows += int(row["records"])
-        row["pct_of_gross"] = ratio(row["sqft"], row.pop("gross"), 100)
-        row["pct_of_yield"] = ratio(row["sqft"], row.pop("yield_sqft"), 100)
-        row["usd"] = board_usd(row["sqft"])
-        row["usd_per_year"] = per_year(row["usd"], max(1, days))
-    return rows
 
 
 def get_quality_breakdown(ctx: RunContext, args: ShiftArgs) -> dict[str, Any]:
@@ -400,27 +316,6 @@ def get_order_matrix(ctx: RunContext, args: ShiftArgs) -> dict[str, Any]:
         shift=shift,
         note="Requested and planned sheets repeat on every fragment of an order; sum produced sheets only.",
     )
-
-
-def setup_rows(ctx: RunContext, sql: Sql, p: dict[str, Any]) -> list[dict[str, Any]]:
-    """Per setup of the shift: timing, footage, allocated stops, trim flag and speed against target."""
-    rows = sql.rows(
-        ctx,
-        """
-        SELECT record_id, setup_id, run_id, grade, width_in, started, elapsed_min, gross_feet, stop_count,
-               stop_min, trim_sqft, gross_sqft, reject_sqft, target_fpm, continued
-        FROM setups WHERE day = $start AND shift = $shift ORDER BY started
-        """,
-        p,
-    )
-    sql.source_rows += len(rows)
-    for row in rows:
-        row["started"] = str(row["started"])
-        row["trim_pct"] = ratio(row["trim_sqft"], row["gross_sqft"], 100)
-        row["trim_flag"] = row["trim_pct"] is not None and row["trim_pct"] > TRIM_FLAG
-        row["pct_of_target"] = ratio(row["gross_feet"], row["target_fpm"] * row["elapsed_min"], 100)
-        row["running_fpm"] = ratio(row["gross_feet"], row["elapsed_min"] - row["stop_min"])
-    return rows
 
 
 def get_setup_matrix(ctx: RunContext, args: ShiftArgs) -> dict[str, Any]:

@@ -9,8 +9,8 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from shopfloor.shifts import catalog, metrics
-from shopfloor.shifts.evidence import RunContext, Sql
+from shopfloor.shifts.plant import catalog, metrics
+from shopfloor.shifts.tools.context import RunContext, Sql
 
 # The owner bands, declared once in the catalog; short names for the SQL templates and messages here.
 MAINT_BAND = catalog.MAINTENANCE_BAND_PCT
@@ -21,20 +21,24 @@ SHEAR_GUIDE = catalog.SHEAR_GUIDANCE_PCT
 
 SCOPE = "day BETWEEN $start AND $end AND ($shift IS NULL OR shift = $shift)"
 
+# Column names are the fields of ``metrics.Sums`` (read by ``Sums.from_row``), plus the stop count and
+# the stop minutes of every kind.
 KPI_SUMS = f"""
 WITH sh AS (
-  SELECT count(*) AS shift_rows, coalesce(sum(scheduled_min), 0) AS scheduled_min
+  SELECT count(*) AS shifts, coalesce(sum(scheduled_min), 0) AS scheduled_min
   FROM shifts WHERE {SCOPE}),
 su AS (
-  SELECT count(*) AS setups, sum(gross_feet) AS feet, sum(gross_sqft) AS gross, sum(trim_sqft) AS trim,
-         sum(shear_sqft) AS shear, sum(reject_sqft) AS rejects, sum(target_fpm * elapsed_min) AS target_feet,
-         sum(elapsed_min) AS elapsed_min, sum(stop_min) AS alloc_stop_min,
-         count(*) FILTER (WHERE gross_sqft > 0 AND 100 * trim_sqft / gross_sqft > {TRIM_FLAG}) AS setups_over_trim,
+  SELECT count(*) AS setups, sum(gross_feet) AS feet, sum(gross_sqft) AS gross_sqft,
+         sum(trim_sqft) AS trim_sqft, sum(shear_sqft) AS shear_sqft, sum(reject_sqft) AS reject_sqft,
+         sum(target_fpm * elapsed_min) AS target_feet, sum(elapsed_min) AS elapsed_min,
+         sum(stop_min) AS stop_min_allocated,
+         count(*) FILTER (WHERE gross_sqft > 0 AND 100 * trim_sqft / gross_sqft > {TRIM_FLAG})
+           AS setups_above_trim_flag,
          count(DISTINCT (day, shift, run_id)) AS paper_changes
   FROM setups WHERE {SCOPE}),
 dt AS (
   SELECT count(*) AS stops, coalesce(sum(minutes), 0) AS stop_min,
-         coalesce(sum(minutes) FILTER (WHERE kind = 'Maintenance'), 0) AS maint_min,
+         coalesce(sum(minutes) FILTER (WHERE kind = 'Maintenance'), 0) AS maintenance_min,
          coalesce(sum(minutes) FILTER (WHERE kind = 'Operator'), 0) AS operator_min,
          coalesce(sum(minutes) FILTER (WHERE kind = 'PM'), 0) AS pm_min,
          coalesce(sum(minutes) FILTER (WHERE kind = 'External'), 0) AS external_min
@@ -51,33 +55,13 @@ def params(start: date, end: date, shift: int | None) -> dict[str, Any]:
 def kpi_sums(ctx: RunContext, sql: Sql, start: date, end: date, shift: int | None) -> dict[str, Any]:
     """The summed numerators and denominators of every KPI over a date range and shift scope."""
     row = sql.rows(ctx, KPI_SUMS, params(start, end, shift))[0]
-    sql.source_rows += int(row["shift_rows"] or 0) + int(row["setups"] or 0) + int(row["stops"] or 0)
+    sql.source_rows += int(row["shifts"] or 0) + int(row["setups"] or 0) + int(row["stops"] or 0)
     return row
 
 
 def kpis(s: dict[str, Any]) -> dict[str, float | None]:
     """Every KPI from the sums, through the one set of formulas in ``metrics.kpis``."""
-    sums = metrics.Sums(
-        shifts=int(s["shift_rows"] or 0),
-        scheduled_min=float(s["scheduled_min"] or 0.0),
-        setups=int(s["setups"] or 0),
-        paper_changes=int(s["paper_changes"] or 0),
-        feet=float(s["feet"] or 0.0),
-        target_feet=float(s["target_feet"] or 0.0),
-        elapsed_min=float(s["elapsed_min"] or 0.0),
-        stop_min_allocated=float(s["alloc_stop_min"] or 0.0),
-        gross_sqft=float(s["gross"] or 0.0),
-        trim_sqft=float(s["trim"] or 0.0),
-        shear_sqft=float(s["shear"] or 0.0),
-        reject_sqft=float(s["rejects"] or 0.0),
-        downtime_min={
-            "Maintenance": float(s["maint_min"] or 0.0),
-            "Operator": float(s["operator_min"] or 0.0),
-            "PM": float(s["pm_min"] or 0.0),
-            "External": float(s["external_min"] or 0.0),
-        },
-        setups_above_trim_flag=int(s["setups_over_trim"] or 0),
-    )
+    sums = metrics.Sums.from_row(s)
     m = metrics.kpis(sums)
     values: dict[str, Any] = {
         "lineal_ft": m["lineal_ft"],

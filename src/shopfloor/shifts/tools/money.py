@@ -12,10 +12,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from shopfloor.agent.tools import Tool, ToolError
-from shopfloor.shifts.calendar import window_for
-from shopfloor.shifts.daily_tools import shift_coverage
-from shopfloor.shifts.evidence import RunContext, Sql, envelope, require_day_control, scoped_shift
-from shopfloor.shifts.money import (
+from shopfloor.shifts.plant.calendar import window_for
+from shopfloor.shifts.plant.money import (
     COST_NOTE,
     FORMULAS,
     RATES,
@@ -26,6 +24,8 @@ from shopfloor.shifts.money import (
     per_year,
     speed_gap_minutes,
 )
+from shopfloor.shifts.tools.context import RunContext, Sql, envelope, require_day_control, scoped_shift
+from shopfloor.shifts.tools.rows import shift_coverage
 
 SHIFT_SCOPE = "day = $day AND list_contains($shifts, shift)"
 

@@ -1,9 +1,10 @@
 """The offline router: a question plus its scope becomes a plan, or an honest "unavailable".
 
-Pure text rules, no store. The speed-or-volume decision (seed issue #74) lives in one function,
+Pure text rules, no store. The speed-or-volume decision lives in one function,
 :func:`speed_or_volume`, and both the day path and the period path take it from there, so a phrasing cannot
-route one way without a window and another way with "this week". Scope words in the question (issue #105:
-a named shift, yesterday, last week, last month, last period) move the scope before the intent is parsed.
+route one way without a window and another way with "this week". Scope words in the question (a named
+shift, yesterday, last week, last month, last period) move the scope before the intent is parsed. Both rules
+are stated in docs/shifts-agent.md, "Flow", step 2.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any, Literal
 
-from shopfloor.shifts.calendar import Period, previous_production_day, previous_window, window_for
-from shopfloor.shifts.plans import Plan, Scope
+from shopfloor.shifts.planning.plans import Plan
+from shopfloor.shifts.plant.calendar import Period, previous_production_day, previous_window, window_for
+from shopfloor.shifts.plant.scope import Scope
 
 Cue = Literal["speed", "volume", "setups", "diagnosis", "speed_trend"]
 MAX_QUESTION_CHARS = 500
@@ -41,7 +43,7 @@ def _has(text: str, pattern: str) -> bool:
     return re.search(pattern, text) is not None
 
 
-# --- issue #74: the one speed-or-volume decision -------------------------------------------------------
+# --- the one speed-or-volume decision (docs/shifts-agent.md, Flow) ------------------------------------------
 
 _SPEED = r"\b(speed|speeds|fpm|ft/min|feet per minute|fast|faster|fastest|pace|slow|slower|slowest)\b"
 _VOLUME = r"\b(throughput|output|volume|made|produced|msf|lineal|footage)\b"
@@ -63,7 +65,7 @@ _SLOWER_THAN_NORMAL = r"\bslower than (normal|usual|typical|average)\b"
 
 
 def speed_or_volume(question: str) -> Cue | None:
-    """Decide speed, volume, setups, a diagnosis or the speed trend from the measure words (issue #74).
+    """Decide speed, volume, setups, a diagnosis or the speed trend from the measure words (docs/shifts-agent.md).
 
     The only place speed and volume words live. ``None`` means the question is neither (or a "slow" that a
     loss word keeps on the losses), and the caller routes on its other words.
@@ -112,7 +114,7 @@ def normalize(question: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
-# --- issue #105: scope words -----------------------------------------------------------------------------
+# --- scope words (docs/shifts-agent.md, Flow) ---------------------------------------------------------------
 
 _SHIFT_WORDS = {
     1: r"\b(first|1st|day) shift\b|\bshift (1|one)\b",
@@ -234,7 +236,8 @@ def scope_words(question: str, scope: Scope) -> ScopeWords | Unavailable:
 
 # --- intents ---------------------------------------------------------------------------------------------
 
-_DOLLARS = r"\$|\bdollars?\b|\bmoney\b|\bcosts?\b|\bcosting\b|\bcost us\b|\bworth\b|\bspend\b"
+# Money words: the router sends them to the money tools, and the done condition asks for a cost basis.
+MONEY_WORDS = r"\$|\bdollars?\b|\bmoney\b|\bcosts?\b|\bcosting\b|\bcost us\b|\bworth\b|\bspend\b"
 _CHART = r"\b(chart|graph|plot|visuali[sz]e)\b"
 
 DAY_ONLY = {"downtime", "quality", "setups", "orders", "notes", "rankings", "dollars", "compare_shifts"}
@@ -327,7 +330,7 @@ def _intent(
     ranged = window != "day"
     if _has(q, r"\b(levers?|opportunit(y|ies)|biggest wins?)\b") and not _has(q, r"\bspeed opportunit"):
         return "opportunities", {"lens": _lens(q)}
-    if _has(q, _DOLLARS):
+    if _has(q, MONEY_WORDS):
         return ("opportunities", {"lens": _lens(q)}) if ranged else ("dollars", {})
     if cue == "setups":
         return ("kpis" if words.window is not None else "setups"), {}
@@ -467,7 +470,7 @@ def _follow_up(q: str, words: ScopeWords, scope: Scope, previous: Plan) -> Plan 
         )
     plan = replace(previous, after=after)
     if len(words.shifts) == 1:
-        plan = replace(plan, shift=words.shifts[0])  # one named shift moves the scope (issue #105)
+        plan = replace(plan, shift=words.shifts[0])  # one named shift moves the scope (docs/shifts-agent.md)
     if words.window is not None and words.anchor is not None:
         plan = replace(plan, window=words.window, anchor=words.anchor)
         if plan.measure in DAY_ONLY:

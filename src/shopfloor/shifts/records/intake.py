@@ -23,8 +23,8 @@ from xml.etree.ElementTree import Element, ParseError, TreeBuilder
 from defusedxml.common import DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden
 from defusedxml.ElementTree import DefusedXMLParser
 
-from shopfloor.shifts import catalog, metrics
-from shopfloor.shifts.store import DayRows
+from shopfloor.shifts.plant import calendar, catalog, metrics
+from shopfloor.shifts.records.store import DayRows
 
 MAX_DAY_BYTES = 1_000_000
 MAX_DEPTH = 8
@@ -209,7 +209,7 @@ def parse_structure(root: Element, file_day: date | None) -> tuple[date, dict[st
         day = date.fromisoformat(a["production_day"])
     except ValueError:
         raise DayRejected(f"production_day {a['production_day']!r} is not a date") from None
-    if not catalog.is_production_day(day):
+    if not calendar.is_production_day(day):
         raise DayRejected(f"{day} is a {day.strftime('%A')}; production days are Monday to Friday")
     if file_day is not None and file_day != day:
         raise DayRejected(f"file name says {file_day} but production_day is {day}")

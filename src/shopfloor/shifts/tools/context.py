@@ -14,14 +14,16 @@ import secrets
 from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
-from typing import Any
+from typing import Any, Literal
 
 import duckdb
+from pydantic import BaseModel, ConfigDict, Field
 
 from shopfloor.agent.tools import ToolError
-from shopfloor.shifts.calendar import Coverage, Window, coverage, previous_window, window_for
-from shopfloor.shifts.plans import Scope
-from shopfloor.shifts.store import MAX_ROWS, QueryTimeout, bounded_query
+from shopfloor.shifts.plant.calendar import Coverage, Window, coverage, previous_window, window_for
+from shopfloor.shifts.plant.metrics import FIGURE_DIGITS
+from shopfloor.shifts.plant.scope import Scope
+from shopfloor.shifts.records.store import MAX_ROWS, QueryTimeout, bounded_query
 
 
 @dataclass
@@ -85,7 +87,7 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, float):
         if not math.isfinite(value):
             return None
-        return round(value, 4)
+        return round(value, FIGURE_DIGITS)
     return value
 
 
@@ -171,8 +173,28 @@ def resolve_window(period: str, anchor: date) -> tuple[Window, Window]:
     return window, previous_window(window)
 
 
-def ratio(numerator: float | None, denominator: float | None, scale: float = 1.0) -> float | None:
-    """numerator / denominator × scale, or None for a zero or missing denominator (never a fake zero)."""
-    if numerator is None or not denominator:
-        return None
-    return round(scale * numerator / denominator, 4)
+PeriodName = Literal["day", "week", "month", "fiscal"]
+EARLIEST, LATEST = date(2000, 1, 1), date(2100, 12, 31)
+
+
+class WindowArg(BaseModel):
+    """A window: the period kind and any date inside it."""
+
+    model_config = ConfigDict(extra="forbid")
+    period: PeriodName = Field(description="day, week (Mon–Fri), month (calendar) or fiscal (4-4-5 period).")
+    anchor: date = Field(description="Any date inside the window, YYYY-MM-DD.")
+
+
+class PeriodArgs(BaseModel):
+    """A window and an optional shift (null = all three shifts)."""
+
+    model_config = ConfigDict(extra="forbid")
+    window: WindowArg
+    shift: Literal[1, 2, 3] | None = Field(description="One shift, or null for all three.")
+
+
+def args_window(arg: WindowArg) -> tuple[Window, Window]:
+    """The window an argument names and its previous window (anchors outside 2000..2100 refused)."""
+    if not EARLIEST <= arg.anchor <= LATEST:
+        raise ToolError("anchor must be a date between 2000 and 2100.")
+    return resolve_window(arg.period, arg.anchor)
