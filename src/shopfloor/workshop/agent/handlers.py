@@ -11,11 +11,20 @@ from __future__ import annotations
 import dataclasses
 import time
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from shopfloor.agent.tools import ToolError
 from shopfloor.agent.trace import ProposalStep, RuleCheckStep
 from shopfloor.workshop import domain
+from shopfloor.workshop.agent.args import (
+    AskQuestionArgs,
+    FindHatsArgs,
+    FindWeaverArgs,
+    GetHatArgs,
+    ProposeAdvanceStageArgs,
+    ProposeCreateHatsArgs,
+    ProposeFlagArgs,
+)
 from shopfloor.workshop.agent.context import (
     MAX_PROPOSALS,
     BufferedProposal,
@@ -24,17 +33,6 @@ from shopfloor.workshop.agent.context import (
     SeenHat,
 )
 from shopfloor.workshop.domain import Hat, HatEvent, Weaver
-
-if TYPE_CHECKING:
-    from shopfloor.workshop.agent.tools import (
-        AskQuestionArgs,
-        FindHatsArgs,
-        FindWeaverArgs,
-        GetHatArgs,
-        ProposeAdvanceStageArgs,
-        ProposeCreateHatsArgs,
-        ProposeFlagArgs,
-    )
 
 MAX_CODES = 10
 MAX_HATS = 20
