@@ -8,7 +8,7 @@ session cookie) and works inside the actor's workshop. Errors use the one envelo
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from fastapi import APIRouter, FastAPI, Query, Request, Response
 from fastapi.responses import HTMLResponse, JSONResponse
@@ -266,15 +266,12 @@ def list_weavers(actor: Actor, store: StoreDep) -> dict[str, Any]:
         return {"weavers": [weaver_json(w, counts.get(w.id, 0)) for w in repo.weavers()]}
 
 
-ProposalStatus = Literal["pending", "question", "blocked", "approved", "rejected"]
-
-
 @api.get("/proposals")
 def list_proposals(
     actor: Actor,
     store: StoreDep,
     run_id: Annotated[str | None, Query(max_length=40)] = None,
-    status: Annotated[list[ProposalStatus] | None, Query()] = None,
+    status: Annotated[list[domain.ProposalStatus] | None, Query()] = None,
 ) -> dict[str, Any]:
     """Proposal cards of the actor's workshop (of one run), newest run first."""
     with store.transaction(actor.workshop_id, write=False) as s:

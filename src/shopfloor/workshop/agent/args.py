@@ -1,21 +1,15 @@
-"""Argument models of the seven workshop tools, and the literals they accept.
+"""Argument models of the seven workshop tools.
 
 Dispatch validates every call against these models, so a handler only ever sees well-typed arguments; the
-hand-written schemas in ``tools`` describe the same shapes to the model. Import order: args <- handlers <- tools.
+hand-written schemas in ``tools`` describe the same shapes to the model. The literals they accept are the
+workshop vocabulary of ``domain``. Import order: args <- handlers <- tools.
 """
 
 from __future__ import annotations
 
-from typing import Literal
-
 from pydantic import BaseModel, ConfigDict
 
-StageName = Literal["Weaving", "Washing", "Bleaching", "Blocking", "Finished"]
-GradeName = Literal["Standard", "Fino", "Superfino"]
-StrawName = Literal["Natural", "Bleached", "Dyed"]
-FlagKindName = Literal["grade_mismatch", "too_fast", "weaver_not_found", "other"]
-Confidence = Literal["high", "check"]
-ProposalType = Literal["create_hat", "advance_stage", "flag_issue"]
+from shopfloor.workshop.domain import Confidence, FlagKind, Grade, ProposalType, Stage, Straw
 
 
 class _Args(BaseModel):
@@ -35,7 +29,7 @@ class FindHatsArgs(_Args):
 
     codes: list[str]
     weaver_name: str | None
-    stage: StageName | None
+    stage: Stage | None
     open_only: bool
 
 
@@ -50,9 +44,9 @@ class ProposeCreateHatsArgs(_Args):
 
     weaver_id: str
     quantity: int
-    grade: GradeName | None
+    grade: Grade | None
     rows_per_inch: int | None
-    straw: StrawName | None
+    straw: Straw | None
     quote: str
     why: str
     confidence: Confidence
@@ -62,7 +56,7 @@ class ProposeAdvanceStageArgs(_Args):
     """Arguments of propose_advance_stage."""
 
     hat_code: str
-    to_stage: StageName
+    to_stage: Stage
     quote: str
     why: str
     confidence: Confidence
@@ -72,7 +66,7 @@ class ProposeFlagArgs(_Args):
     """Arguments of propose_flag."""
 
     hat_code: str
-    kind: FlagKindName
+    kind: FlagKind
     message: str
     quote: str
     why: str
@@ -92,10 +86,10 @@ class Draft(_Args):
 
     hat_code: str | None
     quantity: int | None
-    grade: GradeName | None
+    grade: Grade | None
     rows_per_inch: int | None
-    to_stage: StageName | None
-    flag_kind: FlagKindName | None
+    to_stage: Stage | None
+    flag_kind: FlagKind | None
 
 
 class AskQuestionArgs(_Args):

@@ -11,13 +11,10 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
 from shopfloor.agent.trace import Trace
-from shopfloor.workshop.domain import Actor, Hat, HatEvent, Weaver
-
-ProposalStatus = Literal["pending", "question", "blocked"]
-MAX_PROPOSALS = 10
+from shopfloor.workshop.domain import Actor, BufferedStatus, Hat, HatEvent, Weaver
 
 EventHook = Callable[[str, str, dict[str, Any]], None]
 
@@ -76,7 +73,7 @@ class BufferedProposal:
 
     temp_id: str
     type: str
-    status: ProposalStatus
+    status: BufferedStatus
     payload: dict[str, Any]
     why: str
     quote: str

@@ -24,10 +24,11 @@ from shopfloor.agent.providers.base import (
     Usage,
     UserText,
 )
+from shopfloor.workshop import domain
 from shopfloor.workshop.agent.reader import HatRef, NoteEvent, Reading, read_note
+from shopfloor.workshop.domain import MAX_PROPOSALS
 
 MODEL_NAME = "offline-reader"
-MAX_PROPOSALS = 10
 MAX_CODES_PER_CALL = 10
 
 _TAG = re.compile(r"^The user tagged this note as about hat (\S+)\. ")
@@ -227,9 +228,9 @@ def _draft(**values: Any) -> dict[str, Any]:
         "flag_kind": None,
     }
     draft.update(values)
-    if draft["quantity"] is not None and not 1 <= draft["quantity"] <= 20:
+    if draft["quantity"] is not None and not domain.validate_quantity(draft["quantity"]):
         draft["quantity"] = None
-    if draft["rows_per_inch"] is not None and not 6 <= draft["rows_per_inch"] <= 40:
+    if draft["rows_per_inch"] is not None and not domain.validate_rows(draft["rows_per_inch"]):
         draft["rows_per_inch"] = None
     return draft
 

@@ -18,17 +18,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
+from shopfloor.workshop.domain import HONORIFICS, QUOTE_MAX, QUOTE_MIN, Grade, Stage
+
 EventKind = Literal["create", "advance", "flag"]
 SkipReason = Literal["injection", "future", "negated", "noise", "unread"]
 
-MAX_QUOTE = 160
-MIN_QUOTE = 3
-
-STAGES = ("Weaving", "Washing", "Bleaching", "Blocking", "Finished")
-
 # Stage words (folded). Participles and nouns describe where a hat is or goes.
-STAGE_WORDS: dict[str, str] = {}
-for _stage, _words in {
+STAGE_WORDS: dict[str, Stage] = {}
+_STAGE_WORDS: dict[Stage, str] = {
     "Weaving": "tejiendo tejido tejida tejer tejeduria weaving woven",
     "Washing": "lavado lavada lavados lavadas lavar lavando lavo lavaron lavamos lave washing washed wash",
     "Bleaching": (
@@ -40,7 +37,8 @@ for _stage, _words in {
         "planchando planchamos plancharon blocking blocked pressing pressed ironed"
     ),
     "Finished": "terminado terminada terminados acabado acabada listo lista listos finished done ready complete",
-}.items():
+}
+for _stage, _words in _STAGE_WORDS.items():
     for _w in _words.split():
         STAGE_WORDS[_w] = _stage
 
@@ -83,12 +81,13 @@ CREATE_VERBS = {
     "turned",
 }
 
-GRADE_WORDS: dict[str, str] = {}
-for _grade, _words in {
+GRADE_WORDS: dict[str, Grade] = {}
+_GRADE_WORDS: dict[Grade, str] = {
     "Fino": "fino finos fina finas fine",
     "Superfino": "superfino superfinos superfina superfinas superfine extrafinos_never",
     "Standard": "estandar estandares standard standards normal normales corriente corrientes",
-}.items():
+}
+for _grade, _words in _GRADE_WORDS.items():
     for _w in _words.split():
         if not _w.endswith("_never"):
             GRADE_WORDS[_w] = _grade
@@ -96,8 +95,6 @@ for _grade, _words in {
 HAT_NOUNS = {"sombrero", "sombreros", "hat", "hats", "cuerpo", "cuerpos", "body", "bodies", "pieza", "piezas"}
 ROW_WORDS = {"hilera", "hileras", "row", "rows"}
 GRADO_WORDS = {"grado", "grade"}
-
-HONORIFICS = {"dona", "don", "sra", "senora", "sr", "senor", "mrs", "mr", "ms", "miss", "dna", "dn", "srta"}
 
 NUMBER_WORDS: dict[str, int] = {
     word: value
@@ -459,9 +456,22 @@ def find_codes(note: str, start: int, end: int) -> list[tuple[str, int, int]]:
 
 
 _NAME_WORD = r"[A-ZÁÉÍÓÚÑÜ][a-záéíóúñü]+"
+
+
+def honorific_pattern(folded: str) -> str:
+    """The pattern of one folded honorific as written in a note: first letter in either case, "n" also as
+    "ñ", an optional closing period ("dona" matches "Doña", "doña", "Dona"; "sra" matches "Sra.")."""
+    first, rest = folded[0], folded[1:]
+    letters = "".join("[ñn]" if ch == "n" else re.escape(ch) for ch in rest)
+    return f"[{first.upper()}{first}]{letters}\\.?"
+
+
+# Built from the domain's honorifics, longest first, so the reader hears as a title exactly what the weaver
+# matcher drops from a name (docs/workshop-agent.md, "One vocabulary").
 _HONORIFIC_NAME = re.compile(
-    r"(?<![\w])(?:[Dd]o[ñn]a|[Dd]on|[Ss]ra\.?|[Ss]e[ñn]ora|[Ss]r\.?|[Ss]e[ñn]or|[Mm]rs\.?|[Mm]r\.?|[Mm]s\.?|[Mm]iss|[Ss]rta\.?)"
-    r"\s+[A-Za-zÁÉÍÓÚÑÜáéíóúñü]+(?:\s+[A-Za-zÁÉÍÓÚÑÜáéíóúñü]+)?"
+    r"(?<![\w])(?:"
+    + "|".join(honorific_pattern(h) for h in sorted(HONORIFICS, key=lambda h: (-len(h), h)))
+    + r")\s+[A-Za-zÁÉÍÓÚÑÜáéíóúñü]+(?:\s+[A-Za-zÁÉÍÓÚÑÜáéíóúñü]+)?"
 )
 _WEAVER_HAT = re.compile(
     r"(?<![\w])(?:[Ee]l|[Ll]a|[Ll]os|[Ll]as)\s+(?:sombreros?\s+)?(?:de|del)\s+(?:(?:la|el|do[ñn]a|don)\s+)?"
@@ -702,11 +712,11 @@ def _is_negated(folded: str, start: int, end: int) -> bool:
 def _quote(note: str, start: int, end: int) -> str:
     """The exact words of the note for a span, cut at a word boundary to at most 160 characters."""
     text = note[start:end]
-    if len(text) <= MAX_QUOTE:
+    if len(text) <= QUOTE_MAX:
         return text
-    cut = text[:MAX_QUOTE]
+    cut = text[:QUOTE_MAX]
     space = cut.rfind(" ")
-    return cut[:space] if space >= MIN_QUOTE else cut
+    return cut[:space] if space >= QUOTE_MIN else cut
 
 
 def _has_subject(note: str, folded: str, start: int, end: int) -> bool:
@@ -875,7 +885,7 @@ def _read_segment(
         skipped.append(Skipped("negated", text))
         return
     quote = _quote(note, start, end)
-    if len(quote.strip()) < MIN_QUOTE:
+    if len(quote.strip()) < QUOTE_MIN:
         skipped.append(Skipped("unread", text))
         return
     codes = find_codes(note, start, end)

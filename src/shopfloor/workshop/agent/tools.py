@@ -24,6 +24,21 @@ from shopfloor.workshop.agent.args import (
     ProposeFlagArgs,
 )
 from shopfloor.workshop.agent.context import RunContext
+from shopfloor.workshop.domain import (
+    CONFIDENCES,
+    FLAG_KINDS,
+    GRADES,
+    MAX_FLAG_MESSAGE,
+    MAX_QUANTITY,
+    MAX_ROWS,
+    MIN_QUANTITY,
+    MIN_ROWS,
+    PROPOSAL_TYPES,
+    QUOTE_MAX,
+    QUOTE_MIN,
+    STAGES,
+    STRAWS,
+)
 
 ArgsT = TypeVar("ArgsT", bound=BaseModel)
 
@@ -40,16 +55,16 @@ TOOL_ORDER = (
 # Shared fragments of seed 6.6, inlined wherever the seed writes "quote": {} and the like.
 QUOTE: dict[str, Any] = {
     "type": "string",
-    "description": "Exact words copied from the note that support this, 3 to 160 characters, original language.",
+    "description": (
+        f"Exact words copied from the note that support this, {QUOTE_MIN} to {QUOTE_MAX} characters, "
+        "original language."
+    ),
 }
 WHY: dict[str, Any] = {
     "type": "string",
     "description": "One plain English sentence explaining this proposal.",
 }
-CONFIDENCE: dict[str, Any] = {"type": "string", "enum": ["high", "check"]}
-STAGES = ["Weaving", "Washing", "Bleaching", "Blocking", "Finished"]
-GRADES = ["Standard", "Fino", "Superfino"]
-FLAG_KINDS = ["grade_mismatch", "too_fast", "weaver_not_found", "other"]
+CONFIDENCE: dict[str, Any] = {"type": "string", "enum": list(CONFIDENCES)}
 
 
 def _grade_or_null() -> dict[str, Any]:
@@ -64,7 +79,7 @@ def _str_or_null() -> dict[str, Any]:
     return {"anyOf": [{"type": "string"}, {"type": "null"}]}
 
 
-def _enum_or_null(values: list[str]) -> dict[str, Any]:
+def _enum_or_null(values: tuple[str, ...]) -> dict[str, Any]:
     return {"anyOf": [{"type": "string", "enum": list(values)}, {"type": "null"}]}
 
 
@@ -116,13 +131,13 @@ CREATE_SCHEMA = _object(
     ["weaver_id", "quantity", "grade", "rows_per_inch", "straw", "quote", "why", "confidence"],
     {
         "weaver_id": {"type": "string"},
-        "quantity": {"type": "integer", "description": "1 to 20"},
+        "quantity": {"type": "integer", "description": f"{MIN_QUANTITY} to {MAX_QUANTITY}"},
         "grade": {
             **_grade_or_null(),
             "description": "null if the note does not say it; code derives it from rows",
         },
-        "rows_per_inch": {**_int_or_null(), "description": "6 to 40, as said in the note"},
-        "straw": _enum_or_null(["Natural", "Bleached", "Dyed"]),
+        "rows_per_inch": {**_int_or_null(), "description": f"{MIN_ROWS} to {MAX_ROWS}, as said in the note"},
+        "straw": _enum_or_null(STRAWS),
         "quote": dict(QUOTE),
         "why": dict(WHY),
         "confidence": dict(CONFIDENCE),
@@ -150,7 +165,10 @@ FLAG_SCHEMA = _object(
     {
         "hat_code": {"type": "string"},
         "kind": {"type": "string", "enum": list(FLAG_KINDS)},
-        "message": {"type": "string", "description": "Short English text for the flag, up to 200 characters"},
+        "message": {
+            "type": "string",
+            "description": f"Short English text for the flag, up to {MAX_FLAG_MESSAGE} characters",
+        },
         "quote": dict(QUOTE),
         "why": dict(WHY),
         "confidence": dict(CONFIDENCE),
@@ -164,7 +182,7 @@ ASK_DESCRIPTION = (
 ASK_SCHEMA = _object(
     ["proposal_type", "question", "choices", "draft", "quote", "why"],
     {
-        "proposal_type": {"type": "string", "enum": ["create_hat", "advance_stage", "flag_issue"]},
+        "proposal_type": {"type": "string", "enum": list(PROPOSAL_TYPES)},
         "question": {"type": "string", "description": "Short English question, up to 160 characters"},
         "choices": {
             "type": "array",
