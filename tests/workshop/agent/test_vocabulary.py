@@ -15,7 +15,7 @@ from shopfloor.workshop.agent.args import (
     ProposeFlagArgs,
 )
 from shopfloor.workshop.agent.offline import OfflineReader
-from shopfloor.workshop.agent.reader import GRADE_WORDS, STAGE_WORDS, person_name, read_note
+from shopfloor.workshop.agent.offline.reader import GRADE_WORDS, STAGE_WORDS, person_name, read_note
 from shopfloor.workshop.agent.run import run_agent
 from shopfloor.workshop.agent.tools import TOOLS
 

@@ -25,7 +25,7 @@ from shopfloor.agent.providers.base import (
     UserText,
 )
 from shopfloor.workshop import domain
-from shopfloor.workshop.agent.reader import HatRef, NoteEvent, Reading, read_note
+from shopfloor.workshop.agent.offline.reader import HatRef, NoteEvent, Reading, read_note
 from shopfloor.workshop.domain import MAX_PROPOSALS
 
 MODEL_NAME = "offline-reader"
