@@ -15,7 +15,8 @@ from shopfloor.workshop.agent.args import (
     ProposeFlagArgs,
 )
 from shopfloor.workshop.agent.offline import OfflineReader
-from shopfloor.workshop.agent.offline.reader import GRADE_WORDS, STAGE_WORDS, person_name, read_note
+from shopfloor.workshop.agent.offline.reader import person_name, read_note
+from shopfloor.workshop.agent.offline.vocabulary import GRADE_WORDS, STAGE_WORDS
 from shopfloor.workshop.agent.run import run_agent
 from shopfloor.workshop.agent.tools import TOOLS
 
