@@ -24,7 +24,12 @@ from shopfloor.logs import get_logger
 from shopfloor.web.errors import ApiError
 from shopfloor.workshop import domain
 from shopfloor.workshop.agent.context import BufferedProposal, RunContext, SeenHat, WorkshopReads
-from shopfloor.workshop.agent.prompt import SYSTEM_PROMPT, InputMode, build_user_message
+from shopfloor.workshop.agent.prompt import (
+    SYSTEM_PROMPT,
+    ReadsUserMessage,
+    UserMessage,
+    build_user_message,
+)
 from shopfloor.workshop.agent.tools import REGISTRY
 from shopfloor.workshop.domain import Actor
 
@@ -156,17 +161,9 @@ class RunLogger:
         return rows
 
 
-@dataclass(frozen=True)
-class AgentInput:
-    """A validated request body."""
-
-    note: str
-    input_mode: InputMode
-    hat_tag: str | None
-
-
-def validate_body(body: Any) -> AgentInput:
-    """The request body checked as seed 6.2 step 3 says; raises a 400 ``ApiError`` with a plain message."""
+def validate_body(body: Any) -> UserMessage:
+    """The request body checked as seed 6.2 step 3 says, as the run's first user message; raises a 400
+    ``ApiError`` with a plain message."""
     if not isinstance(body, dict):
         raise ApiError(400, "bad_request", "The body must be a JSON object with a note.")
     unknown = sorted(set(body) - {"note", "input_mode", "hat_tag"})
@@ -187,7 +184,7 @@ def validate_body(body: Any) -> AgentInput:
         hat_tag = domain.normalize_code(tag) if isinstance(tag, str) else None
         if hat_tag is None:
             raise ApiError(400, "bad_request", "hat_tag must be a hat code like TQ-7F3K2.")
-    return AgentInput(note, "voice" if mode == "voice" else "typed", hat_tag)
+    return UserMessage(note, "voice" if mode == "voice" else "typed", hat_tag)
 
 
 def run_agent(
@@ -256,12 +253,15 @@ def run_agent(
     )
     if tagged is not None:
         ctx.seen_hats[tagged.code] = SeenHat(tagged, "tag")
+    if isinstance(provider, ReadsUserMessage):
+        # The offline reader gets the message as data; a live model reads the rendered text.
+        provider = provider.for_message(request)
     saved = False
     try:
         outcome = run_loop(
             provider,
             SYSTEM_PROMPT,
-            build_user_message(request.note, request.input_mode, request.hat_tag),
+            build_user_message(request),
             REGISTRY,
             ctx,
             trace,
