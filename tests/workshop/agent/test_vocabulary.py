@@ -15,7 +15,7 @@ from shopfloor.workshop.agent.args import (
     ProposeFlagArgs,
 )
 from shopfloor.workshop.agent.offline import OfflineReader
-from shopfloor.workshop.agent.offline.reader import person_name, read_note
+from shopfloor.workshop.agent.offline.reader import Span, person_name, read_note
 from shopfloor.workshop.agent.offline.vocabulary import GRADE_WORDS, STAGE_WORDS
 from shopfloor.workshop.agent.run import run_agent
 from shopfloor.workshop.agent.tools import TOOLS
@@ -95,7 +95,7 @@ def test_the_reader_hears_every_domain_honorific_and_the_matcher_drops_it():
     for honorific in sorted(domain.HONORIFICS):
         spoken = honorific.capitalize().replace("Dona", "Doña").replace("Seno", "Seño")
         note = f"{spoken} Rosa Pillco entregó 3 finos de 18 hileras"
-        heard = person_name(note, 0, len(note), [])
+        heard = person_name(Span.whole(note), [])
         assert heard == f"{spoken} Rosa Pillco", honorific
         assert domain.match_weavers(heard, [rosa]) == [rosa], honorific
 
