@@ -72,7 +72,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "</body></html>"
         )
 
-    # The seed's contract names the workshop functions at the top level (/functions/v1/workshop-agent).
+    # The workshop functions also answer at the top level (docs/workshop-agent.md, "Contract").
     app.add_middleware(PathAliasMiddleware, aliases={"/functions/v1/": "/workshop/functions/v1/"})
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeadersMiddleware)

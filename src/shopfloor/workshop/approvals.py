@@ -46,7 +46,7 @@ EDITABLE: dict[str, frozenset[str]] = {
 
 
 class Fields(BaseModel):
-    """Payload fields a person can fill in or change; ranges are the spec's."""
+    """Payload fields a person can fill in or change; the ranges are the domain's (docs/workshop.md, "Rules")."""
 
     model_config = ConfigDict(extra="forbid")
 

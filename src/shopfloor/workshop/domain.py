@@ -405,7 +405,7 @@ def checked(
     result: Mapping[str, Any], now: datetime, warnings: Sequence[str] | None = None, **extra: Any
 ) -> dict[str, Any]:
     """``result`` as a card stores it: with ``warnings`` (given, else the result's own, else none) and
-    ``checked_at``, then any ``extra`` fields (docs/workshop-agent.md, "rule_result")."""
+    ``checked_at``, then any ``extra`` fields (docs/workshop.md, "Rules")."""
     kept = list(warnings) if warnings is not None else list(result.get("warnings", []))
     return {**result, "warnings": kept, "checked_at": now.isoformat(), **extra}
 

@@ -1,7 +1,9 @@
-"""``POST /functions/v1/workshop-agent``: one note in, proposal cards out (seed 000 section 6.1).
+"""``POST /functions/v1/workshop-agent``: one note in, proposal cards out.
+
+docs/workshop-agent.md, "Contract", is the request, the response and every error.
 
 The route authenticates with the workshop app's ``deps.current_actor`` (bearer token or session), reads the JSON
-body itself so every bad body gets the seed's plain 400 message, and runs the agent in a worker thread while
+body itself so every bad body gets the contract's plain 400 message, and runs the agent in a worker thread while
 it watches the connection: a client that goes away sets the abort event and the run ends as ``stopped``.
 """
 

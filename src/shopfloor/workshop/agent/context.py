@@ -1,4 +1,5 @@
-"""The run context the workshop tools share (seed 000 section 6.2 step 6) and the proposals they buffer.
+"""The run context the workshop tools share (docs/workshop-agent.md, "One run", step 4) and the proposals they
+buffer.
 
 Handlers read the workshop only through :class:`WorkshopReads`, a read-only view already scoped to the
 actor's workshop, so no handler can write a record or see another workshop. Proposals are buffered here and
@@ -106,7 +107,7 @@ class SeenHat:
 
 @dataclass
 class RunContext:
-    """State shared by the tools of one run (seed 6.2 step 6)."""
+    """State shared by the tools of one run (docs/workshop-agent.md, "One run", step 4)."""
 
     run_id: str
     request_id: str

@@ -1,4 +1,6 @@
-"""The seven tool handlers (seed 000 section 6.6), step by step, with the seed's error messages.
+"""The seven tool handlers, step by step, with their fixed error messages.
+
+docs/workshop-agent.md, "The seven tools", lists the checks and the messages.
 
 Read tools add what they return to the run's seen ids; propose tools only buffer proposals, after the
 quote check, the seen-id check, the range checks, the cap and the duplicate check, and after the domain rules

@@ -1,4 +1,6 @@
-"""The workshop agent's system prompt (seed 000 section 6.3, verbatim) and its first user message (6.4).
+"""The workshop agent's system prompt (fixed wording) and its first user message.
+
+docs/workshop-agent.md, "The prompt", states the rules kept here.
 
 The system prompt is one constant with no dates, names or ids, so the prefix (system plus tools) caches across
 runs. Everything variable and untrusted (note, hat tag, input mode) goes only into the first user message,

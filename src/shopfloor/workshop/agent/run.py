@@ -1,4 +1,4 @@
-"""One workshop-agent run, step by step as seed 000 section 6.2 says, shared by the HTTP route and the CLI.
+"""One workshop-agent run, step by step, shared by the HTTP route and the CLI (docs/workshop-agent.md, "One run").
 
 Validate, rate-limit, insert the run row first (a crash still leaves a trace), run the bounded loop, map the
 loop's outcome to a run status, and save the run with its proposals in one transaction. A failed or stopped
@@ -36,7 +36,7 @@ from shopfloor.workshop.domain import Actor
 SOURCE = "edge:workshop-agent"
 AGENT = "workshop"
 MAX_NOTE = 1000
-# Seed 6.5 constants mapped onto the core loop.
+# The run's bounds on the core loop (docs/workshop-agent.md, "One run", step 5).
 LIMITS = LoopLimits(max_iterations=6, max_tokens=8000, call_timeout_s=25, run_budget_s=45)
 
 log = get_logger("shopfloor.workshop.agent")
@@ -45,7 +45,7 @@ _LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warn": logging.WARNING
 
 
 def fallback_summary(count: int) -> str:
-    """The code-written summary used when the model did not finish (seed 6.5)."""
+    """The code-written summary used when the model did not finish (docs/workshop-agent.md, "One run")."""
     return (
         f"I prepared {count} actions for you to review. I could not finish reading the whole note, "
         "so please check it."
@@ -162,8 +162,8 @@ class RunLogger:
 
 
 def validate_body(body: Any) -> UserMessage:
-    """The request body checked as seed 6.2 step 3 says, as the run's first user message; raises a 400
-    ``ApiError`` with a plain message."""
+    """The request body checked as the contract says (docs/workshop-agent.md, "Contract"), as the run's first
+    user message; raises a 400 ``ApiError`` with a plain message."""
     if not isinstance(body, dict):
         raise ApiError(400, "bad_request", "The body must be a JSON object with a note.")
     unknown = sorted(set(body) - {"note", "input_mode", "hat_tag"})
@@ -350,7 +350,8 @@ TIMEOUT_ERROR = "The assistant took too long. Nothing was saved; please try agai
 def map_outcome(
     outcome: LoopOutcome, buffered: int
 ) -> tuple[str, str | None, dict[str, Any] | None, tuple[int, str, str] | None]:
-    """(status, summary, error, http error) for a loop outcome, following seed 6.5 and rules 14-17."""
+    """(status, summary, error, http error) for a loop outcome, as the outcome table of docs/workshop-agent.md
+    ("One run") says."""
     kind = outcome.outcome
     if kind is Outcome.END_TURN:
         return "proposed", (outcome.text or "").strip() or fallback_summary(buffered), None, None

@@ -1,8 +1,9 @@
-"""The seven workshop tools (seed 000 section 6.6): exact strict schemas, argument models, fixed order.
+"""The seven workshop tools: exact strict schemas and a fixed order.
 
-The schemas are written out by hand because the seed fixes their wording; the argument models validate the
-same shapes in code (dispatch re-validates every call), and the handlers re-check every range strict mode
-cannot express. The order is part of the cached prompt prefix and never changes.
+docs/workshop-agent.md, "The seven tools", describes them. The schemas are written out by hand because their
+wording is fixed (tested character for character); the argument models in ``args`` validate the same shapes in
+code (dispatch re-validates every call), and the handlers re-check every range strict mode cannot express. The
+order is part of the cached prompt prefix and never changes.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ TOOL_ORDER = (
     "ask_question",
 )
 
-# Shared fragments of seed 6.6, inlined wherever the seed writes "quote": {} and the like.
+# Fragments shared by several schemas, inlined into each (every schema is self-contained for strict mode).
 QUOTE: dict[str, Any] = {
     "type": "string",
     "description": (
@@ -210,7 +211,8 @@ ASK_SCHEMA = _object(
 
 
 def logged(name: str, handler: Callable[[RunContext, ArgsT], Any]) -> Callable[[RunContext, ArgsT], Any]:
-    """The handler, logging an ``agent.tool.call`` at error level when it crashes (seed 6.5).
+    """The handler, logging an ``agent.tool.call`` at error level when it crashes (docs/workshop-agent.md,
+    "The seven tools").
 
     The exception still reaches the dispatcher, which shows the model a plain message, never the exception.
     """

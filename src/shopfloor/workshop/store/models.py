@@ -1,7 +1,8 @@
 """Tables of the workshop store (SQLAlchemy 2 declarative models).
 
 Every tenant table carries ``workshop_id`` (hat events and flags too, so PostgreSQL policies stay one simple
-comparison). Ids are short strings: sample weavers keep the seed's ids (w1..w4), other rows get random hex.
+comparison). Ids are short strings: sample weavers keep fixed ids (w1..w4, docs/workshop.md, "Sample data"),
+other rows get random hex.
 """
 
 from __future__ import annotations
