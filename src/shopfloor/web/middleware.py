@@ -148,7 +148,8 @@ class BodyLimitMiddleware:
 class PathAliasMiddleware:
     """Serves a path prefix under another one, so a documented address keeps working where an app is mounted.
 
-    The seed names ``/functions/v1/...`` for the workshop's functions; the workshop app lives at ``/workshop``.
+    The workshop's functions are documented at ``/functions/v1/...`` while the workshop app lives at
+    ``/workshop`` (docs/workshop-agent.md, "Contract").
     Rewriting the path (rather than registering the routes twice) keeps one implementation of each route.
     """
 

@@ -2,15 +2,14 @@
 turn a careful model would return — lookups first, then one proposal or question per event, then the
 "I understood: …" summary.
 
-It is stateless: every call re-reads the first user message (input mode, hat tag, the escaped note) and the
-tool calls and results already in ``request.messages``, so it drives the same loop, dispatcher and handlers
+It holds only the run's first user message, as data (input mode, hat tag, note): every call re-reads the note
+and the tool calls and results already in ``request.messages``, so it drives the same loop, dispatcher and handlers
 as a live model and every rule, quote check, seen-id check and cap applies unchanged. It never guesses: an
 ambiguous or empty lookup, or a missing fact, becomes ask_question.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -22,15 +21,14 @@ from shopfloor.agent.providers.base import (
     ToolResults,
     Turn,
     Usage,
-    UserText,
 )
-from shopfloor.workshop.agent.reader import HatRef, NoteEvent, Reading, read_note
+from shopfloor.workshop import domain
+from shopfloor.workshop.agent.offline.reader import HatRef, NoteEvent, Reading, read_note
+from shopfloor.workshop.agent.prompt import UserMessage
+from shopfloor.workshop.domain import MAX_PROPOSALS
 
 MODEL_NAME = "offline-reader"
-MAX_PROPOSALS = 10
 MAX_CODES_PER_CALL = 10
-
-_TAG = re.compile(r"^The user tagged this note as about hat (\S+)\. ")
 
 FLAG_MESSAGES = {
     "grade_mismatch": "The note says the grade does not match the rows per inch.",
@@ -38,24 +36,6 @@ FLAG_MESSAGES = {
     "weaver_not_found": "The note says this hat's weaver is missing.",
     "other": "The note reports a problem with this hat.",
 }
-
-
-@dataclass
-class _Header:
-    voice: bool
-    hat_tag: str | None
-    note: str
-
-
-def parse_user_message(text: str) -> _Header:
-    """Input mode, hat tag and the (escaped) note from the first user message of a run."""
-    lines = text.split("\n")
-    voice = lines[0].startswith("Input mode: voice")
-    tag_match = _TAG.match(lines[1]) if len(lines) > 1 else None
-    start = text.find("\n<note>\n")
-    end = text.rfind("\n</note>")
-    note = text[start + len("\n<note>\n") : end] if start >= 0 and end > start else ""
-    return _Header(voice, tag_match.group(1) if tag_match else None, note)
 
 
 @dataclass
@@ -97,17 +77,34 @@ class _Resolved:
 
 
 class OfflineReader:
-    """A deterministic provider for workshop notes (model ``offline-reader``, zero tokens, zero cost)."""
+    """A deterministic provider for workshop notes (model ``offline-reader``, zero tokens, zero cost).
+
+    ``OfflineReader()`` is what a caller chooses; the run binds it to its note with :meth:`for_message`
+    (see ``prompt.ReadsUserMessage``), because the core's ``ModelRequest`` carries only rendered text.
+    """
 
     name = "offline"
     model = MODEL_NAME
     local = True  # computes its turn in process: the loop calls it directly
 
+    def __init__(self, message: UserMessage | None = None) -> None:
+        self._message = message
+
+    def for_message(self, message: UserMessage) -> OfflineReader:
+        """A reader of ``message``: the run's first user message as data, never parsed back from its text."""
+        return OfflineReader(message)
+
+    @property
+    def message(self) -> UserMessage:
+        """The note this reader reads (a reader not bound to one cannot take a turn)."""
+        if self._message is None:
+            raise RuntimeError("The offline reader reads one run's note: bind it with for_message() first.")
+        return self._message
+
     def complete(self, request: ModelRequest) -> Turn:
         """The next turn: lookups, then proposals or questions, then the summary."""
-        first = next((m for m in request.messages if isinstance(m, UserText)), None)
-        header = parse_user_message(first.text if first else "")
-        reading = read_note(header.note, has_hat_tag=header.hat_tag is not None)
+        # The reader quotes the note as a live model sees it, inside the <note> tags (escaped).
+        reading = read_note(self.message.escaped_note, has_hat_tag=self.message.hat_tag is not None)
         history = _history(request)
         lookups_done = bool(history.calls("find_weaver", "find_hats", "get_hat"))
         proposals_done = bool(
@@ -118,7 +115,7 @@ class OfflineReader:
             if lookups:
                 return _tool_turn(history.turns, lookups)
         if not proposals_done:
-            proposals = plan_proposals(reading, header, history)
+            proposals = plan_proposals(reading, self.message, history)
             if proposals:
                 return _tool_turn(history.turns, proposals)
         return Turn(
@@ -187,7 +184,7 @@ def _weaver_result(history: _History, name: str) -> tuple[Any, bool] | None:
     return None
 
 
-def _resolve_hat(ref: HatRef, header: _Header, history: _History) -> _Resolved:
+def _resolve_hat(ref: HatRef, message: UserMessage, history: _History) -> _Resolved:
     if ref.code is not None:
         for call, content, is_error in history.calls("find_hats"):
             if ref.code not in call.arguments.get("codes", []):
@@ -212,8 +209,8 @@ def _resolve_hat(ref: HatRef, header: _Header, history: _History) -> _Resolved:
                     return _Resolved(code=codes[0])
                 return _Resolved(candidates=codes)
         return _Resolved(failed="not looked up")
-    if header.hat_tag is not None:
-        return _Resolved(code=header.hat_tag)
+    if message.hat_tag is not None:
+        return _Resolved(code=message.hat_tag)
     return _Resolved(failed="no hat named")
 
 
@@ -227,9 +224,9 @@ def _draft(**values: Any) -> dict[str, Any]:
         "flag_kind": None,
     }
     draft.update(values)
-    if draft["quantity"] is not None and not 1 <= draft["quantity"] <= 20:
+    if draft["quantity"] is not None and not domain.validate_quantity(draft["quantity"]):
         draft["quantity"] = None
-    if draft["rows_per_inch"] is not None and not 6 <= draft["rows_per_inch"] <= 40:
+    if draft["rows_per_inch"] is not None and not domain.validate_rows(draft["rows_per_inch"]):
         draft["rows_per_inch"] = None
     return draft
 
@@ -350,10 +347,10 @@ def _plan_shared_batch(event: NoteEvent, history: _History) -> list[tuple[str, d
 
 
 def _plan_hat_event(
-    event: NoteEvent, header: _Header, history: _History
+    event: NoteEvent, message: UserMessage, history: _History
 ) -> tuple[str, dict[str, Any]] | None:
     assert event.hat is not None
-    resolved = _resolve_hat(event.hat, header, history)
+    resolved = _resolve_hat(event.hat, message, history)
     if resolved.failed is not None:
         return None
     heard = event.hat.code or (f"the hat of {event.hat.weaver_name}" if event.hat.weaver_name else "the hat")
@@ -401,7 +398,9 @@ def _plan_hat_event(
     )
 
 
-def plan_proposals(reading: Reading, header: _Header, history: _History) -> list[tuple[str, dict[str, Any]]]:
+def plan_proposals(
+    reading: Reading, message: UserMessage, history: _History
+) -> list[tuple[str, dict[str, Any]]]:
     """One proposal or question per event, from the lookup results (at most 10)."""
     calls: list[tuple[str, dict[str, Any]]] = []
     for event in reading.events:
@@ -413,7 +412,7 @@ def plan_proposals(reading: Reading, header: _Header, history: _History) -> list
         call = (
             _plan_create(event, history)
             if event.kind == "create"
-            else _plan_hat_event(event, header, history)
+            else _plan_hat_event(event, message, history)
         )
         if call is not None:
             calls.append(call)
