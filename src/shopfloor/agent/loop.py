@@ -30,7 +30,7 @@ from shopfloor.agent.providers.base import (
     Turn,
     UserText,
 )
-from shopfloor.agent.tools import ToolRegistry, ToolResult
+from shopfloor.agent.tools import CtxT, ToolRegistry, ToolResult
 from shopfloor.agent.trace import ErrorStep, ToolCallStep, Trace
 
 EventHook = Callable[[str, str, dict[str, Any]], None]
@@ -83,8 +83,8 @@ def run_loop(
     provider: Provider,
     system: str,
     user_message: str,
-    registry: ToolRegistry,
-    ctx: Any,
+    registry: ToolRegistry[CtxT],
+    ctx: CtxT,
     trace: Trace,
     limits: LoopLimits = LoopLimits(),
     abort: threading.Event | None = None,
