@@ -126,7 +126,7 @@ def run_scope(plan: Plan, scope: Scope) -> Scope:
     return Scope(day=plan.day, shift=plan.shift, include=include, period=plan.window)
 
 
-def check_plan(steps: list[Step], scope: Scope, registry: ToolRegistry) -> str | None:
+def check_plan(steps: list[Step], scope: Scope, registry: ToolRegistry[RunContext]) -> str | None:
     """Why a plan is rejected (one step outside the allowlist or the scope), or None when it may run."""
     for name, args in steps:
         if name not in registry:

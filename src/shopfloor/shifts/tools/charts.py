@@ -84,7 +84,7 @@ def render_chart(ctx: RunContext, args: ChartArgs) -> dict[str, Any]:
     return chart
 
 
-def chart_tool() -> Tool[Any]:
+def chart_tool() -> Tool[RunContext, Any]:
     """The render_chart tool."""
     return Tool(
         "render_chart",

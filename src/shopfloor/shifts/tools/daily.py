@@ -394,7 +394,7 @@ def get_rankings(ctx: RunContext, args: RankingArgs) -> dict[str, Any]:
     )
 
 
-def daily_tools() -> list[Tool[Any]]:
+def daily_tools() -> list[Tool[RunContext, Any]]:
     """The daily tool definitions in catalog order."""
     return [
         Tool(

@@ -574,7 +574,7 @@ def get_speed_variance(ctx: RunContext, args: VarianceArgs) -> dict[str, Any]:
     )
 
 
-def lever_tools() -> list[Tool[Any]]:
+def lever_tools() -> list[Tool[RunContext, Any]]:
     """The lever and speed tool definitions."""
     return [
         Tool(

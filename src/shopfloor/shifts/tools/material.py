@@ -143,7 +143,7 @@ def get_rollstock(ctx: RunContext, args: PeriodArgs) -> dict[str, Any]:
     )
 
 
-def material_tools() -> list[Tool[Any]]:
+def material_tools() -> list[Tool[RunContext, Any]]:
     """The material tool definitions."""
     return [
         Tool(

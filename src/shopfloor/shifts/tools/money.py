@@ -209,7 +209,7 @@ def get_day_dollars(ctx: RunContext, args: DayDollarArgs) -> dict[str, Any]:
     )
 
 
-def money_tools() -> list[Tool[Any]]:
+def money_tools() -> list[Tool[RunContext, Any]]:
     """The money tool definitions."""
     return [
         Tool(

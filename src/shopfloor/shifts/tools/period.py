@@ -531,7 +531,7 @@ def get_grade_totals(ctx: RunContext, args: GradeArgs) -> dict[str, Any]:
     )
 
 
-def period_tools() -> list[Tool[Any]]:
+def period_tools() -> list[Tool[RunContext, Any]]:
     """The period tool definitions in catalog order."""
     return [
         Tool(

@@ -231,7 +231,7 @@ def logged(name: str, handler: Callable[[RunContext, ArgsT], Any]) -> Callable[[
     return run
 
 
-TOOLS: list[Tool[Any]] = [
+TOOLS: list[Tool[RunContext, Any]] = [
     Tool(
         "find_weaver",
         FIND_WEAVER_DESCRIPTION,
