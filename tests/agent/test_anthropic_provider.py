@@ -175,3 +175,18 @@ def test_timeout_becomes_a_timeout_error(registry):
     with pytest.raises(ProviderError) as caught:
         ask(provider, registry)
     assert caught.value.kind == "timeout"
+
+
+def test_usage_without_cache_fields_reads_as_zero(request, registry):
+    provider, _wire = claude(request, "usage_minimal", live_ok=False)
+    turn = ask(provider, registry)
+    assert turn.text == "I understood: nothing to record."
+    assert turn.usage == Usage(input_tokens=52, output_tokens=38, cache_read=0, cache_write=0)
+
+
+def test_an_unreadable_answer_is_a_provider_error_not_a_crash(request, registry, ctx):
+    provider, _wire = claude(request, "unreadable_answer", live_ok=False)
+    with pytest.raises(ProviderError) as caught:
+        ask(provider, registry)
+    assert caught.value.kind == "bad_response"
+    assert str(caught.value).startswith("Claude answered in an unexpected shape")

@@ -28,7 +28,9 @@ from shopfloor.agent.providers.base import (
 from shopfloor.agent.providers.common import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT_S,
+    PARSE_ERRORS,
     CallErrors,
+    count,
     result_text,
 )
 
@@ -90,6 +92,8 @@ class AnthropicProvider:
             message = self._client.beta.messages.create(
                 model=model, timeout=request.timeout_s, **build_params(request, self.options)
             )
+            # Reading the answer is inside the error mapping: the SDK does not validate what it was sent.
+            return parse_message(message)
         except anthropic.APITimeoutError:
             raise self._errors.timeout() from None
         except anthropic.APIConnectionError as error:
@@ -97,9 +101,8 @@ class AnthropicProvider:
         except anthropic.APIStatusError as error:
             detail = error.api_message or error.type or ""
             raise self._errors.status(error.status_code, error.type, detail) from None
-        except anthropic.AnthropicError as error:
+        except (anthropic.AnthropicError, *PARSE_ERRORS) as error:
             raise self._errors.bad_response(error) from None
-        return parse_message(message)
 
 
 def build_params(request: ModelRequest, options: ClaudeOptions) -> dict[str, Any]:
@@ -198,17 +201,20 @@ def parse_message(message: BetaMessage) -> Turn:
 def parse_usage(message: BetaMessage) -> Usage:
     """Claude's ``input_tokens`` already excludes cache reads and writes, as the neutral type does."""
     usage = message.usage
+    if usage is None:
+        return Usage()
+    # Absent counts (typed by the SDK, not validated) read as 0.
     return Usage(
-        input_tokens=usage.input_tokens,
-        output_tokens=usage.output_tokens,
-        cache_read=usage.cache_read_input_tokens or 0,
-        cache_write=usage.cache_creation_input_tokens or 0,
+        input_tokens=count(getattr(usage, "input_tokens", None)),
+        output_tokens=count(getattr(usage, "output_tokens", None)),
+        cache_read=count(getattr(usage, "cache_read_input_tokens", None)),
+        cache_write=count(getattr(usage, "cache_creation_input_tokens", None)),
     )
 
 
 def served_model(message: BetaMessage) -> str:
     """The model that produced the answer: a ``fallback_message`` usage entry names the fallback model."""
-    for item in message.usage.iterations or []:
+    for item in getattr(message.usage, "iterations", None) or []:
         if item.type == "fallback_message":
             return str(item.model)
     return str(message.model)

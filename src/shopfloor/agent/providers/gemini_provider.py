@@ -28,7 +28,9 @@ from shopfloor.agent.providers.base import (
 from shopfloor.agent.providers.common import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT_S,
+    PARSE_ERRORS,
     CallErrors,
+    count,
     jsonable,
 )
 
@@ -90,15 +92,16 @@ class GeminiProvider:
             response = self._client.models.generate_content(
                 model=model, contents=build_contents(request), config=build_config(request)
             )
+            # Reading the answer is inside the error mapping, like the call itself.
+            return parse_response(response, model)
         except genai_errors.APIError as error:
             raise self._errors.status(error.code, error.status, error.message or "") from None
         except httpx2.TimeoutException:
             raise self._errors.timeout() from None
         except httpx2.TransportError as error:
             raise self._errors.connection(type(error).__name__) from None
-        except (ValueError, TypeError) as error:
+        except PARSE_ERRORS as error:
             raise self._errors.bad_response(error) from None
-        return parse_response(response, model)
 
 
 def build_config(request: ModelRequest) -> types.GenerateContentConfig:
@@ -224,11 +227,11 @@ def parse_usage(meta: types.GenerateContentResponseUsageMetadata | None) -> Usag
     """Gemini's prompt count includes cached tokens; neutral input excludes them. Thoughts are output."""
     if meta is None:
         return Usage()
-    cached = meta.cached_content_token_count or 0
-    prompt = (meta.prompt_token_count or 0) + (meta.tool_use_prompt_token_count or 0)
+    cached = count(meta.cached_content_token_count)
+    prompt = count(meta.prompt_token_count) + count(meta.tool_use_prompt_token_count)
     return Usage(
         input_tokens=max(0, prompt - cached),
-        output_tokens=(meta.candidates_token_count or 0) + (meta.thoughts_token_count or 0),
+        output_tokens=count(meta.candidates_token_count) + count(meta.thoughts_token_count),
         cache_read=cached,
         cache_write=0,
     )

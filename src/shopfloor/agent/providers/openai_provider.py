@@ -31,7 +31,9 @@ from shopfloor.agent.providers.base import (
 from shopfloor.agent.providers.common import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT_S,
+    PARSE_ERRORS,
     CallErrors,
+    count,
     parse_json_arguments,
     result_text,
 )
@@ -82,6 +84,8 @@ class OpenAIProvider:
             response = self._client.responses.create(
                 model=model, timeout=request.timeout_s, **build_params(request, model, self.options)
             )
+            # Reading the answer is inside the error mapping: the SDK does not validate what it was sent.
+            return parse_response(response)
         except openai.APITimeoutError:
             raise self._errors.timeout() from None
         except openai.APIConnectionError as error:
@@ -90,9 +94,8 @@ class OpenAIProvider:
             body = error.body if isinstance(error.body, dict) else {}
             detail = body.get("message") or error.message
             raise self._errors.status(error.status_code, error.type, detail) from None
-        except openai.OpenAIError as error:
+        except (openai.OpenAIError, *PARSE_ERRORS) as error:
             raise self._errors.bad_response(error) from None
-        return parse_response(response)
 
 
 def build_params(request: ModelRequest, model: str, options: OpenAIOptions) -> dict[str, Any]:
@@ -205,12 +208,13 @@ def parse_usage(response: Response) -> Usage:
     usage = response.usage
     if usage is None:
         return Usage()
-    details = usage.input_tokens_details
-    cached = details.cached_tokens if details else 0
-    written = details.cache_write_tokens if details else 0
+    # Any field may be missing (typed by the SDK, not validated): absent counts read as 0.
+    details = getattr(usage, "input_tokens_details", None)
+    cached = count(getattr(details, "cached_tokens", None))
+    written = count(getattr(details, "cache_write_tokens", None))
     return Usage(
-        input_tokens=max(0, usage.input_tokens - cached - written),
-        output_tokens=usage.output_tokens,
+        input_tokens=max(0, count(getattr(usage, "input_tokens", None)) - cached - written),
+        output_tokens=count(getattr(usage, "output_tokens", None)),
         cache_read=cached,
         cache_write=written,
     )
