@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+from datetime import date
 from typing import TYPE_CHECKING
 
+from shopfloor.agent.capabilities import retirement_problem
 from shopfloor.settings import KEY_ENV, Settings, provider_key
 
 if TYPE_CHECKING:
@@ -17,12 +19,13 @@ if TYPE_CHECKING:
 DEFAULT_MODELS = {
     "gemini": "gemini-2.5-flash-lite",
     "anthropic": "claude-opus-5-5",
-    "openai": "gpt-5-mini",
+    "openai": "gpt-6.1-terra",
 }
 
 
 class ProviderConfigError(ValueError):
-    """A live provider cannot be built: unknown model family or missing key. Raised before any call."""
+    """A live provider cannot be built: unknown model family, a retired model or a missing key. Raised before
+    any call."""
 
 
 def provider_for_model(model: str, settings: Settings | None = None) -> str:
@@ -46,13 +49,19 @@ def provider_for_model(model: str, settings: Settings | None = None) -> str:
     )
 
 
-def make_provider(model: str, settings: Settings, http_client: httpx2.Client | None = None) -> Provider:
+def make_provider(
+    model: str, settings: Settings, http_client: httpx2.Client | None = None, today: date | None = None
+) -> Provider:
     """The live provider for ``model``, with its key from the environment.
 
-    Raises :class:`ProviderConfigError` naming the environment variable to set when the key is missing.
+    Raises :class:`ProviderConfigError` naming the environment variable to set when the key is missing, and
+    naming the replacement when the model table says the model is retired on ``today`` (default: today).
     """
     if model == "offline":
         raise ProviderConfigError("'offline' is served by the app's own planner, not a live provider")
+    retired = retirement_problem(model, today or date.today())
+    if retired:
+        raise ProviderConfigError(retired)
     kind = provider_for_model(model, settings)
     key = provider_key(kind)
     if not key:
