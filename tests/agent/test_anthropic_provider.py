@@ -83,7 +83,7 @@ def test_error_results_are_flagged(registry):
     turn = tool_turn(("lookup", {"name": "boom"}))
     results = ToolResults((ToolResult("c1", "lookup", "The tool failed.", True),))
     request = ModelRequest(SYSTEM, registry.specs(), [UserText("n"), AssistantTurn(turn), results])
-    messages = build_params(request, ClaudeOptions())["messages"]
+    messages = build_params(request, "claude-opus-5-5", ClaudeOptions())["messages"]
     # A turn with no native content (an offline planner's) is rebuilt from its neutral fields.
     assert messages[1]["content"] == [
         {"type": "tool_use", "id": "c1", "name": "lookup", "input": {"name": "boom"}}
@@ -95,7 +95,9 @@ def test_error_results_are_flagged(registry):
 
 def test_options_can_be_switched_off(registry):
     request = ModelRequest(SYSTEM, registry.specs(), [UserText("n")])
-    params = build_params(request, ClaudeOptions(thinking=False, effort=None, fallbacks=False))
+    params = build_params(
+        request, "claude-opus-5-5", ClaudeOptions(thinking=False, effort=None, fallbacks=False)
+    )
     assert not {"thinking", "output_config", "betas", "fallbacks"} & set(params)
 
 
@@ -190,3 +192,34 @@ def test_an_unreadable_answer_is_a_provider_error_not_a_crash(request, registry,
         ask(provider, registry)
     assert caught.value.kind == "bad_response"
     assert str(caught.value).startswith("Claude answered in an unexpected shape")
+
+
+def test_models_without_adaptive_thinking_get_the_budget_form_and_no_effort(request, registry):
+    # Haiku 4.5 (and the other 4.5 models) only know thinking with a token budget and may refuse effort.
+    provider, wire = claude(request, "end_turn_cached", live_ok=False, model="claude-haiku-4-5")
+    ask(provider, registry)
+    (body,) = wire.replay.bodies()
+    assert body["model"] == "claude-haiku-4-5"
+    assert body["thinking"]["type"] == "enabled"
+    assert body["thinking"]["budget_tokens"] == 4000  # ClaudeOptions' budget, under max_tokens 8000
+    assert "output_config" not in body
+
+
+@pytest.mark.parametrize(
+    ("model", "max_tokens", "thinking", "effort"),
+    [
+        ("claude-opus-5-5", 8000, "adaptive", "medium"),
+        ("claude-sonnet-5-5-20260301", 8000, "adaptive", "medium"),
+        ("claude-sonnet-4-5", 8000, "enabled", None),
+        ("claude-haiku-4-5", 3000, "enabled", None),  # budget cut to 1500, under max_tokens
+        ("claude-haiku-4-5", 2000, None, None),  # no budget of at least 1024 fits under 2000: no thinking
+        ("claude-next-unknown", 8000, None, None),  # not in the table: nothing it could refuse
+    ],
+)
+def test_thinking_form_and_effort_come_from_the_model_table(registry, model, max_tokens, thinking, effort):
+    request = ModelRequest(SYSTEM, registry.specs(), [UserText("n")], max_tokens=max_tokens)
+    params = build_params(request, model, ClaudeOptions())
+    assert params.get("thinking", {}).get("type") == thinking
+    if thinking == "enabled":
+        assert 1024 <= params["thinking"]["budget_tokens"] < max_tokens
+    assert params.get("output_config", {}).get("effort") == effort

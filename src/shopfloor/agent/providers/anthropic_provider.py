@@ -1,8 +1,8 @@
 """Claude through the official ``anthropic`` SDK (beta Messages API, as seed 000 section 6.5 calls it).
 
 Each call sends: the system prompt as one cached block (``cache_control: ephemeral`` caches system plus
-tools), every tool with ``strict: true`` in registry order, ``tool_choice: auto``, adaptive thinking,
-``output_config.effort`` and the server-side fallback beta (``fallbacks: "default"``). Thinking blocks go
+tools), every tool with ``strict: true`` in registry order, ``tool_choice: auto``, the thinking form and
+``output_config.effort`` the model table gives the model, and the server-side fallback beta (``fallbacks: "default"``). Thinking blocks go
 back unchanged on the next request. Retries (408/409/429/5xx/529) are the SDK's own (``max_retries``).
 """
 
@@ -15,6 +15,7 @@ import anthropic
 import httpx2
 from anthropic.types.beta import BetaMessage
 
+from shopfloor.agent.capabilities import model_info
 from shopfloor.agent.providers.base import (
     AssistantTurn,
     ModelRequest,
@@ -50,13 +51,31 @@ _STOP_REASONS = {
 Effort = Literal["low", "medium", "high", "xhigh", "max"]
 
 
+# The API's smallest thinking budget; a budget must also stay under max_tokens.
+MIN_THINKING_BUDGET = 1024
+
+
 @dataclass(frozen=True)
 class ClaudeOptions:
-    """The seed's per-call options; switch them off for a model that rejects them."""
+    """The seed's per-call options; switch them off for a model that rejects them. Thinking and effort are
+    sent only in the form the model table gives the model (docs/providers.md)."""
 
-    thinking: bool = True  # adaptive thinking (counts toward max_tokens)
+    thinking: bool = True  # thinking (counts toward max_tokens): adaptive, or with a budget on older models
     effort: Effort | None = "medium"
     fallbacks: bool = True  # server-side fallback on a policy decline (beta)
+    thinking_budget: int = 4000  # budget_tokens for models without adaptive thinking (at most max_tokens / 2)
+
+
+def thinking_param(form: str, max_tokens: int, budget: int) -> dict[str, Any] | None:
+    """The ``thinking`` option for a model whose table form is ``form`` (adaptive, budget or none): a budget
+    is cut to half of ``max_tokens`` so an answer still fits, and dropped when under the API's minimum."""
+    if form == "adaptive":
+        return {"type": "adaptive"}
+    if form == "budget":
+        tokens = min(budget, max_tokens // 2)
+        if tokens >= MIN_THINKING_BUDGET:
+            return {"type": "enabled", "budget_tokens": tokens}
+    return None
 
 
 class AnthropicProvider:
@@ -90,7 +109,7 @@ class AnthropicProvider:
         model = request.model or self.model
         try:
             message = self._client.beta.messages.create(
-                model=model, timeout=request.timeout_s, **build_params(request, self.options)
+                model=model, timeout=request.timeout_s, **build_params(request, model, self.options)
             )
             # Reading the answer is inside the error mapping: the SDK does not validate what it was sent.
             return parse_message(message)
@@ -105,8 +124,10 @@ class AnthropicProvider:
             raise self._errors.bad_response(error) from None
 
 
-def build_params(request: ModelRequest, options: ClaudeOptions) -> dict[str, Any]:
-    """The body of one Messages call, without ``model`` (the SDK adds headers and the version)."""
+def build_params(request: ModelRequest, model: str, options: ClaudeOptions) -> dict[str, Any]:
+    """The body of one Messages call for ``model``, without ``model`` itself (the SDK adds headers and the
+    version). A model missing from the model table gets no thinking and no effort."""
+    info = model_info(model)
     params: dict[str, Any] = {
         "max_tokens": request.max_tokens,
         "system": [{"type": "text", "text": request.system, "cache_control": {"type": "ephemeral"}}],
@@ -123,9 +144,10 @@ def build_params(request: ModelRequest, options: ClaudeOptions) -> dict[str, Any
             for spec in request.tools
         ]
         params["tool_choice"] = {"type": "auto"}
-    if options.thinking:
-        params["thinking"] = {"type": "adaptive"}
-    if options.effort:
+    thinking = thinking_param(info.thinking, request.max_tokens, options.thinking_budget) if info else None
+    if options.thinking and thinking is not None:
+        params["thinking"] = thinking
+    if options.effort and info is not None and options.effort in info.efforts:
         params["output_config"] = {"effort": options.effort}
     if options.fallbacks:
         params["betas"] = [FALLBACK_BETA]
