@@ -146,7 +146,9 @@ def build_params(request: ModelRequest, model: str, options: ClaudeOptions) -> d
         params["tool_choice"] = {"type": "auto"}
     thinking = thinking_param(info.thinking, request.max_tokens, options.thinking_budget) if info else None
     if options.thinking and thinking is not None:
-        params["thinking"] = thinking
+        # The loop may trim an old tool result to fit the byte cap, which changes the messages before a later
+        # thinking block; the API then drops that block instead of refusing the request (docs/providers.md).
+        params["thinking"] = {**thinking, "block_binding": {"prefix_mismatch_behavior": "drop_block"}}
     if options.effort and info is not None and options.effort in info.efforts:
         params["output_config"] = {"effort": options.effort}
     if options.fallbacks:
