@@ -223,3 +223,33 @@ def test_thinking_form_and_effort_come_from_the_model_table(registry, model, max
     if thinking == "enabled":
         assert 1024 <= params["thinking"]["budget_tokens"] < max_tokens
     assert params.get("output_config", {}).get("effort") == effort
+
+
+def test_the_turn_after_a_fallback_is_echoed_by_the_documented_rules(request, registry, ctx):
+    # The next request keeps the fallback block and what follows it, and drops the declining model's
+    # thinking and client tool_use blocks before it.
+    provider, wire = claude(request, "fallback_then_tool_use", live_ok=False)
+    outcome = run_loop(provider, SYSTEM, "note", registry, ctx, Trace())
+    assert outcome.outcome is Outcome.END_TURN
+    assert ctx.seen == {"Rosa"}  # only the serving model's call ran
+    _first, second = wire.replay.bodies()
+    echoed = second["messages"][1]
+    assert echoed["role"] == "assistant"
+    assert [b["type"] for b in echoed["content"]] == ["fallback", "thinking", "tool_use"]
+    assert echoed["content"][2]["id"] == "toolu_01Served0a1b2c3d4e5f6g7h"
+    assert second["messages"][2]["content"][0]["tool_use_id"] == "toolu_01Served0a1b2c3d4e5f6g7h"
+
+
+def test_text_before_a_fallback_block_is_kept_when_echoed(registry):
+    native = [
+        {"type": "text", "text": "I underst"},
+        {"type": "redacted_thinking", "data": "abc"},
+        {"type": "fallback", "from": {"model": "a"}, "to": {"model": "b"}},
+        {"type": "text", "text": "Done."},
+    ]
+    from shopfloor.agent.providers.base import Turn
+
+    turn = Turn(StopReason.END_TURN, text="Done.", native=native)
+    request = ModelRequest(SYSTEM, registry.specs(), [UserText("n"), AssistantTurn(turn), UserText("more")])
+    content = build_params(request, "claude-opus-5-5", ClaudeOptions())["messages"][1]["content"]
+    assert [b["type"] for b in content] == ["text", "fallback", "text"]

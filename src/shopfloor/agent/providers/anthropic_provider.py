@@ -164,9 +164,9 @@ def build_messages(request: ModelRequest) -> list[dict[str, Any]]:
         if isinstance(message, UserText):
             messages.append({"role": "user", "content": message.text})
         elif isinstance(message, AssistantTurn):
-            messages.append(
-                {"role": "assistant", "content": message.turn.native or _blocks_from_turn(message.turn)}
-            )
+            native = message.turn.native
+            content = echo_blocks(native) if native else _blocks_from_turn(message.turn)
+            messages.append({"role": "assistant", "content": content})
         elif isinstance(message, ToolResults):
             # All results of a turn in one user message, before any text.
             messages.append(
@@ -184,6 +184,21 @@ def build_messages(request: ModelRequest) -> list[dict[str, Any]]:
                 }
             )
     return messages
+
+
+# Blocks of the model that declined, dropped from the echo of a turn a server-side fallback served.
+_DECLINED_BLOCKS = frozenset({"thinking", "redacted_thinking", "tool_use"})
+
+
+def echo_blocks(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A Claude turn's content as it goes back on the next request: unchanged, except after a server-side
+    fallback, where the thinking and client ``tool_use`` blocks before the last ``fallback`` block are
+    dropped and that block and everything after it are kept (docs/providers.md)."""
+    last = max((i for i, block in enumerate(blocks) if block.get("type") == "fallback"), default=None)
+    if last is None:
+        return blocks
+    kept = [block for block in blocks[:last] if block.get("type") not in _DECLINED_BLOCKS]
+    return kept + blocks[last:]
 
 
 def _blocks_from_turn(turn: Turn) -> list[dict[str, Any]]:
