@@ -224,3 +224,14 @@ def test_an_unreadable_answer_is_a_provider_error_not_a_crash(request, registry)
         ask(provider, registry)
     assert caught.value.kind == "bad_response"
     assert str(caught.value).startswith("Gemini answered in an unexpected shape")
+
+
+def test_function_calling_mode_is_validated_where_the_model_accepts_it(registry):
+    from shopfloor.agent.providers.gemini_provider import build_config
+
+    request = ModelRequest(SYSTEM, registry.specs(), [UserText("n")])
+    mode = build_config(request, "gemini-2.5-flash-lite").tool_config.function_calling_config.mode
+    assert mode.value == "VALIDATED"
+    # A model missing from the model table keeps AUTO.
+    mode = build_config(request, "gemini-next-unknown").tool_config.function_calling_config.mode
+    assert mode.value == "AUTO"

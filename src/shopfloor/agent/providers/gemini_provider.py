@@ -15,6 +15,7 @@ from google import genai
 from google.genai import errors as genai_errors
 from google.genai import types
 
+from shopfloor.agent.capabilities import model_info
 from shopfloor.agent.providers.base import (
     AssistantTurn,
     ModelRequest,
@@ -90,7 +91,7 @@ class GeminiProvider:
         model = request.model or self.model
         try:
             response = self._client.models.generate_content(
-                model=model, contents=build_contents(request), config=build_config(request)
+                model=model, contents=build_contents(request), config=build_config(request, model)
             )
             # Reading the answer is inside the error mapping, like the call itself.
             return parse_response(response, model)
@@ -104,7 +105,16 @@ class GeminiProvider:
             raise self._errors.bad_response(error) from None
 
 
-def build_config(request: ModelRequest) -> types.GenerateContentConfig:
+def function_calling_mode(model: str) -> types.FunctionCallingConfigMode:
+    """VALIDATED (arguments constrained to the schema) where the model table says the model accepts it,
+    else AUTO (which does not constrain them; dispatch still validates every call)."""
+    info = model_info(model)
+    if info is not None and info.validated_calls:
+        return types.FunctionCallingConfigMode.VALIDATED
+    return types.FunctionCallingConfigMode.AUTO
+
+
+def build_config(request: ModelRequest, model: str) -> types.GenerateContentConfig:
     """System instruction, function declarations in registry order, and the call's bounds."""
     declarations = [
         types.FunctionDeclaration(
@@ -116,7 +126,7 @@ def build_config(request: ModelRequest) -> types.GenerateContentConfig:
         system_instruction=request.system,
         tools=[types.Tool(function_declarations=declarations)] if declarations else None,
         tool_config=types.ToolConfig(
-            function_calling_config=types.FunctionCallingConfig(mode=types.FunctionCallingConfigMode.AUTO)
+            function_calling_config=types.FunctionCallingConfig(mode=function_calling_mode(model))
         )
         if declarations
         else None,
