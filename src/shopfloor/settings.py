@@ -46,7 +46,10 @@ class Settings(BaseSettings):
     # "offline" (deterministic planners, the default), or a model name such as gemini-2.5-flash-lite.
     model: str = "offline"
     # Which provider serves a live model when `model` does not say; gemini is the default live provider.
+    # "openai-compatible" sends `model` to a local Chat Completions server at `base_url`.
     provider: str | None = None
+    # The OpenAI-compatible server's URL, with its version path (e.g. http://127.0.0.1:8080/v1).
+    base_url: str | None = None
     # Retries the provider SDK makes on 429/5xx before a call fails (seed 000: maxRetries 2).
     provider_max_retries: int = 2
 

@@ -232,6 +232,9 @@ def _message_bytes(message: Message) -> int:
         return len(message.text.encode())
     if isinstance(message, AssistantTurn):
         turn = message.turn
+        if turn.native is not None:
+            # What goes back is the provider's own content: thinking blocks, signatures, reasoning items.
+            return len(json.dumps(turn.native, default=str).encode())
         return len((turn.text or "").encode()) + sum(
             len(json.dumps(c.arguments, default=str).encode()) + len(c.name) for c in turn.tool_calls
         )
