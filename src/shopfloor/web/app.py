@@ -15,7 +15,7 @@ from starlette.types import ASGIApp
 
 from shopfloor import __version__
 from shopfloor.settings import Settings, get_settings
-from shopfloor.web.errors import install_error_handlers
+from shopfloor.web.errors import ErrorBoundaryMiddleware, install_error_handlers
 from shopfloor.web.middleware import (
     BodyLimitMiddleware,
     PathAliasMiddleware,
@@ -75,4 +75,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeadersMiddleware)
     app.add_middleware(RequestIdMiddleware)
+    app.add_middleware(ErrorBoundaryMiddleware)  # outermost: an error in the middleware above is answered too
     return app

@@ -12,6 +12,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from shopfloor.logs import get_logger, request_id_var
 
@@ -76,8 +77,49 @@ def describe_validation(exc: RequestValidationError) -> str:
     return "Invalid request: " + "; ".join(parts) + "."
 
 
+INTERNAL_MESSAGE = "Something went wrong on our side."
+
+
+class ErrorBoundaryMiddleware:
+    """Answers an unexpected exception with one 500 envelope and one log line, and does not re-raise it.
+
+    Starlette's outermost layer always re-raises after answering, so a mounted app's error reached the outer
+    app (logged again) and then the server, which logged it a third time and dropped the keep-alive
+    connection without a word. Caught here, the response is complete and the connection stays usable.
+    See docs/security.md (HTTP errors).
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracking_send)
+        except Exception:
+            log.exception("http.unhandled", extra={"path": scope.get("path")})
+            if started:
+                # Half a response is out: nothing more can be said on this connection; the server closes it.
+                return
+            request_id = scope.get("state", {}).get("request_id") or request_id_var.get()
+            response = envelope(500, "internal_error", INTERNAL_MESSAGE, request_id)
+            await response(scope, receive, send)
+
+
 def install_error_handlers(app: FastAPI) -> None:
-    """Make every error of ``app`` answer with the envelope."""
+    """Make every error of ``app`` answer with the envelope (unexpected ones once, see
+    :class:`ErrorBoundaryMiddleware`)."""
+    app.add_middleware(ErrorBoundaryMiddleware)
 
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
@@ -95,5 +137,5 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
-        log.exception("http.unhandled", extra={"path": request.url.path})
-        return envelope(500, "internal_error", "Something went wrong on our side.", _request_id(request))
+        # Only an error in a middleware outside the boundary gets here; the server logs what is re-raised.
+        return envelope(500, "internal_error", INTERNAL_MESSAGE, _request_id(request))
