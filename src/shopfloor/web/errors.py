@@ -6,6 +6,7 @@ into the same envelope, so no route ever answers with another shape (and never w
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -15,6 +16,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from shopfloor.logs import get_logger, request_id_var
+from shopfloor.web.openapi import install_envelope_openapi
 
 log = get_logger("shopfloor.web")
 
@@ -47,14 +49,19 @@ class ApiError(Exception):
 
 
 def envelope(
-    status: int, code: str, message: str, request_id: str | None = None, **extra: Any
+    status: int,
+    code: str,
+    message: str,
+    request_id: str | None = None,
+    headers: Mapping[str, str] | None = None,
+    **extra: Any,
 ) -> JSONResponse:
-    """The JSON response for an error."""
+    """The JSON response for an error (``headers``: such as ``Allow`` on a 405)."""
     body: dict[str, Any] = {
         "error": {"code": code, "message": message, "request_id": request_id or request_id_var.get()}
     }
     body.update(extra)
-    return JSONResponse(body, status_code=status)
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
 def _request_id(request: Request) -> str | None:
@@ -120,6 +127,7 @@ def install_error_handlers(app: FastAPI) -> None:
     """Make every error of ``app`` answer with the envelope (unexpected ones once, see
     :class:`ErrorBoundaryMiddleware`)."""
     app.add_middleware(ErrorBoundaryMiddleware)
+    install_envelope_openapi(app)
 
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
@@ -133,7 +141,8 @@ def install_error_handlers(app: FastAPI) -> None:
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = _CODES.get(exc.status_code, "error")
         message = exc.detail if isinstance(exc.detail, str) else code.replace("_", " ")
-        return envelope(exc.status_code, code, message, _request_id(request))
+        # Keeps the exception's headers: the router's 405 names the allowed methods in `Allow`.
+        return envelope(exc.status_code, code, message, _request_id(request), headers=exc.headers)
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
