@@ -51,6 +51,8 @@ class Settings(BaseSettings):
     provider_max_retries: int = 2
 
     max_body_bytes: int = Field(default=64 * 1024, description="Largest accepted request body")
+    # Deepest nesting of arrays and objects a JSON body may have (docs/security.md, input limits).
+    max_json_depth: int = Field(default=32, ge=1, le=256)
     workshop_rate_limit_per_hour: int = 20
 
     def workshop_db_url(self) -> str:

@@ -16,6 +16,7 @@ from starlette.types import ASGIApp
 from shopfloor import __version__
 from shopfloor.settings import Settings, get_settings
 from shopfloor.web.errors import ErrorBoundaryMiddleware, install_error_handlers
+from shopfloor.web.input_guard import InputGuardMiddleware
 from shopfloor.web.middleware import (
     BodyLimitMiddleware,
     PathAliasMiddleware,
@@ -72,6 +73,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # The seed's contract names the workshop functions at the top level (/functions/v1/workshop-agent).
     app.add_middleware(PathAliasMiddleware, aliases={"/functions/v1/": "/workshop/functions/v1/"})
+    app.add_middleware(InputGuardMiddleware, max_json_depth=settings.max_json_depth)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeadersMiddleware)
     app.add_middleware(RequestIdMiddleware)
