@@ -16,7 +16,8 @@ from starlette.types import ASGIApp
 from shopfloor import __version__
 from shopfloor.settings import Settings, get_settings
 from shopfloor.shifts.api import create_app as create_shifts_app
-from shopfloor.web.errors import install_error_handlers
+from shopfloor.web.errors import ErrorBoundaryMiddleware, install_error_handlers
+from shopfloor.web.input_guard import InputGuardMiddleware
 from shopfloor.web.middleware import (
     BodyLimitMiddleware,
     PathAliasMiddleware,
@@ -74,7 +75,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # The workshop functions also answer at the top level (docs/workshop-agent.md, "Contract").
     app.add_middleware(PathAliasMiddleware, aliases={"/functions/v1/": "/workshop/functions/v1/"})
+    app.add_middleware(InputGuardMiddleware, max_json_depth=settings.max_json_depth)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeadersMiddleware)
     app.add_middleware(RequestIdMiddleware)
+    app.add_middleware(ErrorBoundaryMiddleware)  # outermost: an error in the middleware above is answered too
     return app
