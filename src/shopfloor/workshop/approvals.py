@@ -262,7 +262,9 @@ def _decide(
         return base
     if decision.action == "answer":
         return _answer(s, repo, actor, proposal, payload, now, base)
-    return _approve(s, repo, actor, proposal, payload, now, base)
+    return _approve(
+        s, repo, actor, proposal, payload, now, base, edits_change=_edits_change(proposal, decision)
+    )
 
 
 def _effective_payload(proposal: m.Proposal, decision: Decision) -> tuple[dict[str, Any], str | None]:
@@ -299,6 +301,21 @@ def _effective_payload(proposal: m.Proposal, decision: Decision) -> tuple[dict[s
         payload.pop("hat_version", None)
         payload.pop("from_stage", None)
     return payload, None
+
+
+def _edits_change(proposal: m.Proposal, decision: Decision) -> bool:
+    """True when the decision's edits change something on the card (a form sent back unchanged does not)."""
+    if decision.edits is None:
+        return False
+    current = {k: v for k, v in proposal.payload.items() if k != "question"}
+    current.update(proposal.edited_payload or {})
+    for key, value in decision.edits.given().items():
+        if key == "hat_code":
+            if domain.normalize_code(str(value)) != _code_of(current):
+                return True
+        elif current.get(key) != value:
+            return True
+    return False
 
 
 def _unknown_typed_id(repo: WorkshopRepo, decision: Decision) -> str | None:
@@ -466,7 +483,10 @@ def _approve(
     payload: dict[str, Any],
     now: datetime,
     base: CardResult,
+    edits_change: bool = False,
 ) -> CardResult:
+    """Approve a card (with ``payload``, its fields after the decision's edits); ``edits_change`` when they
+    change the card, so a rule refusing them leaves the card as it was (docs/workshop.md, "Approving")."""
     missing = _missing(proposal.type, payload) if proposal.status == "question" else []
     if missing:
         base.code = "answer_required"
@@ -478,6 +498,11 @@ def _approve(
             return stale
     check = _check(repo, actor, proposal.type, payload, now)
     base.rule_result = check
+    if not check["allowed"] and edits_change:
+        # The person's edit is what the rule refuses, not the card: say why and change nothing.
+        base.code = check["code"]
+        base.message = f"{check['message']} The card was not changed."
+        return base
     if not check["allowed"]:
         base.outcome, base.code, base.status, base.message = (
             "blocked",

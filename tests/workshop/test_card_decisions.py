@@ -1,0 +1,96 @@
+"""Deciding cards as a person does, end to end: a note through the agent route, then each decision through
+``POST /functions/v1/apply-proposals`` (the main app, middleware included), on SQLite and PostgreSQL.
+
+Each test is one thing a new user met on the cards (docs/workshop.md, "Approving"): a refused edit, an answer
+that must fill only what its question asked, a weaver the card did not offer, a hat delivered already woven,
+and the words a person said about a flag.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from shopfloor.workshop.store import Store
+
+from .conftest import snapshot
+from .helpers import assert_envelope, bearer
+
+AGENT = "/functions/v1/workshop-agent"
+APPLY = "/functions/v1/apply-proposals"
+SAMPLE_NOTE = (
+    "Doña Rosa Pillco terminó 3 finos de 18 hileras. El TQ-7F3K2 pasó a lavado, el TQ-2C5P0 ya está listo y "
+    "el de Carmen en blanqueo tiene la hilera abierta, no coincide el grado."
+)
+
+
+def send_note(client: TestClient, headers: dict[str, str], note: str) -> list[dict[str, Any]]:
+    """The cards the agent prepares for ``note`` (the offline reader: no key is set in tests)."""
+    r = client.post(AGENT, json={"note": note}, headers=headers)
+    assert r.status_code == 200, r.text
+    return list(r.json()["proposals"])
+
+
+def decide(client: TestClient, headers: dict[str, str], **decision: Any) -> Any:
+    """One decision through the HTTP API; returns the response."""
+    return client.post(APPLY, json={"decisions": [decision]}, headers=headers)
+
+
+def only_result(r: Any) -> dict[str, Any]:
+    """The one card result of a response, whatever its status."""
+    [result] = r.json()["results"]
+    return dict(result)
+
+
+def card_of(client: TestClient, headers: dict[str, str], proposal_id: str) -> dict[str, Any]:
+    """The card as the read API shows it now."""
+    cards = client.get("/workshop/api/proposals", headers=headers).json()["proposals"]
+    [found] = [c for c in cards if c["id"] == proposal_id]
+    return dict(found)
+
+
+def find(cards: list[dict[str, Any]], kind: str, **payload: Any) -> dict[str, Any]:
+    """The one card of ``kind`` whose payload has the given values."""
+    [found] = [
+        c for c in cards if c["type"] == kind and all(c["payload"].get(k) == v for k, v in payload.items())
+    ]
+    return found
+
+
+# --- a refused edit leaves the card as it was ----------------------------------------------------------------
+
+
+def test_a_refused_edit_leaves_the_card_as_it_was(client: TestClient, owner: Store) -> None:
+    h = bearer(client, "ana@taller.example")
+    cards = send_note(client, h, SAMPLE_NOTE)
+    washing = find(cards, "advance_stage", hat_code="TQ-7F3K2")
+    skip = find(cards, "advance_stage", hat_code="TQ-2C5P0")
+    assert (washing["status"], skip["status"]) == ("pending", "blocked")
+    before = {pid: card_of(client, h, pid) for pid in (washing["id"], skip["id"])}
+    rows_before = snapshot(owner)
+
+    # A pending card edited to a stage the rules refuse: the answer says why, and the card is unchanged.
+    r = decide(client, h, proposal_id=washing["id"], action="approve", edits={"to_stage": "Blocking"})
+    body = assert_envelope(r, 422, "stage_skip")
+    result = only_result(r)
+    assert (result["outcome"], result["status"]) == ("invalid", "pending")
+    assert result["message"] == (
+        "TQ-7F3K2 is at Weaving; the next stage is Washing, so it cannot skip to Blocking. "
+        "The card was not changed."
+    )
+    assert result["rule_result"]["fix"] == {"to_stage": "Washing"}
+    assert body["error"]["message"] == result["message"]
+    # A blocked card edited to another refused stage keeps its own reason, not the edit's.
+    r = decide(client, h, proposal_id=skip["id"], action="approve", edits={"to_stage": "Blocking"})
+    assert_envelope(r, 422, "stage_skip")
+    assert only_result(r)["status"] == "blocked"
+    assert {pid: card_of(client, h, pid) for pid in before} == before
+    assert snapshot(owner) == rows_before
+
+    # The cards still work as they were: the pending one applies as proposed, the blocked one with its fix.
+    assert only_result(decide(client, h, proposal_id=washing["id"], action="approve"))["outcome"] == "applied"
+    fixed = decide(client, h, proposal_id=skip["id"], action="approve", edits={"to_stage": "Bleaching"})
+    assert only_result(fixed)["outcome"] == "applied"
+    hat = client.get("/workshop/api/hats/TQ-2C5P0", headers=h).json()
+    assert hat["stage"] == "Bleaching"
