@@ -94,3 +94,37 @@ def test_a_refused_edit_leaves_the_card_as_it_was(client: TestClient, owner: Sto
     assert only_result(fixed)["outcome"] == "applied"
     hat = client.get("/workshop/api/hats/TQ-2C5P0", headers=h).json()
     assert hat["stage"] == "Bleaching"
+
+
+# --- an answer fills only what its question asked -----------------------------------------------------------
+
+
+def test_an_answer_fills_only_what_the_question_asked(client: TestClient) -> None:
+    h = bearer(client, "ana@taller.example")
+    # The note names Manuel but not the rows: the card asks for the rows and already knows the weaver.
+    [rows_card] = send_note(client, h, "Manuel entregó 2 superfinos")
+    assert rows_card["status"] == "question"
+    assert rows_card["payload"]["weaver_id"] == "w3"
+    r = decide(client, h, proposal_id=rows_card["id"], action="answer", value={"rows_per_inch": 28})
+    assert r.status_code == 200, r.text
+    answered = only_result(r)
+    assert (answered["outcome"], answered["status"]) == ("answered", "pending")
+    applied = only_result(decide(client, h, proposal_id=rows_card["id"], action="approve"))
+    assert applied["outcome"] == "applied"
+    assert (applied["applied"]["weaver_id"], applied["applied"]["rows_per_inch"]) == ("w3", 28)
+    assert len(applied["applied"]["hat_codes"]) == 2
+
+    # "Which hat?" on a flag: choosing the hat is the whole answer; the flag keeps the note's words.
+    [which] = send_note(client, h, "el TQ-7F3KZ tiene una mancha")
+    assert which["status"] == "question" and which["type"] == "flag_issue"
+    r = decide(client, h, proposal_id=which["id"], action="answer", choice=0)
+    assert r.status_code == 200, r.text
+    assert only_result(r)["status"] == "pending"
+    flagged = only_result(decide(client, h, proposal_id=which["id"], action="approve"))
+    assert flagged["outcome"] == "applied" and flagged["applied"]["hat_code"] == "TQ-7F3K2"
+
+    # A question whose answer really is missing still says so, naming only what it asked.
+    [unknown] = send_note(client, h, "Doña Mercedes terminó 2 finos de 18 hileras")
+    r = decide(client, h, proposal_id=unknown["id"], action="answer", value={"straw": "Natural"})
+    assert_envelope(r, 422, "answer_incomplete")
+    assert only_result(r)["message"] == "Still missing: weaver_id."

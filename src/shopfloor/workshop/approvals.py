@@ -262,6 +262,21 @@ def _decide(
         return base
     if decision.action == "answer":
         return _answer(s, repo, actor, proposal, payload, now, base)
+    if (
+        proposal.status == "question"
+        and decision.choice is None
+        and not decision.value
+        and not decision.edits
+    ):
+        # A draft may already hold every field (a weaver the note named): the question still needs its answer.
+        missing = _missing(proposal.type, payload)
+        base.code = "answer_required"
+        base.message = (
+            f"Answer the question first (missing: {', '.join(missing)})."
+            if missing
+            else "Answer the question first."
+        )
+        return base
     return _approve(
         s, repo, actor, proposal, payload, now, base, edits_change=_edits_change(proposal, decision)
     )
