@@ -128,3 +128,51 @@ def test_an_answer_fills_only_what_the_question_asked(client: TestClient) -> Non
     r = decide(client, h, proposal_id=unknown["id"], action="answer", value={"straw": "Natural"})
     assert_envelope(r, 422, "answer_incomplete")
     assert only_result(r)["message"] == "Still missing: weaver_id."
+
+
+# --- a weaver the card did not offer ------------------------------------------------------------------------
+
+
+def test_a_weaver_the_card_did_not_offer_only_as_someone_else(client: TestClient, owner: Store) -> None:
+    h = bearer(client, "ana@taller.example")
+    [which] = send_note(client, h, "Rosa entregó 2 finos de 16 hileras")
+    offered = [c["weaver_id"] for c in which["payload"]["question"]["choices"]]
+    assert which["status"] == "question" and offered == ["w1", "w2"]
+    before, rows_before = card_of(client, h, which["id"]), snapshot(owner)
+
+    # Carmen (w4) was not offered: as a plain answer, or slipped into an approval's edits, it is refused.
+    for decision in (
+        {"action": "answer", "value": {"weaver_id": "w4"}},
+        {"action": "approve", "edits": {"weaver_id": "w4"}},
+    ):
+        r = decide(client, h, proposal_id=which["id"], **decision)
+        assert_envelope(r, 422, "not_offered")
+        assert only_result(r)["message"] == (
+            "Carmen Quizhpi is not one of this card's choices (Rosa Pillco, Rosa Guamán); pick one of them, "
+            'or answer "someone else" to name another weaver.'
+        )
+    # "Someone else" needs the weaver it means, and cannot come with one of the choices.
+    assert_envelope(decide(client, h, proposal_id=which["id"], action="answer", other=True), 400)
+    both = decide(client, h, proposal_id=which["id"], action="answer", choice=0, other=True)
+    assert_envelope(both, 400, "bad_request")
+    assert card_of(client, h, which["id"]) == before and snapshot(owner) == rows_before
+
+    # Explicitly someone else: accepted, and the card's outcome warns that the weaver was not offered.
+    r = decide(client, h, proposal_id=which["id"], action="answer", other=True, value={"weaver_id": "w4"})
+    assert r.status_code == 200, r.text
+    answered = only_result(r)
+    assert (answered["outcome"], answered["status"]) == ("answered", "pending")
+    assert answered["rule_result"]["warnings"] == ["not_offered"]
+    assert answered["message"] == (
+        "Answer saved; the card can be approved. Carmen Quizhpi was not one of the card's choices."
+    )
+    assert card_of(client, h, which["id"])["rule_result"]["warnings"] == ["not_offered"]
+    applied = only_result(decide(client, h, proposal_id=which["id"], action="approve"))
+    assert applied["outcome"] == "applied" and applied["applied"]["weaver_id"] == "w4"
+    assert applied["rule_result"]["warnings"] == ["not_offered"]
+
+    # One of the choices needs no "someone else" and carries no warning.
+    [again] = send_note(client, h, "Rosa entregó 3 finos de 15 hileras")
+    r = decide(client, h, proposal_id=again["id"], action="answer", value={"weaver_id": "w2"})
+    assert r.status_code == 200, r.text
+    assert only_result(r)["rule_result"]["warnings"] == []
