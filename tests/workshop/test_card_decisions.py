@@ -176,3 +176,32 @@ def test_a_weaver_the_card_did_not_offer_only_as_someone_else(client: TestClient
     r = decide(client, h, proposal_id=again["id"], action="answer", value={"weaver_id": "w2"})
     assert r.status_code == 200, r.text
     assert only_result(r)["rule_result"]["warnings"] == []
+
+
+# --- a delivered hat was woven before it reached the workshop --------------------------------------------------
+
+
+def test_a_delivered_hat_is_not_too_fast_on_its_first_move(client: TestClient) -> None:
+    h = bearer(client, "ana@taller.example")
+    [create] = send_note(client, h, "Doña Rosa Pillco terminó 3 finos de 18 hileras.")
+    created = only_result(decide(client, h, proposal_id=create["id"], action="approve"))
+    assert created["outcome"] == "applied"
+    code = created["applied"]["hat_codes"][0]
+    # The record says the hat arrived woven: its created event ends Weaving at the delivery.
+    hat = client.get(f"/workshop/api/hats/{code}", headers=h).json()
+    assert [(e["type"], e["from_stage"], e["to_stage"]) for e in hat["events"]] == [
+        ("created", "Weaving", "Weaving")
+    ]
+
+    # Its first move to washing, right after the delivery, is neither warned on the card nor at approval.
+    [move] = send_note(client, h, f"El {code} pasó a lavado")
+    assert (move["status"], move["rule_result"]["warnings"]) == ("pending", [])
+    moved = only_result(decide(client, h, proposal_id=move["id"], action="approve"))
+    assert moved["outcome"] == "applied" and moved["rule_result"]["warnings"] == []
+    assert client.get(f"/workshop/api/hats/{code}", headers=h).json()["anomalies"] == []
+
+    # A hat whose weaving was really recorded (TQ-1P9KD, a Fino begun 2 days ago) is still too fast.
+    [early] = send_note(client, h, "El TQ-1P9KD pasó a lavado")
+    assert early["rule_result"]["warnings"] == ["too_fast"]
+    warned = only_result(decide(client, h, proposal_id=early["id"], action="approve"))
+    assert warned["outcome"] == "applied" and warned["rule_result"]["warnings"] == ["too_fast"]

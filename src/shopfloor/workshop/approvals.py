@@ -715,7 +715,18 @@ def _create_hats(
                     )
                     s.add(hat)
                     s.flush()
-                    _add_event(s, actor, proposal, hat.id, now, "created", to_stage="Weaving")
+                    # A created hat is a delivery ("terminó / entregó N"), woven already (docs/workshop.md,
+                    # "Approving"): its first move out of Weaving is not judged too fast.
+                    _add_event(
+                        s,
+                        actor,
+                        proposal,
+                        hat.id,
+                        now,
+                        "created",
+                        from_stage=domain.WOVEN_AT_DELIVERY,
+                        to_stage="Weaving",
+                    )
                 codes.append(code)
                 break
             except IntegrityError:
