@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from shopfloor.workshop.store import Store
 
 from .conftest import snapshot
-from .helpers import assert_envelope, bearer
+from .helpers import ANA, assert_envelope, bearer, card, make_run
 
 AGENT = "/functions/v1/workshop-agent"
 APPLY = "/functions/v1/apply-proposals"
@@ -205,3 +205,46 @@ def test_a_delivered_hat_is_not_too_fast_on_its_first_move(client: TestClient) -
     assert early["rule_result"]["warnings"] == ["too_fast"]
     warned = only_result(decide(client, h, proposal_id=early["id"], action="approve"))
     assert warned["outcome"] == "applied" and warned["rule_result"]["warnings"] == ["too_fast"]
+
+
+# --- a flag keeps the words the person said --------------------------------------------------------------------
+
+
+def open_flag(client: TestClient, headers: dict[str, str], code: str) -> dict[str, Any]:
+    [flag] = client.get(f"/workshop/api/hats/{code}", headers=headers).json()["open_flags"]
+    return dict(flag)
+
+
+def test_a_flag_keeps_the_words_the_person_said(client: TestClient, store: Store) -> None:
+    h = bearer(client, "ana@taller.example")
+    [stain] = send_note(client, h, "El TQ-7F3K2 tiene una mancha en el ala")
+    assert stain["type"] == "flag_issue" and stain["quote"] == "El TQ-7F3K2 tiene una mancha en el ala"
+    assert only_result(decide(client, h, proposal_id=stain["id"], action="approve"))["outcome"] == "applied"
+    assert "mancha en el ala" in open_flag(client, h, "TQ-7F3K2")["message"]
+
+    # A card whose message is not the person's words keeps both: the words first, then the message.
+    other = {"hat_code": "TQ-7F3KA", "kind": "other", "message": "Stain reported on the brim."}
+    worded = {"hat_code": "TQ-1P9KD", "kind": "other", "message": "mancha en el ala"}
+    typed = {"hat_code": "TQ-2C5P0", "kind": "other", "message": "The note reports a problem with this hat."}
+    a, b, c = make_run(
+        store,
+        ANA,
+        [
+            card("flag_issue", other, quote="tiene una mancha en el ala"),
+            card("flag_issue", worded, quote="tiene una mancha en el ala"),
+            card("flag_issue", typed, quote="el ala está rota"),
+        ],
+    )
+    for pid in (a, b):
+        assert only_result(decide(client, h, proposal_id=pid, action="approve"))["outcome"] == "applied"
+    assert open_flag(client, h, "TQ-7F3KA")["message"] == (
+        '"tiene una mancha en el ala" — Stain reported on the brim.'
+    )
+    # A message that already is the person's words is kept as it is.
+    assert open_flag(client, h, "TQ-1P9KD")["message"] == "mancha en el ala"
+    # A message the person typed on the card is theirs: it is stored as typed.
+    edited = decide(
+        client, h, proposal_id=c, action="approve", edits={"message": "Ala rota cerca de la copa"}
+    )
+    assert only_result(edited)["outcome"] == "applied"
+    assert open_flag(client, h, "TQ-2C5P0")["message"] == "Ala rota cerca de la copa"

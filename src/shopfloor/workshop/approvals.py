@@ -762,6 +762,15 @@ def _advance(
     return {"hat_code": hat.code, "from_stage": from_stage, "to_stage": to_stage, "version": expected + 1}
 
 
+def _flag_message(proposal: m.Proposal, payload: dict[str, Any]) -> str:
+    """What the flag record says: a message the person typed on the card as typed; otherwise the card's
+    message with the note's words (the quote) kept beside it (docs/workshop.md, "Approving")."""
+    message = str(payload["message"])
+    if message != proposal.payload.get("message"):
+        return domain.collapse_spaces(message)[: domain.MAX_FLAG_MESSAGE]
+    return domain.flag_record_message(message, proposal.quote)
+
+
 def _raise_flag(
     s: Session, actor: domain.Actor, proposal: m.Proposal, hat: m.Hat, payload: dict[str, Any], now: datetime
 ) -> dict[str, Any] | None:
@@ -771,7 +780,7 @@ def _raise_flag(
                 workshop_id=actor.workshop_id,
                 hat_id=hat.id,
                 kind=payload["kind"],
-                message=str(payload["message"]).strip()[: domain.MAX_FLAG_MESSAGE],
+                message=_flag_message(proposal, payload),
                 status="open",
                 proposal_id=proposal.id,
                 created_at=now,

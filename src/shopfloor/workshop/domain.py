@@ -292,6 +292,22 @@ FLAG_KINDS: tuple[FlagKind, ...] = ("grade_mismatch", "too_fast", "weaver_not_fo
 MAX_FLAG_MESSAGE = 200
 FLAG_MESSAGE_ERROR = f"message must be 1 to {MAX_FLAG_MESSAGE} characters."
 
+
+def flag_record_message(message: str, quote: str) -> str:
+    """The text a raised flag keeps: the person's own words (the card's quote) and the card's message.
+
+    A message that holds the quote, or is itself part of it, already carries the person's words and is kept
+    as it is; otherwise the quote comes first, then the message (``"mancha en el ala" — Stain on the brim.``),
+    cut to :data:`MAX_FLAG_MESSAGE` characters. White space runs count as one space.
+    """
+    text, words = collapse_spaces(message), collapse_spaces(quote)
+    if not words or words in text or (text and text in words):
+        return (text or words)[:MAX_FLAG_MESSAGE]
+    if not text:
+        return words[:MAX_FLAG_MESSAGE]
+    return f'"{words}" — {text}'[:MAX_FLAG_MESSAGE]
+
+
 # ---------------------------------------------------------------------------------------------------------
 # Proposals: what a card proposes, where it stands, and how much one note may ask for
 # ---------------------------------------------------------------------------------------------------------
