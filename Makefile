@@ -34,6 +34,7 @@ bench: $(STAMP)
 	$(BIN)/python -m shopfloor.bench
 
 eval: $(STAMP)
+	$(BIN)/shopfloor prepare
 	$(BIN)/shopfloor eval workshop
 	$(BIN)/shopfloor eval shifts
 
