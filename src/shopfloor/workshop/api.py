@@ -468,6 +468,7 @@ def create_app(settings: Settings, store: Store | None = None) -> FastAPI:
     app.include_router(api)
     app.include_router(functions)
     app.include_router(import_module("shopfloor.workshop.agent.api").router)
+    import_module("shopfloor.workshop.pages").install(app)  # the pages, before the old index below
 
     @app.get("/", response_class=HTMLResponse)
     def index() -> str:
