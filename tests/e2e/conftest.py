@@ -109,8 +109,8 @@ def serve(
 
 
 def python_command(*args: str) -> list[str]:
-    """A command line running this interpreter's ``shopfloor`` entry point (the one under test)."""
-    return [sys.executable, "-m", "shopfloor.cli", *args]
+    """A command line running the ``shopfloor`` console script installed beside this interpreter."""
+    return [str(Path(sys.executable).with_name("shopfloor")), *args]
 
 
 @pytest.fixture(scope="session")

@@ -44,7 +44,7 @@ def tags_pdf(tags: list[Tag], title: str, labels: dict[str, str]) -> bytes:
     c = canvas.Canvas(out, pagesize=A4, pageCompression=1)
     c.setTitle(title)
     c.setAuthor("Toquilla Trace")
-    page_w, page_h = A4
+    _, page_h = A4
     per_row = 2
     rows_per_page = int((page_h - 2 * MARGIN + GAP) // (TAG_H + GAP))
     per_page = per_row * rows_per_page
