@@ -7,6 +7,8 @@ import io
 from collections.abc import Callable
 from typing import Any
 
+from playwright.sync_api import expect
+
 from tests.e2e.conftest import Server
 from tests.e2e.workshop.conftest import SAMPLE_NOTE
 
@@ -159,14 +161,14 @@ def test_switch_to_english_is_kept_for_the_user(
 ) -> None:
     sign_in(page, "ana")
     page.get_by_role("button", name="English").click()
-    page.wait_for_function("document.documentElement.lang === 'en'")
+    expect(page.locator("html")).to_have_attribute("lang", "en")
     assert page.get_by_role("button", name="Send").is_visible()
     # A new browser (another phone) gets the same language after signing in.
     other = new_page()
     sign_in(other, "ana")
     assert other.locator("html").get_attribute("lang") == "en"
     other.get_by_role("button", name="Español").click()
-    other.wait_for_function("document.documentElement.lang === 'es'")
+    expect(other.locator("html")).to_have_attribute("lang", "es")
 
 
 def test_sign_out_returns_to_the_sign_in_page(page: Any, sign_in: Callable[[Any, str], Any], workshop_server: Server) -> None:

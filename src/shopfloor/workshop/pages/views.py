@@ -156,7 +156,7 @@ def timeline(steps: list[dict[str, Any]]) -> list[Step]:
     out: list[Step] = []
     for n, raw in enumerate(steps, start=1):
         kind = str(raw.get("kind"))
-        i = int(raw.get("i", n))
+        i = n  # shown from 1; the stored ``i`` counts from 0
         if kind == "model_call":
             tokens = f"{raw.get('tokens_in', 0)} in · {raw.get('tokens_out', 0)} out"
             if raw.get("cache_read") or raw.get("cache_write"):
@@ -191,7 +191,7 @@ def timeline(steps: list[dict[str, Any]]) -> list[Step]:
                 )
             )
         elif kind == "rule_check":
-            title = f"{raw.get('rule', '')}" + (f" · {raw['hat_code']}" if raw.get("hat_code") else "")
+            title = " · ".join(str(raw[k]) for k in ("rule", "hat_code", "code") if raw.get(k))
             out.append(
                 Step(
                     i,
