@@ -25,7 +25,9 @@ SAMPLE_NOTE = (
 
 def server_env(var_dir: Path) -> dict[str, str]:
     """The server's environment: its own var dir, the offline reader, no model keys."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SHOPFLOOR_") and not k.endswith("_API_KEY")}
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith("SHOPFLOOR_") and not k.endswith("_API_KEY")
+    }
     env.update({"SHOPFLOOR_VAR_DIR": str(var_dir), "SHOPFLOOR_MODEL": "offline", "PYTHONUNBUFFERED": "1"})
     return env
 
@@ -38,9 +40,7 @@ def start_workshop(var_dir: Path) -> Any:
     env = server_env(var_dir)
     subprocess.run(python_command("workshop", "init"), env=env, check=True, capture_output=True)
     port = free_port()
-    return serve(
-        python_command("serve", "--port", str(port)), env, port, "/healthz", var_dir / "server.log"
-    )
+    return serve(python_command("serve", "--port", str(port)), env, port, "/healthz", var_dir / "server.log")
 
 
 @pytest.fixture(scope="module")

@@ -120,7 +120,10 @@ def test_hat_page_resolves_a_flag_with_a_note(
     assert page.locator(".hat-row").count() == 1
     page.locator(".hat-row a", has_text="TQ-9M2XA").click()
     page.wait_for_url("**/workshop/hats/TQ-9M2XA")
-    assert " ".join(page.locator(".stepper [aria-current=step]").inner_text().split()) == "● Lavado (etapa actual)"
+    assert (
+        " ".join(page.locator(".stepper [aria-current=step]").inner_text().split())
+        == "● Lavado (etapa actual)"
+    )
     axe(page)
     shoot(page, "hat-page")
     page.get_by_label("¿Cómo se resolvió?").fill("Se volvió a contar: 15 hileras")
@@ -162,5 +165,7 @@ def test_tags_pdf_first_page_picture(page: Any, sign_in: Callable[[Any, str], An
     text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
     assert text.count("TQ-") == 3
     out = screenshot_dir(tmp_path) / "tags-pdf"
-    subprocess.run(["pdftoppm", "-png", "-r", "80", "-f", "1", "-l", "1", "-singlefile", str(pdf), str(out)], check=True)
+    subprocess.run(
+        ["pdftoppm", "-png", "-r", "80", "-f", "1", "-l", "1", "-singlefile", str(pdf), str(out)], check=True
+    )
     assert out.with_suffix(".png").stat().st_size > 1000

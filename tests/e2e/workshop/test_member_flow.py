@@ -3,7 +3,6 @@ hat list, the tags PDF, English, dictation, and a note that tries to inject mark
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable
 from typing import Any
 
@@ -107,7 +106,9 @@ def test_sample_note_cards_decisions_hat_list_and_tags(
     pdf = info.value.path()
     import subprocess
 
-    text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    text = subprocess.run(
+        ["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
     for code in codes:
         assert text.count(code) == 1
     assert "Rosa Pillco" in text and "19" in text
@@ -171,7 +172,9 @@ def test_switch_to_english_is_kept_for_the_user(
     expect(other.locator("html")).to_have_attribute("lang", "es")
 
 
-def test_sign_out_returns_to_the_sign_in_page(page: Any, sign_in: Callable[[Any, str], Any], workshop_server: Server) -> None:
+def test_sign_out_returns_to_the_sign_in_page(
+    page: Any, sign_in: Callable[[Any, str], Any], workshop_server: Server
+) -> None:
     sign_in(page, "ana")
     page.get_by_role("button", name="Salir").click()
     page.wait_for_url("**/workshop/signin")

@@ -5,8 +5,9 @@ workshop, logged like approvals; bad input raises ``ValueError`` with a plain me
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, cast
 
-from sqlalchemy import update
+from sqlalchemy import CursorResult, update
 
 from shopfloor.logs import request_id_var
 from shopfloor.workshop import domain
@@ -103,14 +104,17 @@ def resolve_flag(store: Store, actor: domain.Actor, code: str, flag_id: str, not
         flags = [f for f in repo.flags([hat.id]) if f.id == flag_id]
         if not flags:
             raise NotFound(f"No open flag {flag_id} on {code}.")
-        changed = s.execute(
-            update(m.HatFlag)
-            .where(
-                m.HatFlag.id == flag_id,
-                m.HatFlag.workshop_id == actor.workshop_id,
-                m.HatFlag.status == "open",
-            )
-            .values(status="resolved", resolved_at=now)
+        changed = cast(
+            CursorResult[Any],
+            s.execute(
+                update(m.HatFlag)
+                .where(
+                    m.HatFlag.id == flag_id,
+                    m.HatFlag.workshop_id == actor.workshop_id,
+                    m.HatFlag.status == "open",
+                )
+                .values(status="resolved", resolved_at=now)
+            ),
         ).rowcount
         if not changed:
             raise NotFound(f"No open flag {flag_id} on {code}.")

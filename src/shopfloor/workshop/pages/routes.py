@@ -8,17 +8,19 @@ Cookie-authenticated POSTs carry the session's CSRF token in ``x-csrf-token`` (h
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Annotated, Any
 from urllib.parse import quote
 
+import anyio.to_thread
 from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import ValidationError
 
 from shopfloor.agent.providers.factory import ProviderConfigError
-from shopfloor.logs import get_logger, request_id_var
+from shopfloor.logs import get_logger, new_request_id, request_id_var
 from shopfloor.web.errors import ApiError
 from shopfloor.workshop import accounts, domain
 from shopfloor.workshop.agent.persistence import StoreAgentStore
@@ -265,7 +267,7 @@ def send_note(
     if hat_tag.strip():
         body["hat_tag"] = hat_tag.strip()
     state = _state(p.request)
-    request_id = request_id_var.get()
+    request_id = getattr(p.request.state, "request_id", None) or request_id_var.get() or new_request_id()
     try:
         provider = choose_provider(None, state.settings)
         response = run_agent(
@@ -334,9 +336,8 @@ async def decide(p: PageDep, proposal_id: str, request: Request) -> HTMLResponse
     return await _run_sync(_decide, p, proposal_id, form)
 
 
-async def _run_sync(fn: Any, *args: Any) -> Any:
-    import anyio.to_thread
-
+async def _run_sync(fn: Callable[..., HTMLResponse], *args: Any) -> HTMLResponse:
+    """Run a route's store work in a worker thread (the route itself had to await the form)."""
     return await anyio.to_thread.run_sync(lambda: fn(*args))
 
 

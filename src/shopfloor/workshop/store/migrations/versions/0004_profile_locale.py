@@ -18,7 +18,9 @@ depends_on: str | None = None
 
 def upgrade() -> None:
     """Add ``profiles.locale``."""
-    op.add_column("profiles", sa.Column("locale", sa.String(length=5), nullable=True, server_default=sa.text("NULL")))
+    op.add_column(
+        "profiles", sa.Column("locale", sa.String(length=5), nullable=True, server_default=sa.text("NULL"))
+    )
 
 
 def downgrade() -> None:
