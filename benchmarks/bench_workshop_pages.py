@@ -27,6 +27,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from playwright.sync_api import ViewportSize
+
 from shopfloor.bench import Figure
 
 CHROMIUM = "/usr/bin/chromium"
@@ -42,7 +44,7 @@ NOTE = (
     "y el de Carmen en blanqueo tiene la hilera abierta, no coincide el grado."
 )
 SLOW = {"offline": False, "latency": 400, "downloadThroughput": 400_000 / 8, "uploadThroughput": 400_000 / 8}
-PHONE = {"width": 390, "height": 844}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 NAN = float("nan")
 
 
