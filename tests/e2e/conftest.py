@@ -113,7 +113,9 @@ def python_command(*args: str) -> list[str]:
     return [str(Path(sys.executable).with_name("shopfloor")), *args]
 
 
-@pytest.fixture(scope="session")
+# Package scope: Playwright's sync API keeps an event loop running in this thread while it is open, so it
+# must be closed before tests outside tests/e2e run their own loops.
+@pytest.fixture(scope="package")
 def playwright_driver() -> Iterator[Any]:
     """Playwright's sync API (its Node driver ships in the wheel; no browser is downloaded)."""
     if chromium_path() is None:
@@ -127,9 +129,9 @@ def playwright_driver() -> Iterator[Any]:
         yield p
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser(playwright_driver: Any) -> Iterator[Any]:
-    """One headless Chromium for the session."""
+    """One headless Chromium for the browser tests."""
     b = playwright_driver.chromium.launch(executable_path=chromium_path(), headless=True, args=CHROMIUM_ARGS)
     yield b
     b.close()

@@ -13,9 +13,11 @@ from tests.e2e.workshop.conftest import SAMPLE_NOTE
 
 
 def send(page: Any, note: str) -> None:
+    """Send a note and wait until its own result replaced the dashboard's earlier one."""
     page.fill("#note", note)
-    page.click("#composer button[type=submit]")
-    page.wait_for_selector("#result .bubble")
+    with page.expect_response("**/workshop/notes"):
+        page.click("#composer button[type=submit]")
+    expect(page.locator("#result .note-echo q")).to_have_text(note)
 
 
 def card(page: Any, text: str) -> Any:
