@@ -29,7 +29,11 @@ class Args(BaseModel):
     count: int | None
 
 
-REGISTRY = ToolRegistry([Tool("lookup", "Find.", "read", Args, lambda ctx, args: {"ok": True})])
+def lookup(_ctx: None, _args: Args) -> dict[str, bool]:
+    return {"ok": True}
+
+
+REGISTRY = ToolRegistry([Tool("lookup", "Find.", "read", Args, lookup)])
 CALL = ToolCall("c1", "lookup", {"name": "Rosa", "count": None})
 DISPATCHES = 1000
 

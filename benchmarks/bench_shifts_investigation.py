@@ -18,13 +18,11 @@ from shopfloor.agent.dispatch import dispatch
 from shopfloor.agent.providers.base import ToolCall
 from shopfloor.bench import Figure
 from shopfloor.settings import get_settings
-from shopfloor.shifts import generate as gen
-from shopfloor.shifts import ingest, store
-from shopfloor.shifts.evidence import RunContext
-from shopfloor.shifts.investigation import investigate
-from shopfloor.shifts.plans import Scope
-from shopfloor.shifts.reports import period_report
-from shopfloor.shifts.toolset import full_registry
+from shopfloor.shifts import Scope, investigate, period_report
+from shopfloor.shifts.records import generate as gen
+from shopfloor.shifts.records import ingest, store
+from shopfloor.shifts.tools.catalog import full_registry
+from shopfloor.shifts.tools.context import RunContext
 
 STATE: dict[str, Any] = {}
 DAILY_QUESTIONS = [

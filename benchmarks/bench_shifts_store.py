@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from shopfloor.bench import Figure
-from shopfloor.shifts import generate as gen
-from shopfloor.shifts import ingest, intake, queries, store
+from shopfloor.shifts.records import audit, ingest, intake, store
+from shopfloor.shifts.records import generate as gen
 
 STATE: dict[str, Any] = {}
 
@@ -59,12 +59,12 @@ def store_size() -> dict[str, float]:
 
 
 def year_by_shift() -> None:
-    queries.window_kpis(STATE["conn"], STATE["first"], STATE["last"], group="shift")
+    audit.window_kpis(STATE["conn"], STATE["first"], STATE["last"], group="shift")
 
 
 def single_day() -> None:
     day: date = STATE["last"]
-    queries.window_kpis(STATE["conn"], day, day, group="shift")
+    audit.window_kpis(STATE["conn"], day, day, group="shift")
 
 
 def ensure_store() -> None:

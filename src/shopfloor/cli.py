@@ -44,6 +44,7 @@ def serve(
     import uvicorn
 
     from shopfloor.web.app import create_app
+    from shopfloor.web.server import uvicorn_options
 
     settings = get_settings()
     bind_host = host or settings.host
@@ -52,8 +53,9 @@ def serve(
     settings.session_secret()  # made once here, so the worker processes all read the same key
     plural = "process" if processes == 1 else "processes"
     typer.echo(f"shopfloor on http://{bind_host}:{bind_port}/, {processes} server {plural} (Ctrl+C stops)")
+    limits = uvicorn_options(settings)
     if processes == 1:
-        uvicorn.run(create_app(settings), host=bind_host, port=bind_port, log_level="warning")
+        uvicorn.run(create_app(settings), host=bind_host, port=bind_port, log_level="warning", **limits)
         return
     # Each worker process builds the app from the same SHOPFLOOR_* environment.
     uvicorn.run(
@@ -63,4 +65,5 @@ def serve(
         port=bind_port,
         workers=processes,
         log_level="warning",
+        **limits,
     )

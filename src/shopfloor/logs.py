@@ -23,7 +23,7 @@ _RESERVED = set(logging.makeLogRecord({}).__dict__) | {"message", "asctime"}
 
 
 def new_request_id() -> str:
-    """A fresh request id in the seed's shape: ``req_`` and 12 hex digits."""
+    """A fresh request id: ``req_`` and 12 hex digits (docs/architecture.md, "Errors")."""
     return f"req_{secrets.token_hex(6)}"
 
 

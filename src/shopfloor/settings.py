@@ -46,12 +46,27 @@ class Settings(BaseSettings):
     # "offline" (deterministic planners, the default), or a model name such as gemini-2.5-flash-lite.
     model: str = "offline"
     # Which provider serves a live model when `model` does not say; gemini is the default live provider.
+    # "openai-compatible" sends `model` to a local Chat Completions server at `base_url`.
     provider: str | None = None
+    # The OpenAI-compatible server's URL, with its version path (e.g. http://127.0.0.1:8080/v1).
+    base_url: str | None = None
     # Retries the provider SDK makes on 429/5xx before a call fails (seed 000: maxRetries 2).
     provider_max_retries: int = 2
 
     max_body_bytes: int = Field(default=64 * 1024, description="Largest accepted request body")
+    # Deepest nesting of arrays and objects a JSON body may have (docs/security.md, input limits).
+    max_json_depth: int = Field(default=32, ge=1, le=256)
     workshop_rate_limit_per_hour: int = 20
+
+    # HTTP limits `shopfloor serve` gives the server (docs/security.md, HTTP limits; shopfloor.web.server).
+    # Largest request line plus headers; a bigger head is refused with 400 and the connection closed.
+    http_max_header_bytes: int = Field(default=16 * 1024, ge=1024, le=1024 * 1024)
+    # A request head must arrive within this many seconds of the connection's start (or of its first byte).
+    http_header_timeout_s: float = Field(default=10.0, gt=0, le=300)
+    # An idle keep-alive connection is closed after this many seconds.
+    http_keep_alive_s: int = Field(default=5, ge=1, le=300)
+    # Open connections (and requests in progress) per server process; past it, new requests get 503.
+    http_max_concurrency: int = Field(default=200, ge=1, le=100_000)
 
     def workshop_db_url(self) -> str:
         """The SQLAlchemy URL of the workshop store."""

@@ -83,7 +83,7 @@ def test_error_results_are_flagged(registry):
     turn = tool_turn(("lookup", {"name": "boom"}))
     results = ToolResults((ToolResult("c1", "lookup", "The tool failed.", True),))
     request = ModelRequest(SYSTEM, registry.specs(), [UserText("n"), AssistantTurn(turn), results])
-    messages = build_params(request, ClaudeOptions())["messages"]
+    messages = build_params(request, "claude-opus-5-5", ClaudeOptions())["messages"]
     # A turn with no native content (an offline planner's) is rebuilt from its neutral fields.
     assert messages[1]["content"] == [
         {"type": "tool_use", "id": "c1", "name": "lookup", "input": {"name": "boom"}}
@@ -95,7 +95,9 @@ def test_error_results_are_flagged(registry):
 
 def test_options_can_be_switched_off(registry):
     request = ModelRequest(SYSTEM, registry.specs(), [UserText("n")])
-    params = build_params(request, ClaudeOptions(thinking=False, effort=None, fallbacks=False))
+    params = build_params(
+        request, "claude-opus-5-5", ClaudeOptions(thinking=False, effort=None, fallbacks=False)
+    )
     assert not {"thinking", "output_config", "betas", "fallbacks"} & set(params)
 
 
@@ -175,3 +177,79 @@ def test_timeout_becomes_a_timeout_error(registry):
     with pytest.raises(ProviderError) as caught:
         ask(provider, registry)
     assert caught.value.kind == "timeout"
+
+
+def test_usage_without_cache_fields_reads_as_zero(request, registry):
+    provider, _wire = claude(request, "usage_minimal", live_ok=False)
+    turn = ask(provider, registry)
+    assert turn.text == "I understood: nothing to record."
+    assert turn.usage == Usage(input_tokens=52, output_tokens=38, cache_read=0, cache_write=0)
+
+
+def test_an_unreadable_answer_is_a_provider_error_not_a_crash(request, registry, ctx):
+    provider, _wire = claude(request, "unreadable_answer", live_ok=False)
+    with pytest.raises(ProviderError) as caught:
+        ask(provider, registry)
+    assert caught.value.kind == "bad_response"
+    assert str(caught.value).startswith("Claude answered in an unexpected shape")
+
+
+def test_models_without_adaptive_thinking_get_the_budget_form_and_no_effort(request, registry):
+    # Haiku 4.5 (and the other 4.5 models) only know thinking with a token budget and may refuse effort.
+    provider, wire = claude(request, "end_turn_cached", live_ok=False, model="claude-haiku-4-5")
+    ask(provider, registry)
+    (body,) = wire.replay.bodies()
+    assert body["model"] == "claude-haiku-4-5"
+    assert body["thinking"]["type"] == "enabled"
+    assert body["thinking"]["budget_tokens"] == 4000  # ClaudeOptions' budget, under max_tokens 8000
+    assert "output_config" not in body
+
+
+@pytest.mark.parametrize(
+    ("model", "max_tokens", "thinking", "effort"),
+    [
+        ("claude-opus-5-5", 8000, "adaptive", "medium"),
+        ("claude-sonnet-5-5-20260301", 8000, "adaptive", "medium"),
+        ("claude-sonnet-4-5", 8000, "enabled", None),
+        ("claude-haiku-4-5", 3000, "enabled", None),  # budget cut to 1500, under max_tokens
+        ("claude-haiku-4-5", 2000, None, None),  # no budget of at least 1024 fits under 2000: no thinking
+        ("claude-next-unknown", 8000, None, None),  # not in the table: nothing it could refuse
+    ],
+)
+def test_thinking_form_and_effort_come_from_the_model_table(registry, model, max_tokens, thinking, effort):
+    request = ModelRequest(SYSTEM, registry.specs(), [UserText("n")], max_tokens=max_tokens)
+    params = build_params(request, model, ClaudeOptions())
+    assert params.get("thinking", {}).get("type") == thinking
+    if thinking == "enabled":
+        assert 1024 <= params["thinking"]["budget_tokens"] < max_tokens
+    assert params.get("output_config", {}).get("effort") == effort
+
+
+def test_the_turn_after_a_fallback_is_echoed_by_the_documented_rules(request, registry, ctx):
+    # The next request keeps the fallback block and what follows it, and drops the declining model's
+    # thinking and client tool_use blocks before it.
+    provider, wire = claude(request, "fallback_then_tool_use", live_ok=False)
+    outcome = run_loop(provider, SYSTEM, "note", registry, ctx, Trace())
+    assert outcome.outcome is Outcome.END_TURN
+    assert ctx.seen == {"Rosa"}  # only the serving model's call ran
+    _first, second = wire.replay.bodies()
+    echoed = second["messages"][1]
+    assert echoed["role"] == "assistant"
+    assert [b["type"] for b in echoed["content"]] == ["fallback", "thinking", "tool_use"]
+    assert echoed["content"][2]["id"] == "toolu_01Served0a1b2c3d4e5f6g7h"
+    assert second["messages"][2]["content"][0]["tool_use_id"] == "toolu_01Served0a1b2c3d4e5f6g7h"
+
+
+def test_text_before_a_fallback_block_is_kept_when_echoed(registry):
+    native = [
+        {"type": "text", "text": "I underst"},
+        {"type": "redacted_thinking", "data": "abc"},
+        {"type": "fallback", "from": {"model": "a"}, "to": {"model": "b"}},
+        {"type": "text", "text": "Done."},
+    ]
+    from shopfloor.agent.providers.base import Turn
+
+    turn = Turn(StopReason.END_TURN, text="Done.", native=native)
+    request = ModelRequest(SYSTEM, registry.specs(), [UserText("n"), AssistantTurn(turn), UserText("more")])
+    content = build_params(request, "claude-opus-5-5", ClaudeOptions())["messages"][1]["content"]
+    assert [b["type"] for b in content] == ["text", "fallback", "text"]

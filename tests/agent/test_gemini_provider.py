@@ -216,3 +216,22 @@ def test_results_are_plain_json_and_errors_say_error(registry):
         {"function_response": {"name": "lookup", "response": {"output": {"on": "2026-11-30", "n": 1}}}},
         {"function_response": {"name": "lookup", "response": {"error": "name must be 1 to 60 characters."}}},
     ]
+
+
+def test_an_unreadable_answer_is_a_provider_error_not_a_crash(request, registry):
+    provider, _wire = gemini(request, "unreadable_answer", live_ok=False)
+    with pytest.raises(ProviderError) as caught:
+        ask(provider, registry)
+    assert caught.value.kind == "bad_response"
+    assert str(caught.value).startswith("Gemini answered in an unexpected shape")
+
+
+def test_function_calling_mode_is_validated_where_the_model_accepts_it(registry):
+    from shopfloor.agent.providers.gemini_provider import build_config
+
+    request = ModelRequest(SYSTEM, registry.specs(), [UserText("n")])
+    mode = build_config(request, "gemini-2.5-flash-lite").tool_config.function_calling_config.mode
+    assert mode.value == "VALIDATED"
+    # A model missing from the model table keeps AUTO.
+    mode = build_config(request, "gemini-next-unknown").tool_config.function_calling_config.mode
+    assert mode.value == "AUTO"

@@ -151,7 +151,8 @@ def test_timeout_becomes_a_timeout_error(registry):
 
 @pytest.mark.parametrize(
     ("model", "expected"),
-    [("gpt-5-mini", True), ("o4-mini", True), ("gpt-4.1-mini", False), ("gpt-4o", False)],
+    # From the model table; a model missing from it is not treated as reasoning (nothing it could refuse).
+    [("gpt-5-mini", True), ("gpt-6.1-terra", True), ("gpt-4.1-mini", False), ("o4-mini", False)],
 )
 def test_reasoning_models(model, expected):
     assert is_reasoning_model(model) is expected
@@ -173,3 +174,23 @@ def test_error_results_and_turns_without_native_items(registry):
         "call_id": "c1",
         "output": '{"error": "The tool failed."}',
     }
+
+
+def test_usage_without_cache_write_tokens_reads_as_zero(request, registry):
+    # Real Responses payloads and OpenAI-compatible servers may leave cache_write_tokens out.
+    provider, _wire = gpt(request, "usage_without_cache_write", live_ok=False)
+    turn = ask(provider, registry)
+    assert turn.text == "I understood: nothing to record."
+    assert turn.usage == Usage(input_tokens=220, output_tokens=40, cache_read=1280, cache_write=0)
+
+
+def test_an_unreadable_answer_is_a_provider_error_not_a_crash(request, registry, ctx):
+    provider, _wire = gpt(request, "unreadable_answer", live_ok=False)
+    with pytest.raises(ProviderError) as caught:
+        ask(provider, registry)
+    assert caught.value.kind == "bad_response"
+    assert str(caught.value).startswith("OpenAI answered in an unexpected shape")
+    provider, _wire = gpt(request, "unreadable_answer", live_ok=False)
+    outcome = run_loop(provider, SYSTEM, "note", registry, ctx, Trace())
+    assert outcome.outcome is Outcome.PROVIDER_ERROR
+    assert outcome.error["type"] == "bad_response"

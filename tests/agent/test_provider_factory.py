@@ -1,5 +1,7 @@
 """Choosing the live provider for a model name, and keys read from the environment only."""
 
+from datetime import date
+
 import pytest
 
 from shopfloor.agent.providers import ProviderConfigError, default_live_model, make_provider
@@ -69,23 +71,23 @@ def test_each_family_builds_its_adapter(monkeypatch):
     for name in KEYS:
         monkeypatch.setenv(name, "test-key-value")
     settings = Settings(provider_max_retries=1)
-    assert isinstance(make_provider("gemini-2.5-flash", settings), GeminiProvider)
+    assert isinstance(make_provider("gemini-2.5-flash-lite", settings), GeminiProvider)
     assert isinstance(make_provider("claude-haiku-4-5", settings), AnthropicProvider)
     claude = make_provider("claude-haiku-4-5", settings)
     assert claude._client.max_retries == 1
-    gpt = make_provider("gpt-4.1-mini", settings)
+    gpt = make_provider("gpt-4.1-mini", settings, today=date(2026, 12, 1))  # it retires 2027-01-14
     assert isinstance(gpt, OpenAIProvider) and gpt.model == "gpt-4.1-mini"
 
 
 def test_default_live_model_prefers_gemini_then_the_others(monkeypatch):
     assert default_live_model(Settings()) is None
     monkeypatch.setenv("OPENAI_API_KEY", "k")
-    assert default_live_model(Settings()) == "gpt-5-mini"
+    assert default_live_model(Settings()) == "gpt-6.1-terra"
     monkeypatch.setenv("ANTHROPIC_API_KEY", "k")
     assert default_live_model(Settings()) == "claude-opus-5-5"
     monkeypatch.setenv("GEMINI_API_KEY", "k")
     assert default_live_model(Settings()) == "gemini-2.5-flash-lite"
-    assert default_live_model(Settings(provider="openai")) == "gpt-5-mini"
+    assert default_live_model(Settings(provider="openai")) == "gpt-6.1-terra"
 
 
 def test_factory_provider_answers_through_a_given_http_client(monkeypatch, registry):

@@ -124,3 +124,71 @@ def test_openai_depth_limit():
     assert depth(node) == 11
     assert "$: nested deeper than 10 object levels" in provider_schema_problems("openai", node)
     assert not [p for p in provider_schema_problems("gemini", node) if "deeper" in p]
+
+
+def _spec(name, properties, required=None):
+    return {
+        "name": name,
+        "description": "d",
+        "parameters": {
+            "type": "object",
+            "properties": properties,
+            "required": list(properties) if required is None else required,
+            "additionalProperties": False,
+        },
+    }
+
+
+NULLABLE = {"anyOf": [{"type": "string"}, {"type": "null"}]}
+
+
+def test_a_registry_within_every_providers_limits_passes(registry):
+    from shopfloor.agent.providers.schema_rules import registry_problems
+
+    for provider in ("anthropic", "openai", "gemini"):
+        assert registry_problems(provider, registry.specs()) == []
+
+
+def test_anthropic_refuses_more_than_20_strict_tools():
+    from shopfloor.agent.providers.schema_rules import registry_problems
+
+    specs = [_spec(f"t{i}", {"a": {"type": "string"}}) for i in range(21)]
+    assert registry_problems("anthropic", specs) == ["request: 21 strict tools, Claude accepts at most 20"]
+    assert registry_problems("anthropic", specs[:20]) == []
+    assert registry_problems("openai", specs) == []
+
+
+def test_anthropic_refuses_more_than_16_union_parameters():
+    from shopfloor.agent.providers.schema_rules import registry_problems
+
+    # 17 nullable parameters over two tools: 17 union-typed parameters in one request.
+    specs = [
+        _spec("a", {f"p{i}": NULLABLE for i in range(9)}),
+        _spec("b", {f"q{i}": NULLABLE for i in range(8)}),
+    ]
+    assert registry_problems("anthropic", specs) == [
+        "request: 17 parameters with union types, Claude accepts at most 16"
+    ]
+    assert registry_problems("anthropic", specs[:1]) == []
+    type_list = [_spec("c", {f"r{i}": {"type": ["string", "null"]} for i in range(17)})]
+    assert "request: 17 parameters with union types, Claude accepts at most 16" in registry_problems(
+        "anthropic", type_list
+    )
+
+
+def test_anthropic_refuses_more_than_24_optional_parameters():
+    from shopfloor.agent.providers.schema_rules import registry_problems
+
+    specs = [_spec("a", {f"p{i}": {"type": "string"} for i in range(25)}, required=[])]
+    problems = registry_problems("anthropic", specs)
+    assert "request: 25 optional parameters, Claude accepts at most 24" in problems
+
+
+def test_gemini_refuses_integer_enums():
+    from shopfloor.agent.providers.schema_rules import registry_problems
+
+    specs = [_spec("a", {"size": {"type": "integer", "enum": [1, 2, 3]}})]
+    problems = registry_problems("gemini", specs)
+    assert problems and all(p.startswith("a: ") for p in problems)
+    assert any("Gemini enums hold strings only" in p for p in problems)
+    assert registry_problems("anthropic", specs) == []

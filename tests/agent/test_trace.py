@@ -63,21 +63,3 @@ def test_every_step_kind_serialises_in_order_with_its_index():
     assert next(iter(steps[0])) == "i"
     assert steps[1]["allowed"] is False and steps[3]["error"] == {"type": "timeout"}
     assert trace.tool_calls == 1
-
-
-def test_the_documented_price_table_is_the_one_in_code():
-    import re
-    from pathlib import Path
-
-    from shopfloor.agent.pricing import PRICES
-
-    doc = (Path(__file__).resolve().parents[2] / "docs" / "pricing.md").read_text(encoding="utf-8")
-    rows = {}
-    for line in doc.splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) == 5 and cells[0] in PRICES:
-            numbers = [re.match(r"[\d.]+", c) for c in cells[1:]]
-            rows[cells[0]] = tuple(float(m.group()) if m else None for m in numbers)
-    assert set(rows) == set(PRICES)
-    for model, price in PRICES.items():
-        assert rows[model] == (price.input, price.output, price.cache_read, price.cache_write), model

@@ -9,8 +9,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from shopfloor.shifts import generate as gen
-from shopfloor.shifts import ingest, store
+from shopfloor.shifts.records import generate as gen
+from shopfloor.shifts.records import ingest, store
 
 
 @dataclass

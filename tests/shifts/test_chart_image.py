@@ -2,8 +2,8 @@
 
 import pytest
 
-from shopfloor.shifts.chart_image import chart_figure, chart_png
-from shopfloor.shifts.render import answer_html, answer_pdf
+from shopfloor.shifts.answers.chart_image import chart_figure, chart_png
+from shopfloor.shifts.answers.render import answer_html, answer_pdf
 
 CHART = {
     "chart_id": "c1",

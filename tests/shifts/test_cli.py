@@ -14,8 +14,8 @@ from typer.testing import CliRunner
 from shopfloor.cli import app as root_app
 from shopfloor.settings import Settings
 from shopfloor.shifts import cli as shifts_cli
-from shopfloor.shifts import generate as gen
-from shopfloor.shifts import ingest, store
+from shopfloor.shifts.records import generate as gen
+from shopfloor.shifts.records import ingest, store
 
 
 def copy_of(year, tmp_path):

@@ -10,8 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from shopfloor.cli import app as root_app
-from shopfloor.shifts import generate as gen
-from shopfloor.shifts import ingest, intake, store
+from shopfloor.shifts.records import generate as gen
+from shopfloor.shifts.records import ingest, intake, store
 
 DAY = date(2026, 9, 15)  # an ordinary Tuesday: no planted scenario, no corrupt setup
 

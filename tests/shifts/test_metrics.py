@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from shopfloor.shifts import catalog, ingest, metrics, queries, store
+from shopfloor.shifts.plant import catalog, metrics
+from shopfloor.shifts.records import audit, ingest, store
 
 D = "2026-09-14"
 N = "2026-09-15"
@@ -251,7 +252,7 @@ def hand_store(tmp_path_factory):
 
 def test_hand_built_day_kpis_by_shift(hand_store):
     day = date(2026, 9, 14)
-    k = queries.window_kpis(hand_store, day, day, group="shift")
+    k = audit.window_kpis(hand_store, day, day, group="shift")
     s1, s2, s3 = k[1], k[2], k[3]
     # Shift 1: 150,017 + 50,017 ft; target 900 × 240 + 500 × 240 = 336,000 ft.
     assert s1["lineal_ft"] == pytest.approx(200_034)
@@ -287,7 +288,7 @@ def test_hand_built_day_kpis_by_shift(hand_store):
 
 def test_hand_built_day_whole_day(hand_store):
     day = date(2026, 9, 14)
-    row = queries.window_kpis(hand_store, day, day, group="all")["all"]
+    row = audit.window_kpis(hand_store, day, day, group="all")["all"]
     assert row["lineal_ft"] == pytest.approx(540_068)
     assert row["speed_to_target_pct"] == pytest.approx(100 * 540_068 / 1_104_000)
     assert row["paper_changes"] == 5  # W001 counts in shifts 1 and 2
@@ -354,10 +355,10 @@ def test_allocated_seconds_sum_to_each_stop_when_setups_partition_the_shift(cuts
 
 def test_hand_built_day_waste_breakdown(hand_store):
     day = date(2026, 9, 14)
-    sums, _ = queries.window_sums(hand_store, day, day, group="shift", shift=2)[2]
+    sums, _ = audit.window_sums(hand_store, day, day, group="shift", shift=2)[2]
     rows = {
         r["category"]: r
-        for r in metrics.waste_breakdown(sums, queries.family_sqft(hand_store, day, day, shift=2))
+        for r in metrics.waste_breakdown(sums, audit.family_sqft(hand_store, day, day, shift=2))
     }
     assert rows["warp"]["sqft"] == 625
     assert rows["warp"]["pct_of_yield"] == pytest.approx(100 * 625 / 290_000)
@@ -368,9 +369,9 @@ def test_hand_built_day_waste_breakdown(hand_store):
 
 def test_grade_baselines_use_the_trailing_year_before_the_window(hand_store):
     # Running speed of each grade on the hand-built day, stops out (allocated minutes).
-    after = queries.grade_baselines(hand_store, date(2026, 9, 15))
+    after = audit.grade_baselines(hand_store, date(2026, 9, 15))
     assert after["32-C"] == pytest.approx(150_017 / (240 - 10))
     assert after["275-BC"] == pytest.approx((50_017 + 25_000) / (240 + 120 - 10 - 12))
     assert after["200-C"] == pytest.approx(300_017 / (480 - 84))
-    assert queries.grade_baselines(hand_store, date(2026, 9, 14)) == {}  # nothing before the window
-    assert queries.grade_baselines(hand_store, date(2027, 9, 15)) == {}  # more than a year back
+    assert audit.grade_baselines(hand_store, date(2026, 9, 14)) == {}  # nothing before the window
+    assert audit.grade_baselines(hand_store, date(2027, 9, 15)) == {}  # more than a year back

@@ -148,11 +148,11 @@ def test_every_table_is_filled(year, table):
 
 @pytest.mark.parametrize("group", ["shift", "crew", "day_shift", "all"])
 def test_stored_shift_sums_agree_with_the_record_tables(year, group):
-    from shopfloor.shifts import queries
+    from shopfloor.shifts.records import audit
 
     first, last = year.days[0], year.days[-1]
-    stored = queries.window_sums(year.conn, first, last, group=group)
-    recomputed = queries.window_sums(year.conn, first, last, group=group, from_records=True)
+    stored = audit.window_sums(year.conn, first, last, group=group)
+    recomputed = audit.window_sums(year.conn, first, last, group=group, from_records=True)
     assert stored.keys() == recomputed.keys()
     for key, (sums, incomplete) in stored.items():
         other, other_incomplete = recomputed[key]
@@ -164,3 +164,26 @@ def test_stored_shift_sums_agree_with_the_record_tables(year, group):
                 assert all(close(value[k], expected[k]) for k in value), (key, name)
             else:
                 assert close(value, expected), (key, name, value, expected)
+
+
+@pytest.mark.parametrize("shift", [1, 2, 3, None])
+def test_the_tools_sums_agree_with_the_stored_shift_sums(year, shift):
+    """The sums the investigator's tools run (tools.sums.kpi_sums through Sums.from_row) are the stored
+    per-shift sums of the same window: one set of names, one mapping, two sources that must agree."""
+    from shopfloor.shifts import Scope
+    from shopfloor.shifts.plant import metrics
+    from shopfloor.shifts.records import audit
+    from shopfloor.shifts.tools.context import RunContext, Sql
+    from shopfloor.shifts.tools.sums import kpi_sums
+
+    first, last = year.days[0], year.days[-1]
+    ctx = RunContext(year.conn, Scope(day=last))
+    tools = metrics.Sums.from_row(kpi_sums(ctx, Sql(), first, last, shift))
+    ((stored, _),) = audit.window_sums(year.conn, first, last, group="all", shift=shift).values()
+    assert stored.shifts > 0 and stored.feet > 0
+    for name, value in vars(stored).items():
+        got = vars(tools)[name]
+        if isinstance(value, dict):
+            assert value.keys() == got.keys() and all(close(value[k], got[k]) for k in value), name
+        else:
+            assert close(value, got), (name, value, got)

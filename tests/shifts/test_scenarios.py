@@ -5,12 +5,13 @@ from __future__ import annotations
 import itertools
 from datetime import timedelta
 
-from shopfloor.shifts import metrics, queries
+from shopfloor.shifts.plant import metrics
+from shopfloor.shifts.records import audit
 
 
 def test_slow_crew_is_ten_points_under_the_other_shifts_in_its_weeks(year):
     week = year.plan.slow_weeks[0]
-    kpis = queries.window_kpis(year.conn, week, week + timedelta(days=4), group="crew")
+    kpis = audit.window_kpis(year.conn, week, week + timedelta(days=4), group="crew")
     slow = kpis[year.plan.slow_crew]["speed_to_target_pct"]
     others = [v["speed_to_target_pct"] for k, v in kpis.items() if k != year.plan.slow_crew]
     assert len(others) == 2
@@ -24,7 +25,7 @@ def test_slow_crew_is_ten_points_under_the_other_shifts_in_its_weeks(year):
 
 def test_shifts_run_alike_outside_the_slow_weeks(year):
     week = year.plan.bad_lot_week
-    kpis = queries.window_kpis(year.conn, week, week + timedelta(days=4), group="shift")
+    kpis = audit.window_kpis(year.conn, week, week + timedelta(days=4), group="shift")
     speeds = [row["speed_to_target_pct"] for row in kpis.values()]
     assert len(speeds) == 3 and max(speeds) - min(speeds) < 5, speeds
     assert all(78 < v < 90 for v in speeds), speeds
@@ -54,7 +55,7 @@ def test_humid_month_raises_shift_three_warp(year):
     y, m = year.plan.humid_month
     first = min(d for d in year.days if (d.year, d.month) == (y, m))
     last = max(d for d in year.days if (d.year, d.month) == (y, m))
-    kpis = queries.window_kpis(year.conn, first, last, group="shift")
+    kpis = audit.window_kpis(year.conn, first, last, group="shift")
     assert kpis[3]["dry_end_pct"] > 1.0
     assert kpis[1]["dry_end_pct"] < 0.7 and kpis[2]["dry_end_pct"] < 0.7
     warp = year.conn.execute(
@@ -93,7 +94,7 @@ def test_one_power_outage_is_external(year):
         "Power outage",
     )
     assert minutes >= 60
-    kpis = queries.window_kpis(year.conn, day, day, group="shift")
+    kpis = audit.window_kpis(year.conn, day, day, group="shift")
     assert kpis[shift]["external_pct"] == 100 * minutes / 480
 
 

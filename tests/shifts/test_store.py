@@ -6,7 +6,7 @@ import duckdb
 import pyarrow.parquet as pq
 import pytest
 
-from shopfloor.shifts import store
+from shopfloor.shifts.records import store
 
 DAY = date(2026, 9, 14)
 

@@ -233,14 +233,15 @@ def test_match_weavers_examples() -> None:
 SPEC_HONORIFICS = ("Doña", "Don", "Sra", "Señora", "Sr", "Señor", "Mrs", "Mr", "Ms", "Miss", "Dona")
 
 
-@pytest.mark.parametrize("honorific", [*SPEC_HONORIFICS, "Sra.", "SEÑOR", "mrs."])
+@pytest.mark.parametrize("honorific", [*SPEC_HONORIFICS, "Sra.", "SEÑOR", "mrs.", "Srta"])
 def test_every_honorific_of_the_spec_is_dropped(honorific: str) -> None:
     assert [w.id for w in d.match_weavers(f"{honorific} Rosa Guamán", WEAVERS)] == ["w2"]
     assert d.match_weavers(honorific, WEAVERS) == []
 
 
 def test_honorifics_are_exactly_the_specs() -> None:
-    assert {d.fold(h) for h in SPEC_HONORIFICS} == d.HONORIFICS
+    # The spec's list plus "Srta", which the note reader always heard as a title (docs/workshop.md, "Weavers").
+    assert {d.fold(h) for h in SPEC_HONORIFICS} | {"srta"} == d.HONORIFICS
     # A name word that only starts like an honorific is kept ("Donato" is not "Don").
     donato = d.Weaver("w7", "Donato Sisalima")
     assert d.match_weavers("Donato", [donato]) == [donato]

@@ -13,7 +13,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from shopfloor.agent.providers.base import ToolCall
-from shopfloor.agent.tools import Tool, ToolError, ToolRegistry, ToolResult
+from shopfloor.agent.tools import CtxT, Tool, ToolError, ToolRegistry, ToolResult
 from shopfloor.agent.trace import ToolCallStep, Trace
 from shopfloor.logs import get_logger
 
@@ -33,7 +33,7 @@ def describe_validation_error(tool: str, error: ValidationError) -> str:
     return f"Invalid arguments for {tool}: " + "; ".join(parts) + ". Fix the call and try again."
 
 
-def parse_arguments(tool: Tool[Any], arguments: Any) -> BaseModel | str:
+def parse_arguments(tool: Tool[Any, Any], arguments: Any) -> BaseModel | str:
     """The validated argument model, or a message saying what is wrong."""
     if not isinstance(arguments, dict):
         return f"Invalid arguments for {tool.name}: expected a JSON object. Fix the call and try again."
@@ -47,7 +47,9 @@ def parse_arguments(tool: Tool[Any], arguments: Any) -> BaseModel | str:
         return describe_validation_error(tool.name, error)
 
 
-def dispatch(registry: ToolRegistry, ctx: Any, call: ToolCall, trace: Trace | None = None) -> ToolResult:
+def dispatch(
+    registry: ToolRegistry[CtxT], ctx: CtxT, call: ToolCall, trace: Trace | None = None
+) -> ToolResult:
     """Run one tool call and return its result; records a ``tool_call`` step when ``trace`` is given."""
     started = time.perf_counter()
     tool = registry.get(call.name)
@@ -69,7 +71,7 @@ def dispatch(registry: ToolRegistry, ctx: Any, call: ToolCall, trace: Trace | No
     return result
 
 
-def _run_handler(tool: Tool[Any], ctx: Any, call: ToolCall, args: BaseModel) -> ToolResult:
+def _run_handler(tool: Tool[CtxT, Any], ctx: CtxT, call: ToolCall, args: BaseModel) -> ToolResult:
     try:
         content = tool.handler(ctx, args)
     except ToolError as error:

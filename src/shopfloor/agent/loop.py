@@ -30,7 +30,7 @@ from shopfloor.agent.providers.base import (
     Turn,
     UserText,
 )
-from shopfloor.agent.tools import ToolRegistry, ToolResult
+from shopfloor.agent.tools import CtxT, ToolRegistry, ToolResult
 from shopfloor.agent.trace import ErrorStep, ToolCallStep, Trace
 
 EventHook = Callable[[str, str, dict[str, Any]], None]
@@ -83,8 +83,8 @@ def run_loop(
     provider: Provider,
     system: str,
     user_message: str,
-    registry: ToolRegistry,
-    ctx: Any,
+    registry: ToolRegistry[CtxT],
+    ctx: CtxT,
     trace: Trace,
     limits: LoopLimits = LoopLimits(),
     abort: threading.Event | None = None,
@@ -232,6 +232,9 @@ def _message_bytes(message: Message) -> int:
         return len(message.text.encode())
     if isinstance(message, AssistantTurn):
         turn = message.turn
+        if turn.native is not None:
+            # What goes back is the provider's own content: thinking blocks, signatures, reasoning items.
+            return len(json.dumps(turn.native, default=str).encode())
         return len((turn.text or "").encode()) + sum(
             len(json.dumps(c.arguments, default=str).encode()) + len(c.name) for c in turn.tool_calls
         )

@@ -1,48 +1,28 @@
 """Prices per million tokens and the cost of a call. Source and date: docs/pricing.md.
 
-An unknown model costs None (unknown), never zero; the offline planners cost exactly zero.
+The prices are the ``price`` column of the model table in ``shopfloor.agent.capabilities``; docs/pricing.md
+shows :func:`price_table_markdown` of it (a test keeps the two equal). An unknown model, or a known one with
+no published price, costs None (unknown), never zero; the offline planners cost exactly zero.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from shopfloor.agent.capabilities import CAPABILITIES_AS_OF, MODELS, Price, model_info
 from shopfloor.agent.providers.base import Usage
 
-PRICES_AS_OF = "2026-11"
+__all__ = ["FREE_MODELS", "PRICES", "PRICES_AS_OF", "Price", "cost_usd", "price_for", "price_table_markdown"]
 
+PRICES_AS_OF = CAPABILITIES_AS_OF
 
-@dataclass(frozen=True)
-class Price:
-    """USD per million tokens. ``cache_write`` None means the provider does not bill cache writes apart."""
-
-    input: float
-    output: float
-    cache_read: float
-    cache_write: float | None = None
-
-
-PRICES: dict[str, Price] = {
-    "gemini-2.5-flash-lite": Price(0.10, 0.40, 0.01),
-    "gemini-2.5-flash": Price(0.30, 2.50, 0.03),
-    "claude-haiku-4-5": Price(1.00, 5.00, 0.10, 1.25),
-    "claude-sonnet-5-5": Price(2.00, 10.00, 0.20, 2.50),
-    "claude-opus-5-5": Price(4.00, 20.00, 0.20, 5.00),
-    "gpt-4.1-mini": Price(0.40, 1.60, 0.10),
-    "gpt-5-mini": Price(0.25, 2.00, 0.025),
-}
+PRICES: dict[str, Price] = {info.name: info.price for info in MODELS if info.price is not None}
 
 FREE_MODELS = {"offline-reader", "offline-planner", "scripted", "scripted-model"}
 
 
 def price_for(model: str) -> Price | None:
     """The price row for ``model``; dated snapshots ("claude-haiku-4-5-20251001") match their family."""
-    if model in PRICES:
-        return PRICES[model]
-    for name in sorted(PRICES, key=len, reverse=True):
-        if model.startswith(name + "-") or model.startswith("models/" + name):
-            return PRICES[name]
-    return None
+    info = model_info(model)
+    return info.price if info is not None else None
 
 
 def cost_usd(model: str, usage: Usage) -> float | None:
@@ -52,11 +32,52 @@ def cost_usd(model: str, usage: Usage) -> float | None:
     price = price_for(model)
     if price is None:
         return None
-    write_rate = price.cache_write if price.cache_write is not None else price.input
+    input_rate, output_rate = price.input, price.output
+    if price.long_prompt_tokens is not None and usage.prompt_tokens > price.long_prompt_tokens:
+        input_rate *= price.long_input_factor
+        output_rate *= price.long_output_factor
+    write_rate = price.cache_write if price.cache_write is not None else input_rate
     total = (
-        usage.input_tokens * price.input
-        + usage.output_tokens * price.output
+        usage.input_tokens * input_rate
+        + usage.output_tokens * output_rate
         + usage.cache_read * price.cache_read
         + usage.cache_write * write_rate
     )
     return round(total / 1_000_000, 8)
+
+
+def _rate(value: float | None) -> str:
+    if value is None:
+        return "n/a"
+    return f"{value:.2f}" if round(value, 2) == value else f"{value:g}"
+
+
+def price_table_markdown() -> str:
+    """The price and retirement table of docs/pricing.md, from the model table."""
+    lines = [
+        "| model | provider | input | output | cache read | cache write | long prompt | retires (replacement) |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for info in MODELS:
+        price = info.price
+        if price is None:
+            cells = ["unknown"] * 4 + ["-"]
+        else:
+            long = "-"
+            if price.long_prompt_tokens is not None:
+                long = (
+                    f"> {price.long_prompt_tokens:,} tokens: input × {price.long_input_factor:g}, "
+                    f"output × {price.long_output_factor:g}"
+                )
+            cells = [
+                _rate(price.input),
+                _rate(price.output),
+                _rate(price.cache_read),
+                _rate(price.cache_write),
+                long,
+            ]
+        retires = "-"
+        if info.retires is not None:
+            retires = info.retires.isoformat() + (f" ({info.replacement})" if info.replacement else "")
+        lines.append(f"| {info.name} | {info.provider} | " + " | ".join(cells) + f" | {retires} |")
+    return "\n".join(lines) + "\n"

@@ -17,6 +17,9 @@ from typing import Any, Generic, Literal, NoReturn, TypeVar
 from pydantic import BaseModel
 
 Access = Literal["read", "propose"]
+# The app's run context (the workshop's agent context, the investigator's evidence context): the core passes it
+# through untouched, and the type parameter lets mypy check that each handler gets its own app's context.
+CtxT = TypeVar("CtxT")
 ArgsT = TypeVar("ArgsT", bound=BaseModel)
 
 # Keywords every provider's strict mode accepts. Everything else (title, default, minLength, maximum,
@@ -48,15 +51,18 @@ class ToolResult:
 
 
 @dataclass(frozen=True)
-class Tool(Generic[ArgsT]):
-    """One tool. ``handler(ctx, args)`` returns JSON-able content or raises :class:`ToolError`."""
+class Tool(Generic[CtxT, ArgsT]):
+    """One tool. ``handler(ctx, args)`` returns JSON-able content or raises :class:`ToolError`.
+
+    ``CtxT`` is the app's run context, ``ArgsT`` the argument model.
+    """
 
     name: str
     description: str
     access: Access
     args: type[ArgsT]
-    handler: Callable[[Any, ArgsT], Any]
-    # Hand-written schema overrides the generated one when a seed fixes the exact wording.
+    handler: Callable[[CtxT, ArgsT], Any]
+    # A hand-written schema overrides the generated one where the app's docs fix the exact wording.
     schema_override: dict[str, Any] | None = field(default=None, compare=False)
 
     @cached_property
@@ -71,18 +77,18 @@ class Tool(Generic[ArgsT]):
         return {"name": self.name, "description": self.description, "parameters": self.parameters}
 
 
-class ToolRegistry:
-    """Tools in a fixed order (the order is part of the cached prompt prefix)."""
+class ToolRegistry(Generic[CtxT]):
+    """Tools of one app in a fixed order (the order is part of the cached prompt prefix)."""
 
-    def __init__(self, tools: Iterable[Tool[Any]]) -> None:
-        self._tools: dict[str, Tool[Any]] = {}
+    def __init__(self, tools: Iterable[Tool[CtxT, Any]]) -> None:
+        self._tools: dict[str, Tool[CtxT, Any]] = {}
         for tool in tools:
             if tool.name in self._tools:
                 raise ValueError(f"duplicate tool name {tool.name!r}")
             self._tools[tool.name] = tool
         self._specs: tuple[dict[str, Any], ...] = tuple(_frozen(tool.spec()) for tool in self._tools.values())
 
-    def __iter__(self) -> Iterator[Tool[Any]]:
+    def __iter__(self) -> Iterator[Tool[CtxT, Any]]:
         return iter(self._tools.values())
 
     def __len__(self) -> int:
@@ -91,7 +97,7 @@ class ToolRegistry:
     def __contains__(self, name: object) -> bool:
         return name in self._tools
 
-    def get(self, name: str) -> Tool[Any] | None:
+    def get(self, name: str) -> Tool[CtxT, Any] | None:
         """The tool called ``name``, or None."""
         return self._tools.get(name)
 
@@ -104,7 +110,7 @@ class ToolRegistry:
         """Neutral specs in registry order, built once and read-only, so callers share them without copying."""
         return self._specs
 
-    def subset(self, names: Iterable[str]) -> ToolRegistry:
+    def subset(self, names: Iterable[str]) -> ToolRegistry[CtxT]:
         """A registry of the named tools, keeping this registry's order."""
         wanted = set(names)
         return ToolRegistry(t for t in self._tools.values() if t.name in wanted)

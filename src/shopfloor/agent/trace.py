@@ -1,7 +1,7 @@
 """The one trace format: typed steps with durations, and per-run token and cost totals.
 
-Step shapes follow seed 000 section 5 (``model_call``, ``tool_call``, ``rule_check``, ``proposal``,
-``error``), numbered by ``i`` in order. Both apps store ``Trace.to_list()`` with their runs.
+Step kinds are ``model_call``, ``tool_call``, ``rule_check``, ``proposal`` and ``error``, numbered by ``i``
+in order (docs/architecture.md, "Trace"). Both apps store ``Trace.to_list()`` with their runs.
 """
 
 from __future__ import annotations
@@ -118,7 +118,7 @@ class Trace:
 
     @property
     def tokens_in(self) -> int:
-        """Every prompt token of the run, cached or not (the seed's ``tokens_in``)."""
+        """Every prompt token of the run, cached or not (a run's ``tokens_in``)."""
         return self.usage.prompt_tokens
 
     @property

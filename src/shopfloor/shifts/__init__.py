@@ -1,1 +1,40 @@
-"""Shift Investigator."""
+"""Shift Investigator: read-only tools answer questions about a corrugator's shift records with cited figures.
+
+This module is the app's public face; code outside ``shopfloor.shifts`` imports these names from here, not
+from the wings (docs/shifts-agent.md, "Layout"). The names load on first use, so importing the package (as
+every ``shopfloor`` command does) costs nothing: the investigation pulls in the core loop, DuckDB and the
+tool catalog, the app pulls in FastAPI.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from shopfloor.shifts.answers.reports import period_report
+    from shopfloor.shifts.api import create_app
+    from shopfloor.shifts.investigation import Answer, investigate, investigate_address
+    from shopfloor.shifts.plant.scope import Scope
+
+__all__ = ["Answer", "Scope", "create_app", "investigate", "investigate_address", "period_report"]
+
+
+def __getattr__(name: str) -> Any:
+    """Load a public name from its wing on first use."""
+    if name in ("Answer", "investigate", "investigate_address"):
+        from shopfloor.shifts import investigation
+
+        return getattr(investigation, name)
+    if name == "Scope":
+        from shopfloor.shifts.plant import scope
+
+        return scope.Scope
+    if name == "period_report":
+        from shopfloor.shifts.answers import reports
+
+        return reports.period_report
+    if name == "create_app":
+        from shopfloor.shifts import api
+
+        return api.create_app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

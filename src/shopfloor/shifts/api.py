@@ -9,7 +9,6 @@ answers run one at a time on their own lock.
 from __future__ import annotations
 
 import threading
-from datetime import date
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -17,25 +16,21 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from shopfloor.settings import Settings
-from shopfloor.shifts import store
-from shopfloor.shifts.calendar import PERIODS
-from shopfloor.shifts.plans import AddressError, Plan, Scope, parse_address
-from shopfloor.shifts.router import MAX_QUESTION_CHARS, Unavailable, route
+from shopfloor.shifts.planning.plans import AddressError, Plan, parse_address
+from shopfloor.shifts.planning.router import MAX_QUESTION_CHARS, Unavailable, route
+from shopfloor.shifts.plant.scope import Scope, ScopeError
+from shopfloor.shifts.records import store
 from shopfloor.web.errors import ApiError, install_error_handlers
 
 _offline_lock = threading.Lock()
 
 
-def _scope(day: str, shift: int | None, include: str | None, period: str) -> Scope:
+def _parsed_scope(day: str, shift: int | None, include: str | None, period: str) -> Scope:
+    """The request's scope parameters, each rule broken reported in the error envelope (docs/URLS.md)."""
     try:
-        the_day = date.fromisoformat(day)
-    except ValueError:
-        raise ApiError(400, "bad_scope", "day must be a date (YYYY-MM-DD).") from None
-    chosen = include or ("shift" if shift is not None else "day")
-    try:
-        return Scope(day=the_day, shift=shift, include=chosen, period=period)  # type: ignore[arg-type]
-    except ValueError as error:
-        raise ApiError(400, "bad_scope", str(error)) from None
+        return Scope.parse(day, shift, include, period)
+    except ScopeError as error:
+        raise ApiError(400, "bad_scope", f"{error}.") from None
 
 
 def create_app(settings: Settings) -> FastAPI:
@@ -59,7 +54,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.get("/answer.css", response_model=None)
     def answer_css() -> Response:
-        from shopfloor.shifts.render import ANSWER_CSS
+        from shopfloor.shifts.answers.render import ANSWER_CSS
 
         return Response(ANSWER_CSS, media_type="text/css")
 
@@ -77,9 +72,7 @@ def create_app(settings: Settings) -> FastAPI:
             raise ApiError(
                 400, "question_too_long", f"Questions are limited to {MAX_QUESTION_CHARS} characters."
             )
-        if period not in PERIODS:
-            raise ApiError(400, "bad_scope", f"period must be one of {', '.join(PERIODS)}.")
-        scope = _scope(day, shift, include, period)
+        scope = _parsed_scope(day, shift, include, period)
         try:
             previous = parse_address(after) if after else None
         except AddressError as error:
@@ -109,7 +102,7 @@ def create_app(settings: Settings) -> FastAPI:
     @app.get("/a", response_model=None)
     def answer_page(request: Request) -> Response:
         """The answer at an address as HTML, or as a PDF with format=pdf."""
-        from shopfloor.shifts.render import answer_html, answer_pdf
+        from shopfloor.shifts.answers.render import answer_html, answer_pdf
 
         data = run_address(request)
         if request.query_params.get("format") == "pdf":
@@ -125,14 +118,14 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.get("/report", response_model=None)
     def report(period: str, day: str, shift: int | None = None, format: str = "json") -> Response:
-        from shopfloor.shifts.render import report_pdf
-        from shopfloor.shifts.reports import period_report
+        from shopfloor.shifts.answers.render import report_pdf
+        from shopfloor.shifts.answers.reports import period_report
 
         if period not in ("week", "month", "fiscal"):
             raise ApiError(400, "bad_scope", "period must be week, month or fiscal.")
         if format not in ("json", "pdf"):
             raise ApiError(400, "bad_format", "format must be json or pdf.")
-        scope = _scope(day, shift, None, "day")
+        scope = _parsed_scope(day, shift, None, "day")
         conn = open_store()
         try:
             data = period_report(conn, period, scope.day, scope.shift)  # type: ignore[arg-type]

@@ -1,4 +1,5 @@
-"""`shopfloor shifts ...` commands, `prepare` for `make run`, and `shopfloor eval shifts`."""
+"""`shopfloor shifts ...` commands (generate, ingest, export, status, ask, report), `prepare` for `make run`,
+and `shopfloor eval shifts`."""
 
 from __future__ import annotations
 
@@ -17,12 +18,15 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from shopfloor.settings import Settings, get_settings
-from shopfloor.shifts import generate as gen
-from shopfloor.shifts import ingest as loader
-from shopfloor.shifts import investigate_cli, store
+from shopfloor.shifts.plant.calendar import PERIODS
+from shopfloor.shifts.plant.scope import Scope, ScopeError
+from shopfloor.shifts.records import generate as gen
+from shopfloor.shifts.records import ingest as loader
+from shopfloor.shifts.records import store
 
 app = typer.Typer(help="Shift Investigator commands.", no_args_is_help=True)
 console = Console(stderr=True)
+out = Console(soft_wrap=True)
 
 
 @contextmanager
@@ -258,8 +262,102 @@ def eval_command(
     golden: Path = typer.Option(None, "--golden", help="Golden YAML (default: evals/shifts.yaml)."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
 ) -> None:
-    """Run the shifts golden evals offline (scored in code)."""
-    investigate_cli.eval_shifts(golden, as_json)
+    """Run the shifts golden evals offline (scored in code); exit 1 when the bar is not met."""
+    from shopfloor.shifts.evals import run_golden
+
+    path = golden or Path("evals/shifts.yaml")
+    if not path.is_file():
+        raise typer.BadParameter(f"no golden file at {path}")
+    conn = _open_read_only(None)
+    try:
+        report = run_golden(conn, path, show_progress=not as_json)
+    finally:
+        conn.close()
+    if as_json:
+        typer.echo(json.dumps(report.to_json(), indent=1, default=str))
+    else:
+        from shopfloor.agent.evals import render_table
+
+        render_table(report, "Shift Investigator golden set", console)
+    if not report.ok:
+        raise typer.Exit(code=1)
 
 
-investigate_cli.register(app)
+def _open_read_only(db: Path | None) -> Any:
+    path = _db_path(db)
+    if not Path(path).is_file():
+        raise typer.BadParameter(f"no record store at {path}; run `shopfloor prepare` first")
+    return store.open_read_only(path)
+
+
+def _parsed_scope(day: str, shift: int | None, include: str | None, period: str) -> Scope:
+    """The command's scope options, each rule broken reported as a bad parameter (docs/shifts-agent.md)."""
+    try:
+        return Scope.parse(day, shift, include, period)
+    except ScopeError as error:
+        raise typer.BadParameter(f"--{error.option} {error.reason}") from None
+
+
+def ask(
+    question: str = typer.Argument(..., help="The question, e.g. “why was second shift slow”."),
+    day: str = typer.Option(..., "--day", help="Production day (YYYY-MM-DD)."),
+    shift: int = typer.Option(None, "--shift", help="Selected shift 1, 2 or 3."),
+    include: str = typer.Option(None, "--include", help="shift (selected shift only) or day (every shift)."),
+    period: str = typer.Option("day", "--period", help="Period control: day, week, month or fiscal."),
+    after: str = typer.Option(None, "--after", help="Address of the answer a follow-up refers to."),
+    as_json: bool = typer.Option(False, "--json", help="Print the whole answer as JSON."),
+    db: Path = typer.Option(None, "--db", help="DuckDB record store (default: var/shifts.duckdb)."),
+) -> None:
+    """Answer one question offline: status, sections, evidence, charts, trace and its address."""
+    from shopfloor.shifts.answers.render import print_answer
+    from shopfloor.shifts.investigation import investigate
+    from shopfloor.shifts.planning.plans import AddressError
+
+    scope = _parsed_scope(day, shift, include, period)
+    conn = _open_read_only(db)
+    try:
+        answer = investigate(question, scope, conn, after=after)
+    except AddressError as error:
+        raise typer.BadParameter(f"--after: {error}") from None
+    finally:
+        conn.close()
+    if as_json:
+        typer.echo(json.dumps(answer.as_dict(), indent=1, default=str))
+        return
+    print_answer(answer.as_dict(), out)
+
+
+REPORT_PERIODS = tuple(p for p in PERIODS if p != "day")
+
+
+def report(
+    period: str = typer.Option("month", "--period", help="week, month or fiscal."),
+    day: str = typer.Option(..., "--day", help="Any date inside the window (YYYY-MM-DD)."),
+    shift: int = typer.Option(None, "--shift", help="One shift, or every shift when omitted."),
+    as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+    pdf: Path = typer.Option(None, "--pdf", help="Also write the report as a PDF to this path."),
+    db: Path = typer.Option(None, "--db", help="DuckDB record store (default: var/shifts.duckdb)."),
+) -> None:
+    """The deterministic period report (no model): sections, tables, heatmap, charts, coverage, hashes."""
+    from shopfloor.shifts.answers.render import print_report, report_pdf
+    from shopfloor.shifts.answers.reports import period_report
+
+    if period not in REPORT_PERIODS:
+        raise typer.BadParameter("--period must be week, month or fiscal")
+    scope = _parsed_scope(day, shift, None, period)
+    conn = _open_read_only(db)
+    try:
+        data = period_report(conn, period, scope.day, scope.shift)  # type: ignore[arg-type]
+    finally:
+        conn.close()
+    if pdf is not None:
+        pdf.write_bytes(report_pdf(data))
+        console.print(f"Wrote {pdf}")
+    if as_json:
+        typer.echo(json.dumps(data, indent=1, default=str))
+        return
+    print_report(data, out)
+
+
+app.command("ask")(ask)
+app.command("report")(report)

@@ -227,7 +227,7 @@ def run_golden(conn: Any, path: Path, *, show_progress: bool = True) -> EvalRepo
     """Run every golden case offline against the store at ``conn`` and score it (answer key included)."""
     from shopfloor.settings import get_settings
     from shopfloor.shifts.investigation import investigate
-    from shopfloor.shifts.plans import Scope
+    from shopfloor.shifts.plant.scope import Scope
 
     cases = load_cases(path)
     keys = load_answer_key(get_settings().shifts_answer_keys_path())

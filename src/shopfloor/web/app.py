@@ -1,13 +1,13 @@
 """The one ASGI app: a landing page that mounts each app at its prefix, behind the shared middleware.
 
-Apps register themselves through ``create_app()`` in ``shopfloor.workshop.api`` and ``shopfloor.shifts.api``.
+Each app's ``create_app()`` (in ``shopfloor.workshop.api`` and ``shopfloor.shifts.api``) is imported plainly and
+listed in :data:`MOUNTS`; this module sits above both apps and neither imports it.
 """
 
 from __future__ import annotations
 
 import html
 from collections.abc import Callable
-from importlib import import_module
 
 from fastapi import FastAPI
 from fastapi.responses import HTMLResponse
@@ -15,24 +15,29 @@ from starlette.types import ASGIApp
 
 from shopfloor import __version__
 from shopfloor.settings import Settings, get_settings
-from shopfloor.web.errors import install_error_handlers
+from shopfloor.shifts.api import create_app as create_shifts_app
+from shopfloor.web.errors import ErrorBoundaryMiddleware, install_error_handlers
+from shopfloor.web.input_guard import InputGuardMiddleware
 from shopfloor.web.middleware import (
     BodyLimitMiddleware,
     PathAliasMiddleware,
     RequestIdMiddleware,
     SecurityHeadersMiddleware,
 )
+from shopfloor.workshop.api import create_app as create_workshop_app
 
-MOUNTS: list[tuple[str, str, str, str]] = [
+AppFactory = Callable[[Settings], ASGIApp | None]
+
+MOUNTS: list[tuple[str, AppFactory, str, str]] = [
     (
         "/workshop",
-        "shopfloor.workshop.api",
+        create_workshop_app,
         "Toquilla Trace",
         "Hat records from spoken notes, approved by a person.",
     ),
     (
         "/shifts",
-        "shopfloor.shifts.api",
+        create_shifts_app,
         "Shift Investigator",
         "Why was this shift bad? Figures that cite rows.",
     ),
@@ -45,9 +50,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="shopfloor", version=__version__, docs_url=None, redoc_url=None)
     install_error_handlers(app)
     mounted: list[tuple[str, str, str]] = []
-    for prefix, module_name, title, blurb in MOUNTS:
-        module = import_module(module_name)
-        factory: Callable[[Settings], ASGIApp | None] = module.create_app
+    for prefix, factory, title, blurb in MOUNTS:
         sub = factory(settings)
         if sub is not None:
             app.mount(prefix, sub)
@@ -70,9 +73,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "</body></html>"
         )
 
-    # The seed's contract names the workshop functions at the top level (/functions/v1/workshop-agent).
+    # The workshop functions also answer at the top level (docs/workshop-agent.md, "Contract").
     app.add_middleware(PathAliasMiddleware, aliases={"/functions/v1/": "/workshop/functions/v1/"})
+    app.add_middleware(InputGuardMiddleware, max_json_depth=settings.max_json_depth)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeadersMiddleware)
     app.add_middleware(RequestIdMiddleware)
+    app.add_middleware(ErrorBoundaryMiddleware)  # outermost: an error in the middleware above is answered too
     return app

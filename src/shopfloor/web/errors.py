@@ -6,14 +6,17 @@ into the same envelope, so no route ever answers with another shape (and never w
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from shopfloor.logs import get_logger, request_id_var
+from shopfloor.web.openapi import install_envelope_openapi
 
 log = get_logger("shopfloor.web")
 
@@ -46,14 +49,19 @@ class ApiError(Exception):
 
 
 def envelope(
-    status: int, code: str, message: str, request_id: str | None = None, **extra: Any
+    status: int,
+    code: str,
+    message: str,
+    request_id: str | None = None,
+    headers: Mapping[str, str] | None = None,
+    **extra: Any,
 ) -> JSONResponse:
-    """The JSON response for an error."""
+    """The JSON response for an error (``headers``: such as ``Allow`` on a 405)."""
     body: dict[str, Any] = {
         "error": {"code": code, "message": message, "request_id": request_id or request_id_var.get()}
     }
     body.update(extra)
-    return JSONResponse(body, status_code=status)
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
 def _request_id(request: Request) -> str | None:
@@ -76,8 +84,50 @@ def describe_validation(exc: RequestValidationError) -> str:
     return "Invalid request: " + "; ".join(parts) + "."
 
 
+INTERNAL_MESSAGE = "Something went wrong on our side."
+
+
+class ErrorBoundaryMiddleware:
+    """Answers an unexpected exception with one 500 envelope and one log line, and does not re-raise it.
+
+    Starlette's outermost layer always re-raises after answering, so a mounted app's error reached the outer
+    app (logged again) and then the server, which logged it a third time and dropped the keep-alive
+    connection without a word. Caught here, the response is complete and the connection stays usable.
+    See docs/security.md (HTTP errors).
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracking_send)
+        except Exception:
+            log.exception("http.unhandled", extra={"path": scope.get("path")})
+            if started:
+                # Half a response is out: nothing more can be said on this connection; the server closes it.
+                return
+            request_id = scope.get("state", {}).get("request_id") or request_id_var.get()
+            response = envelope(500, "internal_error", INTERNAL_MESSAGE, request_id)
+            await response(scope, receive, send)
+
+
 def install_error_handlers(app: FastAPI) -> None:
-    """Make every error of ``app`` answer with the envelope."""
+    """Make every error of ``app`` answer with the envelope (unexpected ones once, see
+    :class:`ErrorBoundaryMiddleware`)."""
+    app.add_middleware(ErrorBoundaryMiddleware)
+    install_envelope_openapi(app)
 
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
@@ -91,9 +141,10 @@ def install_error_handlers(app: FastAPI) -> None:
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = _CODES.get(exc.status_code, "error")
         message = exc.detail if isinstance(exc.detail, str) else code.replace("_", " ")
-        return envelope(exc.status_code, code, message, _request_id(request))
+        # Keeps the exception's headers: the router's 405 names the allowed methods in `Allow`.
+        return envelope(exc.status_code, code, message, _request_id(request), headers=exc.headers)
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
-        log.exception("http.unhandled", extra={"path": request.url.path})
-        return envelope(500, "internal_error", "Something went wrong on our side.", _request_id(request))
+        # Only an error in a middleware outside the boundary gets here; the server logs what is re-raised.
+        return envelope(500, "internal_error", INTERNAL_MESSAGE, _request_id(request))

@@ -1,4 +1,4 @@
-"""Pure-ASGI middleware shared by both apps: request ids, security headers and a request body limit."""
+"""Pure-ASGI middleware shared by both apps: request ids, security and caching headers, a request body limit."""
 
 from __future__ import annotations
 
@@ -59,8 +59,22 @@ class RequestIdMiddleware:
             request_id_var.reset(token)
 
 
+_CREDENTIAL_HEADERS = (b"authorization", b"cookie")
+
+
+def needs_no_store(
+    request_headers: list[tuple[bytes, bytes]], response_headers: list[tuple[bytes, bytes]]
+) -> bool:
+    """Whether a response is per-user: the request carried credentials (a bearer token or any cookie), or
+    the response sets a cookie. Such responses must never sit in a shared or browser cache."""
+    if any(name.lower() in _CREDENTIAL_HEADERS for name, _ in request_headers):
+        return True
+    return any(name.lower() == b"set-cookie" for name, _ in response_headers)
+
+
 class SecurityHeadersMiddleware:
-    """Adds restrictive security headers (CSP, no sniffing, no framing) to every response."""
+    """Adds restrictive security headers (CSP, no sniffing, no framing) to every response, and
+    ``Cache-Control: no-store`` to every per-user one (see :func:`needs_no_store`, docs/security.md)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -70,11 +84,18 @@ class SecurityHeadersMiddleware:
             await self.app(scope, receive, send)
             return
 
+        request_headers = list(scope.get("headers") or [])
+
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                present = {k.lower() for k, _ in message.get("headers", [])}
+                headers = list(message.get("headers", []))
+                if needs_no_store(request_headers, headers):
+                    # Replaces any caching a route chose: a per-user answer is never stored.
+                    headers = [(k, v) for k, v in headers if k.lower() != b"cache-control"]
+                    headers.append((b"cache-control", b"no-store"))
+                present = {k.lower() for k, _ in headers}
                 extra = [(k, v) for k, v in SECURITY_HEADERS if k not in present]
-                message["headers"] = [*message.get("headers", []), *extra]
+                message["headers"] = [*headers, *extra]
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
@@ -148,7 +169,8 @@ class BodyLimitMiddleware:
 class PathAliasMiddleware:
     """Serves a path prefix under another one, so a documented address keeps working where an app is mounted.
 
-    The seed names ``/functions/v1/...`` for the workshop's functions; the workshop app lives at ``/workshop``.
+    The workshop's functions are documented at ``/functions/v1/...`` while the workshop app lives at
+    ``/workshop`` (docs/workshop-agent.md, "Contract").
     Rewriting the path (rather than registering the routes twice) keeps one implementation of each route.
     """
 

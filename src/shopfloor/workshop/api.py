@@ -1,110 +1,32 @@
 """HTTP routes of Toquilla Trace, mounted at /workshop by the main app.
 
 Sign-in (``/auth/*``), the read API for the pages (``/api/*``), and ``POST /functions/v1/apply-proposals``.
-Every route that reads or writes records takes the actor from :func:`current_actor` (bearer token or signed
+Every route that reads or writes records takes the actor from ``deps.current_actor`` (bearer token or signed
 session cookie) and works inside the actor's workshop. Errors use the one envelope.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
-from importlib import import_module
-from threading import Lock
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, FastAPI, Query, Request, Response
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi import APIRouter, FastAPI, Query, Request, Response
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from shopfloor.logs import get_logger, request_id_var
 from shopfloor.settings import Settings
 from shopfloor.web.errors import ApiError, envelope, install_error_handlers
 from shopfloor.workshop import accounts, domain
+from shopfloor.workshop.agent.api import router as agent_router
 from shopfloor.workshop.approvals import ApplyRequest, CardResult, apply_decisions
-from shopfloor.workshop.store import NotFound, Store, WorkshopRepo, open_store
+from shopfloor.workshop.deps import Actor, Admin, StoreDep, WorkshopState, state_of
+from shopfloor.workshop.pages import install as install_pages
+from shopfloor.workshop.store import NotFound, Store, WorkshopRepo
 from shopfloor.workshop.store import models as m
 from shopfloor.workshop.store.models import utcnow
 
 log = get_logger("shopfloor.workshop.api")
-UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-
-
-class WorkshopState:
-    """What the routes share: settings, the session signer and the store (opened on first use)."""
-
-    def __init__(self, settings: Settings, store: Store | None = None) -> None:
-        self.settings = settings
-        self.signer = accounts.SessionSigner(settings.session_secret())
-        self.throttle = accounts.LoginThrottle()
-        self._store = store
-        self._lock = Lock()
-
-    @property
-    def store(self) -> Store:
-        """The workshop store (the app's URL: on PostgreSQL, the non-owner app role)."""
-        with self._lock:
-            if self._store is None:
-                self._store = open_store(self.settings.workshop_db_url())
-            return self._store
-
-    def dispose(self) -> None:
-        """Close the store's pooled connections (it reopens on next use)."""
-        with self._lock:
-            if self._store is not None:
-                self._store.dispose()
-
-
-def state_of(request: Request) -> WorkshopState:
-    """The workshop app's shared state."""
-    state: WorkshopState = request.app.state.workshop
-    return state
-
-
-def store_of(request: Request) -> Store:
-    """FastAPI dependency: the workshop store."""
-    return state_of(request).store
-
-
-def current_actor(request: Request) -> domain.Actor:
-    """FastAPI dependency: the signed-in actor, from ``Authorization: Bearer`` or the session cookie.
-
-    A cookie-authenticated unsafe request (POST, ...) must carry the session's CSRF token in ``x-csrf-token``.
-    Raises 401 without valid credentials and 403 on a CSRF mismatch.
-    """
-    state = state_of(request)
-    header = request.headers.get("authorization")
-    if header is not None:
-        scheme, _, token = header.partition(" ")
-        actor = accounts.actor_for_token(state.store, token.strip()) if scheme.lower() == "bearer" else None
-        if actor is None:
-            raise ApiError(401, "unauthorized", "The bearer token is not valid.")
-        request.state.auth = "bearer"
-        return actor
-    session = state.signer.loads(request.cookies.get(accounts.SESSION_COOKIE))
-    if session is None:
-        raise ApiError(401, "unauthorized", "Sign in first.")
-    if request.method in UNSAFE_METHODS and not accounts.csrf_ok(
-        session, request.headers.get(accounts.CSRF_HEADER)
-    ):
-        raise ApiError(403, "csrf_failed", "The form is out of date; reload the page and try again.")
-    actor = accounts.load_actor(state.store, session.user_id, session.workshop_id)
-    if actor is None:
-        raise ApiError(401, "unauthorized", "Sign in first.")
-    request.state.auth = "session"
-    request.state.session = session
-    return actor
-
-
-def admin_actor(actor: Annotated[domain.Actor, Depends(current_actor)]) -> domain.Actor:
-    """FastAPI dependency: the signed-in actor, who must be an admin (403 otherwise)."""
-    if not actor.is_admin:
-        raise ApiError(403, "forbidden", "Only a workshop admin can see this.")
-    return actor
-
-
-Actor = Annotated[domain.Actor, Depends(current_actor)]
-Admin = Annotated[domain.Actor, Depends(admin_actor)]
-StoreDep = Annotated[Store, Depends(store_of)]
 
 
 class LoginBody(BaseModel):
@@ -345,15 +267,12 @@ def list_weavers(actor: Actor, store: StoreDep) -> dict[str, Any]:
         return {"weavers": [weaver_json(w, counts.get(w.id, 0)) for w in repo.weavers()]}
 
 
-ProposalStatus = Literal["pending", "question", "blocked", "approved", "rejected"]
-
-
 @api.get("/proposals")
 def list_proposals(
     actor: Actor,
     store: StoreDep,
     run_id: Annotated[str | None, Query(max_length=40)] = None,
-    status: Annotated[list[ProposalStatus] | None, Query()] = None,
+    status: Annotated[list[domain.ProposalStatus] | None, Query()] = None,
 ) -> dict[str, Any]:
     """Proposal cards of the actor's workshop (of one run), newest run first."""
     with store.transaction(actor.workshop_id, write=False) as s:
@@ -442,23 +361,6 @@ def _failure(results: list[CardResult], cards: list[dict[str, Any]]) -> JSONResp
     return envelope(status, code, message, request_id_var.get(), results=cards)
 
 
-INDEX_PAGE = """<!doctype html><html lang=en><head><meta charset=utf-8><title>Toquilla Trace</title></head><body>
-<h1>Toquilla Trace</h1>
-<p>Hat records kept by speaking or typing notes. The agent turns a note into proposal cards; a person approves,
-edits or rejects each card, and only an approval writes a record.</p>
-<h2>API</h2>
-<ul>
-<li><code>POST /workshop/auth/login</code> (email, password) for a session, or a bearer token for scripts</li>
-<li><code>POST /functions/v1/workshop-agent</code>: a note in, proposal cards out</li>
-<li><code>POST /functions/v1/apply-proposals</code>: approve, edit, reject or answer cards</li>
-<li><code>GET /workshop/api/hats</code>, <code>/workshop/api/weavers</code>, <code>/workshop/api/proposals</code>,
-<code>/workshop/api/runs</code> (admins)</li>
-</ul>
-<p>From a terminal: <code>shopfloor workshop note "TEXT" --as EMAIL --json</code>. Demo accounts and the
-rules are in docs/workshop.md.</p>
-</body></html>"""
-
-
 def create_app(settings: Settings, store: Store | None = None) -> FastAPI:
     """The Toquilla Trace sub-app (the store opens on first use, from ``settings.workshop_db_url()``)."""
     app = FastAPI(title="Toquilla Trace", docs_url=None, redoc_url=None)
@@ -467,11 +369,6 @@ def create_app(settings: Settings, store: Store | None = None) -> FastAPI:
     app.include_router(auth)
     app.include_router(api)
     app.include_router(functions)
-    app.include_router(import_module("shopfloor.workshop.agent.api").router)
-    import_module("shopfloor.workshop.pages").install(app)  # the pages, before the old index below
-
-    @app.get("/", response_class=HTMLResponse)
-    def index() -> str:
-        return INDEX_PAGE
-
+    app.include_router(agent_router)
+    install_pages(app)
     return app

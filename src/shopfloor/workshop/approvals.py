@@ -35,7 +35,7 @@ from shopfloor.workshop.store.models import utcnow
 from shopfloor.workshop.store.repo import NotFound, event_view
 
 MAX_DECISIONS = 20
-DECIDED = ("approved", "rejected")
+DECIDED = domain.DECIDED_STATUSES
 
 # Fields a person may set per proposal type (by editing a card or answering its question).
 EDITABLE: dict[str, frozenset[str]] = {
@@ -46,19 +46,19 @@ EDITABLE: dict[str, frozenset[str]] = {
 
 
 class Fields(BaseModel):
-    """Payload fields a person can fill in or change; ranges are the spec's."""
+    """Payload fields a person can fill in or change; the ranges are the domain's (docs/workshop.md, "Rules")."""
 
     model_config = ConfigDict(extra="forbid")
 
     weaver_id: StrictStr | None = Field(default=None, min_length=1, max_length=40)
-    quantity: StrictInt | None = Field(default=None, ge=1, le=20)
+    quantity: StrictInt | None = Field(default=None, ge=domain.MIN_QUANTITY, le=domain.MAX_QUANTITY)
     grade: domain.Grade | None = None
     rows_per_inch: StrictInt | None = Field(default=None, ge=domain.MIN_ROWS, le=domain.MAX_ROWS)
     straw: domain.Straw | None = None
     hat_code: StrictStr | None = Field(default=None, min_length=1, max_length=20)
     to_stage: domain.Stage | None = None
     kind: domain.FlagKind | None = None
-    message: StrictStr | None = Field(default=None, min_length=1, max_length=200)
+    message: StrictStr | None = Field(default=None, min_length=1, max_length=domain.MAX_FLAG_MESSAGE)
 
     def given(self) -> dict[str, Any]:
         """Only the fields the client sent."""
@@ -362,18 +362,20 @@ def _missing(kind: str, payload: dict[str, Any]) -> list[str]:
 def _check(
     repo: WorkshopRepo, actor: domain.Actor, kind: str, payload: dict[str, Any], now: datetime
 ) -> dict[str, Any]:
-    """Every rule for ``payload`` on the current rows; the seed's rule_result shape (with ``checked_at``)."""
+    """Every rule for ``payload`` on the current rows, as a card stores it (with ``checked_at``)."""
     result: dict[str, Any]
     if kind == "create_hat":
         result = dict(_check_create(repo, payload))
     elif kind == "advance_stage":
         hat = _hat(repo, payload)
         if hat is None:
-            result = _refusal("hat_not_found", f"No hat {payload.get('hat_code')} in this workshop.")
+            result = dict(
+                domain.refusal("hat_not_found", f"No hat {payload.get('hat_code')} in this workshop.")
+            )
         else:
             to = payload.get("to_stage")
             if not domain.is_stage(to):
-                result = _refusal("invalid_stage", f"{to!r} is not a stage.")
+                result = dict(domain.refusal("invalid_stage", f"{to!r} is not a stage."))
             else:
                 fresh = repo.hat_domain(hat)
                 result = dict(domain.can_advance(fresh, domain.stage_index(str(to)), actor))
@@ -382,8 +384,8 @@ def _check(
     elif kind == "flag_issue":
         result = dict(_check_flag(repo, payload))
     else:
-        result = _refusal("unknown_type", f"Unknown proposal type {kind}.")
-    return _stamped(result, now)
+        result = dict(domain.refusal("unknown_type", f"Unknown proposal type {kind}."))
+    return domain.checked(result, now)
 
 
 def _warnings_if_moved(repo: WorkshopRepo, hat: domain.Hat, to_stage: str, now: datetime) -> list[str]:
@@ -396,57 +398,46 @@ def _warnings_if_moved(repo: WorkshopRepo, hat: domain.Hat, to_stage: str, now: 
     return [a["kind"] for a in found if a["kind"] == "too_fast"]
 
 
-def _stamped(result: dict[str, Any], now: datetime) -> dict[str, Any]:
-    """``result`` in the seed's rule_result shape: with ``warnings`` (none unless given) and ``checked_at``."""
-    return {**result, "warnings": result.get("warnings", []), "checked_at": now.isoformat()}
-
-
-def _refusal(code: str, message: str, fix: dict[str, Any] | None = None) -> dict[str, Any]:
-    return {"allowed": False, "code": code, "message": message, "fix": fix}
-
-
-def _allowed(message: str) -> dict[str, Any]:
-    return {"allowed": True, "code": None, "message": message, "fix": None}
-
-
-def _check_create(repo: WorkshopRepo, payload: dict[str, Any]) -> dict[str, Any]:
+def _check_create(repo: WorkshopRepo, payload: dict[str, Any]) -> domain.RuleResult:
     weaver_id = payload.get("weaver_id")
     try:
         weaver = repo.weaver(str(weaver_id)) if weaver_id else None
     except NotFound:
         weaver = None
     if weaver is None or weaver.archived:
-        return _refusal("weaver_not_found", "The weaver is not (or no longer) in this workshop.")
+        return domain.refusal("weaver_not_found", "The weaver is not (or no longer) in this workshop.")
     quantity = payload.get("quantity")
-    if not isinstance(quantity, int) or isinstance(quantity, bool) or not 1 <= quantity <= 20:
-        return _refusal("invalid_quantity", "quantity must be between 1 and 20.")
+    if not domain.validate_quantity(quantity):
+        return domain.refusal("invalid_quantity", domain.QUANTITY_ERROR)
     rows = payload.get("rows_per_inch")
     if not domain.validate_rows(rows):
-        return _refusal("invalid_rows", domain.ROWS_ERROR)
+        return domain.refusal("invalid_rows", domain.ROWS_ERROR)
     assert isinstance(rows, int)
     grade = payload.get("grade") or domain.grade_for(rows)
     if domain.grade_mismatch(grade, rows):
-        return _refusal(
+        return domain.refusal(
             "grade_mismatch", domain.grade_mismatch_message(grade, rows), {"grade": domain.grade_for(rows)}
         )
     straw = payload.get("straw")
     if straw is not None and straw not in domain.STRAWS:
-        return _refusal("invalid_straw", f"{straw!r} is not a straw (Natural, Bleached or Dyed).")
-    return _allowed(f"{quantity} {grade} hat(s) of {rows} rows for {weaver.name} can be created.")
+        return domain.refusal("invalid_straw", f"{straw!r} is not a straw (Natural, Bleached or Dyed).")
+    return domain.rule_result(
+        True, None, f"{quantity} {grade} hat(s) of {rows} rows for {weaver.name} can be created."
+    )
 
 
-def _check_flag(repo: WorkshopRepo, payload: dict[str, Any]) -> dict[str, Any]:
+def _check_flag(repo: WorkshopRepo, payload: dict[str, Any]) -> domain.RuleResult:
     hat = _hat(repo, payload)
     if hat is None:
-        return _refusal("hat_not_found", f"No hat {payload.get('hat_code')} in this workshop.")
+        return domain.refusal("hat_not_found", f"No hat {payload.get('hat_code')} in this workshop.")
     kind, message = payload.get("kind"), payload.get("message")
     if kind not in domain.FLAG_KINDS:
-        return _refusal("invalid_kind", f"{kind!r} is not a flag kind.")
-    if not isinstance(message, str) or not 1 <= len(message.strip()) <= 200:
-        return _refusal("invalid_message", "message must be 1 to 200 characters.")
+        return domain.refusal("invalid_kind", f"{kind!r} is not a flag kind.")
+    if not isinstance(message, str) or not 1 <= len(message.strip()) <= domain.MAX_FLAG_MESSAGE:
+        return domain.refusal("invalid_message", domain.FLAG_MESSAGE_ERROR)
     if any(f.kind == kind for f in repo.flags([hat.id])):
-        return _refusal("flag_exists", f"{hat.code} already has an open {kind} flag.")
-    return _allowed(f"A {kind} flag can be raised on {hat.code}.")
+        return domain.refusal("flag_exists", f"{hat.code} already has an open {kind} flag.")
+    return domain.rule_result(True, None, f"A {kind} flag can be raised on {hat.code}.")
 
 
 def _hat(repo: WorkshopRepo, payload: dict[str, Any]) -> m.Hat | None:
@@ -513,7 +504,7 @@ def _approve(
         if flagged is None:
             base.outcome, base.code, base.status = "blocked", "flag_exists", "blocked"
             base.message = f"{hat.code} already has an open {payload['kind']} flag."
-            base.rule_result = _stamped(_refusal("flag_exists", base.message), now)
+            base.rule_result = domain.checked(domain.refusal("flag_exists", base.message), now)
             return base
         applied = flagged
     edited = {k: v for k, v in payload.items() if k in EDITABLE[proposal.type]}
@@ -650,7 +641,7 @@ def _raise_flag(
                 workshop_id=actor.workshop_id,
                 hat_id=hat.id,
                 kind=payload["kind"],
-                message=str(payload["message"]).strip()[:200],
+                message=str(payload["message"]).strip()[: domain.MAX_FLAG_MESSAGE],
                 status="open",
                 proposal_id=proposal.id,
                 created_at=now,
@@ -721,7 +712,7 @@ def _record_refusal(s: Session, proposal_id: str, result: CardResult, now: datet
     """A conflict or a rule that now says no: the card becomes blocked with the reason (still undecided)."""
     payload = result.extra.pop("payload", None)
     if result.outcome == "conflict":
-        result.rule_result = _stamped(_refusal("conflict", result.message), now)
+        result.rule_result = domain.checked(domain.refusal("conflict", result.message), now)
     values: dict[str, Any] = {"status": "blocked", "rule_result": result.rule_result}
     stored = s.get(m.Proposal, proposal_id)
     if stored is not None and isinstance(payload, dict):

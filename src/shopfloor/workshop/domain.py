@@ -2,6 +2,11 @@
 
 Nothing here touches a database, the network or the clock: callers pass the rows and ``now``. The agent's
 propose tools and the approval path both call these functions, so a rule has exactly one definition.
+
+This module is also the workshop's one vocabulary (docs/workshop-agent.md, "One vocabulary"): stages, grades,
+straws, flag kinds, proposal types and statuses, the quantity, rows, quote and proposal bounds, and the
+honorifics. The tool schemas, the argument models, the offline reader, the handlers and the approval path
+read them from here.
 """
 
 from __future__ import annotations
@@ -284,6 +289,37 @@ EVENT_TYPES: tuple[EventType, ...] = (
 )
 FlagKind = Literal["grade_mismatch", "too_fast", "weaver_not_found", "other"]
 FLAG_KINDS: tuple[FlagKind, ...] = ("grade_mismatch", "too_fast", "weaver_not_found", "other")
+MAX_FLAG_MESSAGE = 200
+FLAG_MESSAGE_ERROR = f"message must be 1 to {MAX_FLAG_MESSAGE} characters."
+
+# ---------------------------------------------------------------------------------------------------------
+# Proposals: what a card proposes, where it stands, and how much one note may ask for
+# ---------------------------------------------------------------------------------------------------------
+
+ProposalType = Literal["create_hat", "advance_stage", "flag_issue"]
+PROPOSAL_TYPES: tuple[ProposalType, ...] = ("create_hat", "advance_stage", "flag_issue")
+ProposalStatus = Literal["pending", "question", "blocked", "approved", "rejected"]
+PROPOSAL_STATUSES: tuple[ProposalStatus, ...] = ("pending", "question", "blocked", "approved", "rejected")
+# A run buffers cards in the first three statuses; only a person's decision gives the last two.
+BufferedStatus = Literal["pending", "question", "blocked"]
+DecidedStatus = Literal["approved", "rejected"]
+DECIDED_STATUSES: tuple[DecidedStatus, ...] = ("approved", "rejected")
+Confidence = Literal["high", "check"]
+CONFIDENCES: tuple[Confidence, ...] = ("high", "check")
+
+MIN_QUANTITY = 1
+MAX_QUANTITY = 20
+QUANTITY_ERROR = f"quantity must be between {MIN_QUANTITY} and {MAX_QUANTITY}."
+MAX_PROPOSALS = 10
+
+
+def validate_quantity(quantity: object) -> bool:
+    """True when ``quantity`` is an integer (not a bool) from 1 to 20: how many hats one card may create."""
+    return (
+        isinstance(quantity, int)
+        and not isinstance(quantity, bool)
+        and MIN_QUANTITY <= quantity <= MAX_QUANTITY
+    )
 
 
 @dataclass(frozen=True)
@@ -353,6 +389,27 @@ class RuleResult(TypedDict):
     fix: dict[str, Any] | None
 
 
+def rule_result(
+    allowed: bool, code: str | None, message: str, fix: dict[str, Any] | None = None
+) -> RuleResult:
+    """The one way to build what a rule said (``code`` is None when allowed; ``fix`` a suggested change)."""
+    return {"allowed": allowed, "code": code, "message": message, "fix": fix}
+
+
+def refusal(code: str, message: str, fix: dict[str, Any] | None = None) -> RuleResult:
+    """A rule saying no, with its stable ``code``."""
+    return rule_result(False, code, message, fix)
+
+
+def checked(
+    result: Mapping[str, Any], now: datetime, warnings: Sequence[str] | None = None, **extra: Any
+) -> dict[str, Any]:
+    """``result`` as a card stores it: with ``warnings`` (given, else the result's own, else none) and
+    ``checked_at``, then any ``extra`` fields (docs/workshop.md, "Rules")."""
+    kept = list(warnings) if warnings is not None else list(result.get("warnings", []))
+    return {**result, "warnings": kept, "checked_at": now.isoformat(), **extra}
+
+
 class Anomaly(TypedDict):
     """Something odd in a hat's record: ``kind`` is a flag kind, ``message`` a plain sentence."""
 
@@ -367,10 +424,6 @@ class Anomaly(TypedDict):
 NOT_OWNER_MESSAGE = "Only the current owner can change the stage."
 
 
-def _no(code: str, message: str, fix: dict[str, Any] | None = None) -> RuleResult:
-    return {"allowed": False, "code": code, "message": message, "fix": fix}
-
-
 def can_advance(hat: Hat, to_index: int, actor: Actor) -> RuleResult:
     """May ``actor`` move ``hat`` to stage ``STAGES[to_index]``? Checks, in order: archived, not_owner,
     already_finished, same_stage, backward, stage_skip (with fix ``{"to_stage": next_stage(from)}``).
@@ -383,31 +436,28 @@ def can_advance(hat: Hat, to_index: int, actor: Actor) -> RuleResult:
     target = STAGES[to_index]
     from_index = stage_index(hat.stage)
     if hat.archived:
-        return _no("archived", f"{hat.code} is archived; archived hats do not change stage.")
+        return refusal("archived", f"{hat.code} is archived; archived hats do not change stage.")
     if hat.owner_type != "workshop" or hat.workshop_id != actor.workshop_id:
-        return _no("not_owner", NOT_OWNER_MESSAGE)
+        return refusal("not_owner", NOT_OWNER_MESSAGE)
     if STAGES[from_index] == FINISHED:
-        return _no("already_finished", f"{hat.code} is already Finished; finished hats do not change stage.")
+        return refusal(
+            "already_finished", f"{hat.code} is already Finished; finished hats do not change stage."
+        )
     if to_index == from_index:
-        return _no("same_stage", f"{hat.code} is already at {target}.")
+        return refusal("same_stage", f"{hat.code} is already at {target}.")
     if to_index < from_index:
-        return _no(
+        return refusal(
             "backward",
             f"{hat.code} is at {hat.stage}; stages only move forward, so it cannot go back to {target}.",
         )
     following = next_stage(hat.stage)
     if to_index > from_index + 1:
-        return _no(
+        return refusal(
             "stage_skip",
             f"{hat.code} is at {hat.stage}; the next stage is {following}, so it cannot skip to {target}.",
             {"to_stage": following},
         )
-    return {
-        "allowed": True,
-        "code": None,
-        "message": f"{hat.code} can move from {hat.stage} to {target}.",
-        "fix": None,
-    }
+    return rule_result(True, None, f"{hat.code} can move from {hat.stage} to {target}.")
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -479,7 +529,10 @@ def _describe_span(span: timedelta) -> str:
 # Weavers
 # ---------------------------------------------------------------------------------------------------------
 
-HONORIFICS = frozenset({"dona", "don", "sra", "senora", "sr", "senor", "mrs", "mr", "ms", "miss"})
+# Folded honorifics: the weaver matcher drops them from a heard name, and the offline reader builds its
+# "Doña Rosa" pattern from them, so a title the reader hears is always one the matcher ignores
+# (docs/workshop.md, "Weavers").
+HONORIFICS = frozenset({"dona", "don", "sra", "senora", "srta", "sr", "senor", "mrs", "mr", "ms", "miss"})
 MAX_WEAVER_MATCHES = 5
 _WORD = re.compile(r"[^\W_]+")
 

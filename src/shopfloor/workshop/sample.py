@@ -1,4 +1,6 @@
-"""The spec's sample data: two workshops, their users, weavers and hats (with ages, owners, flags, events).
+"""The sample data (docs/workshop.md, "Sample data"): two workshops, their users, weavers and hats.
+
+Hats come with ages, owners, flags and events.
 
 ``load_sample`` inserts what is missing and leaves existing rows alone, so it is safe to run on every start.
 ``fresh_sample_store`` gives a new seeded SQLite file cheaply (a migrated, seeded template is copied), for

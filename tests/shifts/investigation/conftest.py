@@ -9,7 +9,7 @@ from datetime import date, datetime, timedelta
 
 import pytest
 
-from shopfloor.shifts.store import DayRows, connect, open_read_only, replace_day
+from shopfloor.shifts.records.store import DayRows, connect, open_read_only, replace_day
 
 WEEK_A = [date(2026, 9, d) for d in (14, 15, 16, 17, 18)]
 WEEK_B = [date(2026, 9, d) for d in (7, 8, 9, 10, 11)]

@@ -3,10 +3,10 @@ stop bucket names its leading reason only when ranked, and a repeated statement 
 
 from datetime import date
 
-from shopfloor.shifts import evidence, shapes
+from shopfloor.shifts import Scope, investigate
+from shopfloor.shifts.answers import shapes
 from shopfloor.shifts.evals import invariants
-from shopfloor.shifts.investigation import investigate
-from shopfloor.shifts.plans import Scope
+from shopfloor.shifts.tools import context
 
 DAY = date(2026, 9, 16)
 SHIFT1 = Scope(day=DAY, shift=1, include="shift")
@@ -89,13 +89,13 @@ def test_real_window_diagnosis_cites_its_rows(conn):
 
 def test_a_statement_repeated_in_one_run_is_read_once_and_listed_twice(conn, monkeypatch):
     ran: list[str] = []
-    real = evidence.bounded_query
+    real = context.bounded_query
 
     def counting(c, sql, params=(), **kw):
         ran.append(" ".join(sql.split()))
         return real(c, sql, params, **kw)
 
-    monkeypatch.setattr(evidence, "bounded_query", counting)
+    monkeypatch.setattr(context, "bounded_query", counting)
     answer = investigate("why was second shift slow", SHIFT2, conn)
     listed = [s["sql"] for e in answer.evidence for s in e["sql"]]
     downtime = [s for s in listed if s.startswith("SELECT reason AS key")]

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from shopfloor.shifts.calendar import (
+from shopfloor.shifts.plant.calendar import (
     coverage,
     previous_window,
     production_day,

@@ -7,9 +7,9 @@ import pytest
 from shopfloor.agent.dispatch import dispatch
 from shopfloor.agent.providers.base import ToolCall
 from shopfloor.agent.tools import ToolRegistry, schema_problems
-from shopfloor.shifts.daily_tools import daily_tools
-from shopfloor.shifts.evidence import RunContext
-from shopfloor.shifts.plans import Scope
+from shopfloor.shifts import Scope
+from shopfloor.shifts.tools.context import RunContext
+from shopfloor.shifts.tools.daily import daily_tools
 
 DAY = date(2026, 9, 16)
 REG = ToolRegistry(daily_tools())
@@ -187,7 +187,7 @@ def test_result_ids_are_per_run(conn):
 
 
 def test_row_limit_and_truncation_flag(conn):
-    from shopfloor.shifts.evidence import Sql, envelope
+    from shopfloor.shifts.tools.context import Sql, envelope
 
     ctx = RunContext(conn, Scope(day=DAY))
     sql = Sql()
@@ -201,12 +201,13 @@ def test_a_slow_query_is_interrupted_and_reported(conn, monkeypatch):
     import functools
 
     from shopfloor.agent.tools import ToolError
-    from shopfloor.shifts import evidence, store
+    from shopfloor.shifts.records import store
+    from shopfloor.shifts.tools import context
 
-    monkeypatch.setattr(evidence, "bounded_query", functools.partial(store.bounded_query, timeout_s=0.05))
+    monkeypatch.setattr(context, "bounded_query", functools.partial(store.bounded_query, timeout_s=0.05))
     ctx = RunContext(conn, Scope(day=DAY))
     with pytest.raises(ToolError, match="longer than two seconds"):
-        evidence.Sql().rows(
+        context.Sql().rows(
             ctx, "SELECT count(*) FROM range(100000000) a, range(100) b WHERE a.range % 7 = b.range", {}
         )
 

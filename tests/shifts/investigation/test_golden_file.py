@@ -3,9 +3,10 @@
 from pathlib import Path
 
 from shopfloor.agent.evals import load_cases
+from shopfloor.shifts import Scope
 from shopfloor.shifts.evals import parse_case_day
-from shopfloor.shifts.plans import Plan, Scope, parse_address
-from shopfloor.shifts.router import route
+from shopfloor.shifts.planning.plans import Plan, parse_address
+from shopfloor.shifts.planning.router import route
 
 GOLDEN = Path(__file__).resolve().parents[3] / "evals" / "shifts.yaml"
 KNOWN = {"status", "url", "tools_include", "tools_exclude", "charts_min", "text_includes", "cause"}

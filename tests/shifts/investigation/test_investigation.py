@@ -6,10 +6,10 @@ from datetime import date
 import pytest
 
 from shopfloor.agent.loop import LoopLimits
+from shopfloor.shifts import Scope, investigate, investigate_address
 from shopfloor.shifts.evals import check_charts, check_figures, check_ranking, invariants
-from shopfloor.shifts.investigation import History, investigate, investigate_address
-from shopfloor.shifts.plans import Scope
-from shopfloor.shifts.router import route
+from shopfloor.shifts.investigation import History
+from shopfloor.shifts.planning.router import route
 
 DAY = date(2026, 9, 16)
 SHIFT2 = Scope(day=DAY, shift=2, include="shift")

@@ -11,9 +11,9 @@ import pytest
 from shopfloor.agent.dispatch import dispatch
 from shopfloor.agent.providers.base import ToolCall
 from shopfloor.agent.tools import schema_problems
-from shopfloor.shifts.evidence import RunContext
-from shopfloor.shifts.plans import Scope
-from shopfloor.shifts.toolset import full_registry, model_registry
+from shopfloor.shifts import Scope
+from shopfloor.shifts.tools.catalog import full_registry, model_registry
+from shopfloor.shifts.tools.context import RunContext
 
 DAY = date(2026, 9, 16)
 REG = full_registry()

@@ -2,9 +2,10 @@
 
 from datetime import date
 
-from shopfloor.shifts.planner import plan_steps
-from shopfloor.shifts.plans import Plan, Scope
-from shopfloor.shifts.router import route
+from shopfloor.shifts import Scope
+from shopfloor.shifts.planning.planner import plan_steps
+from shopfloor.shifts.planning.plans import Plan
+from shopfloor.shifts.planning.router import route
 
 DAY = date(2026, 9, 16)
 

@@ -4,7 +4,7 @@ from datetime import date
 
 import pytest
 
-from shopfloor.shifts.reports import period_report
+from shopfloor.shifts import period_report
 
 
 def test_week_report_complete_with_rankings_and_deltas(conn):

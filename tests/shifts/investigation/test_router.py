@@ -4,8 +4,9 @@ from datetime import date
 
 import pytest
 
-from shopfloor.shifts.plans import Plan, Scope, parse_address
-from shopfloor.shifts.router import Unavailable, route, speed_or_volume
+from shopfloor.shifts import Scope
+from shopfloor.shifts.planning.plans import Plan, parse_address
+from shopfloor.shifts.planning.router import Unavailable, route, speed_or_volume
 
 DAY = date(2026, 9, 16)  # a Wednesday
 SHIFT2 = Scope(day=DAY, shift=2, include="shift")
@@ -347,7 +348,7 @@ def test_every_plan_address_resolves_to_the_same_plan(question, scope):
     ],
 )
 def test_bad_addresses_are_refused(address):
-    from shopfloor.shifts.plans import AddressError
+    from shopfloor.shifts.planning.plans import AddressError
 
     with pytest.raises(AddressError):
         parse_address(address)
@@ -365,7 +366,7 @@ def test_versus_last_week_compares_this_week_with_the_one_before():
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from shopfloor.shifts.plans import AddressError  # noqa: E402
+from shopfloor.shifts.planning.plans import AddressError  # noqa: E402
 
 WORDS = st.sampled_from(
     [

@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy import select, update
 
 from shopfloor.agent.trace import ProposalStep, RuleCheckStep
-from shopfloor.workshop.agent.context import MAX_PROPOSALS
+from shopfloor.workshop.domain import MAX_PROPOSALS
 from shopfloor.workshop.store import models as m
 
 from .conftest import PEDRO, SAMPLE_NOTE, call

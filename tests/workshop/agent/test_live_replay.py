@@ -16,7 +16,7 @@ from shopfloor.agent.providers.replay import Recorder, Replay
 from shopfloor.agent.tools import schema_problems
 from shopfloor.settings import provider_key
 from shopfloor.workshop.agent.persistence import StoreAgentStore
-from shopfloor.workshop.agent.prompt import SYSTEM_PROMPT, build_user_message
+from shopfloor.workshop.agent.prompt import SYSTEM_PROMPT, UserMessage, build_user_message
 from shopfloor.workshop.agent.run import run_agent
 from shopfloor.workshop.agent.tools import REGISTRY
 
@@ -62,7 +62,9 @@ def test_sample_note_through_gemini(agent_store: StoreAgentStore):
 
     first = replay.bodies()[0]
     assert first["systemInstruction"]["parts"][0]["text"] == SYSTEM_PROMPT
-    assert first["contents"][0]["parts"][0]["text"] == build_user_message(SAMPLE_NOTE, "typed", None)
+    assert first["contents"][0]["parts"][0]["text"] == build_user_message(
+        UserMessage(SAMPLE_NOTE, "typed", None)
+    )
     declarations = first["tools"][0]["functionDeclarations"]
     assert [d["name"] for d in declarations] == REGISTRY.names
     for declaration in declarations:

@@ -2,7 +2,7 @@
 
 import pytest
 
-from shopfloor.workshop.agent.reader import HatRef, fold, read_note
+from shopfloor.workshop.agent.offline.reader import HatRef, fold, read_note
 
 SAMPLE = (
     "Doña Rosa Pillco terminó 3 finos de 18 hileras. El TQ-7F3K2 pasó a lavado, el TQ-2C5P0 ya está listo y "

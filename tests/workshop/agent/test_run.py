@@ -388,12 +388,11 @@ def test_offline_reader_never_reads_a_trimmed_result():
     from shopfloor.agent.loop import TRIMMED
     from shopfloor.agent.providers.base import AssistantTurn, ModelRequest, ToolResults, UserText
     from shopfloor.agent.tools import ToolResult
-    from shopfloor.workshop.agent.prompt import build_user_message
+    from shopfloor.workshop.agent.prompt import UserMessage, build_user_message
 
-    reader = OfflineReader()
-    first = ModelRequest(
-        "system", [], [UserText(build_user_message("Rosa entregó 2 finos de 16 hileras", "typed", None))]
-    )
+    message = UserMessage("Rosa entregó 2 finos de 16 hileras", "typed", None)
+    reader = OfflineReader().for_message(message)
+    first = ModelRequest("system", [], [UserText(build_user_message(message))])
     lookups = reader.complete(first)
     assert [c.name for c in lookups.tool_calls] == ["find_weaver"]
     trimmed = ToolResults(tuple(ToolResult(c.id, c.name, TRIMMED) for c in lookups.tool_calls))

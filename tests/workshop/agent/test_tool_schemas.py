@@ -162,7 +162,7 @@ def test_access_levels():
 def test_argument_models_reject_what_the_schemas_reject():
     from pydantic import ValidationError
 
-    from shopfloor.workshop.agent.tools import AskQuestionArgs, FindHatsArgs, ProposeAdvanceStageArgs
+    from shopfloor.workshop.agent.args import AskQuestionArgs, FindHatsArgs, ProposeAdvanceStageArgs
 
     good = {"codes": [], "weaver_name": None, "stage": "Washing", "open_only": True}
     assert FindHatsArgs.model_validate(good).stage == "Washing"

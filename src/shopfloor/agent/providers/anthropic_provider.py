@@ -1,8 +1,8 @@
 """Claude through the official ``anthropic`` SDK (beta Messages API, as seed 000 section 6.5 calls it).
 
 Each call sends: the system prompt as one cached block (``cache_control: ephemeral`` caches system plus
-tools), every tool with ``strict: true`` in registry order, ``tool_choice: auto``, adaptive thinking,
-``output_config.effort`` and the server-side fallback beta (``fallbacks: "default"``). Thinking blocks go
+tools), every tool with ``strict: true`` in registry order, ``tool_choice: auto``, the thinking form and
+``output_config.effort`` the model table gives the model, and the server-side fallback beta (``fallbacks: "default"``). Thinking blocks go
 back unchanged on the next request. Retries (408/409/429/5xx/529) are the SDK's own (``max_retries``).
 """
 
@@ -15,6 +15,7 @@ import anthropic
 import httpx2
 from anthropic.types.beta import BetaMessage
 
+from shopfloor.agent.capabilities import model_info
 from shopfloor.agent.providers.base import (
     AssistantTurn,
     ModelRequest,
@@ -28,7 +29,9 @@ from shopfloor.agent.providers.base import (
 from shopfloor.agent.providers.common import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT_S,
+    PARSE_ERRORS,
     CallErrors,
+    count,
     result_text,
 )
 
@@ -48,13 +51,31 @@ _STOP_REASONS = {
 Effort = Literal["low", "medium", "high", "xhigh", "max"]
 
 
+# The API's smallest thinking budget; a budget must also stay under max_tokens.
+MIN_THINKING_BUDGET = 1024
+
+
 @dataclass(frozen=True)
 class ClaudeOptions:
-    """The seed's per-call options; switch them off for a model that rejects them."""
+    """The seed's per-call options; switch them off for a model that rejects them. Thinking and effort are
+    sent only in the form the model table gives the model (docs/providers.md)."""
 
-    thinking: bool = True  # adaptive thinking (counts toward max_tokens)
+    thinking: bool = True  # thinking (counts toward max_tokens): adaptive, or with a budget on older models
     effort: Effort | None = "medium"
     fallbacks: bool = True  # server-side fallback on a policy decline (beta)
+    thinking_budget: int = 4000  # budget_tokens for models without adaptive thinking (at most max_tokens / 2)
+
+
+def thinking_param(form: str, max_tokens: int, budget: int) -> dict[str, Any] | None:
+    """The ``thinking`` option for a model whose table form is ``form`` (adaptive, budget or none): a budget
+    is cut to half of ``max_tokens`` so an answer still fits, and dropped when under the API's minimum."""
+    if form == "adaptive":
+        return {"type": "adaptive"}
+    if form == "budget":
+        tokens = min(budget, max_tokens // 2)
+        if tokens >= MIN_THINKING_BUDGET:
+            return {"type": "enabled", "budget_tokens": tokens}
+    return None
 
 
 class AnthropicProvider:
@@ -88,8 +109,10 @@ class AnthropicProvider:
         model = request.model or self.model
         try:
             message = self._client.beta.messages.create(
-                model=model, timeout=request.timeout_s, **build_params(request, self.options)
+                model=model, timeout=request.timeout_s, **build_params(request, model, self.options)
             )
+            # Reading the answer is inside the error mapping: the SDK does not validate what it was sent.
+            return parse_message(message)
         except anthropic.APITimeoutError:
             raise self._errors.timeout() from None
         except anthropic.APIConnectionError as error:
@@ -97,13 +120,14 @@ class AnthropicProvider:
         except anthropic.APIStatusError as error:
             detail = error.api_message or error.type or ""
             raise self._errors.status(error.status_code, error.type, detail) from None
-        except anthropic.AnthropicError as error:
+        except (anthropic.AnthropicError, *PARSE_ERRORS) as error:
             raise self._errors.bad_response(error) from None
-        return parse_message(message)
 
 
-def build_params(request: ModelRequest, options: ClaudeOptions) -> dict[str, Any]:
-    """The body of one Messages call, without ``model`` (the SDK adds headers and the version)."""
+def build_params(request: ModelRequest, model: str, options: ClaudeOptions) -> dict[str, Any]:
+    """The body of one Messages call for ``model``, without ``model`` itself (the SDK adds headers and the
+    version). A model missing from the model table gets no thinking and no effort."""
+    info = model_info(model)
     params: dict[str, Any] = {
         "max_tokens": request.max_tokens,
         "system": [{"type": "text", "text": request.system, "cache_control": {"type": "ephemeral"}}],
@@ -120,9 +144,12 @@ def build_params(request: ModelRequest, options: ClaudeOptions) -> dict[str, Any
             for spec in request.tools
         ]
         params["tool_choice"] = {"type": "auto"}
-    if options.thinking:
-        params["thinking"] = {"type": "adaptive"}
-    if options.effort:
+    thinking = thinking_param(info.thinking, request.max_tokens, options.thinking_budget) if info else None
+    if options.thinking and thinking is not None:
+        # The loop may trim an old tool result to fit the byte cap, which changes the messages before a later
+        # thinking block; the API then drops that block instead of refusing the request (docs/providers.md).
+        params["thinking"] = {**thinking, "block_binding": {"prefix_mismatch_behavior": "drop_block"}}
+    if options.effort and info is not None and options.effort in info.efforts:
         params["output_config"] = {"effort": options.effort}
     if options.fallbacks:
         params["betas"] = [FALLBACK_BETA]
@@ -137,9 +164,9 @@ def build_messages(request: ModelRequest) -> list[dict[str, Any]]:
         if isinstance(message, UserText):
             messages.append({"role": "user", "content": message.text})
         elif isinstance(message, AssistantTurn):
-            messages.append(
-                {"role": "assistant", "content": message.turn.native or _blocks_from_turn(message.turn)}
-            )
+            native = message.turn.native
+            content = echo_blocks(native) if native else _blocks_from_turn(message.turn)
+            messages.append({"role": "assistant", "content": content})
         elif isinstance(message, ToolResults):
             # All results of a turn in one user message, before any text.
             messages.append(
@@ -157,6 +184,21 @@ def build_messages(request: ModelRequest) -> list[dict[str, Any]]:
                 }
             )
     return messages
+
+
+# Blocks of the model that declined, dropped from the echo of a turn a server-side fallback served.
+_DECLINED_BLOCKS = frozenset({"thinking", "redacted_thinking", "tool_use"})
+
+
+def echo_blocks(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A Claude turn's content as it goes back on the next request: unchanged, except after a server-side
+    fallback, where the thinking and client ``tool_use`` blocks before the last ``fallback`` block are
+    dropped and that block and everything after it are kept (docs/providers.md)."""
+    last = max((i for i, block in enumerate(blocks) if block.get("type") == "fallback"), default=None)
+    if last is None:
+        return blocks
+    kept = [block for block in blocks[:last] if block.get("type") not in _DECLINED_BLOCKS]
+    return kept + blocks[last:]
 
 
 def _blocks_from_turn(turn: Turn) -> list[dict[str, Any]]:
@@ -198,17 +240,20 @@ def parse_message(message: BetaMessage) -> Turn:
 def parse_usage(message: BetaMessage) -> Usage:
     """Claude's ``input_tokens`` already excludes cache reads and writes, as the neutral type does."""
     usage = message.usage
+    if usage is None:
+        return Usage()
+    # Absent counts (typed by the SDK, not validated) read as 0.
     return Usage(
-        input_tokens=usage.input_tokens,
-        output_tokens=usage.output_tokens,
-        cache_read=usage.cache_read_input_tokens or 0,
-        cache_write=usage.cache_creation_input_tokens or 0,
+        input_tokens=count(getattr(usage, "input_tokens", None)),
+        output_tokens=count(getattr(usage, "output_tokens", None)),
+        cache_read=count(getattr(usage, "cache_read_input_tokens", None)),
+        cache_write=count(getattr(usage, "cache_creation_input_tokens", None)),
     )
 
 
 def served_model(message: BetaMessage) -> str:
     """The model that produced the answer: a ``fallback_message`` usage entry names the fallback model."""
-    for item in message.usage.iterations or []:
+    for item in getattr(message.usage, "iterations", None) or []:
         if item.type == "fallback_message":
             return str(item.model)
     return str(message.model)

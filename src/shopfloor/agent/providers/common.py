@@ -39,6 +39,18 @@ def parse_json_arguments(raw: str) -> Any:
         return raw
 
 
+# What reading an SDK's answer raises when the server sent a shape the SDK did not validate (the SDKs build
+# response objects without checking them): each adapter maps these to a ``bad_response`` error.
+PARSE_ERRORS = (TypeError, ValueError, AttributeError, KeyError, IndexError)
+
+
+def count(value: object) -> int:
+    """A token count from an answer: absent, null or not a number reads as 0 (servers leave fields out)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return 0
+    return max(0, int(value))
+
+
 def safe_message(text: object, secret: str | None) -> str:
     """Provider error text cut to a readable length, with the key removed if a server ever echoed it."""
     message = " ".join(str(text).split())

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+from datetime import date
 from typing import TYPE_CHECKING
 
+from shopfloor.agent.capabilities import retirement_problem
 from shopfloor.settings import KEY_ENV, Settings, provider_key
 
 if TYPE_CHECKING:
@@ -17,20 +19,26 @@ if TYPE_CHECKING:
 DEFAULT_MODELS = {
     "gemini": "gemini-2.5-flash-lite",
     "anthropic": "claude-opus-5-5",
-    "openai": "gpt-5-mini",
+    "openai": "gpt-6.1-terra",
 }
 
 
+# A local server speaking Chat Completions (llama.cpp, Ollama, vLLM, LM Studio); chosen only by setting.
+LOCAL_PROVIDER = "openai-compatible"
+
+
 class ProviderConfigError(ValueError):
-    """A live provider cannot be built: unknown model family or missing key. Raised before any call."""
+    """A live provider cannot be built: unknown model family, a retired model or a missing key. Raised before
+    any call."""
 
 
 def provider_for_model(model: str, settings: Settings | None = None) -> str:
     """``gemini``, ``anthropic`` or ``openai`` for ``model``; ``settings.provider`` overrides the name."""
     if settings is not None and settings.provider:
-        if settings.provider not in DEFAULT_MODELS:
+        if settings.provider not in (*DEFAULT_MODELS, LOCAL_PROVIDER):
             raise ProviderConfigError(
-                f"unknown provider {settings.provider!r}; use one of {', '.join(DEFAULT_MODELS)}"
+                f"unknown provider {settings.provider!r}; use one of {', '.join(DEFAULT_MODELS)} "
+                f"or {LOCAL_PROVIDER}"
             )
         return settings.provider
     name = model.removeprefix("models/")
@@ -46,18 +54,35 @@ def provider_for_model(model: str, settings: Settings | None = None) -> str:
     )
 
 
-def make_provider(model: str, settings: Settings, http_client: httpx2.Client | None = None) -> Provider:
+def make_provider(
+    model: str, settings: Settings, http_client: httpx2.Client | None = None, today: date | None = None
+) -> Provider:
     """The live provider for ``model``, with its key from the environment.
 
-    Raises :class:`ProviderConfigError` naming the environment variable to set when the key is missing.
+    Raises :class:`ProviderConfigError` naming the environment variable to set when the key is missing, and
+    naming the replacement when the model table says the model is retired on ``today`` (default: today).
     """
     if model == "offline":
         raise ProviderConfigError("'offline' is served by the app's own planner, not a live provider")
+    retired = retirement_problem(model, today or date.today())
+    if retired:
+        raise ProviderConfigError(retired)
     kind = provider_for_model(model, settings)
+    retries = settings.provider_max_retries
+    if kind == LOCAL_PROVIDER:
+        if not settings.base_url:
+            raise ProviderConfigError(
+                f"SHOPFLOOR_PROVIDER={LOCAL_PROVIDER} needs SHOPFLOOR_BASE_URL (e.g. http://127.0.0.1:8080/v1)"
+            )
+        from shopfloor.agent.providers.chat_completions_provider import ChatCompletionsProvider
+
+        # A local server rarely takes a key; OPENAI_API_KEY is sent when set (some gateways want one).
+        return ChatCompletionsProvider(
+            settings.base_url, model, provider_key("openai"), http_client=http_client, max_retries=retries
+        )
     key = provider_key(kind)
     if not key:
         raise ProviderConfigError(f"model {model!r} needs {KEY_ENV[kind]} in the environment")
-    retries = settings.provider_max_retries
     if kind == "gemini":
         from shopfloor.agent.providers.gemini_provider import GeminiProvider
 
@@ -74,6 +99,8 @@ def make_provider(model: str, settings: Settings, http_client: httpx2.Client | N
 def default_live_model(settings: Settings) -> str | None:
     """The default model of the first provider whose key is set (``settings.provider`` first, then
     Gemini, Anthropic, OpenAI), or None when no key is set and callers use their offline planner."""
+    if settings.provider == LOCAL_PROVIDER:
+        return None  # a local server has no default model: SHOPFLOOR_MODEL names the one it serves
     order = list(DEFAULT_MODELS)
     if settings.provider in DEFAULT_MODELS:
         order.remove(settings.provider)

@@ -15,6 +15,7 @@ from google import genai
 from google.genai import errors as genai_errors
 from google.genai import types
 
+from shopfloor.agent.capabilities import model_info
 from shopfloor.agent.providers.base import (
     AssistantTurn,
     ModelRequest,
@@ -28,7 +29,9 @@ from shopfloor.agent.providers.base import (
 from shopfloor.agent.providers.common import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT_S,
+    PARSE_ERRORS,
     CallErrors,
+    count,
     jsonable,
 )
 
@@ -88,20 +91,30 @@ class GeminiProvider:
         model = request.model or self.model
         try:
             response = self._client.models.generate_content(
-                model=model, contents=build_contents(request), config=build_config(request)
+                model=model, contents=build_contents(request), config=build_config(request, model)
             )
+            # Reading the answer is inside the error mapping, like the call itself.
+            return parse_response(response, model)
         except genai_errors.APIError as error:
             raise self._errors.status(error.code, error.status, error.message or "") from None
         except httpx2.TimeoutException:
             raise self._errors.timeout() from None
         except httpx2.TransportError as error:
             raise self._errors.connection(type(error).__name__) from None
-        except (ValueError, TypeError) as error:
+        except PARSE_ERRORS as error:
             raise self._errors.bad_response(error) from None
-        return parse_response(response, model)
 
 
-def build_config(request: ModelRequest) -> types.GenerateContentConfig:
+def function_calling_mode(model: str) -> types.FunctionCallingConfigMode:
+    """VALIDATED (arguments constrained to the schema) where the model table says the model accepts it,
+    else AUTO (which does not constrain them; dispatch still validates every call)."""
+    info = model_info(model)
+    if info is not None and info.validated_calls:
+        return types.FunctionCallingConfigMode.VALIDATED
+    return types.FunctionCallingConfigMode.AUTO
+
+
+def build_config(request: ModelRequest, model: str) -> types.GenerateContentConfig:
     """System instruction, function declarations in registry order, and the call's bounds."""
     declarations = [
         types.FunctionDeclaration(
@@ -113,7 +126,7 @@ def build_config(request: ModelRequest) -> types.GenerateContentConfig:
         system_instruction=request.system,
         tools=[types.Tool(function_declarations=declarations)] if declarations else None,
         tool_config=types.ToolConfig(
-            function_calling_config=types.FunctionCallingConfig(mode=types.FunctionCallingConfigMode.AUTO)
+            function_calling_config=types.FunctionCallingConfig(mode=function_calling_mode(model))
         )
         if declarations
         else None,
@@ -224,11 +237,11 @@ def parse_usage(meta: types.GenerateContentResponseUsageMetadata | None) -> Usag
     """Gemini's prompt count includes cached tokens; neutral input excludes them. Thoughts are output."""
     if meta is None:
         return Usage()
-    cached = meta.cached_content_token_count or 0
-    prompt = (meta.prompt_token_count or 0) + (meta.tool_use_prompt_token_count or 0)
+    cached = count(meta.cached_content_token_count)
+    prompt = count(meta.prompt_token_count) + count(meta.tool_use_prompt_token_count)
     return Usage(
         input_tokens=max(0, prompt - cached),
-        output_tokens=(meta.candidates_token_count or 0) + (meta.thoughts_token_count or 0),
+        output_tokens=count(meta.candidates_token_count) + count(meta.thoughts_token_count),
         cache_read=cached,
         cache_write=0,
     )

@@ -10,7 +10,6 @@ Retries (408/409/429/5xx) are the SDK's own (``max_retries``).
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -18,6 +17,7 @@ import httpx2
 import openai
 from openai.types.responses import Response
 
+from shopfloor.agent.capabilities import model_info
 from shopfloor.agent.providers.base import (
     AssistantTurn,
     ModelRequest,
@@ -31,26 +31,37 @@ from shopfloor.agent.providers.base import (
 from shopfloor.agent.providers.common import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT_S,
+    PARSE_ERRORS,
     CallErrors,
+    count,
     parse_json_arguments,
     result_text,
 )
 
-DEFAULT_MODEL = "gpt-5-mini"
+DEFAULT_MODEL = "gpt-6.1-terra"
 
-Effort = Literal["minimal", "low", "medium", "high"]
+Effort = Literal["none", "minimal", "low", "medium", "high", "xhigh", "max"]
 
 
 @dataclass(frozen=True)
 class OpenAIOptions:
-    """Options for reasoning models (ignored for the others)."""
+    """Options for reasoning models (ignored for the others; an effort the model does not accept is not
+    sent, so the model's own default applies)."""
 
     effort: Effort | None = "medium"
 
 
 def is_reasoning_model(model: str) -> bool:
-    """gpt-5 family and o-series models take ``reasoning`` options and return reasoning items."""
-    return model.startswith("gpt-5") or re.match(r"o\d", model) is not None
+    """Whether the model table marks ``model`` as a reasoning model (it then returns reasoning items).
+    A model missing from the table is treated as not reasoning: nothing is sent that it could refuse."""
+    info = model_info(model)
+    return info is not None and info.reasoning
+
+
+def accepted_effort(model: str, effort: str | None) -> str | None:
+    """``effort`` when the model table says the model accepts it, else None."""
+    info = model_info(model)
+    return effort if info is not None and effort in info.efforts else None
 
 
 class OpenAIProvider:
@@ -82,6 +93,8 @@ class OpenAIProvider:
             response = self._client.responses.create(
                 model=model, timeout=request.timeout_s, **build_params(request, model, self.options)
             )
+            # Reading the answer is inside the error mapping: the SDK does not validate what it was sent.
+            return parse_response(response)
         except openai.APITimeoutError:
             raise self._errors.timeout() from None
         except openai.APIConnectionError as error:
@@ -90,9 +103,8 @@ class OpenAIProvider:
             body = error.body if isinstance(error.body, dict) else {}
             detail = body.get("message") or error.message
             raise self._errors.status(error.status_code, error.type, detail) from None
-        except openai.OpenAIError as error:
+        except (openai.OpenAIError, *PARSE_ERRORS) as error:
             raise self._errors.bad_response(error) from None
-        return parse_response(response)
 
 
 def build_params(request: ModelRequest, model: str, options: OpenAIOptions) -> dict[str, Any]:
@@ -116,10 +128,12 @@ def build_params(request: ModelRequest, model: str, options: OpenAIOptions) -> d
         ]
         params["tool_choice"] = "auto"
     if is_reasoning_model(model):
-        # With store false, reasoning items can only go back if their encrypted content came with them.
+        # With store false, a reasoning item can only go back with its encrypted content (else the API
+        # answers "Item with id 'rs_...' not found"), so every reasoning model is asked for it.
         params["include"] = ["reasoning.encrypted_content"]
-        if options.effort:
-            params["reasoning"] = {"effort": options.effort}
+        effort = accepted_effort(model, options.effort)
+        if effort:
+            params["reasoning"] = {"effort": effort}
     return params
 
 
@@ -205,12 +219,13 @@ def parse_usage(response: Response) -> Usage:
     usage = response.usage
     if usage is None:
         return Usage()
-    details = usage.input_tokens_details
-    cached = details.cached_tokens if details else 0
-    written = details.cache_write_tokens if details else 0
+    # Any field may be missing (typed by the SDK, not validated): absent counts read as 0.
+    details = getattr(usage, "input_tokens_details", None)
+    cached = count(getattr(details, "cached_tokens", None))
+    written = count(getattr(details, "cache_write_tokens", None))
     return Usage(
-        input_tokens=max(0, usage.input_tokens - cached - written),
-        output_tokens=usage.output_tokens,
+        input_tokens=max(0, count(getattr(usage, "input_tokens", None)) - cached - written),
+        output_tokens=count(getattr(usage, "output_tokens", None)),
         cache_read=cached,
         cache_write=written,
     )

@@ -6,10 +6,13 @@ kept keywords). The checks here add what one provider documents on its own; see 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
+from shopfloor.agent.capabilities import STRICT_LIMITS
 from shopfloor.agent.tools import schema_problems
+
+_LABELS = {"anthropic": "Claude", "openai": "OpenAI", "gemini": "Gemini", "openai-compatible": "the server"}
 
 JSON_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
 
@@ -26,13 +29,15 @@ def provider_schema_problems(provider: str, schema: dict[str, Any]) -> list[str]
         problems.append("$: the root of a tool schema must be a plain object")
     for path, node in walk(schema):
         node_type = node.get("type")
-        if node_type is not None and node_type not in JSON_TYPES:
+        if node_type is not None and (not isinstance(node_type, str) or node_type not in JSON_TYPES):
             problems.append(f"{path}: type must be one JSON type name, got {node_type!r}")
         enum = node.get("enum")
         if enum is not None:
             if not enum:
                 problems.append(f"{path}: empty enum")
-            if provider == "gemini" and not all(isinstance(v, str) for v in enum):
+            if provider == "gemini" and (
+                not all(isinstance(v, str) for v in enum) or node_type not in (None, "string")
+            ):
                 problems.append(f"{path}: Gemini enums hold strings only")
             if provider == "anthropic" and not all(
                 v is None or isinstance(v, str | int | float | bool) for v in enum
@@ -67,3 +72,49 @@ def depth(node: dict[str, Any]) -> int:
         children.append(node["items"])
     below = max((depth(child) for child in children), default=0)
     return below + (1 if node.get("type") == "object" else 0)
+
+
+def registry_problems(provider: str, specs: Sequence[dict[str, Any]]) -> list[str]:
+    """Everything ``provider`` would refuse in one request offering the tool ``specs`` (``registry.specs()``):
+    each tool's schema problems, prefixed with the tool's name, and the per-request strict limits of the
+    model table (Claude: at most 20 strict tools, 24 optional parameters, 16 parameters with union types).
+
+    Apps call this on the registries they offer a live model; an empty list means the request is accepted.
+    """
+    problems = [
+        f"{spec['name']}: {p}"
+        for spec in specs
+        for p in provider_schema_problems(provider, spec["parameters"])
+    ]
+    limits = STRICT_LIMITS.get(provider)
+    if limits is None:
+        return problems
+    label = _LABELS.get(provider, provider)
+    params = [param for spec in specs for param in parameters(spec["parameters"])]
+    optional = sum(1 for _schema, required in params if not required)
+    unions = sum(1 for schema, _required in params if is_union(schema))
+    for count, limit, what in (
+        (len(specs), limits.max_strict_tools, "strict tools"),
+        (optional, limits.max_optional_params, "optional parameters"),
+        (unions, limits.max_union_params, "parameters with union types"),
+    ):
+        if limit is not None and count > limit:
+            problems.append(f"request: {count} {what}, {label} accepts at most {limit}")
+    return problems
+
+
+def parameters(node: dict[str, Any]) -> Iterator[tuple[dict[str, Any], bool]]:
+    """Every property of every object in a schema, with whether its object lists it as required."""
+    required = set(node.get("required", []))
+    for name, sub in node.get("properties", {}).items():
+        yield sub, name in required
+        yield from parameters(sub)
+    if isinstance(node.get("items"), dict):
+        yield from parameters(node["items"])
+    for sub in node.get("anyOf", []):
+        yield from parameters(sub)
+
+
+def is_union(schema: dict[str, Any]) -> bool:
+    """A union-typed parameter: ``anyOf`` (our nullable fields) or a list of types."""
+    return "anyOf" in schema or isinstance(schema.get("type"), list)

@@ -1,7 +1,9 @@
-"""``POST /functions/v1/workshop-agent``: one note in, proposal cards out (seed 000 section 6.1).
+"""``POST /functions/v1/workshop-agent``: one note in, proposal cards out.
 
-The route authenticates with the workshop app's ``current_actor`` (bearer token or session), reads the JSON
-body itself so every bad body gets the seed's plain 400 message, and runs the agent in a worker thread while
+docs/workshop-agent.md, "Contract", is the request, the response and every error.
+
+The route authenticates with the workshop app's ``deps.current_actor`` (bearer token or session), reads the JSON
+body itself so every bad body gets the contract's plain 400 message, and runs the agent in a worker thread while
 it watches the connection: a client that goes away sets the abort event and the run ends as ``stopped``.
 """
 
@@ -25,6 +27,7 @@ from shopfloor.web.middleware import accept_request_id
 from shopfloor.workshop.agent.persistence import StoreAgentStore
 from shopfloor.workshop.agent.provider_choice import choose_provider
 from shopfloor.workshop.agent.run import run_agent
+from shopfloor.workshop.deps import current_actor, state_of
 
 router = APIRouter()
 
@@ -73,9 +76,6 @@ def _json(raw: bytes) -> Any:
 @router.post("/functions/v1/workshop-agent")
 async def workshop_agent(request: Request) -> JSONResponse:
     """Turn one note into proposals (nothing is written to the records)."""
-    # Imported here: the workshop app includes this router, and its dependencies live in that module.
-    from shopfloor.workshop.api import current_actor, state_of
-
     request_id, echoed = _request_id(request)
     request.state.request_id = request_id
     raw = await request.body()

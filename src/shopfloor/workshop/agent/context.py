@@ -1,4 +1,5 @@
-"""The run context the workshop tools share (seed 000 section 6.2 step 6) and the proposals they buffer.
+"""The run context the workshop tools share (docs/workshop-agent.md, "One run", step 4) and the proposals they
+buffer.
 
 Handlers read the workshop only through :class:`WorkshopReads`, a read-only view already scoped to the
 actor's workshop, so no handler can write a record or see another workshop. Proposals are buffered here and
@@ -11,13 +12,10 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
 from shopfloor.agent.trace import Trace
-from shopfloor.workshop.domain import Actor, Hat, HatEvent, Weaver
-
-ProposalStatus = Literal["pending", "question", "blocked"]
-MAX_PROPOSALS = 10
+from shopfloor.workshop.domain import Actor, BufferedStatus, Hat, HatEvent, Weaver
 
 EventHook = Callable[[str, str, dict[str, Any]], None]
 
@@ -76,7 +74,7 @@ class BufferedProposal:
 
     temp_id: str
     type: str
-    status: ProposalStatus
+    status: BufferedStatus
     payload: dict[str, Any]
     why: str
     quote: str
@@ -109,7 +107,7 @@ class SeenHat:
 
 @dataclass
 class RunContext:
-    """State shared by the tools of one run (seed 6.2 step 6)."""
+    """State shared by the tools of one run (docs/workshop-agent.md, "One run", step 4)."""
 
     run_id: str
     request_id: str

@@ -1,4 +1,6 @@
-"""The seven tool handlers (seed 000 section 6.6), step by step, with the seed's error messages.
+"""The seven tool handlers, step by step, with their fixed error messages.
+
+docs/workshop-agent.md, "The seven tools", lists the checks and the messages.
 
 Read tools add what they return to the run's seen ids; propose tools only buffer proposals, after the
 quote check, the seen-id check, the range checks, the cap and the duplicate check, and after the domain rules
@@ -11,43 +13,41 @@ from __future__ import annotations
 import dataclasses
 import time
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from shopfloor.agent.tools import ToolError
 from shopfloor.agent.trace import ProposalStep, RuleCheckStep
 from shopfloor.workshop import domain
-from shopfloor.workshop.agent.context import (
-    MAX_PROPOSALS,
-    BufferedProposal,
-    ProposalStatus,
-    RunContext,
-    SeenHat,
+from shopfloor.workshop.agent.args import (
+    AskQuestionArgs,
+    FindHatsArgs,
+    FindWeaverArgs,
+    GetHatArgs,
+    ProposeAdvanceStageArgs,
+    ProposeCreateHatsArgs,
+    ProposeFlagArgs,
 )
-from shopfloor.workshop.domain import Hat, HatEvent, Weaver
-
-if TYPE_CHECKING:
-    from shopfloor.workshop.agent.tools import (
-        AskQuestionArgs,
-        FindHatsArgs,
-        FindWeaverArgs,
-        GetHatArgs,
-        ProposeAdvanceStageArgs,
-        ProposeCreateHatsArgs,
-        ProposeFlagArgs,
-    )
+from shopfloor.workshop.agent.context import BufferedProposal, RunContext, SeenHat
+from shopfloor.workshop.domain import (
+    MAX_FLAG_MESSAGE,
+    MAX_PROPOSALS,
+    QUANTITY_ERROR,
+    ROWS_ERROR,
+    BufferedStatus,
+    Hat,
+    HatEvent,
+    Weaver,
+)
 
 MAX_CODES = 10
 MAX_HATS = 20
 MAX_WEAVER_NAME = 60
 MAX_QUESTION = 160
-MAX_FLAG_MESSAGE = 200
 MAX_CHOICES = 4
 EVENTS_SHOWN = 10
 
 QUOTE_ERROR = "The quote must be words copied exactly from the note."
-LIMIT_ERROR = "Limit of 10 proposals per note reached. Stop and summarize."
-QUANTITY_ERROR = "quantity must be between 1 and 20."
-ROWS_ERROR = "Rows per inch must be between 6 and 40."
+LIMIT_ERROR = f"Limit of {MAX_PROPOSALS} proposals per note reached. Stop and summarize."
 UNKNOWN_WEAVER = "Unknown weaver_id. Call find_weaver first and use an id it returned."
 ROWS_REQUIRED = (
     "rows_per_inch is required to create hats. If the note does not say it, call ask_question with "
@@ -220,26 +220,6 @@ def _seen_hat(ctx: RunContext, heard: str) -> SeenHat:
     return seen
 
 
-def _rule_result(
-    allowed: bool,
-    code: str | None,
-    message: str,
-    fix: dict[str, Any] | None,
-    warnings: list[str],
-    now: datetime,
-    **extra: Any,
-) -> dict[str, Any]:
-    return {
-        "allowed": allowed,
-        "code": code,
-        "message": message,
-        "fix": fix,
-        "warnings": warnings,
-        "checked_at": now.isoformat(),
-        **extra,
-    }
-
-
 def _record_rule(
     ctx: RunContext, rule: str, hat_code: str | None, allowed: bool, code: str | None, message: str, t0: float
 ) -> None:
@@ -255,7 +235,7 @@ def _record_rule(
 def _buffer(
     ctx: RunContext,
     type_: str,
-    status: ProposalStatus,
+    status: BufferedStatus,
     payload: dict[str, Any],
     why: str,
     quote: str,
@@ -283,7 +263,7 @@ def propose_create_hats(ctx: RunContext, args: ProposeCreateHatsArgs) -> dict[st
     _check_quote(ctx, args.quote)
     if args.weaver_id not in ctx.seen_weaver_ids:
         raise ToolError(UNKNOWN_WEAVER)
-    if not 1 <= args.quantity <= 20:
+    if not domain.validate_quantity(args.quantity):
         raise ToolError(QUANTITY_ERROR)
     if args.rows_per_inch is None:
         raise ToolError(ROWS_REQUIRED)
@@ -298,13 +278,12 @@ def propose_create_hats(ctx: RunContext, args: ProposeCreateHatsArgs) -> dict[st
         raise ToolError("This create proposal already exists in this run.")
     if final_grade is None or domain.grade_mismatch(final_grade, rows):
         message = domain.grade_mismatch_message(final_grade, rows)
-        rule_result = _rule_result(
-            False, "grade_mismatch", message, {"grade": domain.grade_for(rows)}, [], ctx.now
-        )
-        status: ProposalStatus = "blocked"
+        refused = domain.refusal("grade_mismatch", message, {"grade": domain.grade_for(rows)})
+        rule_result = domain.checked(refused, ctx.now, [])
+        status: BufferedStatus = "blocked"
     else:
         message = f"{final_grade} fits {rows} rows per inch."
-        rule_result = _rule_result(True, None, message, None, [], ctx.now)
+        rule_result = domain.checked(domain.rule_result(True, None, message), ctx.now, [])
         status = "pending"
     _record_rule(ctx, "grade_rows", None, status == "pending", rule_result["code"], message, t0)
     payload = {
@@ -338,7 +317,7 @@ def propose_advance_stage(ctx: RunContext, args: ProposeAdvanceStageArgs) -> dic
         raise ToolError(f"{code} is already at {fresh.stage}. Nothing to propose; mention it in the summary.")
     warnings: list[str] = []
     if not decision["allowed"]:
-        status: ProposalStatus = "blocked"
+        status: BufferedStatus = "blocked"
     else:
         status = "pending"
         if fresh.stage == "Weaving" and args.to_stage == "Washing":
@@ -356,9 +335,7 @@ def propose_advance_stage(ctx: RunContext, args: ProposeAdvanceStageArgs) -> dic
         payload["code_heard"] = seen.heard
     if ctx.reads.open_proposal_exists(code, "advance_stage", ctx.run_id):
         warnings.append("open_proposal_exists")
-    rule_result = _rule_result(
-        decision["allowed"], decision["code"], decision["message"], decision["fix"], warnings, ctx.now
-    )
+    rule_result = domain.checked(decision, ctx.now, warnings)
     return _buffer(ctx, "advance_stage", status, payload, args.why, args.quote, confidence, rule_result, key)
 
 
@@ -377,7 +354,7 @@ def propose_flag(ctx: RunContext, args: ProposeFlagArgs) -> dict[str, Any]:
     seen = _seen_hat(ctx, args.hat_code)
     code = seen.row.code
     if not 1 <= len(args.message.strip()) <= MAX_FLAG_MESSAGE:
-        raise ToolError("message must be 1 to 200 characters.")
+        raise ToolError(domain.FLAG_MESSAGE_ERROR)
     fresh = ctx.reads.hat_by_code(code)
     if fresh is None:
         raise ToolError(f"{code} is no longer available.")
@@ -403,8 +380,8 @@ def propose_flag(ctx: RunContext, args: ProposeFlagArgs) -> dict[str, Any]:
     if seen.match in {"confusable", "fuzzy"}:
         confidence = "check"
         payload["code_heard"] = seen.heard
-    rule_result = _rule_result(
-        True, None, message, None, warnings, ctx.now, confirmed_by_record=found is not None
+    rule_result = domain.checked(
+        domain.rule_result(True, None, message), ctx.now, warnings, confirmed_by_record=found is not None
     )
     return _buffer(ctx, "flag_issue", "pending", payload, args.why, args.quote, confidence, rule_result, key)
 
@@ -429,7 +406,7 @@ def ask_question(ctx: RunContext, args: AskQuestionArgs) -> dict[str, Any]:
             hat_code = ctx.seen_hats[normal].row.code
         choices.append({"label": choice.label, "weaver_id": choice.weaver_id, "hat_code": hat_code})
     draft = args.draft
-    if draft.quantity is not None and not 1 <= draft.quantity <= 20:
+    if draft.quantity is not None and not domain.validate_quantity(draft.quantity):
         raise ToolError(QUANTITY_ERROR)
     if draft.rows_per_inch is not None and not domain.validate_rows(draft.rows_per_inch):
         raise ToolError(ROWS_ERROR)
@@ -465,7 +442,9 @@ def ask_question(ctx: RunContext, args: AskQuestionArgs) -> dict[str, Any]:
         payload = {"hat_code": draft_code, "kind": draft.flag_kind, "message": None}
     payload["question"] = {"text": question, "choices": choices}
     rule_result = (
-        _rule_result(True, None, "Waiting for an answer.", None, warnings, ctx.now) if warnings else None
+        domain.checked(domain.rule_result(True, None, "Waiting for an answer."), ctx.now, warnings)
+        if warnings
+        else None
     )
     return _buffer(
         ctx, args.proposal_type, "question", payload, args.why, args.quote, "check", rule_result, key

@@ -290,8 +290,8 @@ class StoreAgentStore:
     def save_agent_run(self, actor: domain.Actor, result: RunResult, logs: list[LogRow]) -> list[str]:
         """ONE transaction: the run row update, every proposal, and the run's log rows.
 
-        The same writes as ``WorkshopRepo.save_agent_run`` (seed section 5), as one ``UPDATE`` and one
-        multi-row ``INSERT`` per table; a run row missing from the actor's workshop rolls everything back.
+        The same writes as ``WorkshopRepo.save_agent_run`` (docs/workshop-agent.md, "One run", step 6), as one
+        ``UPDATE`` and one multi-row ``INSERT`` per table; a run row missing from the actor's workshop rolls everything back.
         """
         values: dict[str, Any] = {
             "b_id": result.run_id,

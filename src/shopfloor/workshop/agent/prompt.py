@@ -1,16 +1,47 @@
-"""The workshop agent's system prompt (seed 000 section 6.3, verbatim) and its first user message (6.4).
+"""The workshop agent's system prompt (fixed wording) and its first user message.
+
+docs/workshop-agent.md, "The prompt", states the rules kept here.
 
 The system prompt is one constant with no dates, names or ids, so the prefix (system plus tools) caches across
-runs. Everything variable and untrusted (note, hat tag, input mode) goes only into the first user message.
+runs. Everything variable and untrusted (note, hat tag, input mode) goes only into the first user message,
+which is data (:class:`UserMessage`) that :func:`build_user_message` renders for a live model; the offline
+reader takes the same data directly (:class:`ReadsUserMessage`), so the wording can change without breaking it
+(docs/workshop-agent.md, "The first user message").
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from dataclasses import dataclass
+from typing import Literal, Protocol, runtime_checkable
 
+from shopfloor.agent.providers.base import Provider
 from shopfloor.workshop.domain import escape_note
 
 InputMode = Literal["voice", "typed"]
+
+
+@dataclass(frozen=True)
+class UserMessage:
+    """The first user message of a run as data: the note (trimmed), how it was given, and the hat tag."""
+
+    note: str
+    input_mode: InputMode
+    hat_tag: str | None
+
+    @property
+    def escaped_note(self) -> str:
+        """The note as it stands inside the ``<note>`` tags (``<`` written as ``&lt;``)."""
+        return escape_note(self.note)
+
+
+@runtime_checkable
+class ReadsUserMessage(Protocol):
+    """A provider that reads the run's first user message as data rather than as rendered text."""
+
+    def for_message(self, message: UserMessage) -> Provider:
+        """The provider for one run about ``message``."""
+        ...
+
 
 SYSTEM_PROMPT = """You are the Toquilla Trace workshop assistant. You help the staff of a toquilla straw hat workshop in Ecuador keep their hat records up to date.
 
@@ -54,12 +85,14 @@ SUMMARY
 After your last tool call, reply with plain text only: at most 2 short sentences in English, starting with "I understood:". Mention anything you ignored, could not find or did not propose. Never say that anything was saved; say how many actions you prepared for review. No markdown, no lists, no JSON."""
 
 
-def build_user_message(note: str, input_mode: InputMode, hat_tag: str | None) -> str:
-    """The first user message of a run (seed 6.4): input mode, hat tag and the escaped note in tags."""
-    mode = "voice (speech to text: names and hat codes may be misheard)" if input_mode == "voice" else "typed"
+def build_user_message(message: UserMessage) -> str:
+    """The first user message as a live model reads it: input mode, hat tag and the escaped note in tags."""
+    voice = message.input_mode == "voice"
+    mode = "voice (speech to text: names and hat codes may be misheard)" if voice else "typed"
     tag = (
-        f"The user tagged this note as about hat {hat_tag}. Use it when the note does not name another hat."
-        if hat_tag
+        f"The user tagged this note as about hat {message.hat_tag}. Use it when the note does not name another "
+        "hat."
+        if message.hat_tag
         else "No hat tagged."
     )
-    return "\n".join([f"Input mode: {mode}.", tag, "<note>", escape_note(note), "</note>"])
+    return "\n".join([f"Input mode: {mode}.", tag, "<note>", message.escaped_note, "</note>"])

@@ -1,4 +1,4 @@
-"""One workshop-agent run, step by step as seed 000 section 6.2 says, shared by the HTTP route and the CLI.
+"""One workshop-agent run, step by step, shared by the HTTP route and the CLI (docs/workshop-agent.md, "One run").
 
 Validate, rate-limit, insert the run row first (a crash still leaves a trace), run the bounded loop, map the
 loop's outcome to a run status, and save the run with its proposals in one transaction. A failed or stopped
@@ -24,14 +24,19 @@ from shopfloor.logs import get_logger
 from shopfloor.web.errors import ApiError
 from shopfloor.workshop import domain
 from shopfloor.workshop.agent.context import BufferedProposal, RunContext, SeenHat, WorkshopReads
-from shopfloor.workshop.agent.prompt import SYSTEM_PROMPT, InputMode, build_user_message
+from shopfloor.workshop.agent.prompt import (
+    SYSTEM_PROMPT,
+    ReadsUserMessage,
+    UserMessage,
+    build_user_message,
+)
 from shopfloor.workshop.agent.tools import REGISTRY
 from shopfloor.workshop.domain import Actor
 
 SOURCE = "edge:workshop-agent"
 AGENT = "workshop"
 MAX_NOTE = 1000
-# Seed 6.5 constants mapped onto the core loop.
+# The run's bounds on the core loop (docs/workshop-agent.md, "One run", step 5).
 LIMITS = LoopLimits(max_iterations=6, max_tokens=8000, call_timeout_s=25, run_budget_s=45)
 
 log = get_logger("shopfloor.workshop.agent")
@@ -40,7 +45,7 @@ _LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warn": logging.WARNING
 
 
 def fallback_summary(count: int) -> str:
-    """The code-written summary used when the model did not finish (seed 6.5)."""
+    """The code-written summary used when the model did not finish (docs/workshop-agent.md, "One run")."""
     return (
         f"I prepared {count} actions for you to review. I could not finish reading the whole note, "
         "so please check it."
@@ -156,17 +161,9 @@ class RunLogger:
         return rows
 
 
-@dataclass(frozen=True)
-class AgentInput:
-    """A validated request body."""
-
-    note: str
-    input_mode: InputMode
-    hat_tag: str | None
-
-
-def validate_body(body: Any) -> AgentInput:
-    """The request body checked as seed 6.2 step 3 says; raises a 400 ``ApiError`` with a plain message."""
+def validate_body(body: Any) -> UserMessage:
+    """The request body checked as the contract says (docs/workshop-agent.md, "Contract"), as the run's first
+    user message; raises a 400 ``ApiError`` with a plain message."""
     if not isinstance(body, dict):
         raise ApiError(400, "bad_request", "The body must be a JSON object with a note.")
     unknown = sorted(set(body) - {"note", "input_mode", "hat_tag"})
@@ -187,7 +184,7 @@ def validate_body(body: Any) -> AgentInput:
         hat_tag = domain.normalize_code(tag) if isinstance(tag, str) else None
         if hat_tag is None:
             raise ApiError(400, "bad_request", "hat_tag must be a hat code like TQ-7F3K2.")
-    return AgentInput(note, "voice" if mode == "voice" else "typed", hat_tag)
+    return UserMessage(note, "voice" if mode == "voice" else "typed", hat_tag)
 
 
 def run_agent(
@@ -256,12 +253,15 @@ def run_agent(
     )
     if tagged is not None:
         ctx.seen_hats[tagged.code] = SeenHat(tagged, "tag")
+    if isinstance(provider, ReadsUserMessage):
+        # The offline reader gets the message as data; a live model reads the rendered text.
+        provider = provider.for_message(request)
     saved = False
     try:
         outcome = run_loop(
             provider,
             SYSTEM_PROMPT,
-            build_user_message(request.note, request.input_mode, request.hat_tag),
+            build_user_message(request),
             REGISTRY,
             ctx,
             trace,
@@ -350,7 +350,8 @@ TIMEOUT_ERROR = "The assistant took too long. Nothing was saved; please try agai
 def map_outcome(
     outcome: LoopOutcome, buffered: int
 ) -> tuple[str, str | None, dict[str, Any] | None, tuple[int, str, str] | None]:
-    """(status, summary, error, http error) for a loop outcome, following seed 6.5 and rules 14-17."""
+    """(status, summary, error, http error) for a loop outcome, as the outcome table of docs/workshop-agent.md
+    ("One run") says."""
     kind = outcome.outcome
     if kind is Outcome.END_TURN:
         return "proposed", (outcome.text or "").strip() or fallback_summary(buffered), None, None

@@ -1,29 +1,47 @@
-"""The seven workshop tools (seed 000 section 6.6): exact strict schemas, argument models, fixed order.
+"""The seven workshop tools: exact strict schemas and a fixed order.
 
-The schemas are written out by hand because the seed fixes their wording; the argument models validate the
-same shapes in code (dispatch re-validates every call), and the handlers re-check every range strict mode
-cannot express. The order is part of the cached prompt prefix and never changes.
+docs/workshop-agent.md, "The seven tools", describes them. The schemas are written out by hand because their
+wording is fixed (tested character for character); the argument models in ``args`` validate the same shapes in
+code (dispatch re-validates every call), and the handlers re-check every range strict mode cannot express. The
+order is part of the cached prompt prefix and never changes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal, TypeVar
+from typing import Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel
 
 from shopfloor.agent.tools import Tool, ToolError, ToolRegistry
 from shopfloor.workshop.agent import handlers
+from shopfloor.workshop.agent.args import (
+    AskQuestionArgs,
+    FindHatsArgs,
+    FindWeaverArgs,
+    GetHatArgs,
+    ProposeAdvanceStageArgs,
+    ProposeCreateHatsArgs,
+    ProposeFlagArgs,
+)
 from shopfloor.workshop.agent.context import RunContext
+from shopfloor.workshop.domain import (
+    CONFIDENCES,
+    FLAG_KINDS,
+    GRADES,
+    MAX_FLAG_MESSAGE,
+    MAX_QUANTITY,
+    MAX_ROWS,
+    MIN_QUANTITY,
+    MIN_ROWS,
+    PROPOSAL_TYPES,
+    QUOTE_MAX,
+    QUOTE_MIN,
+    STAGES,
+    STRAWS,
+)
 
 ArgsT = TypeVar("ArgsT", bound=BaseModel)
-
-StageName = Literal["Weaving", "Washing", "Bleaching", "Blocking", "Finished"]
-GradeName = Literal["Standard", "Fino", "Superfino"]
-StrawName = Literal["Natural", "Bleached", "Dyed"]
-FlagKindName = Literal["grade_mismatch", "too_fast", "weaver_not_found", "other"]
-Confidence = Literal["high", "check"]
-ProposalType = Literal["create_hat", "advance_stage", "flag_issue"]
 
 TOOL_ORDER = (
     "find_weaver",
@@ -35,19 +53,19 @@ TOOL_ORDER = (
     "ask_question",
 )
 
-# Shared fragments of seed 6.6, inlined wherever the seed writes "quote": {} and the like.
+# Fragments shared by several schemas, inlined into each (every schema is self-contained for strict mode).
 QUOTE: dict[str, Any] = {
     "type": "string",
-    "description": "Exact words copied from the note that support this, 3 to 160 characters, original language.",
+    "description": (
+        f"Exact words copied from the note that support this, {QUOTE_MIN} to {QUOTE_MAX} characters, "
+        "original language."
+    ),
 }
 WHY: dict[str, Any] = {
     "type": "string",
     "description": "One plain English sentence explaining this proposal.",
 }
-CONFIDENCE: dict[str, Any] = {"type": "string", "enum": ["high", "check"]}
-STAGES = ["Weaving", "Washing", "Bleaching", "Blocking", "Finished"]
-GRADES = ["Standard", "Fino", "Superfino"]
-FLAG_KINDS = ["grade_mismatch", "too_fast", "weaver_not_found", "other"]
+CONFIDENCE: dict[str, Any] = {"type": "string", "enum": list(CONFIDENCES)}
 
 
 def _grade_or_null() -> dict[str, Any]:
@@ -62,7 +80,7 @@ def _str_or_null() -> dict[str, Any]:
     return {"anyOf": [{"type": "string"}, {"type": "null"}]}
 
 
-def _enum_or_null(values: list[str]) -> dict[str, Any]:
+def _enum_or_null(values: tuple[str, ...]) -> dict[str, Any]:
     return {"anyOf": [{"type": "string", "enum": list(values)}, {"type": "null"}]}
 
 
@@ -114,13 +132,13 @@ CREATE_SCHEMA = _object(
     ["weaver_id", "quantity", "grade", "rows_per_inch", "straw", "quote", "why", "confidence"],
     {
         "weaver_id": {"type": "string"},
-        "quantity": {"type": "integer", "description": "1 to 20"},
+        "quantity": {"type": "integer", "description": f"{MIN_QUANTITY} to {MAX_QUANTITY}"},
         "grade": {
             **_grade_or_null(),
             "description": "null if the note does not say it; code derives it from rows",
         },
-        "rows_per_inch": {**_int_or_null(), "description": "6 to 40, as said in the note"},
-        "straw": _enum_or_null(["Natural", "Bleached", "Dyed"]),
+        "rows_per_inch": {**_int_or_null(), "description": f"{MIN_ROWS} to {MAX_ROWS}, as said in the note"},
+        "straw": _enum_or_null(STRAWS),
         "quote": dict(QUOTE),
         "why": dict(WHY),
         "confidence": dict(CONFIDENCE),
@@ -148,7 +166,10 @@ FLAG_SCHEMA = _object(
     {
         "hat_code": {"type": "string"},
         "kind": {"type": "string", "enum": list(FLAG_KINDS)},
-        "message": {"type": "string", "description": "Short English text for the flag, up to 200 characters"},
+        "message": {
+            "type": "string",
+            "description": f"Short English text for the flag, up to {MAX_FLAG_MESSAGE} characters",
+        },
         "quote": dict(QUOTE),
         "why": dict(WHY),
         "confidence": dict(CONFIDENCE),
@@ -162,7 +183,7 @@ ASK_DESCRIPTION = (
 ASK_SCHEMA = _object(
     ["proposal_type", "question", "choices", "draft", "quote", "why"],
     {
-        "proposal_type": {"type": "string", "enum": ["create_hat", "advance_stage", "flag_issue"]},
+        "proposal_type": {"type": "string", "enum": list(PROPOSAL_TYPES)},
         "question": {"type": "string", "description": "Short English question, up to 160 characters"},
         "choices": {
             "type": "array",
@@ -189,99 +210,9 @@ ASK_SCHEMA = _object(
 )
 
 
-class _Args(BaseModel):
-    """Argument models reject unknown fields at every level, like the strict schemas."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class FindWeaverArgs(_Args):
-    """Arguments of find_weaver."""
-
-    name: str
-
-
-class FindHatsArgs(_Args):
-    """Arguments of find_hats."""
-
-    codes: list[str]
-    weaver_name: str | None
-    stage: StageName | None
-    open_only: bool
-
-
-class GetHatArgs(_Args):
-    """Arguments of get_hat."""
-
-    code: str
-
-
-class ProposeCreateHatsArgs(_Args):
-    """Arguments of propose_create_hats."""
-
-    weaver_id: str
-    quantity: int
-    grade: GradeName | None
-    rows_per_inch: int | None
-    straw: StrawName | None
-    quote: str
-    why: str
-    confidence: Confidence
-
-
-class ProposeAdvanceStageArgs(_Args):
-    """Arguments of propose_advance_stage."""
-
-    hat_code: str
-    to_stage: StageName
-    quote: str
-    why: str
-    confidence: Confidence
-
-
-class ProposeFlagArgs(_Args):
-    """Arguments of propose_flag."""
-
-    hat_code: str
-    kind: FlagKindName
-    message: str
-    quote: str
-    why: str
-    confidence: Confidence
-
-
-class Choice(_Args):
-    """One choice of a question card (ids must come from lookups)."""
-
-    label: str
-    weaver_id: str | None
-    hat_code: str | None
-
-
-class Draft(_Args):
-    """The draft of the proposal a question card will become once answered."""
-
-    hat_code: str | None
-    quantity: int | None
-    grade: GradeName | None
-    rows_per_inch: int | None
-    to_stage: StageName | None
-    flag_kind: FlagKindName | None
-
-
-class AskQuestionArgs(_Args):
-    """Arguments of ask_question."""
-
-    proposal_type: ProposalType
-    question: str
-    choices: list[Choice]
-    draft: Draft
-    quote: str
-    why: str
-
-
 def logged(name: str, handler: Callable[[RunContext, ArgsT], Any]) -> Callable[[RunContext, ArgsT], Any]:
-    """The handler, logging an ``agent.tool.call`` at error level when it crashes (seed 6.5).
+    """The handler, logging an ``agent.tool.call`` at error level when it crashes (docs/workshop-agent.md,
+    "The seven tools").
 
     The exception still reaches the dispatcher, which shows the model a plain message, never the exception.
     """
@@ -300,7 +231,7 @@ def logged(name: str, handler: Callable[[RunContext, ArgsT], Any]) -> Callable[[
     return run
 
 
-TOOLS: list[Tool[Any]] = [
+TOOLS: list[Tool[RunContext, Any]] = [
     Tool(
         "find_weaver",
         FIND_WEAVER_DESCRIPTION,

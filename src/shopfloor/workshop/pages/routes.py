@@ -27,6 +27,7 @@ from shopfloor.workshop.agent.persistence import StoreAgentStore
 from shopfloor.workshop.agent.provider_choice import choose_provider
 from shopfloor.workshop.agent.run import run_agent
 from shopfloor.workshop.approvals import ApplyRequest, CardResult, Decision, Fields, apply_decisions
+from shopfloor.workshop.deps import current_actor, state_of
 from shopfloor.workshop.pages import records, views
 from shopfloor.workshop.pages.i18n import SPEECH_LANG, browser_locale, page_locale, translations
 from shopfloor.workshop.pages.render import GRADE_LABELS, render
@@ -83,14 +84,8 @@ class Page:
         return translations(self.locale).gettext(message)
 
 
-def _state(request: Request) -> Any:
-    return request.app.state.workshop
-
-
 def page(request: Request) -> Page:
     """FastAPI dependency: the signed-in person for a page (sign-in page when there is none)."""
-    from shopfloor.workshop.api import current_actor  # the workshop app's one authentication
-
     try:
         actor = current_actor(request)
     except ApiError as error:
@@ -100,7 +95,7 @@ def page(request: Request) -> Page:
     session = getattr(request.state, "session", None)
     if session is None:  # a bearer token is for scripts; pages are for a browser session
         raise SignInRequired()
-    store: Store = _state(request).store
+    store: Store = state_of(request).store
     saved, workshop = records.header_facts(store, actor)
     locale = page_locale(saved, actor.role, request.headers.get("accept-language"))
     return Page(actor, locale, session.csrf, workshop, store, request)
@@ -142,7 +137,7 @@ def signin(
     next: Annotated[str, Form(max_length=500)] = "/workshop/",
 ) -> Response:
     """Check email and password, set the session cookie and go to the dashboard."""
-    state = _state(request)
+    state = state_of(request)
     locale = browser_locale(request.headers.get("accept-language"))
     gettext = translations(locale).gettext
     if state.throttle.blocked(email):
@@ -266,7 +261,7 @@ def send_note(
     body: dict[str, Any] = {"note": note, "input_mode": input_mode}
     if hat_tag.strip():
         body["hat_tag"] = hat_tag.strip()
-    state = _state(p.request)
+    state = state_of(p.request)
     request_id = getattr(p.request.state, "request_id", None) or request_id_var.get() or new_request_id()
     try:
         provider = choose_provider(None, state.settings)

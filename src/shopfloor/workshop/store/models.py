@@ -1,7 +1,8 @@
 """Tables of the workshop store (SQLAlchemy 2 declarative models).
 
 Every tenant table carries ``workshop_id`` (hat events and flags too, so PostgreSQL policies stay one simple
-comparison). Ids are short strings: sample weavers keep the seed's ids (w1..w4), other rows get random hex.
+comparison). Ids are short strings: sample weavers keep fixed ids (w1..w4, docs/workshop.md, "Sample data"),
+other rows get random hex.
 """
 
 from __future__ import annotations
@@ -43,8 +44,6 @@ def _in(column: str, values: tuple[str, ...]) -> str:
 
 
 RUN_STATUSES = ("running", "proposed", "failed", "stopped", "approved", "partially_approved", "rejected")
-PROPOSAL_STATUSES = ("pending", "question", "blocked", "approved", "rejected")
-PROPOSAL_TYPES = ("create_hat", "advance_stage", "flag_issue")
 
 
 class Base(DeclarativeBase):
@@ -219,8 +218,8 @@ def _hat_code_default(context: Any) -> str | None:
 class Proposal(Base):
     __tablename__ = "proposals"
     __table_args__ = (
-        CheckConstraint(_in("status", PROPOSAL_STATUSES), name="ck_proposals_status"),
-        CheckConstraint(_in("type", PROPOSAL_TYPES), name="ck_proposals_type"),
+        CheckConstraint(_in("status", domain.PROPOSAL_STATUSES), name="ck_proposals_status"),
+        CheckConstraint(_in("type", domain.PROPOSAL_TYPES), name="ck_proposals_type"),
         CheckConstraint(_in("confidence", ("high", "check")), name="ck_proposals_confidence"),
         Index("ix_proposals_open_by_hat", "workshop_id", "hat_code", "type", "status"),
     )

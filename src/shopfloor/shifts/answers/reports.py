@@ -1,0 +1,244 @@
+"""Period reports: a deterministic job over one week, calendar month or 4-4-5 period (no model).
+
+Set-based SQL over the window (one statement per table, never a loop over days) gives the sections, the
+tables (recurring downtime current vs previous, shift rankings, daily matrix, reported notes), heatmap data,
+charts, coverage and the per-day dataset hashes. A partial window is reported, never ranked, and its deltas
+are withheld; missing days are unavailable, never zero.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any, Literal
+
+import duckdb
+
+from shopfloor.shifts.plant.calendar import Window, previous_window, window_for
+from shopfloor.shifts.plant.metrics import FIGURE_DIGITS, ratio
+from shopfloor.shifts.plant.scope import Scope
+from shopfloor.shifts.tools.context import RunContext, Sql, window_coverage
+from shopfloor.shifts.tools.sums import kpi_sums, kpis
+
+ReportPeriod = Literal["week", "month", "fiscal", "year"]
+
+DAILY_SQL = """
+WITH su AS (
+  SELECT day, shift, sum(gross_feet) AS feet, sum(target_fpm * elapsed_min) AS target_feet,
+         sum(gross_sqft) AS gross, sum(gross_sqft - trim_sqft - shear_sqft - reject_sqft) AS good,
+         sum(reject_sqft) AS rejects, count(*) AS setups
+  FROM setups WHERE day BETWEEN $start AND $end GROUP BY day, shift),
+st AS (
+  SELECT day, shift, sum(minutes) FILTER (WHERE kind = 'Maintenance') AS maint_min
+  FROM stops WHERE day BETWEEN $start AND $end GROUP BY day, shift)
+SELECT sh.day, sh.shift, sh.crew, (sh.coverage = 'complete' AND sh.excluded = 0) AS complete,
+       sh.scheduled_min, coalesce(su.feet, 0) AS feet, coalesce(su.target_feet, 0) AS target_feet,
+       coalesce(su.gross, 0) AS gross, coalesce(su.good, 0) AS good, coalesce(su.rejects, 0) AS rejects,
+       coalesce(su.setups, 0) AS setups, coalesce(st.maint_min, 0) AS maint_min
+FROM shifts sh LEFT JOIN su USING (day, shift) LEFT JOIN st USING (day, shift)
+WHERE sh.day BETWEEN $start AND $end AND ($shift IS NULL OR sh.shift = $shift)
+ORDER BY sh.day, sh.shift
+"""
+
+RECURRING_SQL = """
+SELECT kind, place, reason,
+       count(*) FILTER (WHERE day BETWEEN $start AND $end) AS count,
+       coalesce(sum(minutes) FILTER (WHERE day BETWEEN $start AND $end), 0) AS minutes,
+       count(*) FILTER (WHERE day BETWEEN $pstart AND $pend) AS previous_count,
+       coalesce(sum(minutes) FILTER (WHERE day BETWEEN $pstart AND $pend), 0) AS previous_minutes
+FROM stops
+WHERE day BETWEEN $pstart AND $end AND ($shift IS NULL OR shift = $shift)
+GROUP BY kind, place, reason
+ORDER BY minutes DESC, kind, place, reason
+"""
+
+
+def report_window(period: ReportPeriod, anchor: date) -> tuple[Window, Window]:
+    """The report's window and the one before it (a "year" is the 52 weeks ending with the anchor's week)."""
+    if period == "year":
+        last = window_for("week", anchor)
+        start = date.fromordinal(last.start.toordinal() - 51 * 7)
+        current = Window("week", start, last.end)
+        before = Window(
+            "week", date.fromordinal(start.toordinal() - 52 * 7), date.fromordinal(start.toordinal() - 3)
+        )
+        return current, before
+    window = window_for(period, anchor)
+    return window, previous_window(window)
+
+
+def period_report(
+    conn: duckdb.DuckDBPyConnection, period: ReportPeriod, anchor: date, shift: int | None = None
+) -> dict[str, Any]:
+    """The whole report for the window of ``period`` containing ``anchor``."""
+    ctx = RunContext(conn, Scope(day=anchor, shift=shift, include="shift" if shift else "day", period="day"))
+    current, previous = report_window(period, anchor)
+    sql = Sql()
+    cover = window_coverage(sql, ctx, current, shift)
+    prev_cover = window_coverage(sql, ctx, previous, shift)
+    now = kpis(kpi_sums(ctx, sql, current.start, current.end, shift))
+    before = kpis(kpi_sums(ctx, sql, previous.start, previous.end, shift))
+    both = cover.complete and prev_cover.complete
+    daily = sql.rows(ctx, DAILY_SQL, {"start": current.start, "end": current.end, "shift": shift})
+    recurring = sql.rows(
+        ctx,
+        RECURRING_SQL,
+        {
+            "start": current.start,
+            "end": current.end,
+            "pstart": previous.start,
+            "pend": previous.end,
+            "shift": shift,
+        },
+    )
+    for row in recurring:
+        row["minutes_change"] = round(row["minutes"] - row["previous_minutes"], 4) if both else None
+        if not prev_cover.complete:
+            row["previous_count"] = row["previous_minutes"] = None
+    recurring = [r for r in recurring if r["count"]]
+    notes = sql.rows(
+        ctx,
+        """SELECT day, shift, left(text, 1000) AS text FROM notes
+           WHERE day BETWEEN $start AND $end AND ($shift IS NULL OR shift = $shift) ORDER BY day, shift, seq""",
+        {"start": current.start, "end": current.end, "shift": shift},
+    )
+    hashes = sql.rows(
+        ctx,
+        "SELECT day, sha256 FROM days WHERE day BETWEEN $start AND $end ORDER BY day",
+        {"start": current.start, "end": current.end},
+    )
+    rankings = _rankings(daily) if cover.complete else []
+    matrix = [
+        {
+            "day": r["day"],
+            "shift": r["shift"],
+            "crew": r["crew"],
+            "complete": r["complete"],
+            "lineal_ft": r["feet"],
+            "speed_to_target_pct": ratio(r["feet"], r["target_feet"], 100, digits=FIGURE_DIGITS),
+            "maintenance_pct": ratio(r["maint_min"], r["scheduled_min"], 100, digits=FIGURE_DIGITS),
+            "dry_end_pct": ratio(r["rejects"], r["gross"], 100, digits=FIGURE_DIGITS),
+        }
+        for r in daily
+    ]
+    heatmap = _heatmap(daily, cover.expected)
+    sections = [
+        f"{current.label if period != 'year' else 'The 52 weeks to ' + current.end.isoformat()}: "
+        f"{len(cover.valid)} of {len(cover.expected)} production days complete.",
+    ]
+    if now["speed_fpm"] is not None:
+        change = ""
+        if both and before["speed_fpm"] is not None:
+            change = f", {now['speed_fpm'] - before['speed_fpm']:+.1f} ft/min on the window before"
+        sections.append(f"Shift speed {now['speed_fpm']:.1f} ft/min{change}.")
+    if now["maintenance_pct"] is not None:
+        change = ""
+        if both and before["maintenance_pct"] is not None:
+            change = f" ({now['maintenance_pct'] - before['maintenance_pct']:+.2f} points)"
+        sections.append(f"Maintenance downtime {now['maintenance_pct']:.2f} % of scheduled minutes{change}.")
+    if cover.complete and recurring:
+        top = recurring[0]
+        sections.append(
+            f"Most recorded downtime: {top['place']} / {top['reason']}, {top['minutes']:.1f} min."
+        )
+    if not cover.complete:
+        sections.append(
+            "The window is partial: rankings withheld, deltas withheld, missing days unavailable."
+        )
+    elif not prev_cover.complete:
+        # Say why the previous columns are empty, so a withheld comparison never reads as "none before".
+        sections.append(
+            f"The window before ({previous.label}) is incomplete: comparisons with it are withheld, never zero."
+        )
+    tables = [
+        {"title": "Recurring downtime, current vs previous", "rows": recurring},
+        {"title": "Shift rankings (1 = best)", "rows": rankings},
+        {"title": "Daily matrix", "rows": matrix},
+        {"title": "Reported notes (untrusted text)", "rows": notes},
+    ]
+    charts = [
+        {
+            "kind": "line",
+            "title": "Lineal feet per production day",
+            "points": _daily_points(daily),
+        },
+        {
+            "kind": "bar",
+            "title": "Downtime minutes by place / reason",
+            "points": [{"x": f"{r['place']} / {r['reason']}", "y": r["minutes"]} for r in recurring[:10]],
+        },
+    ]
+    return {
+        "title": f"Period report: {current.label}" + (f", shift {shift}" if shift else ""),
+        "status": "complete" if cover.complete else "partial",
+        "window": current.as_dict(),
+        "previous_window": previous.as_dict(),
+        "coverage": cover.as_dict(),
+        "previous_coverage": prev_cover.as_dict(),
+        "kpis": {"current": now, "previous": before, "deltas_withheld": not both},
+        "sections": sections,
+        "tables": tables,
+        "heatmap": heatmap,
+        "charts": charts,
+        "dataset_hashes": hashes,
+        "sql": sql.statements,
+    }
+
+
+def _rankings(daily: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    per: dict[int, dict[str, float]] = {}
+    for r in daily:
+        agg = per.setdefault(
+            r["shift"], {"feet": 0.0, "target": 0.0, "maint": 0.0, "sched": 0.0, "rej": 0.0, "gross": 0.0}
+        )
+        agg["feet"] += r["feet"]
+        agg["target"] += r["target_feet"]
+        agg["maint"] += r["maint_min"]
+        agg["sched"] += r["scheduled_min"]
+        agg["rej"] += r["rejects"]
+        agg["gross"] += r["gross"]
+    rows: list[dict[str, Any]] = [
+        {
+            "shift": shift,
+            "speed_to_target_pct": ratio(a["feet"], a["target"], 100, digits=FIGURE_DIGITS),
+            "maintenance_pct": ratio(a["maint"], a["sched"], 100, digits=FIGURE_DIGITS),
+            "dry_end_pct": ratio(a["rej"], a["gross"], 100, digits=FIGURE_DIGITS),
+        }
+        for shift, a in sorted(per.items())
+    ]
+    for key, best_high in (("speed_to_target_pct", True), ("maintenance_pct", False), ("dry_end_pct", False)):
+        values: list[float] = sorted({float(r[key]) for r in rows if r[key] is not None}, reverse=best_high)
+        for r in rows:
+            r[f"{key}_rank"] = values.index(float(r[key])) + 1 if r[key] is not None else None
+    return rows
+
+
+def _heatmap(daily: list[dict[str, Any]], expected: tuple[date, ...]) -> list[dict[str, Any]]:
+    by_day: dict[str, dict[str, Any]] = {}
+    for r in daily:
+        cell = by_day.setdefault(r["day"], {"good": 0.0, "complete": True})
+        cell["good"] += r["good"]
+        cell["complete"] = cell["complete"] and bool(r["complete"])
+    cells: list[dict[str, Any]] = []
+    for d in expected:
+        found = by_day.get(d.isoformat())
+        value = float(found["good"]) if found is not None and found["complete"] else None
+        cells.append({"day": d.isoformat(), "weekday": d.weekday(), "value": value})
+    values: list[float] = [c["value"] for c in cells if c["value"] is not None]
+    low, high = (min(values), max(values)) if values else (0.0, 0.0)
+    for c in cells:
+        if c["value"] is None:
+            c["alpha"] = None
+            c["hatched"] = True
+            continue
+        density = 1.0 if high == low else (c["value"] - low) / (high - low)
+        c["alpha"] = round(0.22 + 0.78 * density, 3) if high != low else 1.0
+        c["colour"] = f"rgba(8, 127, 117, {c['alpha']:.3f})"
+        c["hatched"] = False
+    return cells
+
+
+def _daily_points(daily: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    per: dict[str, float] = {}
+    for r in daily:
+        per[r["day"]] = per.get(r["day"], 0.0) + r["feet"]
+    return [{"x": d, "y": v} for d, v in sorted(per.items())]

@@ -1,0 +1,219 @@
+"""Plans and canonical addresses (docs/URLS.md).
+
+A plan is what the offline router decided: the measure, the scope it runs in and its few options. Every plan
+has one canonical address and an address resolves to the same plan, so a question and its address answer with
+the same tools and sections. Follow-ups chain with ``after=`` (the previous plan's own address).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from datetime import date
+from typing import Literal, get_args
+from urllib.parse import parse_qsl, quote, urlsplit
+
+from shopfloor.shifts.plant.calendar import PERIODS, Period, parse_day
+from shopfloor.shifts.plant.scope import Include
+
+MEASURES = (
+    "overview",
+    "kpis",
+    "downtime",
+    "quality",
+    "fpm",
+    "volume",
+    "setups",
+    "orders",
+    "notes",
+    "rankings",
+    "dollars",
+    "compare_shifts",
+    "compare",
+    "pareto",
+    "waste",
+    "stops",
+    "trend",
+    "overrun",
+    "rollstock",
+    "review",
+    "speed_opportunity",
+    "variance",
+    "opportunities",
+)
+BY = ("reason", "place", "kind", "grade", "width", "crew")
+KINDS = ("Maintenance", "Operator", "PM")
+RANK_METRICS = ("speed", "downtime", "quality")
+TrendMetric = Literal[
+    "speed",
+    "speed_to_target",
+    "lineal_ft",
+    "downtime_pct",
+    "maintenance_pct",
+    "operator_pct",
+    "trim_pct",
+    "dry_end_pct",
+]
+# The tuple is read from the type so the plan parser and the trend tool's schema cannot drift apart.
+TREND_METRICS: tuple[str, ...] = get_args(TrendMetric)
+LENSES = ("all", "supervisor", "ownership")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One routed question: measure, scope and options."""
+
+    measure: str
+    day: date
+    shift: int | None = None
+    include: Include = "day"
+    window: Period = "day"
+    anchor: date | None = None
+    chart: bool = False
+    by: str | None = None
+    kind: str | None = None
+    metric: str | None = None
+    weeks: int | None = None
+    lens: str | None = None
+    count: bool = False
+    other_shift: int | None = None
+    other_anchor: date | None = None
+    after: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.measure not in MEASURES:
+            raise ValueError(f"unknown measure {self.measure!r}")
+        if self.window != "day" and self.anchor is None:
+            object.__setattr__(self, "anchor", self.day)
+        if self.window != "day" and self.anchor is not None:
+            # A window plan is identified by its window; its day is the anchor.
+            object.__setattr__(self, "day", self.anchor)
+        if self.window == "day":
+            object.__setattr__(self, "anchor", None)
+        if self.shift is None and self.include == "shift":
+            object.__setattr__(self, "include", "day")
+
+    def address(self) -> str:
+        """The canonical address, e.g. ``/a?day=2026-09-14&shift=2&measure=overview``."""
+        parts: list[tuple[str, str]] = []
+        if self.window == "day":
+            parts.append(("day", self.day.isoformat()))
+        else:
+            assert self.anchor is not None
+            parts += [("window", self.window), ("anchor", self.anchor.isoformat())]
+        if self.shift is not None:
+            parts.append(("shift", str(self.shift)))
+            if self.include == "day":
+                parts.append(("include", "day"))
+        parts.append(("measure", self.measure))
+        for name in ("by", "kind", "metric", "weeks", "lens", "other_shift"):
+            value = getattr(self, name)
+            if value is not None:
+                parts.append((name, str(value)))
+        if self.count:
+            parts.append(("count", "1"))
+        if self.other_anchor is not None:
+            parts.append(("other_anchor", self.other_anchor.isoformat()))
+        if self.chart:
+            parts.append(("chart", "1"))
+        if self.after:
+            parts.append(("after", self.after))
+        return "/a?" + "&".join(f"{k}={quote(v, safe='-')}" for k, v in parts)
+
+
+class AddressError(ValueError):
+    """An address that is not in the grammar."""
+
+
+_ALLOWED_KEYS = {f.name for f in fields(Plan)} - {"measure"} | {"measure"}
+
+
+def parse_address(address: str) -> Plan:
+    """The plan an address names; raises :class:`AddressError` for anything outside the grammar."""
+    split = urlsplit(address)
+    if split.path not in ("/a", "/a.json", "") or split.scheme or split.netloc:
+        raise AddressError("addresses start with /a?")
+    try:
+        pairs = parse_qsl(split.query, keep_blank_values=True, strict_parsing=bool(split.query))
+    except ValueError as error:
+        raise AddressError(f"malformed address: {error}") from None
+    data: dict[str, str] = {}
+    for key, value in pairs:
+        if key not in _ALLOWED_KEYS and key not in ("format",):
+            raise AddressError(f"unknown address field {key!r}")
+        if key in data:
+            raise AddressError(f"repeated address field {key!r}")
+        data[key] = value
+    data.pop("format", None)
+    try:
+        return _plan_from(data)
+    except AddressError:
+        raise
+    except ValueError as error:
+        raise AddressError(str(error)) from None
+
+
+def _choice(value: str | None, allowed: tuple[str, ...], name: str) -> str | None:
+    if value is None:
+        return None
+    if value not in allowed:
+        raise AddressError(f"{name} must be one of {', '.join(allowed)}")
+    return value
+
+
+def _plan_from(data: dict[str, str]) -> Plan:
+    measure = _choice(data.get("measure"), MEASURES, "measure")
+    if measure is None:
+        raise AddressError("measure is required")
+    window = data.get("window", "day")
+    if window not in PERIODS:
+        raise AddressError(f"window must be one of {', '.join(PERIODS)}")
+    if window == "day":
+        if "anchor" in data or "day" not in data:
+            raise AddressError("a day address has day= and no anchor=")
+        day = parse_day(data["day"])
+        anchor = None
+    else:
+        if "day" in data or "anchor" not in data:
+            raise AddressError("a window address has anchor= and no day=")
+        anchor = parse_day(data["anchor"])
+        day = anchor
+    shift = _int(data.get("shift"), (1, 2, 3), "shift")
+    include = data.get("include", "shift" if shift is not None else "day")
+    if include not in ("shift", "day") or (include == "day" and "include" in data and shift is None):
+        raise AddressError("include=day only beside shift=")
+    if data.get("include") == "shift":
+        raise AddressError("include=shift is the default and is not written")
+    weeks = _int(data.get("weeks"), tuple(range(1, 27)), "weeks")
+    other_anchor = parse_day(data["other_anchor"]) if "other_anchor" in data else None
+    for flag in ("count", "chart"):
+        if data.get(flag, "1") != "1":
+            raise AddressError(f"{flag} is 1 or absent")
+    after = data.get("after")
+    if after is not None:
+        parse_address(after)  # the chain must itself be in the grammar
+    return Plan(
+        measure=measure,
+        day=day,
+        shift=shift,
+        include=include,  # type: ignore[arg-type]
+        window=window,  # type: ignore[arg-type]
+        anchor=anchor,
+        chart="chart" in data,
+        by=_choice(data.get("by"), BY, "by"),
+        kind=_choice(data.get("kind"), KINDS, "kind"),
+        metric=_choice(data.get("metric"), RANK_METRICS + TREND_METRICS, "metric"),
+        weeks=weeks,
+        lens=_choice(data.get("lens"), LENSES, "lens"),
+        count="count" in data,
+        other_shift=_int(data.get("other_shift"), (1, 2, 3), "other_shift"),
+        other_anchor=other_anchor,
+        after=after,
+    )
+
+
+def _int(value: str | None, allowed: tuple[int, ...], name: str) -> int | None:
+    if value is None:
+        return None
+    if not value.isdigit() or int(value) not in allowed:
+        raise AddressError(f"{name} must be one of {allowed[0]}..{allowed[-1]}")
+    return int(value)

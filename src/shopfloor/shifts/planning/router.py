@@ -1,0 +1,487 @@
+"""The offline router: a question plus its scope becomes a plan, or an honest "unavailable".
+
+Pure text rules, no store. The speed-or-volume decision lives in one function,
+:func:`speed_or_volume`, and both the day path and the period path take it from there, so a phrasing cannot
+route one way without a window and another way with "this week". Scope words in the question (a named
+shift, yesterday, last week, last month, last period) move the scope before the intent is parsed. Both rules
+are stated in docs/shifts-agent.md, "Flow", step 2.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from datetime import date
+from typing import Any, Literal
+
+from shopfloor.shifts.planning.plans import Plan
+from shopfloor.shifts.plant.calendar import Period, previous_production_day, previous_window, window_for
+from shopfloor.shifts.plant.scope import Scope
+
+Cue = Literal["speed", "volume", "setups", "diagnosis", "speed_trend"]
+MAX_QUESTION_CHARS = 500
+
+EXAMPLES = (
+    "Why was second shift slow?",
+    "Show the downtime by reason",
+    "fpm by grade",
+    "Where did the money go this shift?",
+    "Downtime pareto this month",
+    "How much did we make last week?",
+)
+
+
+@dataclass(frozen=True)
+class Unavailable:
+    """The router's honest refusal: why, and questions it does answer."""
+
+    reason: str
+    examples: tuple[str, ...] = EXAMPLES
+
+
+def _has(text: str, pattern: str) -> bool:
+    return re.search(pattern, text) is not None
+
+
+# --- the one speed-or-volume decision (docs/shifts-agent.md, Flow) ------------------------------------------
+
+_SPEED = r"\b(speed|speeds|fpm|ft/min|feet per minute|fast|faster|fastest|pace|slow|slower|slowest)\b"
+_VOLUME = r"\b(throughput|output|volume|made|produced|msf|lineal|footage)\b"
+# A volume cue attached to a volume ask keeps a question with a speed word on volume.
+_VOLUME_ASK = (
+    r"\bhow much (did|do|have|has) (we|the shift|the line|they|it) (make|made|produce|produced|run|ran)\b"
+    r"|\b(ran|made|produced|run) the most\b|\bshare of (output|volume|production|footage)\b"
+    r"|\bmost (output|volume|footage|msf)\b"
+)
+_LOSS = r"\b(stops?|stopped|downtime|down time|waste|trim|rejects?|rejected|quality|scrap|jams?)\b"
+# A speed word asking how fast a paper change, changeover or setup went is a setup question.
+_CHANGE_SPEED = (
+    r"\b(fast|quick|quickly|slow|slowly)\s+(?:(?:did|do|does|were|was|are|is)\s+)?(?:(?:we|the|our)\s+)?"
+    r"(?:change(?:d|s)?\s+(?:the\s+)?paper|paper\s+changes?|changeovers?|change-overs?|setups?|set-ups?"
+    r"|changing\s+paper)\b"
+)
+_DIAGNOSIS = r"\b(slow|bad|killed|kill|rough|terrible|awful)\b"
+_SLOWER_THAN_NORMAL = r"\bslower than (normal|usual|typical|average)\b"
+
+
+def speed_or_volume(question: str) -> Cue | None:
+    """Decide speed, volume, setups, a diagnosis or the speed trend from the measure words (docs/shifts-agent.md).
+
+    The only place speed and volume words live. ``None`` means the question is neither (or a "slow" that a
+    loss word keeps on the losses), and the caller routes on its other words.
+    """
+    q = normalize(question)
+    if _has(q, _CHANGE_SPEED):
+        return "setups"
+    if _has(q, _SLOWER_THAN_NORMAL):
+        return "speed_trend"
+    has_loss = _has(q, _LOSS)
+    if _has(q, _DIAGNOSIS):
+        speed_words = set(re.findall(_SPEED, q))
+        if has_loss and speed_words <= {"slow", "slower"}:
+            return None  # "slow because of stops" stays on the losses
+        if not has_loss:
+            return "diagnosis"
+    has_speed = _has(q, _SPEED)
+    if has_speed:
+        if has_loss and set(re.findall(_SPEED, q)) <= {"slow", "slower"}:
+            return None
+        return "volume" if _has(q, _VOLUME_ASK) else "speed"
+    if _has(q, _VOLUME) or _has(q, _VOLUME_ASK):
+        return "volume"
+    return None
+
+
+def grouping(question: str) -> str | None:
+    """The breakdown a grouping word asks for (it never decides the measure)."""
+    q = normalize(question)
+    for by, pattern in (
+        # A board grade named by its code ("275-BC") asks for the per-grade rows, where that grade is one.
+        ("grade", r"\b(by|per|each|every|which) (board )?grades?\b|\bgrades?\b|\b\d{2,3}-[a-z]{1,2}\b"),
+        ("width", r"\b(by|per|each) (web )?width\b|\bwidths?\b"),
+        ("crew", r"\b(by|per|each) crew\b|\bcrews?\b"),
+        ("place", r"\b(by|per) (place|location|machine|equipment)\b|\bwhere\b|\bplaces?\b"),
+        ("kind", r"\b(by|per) (kind|type|category)\b"),
+    ):
+        if _has(q, pattern):
+            return by
+    return None
+
+
+def normalize(question: str) -> str:
+    """Lower case, curly quotes straightened, runs of whitespace collapsed."""
+    text = question.replace("’", "'").replace("“", '"').replace("”", '"').lower()
+    return re.sub(r"\s+", " ", text).strip()
+
+
+# --- scope words (docs/shifts-agent.md, Flow) ---------------------------------------------------------------
+
+_SHIFT_WORDS = {
+    1: r"\b(first|1st|day) shift\b|\bshift (1|one)\b",
+    2: r"\b(second|2nd|swing|evening) shift\b|\bshift (2|two)\b",
+    3: r"\b(third|3rd|night) shift\b|\bshift (3|three)\b",
+}
+_ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3}
+_ORD = r"(?:first|1st|second|2nd|third|3rd)"
+_MONTHS = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+]
+_FORBIDDEN = (
+    r"\b(schedule|reschedule|email|e-mail|send|delete|drop|insert|update|shut ?down|restart|set the|change the"
+    r" (target|speed|schedule)|raise the|lower the|run (this )?sql|select \*|execute|browse|download|fetch)\b"
+    r"|https?://|;\s*--"
+)
+_RANGE = (
+    r"\bbetween\b.*\band\b.*\d|\bfrom\b.*\d.*\b(to|until|through|thru)\b.*\d|\d{4}-\d{2}-\d{2}"
+    r"|\b(since|last|past) \d+ (days|months)\b"
+)
+
+
+def named_shifts(question: str) -> list[int]:
+    """The shifts a question names, in shift order."""
+    q = normalize(question)
+    found = {n for n, pattern in _SHIFT_WORDS.items() if _has(q, pattern)}
+    # "first and second shift": ordinals listed before one shared "shift(s)".
+    for listed in re.finditer(
+        rf"\b({_ORD}(?:\s*(?:,|and|or|vs\.?|versus|to|with)\s*(?:the\s+)?{_ORD})+)\s+shifts?\b", q
+    ):
+        found |= {_ORDINALS[w] for w in re.findall(_ORD, listed.group(1))}
+    return sorted(found)
+
+
+def named_months(question: str, day: date) -> list[date]:
+    """First days of the months a question names, each the latest such month not after ``day``."""
+    q = normalize(question)
+    found: list[tuple[int, date]] = []
+    for index, name in enumerate(_MONTHS, 1):
+        match = re.search(rf"\b{name}\b", q)
+        if match is None or (name == "may" and not _has(q, r"\b(in|of|for|during) may\b")):
+            continue
+        year = day.year if index <= day.month else day.year - 1
+        found.append((match.start(), date(year, index, 1)))
+    return [d for _pos, d in sorted(found)]
+
+
+@dataclass(frozen=True)
+class ScopeWords:
+    """What the question says about scope: shift, day, window and a second window."""
+
+    shifts: tuple[int, ...]
+    day: date
+    window: Period | None
+    anchor: date | None
+    other_anchor: date | None = None
+    weeks: int | None = None
+
+
+def scope_words(question: str, scope: Scope) -> ScopeWords | Unavailable:
+    """Read the scope words of ``question`` against the selected ``scope``."""
+    q = normalize(question)
+    shifts = tuple(named_shifts(q))
+    day = scope.day
+    if _has(q, r"\byesterday\b"):
+        day = previous_production_day(day)
+    window: Period | None = None
+    anchor: date | None = None
+    other: date | None = None
+    weeks: int | None = None
+    m = re.search(
+        r"\b(?:last|past|over the last|over the past|over|for the last|for the past|for) (\d{1,2}) weeks\b", q
+    )
+    if m:
+        weeks = int(m.group(1))
+        if not 1 <= weeks <= 26:
+            return Unavailable("Trends cover 1 to 26 weeks.")
+    for period, words in (("week", r"week"), ("month", r"month"), ("fiscal", r"(?:fiscal |4-4-5 )?period")):
+        if _has(q, rf"\blast {words}\b|\bprevious {words}\b|\bprior {words}\b"):
+            window = period  # type: ignore[assignment]
+            anchor = previous_window(window_for(period, day)).start  # type: ignore[arg-type]
+            against = (
+                rf"\b(vs\.?|versus|compared (to|with)|than|against) (the )?(last|previous|prior) {words}\b"
+            )
+            if _has(q, against):
+                anchor = day  # "speed vs last week": this window against the one before
+            elif _has(q, rf"\bthis {words}\b"):
+                other = anchor
+                anchor = day
+            break
+        if _has(q, rf"\bthis {words}\b|\bthe {words}\b|\b{words} to date\b|\bcurrent {words}\b"):
+            window = period  # type: ignore[assignment]
+            anchor = day
+            break
+    if window is None and _has(q, r"\b4-4-5\b|\bfiscal\b"):
+        window, anchor = "fiscal", day
+    if _has(q, _RANGE):
+        return Unavailable(
+            "Date ranges written out in the question are not supported offline; pick a window."
+        )
+    months = named_months(q, day)
+    if months and window is None:
+        window, anchor = "month", months[0]
+        if len(months) > 1:
+            other = months[1]
+    return ScopeWords(shifts, day, window, anchor, other, weeks)
+
+
+# --- intents ---------------------------------------------------------------------------------------------
+
+# Money words: the router sends them to the money tools, and the done condition asks for a cost basis.
+MONEY_WORDS = r"\$|\bdollars?\b|\bmoney\b|\bcosts?\b|\bcosting\b|\bcost us\b|\bworth\b|\bspend\b"
+_CHART = r"\b(chart|graph|plot|visuali[sz]e)\b"
+
+DAY_ONLY = {"downtime", "quality", "setups", "orders", "notes", "rankings", "dollars", "compare_shifts"}
+WINDOW_MEASURES = {
+    "kpis",
+    "compare",
+    "pareto",
+    "waste",
+    "stops",
+    "trend",
+    "fpm",
+    "volume",
+    "overrun",
+    "rollstock",
+    "review",
+    "speed_opportunity",
+    "variance",
+    "opportunities",
+    "overview",
+}
+
+
+def route(question: str, scope: Scope, previous: Plan | None = None) -> Plan | Unavailable:
+    """Turn ``question`` in ``scope`` into a plan (``previous`` is the plan a follow-up refers to)."""
+    q = normalize(question)
+    if not q:
+        return Unavailable("The question is empty.")
+    if len(q) > MAX_QUESTION_CHARS:
+        return Unavailable(f"Questions are limited to {MAX_QUESTION_CHARS} characters.")
+    if _has(q, _FORBIDDEN):
+        return Unavailable(
+            "The investigator reads records; it cannot change settings, schedules or equipment, send "
+            "messages or run code."
+        )
+    words = scope_words(q, scope)
+    if isinstance(words, Unavailable):
+        return words
+    if previous is not None and _is_follow_up(q):
+        return _follow_up(q, words, scope, previous)
+    shift = scope.shift
+    include = scope.include
+    compare_shift: int | None = None
+    if len(words.shifts) == 1:
+        shift = words.shifts[0]
+    elif len(words.shifts) > 1:
+        if include == "shift":
+            return Unavailable(
+                "Comparing shifts needs the production-day scope (include every shift), not the selected "
+                "shift only."
+            )
+        shift, compare_shift = words.shifts[0], words.shifts[1]
+    # The Period control is the default window; a window the question names wins.
+    window: Period = words.window or scope.period
+    anchor = words.anchor or words.day
+    chart = _has(q, _CHART)
+    cue = speed_or_volume(q)
+    by = grouping(q)
+    base = Plan(
+        measure="overview",
+        day=words.day,
+        shift=shift,
+        include=include,
+        window=window,
+        anchor=anchor if window != "day" else words.day,
+        chart=chart,
+    )
+    if compare_shift is not None:
+        if window != "day":
+            return Unavailable("Shift comparisons run on one production day; choose the Day period.")
+        return replace(base, measure="compare_shifts", other_shift=compare_shift)
+    measure, extra = _intent(q, cue, by, window, words)
+    if isinstance(measure, Unavailable):
+        return measure
+    plan = replace(base, measure=measure, **extra)
+    if window != "day" and measure in DAY_ONLY:
+        if words.window is None and scope.period != "day":
+            return Unavailable(
+                f"That is a daily tool; under the {scope.period} control ask for the window form "
+                "(for example the downtime pareto or the period KPIs), or switch the Period to Day."
+            )
+        return Unavailable("That question has no window form; ask about one production day.")
+    if window == "day" and measure in WINDOW_MEASURES - {"overview", "fpm", "volume", "kpis", "trend"}:
+        plan = replace(plan, window="day", anchor=words.day)
+    return plan
+
+
+def _intent(
+    q: str, cue: Cue | None, by: str | None, window: Period, words: ScopeWords
+) -> tuple[str | Unavailable, dict[str, Any]]:
+    ranged = window != "day"
+    if _has(q, r"\b(levers?|opportunit(y|ies)|biggest wins?)\b") and not _has(q, r"\bspeed opportunit"):
+        return "opportunities", {"lens": _lens(q)}
+    if _has(q, MONEY_WORDS):
+        return ("opportunities", {"lens": _lens(q)}) if ranged else ("dollars", {})
+    if cue == "setups":
+        return ("kpis" if words.window is not None else "setups"), {}
+    if cue == "diagnosis":
+        return "overview", {}
+    if cue == "speed_trend":
+        return "trend", {"metric": "speed", "weeks": words.weeks or 8}
+    if words.other_anchor is not None or _has(q, r"\bcompare\b|\bvs\.?\b|\bversus\b|\bcompared\b"):
+        if ranged and words.other_anchor is not None:
+            return "compare", {"other_anchor": words.other_anchor}
+        if ranged and cue not in ("speed", "volume"):
+            # A speed or volume question against the window before runs its own plan, whose KPI tiles
+            # already carry the previous window.
+            return "compare", {}
+    if words.weeks is not None or _has(q, r"\btrend(s|ing)?\b|\bweekly\b|\bweek by week\b|\bover time\b"):
+        return "trend", {"metric": _trend_metric(q, cue), "weeks": words.weeks or 8}
+    if _has(q, r"\bover-?runs?\b|\bnominal\b|\bover and under\b"):
+        return "overrun", {}
+    if _has(q, r"\broll ?stock\b|\bpaper (consumed|used|usage|consumption)\b"):
+        return "rollstock", {}
+    if _has(q, r"\bspeed (variance|bridge|gap)\b|\bwhere did (the|our) speed go\b|\blost speed\b"):
+        return "variance", {}
+    if _has(q, r"\bspeed opportunit|\bbest fifth\b|\bhow fast could\b"):
+        return "speed_opportunity", {"by": "crew" if by == "crew" else "width"}
+    if _has(q, r"\bdowntime review\b|\b(against|over|above) (the |their |its )?bands?\b"):
+        return "review", {}
+    if _has(q, r"\bweekdays?\b|\bday of (the )?week\b|\bstops? profile\b|\bper day\b") and _has(q, _LOSS):
+        return "stops", {}
+    if _has(q, r"\bnotes?\b|\bcrew (say|said|report|reported|wrote)\b|\bwhat did the crew\b"):
+        return "notes", {}
+    if _has(q, r"\border matrix\b|\borders?\b|\bremaining sheets\b|\bsheets (produced|planned)\b"):
+        return "orders", {}
+    if _has(q, r"\bsetup matrix\b") or (
+        cue not in ("speed", "volume") and _has(q, r"\bsetups?\b|\bchangeovers?\b|\bpaper changes?\b")
+    ):
+        return ("kpis" if words.window is not None else "setups"), {}
+    if _has(q, r"\brank(ing|ings|ed)?\b|\b(worst|best|top|bottom) (\d+ )?(runs|setups)\b"):
+        metric = "downtime" if _has(q, _LOSS) and not _has(q, r"\bquality|rejects?\b") else "speed"
+        if _has(q, r"\bquality\b|\brejects?\b|\bwaste\b"):
+            metric = "quality"
+        return "rankings", {"metric": metric}
+    if _has(q, r"\bpareto\b"):
+        return "pareto", {"by": by if by in ("reason", "place", "kind") else "reason", "count": _count(q)}
+    if _has(q, r"\b(downtime|down time|stops?|stopped|jams?|maintenance|operator|pm|outages?|planned)\b"):
+        group = by if by in ("place", "kind") else "reason"
+        if ranged:
+            return "pareto", {"by": group, "count": _count(q)}
+        return "downtime", {"by": group, "kind": _kind(q)}
+    if _has(q, r"\b(quality|rejects?|rejected|warp|bond|delamination|misalignment|moisture|bale)\b"):
+        return ("waste" if ranged else "quality"), {}
+    if _has(q, r"\b(waste|trim|shear|scrap|yield)\b"):
+        return "waste", {}
+    if cue == "speed":
+        return "fpm", {"by": by if by in ("grade", "width", "crew") else None}
+    if cue == "volume":
+        return "volume", {"by": "grade" if by == "grade" or ranged else None}
+    if _has(q, r"\b(kpis?|dashboard|tiles|numbers|scorecard)\b"):
+        return "kpis", {}
+    if _has(
+        q,
+        r"\bwhy\b|\bwhat happened\b|\boverview\b|\bsummary\b|\bsummari[sz]e\b|\bhow did (we|it|the shift"
+        r"|(the )?(first|1st|second|2nd|third|3rd|day|night|swing|evening) shift|shift (1|2|3|one|two|three))"
+        r" (do|go)\b|\bhow was\b|\bhow were\b|\bwhat went wrong\b",
+    ):
+        return ("overview" if _has(q, r"\bwhy\b") or not ranged else "kpis"), {}
+    return Unavailable("The offline planner does not support that question."), {}
+
+
+def _count(q: str) -> bool:
+    return _has(q, r"\bhow many\b|\bcount\b|\bnumber of\b|\bmost frequent\b|\bmost often\b")
+
+
+def _kind(q: str) -> str | None:
+    if _has(q, r"\bplanned\b|\bpm\b|\bscheduled maintenance\b"):
+        return "PM"
+    if _has(q, r"\bmaintenance\b"):
+        return "Maintenance"
+    if _has(q, r"\boperator\b"):
+        return "Operator"
+    return None
+
+
+def _lens(q: str) -> str:
+    if _has(q, r"\bsupervisor\b|\bcontrollable\b"):
+        return "supervisor"
+    if _has(q, r"\bownership\b|\bowner\b|\bcost of waste\b"):
+        return "ownership"
+    return "all"
+
+
+def _trend_metric(q: str, cue: Cue | None) -> str:
+    if _has(q, r"\bmaintenance\b"):
+        return "maintenance_pct"
+    if _has(q, r"\boperator\b"):
+        return "operator_pct"
+    if _has(q, r"\bdowntime|stops?\b"):
+        return "downtime_pct"
+    if _has(q, r"\btrim\b"):
+        return "trim_pct"
+    if _has(q, r"\b(quality|rejects?|dry-end|dry end|waste)\b"):
+        return "dry_end_pct"
+    if cue == "volume":
+        return "lineal_ft"
+    return "speed"
+
+
+# --- follow-ups ------------------------------------------------------------------------------------------
+
+_FOLLOW = (
+    r"^(and |what about|how about|same for|same thing|compare (that|this|it)|now |show (that|this|it)"
+    r"|chart (that|this|it)|break (that|this|it) down|that )"
+)
+
+
+def _is_follow_up(q: str) -> bool:
+    return _has(q, _FOLLOW)
+
+
+def _follow_up(q: str, words: ScopeWords, scope: Scope, previous: Plan) -> Plan | Unavailable:
+    after = previous.address()
+    if _has(q, r"^compare (that|this|it)"):
+        if not words.shifts:
+            return Unavailable("Name the shift to compare with, e.g. “compare that with first shift”.")
+        other = words.shifts[0]
+        if scope.include == "shift":
+            return Unavailable(
+                "Comparing shifts needs the production-day scope (include every shift), not the selected "
+                "shift only."
+            )
+        if previous.window != "day":
+            return Unavailable("Shift comparisons run on one production day; choose the Day period.")
+        base_shift = previous.shift or scope.shift or 1
+        if other == base_shift:
+            return Unavailable("That is the same shift; name another shift to compare with.")
+        return replace(
+            previous, measure="compare_shifts", shift=base_shift, other_shift=other, after=after, chart=False
+        )
+    plan = replace(previous, after=after)
+    if len(words.shifts) == 1:
+        plan = replace(plan, shift=words.shifts[0])  # one named shift moves the scope (docs/shifts-agent.md)
+    if words.window is not None and words.anchor is not None:
+        plan = replace(plan, window=words.window, anchor=words.anchor)
+        if plan.measure in DAY_ONLY:
+            return Unavailable("That question has no window form; ask about one production day.")
+    elif words.day != scope.day:
+        plan = replace(plan, day=words.day, anchor=words.day if plan.window == "day" else plan.anchor)
+    by = grouping(q)
+    if by is not None and plan.measure in ("downtime", "pareto"):
+        plan = replace(plan, by=by)
+    if _has(q, _CHART):
+        plan = replace(plan, chart=True)
+    if plan == replace(previous, after=after):
+        return Unavailable("The follow-up did not change the shift, day, window, grouping or chart.")
+    return plan

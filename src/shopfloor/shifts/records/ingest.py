@@ -1,0 +1,143 @@
+"""Load a directory of day files into the record store, one transaction per day."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from shopfloor.shifts.records import store
+from shopfloor.shifts.records.intake import MAX_DAY_BYTES, DayRejected, IntakeResult, iter_day_files, read_day
+
+BATCH_DAYS = 20
+MAX_MANIFEST_BYTES = 10_000_000  # a year's manifest is about 60 KB
+
+
+@dataclass
+class IngestReport:
+    """What an ingest run loaded, excluded and rejected."""
+
+    loaded: list[date] = field(default_factory=list)
+    excluded: int = 0
+    rejected: list[tuple[str, str]] = field(default_factory=list)  # (file, message)
+    manifest: dict[str, Any] | None = None
+
+
+class BadManifest(Exception):
+    """``manifest.json`` is there but unreadable: the day hashes cannot be checked, so nothing loads."""
+
+
+def read_manifest(directory: Path) -> dict[str, Any] | None:
+    """The generator's manifest in ``directory``, or None when there is none. Raises ``BadManifest``
+    when it is not JSON or its ``days`` entries lack a ``file`` and ``sha256``."""
+    path = directory / "manifest.json"
+    if not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_bytes()[:MAX_MANIFEST_BYTES].decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise BadManifest(f"not valid JSON ({exc})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("days", []), list):
+        raise BadManifest("expected an object with a list of days")
+    for entry in data.get("days", []):
+        if not (isinstance(entry, dict) and isinstance(entry.get("file"), str)):
+            raise BadManifest("every day entry needs a file name and a sha256")
+        if not isinstance(entry.get("sha256"), str):
+            raise BadManifest("every day entry needs a file name and a sha256")
+    return data
+
+
+def read_limited(path: Path) -> bytes:
+    """At most one byte past the size limit, so an oversized file is refused without reading it all."""
+    with path.open("rb") as handle:
+        return handle.read(MAX_DAY_BYTES + 1)
+
+
+def read_file(path: Path, expected_sha256: str | None = None) -> IntakeResult:
+    """Read and check one day file (nothing is written). Raises ``DayRejected``."""
+    try:
+        raw = read_limited(path)
+    except OSError as exc:
+        raise DayRejected(f"cannot be read: {exc.strerror}") from None
+    if expected_sha256 is not None and len(raw) <= MAX_DAY_BYTES:
+        actual = hashlib.sha256(raw).hexdigest()
+        if actual != expected_sha256:
+            raise DayRejected("contents do not match the manifest's sha256")
+    return read_day(raw, file_name=path.name, file_day=date.fromisoformat(path.stem))
+
+
+def ingest_file(conn: duckdb.DuckDBPyConnection, path: Path, expected_sha256: str | None = None) -> int:
+    """Ingest one day file in one transaction (replacing that day). Returns the excluded setups;
+    raises ``DayRejected`` and writes nothing for a structural fault."""
+    result = read_file(path, expected_sha256)
+    store.replace_day(conn, result.rows)
+    return len(result.excluded)
+
+
+def ingest_directory(
+    conn: duckdb.DuckDBPyConnection,
+    directory: Path,
+    progress: Callable[[int, int], None] | None = None,
+) -> IngestReport:
+    """Ingest every ``YYYY-MM-DD.xml`` in ``directory``. A rejected day is reported and skipped; the
+    store keeps whatever it held for that day. Checked days are written in groups of ``BATCH_DAYS``,
+    each group in one transaction, so every day lands whole or not at all."""
+    report = IngestReport()
+    try:
+        report.manifest = read_manifest(directory)
+    except BadManifest as exc:
+        report.rejected.append(("manifest.json", str(exc)))
+        return report
+    hashes = {e["file"]: e["sha256"] for e in (report.manifest or {}).get("days", [])}
+    all_names = [p.name for p in directory.iterdir()]
+    names = iter_day_files(all_names)
+    for stray in sorted(n for n in all_names if n.endswith(".xml") and n not in names):
+        report.rejected.append((stray, "file name must be YYYY-MM-DD.xml (the production day)"))
+    previous_last = conn.execute("SELECT max(day) FROM days").fetchone()
+    last_day = previous_last[0] if previous_last else None
+    out_of_order = False
+    pending: list[IntakeResult] = []
+
+    def flush() -> None:
+        store.replace_days(conn, [r.rows for r in pending])
+        for r in pending:
+            report.loaded.append(r.day)
+            report.excluded += len(r.excluded)
+        pending.clear()
+
+    for i, name in enumerate(names):
+        try:
+            result = read_file(directory / name, hashes.get(name))
+        except DayRejected as exc:
+            report.rejected.append((name, str(exc)))
+        else:
+            pending.append(result)
+            if last_day is not None and result.day <= last_day:
+                out_of_order = True
+            last_day = result.day if last_day is None else max(last_day, result.day)
+            if len(pending) >= BATCH_DAYS:
+                flush()
+        if progress:
+            progress(i + 1, len(names))
+    flush()
+    if out_of_order:
+        store.sort_tables(conn)
+    if report.manifest:
+        m = report.manifest
+        store.set_meta(
+            conn,
+            {
+                "schema_version": store.SCHEMA_VERSION,
+                "generator": str(m.get("generator", "")),
+                "seed": str(m.get("seed", "")),
+                "as_of": str(m.get("as_of", "")),
+                "planted_scenarios": str(m.get("planted_scenarios", 0)),
+            },
+        )
+    return report

@@ -1,0 +1,200 @@
+"""The run context of one investigation and the evidence envelope every tool returns.
+
+Every tool result is an envelope: a result id valid for this run only, the window and previous window, the
+coverage, the rows, how many source rows they stand on, and each SQL statement with its bound parameters for
+the trace. Scope is enforced here, in code, whatever a plan asks for: under the selected-shift scope only that
+shift is read, and under a Week, Month or 4-4-5 control the daily tools refuse.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import secrets
+from dataclasses import dataclass, field
+from datetime import date
+from functools import lru_cache
+from typing import Any, Literal
+
+import duckdb
+from pydantic import BaseModel, ConfigDict, Field
+
+from shopfloor.agent.tools import ToolError
+from shopfloor.shifts.plant.calendar import Coverage, Window, coverage, previous_window, window_for
+from shopfloor.shifts.plant.metrics import FIGURE_DIGITS
+from shopfloor.shifts.plant.scope import Scope
+from shopfloor.shifts.records.store import MAX_ROWS, QueryTimeout, bounded_query
+
+
+@dataclass
+class RunContext:
+    """What the tools of one run share: the read-only store, the scope and the results so far."""
+
+    conn: duckdb.DuckDBPyConnection
+    scope: Scope
+    run_tag: str = field(default_factory=lambda: secrets.token_hex(3))
+    results: dict[str, dict[str, Any]] = field(default_factory=dict)
+    charts: list[dict[str, Any]] = field(default_factory=list)
+    issued: int = 0
+    # Facts read once per run and shared by its tools (a shift's coverage does not change mid-run).
+    memo: dict[Any, Any] = field(default_factory=dict)
+
+    def new_result_id(self) -> str:
+        """A result id that only this run knows (``r<n>-<run tag>``)."""
+        self.issued += 1
+        return f"r{self.issued}-{self.run_tag}"
+
+
+@dataclass
+class Sql:
+    """Statements a tool ran, kept for the trace with their bound parameters."""
+
+    statements: list[dict[str, Any]] = field(default_factory=list)
+    source_rows: int = 0
+
+    def rows(self, ctx: RunContext, sql: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+        """Run one fixed statement with bound values (1,000-row limit, two-second interrupt).
+
+        A statement already run in this run with the same values is read from the run's memo (the store
+        does not change mid-run); it is still listed in this tool's trace, and callers get fresh row dicts.
+        """
+        text, used = _statement(sql)
+        params = {k: v for k, v in params.items() if k in used}
+        key = ("sql", text, repr(sorted(params.items())))
+        if key not in ctx.memo:
+            try:
+                result = bounded_query(ctx.conn, sql, params)
+            except QueryTimeout:
+                raise ToolError("The query took longer than two seconds and was stopped.") from None
+            rows = [{k: _jsonable(v) for k, v in row.items()} for row in result.dicts()]
+            ctx.memo[key] = (rows, result.truncated)
+        rows, truncated = ctx.memo[key]
+        self.statements.append(
+            {"sql": text, "params": {k: _jsonable(v) for k, v in params.items()}, "truncated": truncated}
+        )
+        return [dict(row) for row in rows]
+
+
+@lru_cache(maxsize=512)
+def _statement(sql: str) -> tuple[str, frozenset[str]]:
+    """A fixed template's one-line form for the trace and the names of the values it binds."""
+    return " ".join(sql.split()), frozenset(re.findall(r"\$(\w+)", sql))
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return None
+        return round(value, FIGURE_DIGITS)
+    return value
+
+
+def scoped_shift(ctx: RunContext, shift: int | None) -> int | None:
+    """The shift a call may read: under the selected-shift scope only that one (null becomes it)."""
+    if shift is not None and shift not in (1, 2, 3):
+        raise ToolError("shift must be 1, 2 or 3.")
+    if ctx.scope.include == "shift":
+        if shift is not None and shift != ctx.scope.shift:
+            raise ToolError(
+                f"Shift {shift} is outside the selected scope: only shift {ctx.scope.shift} may be read."
+            )
+        return ctx.scope.shift
+    return shift
+
+
+def require_day_control(ctx: RunContext, tool: str) -> None:
+    """Daily tools refuse under a Week, Month or 4-4-5 control and name the window form to use."""
+    if ctx.scope.period != "day":
+        window = window_for(ctx.scope.period, ctx.scope.day)
+        raise ToolError(
+            f"{tool} is a daily tool and the Period control is {ctx.scope.period} "
+            f"({window.start.isoformat()}..{window.end.isoformat()}); use the period tools with "
+            f'{{"period": "{ctx.scope.period}", "anchor": "{ctx.scope.day.isoformat()}"}} instead.'
+        )
+
+
+def window_coverage(sql: Sql, ctx: RunContext, window: Window, shift: int | None) -> Coverage:
+    """Coverage of ``window`` for the shift scope: days present, and days with excluded records."""
+    rows = sql.rows(
+        ctx,
+        """
+        SELECT day, count(*) AS n, bool_or(coverage <> 'complete' OR excluded > 0) AS incomplete
+        FROM shifts
+        WHERE day BETWEEN $start AND $end AND ($shift IS NULL OR shift = $shift)
+        GROUP BY day ORDER BY day
+        """,
+        {"start": window.start, "end": window.end, "shift": shift},
+    )
+    need = 1 if shift is not None else 3
+    present = [date.fromisoformat(r["day"]) for r in rows]
+    invalid = {date.fromisoformat(r["day"]) for r in rows if r["incomplete"] or r["n"] < need}
+    return coverage(window, present, invalid)
+
+
+def envelope(
+    ctx: RunContext,
+    tool: str,
+    sql: Sql,
+    rows: list[dict[str, Any]],
+    *,
+    window: Window | None = None,
+    previous: Window | None = None,
+    cover: Coverage | dict[str, Any] | None = None,
+    shift: int | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
+    """Wrap rows in the evidence envelope and remember it under a fresh result id."""
+    if len(rows) > MAX_ROWS:
+        rows = rows[:MAX_ROWS]
+        extra["truncated"] = True
+    cov: Any = cover.as_dict() if isinstance(cover, Coverage) else cover
+    result = {
+        "result_id": ctx.new_result_id(),
+        "tool": tool,
+        "window": window.as_dict() if window else None,
+        "previous_window": previous.as_dict() if previous else None,
+        "shift": shift,
+        "coverage": cov,
+        "source_rows": sql.source_rows,
+        "rows": rows,
+        **extra,
+        "truncated": bool(extra.get("truncated")) or any(s.get("truncated") for s in sql.statements),
+        "sql": sql.statements,
+    }
+    ctx.results[result["result_id"]] = result
+    return result
+
+
+def resolve_window(period: str, anchor: date) -> tuple[Window, Window]:
+    """The window of ``period`` containing ``anchor`` and its previous window."""
+    window = window_for(period, anchor)  # type: ignore[arg-type]
+    return window, previous_window(window)
+
+
+PeriodName = Literal["day", "week", "month", "fiscal"]
+EARLIEST, LATEST = date(2000, 1, 1), date(2100, 12, 31)
+
+
+class WindowArg(BaseModel):
+    """A window: the period kind and any date inside it."""
+
+    model_config = ConfigDict(extra="forbid")
+    period: PeriodName = Field(description="day, week (Mon–Fri), month (calendar) or fiscal (4-4-5 period).")
+    anchor: date = Field(description="Any date inside the window, YYYY-MM-DD.")
+
+
+class PeriodArgs(BaseModel):
+    """A window and an optional shift (null = all three shifts)."""
+
+    model_config = ConfigDict(extra="forbid")
+    window: WindowArg
+    shift: Literal[1, 2, 3] | None = Field(description="One shift, or null for all three.")
+
+
+def args_window(arg: WindowArg) -> tuple[Window, Window]:
+    """The window an argument names and its previous window (anchors outside 2000..2100 refused)."""
+    if not EARLIEST <= arg.anchor <= LATEST:
+        raise ToolError("anchor must be a date between 2000 and 2100.")
+    return resolve_window(arg.period, arg.anchor)

@@ -1,0 +1,574 @@
+"""Period tools: a window of the record store (day, Mon–Fri week, calendar month or 4-4-5 period).
+
+Each query is one set-based statement over the window with bound dates; the previous window is computed
+the same way; coverage says whether every expected production day is present and valid. Deltas and rankings
+are withheld unless the windows are complete (missing days are unavailable, never zero).
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from shopfloor.agent.tools import Tool, ToolError
+from shopfloor.shifts.planning.plans import TrendMetric
+from shopfloor.shifts.plant.calendar import Coverage, Window, production_days, window_for, windows_back
+from shopfloor.shifts.plant.metrics import FIGURE_DIGITS, ratio
+from shopfloor.shifts.plant.money import RATES, board_usd, per_year
+from shopfloor.shifts.tools.context import (
+    EARLIEST,
+    LATEST,
+    PeriodArgs,
+    RunContext,
+    Sql,
+    WindowArg,
+    args_window,
+    envelope,
+    scoped_shift,
+    window_coverage,
+)
+from shopfloor.shifts.tools.rows import downtime_rows
+from shopfloor.shifts.tools.sums import (
+    BETTER,
+    DRY_END_BAND,
+    SHEAR_GUIDE,
+    TRIM_FLAG,
+    UNITS,
+    band,
+    change_label,
+    kpi_sums,
+    kpis,
+    params,
+)
+
+FAMILIES = ("bond", "warp", "misalignment", "moisture", "bale")
+
+
+class PeriodKpiArgs(PeriodArgs):
+    """KPI tiles of a window, optionally against the previous window."""
+
+    compare: bool = Field(description="Also read the previous window and give deltas.")
+
+
+class CompareArgs(BaseModel):
+    """Two arbitrary windows side by side."""
+
+    model_config = ConfigDict(extra="forbid")
+    current_window: WindowArg
+    previous_window: WindowArg
+    shift: Literal[1, 2, 3] | None = Field(description="One shift, or null for all three.")
+
+
+class ParetoArgs(PeriodArgs):
+    """Downtime pareto of a window."""
+
+    group_by: Literal["reason", "place", "kind"] = Field(description="Grouping of the rows.")
+    measure: Literal["minutes", "count"] = Field(description="Order by minutes or by stop count.")
+
+
+class TrendArgs(BaseModel):
+    """A weekly series of one metric."""
+
+    model_config = ConfigDict(extra="forbid")
+    metric: TrendMetric = Field(description="The metric of the series.")
+    weeks: int = Field(description="Number of Mon–Fri weeks, 1 to 26, ending with the anchor's week.")
+    anchor: date = Field(description="A date in the last week of the series, YYYY-MM-DD.")
+    shift: Literal[1, 2, 3] | None = Field(description="One shift, or null for all three.")
+
+
+class GradeArgs(PeriodArgs):
+    """Per board grade totals of a window."""
+
+    measure: Literal["volume", "speed"] = Field(description="Which measure leads: volume or speed.")
+
+
+def _kpi_block(
+    ctx: RunContext, sql: Sql, window: Window, shift: int | None
+) -> tuple[dict[str, Any], Coverage]:
+    cover = window_coverage(sql, ctx, window, shift)
+    return kpis(kpi_sums(ctx, sql, window.start, window.end, shift)), cover
+
+
+def _kpi_table(
+    current: dict[str, Any], previous: dict[str, Any] | None, deltas: bool
+) -> list[dict[str, Any]]:
+    rows = []
+    for measure, value in current.items():
+        prev = None if previous is None else previous.get(measure)
+        delta = None
+        if deltas and value is not None and prev is not None:
+            delta = round(value - prev, 4)
+        band_value, band_text, flagged = band(measure, value)
+        rows.append(
+            {
+                "measure": measure,
+                "current": value,
+                "previous": prev,
+                "delta": delta,
+                "unit": UNITS[measure],
+                "better": BETTER[measure],
+                "change": change_label(delta, BETTER[measure]),
+                "band": band_value,
+                "band_text": band_text,
+                "flag": flagged,
+            }
+        )
+    return rows
+
+
+def _comparison(
+    ctx: RunContext, tool: str, current: Window, previous: Window | None, shift: int | None
+) -> dict[str, Any]:
+    sql = Sql()
+    values, cover = _kpi_block(ctx, sql, current, shift)
+    prev_values: dict[str, Any] | None = None
+    prev_cover: Coverage | None = None
+    if previous is not None:
+        prev_values, prev_cover = _kpi_block(ctx, sql, previous, shift)
+    both = cover.complete and (prev_cover is not None and prev_cover.complete)
+    rows = _kpi_table(values, prev_values, both)
+    crews = sql.rows(
+        ctx,
+        """
+        SELECT crew, count(*) AS shifts FROM shifts
+        WHERE day BETWEEN $start AND $end AND ($shift IS NULL OR shift = $shift)
+        GROUP BY crew ORDER BY shifts DESC, crew
+        """,
+        params(current.start, current.end, shift),
+    )
+    notes = []
+    if previous is not None and not both:
+        notes.append("Deltas are withheld: both windows must be complete.")
+    unequal = previous is not None and len(production_days(current)) != len(production_days(previous))
+    if unequal:
+        notes.append("The windows hold unequal numbers of production days; compare rates, not totals.")
+    return envelope(
+        ctx,
+        tool,
+        sql,
+        rows,
+        window=current,
+        previous=previous,
+        cover=cover,
+        shift=shift,
+        previous_coverage=prev_cover.as_dict() if prev_cover else None,
+        deltas_withheld=previous is not None and not both,
+        unequal_production_days=unequal,
+        crews=crews,
+        notes=notes,
+    )
+
+
+def get_period_kpis(ctx: RunContext, args: PeriodKpiArgs) -> dict[str, Any]:
+    """The dashboard tiles of a window with the previous window, deltas only when both are complete."""
+    shift = scoped_shift(ctx, args.shift)
+    current, previous = args_window(args.window)
+    return _comparison(ctx, "get_period_kpis", current, previous if args.compare else None, shift)
+
+
+def compare_periods(ctx: RunContext, args: CompareArgs) -> dict[str, Any]:
+    """The KPI table for two arbitrary windows."""
+    shift = scoped_shift(ctx, args.shift)
+    current, _ = args_window(args.current_window)
+    other, _ = args_window(args.previous_window)
+    return _comparison(ctx, "compare_periods", current, other, shift)
+
+
+def get_downtime_pareto(ctx: RunContext, args: ParetoArgs) -> dict[str, Any]:
+    """Downtime ordered by minutes or count with share and cumulative share; previous minutes alongside."""
+    shift = scoped_shift(ctx, args.shift)
+    current, previous = args_window(args.window)
+    sql = Sql()
+    cover = window_coverage(sql, ctx, current, shift)
+    rows = downtime_rows(ctx, sql, params(current.start, current.end, shift), args.group_by, None)
+    prev_sql = Sql()
+    prev_cover = window_coverage(prev_sql, ctx, previous, shift)
+    before = {
+        (r["key"], r["class"]): r
+        for r in downtime_rows(
+            ctx, prev_sql, params(previous.start, previous.end, shift), args.group_by, None
+        )
+    }
+    sort_key = "stops" if args.measure == "count" else "minutes"
+    ranked = sorted((r for r in rows if r["class"] == "controllable"), key=lambda r: (-r[sort_key], r["key"]))
+    apart = [r for r in rows if r["class"] != "controllable"]
+    total = sum(r[sort_key] for r in ranked) or None
+    cumulative = 0.0
+    for row in ranked:
+        cumulative += row[sort_key]
+        row["share"] = ratio(row[sort_key], total, digits=FIGURE_DIGITS)
+        row["cum_share"] = ratio(cumulative, total, digits=FIGURE_DIGITS)
+    for row in apart:
+        row["share"] = row["cum_share"] = None
+    out = ranked + apart
+    for row in out:
+        prev = before.get((row["key"], row["class"]))
+        # A reason absent from a covered previous window had zero minutes; an uncovered window is unknown.
+        row["previous_minutes"] = (
+            None if prev_cover.status == "unavailable" else (prev["minutes"] if prev else 0.0)
+        )
+    return envelope(
+        ctx,
+        "get_downtime_pareto",
+        sql,
+        out,
+        window=current,
+        previous=previous,
+        cover=cover,
+        shift=shift,
+        group_by=args.group_by,
+        measure=args.measure,
+        previous_coverage=prev_cover.as_dict(),
+        ranked=cover.complete,
+        note=None if cover.complete else "The window is partial: rows are listed, rankings withheld.",
+    )
+
+
+def _waste_sums(ctx: RunContext, sql: Sql, window: Window, shift: int | None) -> dict[str, Any]:
+    p = params(window.start, window.end, shift)
+    total = sql.rows(
+        ctx,
+        """
+        SELECT count(*) AS setups, sum(gross_sqft) AS gross, sum(trim_sqft) AS trim, sum(shear_sqft) AS shear,
+               sum(reject_sqft) AS rejects
+        FROM setups WHERE day BETWEEN $start AND $end AND ($shift IS NULL OR shift = $shift)
+        """,
+        p,
+    )[0]
+    families = sql.rows(
+        ctx,
+        """
+        SELECT family, coalesce(reason, '(not reported)') AS reason, count(*) AS records, sum(sqft) AS sqft
+        FROM rejects WHERE day BETWEEN $start AND $end AND ($shift IS NULL OR shift = $shift)
+        GROUP BY ALL ORDER BY sqft DESC, family, reason
+        """,
+        p,
+    )
+    sql.source_rows += int(total["setups"] or 0) + sum(int(r["records"]) for r in families)
+    return {"total": total, "details": families}
+
+
+def get_waste_breakdown(ctx: RunContext, args: PeriodArgs) -> dict[str, Any]:
+    """Trim, shear and each dry-end family as sq ft and % of gross, with the previous window."""
+    shift = scoped_shift(ctx, args.shift)
+    current, previous = args_window(args.window)
+    sql = Sql()
+    cover = window_coverage(sql, ctx, current, shift)
+    now = _waste_sums(ctx, sql, current, shift)
+    before = _waste_sums(ctx, Sql(), previous, shift)
+    days = len(production_days(current))
+
+    def family_area(block: dict[str, Any]) -> dict[str, float]:
+        area = dict.fromkeys(FAMILIES, 0.0)
+        for row in block["details"]:
+            area[row["family"]] = area.get(row["family"], 0.0) + row["sqft"]
+        return area
+
+    fam_now, fam_before = family_area(now), family_area(before)
+    gross, prev_gross = now["total"]["gross"], before["total"]["gross"]
+    yield_sqft = None if gross is None else gross - (now["total"]["trim"] or 0) - (now["total"]["shear"] or 0)
+    items: list[tuple[str, float | None, float | None, str]] = [
+        ("trim", now["total"]["trim"], before["total"]["trim"], "side trim"),
+        ("shear", now["total"]["shear"], before["total"]["shear"], "shear"),
+    ]
+    items += [(f, fam_now[f], fam_before[f], "dry-end") for f in FAMILIES]
+    rows = []
+    for name, sqft, prev, group in items:
+        row: dict[str, Any] = {
+            "item": name,
+            "group": group,
+            "sqft": sqft,
+            "pct_of_gross": ratio(sqft, gross, 100, digits=FIGURE_DIGITS),
+            "previous_sqft": prev,
+            "previous_pct_of_gross": ratio(prev, prev_gross, 100, digits=FIGURE_DIGITS),
+            "pct_of_yield": ratio(sqft, yield_sqft, 100, digits=FIGURE_DIGITS)
+            if group == "dry-end"
+            else None,
+            "usd": board_usd(sqft or 0.0),
+            "usd_per_year": per_year(board_usd(sqft or 0.0), days),
+        }
+        if name == "trim":
+            row["band"], row["band_text"] = TRIM_FLAG, f"trim flags above {TRIM_FLAG} % per setup"
+        if name == "shear":
+            row["band"], row["band_text"] = SHEAR_GUIDE[1], "shear 0.4–1 % is guidance, not an alarm"
+        rows.append(row)
+    dry = sum(fam_now.values())
+    rows.append(
+        {
+            "item": "dry-end total",
+            "group": "dry-end",
+            "sqft": dry,
+            "pct_of_gross": ratio(dry, gross, 100, digits=FIGURE_DIGITS),
+            "previous_sqft": sum(fam_before.values()),
+            "previous_pct_of_gross": ratio(sum(fam_before.values()), prev_gross, 100, digits=FIGURE_DIGITS),
+            "pct_of_yield": ratio(dry, yield_sqft, 100, digits=FIGURE_DIGITS),
+            "usd": board_usd(dry),
+            "usd_per_year": per_year(board_usd(dry), days),
+            "band": DRY_END_BAND,
+            "band_text": f"dry-end waste flags above {DRY_END_BAND} % of gross",
+        }
+    )
+    rows.append(
+        {
+            "item": "unexplained",
+            "group": "unexplained",
+            "sqft": None,
+            "pct_of_gross": None,
+            "previous_sqft": None,
+            "previous_pct_of_gross": None,
+            "pct_of_yield": None,
+            "usd": None,
+            "usd_per_year": None,
+            "note": "The records hold no measured good output, so unexplained waste is unavailable.",
+        }
+    )
+    details = [{**r, "share_of_dry_end": ratio(r["sqft"], dry, digits=FIGURE_DIGITS)} for r in now["details"]]
+    return envelope(
+        ctx,
+        "get_waste_breakdown",
+        sql,
+        rows,
+        window=current,
+        previous=previous,
+        cover=cover,
+        shift=shift,
+        details=details,
+        rates=RATES.as_dict(),
+    )
+
+
+def get_stops_profile(ctx: RunContext, args: PeriodArgs) -> dict[str, Any]:
+    """Stops, minutes and minutes per stop per production day, and the Mon–Fri weekday profile."""
+    shift = scoped_shift(ctx, args.shift)
+    current, previous = args_window(args.window)
+    sql = Sql()
+    cover = window_coverage(sql, ctx, current, shift)
+    rows = sql.rows(
+        ctx,
+        """
+        SELECT day, count(*) AS stops, sum(minutes) AS minutes FROM stops
+        WHERE day BETWEEN $start AND $end AND ($shift IS NULL OR shift = $shift) AND kind IN ('Maintenance', 'Operator')
+        GROUP BY day ORDER BY day
+        """,
+        params(current.start, current.end, shift),
+    )
+    sql.source_rows += sum(int(r["stops"]) for r in rows)
+    for row in rows:
+        row["min_per_stop"] = ratio(row["minutes"], row["stops"], digits=FIGURE_DIGITS)
+    weekdays = []
+    for index, name in enumerate(("Mon", "Tue", "Wed", "Thu", "Fri")):
+        days = [r for r in rows if date.fromisoformat(r["day"]).weekday() == index]
+        expected = [d for d in cover.expected if d.weekday() == index]
+        stops = sum(r["stops"] for r in days)
+        minutes = sum(r["minutes"] for r in days)
+        weekdays.append(
+            {
+                "weekday": name,
+                "days": len(expected),
+                "stops": stops,
+                "minutes": minutes,
+                "stops_per_day": ratio(stops, len(expected), digits=FIGURE_DIGITS),
+                "minutes_per_day": ratio(minutes, len(expected), digits=FIGURE_DIGITS),
+            }
+        )
+    return envelope(
+        ctx,
+        "get_stops_profile",
+        sql,
+        rows,
+        window=current,
+        previous=previous,
+        cover=cover,
+        shift=shift,
+        weekday_profile=weekdays,
+        note="Unplanned stops (maintenance and operator); days without stops are not listed.",
+    )
+
+
+TREND_EXPR = {
+    "speed": "sum(feet) / nullif(sum(scheduled), 0)",
+    "speed_to_target": "100 * sum(feet) / nullif(sum(target_feet), 0)",
+    "lineal_ft": "sum(feet)",
+    "downtime_pct": "100 * sum(stop_min) / nullif(sum(scheduled), 0)",
+    "maintenance_pct": "100 * sum(maint_min) / nullif(sum(scheduled), 0)",
+    "operator_pct": "100 * sum(operator_min) / nullif(sum(scheduled), 0)",
+    "trim_pct": "100 * sum(trim) / nullif(sum(gross), 0)",
+    "dry_end_pct": "100 * sum(rejects) / nullif(sum(gross), 0)",
+}
+
+
+def get_trend(ctx: RunContext, args: TrendArgs) -> dict[str, Any]:
+    """A weekly (Mon–Fri) series of one allowlisted metric, each week with its coverage."""
+    if not 1 <= args.weeks <= 26:
+        raise ToolError("weeks must be 1 to 26.")
+    if not EARLIEST <= args.anchor <= LATEST:
+        raise ToolError("anchor must be a date between 2000 and 2100.")
+    shift = scoped_shift(ctx, args.shift)
+    weeks = windows_back(window_for("week", args.anchor), args.weeks)
+    sql = Sql()
+    expr = TREND_EXPR[args.metric]  # allowlisted: the argument model admits only these keys
+    series = sql.rows(
+        ctx,
+        f"""
+        WITH per AS (
+          SELECT sh.day, sh.shift, sh.scheduled_min AS scheduled,
+                 (sh.coverage <> 'complete' OR sh.excluded > 0) AS incomplete,
+                 coalesce(su.feet, 0) AS feet, coalesce(su.gross, 0) AS gross, coalesce(su.trim, 0) AS trim,
+                 coalesce(su.rejects, 0) AS rejects, coalesce(su.target_feet, 0) AS target_feet,
+                 coalesce(st.stop_min, 0) AS stop_min, coalesce(st.maint_min, 0) AS maint_min,
+                 coalesce(st.operator_min, 0) AS operator_min
+          FROM shifts sh
+          LEFT JOIN (SELECT day, shift, sum(gross_feet) AS feet, sum(gross_sqft) AS gross, sum(trim_sqft) AS trim,
+                            sum(reject_sqft) AS rejects, sum(target_fpm * elapsed_min) AS target_feet
+                     FROM setups WHERE day BETWEEN $start AND $end GROUP BY day, shift) su USING (day, shift)
+          LEFT JOIN (SELECT day, shift, sum(minutes) AS stop_min,
+                            sum(minutes) FILTER (WHERE kind = 'Maintenance') AS maint_min,
+                            sum(minutes) FILTER (WHERE kind = 'Operator') AS operator_min
+                     FROM stops WHERE day BETWEEN $start AND $end GROUP BY day, shift) st USING (day, shift)
+          WHERE sh.day BETWEEN $start AND $end AND ($shift IS NULL OR sh.shift = $shift)
+            AND isodow(sh.day) <= 5)
+        SELECT date_trunc('week', day)::DATE AS week_start, count(DISTINCT day) AS days,
+               bool_or(incomplete) AS any_incomplete, count(*) AS shift_rows, {expr} AS value
+        FROM per GROUP BY week_start ORDER BY week_start
+        """,
+        {"start": weeks[0].start, "end": weeks[-1].end, "shift": shift},
+    )
+    by_week = {r["week_start"]: r for r in series}
+    rows = []
+    for week in weeks:
+        found = by_week.get(week.start.isoformat())
+        status = "unavailable"
+        if found:
+            sql.source_rows += int(found["shift_rows"])
+            complete = found["days"] == len(production_days(week)) and not found["any_incomplete"]
+            status = "complete" if complete else "partial"
+        rows.append(
+            {
+                "week_start": week.start.isoformat(),
+                "week_end": week.end.isoformat(),
+                "value": found["value"] if found else None,
+                "days": found["days"] if found else 0,
+                "coverage": status,
+            }
+        )
+    span = Window("week", weeks[0].start, weeks[-1].end)
+    return envelope(
+        ctx,
+        "get_trend",
+        sql,
+        rows,
+        window=span,
+        cover={
+            "status": "complete" if all(r["coverage"] == "complete" for r in rows) else "partial",
+            "weeks": len(rows),
+            "complete_weeks": sum(r["coverage"] == "complete" for r in rows),
+        },
+        shift=shift,
+        metric=args.metric,
+        unit=UNITS.get(
+            {"speed": "speed_fpm", "speed_to_target": "speed_to_target_pct"}.get(args.metric, args.metric), ""
+        ),
+    )
+
+
+def get_grade_totals(ctx: RunContext, args: GradeArgs) -> dict[str, Any]:
+    """Per board grade: volume, speed with and without stops, % of target, stops, trim and dry-end."""
+    shift = scoped_shift(ctx, args.shift)
+    current, previous = args_window(args.window)
+    sql = Sql()
+    cover = window_coverage(sql, ctx, current, shift)
+    template = """
+        SELECT grade, any_value(target_fpm) AS target_fpm, count(*) AS setups,
+               count(DISTINCT (day, shift, run_id)) AS wet_ends, sum(gross_feet) AS lineal_ft,
+               sum(gross_sqft) / 1000 AS volume_msf, sum(elapsed_min) AS elapsed_min, sum(stop_min) AS stop_min,
+               sum(stop_count) AS stops, sum(target_fpm * elapsed_min) AS target_feet,
+               sum(trim_sqft) AS trim, sum(reject_sqft) AS rejects, sum(gross_sqft) AS gross
+        FROM setups WHERE day BETWEEN $start AND $end AND ($shift IS NULL OR shift = $shift)
+        GROUP BY grade ORDER BY volume_msf DESC, grade
+    """
+    rows = sql.rows(ctx, template, params(current.start, current.end, shift))
+    before = {r["grade"]: r for r in sql.rows(ctx, template, params(previous.start, previous.end, shift))}
+    total = sum(r["volume_msf"] for r in rows) or None
+    out = []
+    for r in rows:
+        sql.source_rows += int(r["setups"])
+        prev = before.get(r["grade"])
+        out.append(
+            {
+                "grade": r["grade"],
+                "target_fpm": r["target_fpm"],
+                "setups": r["setups"],
+                "wet_ends": r["wet_ends"],
+                "lineal_ft": r["lineal_ft"],
+                "volume_msf": r["volume_msf"],
+                "share": ratio(r["volume_msf"], total, digits=FIGURE_DIGITS),
+                "running_fpm": ratio(r["lineal_ft"], r["elapsed_min"] - r["stop_min"], digits=FIGURE_DIGITS),
+                "elapsed_fpm": ratio(r["lineal_ft"], r["elapsed_min"], digits=FIGURE_DIGITS),
+                "pct_of_target": ratio(r["lineal_ft"], r["target_feet"], 100, digits=FIGURE_DIGITS),
+                "stops": r["stops"],
+                "stop_min": r["stop_min"],
+                "lineal_per_setup": ratio(r["lineal_ft"], r["setups"], digits=FIGURE_DIGITS),
+                "lineal_per_paper_change": ratio(r["lineal_ft"], r["wet_ends"], digits=FIGURE_DIGITS),
+                "trim_pct": ratio(r["trim"], r["gross"], 100, digits=FIGURE_DIGITS),
+                "dry_end_pct": ratio(r["rejects"], r["gross"], 100, digits=FIGURE_DIGITS),
+                "previous_volume_msf": prev["volume_msf"] if prev else None,
+            }
+        )
+    return envelope(
+        ctx,
+        "get_grade_totals",
+        sql,
+        out,
+        window=current,
+        previous=previous,
+        cover=cover,
+        shift=shift,
+        measure=args.measure,
+        ranked=cover.complete,
+        note="Stops are allocated to setups by overlap, so a stop spanning two setups counts in both.",
+    )
+
+
+def period_tools() -> list[Tool[RunContext, Any]]:
+    """The period tool definitions in catalog order."""
+    return [
+        Tool(
+            "get_period_kpis",
+            "Dashboard tiles of a window (day, Mon–Fri week, month, 4-4-5 period) with the previous window.",
+            "read",
+            PeriodKpiArgs,
+            get_period_kpis,
+        ),
+        Tool("compare_periods", "The KPI table for two windows.", "read", CompareArgs, compare_periods),
+        Tool(
+            "get_downtime_pareto",
+            "Downtime of a window by reason, place or kind with share and cumulative share.",
+            "read",
+            ParetoArgs,
+            get_downtime_pareto,
+        ),
+        Tool(
+            "get_waste_breakdown",
+            "Trim, shear and each dry-end family of a window as sq ft and % of gross.",
+            "read",
+            PeriodArgs,
+            get_waste_breakdown,
+        ),
+        Tool(
+            "get_stops_profile",
+            "Unplanned stops per production day and the Mon–Fri weekday profile of a window.",
+            "read",
+            PeriodArgs,
+            get_stops_profile,
+        ),
+        Tool("get_trend", "Weekly series of one metric (1–26 weeks).", "read", TrendArgs, get_trend),
+        Tool(
+            "get_grade_totals",
+            "Per board grade totals of a window: volume, speed against target, stops, trim, dry-end.",
+            "read",
+            GradeArgs,
+            get_grade_totals,
+        ),
+    ]

@@ -1,0 +1,78 @@
+"""Responses to authenticated requests, and responses that set a cookie, are never stored by a cache."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from starlette.responses import Response
+
+from shopfloor.settings import Settings
+from shopfloor.web.app import create_app
+from shopfloor.web.middleware import SecurityHeadersMiddleware, needs_no_store
+from shopfloor.workshop.sample import fresh_sample_store
+
+
+@pytest.fixture
+def client(tmp_path) -> Iterator[TestClient]:
+    fresh_sample_store(tmp_path / "w.db").dispose()
+    settings = Settings(
+        var_dir=tmp_path,
+        workshop_db=f"sqlite:///{tmp_path / 'w.db'}",
+        secret_key="a-test-key-that-is-long-enough-0123456789",  # type: ignore[arg-type]
+    )
+    with TestClient(create_app(settings)) as c:
+        yield c
+
+
+def test_sign_in_token_and_user_list_are_no_store(client):
+    login = client.post(
+        "/workshop/auth/login", json={"email": "admin@taller.example", "password": "admin-toquilla-demo"}
+    )
+    assert login.status_code == 200 and "set-cookie" in login.headers
+    assert login.headers["cache-control"] == "no-store"
+    csrf = login.json()["csrf_token"]
+    me = client.get("/workshop/auth/me")
+    assert me.status_code == 200 and me.headers["cache-control"] == "no-store"
+    token = client.post("/workshop/auth/tokens", json={"name": "t"}, headers={"x-csrf-token": csrf})
+    assert token.status_code == 200 and token.headers["cache-control"] == "no-store"
+    client.cookies.clear()
+    bearer = {"authorization": f"Bearer {token.json()['token']}"}
+    users = client.get("/workshop/api/users", headers=bearer)
+    assert users.status_code == 200 and users.headers["cache-control"] == "no-store"
+    # Refusals of credentials are per-user too.
+    refused = client.get("/workshop/api/users", headers={"authorization": "Bearer nope"})
+    assert refused.status_code == 401 and refused.headers["cache-control"] == "no-store"
+
+
+def test_an_anonymous_public_response_keeps_its_caching(client):
+    assert "cache-control" not in client.get("/shifts/answer.css").headers
+    assert "cache-control" not in client.get("/healthz").headers
+
+
+def test_no_store_replaces_a_routes_own_cache_control_on_an_authenticated_request():
+    app = FastAPI()
+
+    @app.get("/cached")
+    def cached() -> Response:
+        return Response("x", headers={"cache-control": "public, max-age=3600"})
+
+    c = TestClient(SecurityHeadersMiddleware(app))
+    assert c.get("/cached").headers["cache-control"] == "public, max-age=3600"
+    assert c.get("/cached", headers={"cookie": "tt_session=x"}).headers["cache-control"] == "no-store"
+
+
+@pytest.mark.parametrize(
+    ("request_headers", "response_headers", "expected"),
+    [
+        ([], [], False),
+        ([(b"authorization", b"Bearer t")], [], True),
+        ([(b"cookie", b"a=b")], [], True),
+        ([], [(b"set-cookie", b"a=b; Path=/")], True),
+        ([(b"accept", b"*/*")], [(b"content-type", b"text/css")], False),
+    ],
+)
+def test_needs_no_store(request_headers, response_headers, expected):
+    assert needs_no_store(request_headers, response_headers) is expected

@@ -1,0 +1,111 @@
+"""Unknown methods get 405 with ``Allow``; the OpenAPI documents describe the 400 envelope, not FastAPI's 422."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from pydantic import BaseModel
+from starlette.routing import Mount
+
+from shopfloor.settings import Settings
+from shopfloor.web.app import create_app
+from shopfloor.web.errors import install_error_handlers
+from shopfloor.web.responses import CSSResponse
+
+
+class Body(BaseModel):
+    n: int
+
+
+@pytest.fixture
+def app(tmp_path) -> FastAPI:
+    return create_app(Settings(var_dir=tmp_path, workshop_db=f"sqlite:///{tmp_path / 'w.db'}"))
+
+
+@pytest.mark.parametrize("method", ["TRACE", "TRACK", "FOO"])
+@pytest.mark.parametrize(
+    ("path", "allowed"),
+    [
+        ("/", {"GET"}),
+        ("/healthz", {"GET"}),
+        ("/workshop/api/hats", {"GET"}),
+        ("/workshop/functions/v1/apply-proposals", {"POST"}),
+        ("/shifts/answer.css", {"GET"}),
+    ],
+)
+def test_an_unknown_method_is_405_with_allow_in_the_envelope(app, method, path, allowed):
+    r = TestClient(app).request(method, path, headers={"x-request-id": "req_405405405405"})
+    assert r.status_code == 405
+    assert {m.strip() for m in r.headers["allow"].split(",")} == allowed
+    assert r.json() == {
+        "error": {
+            "code": "method_not_allowed",
+            "message": "Method Not Allowed",
+            "request_id": "req_405405405405",
+        }
+    }
+
+
+def _documents(app: FastAPI) -> dict[str, dict[str, Any]]:
+    docs = {"/": app.openapi()}
+    for route in app.routes:
+        if isinstance(route, Mount) and isinstance(route.app, FastAPI):
+            docs[route.path] = route.app.openapi()
+    return docs
+
+
+def test_no_openapi_document_promises_a_422_and_every_operation_documents_the_400_envelope(app):
+    docs = _documents(app)
+    assert set(docs) == {"/", "/workshop", "/shifts"}
+    for prefix, doc in docs.items():
+        assert "HTTPValidationError" not in doc.get("components", {}).get("schemas", {}), prefix
+        envelope = doc["components"]["schemas"]["ErrorEnvelope"]
+        assert envelope["required"] == ["error"]
+        assert envelope["properties"]["error"]["required"] == ["code", "message", "request_id"]
+        for path, operations in doc["paths"].items():
+            for method, operation in operations.items():
+                responses = operation["responses"]
+                where = f"{prefix}{path} {method}"
+                assert "422" not in responses, where
+                for status in ("400", "500"):
+                    content = responses[status]["content"]["application/json"]
+                    assert content["schema"] == {"$ref": "#/components/schemas/ErrorEnvelope"}, where
+                if "requestBody" in operation:
+                    assert "413" in responses, where
+
+
+def test_a_validation_failure_answers_the_documented_400():
+    sub = FastAPI()
+    install_error_handlers(sub)
+
+    @sub.post("/take")
+    def take(body: Body) -> dict[str, int]:
+        return {"n": body.n}
+
+    r = TestClient(sub).post("/take", json={"n": "many"})
+    assert r.status_code == 400 and r.json()["error"]["code"] == "bad_request"
+    assert "400" in sub.openapi()["paths"]["/take"]["post"]["responses"]
+
+
+def test_a_stylesheet_route_is_served_and_documented_as_css():
+    sub = FastAPI()
+    install_error_handlers(sub)
+
+    @sub.get("/style.css", response_class=CSSResponse)
+    def style() -> str:
+        return "p { color: black }"
+
+    r = TestClient(sub).get("/style.css")
+    assert r.status_code == 200 and r.headers["content-type"] == "text/css; charset=utf-8"
+    assert r.text == "p { color: black }"
+    documented = sub.openapi()["paths"]["/style.css"]["get"]["responses"]["200"]["content"]
+    assert list(documented) == ["text/css"]
+
+
+def test_the_shifts_stylesheet_is_served_as_css(app):
+    r = TestClient(app).get("/shifts/answer.css")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/css")
+    assert r.headers["x-content-type-options"] == "nosniff"
