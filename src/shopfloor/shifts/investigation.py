@@ -21,11 +21,19 @@ from shopfloor.agent.providers.base import Provider
 from shopfloor.agent.tools import ToolRegistry
 from shopfloor.agent.trace import ToolCallStep, Trace
 from shopfloor.shifts.answers.shapes import build_sections
-from shopfloor.shifts.planning.planner import MODEL, NOT_BUILT, OfflinePlanner, Step, plan_steps
+from shopfloor.shifts.planning.measures import Step
+from shopfloor.shifts.planning.planner import MODEL, OfflinePlanner, plan_steps
 from shopfloor.shifts.planning.plans import Plan, parse_address
-from shopfloor.shifts.planning.router import EXAMPLES, MONEY_WORDS, Unavailable, route
+from shopfloor.shifts.planning.router import MONEY_WORDS, Unavailable, route
 from shopfloor.shifts.plant.scope import Scope
-from shopfloor.shifts.tools.catalog import DAILY, full_registry, model_registry, plan_registry
+from shopfloor.shifts.tools.catalog import (
+    BY_NAME,
+    CHARTS,
+    DAY_TOOLS,
+    full_registry,
+    model_registry,
+    plan_registry,
+)
 from shopfloor.shifts.tools.context import RunContext
 
 STATUSES = (
@@ -133,7 +141,7 @@ def check_plan(steps: list[Step], scope: Scope, registry: ToolRegistry[RunContex
             return f"{name} is not an allowed tool."
         if not isinstance(args, dict):
             return f"{name}: arguments must be an object."
-        if scope.period != "day" and name in (*DAILY, "get_shift_dollars", "get_day_dollars"):
+        if scope.period != "day" and name in DAY_TOOLS:
             return f"{name} is a daily tool and the Period control is {scope.period}."
         if scope.include == "shift":
             shifts = [args.get("shift")] if "shift" in args else []
@@ -172,15 +180,6 @@ def investigate(
         if history is not None:
             history.add(question, scope, None)
         return answer
-    if routed.measure in NOT_BUILT and steps is None:
-        return _unavailable(
-            question,
-            scope,
-            routed,
-            f"{NOT_BUILT[routed.measure]} is not available in this version; try the downtime pareto, the waste "
-            "breakdown or the period KPIs for that window.",
-            EXAMPLES,
-        )
     tool_scope = run_scope(routed, scope)
     registry = full_registry()
     chosen = plan_steps(routed) if steps is None else steps
@@ -201,7 +200,7 @@ def investigate(
     ctx = RunContext(conn, tool_scope)
     trace = Trace()
     outcome = run_loop(
-        planner or OfflinePlanner(routed, chosen),
+        planner or OfflinePlanner(routed, CHARTS, chosen),
         SYSTEM,
         question,
         registry if planner is not None else plan_registry(tuple(name for name, _ in chosen)),
@@ -223,7 +222,7 @@ def investigate(
     caveats: list[str] = []
     if status == "complete":
         status, caveats = _done(question, routed, numbered, ctx.charts, errors)
-    sections = build_sections(routed, numbered, ctx.charts, status, caveats)
+    sections = build_sections(routed, numbered, ctx.charts, status, caveats, BY_NAME)
     if status in PREFACE:
         sections.insert(0, {"type": "text", "text": PREFACE[status]})
     answer = Answer(

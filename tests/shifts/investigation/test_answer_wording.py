@@ -61,7 +61,7 @@ def _variance_env(status):
     ]
     return {
         "query": 4,
-        "speed_fpm": 551.0,
+        "shift_fpm": 551.0,
         "reference_fpm": 601.6,
         "against": "baseline",
         "coverage": {"status": status},
@@ -70,14 +70,14 @@ def _variance_env(status):
 
 
 def test_window_stop_bucket_names_its_leading_reason_when_ranked():
-    _, lines = shapes._variance(_variance_env("complete"))
+    _, lines = shapes.variance(_variance_env("complete"))
     assert "- stops (controllable), led by Knife jam: **29.2 ft/min** (query 4 · row 2)" in [
         s["text"] for s in lines
     ]
 
 
 def test_partial_window_stop_bucket_names_no_leading_reason():
-    _, lines = shapes._variance(_variance_env("partial"))
+    _, lines = shapes.variance(_variance_env("partial"))
     assert "- stops (controllable): **29.2 ft/min** (query 4 · row 2)" in [s["text"] for s in lines]
     assert not any("led by" in s["text"] for s in lines)
 

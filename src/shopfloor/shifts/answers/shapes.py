@@ -17,14 +17,29 @@ and one line saying rankings are withheld. A shape depends on the plan and scope
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any
+from typing import Any, Protocol
 
+from shopfloor.shifts.planning.measures import MEASURES
 from shopfloor.shifts.planning.plans import Plan
 from shopfloor.shifts.plant.money import COST_NOTE, FORMULAS, RATES
 
 Section = dict[str, str]
+# A tool's answer builder: its result's headline (or None) and its findings.
+Shaper = Callable[[dict[str, Any]], tuple[Section | None, list[Section]]]
+
+
+class ToolAnswer(Protocol):
+    """What the sections need to know of a tool (its catalog entry, docs/shifts-agent.md "Tools")."""
+
+    @property
+    def shape(self) -> Shaper | None: ...
+
+    @property
+    def shift_labelled(self) -> bool: ...
+
+
 WITHHELD = "Rankings are withheld: the evidence is incomplete, so rows are listed in the tool's order."
 
 
@@ -85,7 +100,8 @@ def _kpi(env: dict[str, Any], measure: str) -> tuple[int, dict[str, Any]] | None
 # --- per tool: the headline (optional) and findings ------------------------------------------------------
 
 
-def _shift_kpis(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+def shift_kpis(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of a shift kpis result: its headline, if any, and its findings."""
     q = env["query"]
     head = None
     found = _kpi(env, "speed_to_target_pct")
@@ -116,7 +132,8 @@ def _shift_kpis(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     return head, out
 
 
-def _downtime(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+def downtime(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of a downtime result: its headline, if any, and its findings."""
     q = env["query"]
     rows = env["rows"]
     ranked = _ranked(env)
@@ -159,7 +176,8 @@ def _downtime(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     return head, out
 
 
-def _wet_end(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+def wet_end(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of a wet end result: its headline, if any, and its findings."""
     q = env["query"]
     rows = env["rows"]
     out: list[Section] = []
@@ -197,7 +215,8 @@ def _wet_end(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     return None, out
 
 
-def _quality(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+def quality(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of a quality result: its headline, if any, and its findings."""
     q = env["query"]
     out: list[Section] = []
     rows = env["rows"]
@@ -240,7 +259,7 @@ def _shift_volume(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     for measure, label in (
         ("gross_sqft", "Gross area {}"),
         ("estimated_good_sqft", "Estimated good area {} after trim, shear and rejects"),
-        ("setups", "{} setups"),
+        ("valid_setups", "{} setups"),
         ("paper_changes", "{} paper changes (wet-end runs)"),
         ("speed_to_target_pct", "Speed to target {} of grade target"),
     ):
@@ -252,11 +271,13 @@ def _shift_volume(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     return head, out
 
 
-def _overview(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
-    return _shift_kpis(env)
+def overview(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of an overview result: its headline, if any, and its findings."""
+    return shift_kpis(env)
 
 
-def _notes(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+def notes(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of a notes result: its headline, if any, and its findings."""
     out: list[Section] = [{"type": "label", "text": "Reported notes"}]
     for row in env["rows"]:
         # Untrusted text: quoted as data, with the markers that shapes use removed.
@@ -269,7 +290,9 @@ def _notes(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     return None, out
 
 
-def _count_rows(label: str) -> Callable[[dict[str, Any]], tuple[Section | None, list[Section]]]:
+def count_rows(label: str) -> Shaper:
+    """An answer builder that counts a result's rows under ``label`` (the order and setup matrices)."""
+
     def shape(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
         n = len(env["rows"])
         out = [finding(label, n, "", env["query"], None)]
@@ -277,11 +300,11 @@ def _count_rows(label: str) -> Callable[[dict[str, Any]], tuple[Section | None, 
         if changes is not None:
             noun = "paper change" if changes == 1 else "paper changes"
             out.append(finding(f"{{}} {noun} (wet-end runs)", changes, "", env["query"], None))
-        if env.get("setups_over_trim_flag") is not None:
+        if env.get("setups_above_trim_flag") is not None:
             out.append(
                 finding(
                     "{} setups over the 3.25 % trim flag",
-                    env["setups_over_trim_flag"],
+                    env["setups_above_trim_flag"],
                     "",
                     env["query"],
                     None,
@@ -292,7 +315,8 @@ def _count_rows(label: str) -> Callable[[dict[str, Any]], tuple[Section | None, 
     return shape
 
 
-def _rankings(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+def rankings(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of a rankings result: its headline, if any, and its findings."""
     q = env["query"]
     out: list[Section] = []
     key = {
@@ -310,7 +334,8 @@ def _rankings(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     return None, out
 
 
-def _period_kpis(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+def period_kpis(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of a period kpis result: its headline, if any, and its findings."""
     q = env["query"]
     head = None
     out: list[Section] = []
@@ -323,7 +348,7 @@ def _period_kpis(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
             "text": f"Speed to target was **{fmt(row['current'], '%')}**{against} {cite(q, i)}.",
         }
     for measure, label in (
-        ("speed_fpm", "Shift speed {} including stops"),
+        ("shift_fpm", "Shift speed {} including stops"),
         ("lineal_ft", "Lineal footage {}"),
         ("maintenance_pct", "Maintenance downtime {} of scheduled minutes"),
         ("operator_pct", "Operator downtime {} of scheduled minutes"),
@@ -342,7 +367,8 @@ def _period_kpis(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     return head, out
 
 
-def _pareto(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+def pareto(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of a pareto result: its headline, if any, and its findings."""
     q = env["query"]
     rows = env["rows"]
     ranked = _ranked(env)
@@ -383,7 +409,8 @@ def _pareto(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     return head, out
 
 
-def _waste(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+def waste(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of a waste result: its headline, if any, and its findings."""
     q = env["query"]
     rows = env["rows"]
     head = None
@@ -420,7 +447,8 @@ def _waste(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     return head, out
 
 
-def _stops(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+def stops(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of a stops result: its headline, if any, and its findings."""
     q = env["query"]
     out: list[Section] = [{"type": "label", "text": "Weekday profile"}]
     for j, day in enumerate(env["weekday_profile"]):
@@ -446,7 +474,8 @@ TREND_NAMES = {
 }
 
 
-def _trend(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+def trend(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of a trend result: its headline, if any, and its findings."""
     q = env["query"]
     rows = env["rows"]
     unit = (
@@ -470,7 +499,8 @@ def _trend(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     return head, out
 
 
-def _grades(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+def grades(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of a grades result: its headline, if any, and its findings."""
     q = env["query"]
     rows = env["rows"]
     ranked = _ranked(env)
@@ -516,7 +546,8 @@ def _grades(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     return head, out
 
 
-def _dollars(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+def dollars(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of a dollars result: its headline, if any, and its findings."""
     q = env["query"]
     rows = env["rows"]
     scope = f"shift {env['shift']}" if env.get("shift") else "the day"
@@ -545,7 +576,8 @@ def _dollars(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     return head, out
 
 
-def _overrun(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+def overrun(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of an overrun result: its headline, if any, and its findings."""
     q = env["query"]
     rows = env["rows"]
     if not rows:
@@ -570,7 +602,8 @@ def _overrun(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     return head, out
 
 
-def _rollstock(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+def rollstock(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of a rollstock result: its headline, if any, and its findings."""
     q = env["query"]
     out = [
         finding(
@@ -589,7 +622,8 @@ def _rollstock(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     return None, out
 
 
-def _review(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+def review(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of a review result: its headline, if any, and its findings."""
     q = env["query"]
     head = {
         "type": "headline",
@@ -627,7 +661,8 @@ def _review(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     return head, out
 
 
-def _speed_opportunity(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+def speed_opportunity(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of a speed opportunity result: its headline, if any, and its findings."""
     q = env["query"]
     rows = env["rows"]
     ranked = _ranked(env)
@@ -653,11 +688,12 @@ def _speed_opportunity(env: dict[str, Any]) -> tuple[Section | None, list[Sectio
     return None, out
 
 
-def _variance(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+def variance(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of a variance result: its headline, if any, and its findings."""
     q = env["query"]
     head = {
         "type": "headline",
-        "text": f"Speed with stops was **{fmt(env['speed_fpm'], 'ft/min')}** against a reference of "
+        "text": f"Speed with stops was **{fmt(env['shift_fpm'], 'ft/min')}** against a reference of "
         f"{env['reference_fpm']:,.1f} ft/min ({env['against']}) (query {q}).",
     }
     out: list[Section] = [{"type": "label", "text": "Where the speed went"}]
@@ -676,7 +712,8 @@ def _variance(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     return head, out
 
 
-def _opportunities(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+def opportunities(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of an opportunities result: its headline, if any, and its findings."""
     q = env["query"]
     head = {
         "type": "headline",
@@ -701,33 +738,6 @@ def _opportunities(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     out.append({"type": "caveat", "text": f"Contribution: {env.get('contribution_status')}."})
     return head, out
 
-
-SHAPERS: dict[str, Callable[[dict[str, Any]], tuple[Section | None, list[Section]]]] = {
-    "get_shift_kpis": _shift_kpis,
-    "get_shift_overview": _overview,
-    "get_downtime_breakdown": _downtime,
-    "get_wet_end_performance": _wet_end,
-    "get_quality_breakdown": _quality,
-    "get_shift_notes": _notes,
-    "get_order_matrix": _count_rows("{} knife fragments in the order matrix"),
-    "get_setup_matrix": _count_rows("{} setups in the matrix"),
-    "get_rankings": _rankings,
-    "get_period_kpis": _period_kpis,
-    "compare_periods": _period_kpis,
-    "get_downtime_pareto": _pareto,
-    "get_waste_breakdown": _waste,
-    "get_stops_profile": _stops,
-    "get_trend": _trend,
-    "get_grade_totals": _grades,
-    "get_shift_dollars": _dollars,
-    "get_day_dollars": _dollars,
-    "get_overrun": _overrun,
-    "get_rollstock": _rollstock,
-    "get_downtime_review": _review,
-    "get_speed_opportunity": _speed_opportunity,
-    "get_speed_variance": _variance,
-    "get_opportunities": _opportunities,
-}
 
 # Where to look: (place in the records, question the router answers in the same scope).
 WHERE_DAY = [
@@ -755,16 +765,22 @@ def _same_measure(plan: Plan, question: str) -> bool:
 
 
 def build_sections(
-    plan: Plan, evidence: list[dict[str, Any]], charts: list[dict[str, Any]], status: str, caveats: list[str]
+    plan: Plan,
+    evidence: list[dict[str, Any]],
+    charts: list[dict[str, Any]],
+    status: str,
+    caveats: list[str],
+    tools: Mapping[str, ToolAnswer],
 ) -> list[Section]:
-    """The answer's sections from the plan and its numbered evidence."""
+    """The answer's sections from the plan and its numbered evidence; ``tools`` is the tool catalog."""
     heads: list[Section] = []
     heads_for: list[Section] = []
     evidence_with_head: list[dict[str, Any]] = []
     body: list[Section] = []
     per_result: list[list[Section]] = []
     for env in evidence:
-        shaper = SHAPERS.get(env["tool"])
+        entry = tools.get(env["tool"])
+        shaper = entry.shape if entry is not None else None
         if plan.measure == "volume" and env["tool"] == "get_shift_kpis":
             shaper = _shift_volume  # a volume question leads with what was made, never with speed (#74)
         if shaper is None:
@@ -774,23 +790,18 @@ def build_sections(
             heads.append(head)
             heads_for.append(head)
             evidence_with_head.append(env)
-        if plan.shift is None and env.get("shift") and env["tool"] in SHIFT_LABELLED:
+        if plan.shift is None and env.get("shift") and entry is not None and entry.shift_labelled:
             body.append({"type": "label", "text": f"Shift {_word(env['shift'])}"})
         body.extend(lines)
         per_result.append(lines)
     if plan.measure == "overview" and plan.shift is not None:
         body = _diagnosis(per_result)
     sections: list[Section] = []
-    day_totals = [
-        h for h, e in zip(heads_for, evidence_with_head, strict=True) if e["tool"] == "get_day_dollars"
-    ]
-    volume_by_grade = [
-        h for h, e in zip(heads_for, evidence_with_head, strict=True) if e["tool"] == "get_grade_totals"
-    ]
-    if day_totals:
-        sections.append(day_totals[0])
-    elif plan.measure == "volume" and plan.by == "grade" and volume_by_grade:
-        sections.append(volume_by_grade[0])
+    # The measure's own headline leads when its tool answered (the day's dollars, volume by grade).
+    lead_tool = MEASURES[plan.measure].headline
+    leading = [h for h, e in zip(heads_for, evidence_with_head, strict=True) if e["tool"] == lead_tool]
+    if leading:
+        sections.append(leading[0])
     elif heads:
         sections.append(heads[0])
     else:
@@ -881,20 +892,6 @@ def _diagnosis(per_result: list[list[Section]]) -> list[Section]:
                 chosen.append(queue.pop(0))
     plain = [s for lines in per_result for s in lines if s["type"] in ("text", "caveat")]
     return chosen + plain
-
-
-SHIFT_LABELLED = {
-    "get_shift_overview",
-    "get_shift_kpis",
-    "get_downtime_breakdown",
-    "get_wet_end_performance",
-    "get_quality_breakdown",
-    "get_order_matrix",
-    "get_setup_matrix",
-    "get_shift_notes",
-    "get_rankings",
-    "get_shift_dollars",
-}
 
 
 def _word(shift: int) -> str:

@@ -9,52 +9,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from datetime import date
-from typing import Literal, get_args
 from urllib.parse import parse_qsl, quote, urlsplit
 
+from shopfloor.shifts.planning.measures import MEASURE_NAMES
 from shopfloor.shifts.plant.calendar import PERIODS, Period, parse_day
+from shopfloor.shifts.plant.metrics import TREND_METRICS
 from shopfloor.shifts.plant.scope import Include
 
-MEASURES = (
-    "overview",
-    "kpis",
-    "downtime",
-    "quality",
-    "fpm",
-    "volume",
-    "setups",
-    "orders",
-    "notes",
-    "rankings",
-    "dollars",
-    "compare_shifts",
-    "compare",
-    "pareto",
-    "waste",
-    "stops",
-    "trend",
-    "overrun",
-    "rollstock",
-    "review",
-    "speed_opportunity",
-    "variance",
-    "opportunities",
-)
+MEASURES = MEASURE_NAMES  # one row per measure in planning/measures.py
 BY = ("reason", "place", "kind", "grade", "width", "crew")
 KINDS = ("Maintenance", "Operator", "PM")
 RANK_METRICS = ("speed", "downtime", "quality")
-TrendMetric = Literal[
-    "speed",
-    "speed_to_target",
-    "lineal_ft",
-    "downtime_pct",
-    "maintenance_pct",
-    "operator_pct",
-    "trim_pct",
-    "dry_end_pct",
-]
-# The tuple is read from the type so the plan parser and the trend tool's schema cannot drift apart.
-TREND_METRICS: tuple[str, ...] = get_args(TrendMetric)
 LENSES = ("all", "supervisor", "ownership")
 
 

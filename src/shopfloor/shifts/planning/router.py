@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any, Literal
 
+from shopfloor.shifts.planning.measures import DAY_ONLY
 from shopfloor.shifts.planning.plans import Plan
 from shopfloor.shifts.plant.calendar import Period, previous_production_day, previous_window, window_for
 from shopfloor.shifts.plant.scope import Scope
@@ -240,25 +241,6 @@ def scope_words(question: str, scope: Scope) -> ScopeWords | Unavailable:
 MONEY_WORDS = r"\$|\bdollars?\b|\bmoney\b|\bcosts?\b|\bcosting\b|\bcost us\b|\bworth\b|\bspend\b"
 _CHART = r"\b(chart|graph|plot|visuali[sz]e)\b"
 
-DAY_ONLY = {"downtime", "quality", "setups", "orders", "notes", "rankings", "dollars", "compare_shifts"}
-WINDOW_MEASURES = {
-    "kpis",
-    "compare",
-    "pareto",
-    "waste",
-    "stops",
-    "trend",
-    "fpm",
-    "volume",
-    "overrun",
-    "rollstock",
-    "review",
-    "speed_opportunity",
-    "variance",
-    "opportunities",
-    "overview",
-}
-
 
 def route(question: str, scope: Scope, previous: Plan | None = None) -> Plan | Unavailable:
     """Turn ``question`` in ``scope`` into a plan (``previous`` is the plan a follow-up refers to)."""
@@ -319,8 +301,6 @@ def route(question: str, scope: Scope, previous: Plan | None = None) -> Plan | U
                 "(for example the downtime pareto or the period KPIs), or switch the Period to Day."
             )
         return Unavailable("That question has no window form; ask about one production day.")
-    if window == "day" and measure in WINDOW_MEASURES - {"overview", "fpm", "volume", "kpis", "trend"}:
-        plan = replace(plan, window="day", anchor=words.day)
     return plan
 
 
