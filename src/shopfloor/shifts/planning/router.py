@@ -240,7 +240,7 @@ def scope_words(question: str, scope: Scope) -> ScopeWords | Unavailable:
 
 # Money words: the router sends them to the money tools, and the done condition asks for a cost basis.
 MONEY_WORDS = r"\$|\bdollars?\b|\bmoney\b|\bcosts?\b|\bcosting\b|\bcost us\b|\bworth\b|\bspend\b"
-_CHART = r"\b(chart|graph|plot|visuali[sz]e)\b"
+_CHART = r"\b(charts?|graphs?|plots?|visuali[sz]e)\b"
 
 
 def route(question: str, scope: Scope, previous: Plan | None = None) -> Plan | Unavailable:
@@ -332,7 +332,7 @@ COMPARE_SHIFTS = (
 )
 # A prescription asks for an adjustment the records cannot recommend; the answer shows what they record.
 PRESCRIPTION = (
-    r"\b(what|which) (machine |knife |speed )?(adjustments?|settings?|fix|fixes)\b"
+    r"\b(what|which) (machine |place |knife |speed )?(adjustments?|settings?|fix|fixes)\b"
     r"|\bhow (do|can|should) we (fix|stop|prevent|avoid)\b|\bwhat should we (do|change|adjust|set)\b"
 )
 
