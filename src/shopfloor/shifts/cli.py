@@ -259,26 +259,34 @@ def prepare(settings: Settings) -> None:
 
 
 def eval_command(
-    golden: Path = typer.Option(None, "--golden", help="Golden YAML (default: evals/shifts.yaml)."),
+    golden: list[Path] = typer.Option(
+        None, "--golden", help="Golden YAML files or folders (default: evals/shifts.yaml and evals/shifts/)."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
 ) -> None:
     """Run the shifts golden evals offline (scored in code); exit 1 when the bar is not met."""
-    from shopfloor.shifts.evals import run_golden
+    from shopfloor.agent.evals import EvalReport
+    from shopfloor.shifts.evals import class_rates, golden_cases, run_golden
 
-    path = golden or Path("evals/shifts.yaml")
-    if not path.is_file():
-        raise typer.BadParameter(f"no golden file at {path}")
+    paths = golden or [p for p in (Path("evals/shifts.yaml"), Path("evals/shifts")) if p.exists()]
+    for path in paths:
+        if not path.exists():
+            raise typer.BadParameter(f"no golden file at {path}")
     conn = _open_read_only(None)
     try:
-        report = run_golden(conn, path, show_progress=not as_json)
+        reports = [run_golden(conn, path, show_progress=not as_json) for path in paths]
     finally:
         conn.close()
+    report = EvalReport([r for rep in reports for r in rep.results], 1, 1.0)
+    rates = class_rates([c for path in paths for c in golden_cases(path)], report)
     if as_json:
-        typer.echo(json.dumps(report.to_json(), indent=1, default=str))
+        typer.echo(json.dumps({**report.to_json(), "classes": rates}, indent=1, default=str))
     else:
         from shopfloor.agent.evals import render_table
 
         render_table(report, "Shift Investigator golden set", console)
+        for name, (passed, total) in rates.items():
+            typer.echo(f"{name}: {passed}/{total} ({100 * passed / total:.0f} %)")
     if not report.ok:
         raise typer.Exit(code=1)
 

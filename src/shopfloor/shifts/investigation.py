@@ -24,7 +24,8 @@ from shopfloor.shifts.answers.shapes import build_sections
 from shopfloor.shifts.planning.measures import Step
 from shopfloor.shifts.planning.planner import MODEL, OfflinePlanner, plan_steps
 from shopfloor.shifts.planning.plans import Plan, parse_address
-from shopfloor.shifts.planning.router import MONEY_WORDS, Unavailable, route
+from shopfloor.shifts.planning.reading import canonical, closest, plan_read_as
+from shopfloor.shifts.planning.router import MONEY_WORDS, PRESCRIPTION, Unavailable, route
 from shopfloor.shifts.plant.scope import Scope
 from shopfloor.shifts.tools.catalog import (
     BY_NAME,
@@ -81,6 +82,8 @@ class Answer:
     scope: dict[str, Any]
     address: str | None
     sections: list[dict[str, str]]
+    # How the question was read ("Read as: …"): the first section of every answer, and what the page shows.
+    read_as: str = ""
     evidence: list[dict[str, Any]] = field(default_factory=list)
     charts: list[dict[str, Any]] = field(default_factory=list)
     tables: list[dict[str, Any]] = field(default_factory=list)
@@ -91,12 +94,18 @@ class Answer:
     examples: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        if not self.read_as:
+            self.read_as = "Read as: not a question the investigator answers offline"
+        if not self.sections or self.sections[0].get("type") != "read_as":
+            self.sections.insert(0, {"type": "read_as", "text": self.read_as})
+
     def as_dict(self) -> dict[str, Any]:
         """JSON form (the CLI's --json and the evals read this)."""
         return dict(self.__dict__)
 
     def text(self) -> str:
-        """The sections as plain text lines."""
+        """The sections as plain text lines, the "Read as" line first."""
         return "\n".join(s["text"] for s in self.sections)
 
 
@@ -176,7 +185,7 @@ def investigate(
     previous = parse_address(after) if after else (history.previous_plan() if history else None)
     routed: Plan | Unavailable = plan if plan is not None else route(question, scope, previous)
     if isinstance(routed, Unavailable):
-        answer = _unavailable(question, scope, None, routed.reason, routed.examples)
+        answer = _unavailable(question, scope, None, routed.reason)
         if history is not None:
             history.add(question, scope, None)
         return answer
@@ -194,6 +203,7 @@ def investigate(
             tool_scope.as_dict(),
             routed.address(),
             [{"type": "text", "text": f"The plan was refused whole before any step ran: {rejected}"}],
+            read_as=plan_read_as(routed),
             plan=_plan_dict(routed),
             reason=rejected,
         )
@@ -222,6 +232,11 @@ def investigate(
     caveats: list[str] = []
     if status == "complete":
         status, caveats = _done(question, routed, numbered, ctx.charts, errors)
+    if status in ("complete", "partial") and numbered:
+        missing = not_applied(routed, numbered)
+        if missing:
+            status = "partial"
+            caveats.insert(0, "Not applied: " + "; ".join(missing) + ".")
     sections = build_sections(routed, numbered, ctx.charts, status, caveats, BY_NAME)
     if status in PREFACE:
         sections.insert(0, {"type": "text", "text": PREFACE[status]})
@@ -231,6 +246,7 @@ def investigate(
         tool_scope.as_dict(),
         routed.address(),
         sections,
+        read_as=plan_read_as(routed),
         evidence=numbered,
         charts=list(ctx.charts),
         tables=[_table(e) for e in numbered],
@@ -305,24 +321,73 @@ def investigate_address(address: str, scope_day_conn: duckdb.DuckDBPyConnection)
     return investigate(address, scope, scope_day_conn, plan=plan)
 
 
-def _unavailable(
-    question: str, scope: Scope, plan: Plan | None, reason: str, examples: tuple[str, ...]
-) -> Answer:
+def _unavailable(question: str, scope: Scope, plan: Plan | None, reason: str) -> Answer:
+    """An honest refusal with the three supported questions nearest to it, each with its address here."""
     sections = [
         {"type": "text", "text": reason},
-        {"type": "label", "text": "Questions the investigator answers"},
+        {"type": "label", "text": "Closest questions the investigator answers"},
     ]
-    sections += [{"type": "where", "text": f"- {e}"} for e in examples]
+    examples: list[str] = []
+    for example in closest(question):
+        routed = route(example, scope)
+        if isinstance(routed, Plan):
+            sections.append({"type": "where", "text": f"- {example}", "address": routed.address()})
+            examples.append(example)
     return Answer(
         "unavailable",
         question,
         scope.as_dict(),
         plan.address() if plan else None,
         sections,
+        read_as=f"Read as: not a question the investigator answers offline ({reason.rstrip('.')})",
         plan=_plan_dict(plan) if plan else None,
         reason=reason,
-        examples=list(examples),
+        examples=examples,
     )
+
+
+# Where an entity can show in the evidence rows: the row columns that may hold its value.
+ENTITY_COLUMNS = {
+    "grade": ("grade",),
+    "crew": ("crew", "slice"),
+    "reason": ("key", "reason"),
+    "place": ("key", "place"),
+    "width": ("width_in", "slice"),
+}
+
+
+def not_applied(plan: Plan, evidence: list[dict[str, Any]]) -> list[str]:
+    """The entities on ``plan`` that no evidence shows, each with why (docs/shifts-agent.md, "Reading").
+
+    An entity is applied when a result groups by its dimension (so its row, or its absence, is the answer)
+    or a row carries it; a crew is also applied when it is the crew of the shift read."""
+    missing = []
+    for name, columns in ENTITY_COLUMNS.items():
+        value = getattr(plan, name)
+        if value is None:
+            continue
+        shown = any(
+            str(row.get(col)) in (str(value), f"{value}.0")
+            for e in evidence
+            for row in e["rows"]
+            for col in columns
+        )
+        grouped = plan.by == name or (name == "width" and plan.by == "width")
+        crewed = name == "crew" and any((e.get("coverage") or {}).get("crew") == value for e in evidence)
+        if not (shown or grouped or crewed):
+            label = f"{value} in web" if name == "width" else f"{name} {value}"
+            missing.append(
+                f"{label} (this answer's tools do not break {MEASURE_NAMES.get(plan.measure, plan.measure)} down by {name})"
+            )
+    return missing
+
+
+MEASURE_NAMES = {
+    "overview": "the diagnosis",
+    "kpis": "the KPIs",
+    "downtime": "downtime",
+    "quality": "rejects",
+}
 
 
 def _finish(text: str | None, ctx: RunContext) -> tuple[list[str], str | None]:
@@ -375,6 +440,18 @@ def _done(
     ):
         status = "partial"
         caveats.append("Money was asked for but this evidence has no cost basis.")
+    q = canonical(question)
+    if re.search(PRESCRIPTION, q):
+        status = "partial"
+        caveats.append(
+            "The records cannot recommend a machine adjustment; this answer shows what they record about it."
+        )
+    if re.search(r"\bprofit|\bmargin\b", q):
+        status = "partial"
+        caveats.append(
+            "Profit needs revenue and a contribution margin: the records hold neither, the cost rates are "
+            "assumed and the margin is not set, so this shows the losses, not a profit figure."
+        )
     if plan.window != "day" and any(
         isinstance(e.get("coverage"), dict) and e["coverage"].get("status") != "complete" for e in evidence
     ):

@@ -119,6 +119,7 @@ def shift_kpis(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
             {"type": "text", "text": f"Crew {cov['crew']}, supervisor slot {cov.get('supervisor_slot')}."}
         )
     for measure, label in (
+        ("shift_fpm", "Shift speed {} including stops"),
         ("lineal_ft", "Lineal footage {}"),
         ("maintenance_pct", "Maintenance downtime {} of scheduled minutes, band 2.5 %"),
         ("operator_pct", "Operator downtime {} of scheduled minutes, band 2.5 %"),
@@ -296,6 +297,8 @@ def count_rows(label: str) -> Shaper:
     def shape(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
         n = len(env["rows"])
         out = [finding(label, n, "", env["query"], None)]
+        cut = "The list was cut at the 1,000-row limit." if env.get("truncated") else "Every row is listed."
+        out.append({"type": "text", "text": cut})
         changes = env.get("paper_changes")
         if changes is not None:
             noun = "paper change" if changes == 1 else "paper changes"
@@ -315,6 +318,13 @@ def count_rows(label: str) -> Shaper:
     return shape
 
 
+RANK_LABELS = {
+    "speed": "Setups by speed to target, worst first (lowest is worst)",
+    "downtime": "Setups by allocated downtime, worst first (most minutes is worst)",
+    "quality": "Setups by rejected area, worst first (most area is worst)",
+}
+
+
 def rankings(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     """Sections of a rankings result: its headline, if any, and its findings."""
     q = env["query"]
@@ -326,6 +336,8 @@ def rankings(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     }[env["metric"]]
     if not env.get("ranked"):
         out.append({"type": "text", "text": WITHHELD})
+    elif _ranked(env):
+        out.append({"type": "label", "text": RANK_LABELS[env["metric"]]})
     for i, row in enumerate(env["rows"][:5]):
         prefix = f"#{row['rank']} " if "rank" in row else ""
         out.append(
@@ -776,6 +788,7 @@ def build_sections(
     heads: list[Section] = []
     heads_for: list[Section] = []
     evidence_with_head: list[dict[str, Any]] = []
+    owner: dict[int, str] = {}  # which tool each line came from
     body: list[Section] = []
     per_result: list[list[Section]] = []
     for env in evidence:
@@ -794,19 +807,37 @@ def build_sections(
             body.append({"type": "label", "text": f"Shift {_word(env['shift'])}"})
         body.extend(lines)
         per_result.append(lines)
+        owner.update({id(line): env["tool"] for line in lines})
     if plan.measure == "overview" and plan.shift is not None:
         body = _diagnosis(per_result)
     sections: list[Section] = []
     # The measure's own headline leads when its tool answered (the day's dollars, volume by grade).
+    # Headline = the measure asked: a named entity's own finding, else the measure's leading tool (its
+    # headline, or its first finding), else the first headline (docs/shifts-agent.md, "Reading").
     lead_tool = MEASURES[plan.measure].headline
     leading = [h for h, e in zip(heads_for, evidence_with_head, strict=True) if e["tool"] == lead_tool]
-    if leading:
+    named = plan.grade or plan.reason or plan.place or (f"/ {plan.crew}" if plan.crew else None)
+    entity_line = next(
+        (s for s in body if named and s["type"] == "finding" and str(named) in s["text"].split("**")[0]), None
+    )
+    promote_from = lead_tool if lead_tool and any(e["tool"] == lead_tool for e in evidence) else None
+    if entity_line is not None:
+        body.remove(entity_line)
+        sections.append({"type": "headline", "text": entity_line["text"][2:].rstrip(".") + "."})
+    elif leading:
         sections.append(leading[0])
-    elif heads:
+    elif heads and promote_from is None:
         sections.append(heads[0])
     else:
         # No tool-specific headline: the first finding leads, as a sentence rather than a bullet.
-        first = next((i for i, s in enumerate(body) if s["type"] == "finding"), None)
+        first = next(
+            (
+                i
+                for i, s in enumerate(body)
+                if s["type"] == "finding" and (promote_from is None or owner.get(id(s)) == promote_from)
+            ),
+            None,
+        )
         if first is not None:
             lead = body.pop(first)
             # Over several shifts the promoted finding keeps the shift its label gave it.

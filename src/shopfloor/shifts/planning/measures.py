@@ -128,15 +128,16 @@ def _window_tool(name: str) -> Steps:
 def _overview_day(plan: PlanView) -> list[Step]:
     calls = [_fixed("get_shift_overview"), _fixed("get_downtime_breakdown", kind=None, group_by="reason")]
     if plan.shift is not None:
-        calls.append(_fixed("get_wet_end_performance"))
+        # One shift's diagnosis: speed against grade target first, then downtime, wet-end speed and notes.
+        calls += [_fixed("get_wet_end_performance"), _fixed("get_shift_notes")]
     return per_shift(*calls)(plan)
 
 
-def _with_grades(measure: str, call: Callable[[PlanView], Step]) -> Steps:
+def _with_grades(measure: str, *calls: Callable[[PlanView], Step]) -> Steps:
     """Per-shift steps, then the grade rows when the question asked by grade."""
 
     def steps(plan: PlanView) -> list[Step]:
-        out = per_shift(call)(plan)
+        out = per_shift(*calls)(plan)
         if plan.by == "grade":
             out.append(_grades(measure)(plan))
         return out
@@ -152,7 +153,14 @@ def _dollars_day(plan: PlanView) -> list[Step]:
 
 
 def _compare_shifts(plan: PlanView) -> list[Step]:
-    return [("get_shift_kpis", {"shift": plan.shift}), ("get_shift_kpis", {"shift": plan.other_shift})]
+    """KPIs, downtime by reason and wet-end speed of each compared shift (all three when none is named)."""
+    shifts = [plan.shift, plan.other_shift] if plan.shift is not None else [1, 2, 3]
+    calls: list[Step] = [
+        ("get_shift_kpis", {}),
+        ("get_downtime_breakdown", {"kind": None, "group_by": "reason"}),
+        ("get_wet_end_performance", {}),
+    ]
+    return [(name, {"shift": shift, **args}) for name, args in calls for shift in shifts]
 
 
 def _compare(plan: PlanView) -> list[Step]:
@@ -199,8 +207,10 @@ def _downtime(plan: PlanView) -> Step:
     return "get_downtime_breakdown", {"kind": plan.kind, "group_by": plan.by or "reason"}
 
 
-def _rankings(plan: PlanView) -> Step:
-    return "get_rankings", {"metric": plan.metric or "speed"}
+def _rankings(plan: PlanView) -> list[Step]:
+    """The setups ranked by the metric asked, or by speed, downtime and quality when none was."""
+    metrics = [plan.metric] if plan.metric else ["speed", "downtime", "quality"]
+    return [("get_rankings", {"shift": s, "metric": m}) for s in _shifts(plan) for m in metrics]
 
 
 _M = Measure
@@ -211,13 +221,13 @@ MEASURES: dict[str, Measure] = {
         _M("kpis", per_shift(_fixed("get_shift_kpis")), lambda p: [_kpis(p)]),
         _M("downtime", per_shift(_downtime), None),
         _M("quality", per_shift(_fixed("get_quality_breakdown")), None),
-        _M("fpm", _with_grades("speed", _fixed("get_wet_end_performance")), _fpm_window),
+        _M("fpm", _with_grades("speed", _fixed("get_shift_kpis"), _fixed("get_wet_end_performance")), _fpm_window),
         _M("volume", _with_grades("volume", _fixed("get_shift_kpis")), lambda p: [_grades("volume")(p)],
            headline="get_grade_totals"),
-        _M("setups", per_shift(_fixed("get_setup_matrix")), None),
-        _M("orders", per_shift(_fixed("get_order_matrix")), None),
+        _M("setups", per_shift(_fixed("get_shift_kpis"), _fixed("get_shift_notes"), _fixed("get_setup_matrix")), None, headline="get_setup_matrix"),
+        _M("orders", per_shift(_fixed("get_shift_kpis"), _fixed("get_order_matrix")), None, headline="get_order_matrix"),
         _M("notes", per_shift(_fixed("get_shift_notes")), None),
-        _M("rankings", per_shift(_rankings), None),
+        _M("rankings", _rankings, None),
         _M("dollars", _dollars_day, None, headline="get_day_dollars"),
         _M("compare_shifts", _compare_shifts, None),
         _M("compare", None, _compare),

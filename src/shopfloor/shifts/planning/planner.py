@@ -24,6 +24,8 @@ from shopfloor.shifts.planning.measures import MEASURES, Step
 from shopfloor.shifts.planning.plans import Plan
 
 MODEL = "offline-planner"  # priced at zero like every offline planner (docs/shifts-agent.md, Flow step 5)
+# Measures whose answers carry their charts unasked (docs/shifts-agent.md, "Flow", step 5).
+ALWAYS_CHARTED = ("overview", "fpm", "pareto", "trend", "downtime", "quality", "compare_shifts", "rankings")
 # A tool's default chart (x column, y column, kind, title), from the tool catalog.
 Chart = tuple[str, str, str, str]
 
@@ -57,7 +59,7 @@ def chart_calls(plan: Plan, results: list[dict[str, Any]], charts: Mapping[str, 
                     )
         elif plan.measure == "overview" and plan.window == "day":
             continue  # the overview brings exactly its three component charts
-        elif (plan.chart or plan.measure in ("overview", "fpm", "pareto", "trend")) and tool in charts:
+        elif (plan.chart or plan.measure in ALWAYS_CHARTED) and tool in charts:
             if not result["rows"] or (plan.measure == "overview" and tool == "get_period_kpis"):
                 continue
             x, y, kind, title = charts[tool]
