@@ -21,6 +21,7 @@ from typing import Any
 from shopfloor.agent.dispatch import dispatch
 from shopfloor.agent.providers.base import (
     AssistantTurn,
+    CallCancel,
     Message,
     ModelRequest,
     Provider,
@@ -204,11 +205,14 @@ def _call(
 ) -> Turn:
     """Call the provider; with an abort event, wait on a worker so a disconnect ends the wait at once.
 
+    An abort or the end of the run budget also cancels the call itself: the adapter's pooled transport closes
+    the call's connection, so the provider stops generating an answer nobody will read (docs/providers.md).
     A provider marked ``local`` (an offline planner computing its turn in process, in milliseconds) is called
     directly: the hop to a worker would cost more than the call, and the abort is checked between calls."""
     if abort is None or getattr(provider, "local", False):
         return provider.complete(request)
-    future: Future[Turn] = _executor.submit(provider.complete, request)
+    cancel = CallCancel()
+    future: Future[Turn] = _executor.submit(provider.complete, replace(request, cancel=cancel))
     deadline = time.monotonic() + remaining_s
     while True:
         try:
@@ -216,8 +220,11 @@ def _call(
         except TimeoutError:
             if abort.is_set():
                 future.cancel()
+                cancel.cancel()
                 raise ProviderError("aborted", "the client went away") from None
             if time.monotonic() > deadline:
+                future.cancel()
+                cancel.cancel()
                 raise ProviderError(
                     "timeout", "the model call did not finish within the run budget"
                 ) from None

@@ -35,6 +35,7 @@ from shopfloor.agent.providers.common import (
     parse_json_arguments,
     result_text,
 )
+from shopfloor.agent.providers.transport import bound_to
 
 MODEL_PREFIX = "openai-compatible/"
 
@@ -77,9 +78,10 @@ class ChatCompletionsProvider:
         """One ``chat.completions.create`` call, mapped to a neutral turn."""
         model = request.model or self.model
         try:
-            completion = self._client.chat.completions.create(
-                model=model, timeout=request.timeout_s, **build_params(request)
-            )
+            with bound_to(request.cancel):  # an abort closes this call's connection
+                completion = self._client.chat.completions.create(
+                    model=model, timeout=request.timeout_s, **build_params(request)
+                )
             return parse_completion(completion, model)
         except openai.APITimeoutError:
             raise self._errors.timeout() from None

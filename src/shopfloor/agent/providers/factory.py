@@ -69,6 +69,10 @@ def make_provider(
         raise ProviderConfigError(retired)
     kind = provider_for_model(model, settings)
     retries = settings.provider_max_retries
+    if http_client is None:
+        from shopfloor.agent.providers.transport import pooled_client
+
+        http_client = pooled_client()
     if kind == LOCAL_PROVIDER:
         if not settings.base_url:
             raise ProviderConfigError(

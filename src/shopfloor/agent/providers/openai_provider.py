@@ -37,6 +37,7 @@ from shopfloor.agent.providers.common import (
     parse_json_arguments,
     result_text,
 )
+from shopfloor.agent.providers.transport import bound_to
 
 DEFAULT_MODEL = "gpt-6.1-terra"
 
@@ -90,9 +91,10 @@ class OpenAIProvider:
         """One ``responses.create`` call, mapped to a neutral turn."""
         model = request.model or self.model
         try:
-            response = self._client.responses.create(
-                model=model, timeout=request.timeout_s, **build_params(request, model, self.options)
-            )
+            with bound_to(request.cancel):  # an abort closes this call's connection
+                response = self._client.responses.create(
+                    model=model, timeout=request.timeout_s, **build_params(request, model, self.options)
+                )
             # Reading the answer is inside the error mapping: the SDK does not validate what it was sent.
             return parse_response(response)
         except openai.APITimeoutError:
