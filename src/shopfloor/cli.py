@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 
+from shopfloor.agent.providers import close_providers
 from shopfloor.logs import configure_logging
 from shopfloor.settings import get_settings
 from shopfloor.shifts import cli as shifts_cli
@@ -19,9 +20,10 @@ eval_app.command("shifts")(shifts_cli.eval_command)
 
 
 @app.callback()
-def _main() -> None:
+def _main(ctx: typer.Context) -> None:
     settings = get_settings()
     configure_logging(settings.log_level, settings.log_file)
+    ctx.call_on_close(close_providers)  # the shared model clients, when the command ends
 
 
 @app.command()

@@ -105,6 +105,10 @@ class AnthropicProvider:
             open_telemetry=False,
         )
 
+    def close(self) -> None:
+        """Close the SDK client (and the connections it holds)."""
+        self._client.close()
+
     def complete(self, request: ModelRequest) -> Turn:
         """One ``beta.messages.create`` call, mapped to a neutral turn."""
         model = request.model or self.model

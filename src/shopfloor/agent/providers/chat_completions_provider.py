@@ -74,6 +74,10 @@ class ChatCompletionsProvider:
             timeout=timeout_s,
         )
 
+    def close(self) -> None:
+        """Close the SDK client (and the connections it holds)."""
+        self._client.close()
+
     def complete(self, request: ModelRequest) -> Turn:
         """One ``chat.completions.create`` call, mapped to a neutral turn."""
         model = request.model or self.model

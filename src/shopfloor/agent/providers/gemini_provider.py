@@ -87,6 +87,10 @@ class GeminiProvider:
         )
         self._client = genai.Client(api_key=api_key, http_options=options)
 
+    def close(self) -> None:
+        """Close the SDK client (and the connections it holds)."""
+        self._client.close()
+
     def complete(self, request: ModelRequest) -> Turn:
         """One ``generate_content`` call, mapped to a neutral turn."""
         model = request.model or self.model

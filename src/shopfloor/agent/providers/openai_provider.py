@@ -87,6 +87,10 @@ class OpenAIProvider:
             api_key=api_key, http_client=http_client, max_retries=max_retries, timeout=timeout_s
         )
 
+    def close(self) -> None:
+        """Close the SDK client (and the connections it holds)."""
+        self._client.close()
+
     def complete(self, request: ModelRequest) -> Turn:
         """One ``responses.create`` call, mapped to a neutral turn."""
         model = request.model or self.model
