@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
+from shopfloor.agent.budget import Budget, BudgetExhausted, settle_cost
 from shopfloor.agent.dispatch import dispatch
 from shopfloor.agent.providers.base import (
     AssistantTurn,
@@ -54,6 +55,7 @@ class Outcome(StrEnum):
     TIMEOUT = "timeout"  # run budget spent
     PROVIDER_ERROR = "provider_error"
     ABORTED = "aborted"
+    BUDGET_EXHAUSTED = "budget_exhausted"  # the next call's worst case would pass the monthly spend cap
 
 
 @dataclass(frozen=True)
@@ -92,8 +94,13 @@ def run_loop(
     on_event: EventHook | None = None,
     model: str | None = None,
     tool_batch: Callable[[], AbstractContextManager[Any]] | None = None,
+    budget: Budget | None = None,
 ) -> LoopOutcome:
     """Run the tool-use loop until the model ends its turn or a bound or failure stops it.
+
+    ``budget``, when given, reserves each call's worst case before it is made and settles it with the real
+    cost after; a call it refuses is not made and the run ends as ``BUDGET_EXHAUSTED`` (docs/pricing.md,
+    "Spend under a cap"). A ``local`` provider (an offline planner) is never counted.
 
     ``tool_batch``, when given, is entered around the tool calls of each model turn and left before the next
     model call: an app uses it to share one read transaction between those calls without holding anything
@@ -131,10 +138,21 @@ def run_loop(
             timeout_s=min(limits.call_timeout_s, remaining),
             model=model,
         )
+        hold = None
+        if budget is not None and not getattr(provider, "local", False):
+            priced = model or str(getattr(provider, "model", None) or provider.name)
+            prompt_bytes = fixed_bytes + sum(_measure(message, measured) for message in messages)
+            try:
+                hold = budget.reserve(priced, prompt_bytes, limits.max_tokens)
+            except BudgetExhausted as refused:
+                emit("agent.budget.refused", "warn", {"iteration": iteration, "model": priced})
+                return finish(Outcome.BUDGET_EXHAUSTED, iteration - 1, error=refused.as_dict())
         t0 = time.monotonic()
         try:
             turn = _call(provider, request, abort, remaining)
         except ProviderError as error:
+            if budget is not None and hold is not None:
+                budget.settle(hold, settle_cost(error.kind, None))
             duration = int((time.monotonic() - t0) * 1000)
             emit(
                 "agent.model.call",
@@ -148,6 +166,8 @@ def run_loop(
             return finish(Outcome.PROVIDER_ERROR, iteration, error=error.as_dict())
         duration = int((time.monotonic() - t0) * 1000)
         step = trace.record_model_call(turn, iteration, duration)
+        if budget is not None and hold is not None:
+            budget.settle(hold, step.cost_usd)
         emit("agent.model.call", "info", {k: v for k, v in vars(step).items() if k != "text"})
 
         if turn.stop_reason is StopReason.REFUSAL:
