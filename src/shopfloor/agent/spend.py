@@ -113,6 +113,11 @@ _SETTLE_MONTH = text(
     "WHERE app = :app AND tenant = :tenant AND month = :month"
 )
 
+_SET_CAP = text(
+    "INSERT INTO spend_caps (app, tenant, cap_nano) VALUES (:app, :tenant, :cap) "
+    "ON CONFLICT (app, tenant) DO UPDATE SET cap_nano = excluded.cap_nano"
+)
+
 
 def money(usd: float | None) -> str:
     """Dollars for people: cents from a cent up, else six decimals (a cap can be a fraction of a cent)."""
@@ -230,12 +235,22 @@ class SqlLedger:
                 )
 
     def set_cap(self, app: str, tenant: str, cap_usd: float | None) -> None:
-        """The tenant's own monthly cap (None: back to ``Settings.monthly_cap_usd``)."""
-        keys = {"app": app, "tenant": tenant}
+        """Set the tenant's own monthly cap; None removes it (back to ``Settings.monthly_cap_usd``; this needs
+        DELETE on the table, which the PostgreSQL app role does not have: the owner does it)."""
         with self._begin() as conn:
-            conn.execute(SPEND_CAPS.delete().where(SPEND_CAPS.c.app == app, SPEND_CAPS.c.tenant == tenant))
-            if cap_usd is not None:
-                conn.execute(SPEND_CAPS.insert().values(**keys, cap_nano=to_nano(cap_usd)))
+            if cap_usd is None:
+                conn.execute(
+                    SPEND_CAPS.delete().where(SPEND_CAPS.c.app == app, SPEND_CAPS.c.tenant == tenant)
+                )
+                return
+            conn.execute(_SET_CAP, {"app": app, "tenant": tenant, "cap": to_nano(cap_usd)})
+
+    def cap(self, app: str, tenant: str, default_cap_usd: float | None) -> float | None:
+        """The cap in force for a tenant: its own row, else ``default_cap_usd`` (None: no cap)."""
+        query = SPEND_CAPS.select().where(SPEND_CAPS.c.app == app, SPEND_CAPS.c.tenant == tenant)
+        with self.engine.connect() as conn:
+            row = conn.execute(query).first()
+        return to_usd(row.cap_nano) if row is not None else default_cap_usd
 
     def months(
         self, month: str, default_cap_usd: float | None, app: str | None = None, tenant: str | None = None
