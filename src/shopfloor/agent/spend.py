@@ -366,3 +366,41 @@ def as_json(totals: list[MonthTotal], rows: list[SpendRow]) -> dict[str, Any]:
         "totals": [t.__dict__ for t in totals],
         "rows": [r.__dict__ for r in rows],
     }
+
+
+def render(console: Any, month: str, totals: list[MonthTotal], rows: list[SpendRow]) -> None:
+    """The month on a Rich console: totals per app and tenant with the cap, the calls by app, model and day,
+    and a bar per day (``shopfloor spend``)."""
+    from rich.table import Table as RichTable
+
+    head = RichTable(title=f"Model spend, {month} (UTC)")
+    for name in ("app", "tenant", "spent", "held now", "cap", "left"):
+        head.add_column(name, justify="right" if name not in ("app", "tenant") else "left")
+    for t in totals:
+        left = "-" if t.cap_usd is None else money(max(0.0, t.cap_usd - t.spent_usd - t.reserved_usd))
+        head.add_row(t.app, t.tenant, money(t.spent_usd), money(t.reserved_usd), money(t.cap_usd), left)
+    console.print(head)
+    table = RichTable(title="By app, model and day")
+    for name in ("app", "tenant", "model", "day", "calls", "charged", "unknown cost", "open"):
+        table.add_column(
+            name, justify="right" if name in ("calls", "charged", "unknown cost", "open") else "left"
+        )
+    for r in rows:
+        table.add_row(
+            r.app,
+            r.tenant,
+            r.model,
+            r.day,
+            str(r.calls),
+            money(r.charged_usd),
+            str(r.unknown_cost_calls),
+            str(r.open_calls),
+        )
+    console.print(table)
+    days: dict[str, float] = {}
+    for r in rows:
+        days[r.day] = days.get(r.day, 0.0) + r.charged_usd
+    top = max(days.values(), default=0.0)
+    for day in sorted(days):
+        width = round(40 * days[day] / top) if top else 0
+        console.print(f"{day} {'█' * width} {money(days[day])}")
