@@ -38,6 +38,7 @@ from sqlalchemy import (
 )
 
 from shopfloor.agent.budget import BudgetExhausted, Hold, to_nano, to_usd, worst_case_usd
+from shopfloor.settings import Settings
 
 METADATA = MetaData()
 
@@ -358,6 +359,12 @@ def ledger_at(url: str) -> SqlLedger:
             )
             _engines[url] = engine
     return SqlLedger(engine)
+
+
+def budget_for(settings: Settings, app: str, tenant: str) -> LedgerBudget:
+    """The budget of ``app``'s ``tenant`` on the ledger in the workshop store (the Shift Investigator's live
+    planners pass ``budget_for(settings, "shifts", settings.shifts_plant_id)`` to ``investigate``)."""
+    return LedgerBudget(ledger_at(settings.workshop_db_url()), app, tenant, settings.monthly_cap_usd)
 
 
 def as_json(totals: list[MonthTotal], rows: list[SpendRow]) -> dict[str, Any]:
