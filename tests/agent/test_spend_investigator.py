@@ -37,7 +37,7 @@ def kpis_then_finish():
     return ScriptedProvider([first, text_turn('{"evidence": []}', model=FLASH)], model=FLASH)
 
 
-def test_a_spent_budget_refuses_the_first_call_and_writes_no_answer(conn, plant_budget):
+def test_a_spent_budget_refuses_the_first_call_and_writes_no_answer(conn, plant_budget):  # noqa: F811
     _ledger, make = plant_budget
     planner = kpis_then_finish()
     answer = investigate("show the KPIs", SHIFT2, conn, planner=planner, budget=make(0.0001))
@@ -48,7 +48,7 @@ def test_a_spent_budget_refuses_the_first_call_and_writes_no_answer(conn, plant_
     assert "no answer was written" in answer.sections[0]["text"]
 
 
-def test_the_cap_stops_the_planner_between_calls_and_keeps_only_real_evidence(conn, plant_budget):
+def test_the_cap_stops_the_planner_between_calls_and_keeps_only_real_evidence(conn, plant_budget):  # noqa: F811
     ledger, make = plant_budget
     planner = kpis_then_finish()
     # The first call's worst case is about 20 KB of prompt (the catalog and system prompt) at $0.10/M plus
@@ -62,7 +62,7 @@ def test_the_cap_stops_the_planner_between_calls_and_keeps_only_real_evidence(co
     assert total.spent_usd == pytest.approx(0.0058)  # 50,000 × $0.10/M + 2,000 × $0.40/M
 
 
-def test_the_offline_planner_is_never_counted(conn, plant_budget):
+def test_the_offline_planner_is_never_counted(conn, plant_budget):  # noqa: F811
     ledger, make = plant_budget
     answer = investigate("show the KPIs", SHIFT2, conn, budget=make(0.0))
     assert answer.status in ("complete", "partial")
