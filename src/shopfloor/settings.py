@@ -53,6 +53,12 @@ class Settings(BaseSettings):
     # Retries the provider SDK makes on 429/5xx before a call fails (seed 000: maxRetries 2).
     provider_max_retries: int = 2
 
+    # Monthly model spend cap in USD per tenant (each workshop, the plant), unless the tenant has its own row in
+    # `spend_caps`; unset: no cap (spend is still recorded). docs/pricing.md, "Spend under a cap".
+    monthly_cap_usd: float | None = Field(default=None, ge=0)
+    # The Shift Investigator's tenant in the spend ledger.
+    shifts_plant_id: str = Field(default="plant", min_length=1, max_length=64)
+
     max_body_bytes: int = Field(default=64 * 1024, description="Largest accepted request body")
     # Deepest nesting of arrays and objects a JSON body may have (docs/security.md, input limits).
     max_json_depth: int = Field(default=32, ge=1, le=256)

@@ -16,6 +16,7 @@ from typing import Any
 
 import duckdb
 
+from shopfloor.agent.budget import Budget
 from shopfloor.agent.loop import LoopLimits, Outcome, run_loop
 from shopfloor.agent.providers.base import Provider
 from shopfloor.agent.tools import ToolRegistry
@@ -70,7 +71,13 @@ OUTCOME_STATUS = {
     Outcome.MAX_ITERATIONS: "budget_exhausted",
     Outcome.TIMEOUT: "timeout",
     Outcome.REQUEST_TOO_LARGE: "context_limit",
+    Outcome.BUDGET_EXHAUSTED: "budget_exhausted",
 }
+# The monthly spend cap refused the planner's next model call (docs/pricing.md, "Spend under a cap").
+SPEND_PREFACE = (
+    "The plant's monthly model budget is spent, so the planner could not continue; no answer was written. "
+    "What follows is only the evidence gathered before that."
+)
 
 
 @dataclass
@@ -174,10 +181,12 @@ def investigate(
     steps: list[Step] | None = None,
     plan: Plan | None = None,
     planner: Provider | None = None,
+    budget: Budget | None = None,
 ) -> Answer:
     """Answer ``question`` in ``scope``. ``steps`` replaces the router's plan (an analyst's plan), ``plan``
     skips routing (an address), ``after`` names the plan a follow-up refers to, and ``planner`` replaces
-    the offline planner with another Provider driving the same loop, tools and checks."""
+    the offline planner with another Provider driving the same loop, tools and checks; ``budget`` holds its
+    model calls to the plant's monthly spend cap (``shopfloor.agent.spend``)."""
     started = time.perf_counter()
     if history is not None:
         found = conn.execute("SELECT sha256 FROM days WHERE day = ?", [scope.day]).fetchone()
@@ -218,6 +227,7 @@ def investigate(
         trace,
         limits=limits,
         model=MODEL if planner is None else None,
+        budget=budget,  # the plant's monthly spend cap; the offline planner is never counted
     )
     status = OUTCOME_STATUS.get(outcome.outcome, "planner_error")
     cited: list[str] = []
@@ -239,7 +249,8 @@ def investigate(
             caveats.insert(0, "Not applied: " + "; ".join(missing) + ".")
     sections = build_sections(routed, numbered, ctx.charts, status, caveats, BY_NAME)
     if status in PREFACE:
-        sections.insert(0, {"type": "text", "text": PREFACE[status]})
+        spent = outcome.outcome is Outcome.BUDGET_EXHAUSTED
+        sections.insert(0, {"type": "text", "text": SPEND_PREFACE if spent else PREFACE[status]})
     answer = Answer(
         status,
         question,

@@ -22,6 +22,7 @@ from shopfloor.workshop.agent.api import router as agent_router
 from shopfloor.workshop.approvals import ApplyRequest, CardResult, apply_decisions
 from shopfloor.workshop.deps import Actor, Admin, StoreDep, WorkshopState, state_of
 from shopfloor.workshop.pages import install as install_pages
+from shopfloor.workshop.spend import router as spend_router
 from shopfloor.workshop.store import NotFound, Store, WorkshopRepo
 from shopfloor.workshop.store import models as m
 from shopfloor.workshop.store.models import utcnow
@@ -370,5 +371,6 @@ def create_app(settings: Settings, store: Store | None = None) -> FastAPI:
     app.include_router(api)
     app.include_router(functions)
     app.include_router(agent_router)
+    app.include_router(spend_router)
     install_pages(app)
     return app

@@ -25,6 +25,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from shopfloor.agent import spend
 from shopfloor.workshop import domain
 from shopfloor.workshop.store.types import UTCDateTime
 
@@ -260,3 +261,8 @@ class AppLog(Base):
 # Tables whose rows belong to one workshop: every table with a workshop_id column. Migration 0002 keeps its
 # own frozen copy for the policies; the row-level security tests check the database against this list.
 TENANT_TABLES: tuple[str, ...] = tuple(t.name for t in Base.metadata.sorted_tables if "workshop_id" in t.c)
+
+# The spend ledger's tables (migration 0005) are defined once, in the core that both apps share; they join
+# this metadata so the migrations are checked against them like every other table.
+for _spend_table in spend.METADATA.sorted_tables:
+    _spend_table.to_metadata(Base.metadata)
