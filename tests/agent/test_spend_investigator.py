@@ -44,8 +44,9 @@ def test_a_spent_budget_refuses_the_first_call_and_writes_no_answer(conn, plant_
     assert answer.status == "budget_exhausted"
     assert planner.requests == []  # no model call was made
     assert answer.evidence == [] and answer.tables == []
-    assert answer.sections[0]["text"].startswith("The plant's monthly model budget is spent")
-    assert "no answer was written" in answer.sections[0]["text"]
+    assert answer.sections[0]["type"] == "read_as"  # every answer opens with how it read the question
+    assert answer.sections[1]["text"].startswith("The plant's monthly model budget is spent")
+    assert "no answer was written" in answer.sections[1]["text"]
 
 
 def test_the_cap_stops_the_planner_between_calls_and_keeps_only_real_evidence(conn, plant_budget):  # noqa: F811
@@ -57,7 +58,7 @@ def test_the_cap_stops_the_planner_between_calls_and_keeps_only_real_evidence(co
     answer = investigate("show the KPIs", SHIFT2, conn, planner=planner, budget=make(0.006))
     assert answer.status == "budget_exhausted" and len(planner.requests) == 1
     assert [e["tool"] for e in answer.evidence] == ["get_shift_kpis"]  # the one tool call that ran
-    assert answer.sections[0]["text"].startswith("The plant's monthly model budget is spent")
+    assert answer.sections[1]["text"].startswith("The plant's monthly model budget is spent")
     (total,) = ledger.months("2026-12", None)
     assert total.spent_usd == pytest.approx(0.0058)  # 50,000 × $0.10/M + 2,000 × $0.40/M
 
