@@ -9,21 +9,25 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
+import math
 import secrets
-import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from threading import Lock
 from typing import Any, cast
 
 from itsdangerous import BadSignature, URLSafeTimedSerializer
-from sqlalchemy import Table, bindparam, select, text
+from sqlalchemy import Table, bindparam, case, literal, select, text
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
+from shopfloor.settings import Settings
 from shopfloor.workshop import domain
 from shopfloor.workshop.passwords import verify_password
 from shopfloor.workshop.store import Store
 from shopfloor.workshop.store import models as m
+from shopfloor.workshop.store.types import UTCDateTime
 
 SESSION_COOKIE = "tt_session"
 SESSION_MAX_AGE_S = 12 * 3600
@@ -88,39 +92,191 @@ def csrf_ok(session: SessionData, presented: str | None) -> bool:
     return bool(presented) and hmac.compare_digest(session.csrf.encode(), (presented or "").encode())
 
 
-class LoginThrottle:
-    """Refuses sign-in for an email after ``limit`` failures within ``window_s`` (per process, in memory)."""
+UNKNOWN_EMAIL_BUCKETS = 1024
+_PRUNE_EVERY = timedelta(seconds=60)
 
-    def __init__(
-        self, limit: int = 5, window_s: float = 900.0, clock: Callable[[], float] = time.monotonic
-    ) -> None:
-        self.limit = limit
-        self.window_s = window_s
-        self._clock = clock
-        self._failures: dict[str, deque[float]] = {}
+
+@dataclass(frozen=True)
+class ThrottlePolicy:
+    """How many failures a counter may have before a delay, the first delay and the longest one."""
+
+    free_failures: int
+    first_delay_s: float
+    max_delay_s: float
+
+
+def throttle_delay(failures: int, policy: ThrottlePolicy) -> float:
+    """Seconds a counter with ``failures`` must wait after its latest failure: none for the free failures,
+    then ``first_delay_s``, doubling with each further failure up to ``max_delay_s`` (never a lock)."""
+    if failures < policy.free_failures:
+        return 0.0
+    doublings = min(failures - policy.free_failures, 32)
+    return float(min(policy.max_delay_s, policy.first_delay_s * 2.0**doublings))
+
+
+def retry_after_s(failures: int, last_failed_at: datetime, now: datetime, policy: ThrottlePolicy) -> int:
+    """Whole seconds until a counter may try again (0: now)."""
+    delay = throttle_delay(failures, policy)
+    wait = min(delay, delay - (now - last_failed_at).total_seconds())
+    return math.ceil(wait) if wait > 0 else 0
+
+
+def client_key(host: str | None) -> str:
+    """The counter name of a client address: an IPv4 address, or an IPv6 address's /64 (one host or site
+    usually holds a whole /64, so counting single addresses would let it rotate through them)."""
+    try:
+        address = ipaddress.ip_address(host or "")
+    except ValueError:
+        return "client:unknown"
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return f"client:{address.ipv4_mapped}"
+        return f"client:{ipaddress.ip_network((address, 64), strict=False)}"
+    return f"client:{address}"
+
+
+def email_key(email: str, known: bool) -> str:
+    """The counter name of an email: its own for an account, else one of ``UNKNOWN_EMAIL_BUCKETS`` shared
+    counters, so guessing unknown emails cannot grow the table and meets the same delays as a real one."""
+    email = email.strip().lower()
+    if known:
+        return f"email:{email}"
+    bucket = int.from_bytes(hashlib.sha256(email.encode()).digest()[:4], "big") % UNKNOWN_EMAIL_BUCKETS
+    return f"email:unknown/{bucket}"
+
+
+def _stored_key(name: str) -> str:
+    return hashlib.sha256(name.encode()).hexdigest()
+
+
+_FAILURES = cast(Table, m.SigninFailure.__table__)
+_SESSIONS = cast(Table, m.UserSession.__table__)
+
+
+class Throttled(Exception):
+    """Sign-in refused for now; try again in ``retry_after_s`` seconds."""
+
+    def __init__(self, retry_after_s: int) -> None:
+        super().__init__(f"retry after {retry_after_s} s")
+        self.retry_after_s = retry_after_s
+
+
+class SigninThrottle:
+    """Failed sign-ins per email and per client address, counted in the store so that every server process
+    shares them (docs/security.md, throttles). A counter is forgotten ``signin_forget_after_s`` after its
+    latest failure, and stale rows are removed at most once a minute per process."""
+
+    def __init__(self, store: Store, settings: Settings, clock: Callable[[], datetime] = m.utcnow) -> None:
+        self.store = store
+        self.email_policy = ThrottlePolicy(
+            settings.signin_email_free_failures, settings.signin_first_delay_s, settings.signin_max_delay_s
+        )
+        self.client_policy = ThrottlePolicy(
+            settings.signin_client_free_failures, settings.signin_first_delay_s, settings.signin_max_delay_s
+        )
+        self.forget_after = timedelta(seconds=settings.signin_forget_after_s)
+        self.clock = clock
+        self._next_prune: datetime | None = None
         self._lock = Lock()
 
-    def _recent(self, key: str) -> deque[float]:
-        now = self._clock()
-        failures = self._failures.setdefault(key, deque())
-        while failures and now - failures[0] > self.window_s:
-            failures.popleft()
-        return failures
+    def wait_s(self, counters: dict[str, ThrottlePolicy]) -> int:
+        """Whole seconds until every named counter allows a try (0: now)."""
+        now = self.clock()
+        keys = {_stored_key(name): policy for name, policy in counters.items()}
+        with self.store.reading(None) as conn:
+            if self.store.is_sqlite:
+                rows = conn.execute(
+                    select(_FAILURES.c.key, _FAILURES.c.failures, _FAILURES.c.last_failed_at).where(
+                        _FAILURES.c.key.in_(list(keys))
+                    )
+                ).all()
+            else:
+                rows = conn.execute(
+                    text(
+                        "SELECT key, failures, last_failed_at FROM app_signin_failures(CAST(:keys AS text[]))"
+                    ),
+                    {"keys": list(keys)},
+                ).all()
+        waits = [
+            retry_after_s(failures, last, now, keys[key])
+            for key, failures, last in rows
+            if now - last <= self.forget_after
+        ]
+        return max(waits, default=0)
 
-    def blocked(self, email: str) -> bool:
-        """True while ``email`` has too many recent failures."""
-        with self._lock:
-            return len(self._recent(email.strip().lower())) >= self.limit
+    def failed(self, name: str, workshop_id: str | None) -> int:
+        """Count one failure against counter ``name`` (of ``workshop_id`` for an account); returns its count."""
+        now = self.clock()
+        forget_before = now - self.forget_after
+        key, kind = _stored_key(name), name.partition(":")[0]
+        with self.store.writing(None) as conn:
+            if self.store.is_sqlite:
+                stale = _FAILURES.c.last_failed_at < literal(forget_before, UTCDateTime())
+                stamp = literal(now, UTCDateTime())
+                statement = (
+                    sqlite_insert(_FAILURES)
+                    .values(
+                        key=key,
+                        kind=kind,
+                        workshop_id=workshop_id,
+                        failures=1,
+                        first_failed_at=now,
+                        last_failed_at=now,
+                    )
+                    .on_conflict_do_update(
+                        index_elements=[_FAILURES.c.key],
+                        set_={
+                            "failures": case((stale, 1), else_=_FAILURES.c.failures + 1),
+                            "first_failed_at": case((stale, stamp), else_=_FAILURES.c.first_failed_at),
+                            "last_failed_at": stamp,
+                            "workshop_id": workshop_id,
+                        },
+                    )
+                    .returning(_FAILURES.c.failures)
+                )
+                failures = conn.execute(statement).scalar_one()
+            else:
+                failures = conn.execute(
+                    text("SELECT failures FROM app_signin_failed(:k, :kind, :w, :now, :before)"),
+                    {"k": key, "kind": kind, "w": workshop_id, "now": now, "before": forget_before},
+                ).scalar_one()
+        self._prune_now_and_then(now)
+        return int(failures)
 
-    def failed(self, email: str) -> None:
-        """Count one failed sign-in."""
-        with self._lock:
-            self._recent(email.strip().lower()).append(self._clock())
+    def forget(self, name: str) -> None:
+        """Drop counter ``name`` (after its account signed in)."""
+        with self.store.writing(None) as conn:
+            if self.store.is_sqlite:
+                conn.execute(_FAILURES.delete().where(_FAILURES.c.key == _stored_key(name)))
+            else:
+                conn.execute(text("SELECT app_signin_forget(:k)"), {"k": _stored_key(name)})
 
-    def succeeded(self, email: str) -> None:
-        """Forget the failures of ``email``."""
+    def prune(self) -> int:
+        """Remove counters past the forget period (and sessions that ended or expired); returns how many
+        counters went."""
+        now = self.clock()
+        forget_before = now - self.forget_after
+        with self.store.writing(None) as conn:
+            if self.store.is_sqlite:
+                removed = conn.execute(
+                    _FAILURES.delete().where(_FAILURES.c.last_failed_at < forget_before)
+                ).rowcount
+                conn.execute(
+                    _SESSIONS.delete().where((_SESSIONS.c.expires_at < now) | (_SESSIONS.c.ended_at < now))
+                )
+            else:
+                removed = conn.execute(
+                    text("SELECT app_auth_prune(:before, :now)"), {"before": forget_before, "now": now}
+                ).scalar_one()
+        return int(removed)
+
+    def _prune_now_and_then(self, now: datetime) -> None:
         with self._lock:
-            self._failures.pop(email.strip().lower(), None)
+            due = self._next_prune is None or now >= self._next_prune
+            if due:
+                self._next_prune = now + _PRUNE_EVERY
+        if due:
+            self.prune()
 
 
 def token_hash(token: str) -> str:
@@ -156,13 +312,30 @@ def _login_row(store: Store, email: str) -> tuple[str, str, str, bool] | None:
     return (row[0], row[1], row[2], bool(row[3])) if row else None
 
 
-def authenticate(store: Store, email: str, password: str) -> domain.Actor | None:
-    """The actor for a correct email and password, else None (same work either way)."""
+def sign_in(
+    store: Store, throttle: SigninThrottle, email: str, password: str, client_host: str | None
+) -> domain.Actor | None:
+    """The actor for a correct email and password, else None; raises :class:`Throttled` while the email's or
+    the client address's counter makes it wait (then no password is checked and nothing is counted).
+
+    A failure counts against the email (an account's own counter, or a shared one for unknown emails) and
+    against the client address; a success forgets the email's counter but not the client's, so a client
+    cannot clear its own count with an account it holds.
+    """
     row = _login_row(store, email) if 3 <= len(email) <= 254 else None
+    email_name = email_key(email, known=row is not None)
+    client_name = client_key(client_host)
+    wait = throttle.wait_s({email_name: throttle.email_policy, client_name: throttle.client_policy})
+    if wait > 0:
+        raise Throttled(wait)
     ok = verify_password(row[2] if row else None, password[:1024])
-    if row is None or not ok or not row[3]:
+    actor = load_actor(store, row[0], row[1]) if row is not None and ok and row[3] else None
+    if actor is None:
+        throttle.failed(email_name, row[1] if row is not None else None)
+        throttle.failed(client_name, None)
         return None
-    return load_actor(store, row[0], row[1])
+    throttle.forget(email_name)
+    return actor
 
 
 def actor_by_email(store: Store, email: str) -> domain.Actor | None:

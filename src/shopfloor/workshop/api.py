@@ -162,20 +162,29 @@ def _not_found(what: str) -> ApiError:
 auth = APIRouter(prefix="/auth")
 
 
-@auth.post("/login")
-def login(body: LoginBody, request: Request, response: Response) -> dict[str, Any]:
-    """Check email and password; set the signed session cookie and return the CSRF token for forms."""
+@auth.post("/login", response_model=None)
+def login(body: LoginBody, request: Request, response: Response) -> dict[str, Any] | JSONResponse:
+    """Check email and password; set the signed session cookie and return the CSRF token for forms.
+
+    Failures are throttled per email and per client address (docs/security.md, throttles): while a counter
+    makes the caller wait, the answer is 429 ``rate_limited`` with ``Retry-After``.
+    """
     state = state_of(request)
-    if state.throttle.blocked(body.email):
-        raise ApiError(
-            429, "rate_limited", "Too many failed sign-ins for this email; try again in 15 minutes."
+    host = request.client.host if request.client else None
+    try:
+        actor = accounts.sign_in(state.store, state.throttle, body.email, body.password, host)
+    except accounts.Throttled as exc:
+        log.info("workshop.auth.login_throttled", extra={"retry_after_s": exc.retry_after_s})
+        return envelope(
+            429,
+            "rate_limited",
+            f"Too many failed sign-ins; try again in {exc.retry_after_s} seconds.",
+            request_id_var.get(),
+            headers={"Retry-After": str(exc.retry_after_s)},
         )
-    actor = accounts.authenticate(state.store, body.email, body.password)
     if actor is None:
-        state.throttle.failed(body.email)
         log.info("workshop.auth.login_failed")
         raise ApiError(401, "invalid_credentials", "Email or password is wrong.")
-    state.throttle.succeeded(body.email)
     session = accounts.new_session(actor)
     response.set_cookie(
         accounts.SESSION_COOKIE,

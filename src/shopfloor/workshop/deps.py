@@ -25,8 +25,8 @@ class WorkshopState:
     def __init__(self, settings: Settings, store: Store | None = None) -> None:
         self.settings = settings
         self.signer = accounts.SessionSigner(settings.session_secret())
-        self.throttle = accounts.LoginThrottle()
         self._store = store
+        self._throttle: accounts.SigninThrottle | None = None
         self._lock = Lock()
 
     @property
@@ -36,6 +36,15 @@ class WorkshopState:
             if self._store is None:
                 self._store = open_store(self.settings.workshop_db_url())
             return self._store
+
+    @property
+    def throttle(self) -> accounts.SigninThrottle:
+        """The sign-in throttle, counting in the store (shared by every server process)."""
+        store = self.store
+        with self._lock:
+            if self._throttle is None:
+                self._throttle = accounts.SigninThrottle(store, self.settings)
+            return self._throttle
 
     def dispose(self) -> None:
         """Close the store's pooled connections (it reopens on next use)."""
