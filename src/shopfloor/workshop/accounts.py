@@ -1,8 +1,11 @@
-"""Accounts: sign-in with argon2 hashes, signed session cookies for pages, bearer tokens for the API, CSRF.
+"""Accounts: sign-in with argon2 hashes and a throttle, stored sessions for pages, bearer tokens for the API,
+CSRF, and the user's language.
 
-A session cookie holds only ``{user id, workshop id, csrf token}``, signed with the settings' secret key and
-checked for age; the user is re-read from the store on every request, so a deactivated user is out at once.
-Cookie-authenticated POSTs must echo the session's CSRF token in the ``x-csrf-token`` header; bearer requests carry no ambient credentials and need none.
+A session cookie holds only ``{user id, workshop id, csrf token, session id}``, signed with the settings'
+secret key and checked for age; the session and the user are re-read from the store on every request, so a
+deactivated user, or a session ended by signing out, is out at once. Cookie-authenticated POSTs must echo the
+session's CSRF token in the ``x-csrf-token`` header; bearer requests carry no ambient credentials and need
+none. Bearer tokens expire and can be revoked (docs/workshop.md, "Accounts").
 """
 
 from __future__ import annotations
@@ -14,18 +17,18 @@ import math
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from threading import Lock
 from typing import Any, cast
 
 from itsdangerous import BadSignature, URLSafeTimedSerializer
-from sqlalchemy import Table, bindparam, case, literal, select, text
+from sqlalchemy import Select, Table, bindparam, case, literal, select, text, update
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from shopfloor.settings import Settings
 from shopfloor.workshop import domain
 from shopfloor.workshop.passwords import verify_password
-from shopfloor.workshop.store import Store
+from shopfloor.workshop.store import NotFound, Store
 from shopfloor.workshop.store import models as m
 from shopfloor.workshop.store.types import UTCDateTime
 
@@ -42,11 +45,29 @@ _ACTOR = select(_PROFILES.c.id, _PROFILES.c.workshop_id, _PROFILES.c.role, _PROF
     _PROFILES.c.workshop_id == bindparam("workshop_id"),
     _PROFILES.c.active.is_(True),
 )
-_TOKEN_SQLITE = select(_TOKENS.c.user_id, _TOKENS.c.workshop_id, _TOKENS.c.revoked_at.is_not(None)).where(
-    _TOKENS.c.token_hash == bindparam("h")
-)
+_TOKEN_SQLITE = select(
+    _TOKENS.c.user_id,
+    _TOKENS.c.workshop_id,
+    _TOKENS.c.revoked_at.is_not(None),
+    _TOKENS.c.expires_at,
+).where(_TOKENS.c.token_hash == bindparam("h"))
 # Before the token is read no workshop is known; on PostgreSQL the narrow owner-run look-up is the only way in.
-_TOKEN_POSTGRES = text("SELECT user_id, workshop_id, revoked FROM app_token_lookup(:h)")
+_TOKEN_POSTGRES = text("SELECT user_id, workshop_id, revoked, expires_at FROM app_token_lookup(:h)")
+_USER_SESSIONS = cast(Table, m.UserSession.__table__)
+# A cookie's session: stored, not ended, not expired, of this user in this workshop, and the user active.
+_SESSION_ACTOR = (
+    select(_PROFILES.c.id, _PROFILES.c.workshop_id, _PROFILES.c.role, _PROFILES.c.name)
+    .join(_USER_SESSIONS, _USER_SESSIONS.c.user_id == _PROFILES.c.id)
+    .where(
+        _USER_SESSIONS.c.id == bindparam("session_id"),
+        _USER_SESSIONS.c.user_id == bindparam("user_id"),
+        _USER_SESSIONS.c.workshop_id == bindparam("workshop_id"),
+        _USER_SESSIONS.c.ended_at.is_(None),
+        _USER_SESSIONS.c.expires_at > bindparam("now", type_=UTCDateTime()),
+        _PROFILES.c.workshop_id == bindparam("workshop_id"),
+        _PROFILES.c.active.is_(True),
+    )
+)
 
 
 @dataclass(frozen=True)
@@ -56,6 +77,8 @@ class SessionData:
     user_id: str
     workshop_id: str
     csrf: str
+    # Names the stored session (`user_sessions`), so that signing out ends it on the server.
+    session_id: str = ""
 
 
 class SessionSigner:
@@ -67,7 +90,8 @@ class SessionSigner:
 
     def dumps(self, data: SessionData) -> str:
         """The cookie value for ``data``."""
-        return str(self._serializer.dumps({"u": data.user_id, "w": data.workshop_id, "c": data.csrf}))
+        payload = {"u": data.user_id, "w": data.workshop_id, "c": data.csrf, "s": data.session_id}
+        return str(self._serializer.dumps(payload))
 
     def loads(self, value: str | None) -> SessionData | None:
         """The session in a cookie value, or None if missing, forged, malformed or expired."""
@@ -77,14 +101,65 @@ class SessionSigner:
             raw: Any = self._serializer.loads(value, max_age=self.max_age_s)
         except BadSignature:
             return None
-        if not isinstance(raw, dict) or not all(isinstance(raw.get(k), str) for k in ("u", "w", "c")):
+        if not isinstance(raw, dict) or not all(isinstance(raw.get(k), str) for k in ("u", "w", "c", "s")):
             return None
-        return SessionData(raw["u"], raw["w"], raw["c"])
+        return SessionData(raw["u"], raw["w"], raw["c"], raw["s"])
 
 
 def new_session(actor: domain.Actor) -> SessionData:
-    """A fresh session for ``actor`` with a new CSRF token."""
-    return SessionData(actor.user_id, actor.workshop_id, secrets.token_urlsafe(24))
+    """A fresh session for ``actor`` with a new CSRF token and session id (not stored yet)."""
+    return SessionData(actor.user_id, actor.workshop_id, secrets.token_urlsafe(24), secrets.token_urlsafe(24))
+
+
+def start_session(store: Store, actor: domain.Actor, max_age_s: int = SESSION_MAX_AGE_S) -> SessionData:
+    """A new session for ``actor``, stored so that a cookie naming it is honoured until it ends or expires."""
+    session = new_session(actor)
+    now = m.utcnow()
+    with store.transaction(actor.workshop_id) as s:
+        s.add(
+            m.UserSession(
+                id=session.session_id,
+                workshop_id=actor.workshop_id,
+                user_id=actor.user_id,
+                created_at=now,
+                expires_at=now + timedelta(seconds=max_age_s),
+            )
+        )
+    return session
+
+
+def actor_for_session(store: Store, session: SessionData) -> domain.Actor | None:
+    """The actor of a cookie's session, or None when the session is not stored, ended or expired, or its
+    user is inactive."""
+    if not session.session_id:
+        return None
+    params = {
+        "session_id": session.session_id,
+        "user_id": session.user_id,
+        "workshop_id": session.workshop_id,
+        "now": m.utcnow(),
+    }
+    with store.reading(session.workshop_id) as conn:
+        row = conn.execute(_SESSION_ACTOR, params).first()
+    if row is None:
+        return None
+    role: domain.Role = "admin" if row.role == "admin" else "member"
+    return domain.Actor(row.id, row.workshop_id, role, row.name)
+
+
+def end_session(store: Store, session: SessionData) -> None:
+    """End a stored session (sign-out): a copy of its cookie is refused from now on."""
+    with store.transaction(session.workshop_id) as s:
+        s.execute(
+            update(m.UserSession)
+            .where(
+                m.UserSession.id == session.session_id,
+                m.UserSession.workshop_id == session.workshop_id,
+                m.UserSession.user_id == session.user_id,
+                m.UserSession.ended_at.is_(None),
+            )
+            .values(ended_at=m.utcnow())
+        )
 
 
 def csrf_ok(session: SessionData, presented: str | None) -> bool:
@@ -346,19 +421,137 @@ def actor_by_email(store: Store, email: str) -> domain.Actor | None:
     return load_actor(store, row[0], row[1])
 
 
-def issue_token(store: Store, actor: domain.Actor, name: str = "api") -> str:
-    """A new bearer token for ``actor``; only its hash is stored, so show it once."""
+TOKEN_FIELDS = (
+    "id",
+    "name",
+    "user_id",
+    "user_name",
+    "created_at",
+    "expires_at",
+    "revoked_at",
+    "status",
+)
+
+
+def token_status(revoked_at: datetime | None, expires_at: datetime | None, now: datetime) -> str:
+    """``revoked``, ``expired`` (also a token without an expiry) or ``active``."""
+    if revoked_at is not None:
+        return "revoked"
+    if expires_at is None or expires_at <= now:
+        return "expired"
+    return "active"
+
+
+def parse_time(value: str) -> datetime:
+    """A time as the API writes it (ISO 8601 with the zone) read back."""
+    return datetime.fromisoformat(value)
+
+
+@dataclass(frozen=True)
+class TokenInfo:
+    """What may be shown of a bearer token: never the secret, nor its hash."""
+
+    id: str
+    name: str
+    user_id: str
+    user_name: str
+    created_at: datetime
+    expires_at: datetime | None
+    revoked_at: datetime | None
+    status: str
+
+    def as_json(self) -> dict[str, Any]:
+        """The token for the API and `shopfloor workshop tokens list --json` (times in ISO 8601, UTC)."""
+
+        def iso(value: datetime | None) -> str | None:
+            return value.isoformat() if value is not None else None
+
+        return {
+            "id": self.id,
+            "name": self.name,
+            "user_id": self.user_id,
+            "user_name": self.user_name,
+            "created_at": iso(self.created_at),
+            "expires_at": iso(self.expires_at),
+            "revoked_at": iso(self.revoked_at),
+            "status": self.status,
+        }
+
+
+def _token_info(row: m.ApiToken, user_name: str, now: datetime) -> TokenInfo:
+    return TokenInfo(
+        row.id,
+        row.name,
+        row.user_id,
+        user_name,
+        row.created_at,
+        row.expires_at,
+        row.revoked_at,
+        token_status(row.revoked_at, row.expires_at, now),
+    )
+
+
+def create_token(
+    store: Store, actor: domain.Actor, name: str = "api", ttl_days: int = 90
+) -> tuple[str, TokenInfo]:
+    """A new bearer token for ``actor``, valid ``ttl_days``: the secret (show it once; only its hash is
+    stored) and what may be shown of it later."""
     token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    now = m.utcnow()
     with store.transaction(actor.workshop_id) as s:
-        s.add(
-            m.ApiToken(
-                workshop_id=actor.workshop_id,
-                user_id=actor.user_id,
-                name=name[:120],
-                token_hash=token_hash(token),
-            )
+        row = m.ApiToken(
+            workshop_id=actor.workshop_id,
+            user_id=actor.user_id,
+            name=name[:120],
+            token_hash=token_hash(token),
+            created_at=now,
+            expires_at=now + timedelta(days=ttl_days),
         )
-    return token
+        s.add(row)
+        s.flush()
+        return token, _token_info(row, actor.name, now)
+
+
+def issue_token(store: Store, actor: domain.Actor, name: str = "api", ttl_days: int = 90) -> str:
+    """A new bearer token for ``actor`` (valid ``ttl_days``); only its hash is stored, so show it once."""
+    return create_token(store, actor, name, ttl_days)[0]
+
+
+def _visible_tokens(actor: domain.Actor, everyone: bool) -> Select[m.ApiToken, str]:
+    # A member sees only their own tokens; an admin may see every token of the workshop.
+    query = (
+        select(m.ApiToken, m.Profile.name)
+        .join(m.Profile, m.Profile.id == m.ApiToken.user_id)
+        .where(m.ApiToken.workshop_id == actor.workshop_id, m.Profile.workshop_id == actor.workshop_id)
+    )
+    if not (everyone and actor.is_admin):
+        query = query.where(m.ApiToken.user_id == actor.user_id)
+    return query
+
+
+def list_tokens(store: Store, actor: domain.Actor, everyone: bool = False) -> list[TokenInfo]:
+    """``actor``'s tokens (with ``everyone``, for an admin: every token of the workshop), newest first."""
+    now = m.utcnow()
+    query = _visible_tokens(actor, everyone).order_by(m.ApiToken.created_at.desc(), m.ApiToken.id)
+    with store.transaction(actor.workshop_id, write=False) as s:
+        return [_token_info(row, user_name, now) for row, user_name in s.execute(query).all()]
+
+
+def revoke_token(store: Store, actor: domain.Actor, token_id: str) -> TokenInfo:
+    """Revoke one token: the actor's own, or for an admin any of the workshop. Revoking a revoked token
+    changes nothing. Raises ``NotFound`` for a token the actor may not see (another member's, another
+    workshop's, or none)."""
+    now = m.utcnow()
+    query = _visible_tokens(actor, everyone=True).where(m.ApiToken.id == token_id).with_for_update()
+    with store.transaction(actor.workshop_id) as s:
+        found = s.execute(query).first()
+        if found is None:
+            raise NotFound("No such token.")
+        row, user_name = found
+        if row.revoked_at is None:
+            row.revoked_at = now
+            s.flush()
+        return _token_info(row, user_name, now)
 
 
 def revoke_tokens(store: Store, actor: domain.Actor) -> int:
@@ -379,12 +572,44 @@ def revoke_tokens(store: Store, actor: domain.Actor) -> int:
 
 
 def actor_for_token(store: Store, token: str) -> domain.Actor | None:
-    """The actor behind a bearer token, or None for unknown or revoked tokens."""
+    """The actor behind a bearer token, or None for unknown, revoked or expired tokens."""
     if not token.startswith(TOKEN_PREFIX) or len(token) > 200:
         return None
     with store.reading(None) as conn:
         statement = _TOKEN_SQLITE if store.is_sqlite else _TOKEN_POSTGRES
         row = conn.execute(statement, {"h": token_hash(token)}).first()
-    if row is None or row[2]:
+    now = m.utcnow()
+    if row is None or row[2] or token_status(None, _aware(row[3]), now) != "active":
         return None
+    # Last use is not recorded: it would make every bearer request a write (docs/workshop.md, "Accounts").
     return load_actor(store, row[0], row[1])
+
+
+def _aware(value: datetime | None) -> datetime | None:
+    # The SQLite statement restores the zone through the column type; the PostgreSQL function returns
+    # timestamptz, which psycopg reads as aware already.
+    if value is None:
+        return None
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+def set_language(store: Store, actor: domain.Actor, language: str | None) -> None:
+    """Keep the language ``actor`` chose for the pages (``es`` or ``en``; None: not chosen)."""
+    if language is not None and language not in m.LANGUAGES:
+        raise ValueError("The language must be es or en.")
+    with store.transaction(actor.workshop_id) as s:
+        s.execute(
+            update(m.Profile)
+            .where(m.Profile.id == actor.user_id, m.Profile.workshop_id == actor.workshop_id)
+            .values(language=language)
+        )
+
+
+def language_of(store: Store, actor: domain.Actor) -> str | None:
+    """The language ``actor`` chose for the pages, or None."""
+    with store.reading(actor.workshop_id) as conn:
+        return conn.execute(
+            select(_PROFILES.c.language).where(
+                _PROFILES.c.id == actor.user_id, _PROFILES.c.workshop_id == actor.workshop_id
+            )
+        ).scalar()

@@ -86,7 +86,7 @@ def current_actor(request: Request) -> domain.Actor:
         session, request.headers.get(accounts.CSRF_HEADER)
     ):
         raise ApiError(403, "csrf_failed", "The form is out of date; reload the page and try again.")
-    actor = accounts.load_actor(state.store, session.user_id, session.workshop_id)
+    actor = accounts.actor_for_session(state.store, session)
     if actor is None:
         raise ApiError(401, "unauthorized", "Sign in first.")
     request.state.auth = "session"

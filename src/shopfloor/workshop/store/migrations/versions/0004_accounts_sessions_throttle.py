@@ -8,8 +8,8 @@
 
 On PostgreSQL both new tables get the same forced row-level security as the others. A client's or an unknown
 email's counter belongs to no workshop, so no workshop sees it: the throttle reads and writes its rows through
-narrow owner-run functions, as sign-in already does. ``app_token_lookup`` now also returns the token's id,
-expiry and last use.
+narrow owner-run functions, as sign-in already does. ``app_token_lookup`` now also returns the token's
+expiry.
 
 Revision ID: 0004
 Revises: 0003
@@ -40,11 +40,9 @@ $$
 """
 TOKEN_LOOKUP = """
 CREATE FUNCTION app_token_lookup(p_token_hash text)
-RETURNS TABLE (user_id text, workshop_id text, revoked boolean, expires_at timestamptz, token_id text,
-               last_used_at timestamptz)
+RETURNS TABLE (user_id text, workshop_id text, revoked boolean, expires_at timestamptz)
 LANGUAGE sql STABLE SECURITY DEFINER SET search_path = public AS $$
-    SELECT user_id, workshop_id, revoked_at IS NOT NULL, expires_at, id, last_used_at
-    FROM api_tokens WHERE token_hash = p_token_hash
+    SELECT user_id, workshop_id, revoked_at IS NOT NULL, expires_at FROM api_tokens WHERE token_hash = p_token_hash
 $$
 """
 # The throttle's counters, before any workshop is known: read some, count one failure, forget one, and drop
