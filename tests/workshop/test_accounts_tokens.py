@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import inspect, select, text, update
-from sqlalchemy.exc import DBAPIError, IntegrityError
 from starlette.routing import Mount
 from typer.testing import CliRunner
 
@@ -27,7 +26,7 @@ from shopfloor.workshop.store import models as m
 from shopfloor.workshop.store.migrate import downgrade, migrate
 from shopfloor.workshop.store.models import utcnow
 
-from .helpers import ADMIN, ANA, assert_envelope, login
+from .helpers import assert_envelope, login
 
 PILE_ADMIN = domain.Actor("u-pile-admin", WORKSHOP_B, "admin", "Marta Mero")
 TOKENS = "/workshop/auth/tokens"
@@ -223,24 +222,11 @@ def test_tokens_list_and_revoke_from_the_command_line(
     assert_envelope(client.get(WEAVERS, headers=ana), 401, "unauthorized")
 
 
-def test_a_users_language_is_kept_and_checked(store: Store, owner: Store) -> None:
-    assert accounts.language_of(store, ANA) is None
-    accounts.set_language(store, ANA, "es")
-    assert accounts.language_of(store, ANA) == "es"
-    assert accounts.language_of(store, ADMIN) is None
-    accounts.set_language(store, ANA, None)
-    assert accounts.language_of(store, ANA) is None
-    with pytest.raises(ValueError, match="es or en"):
-        accounts.set_language(store, ANA, "fr")
-    with pytest.raises((IntegrityError, DBAPIError)), owner.transaction(WORKSHOP_A) as s:
-        s.execute(update(m.Profile).where(m.Profile.id == "u-ana").values(language="fr"))
-
-
-def test_upgrade_to_0004_gives_old_tokens_90_days(tmp_path: Path) -> None:
+def test_upgrade_to_0005_gives_old_tokens_90_days(tmp_path: Path) -> None:
     store = open_store(f"sqlite:///{tmp_path / 'up.db'}")
     migrate(store.engine)
     load_sample(store)
-    downgrade(store.engine, "0003")
+    downgrade(store.engine, "0004")
     with store.engine.begin() as conn:
         conn.exec_driver_sql(
             "INSERT INTO api_tokens (id, workshop_id, user_id, name, token_hash, created_at) "
@@ -252,5 +238,6 @@ def test_upgrade_to_0004_gives_old_tokens_90_days(tmp_path: Path) -> None:
         row = s.scalars(select(m.ApiToken).where(m.ApiToken.id == "t-old")).one()
     assert row.expires_at is not None
     assert row.expires_at.isoformat() == "2026-04-10T08:00:00+00:00"
-    assert "language" in {c["name"] for c in inspect(store.engine).get_columns("profiles")}
+    downgrade(store.engine, "0004")
+    assert "expires_at" not in {c["name"] for c in inspect(store.engine).get_columns("api_tokens")}
     store.dispose()

@@ -1,5 +1,5 @@
 """Accounts: sign-in with argon2 hashes and a throttle, stored sessions for pages, bearer tokens for the API,
-CSRF, and the user's language.
+and CSRF.
 
 A session cookie holds only ``{user id, workshop id, csrf token, session id}``, signed with the settings'
 secret key and checked for age; the session and the user are re-read from the store on every request, so a
@@ -591,25 +591,3 @@ def _aware(value: datetime | None) -> datetime | None:
     if value is None:
         return None
     return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
-
-
-def set_language(store: Store, actor: domain.Actor, language: str | None) -> None:
-    """Keep the language ``actor`` chose for the pages (``es`` or ``en``; None: not chosen)."""
-    if language is not None and language not in m.LANGUAGES:
-        raise ValueError("The language must be es or en.")
-    with store.transaction(actor.workshop_id) as s:
-        s.execute(
-            update(m.Profile)
-            .where(m.Profile.id == actor.user_id, m.Profile.workshop_id == actor.workshop_id)
-            .values(language=language)
-        )
-
-
-def language_of(store: Store, actor: domain.Actor) -> str | None:
-    """The language ``actor`` chose for the pages, or None."""
-    with store.reading(actor.workshop_id) as conn:
-        return conn.execute(
-            select(_PROFILES.c.language).where(
-                _PROFILES.c.id == actor.user_id, _PROFILES.c.workshop_id == actor.workshop_id
-            )
-        ).scalar()

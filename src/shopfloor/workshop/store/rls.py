@@ -11,8 +11,8 @@ import re
 from sqlalchemy import Engine, text
 
 _ROLE = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
-# The owner-run functions the app role may call: the sign-in look-ups (migration 0002, 0004) and the sign-in
-# throttle's counters (migration 0004).
+# The owner-run functions the app role may call: the sign-in look-ups (migrations 0002, 0005) and the sign-in
+# throttle's counters (migration 0005).
 APP_FUNCTIONS = (
     "app_login_lookup(text)",
     "app_token_lookup(text)",

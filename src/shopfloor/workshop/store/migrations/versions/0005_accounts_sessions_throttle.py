@@ -1,18 +1,17 @@
-"""Accounts: stored sessions, token expiry, a sign-in throttle shared by every server process, user language.
+"""Accounts: stored sessions, token expiry, and a sign-in throttle shared by every server process.
 
 * ``user_sessions``: one row per signed-in browser session; the cookie names it and sign-out ends it, so a
   copied cookie stops working at sign-out.
 * ``api_tokens.expires_at``: tokens issued before this revision expire 90 days after they were made.
 * ``signin_failures``: failed sign-ins per email and per client address (docs/security.md, throttles).
-* ``profiles.language``: the language a user chose for the pages (``es``/``en``; NULL: not chosen).
 
 On PostgreSQL both new tables get the same forced row-level security as the others. A client's or an unknown
 email's counter belongs to no workshop, so no workshop sees it: the throttle reads and writes its rows through
 narrow owner-run functions, as sign-in already does. ``app_token_lookup`` now also returns the token's
 expiry.
 
-Revision ID: 0004
-Revises: 0003
+Revision ID: 0005
+Revises: 0004
 Create Date: 2026-12-01
 """
 
@@ -23,8 +22,8 @@ from alembic import op
 
 from shopfloor.workshop.store.types import UTCDateTime
 
-revision: str = "0004"
-down_revision: str | None = "0003"
+revision: str = "0005"
+down_revision: str | None = "0004"
 branch_labels: str | None = None
 depends_on: str | None = None
 
@@ -136,16 +135,6 @@ def upgrade() -> None:
     op.add_column("api_tokens", sa.Column("expires_at", UTCDateTime(timezone=True), nullable=True))
     later = "created_at + interval '90 days'" if postgres else "datetime(created_at, '+90 days')"
     op.execute(f"UPDATE api_tokens SET expires_at = {later}")
-    if postgres:
-        op.add_column("profiles", sa.Column("language", sa.String(length=2), nullable=True))
-        op.create_check_constraint("ck_profiles_language", "profiles", "language IN ('es', 'en')")
-    else:
-        # SQLite adds a column with its CHECK in place; a batch rebuild of `profiles` would have to drop a
-        # table every other table points at.
-        op.execute(
-            "ALTER TABLE profiles ADD COLUMN language VARCHAR(2) "
-            "CONSTRAINT ck_profiles_language CHECK (language IN ('es', 'en'))"
-        )
     if not postgres:
         return
     for table in NEW_TENANT_TABLES:
@@ -165,7 +154,7 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    """Back to revision 0003 (sessions and throttle counters are dropped)."""
+    """Back to revision 0004 (sessions and throttle counters are dropped)."""
     postgres = op.get_bind().dialect.name == "postgresql"
     if postgres:
         for signature in THROTTLE_SIGNATURES:
@@ -173,9 +162,8 @@ def downgrade() -> None:
         op.execute("DROP FUNCTION app_token_lookup(text)")
         op.execute(TOKEN_LOOKUP_0002)
         op.execute("REVOKE ALL ON FUNCTION app_token_lookup(text) FROM PUBLIC")
-        op.drop_constraint("ck_profiles_language", "profiles", type_="check")
-    op.drop_column("profiles", "language")
-    op.drop_column("api_tokens", "expires_at")
+    with op.batch_alter_table("api_tokens") as batch:
+        batch.drop_column("expires_at")
     op.drop_index(op.f("ix_signin_failures_last_failed_at"), table_name="signin_failures")
     op.drop_index(op.f("ix_signin_failures_workshop_id"), table_name="signin_failures")
     op.drop_table("signin_failures")
