@@ -94,6 +94,39 @@ class ApiToken(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     last_used_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    # Set when the token is issued (`SHOPFLOOR_TOKEN_TTL_DAYS`); a token without one is refused.
+    expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+
+class UserSession(Base):
+    """A signed-in browser session; the cookie names it, and sign-out ends it here (docs/workshop.md)."""
+
+    __tablename__ = "user_sessions"
+    __table_args__ = (Index("ix_user_sessions_user", "workshop_id", "user_id"),)
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    workshop_id: Mapped[str] = mapped_column(ForeignKey("workshops.id"))
+    user_id: Mapped[str] = mapped_column(ForeignKey("profiles.id"))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
+    ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+
+class SigninFailure(Base):
+    """Failed sign-ins of one email or one client address, shared by every server process.
+
+    ``key`` is the SHA-256 of the counter's name (no address or unknown email is kept in the clear);
+    ``workshop_id`` is set for a known email's counter and None for a client's or an unknown email's, which
+    no workshop sees (docs/security.md, throttles).
+    """
+
+    __tablename__ = "signin_failures"
+    __table_args__ = (CheckConstraint(_in("kind", ("email", "client")), name="ck_signin_failures_kind"),)
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(10))
+    workshop_id: Mapped[str | None] = mapped_column(ForeignKey("workshops.id"), nullable=True, index=True)
+    failures: Mapped[int] = mapped_column(Integer, default=1)
+    first_failed_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    last_failed_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
 
 
 class Weaver(Base):
