@@ -11,7 +11,8 @@ import pytest
 from shopfloor.agent.loop import TRIMMED
 from shopfloor.shifts.evals import invariants
 from shopfloor.shifts.planning.live import investigate_live, parse_planner
-from tests.shifts.live.conftest import MODELS, PROVIDERS, SHIFT2, replay, sdk_provider
+from shopfloor.shifts.planning.live_replay import MODELS
+from tests.shifts.live.conftest import PROVIDERS, SHIFT2, replay, sdk_provider
 
 QUESTION = "why was second shift slow"
 
