@@ -53,7 +53,7 @@ OPENAI_LEAVES_OUT = ("get_downtime_review", "get_speed_variance")
 LIVE_PROVIDERS = ("anthropic", "openai", "gemini")
 PREVIEW_ROWS = 12
 
-# Serialized request caps per provider (the seed's 24 KB for OpenAI, 64 KB for Claude; Gemini gets Claude's).
+# Serialized request caps per provider (docs/shifts-agent.md, "Live planners"); Gemini gets Claude's.
 REQUEST_BYTES = {
     "openai": 24 * 1024,
     "openai-compatible": 24 * 1024,
