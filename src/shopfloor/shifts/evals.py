@@ -217,11 +217,15 @@ def case_runner(
     def run_case(case: EvalCase) -> CaseResult:
         answer = ask(case)
         failures = score(case, answer, keys)
+        usage = answer.get("usage") or {}
         return CaseResult(
             case.id,
             not failures,
             failures,
-            latency_ms=float((answer.get("usage") or {}).get("latency_ms") or 0.0),
+            tokens_in=int(usage.get("tokens_in") or 0),
+            tokens_out=int(usage.get("tokens_out") or 0),
+            cost_usd=usage.get("cost_usd", 0.0),
+            latency_ms=float(usage.get("latency_ms") or 0.0),
         )
 
     return run_case
@@ -255,10 +259,11 @@ def parse_case_day(value: Any) -> date:
     return value if isinstance(value, date) else date.fromisoformat(str(value))
 
 
-def run_golden(conn: Any, path: Path, *, show_progress: bool = True) -> EvalReport:
-    """Run every golden case offline against the store at ``conn`` and score it (answer key included)."""
+def run_golden(conn: Any, path: Path, *, show_progress: bool = True, planner: str = "offline") -> EvalReport:
+    """Run every golden case with ``planner`` (offline by default, or a live planner's name,
+    docs/shifts-agent.md) against the store at ``conn`` and score it (answer key included)."""
     from shopfloor.settings import get_settings
-    from shopfloor.shifts.investigation import investigate
+    from shopfloor.shifts.planning.live import ask_live
     from shopfloor.shifts.plant.scope import Scope
 
     cases = golden_cases(path)
@@ -272,6 +277,7 @@ def run_golden(conn: Any, path: Path, *, show_progress: bool = True) -> EvalRepo
             include=data.get("include") or ("shift" if data.get("shift") else "day"),
             period=data.get("period", "day"),
         )
-        return investigate(str(data["question"]), scope, conn, after=data.get("after")).as_dict()
+        question, after = str(data["question"]), data.get("after")
+        return ask_live(question, scope, conn, planner, get_settings(), after=after).as_dict()
 
     return run_evals(cases, case_runner(ask, keys), overall_bar=1.0, show_progress=show_progress)

@@ -17,7 +17,7 @@ from typing import Any
 import duckdb
 
 from shopfloor.agent.budget import Budget
-from shopfloor.agent.loop import LoopLimits, Outcome, run_loop
+from shopfloor.agent.loop import LoopLimits, LoopOutcome, Outcome, run_loop
 from shopfloor.agent.providers.base import Provider
 from shopfloor.agent.tools import ToolRegistry
 from shopfloor.agent.trace import ToolCallStep, Trace
@@ -181,12 +181,17 @@ def investigate(
     steps: list[Step] | None = None,
     plan: Plan | None = None,
     planner: Provider | None = None,
+    registry: ToolRegistry[RunContext] | None = None,
+    system: str | None = None,
+    run_in: Scope | None = None,
     budget: Budget | None = None,
 ) -> Answer:
     """Answer ``question`` in ``scope``. ``steps`` replaces the router's plan (an analyst's plan), ``plan``
     skips routing (an address), ``after`` names the plan a follow-up refers to, and ``planner`` replaces
-    the offline planner with another Provider driving the same loop, tools and checks; ``budget`` holds its
-    model calls to the plant's monthly spend cap (``shopfloor.agent.spend``)."""
+    the offline planner with another Provider driving the same loop, tools and checks; a live planner also
+    passes the ``registry`` it is offered, its ``system`` prompt and the scope its tools run in (``run_in``,
+    ``planning/live.py``). ``budget`` holds its model calls to the plant's monthly spend cap
+    (``shopfloor.agent.spend``)."""
     started = time.perf_counter()
     if history is not None:
         found = conn.execute("SELECT sha256 FROM days WHERE day = ?", [scope.day]).fetchone()
@@ -198,12 +203,12 @@ def investigate(
         if history is not None:
             history.add(question, scope, None)
         return answer
-    tool_scope = run_scope(routed, scope)
-    registry = full_registry()
+    tool_scope = run_in or run_scope(routed, scope)
+    full = full_registry()
     chosen = plan_steps(routed) if steps is None else steps
     # An analyst's plan is held to the model catalog (no offline-only tools); the router's own plan may
     # add get_day_dollars to a dollars answer over several shifts.
-    allowlist = registry if steps is None else model_registry()
+    allowlist = full if steps is None else model_registry()
     rejected = check_plan(chosen, tool_scope, allowlist)
     if rejected is not None:
         return Answer(
@@ -218,11 +223,12 @@ def investigate(
         )
     ctx = RunContext(conn, tool_scope)
     trace = Trace()
+    offered = registry or (full if planner is not None else None)
     outcome = run_loop(
         planner or OfflinePlanner(routed, CHARTS, chosen),
-        SYSTEM,
+        system or SYSTEM,
         question,
-        registry if planner is not None else plan_registry(tuple(name for name, _ in chosen)),
+        offered if offered is not None else plan_registry(tuple(name for name, _ in chosen)),
         ctx,
         trace,
         limits=limits,
@@ -237,7 +243,9 @@ def investigate(
         status = "planner_error" if problem else "complete"
         if problem:
             errors.append(problem)
-    numbered = _numbered_evidence(trace, set(cited) if status == "complete" else set(ctx.results))
+    numbered = _numbered_evidence(
+        trace, set(cited) if status == "complete" else set(ctx.results), ctx.results
+    )
     errors += [f"{s.tool}: {s.output}" for s in trace.steps if isinstance(s, ToolCallStep) and s.is_error]
     caveats: list[str] = []
     if status == "complete":
@@ -271,6 +279,7 @@ def investigate(
             "latency_ms": round((time.perf_counter() - started) * 1000, 1),
         },
         plan=_plan_dict(routed),
+        reason=_loop_reason(outcome) if status not in ("complete", "partial", "unavailable") else None,
         errors=errors,
     )
     if history is not None:
@@ -416,8 +425,21 @@ def _finish(text: str | None, ctx: RunContext) -> tuple[list[str], str | None]:
     return cited, None
 
 
-def _numbered_evidence(trace: Trace, keep: set[str]) -> list[dict[str, Any]]:
-    """Successful results with their query number (their step among the trace's tool calls)."""
+def _loop_reason(outcome: LoopOutcome) -> str | None:
+    """What stopped the loop, in one line (a provider's error says its kind, status and message)."""
+    error = outcome.error or {}
+    if not error:
+        return None
+    detail = error.get("message") or error.get("category") or error.get("stop_reason") or ""
+    status = f" {error['status']}" if "status" in error else ""
+    return f"{error.get('type', outcome.outcome.value)}{status}: {detail}".rstrip(": ")
+
+
+def _numbered_evidence(
+    trace: Trace, keep: set[str], results: dict[str, dict[str, Any]] | None = None
+) -> list[dict[str, Any]]:
+    """Successful results with their query number (their step among the trace's tool calls); the run's own
+    envelope (``results``) stands for what a live model was shown of it (planning/catalogs.model_view)."""
     out = []
     number = 0
     for step in trace.steps:
@@ -428,7 +450,8 @@ def _numbered_evidence(trace: Trace, keep: set[str]) -> list[dict[str, Any]]:
         if step.is_error or not isinstance(content, dict) or step.tool == "render_chart":
             continue
         if content.get("result_id") in keep:
-            out.append({**content, "query": number})
+            full = (results or {}).get(content["result_id"], content)
+            out.append({**full, "query": number})
     return out
 
 
