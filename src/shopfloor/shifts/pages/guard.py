@@ -56,14 +56,15 @@ def origin_of(url: str) -> str | None:
     return f"{parts.scheme}://{parts.netloc}".lower()
 
 
-def same_origin(origin: str | None, host_header: str | None, names: frozenset[str]) -> bool:
-    """Loopback rule for a POST: the Origin is this very server (its host and port as the Host says) and
-    names an allowed host. A missing or ``null`` Origin is refused."""
+def same_origin(
+    origin: str | None, host_header: str | None, names: frozenset[str], scheme: str = "http"
+) -> bool:
+    """Loopback rule for a POST: the Origin is this very server (its scheme, and its host and port as the
+    Host says) and names an allowed host. A missing or ``null`` Origin is refused."""
     found = origin_of(origin) if origin else None
     if found is None or not host_header:
         return False
-    netloc = found.split("://", 1)[1]
-    return netloc == host_header.strip().lower() and host_allowed(netloc, names)
+    return found == f"{scheme}://{host_header.strip().lower()}" and host_allowed(host_header, names)
 
 
 def public_host_allowed(host_header: str | None, origins: frozenset[str]) -> bool:
@@ -146,7 +147,7 @@ class ShiftsGuard:
         if self.settings.public:
             if (origin_of(origin) if origin else None) not in self.origins:
                 return 403, "bad_origin", "Requests from that origin are not accepted."
-        elif not same_origin(origin, host, self.names):
+        elif not same_origin(origin, host, self.names, str(scope.get("scheme", "http"))):
             return 403, "bad_origin", "Requests from that origin are not accepted."
         if not self.tokens.valid(_header(scope, TOKEN_HEADER.encode())):
             return 403, "bad_token", "The page's request token is missing or expired; reload the page."
@@ -184,18 +185,34 @@ class ShiftsGuard:
                     headers={"Retry-After": str(retry_after())},
                 )(scope, receive, send)
                 return
-        body_seen = 0
-        max_body = self.max_body
+        receive_body = receive
+        if scope.get("method") == "POST":
+            # Read the whole body first (a chunked POST has no length to check up front): over the limit,
+            # the route never runs.
+            chunks: list[bytes] = []
+            total, more = 0, True
+            while more:
+                message = await receive()
+                if message["type"] != "http.request":
+                    break
+                total += len(message.get("body", b""))
+                if total > self.max_body:
+                    await envelope(
+                        413, "payload_too_large", f"The request body is larger than {self.max_body} bytes."
+                    )(scope, receive, send)
+                    return
+                chunks.append(message.get("body", b""))
+                more = message.get("more_body", False)
+            replayed = False
 
-        async def limited_receive() -> Message:
-            # A chunked POST has no length to check up front: count as it arrives.
-            nonlocal body_seen
-            message = await receive()
-            if message["type"] == "http.request":
-                body_seen += len(message.get("body", b""))
-                if body_seen > max_body:
-                    raise _BodyTooLarge
-            return message
+            async def replay() -> Message:
+                nonlocal replayed
+                if not replayed:
+                    replayed = True
+                    return {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+                return await receive()
+
+            receive_body = replay
 
         async def send_no_store(message: Message) -> None:
             if message["type"] == "http.response.start" and not static:
@@ -204,13 +221,4 @@ class ShiftsGuard:
                 message["headers"] = headers
             await send(message)
 
-        try:
-            await self.app(scope, limited_receive, send_no_store)
-        except _BodyTooLarge:
-            await envelope(413, "payload_too_large", f"The request body is larger than {max_body} bytes.")(
-                scope, receive, send
-            )
-
-
-class _BodyTooLarge(Exception):
-    """A chunked body went past the limit while the route read it."""
+        await self.app(scope, receive_body, send_no_store)

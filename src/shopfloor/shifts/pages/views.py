@@ -1,4 +1,4 @@
-"""What the /shifts page shows, as small pure functions over an answer, a report and a scope.
+"""What the /shifts page shows: small pure functions over an answer, a report and a scope, and the templates.
 
 No figure is computed here: cards, tables and the heatmap show values the tools and the period report
 returned; these functions only choose, order and label them (docs/shifts-agent.md, "Flow", step 7).
@@ -6,16 +6,27 @@ returned; these functions only choose, order and label them (docs/shifts-agent.m
 
 from __future__ import annotations
 
+import base64
 import html
 import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
+from fastapi.responses import HTMLResponse
+from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
+from shopfloor.settings import Settings
+from shopfloor.shifts.answers.chart_image import chart_svg
+from shopfloor.shifts.pages.guard import RequestTokens
+from shopfloor.shifts.planning.plans import AddressError, parse_address
+from shopfloor.shifts.planning.router import MAX_QUESTION_CHARS
 from shopfloor.shifts.plant.calendar import window_for
 from shopfloor.shifts.plant.catalog import SHIFT_MINUTES, SHIFT_STARTS
+from shopfloor.shifts.plant.scope import Scope
 
 # The reference's example questions, in its order (the page's buttons). "Compare all shifts" also
 # switches the include control to every shift.
@@ -322,3 +333,176 @@ def _cell(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:,.4f}".rstrip("0").rstrip(".") if not value.is_integer() else f"{value:,.0f}"
     return str(value)
+
+
+# --- the page's scope, form and rendering -----------------------------------------------------------------
+
+HERE = Path(__file__).resolve().parent
+VENDOR = HERE.parents[1] / "web" / "static" / "vendor"
+# The static allowlist: URL name -> (file, media type). Nothing else under /shifts/static is served.
+STATIC: dict[str, tuple[Path, str]] = {
+    "shifts.css": (HERE / "static" / "shifts.css", "text/css"),
+    "shifts.js": (HERE / "static" / "shifts.js", "text/javascript"),
+    "vendor/htmx-2.0.11.min.js": (VENDOR / "htmx-2.0.11.min.js", "text/javascript"),
+}
+
+
+def scope_text(scope: Scope) -> str:
+    """The scope line of a parsed scope."""
+    return scope_line(scope.day, scope.shift, scope.include, scope.period)
+
+
+def kpis_address(scope: Scope) -> str | None:
+    """The address of the KPI tiles for ``scope`` (the cards when the answer has none of its own)."""
+    if scope.period == "day":
+        text = f"/a?day={scope.day.isoformat()}"
+    else:
+        text = f"/a?window={scope.period}&anchor={scope.day.isoformat()}"
+    if scope.shift is not None:
+        text += f"&shift={scope.shift}" + ("&include=day" if scope.include == "day" else "")
+    try:
+        return parse_address(text + "&measure=kpis").address()
+    except AddressError:
+        return None
+
+
+def form_state(scope: Scope, question: str, address: str | None) -> dict[str, Any]:
+    """The controls' values as the page shows them (``after``: the answer a follow-up refers to)."""
+    return {
+        "day": scope.day.isoformat(),
+        "shift": scope.shift,
+        "include": scope.include,
+        "period": scope.period,
+        "question": question,
+        "after": address,
+    }
+
+
+def reset_href(scope: Scope) -> str:
+    """The reset control: the same scope, no question, no follow-up chain."""
+    params = {"day": scope.day.isoformat(), "period": scope.period, "include": scope.include}
+    if scope.shift is not None:
+        params["shift"] = str(scope.shift)
+    else:
+        params["shift"] = ""
+    return "/shifts/?" + urlencode(params)
+
+
+def chart_views(charts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each chart as the page shows it: the SVG (as an image, so no style or script of its own reaches the
+    page), its accessible text and its points."""
+    out = []
+    for chart in charts:
+        svg = chart_svg(chart).encode("utf-8")
+        points = ", ".join(f"{p['x']} {p['y']:,.2f}" for p in chart["points"][:12])
+        out.append(
+            {
+                **chart,
+                "svg": base64.b64encode(svg).decode("ascii"),
+                "alt": f"{chart['title']}: {points}" + (" …" if len(chart["points"]) > 12 else ""),
+            }
+        )
+    return out
+
+
+REPORT_TABLE_EMPTY = {
+    "Shift rankings (1 = best)": "Rankings are withheld: the window is incomplete.",
+}
+
+
+class Pages:
+    """The page templates and what each page needs besides the answer (token, planner, mode)."""
+
+    def __init__(self, settings: Settings, tokens: RequestTokens) -> None:
+        self.settings = settings
+        self.tokens = tokens
+        self.env = Environment(
+            loader=FileSystemLoader(HERE / "templates"),
+            autoescape=select_autoescape(["html"]),
+            trim_blocks=True,
+            lstrip_blocks=True,
+        )
+        self.env.globals.update(marked=marked, hours=shift_hours)
+
+    def base(self) -> dict[str, Any]:
+        """What every page shows: the request token, the planner in use, the mode."""
+        return {
+            "token": self.tokens.issue(),
+            "planner": "offline-planner"
+            if self.settings.model == "offline" or self.settings.public
+            else self.settings.model,
+            "public": self.settings.public,
+            "examples": EXAMPLES,
+            "periods": PERIODS,
+            "placeholder": PLACEHOLDER,
+            "max_question": MAX_QUESTION_CHARS,
+        }
+
+    def context(
+        self,
+        answer: dict[str, Any] | None,
+        cards_answer: dict[str, Any] | None,
+        report: dict[str, Any] | None,
+        scope: Scope,
+        form: dict[str, Any],
+        days: dict[str, str],
+    ) -> dict[str, Any]:
+        """The template context of the page or its fragment."""
+        steps = trace_steps(answer) if answer else []
+        anchors = {
+            f"q{s['number']}-r{i + 1}" for s in steps if s["kind"] == "tool" for i in range(len(s["rows"]))
+        }
+        cards = kpi_groups(cards_answer) if cards_answer else []
+        if cards_answer is not answer:
+            for group in cards:
+                for card in group["cards"]:
+                    card["anchor"] = None  # another run's citation: not a row of this answer's trace
+        parts = split_sections(answer["sections"], answer["status"]) if answer else None
+        ctx: dict[str, Any] = {
+            "answer": answer,
+            "read_as": read_as(answer) if answer else None,
+            "parts": parts,
+            "groups": finding_groups(parts.lead) if parts else [],
+            "charts": chart_views(answer.get("charts", [])) if answer else [],
+            "cards": cards,
+            "anchors": anchors,
+            "steps": steps,
+            "report": report,
+            "form": form,
+            "days": days,
+            "scope_text": scope_text(scope),
+            "reset_href": reset_href(scope),
+        }
+        if report is not None:
+            ctx["heat"] = heatmap_weeks(report["heatmap"])
+            ctx["report_charts"] = chart_views(
+                [{**c, "x": "day", "y": "value"} for c in report["charts"] if c["points"]]
+            )
+            tables = []
+            for table in report["tables"]:
+                t = table_of(table["rows"], limit=50)
+                t["title"] = table["title"]
+                t["empty"] = REPORT_TABLE_EMPTY.get(table["title"], "No rows in this window.")
+                t["open"] = table["title"].startswith("Shift rankings")
+                tables.append(t)
+            ctx["report_tables"] = tables
+            ctx["report_pdf_href"] = "/shifts/report?" + urlencode(
+                {"period": scope.period, "day": scope.day.isoformat(), "format": "pdf"}
+                | ({"shift": str(scope.shift)} if scope.shift else {})
+            )
+        return ctx
+
+    def page(self, ctx: dict[str, Any]) -> HTMLResponse:
+        """The whole page."""
+        html_text = self.env.get_template("index.html").render({**self.base(), **ctx, "nav": "ask"})
+        return HTMLResponse(html_text)
+
+    def fragment(self, ctx: dict[str, Any], headers: dict[str, str]) -> HTMLResponse:
+        """The answer region only (htmx swaps it in), with the follow-up field swapped out of band."""
+        html_text = self.env.get_template("_main.html").render({**self.base(), **ctx, "after_input": True})
+        return HTMLResponse(html_text, headers=headers)
+
+    def guide(self, days: dict[str, str]) -> HTMLResponse:
+        """The field guide."""
+        html_text = self.env.get_template("guide.html").render({**self.base(), "days": days, "nav": "guide"})
+        return HTMLResponse(html_text)
