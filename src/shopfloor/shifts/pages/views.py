@@ -185,7 +185,13 @@ def read_as(answer: dict[str, Any]) -> str | None:
         return str(own)
     plan = answer.get("plan")
     if not plan:
-        return None
+        scope = answer.get("scope") or {}
+        if not scope.get("day"):
+            return None
+        line = scope_line(
+            date.fromisoformat(scope["day"]), scope.get("shift"), scope.get("include") or "day", scope.get("period") or "day"
+        )
+        return f"Read as a question the offline planner does not support · {line}"
     what = MEASURE_WORDS.get(plan["measure"], plan["measure"].replace("_", " "))
     extra = [f"by {plan['by']}"] if plan.get("by") else []
     extra += [f"{plan['kind']} only"] if plan.get("kind") else []
