@@ -84,6 +84,8 @@ class Settings(BaseSettings):
     # Investigations running at once in a server process, and how many more may wait before a 503.
     shifts_max_concurrency: int = Field(default=4, ge=1, le=64)
     shifts_max_waiting: int = Field(default=32, ge=0, le=10_000)
+    # /shifts requests a server process starts per second at most; the rest wait (without a thread) or get 503.
+    shifts_max_requests_per_s: float = Field(default=300.0, gt=0, le=100_000)
     # Answers kept for their addresses (the PDF is drawn from the retained answer).
     shifts_answer_cache: int = Field(default=256, ge=1, le=100_000)
 

@@ -160,7 +160,9 @@ def create_app(settings: Settings) -> FastAPI:
         report = None
         if scope.period in REPORT_PERIODS:
             report = await report_for(scope.period, scope.day, scope.shift)
-        return pages.context(answer, cards_answer, report, scope, form, await days())
+        span = await days()
+        # Charts are drawn and tables laid out in the investigator's pool, never on the event loop.
+        return await runner.run(lambda: pages.context(answer, cards_answer, report, scope, form, span))  # type: ignore[no-any-return]
 
     @app.get("/", response_class=HTMLResponse)
     async def index(request: Request) -> HTMLResponse:
@@ -229,6 +231,11 @@ def create_app(settings: Settings) -> FastAPI:
         if fmt not in (None, "json", "pdf"):
             raise ApiError(400, "bad_format", "format must be json or pdf.")
         address = plan.address()
+        page_key = ("page", address, await version())
+        if fmt is None:
+            kept = runner.kept(page_key)
+            if kept is not None:
+                return HTMLResponse(kept.replace(views.TOKEN_SLOT, tokens.issue()))
         answer = await answer_for(address)
         if fmt == "json":
             return JSONResponse(jsonable_encoder(answer))
@@ -245,7 +252,11 @@ def create_app(settings: Settings) -> FastAPI:
         )
         question = answer.get("question") or address
         form = views.form_state(scope, question if question != address else "", address)
-        return pages.page(await context(answer, scope, form))
+        ctx = await context(answer, scope, form)
+        # Drawn in the investigator's pool, not on the event loop, and kept: the same address is the same page.
+        text = await runner.run(lambda: pages.page_text(ctx, views.TOKEN_SLOT))
+        runner.keep(page_key, text)
+        return HTMLResponse(text.replace(views.TOKEN_SLOT, tokens.issue()))
 
     @app.get("/a.json")
     async def answer_json(request: Request) -> JSONResponse:

@@ -12,6 +12,7 @@ allowlist: the Host must be one of the allowed origins' hosts, and a POST's Orig
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from urllib.parse import urlsplit
 
@@ -121,6 +122,22 @@ class ShiftsGuard:
         self.names = settings.shifts_host_names()
         self.origins = settings.shifts_origin_list()
         self.max_body = settings.shifts_max_body_bytes
+        self.interval = 1.0 / settings.shifts_max_requests_per_s
+        self._next_slot = 0.0
+
+    async def pace(self) -> bool:
+        """Space /shifts requests at most ``shifts_max_requests_per_s`` apart in this process, waiting without
+        holding a thread; False when the wait would pass two seconds (the caller answers 503). This bounds
+        the share of the event loop a flood of /shifts requests can take from the other apps."""
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        slot = max(now, self._next_slot)
+        if slot - now > 2.0:
+            return False
+        self._next_slot = slot + self.interval
+        if slot > now:
+            await asyncio.sleep(slot - now)
+        return True
 
     def refusal(self, scope: Scope) -> tuple[int, str, str] | None:
         """Why the request is refused before it is read further (status, code, message), or None."""
@@ -162,6 +179,11 @@ class ShiftsGuard:
             await envelope(*refused, scope.get("state", {}).get("request_id"))(scope, receive, send)
             return
         static = route_path(scope).startswith(STATIC_PREFIX)
+        if not static and not await self.pace():
+            await envelope(503, "busy", "The investigator is busy; try again in a moment.")(
+                scope, receive, send
+            )
+            return
         if not static:
             client = (scope.get("client") or ("unknown", 0))[0]
             try:

@@ -42,7 +42,7 @@ class Runner:
     def __init__(self, workers: int, waiting: int, keep: int) -> None:
         self.workers = workers
         self.capacity = workers + waiting
-        self.keep = keep
+        self.keep_count = keep
         self._pool: ThreadPoolExecutor | None = None
         self._lock = threading.Lock()
         self._admitted = 0
@@ -62,6 +62,13 @@ class Runner:
             if found is not None:
                 self._kept.move_to_end(key)
             return found
+
+    def keep(self, key: tuple[Any, ...], value: Any) -> None:
+        """Keep ``value`` for ``key`` (the oldest kept result goes when the cache is full)."""
+        with self._lock:
+            self._kept[key] = value
+            while len(self._kept) > self.keep_count:
+                self._kept.popitem(last=False)
 
     async def run(self, fn: Callable[[], T]) -> T:
         """Run ``fn`` in the investigator's pool, or refuse with 503 when the pool and its queue are full."""
@@ -100,10 +107,8 @@ class Runner:
             # Nobody else may be waiting; read the exception so it is not reported as never retrieved.
             mine.exception()
             raise
+        self.keep(key, result)
         with self._lock:
-            self._kept[key] = result
-            while len(self._kept) > self.keep:
-                self._kept.popitem(last=False)
             self._running.pop(key, None)
         mine.set_result(result)
         return result

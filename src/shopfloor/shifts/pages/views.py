@@ -189,7 +189,10 @@ def read_as(answer: dict[str, Any]) -> str | None:
         if not scope.get("day"):
             return None
         line = scope_line(
-            date.fromisoformat(scope["day"]), scope.get("shift"), scope.get("include") or "day", scope.get("period") or "day"
+            date.fromisoformat(scope["day"]),
+            scope.get("shift"),
+            scope.get("include") or "day",
+            scope.get("period") or "day",
         )
         return f"Read as a question the offline planner does not support · {line}"
     what = MEASURE_WORDS.get(plan["measure"], plan["measure"].replace("_", " "))
@@ -416,6 +419,10 @@ REPORT_TABLE_EMPTY = {
 }
 
 
+# Stands in for the request token in a kept page; each response gets a fresh token in its place.
+TOKEN_SLOT = "@@request-token@@"
+
+
 class Pages:
     """The page templates and what each page needs besides the answer (token, planner, mode)."""
 
@@ -430,10 +437,10 @@ class Pages:
         )
         self.env.globals.update(marked=marked, hours=shift_hours)
 
-    def base(self) -> dict[str, Any]:
+    def base(self, token: str | None = None) -> dict[str, Any]:
         """What every page shows: the request token, the planner in use, the mode."""
         return {
-            "token": self.tokens.issue(),
+            "token": token or self.tokens.issue(),
             "planner": "offline-planner"
             if self.settings.model == "offline" or self.settings.public
             else self.settings.model,
@@ -500,8 +507,11 @@ class Pages:
 
     def page(self, ctx: dict[str, Any]) -> HTMLResponse:
         """The whole page."""
-        html_text = self.env.get_template("index.html").render({**self.base(), **ctx, "nav": "ask"})
-        return HTMLResponse(html_text)
+        return HTMLResponse(self.page_text(ctx))
+
+    def page_text(self, ctx: dict[str, Any], token: str | None = None) -> str:
+        """The whole page as text (``token``: a stand-in the caller replaces, for a kept page)."""
+        return self.env.get_template("index.html").render({**self.base(token), **ctx, "nav": "ask"})
 
     def fragment(self, ctx: dict[str, Any], headers: dict[str, str]) -> HTMLResponse:
         """The answer region only (htmx swaps it in), with the follow-up field swapped out of band."""
