@@ -7,10 +7,12 @@ listed in :data:`MOUNTS`; this module sits above both apps and neither imports i
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import AsyncExitStack, asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.responses import HTMLResponse
+from starlette.applications import Starlette
 from starlette.types import ASGIApp
 
 from shopfloor import __version__
@@ -47,13 +49,25 @@ MOUNTS: list[tuple[str, AppFactory, str, str]] = [
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The server's app: landing page, ``/healthz`` and each mounted app, with the shared middleware."""
     settings = settings or get_settings()
-    app = FastAPI(title="shopfloor", version=__version__, docs_url=None, redoc_url=None)
+    subs: list[ASGIApp] = []
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        # A mounted app's own lifespan (the workshop's sweep of orphaned runs) runs only if its parent runs it.
+        async with AsyncExitStack() as stack:
+            for sub in subs:
+                if isinstance(sub, Starlette):
+                    await stack.enter_async_context(sub.router.lifespan_context(sub))
+            yield
+
+    app = FastAPI(title="shopfloor", version=__version__, docs_url=None, redoc_url=None, lifespan=lifespan)
     install_error_handlers(app)
     mounted: list[tuple[str, str, str]] = []
     for prefix, factory, title, blurb in MOUNTS:
         sub = factory(settings)
         if sub is not None:
             app.mount(prefix, sub)
+            subs.append(sub)
             mounted.append((prefix, title, blurb))
 
     @app.get("/healthz")

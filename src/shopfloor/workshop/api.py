@@ -18,6 +18,7 @@ from shopfloor.logs import get_logger, request_id_var
 from shopfloor.settings import Settings
 from shopfloor.web.errors import ApiError, envelope, install_error_handlers
 from shopfloor.workshop import accounts, domain
+from shopfloor.workshop.agent.api import orphan_sweeps
 from shopfloor.workshop.agent.api import router as agent_router
 from shopfloor.workshop.approvals import ApplyRequest, CardResult, apply_decisions
 from shopfloor.workshop.deps import Actor, Admin, StoreDep, WorkshopState, state_of
@@ -379,7 +380,7 @@ rules are in docs/workshop.md.</p>
 
 def create_app(settings: Settings, store: Store | None = None) -> FastAPI:
     """The Toquilla Trace sub-app (the store opens on first use, from ``settings.workshop_db_url()``)."""
-    app = FastAPI(title="Toquilla Trace", docs_url=None, redoc_url=None)
+    app = FastAPI(title="Toquilla Trace", docs_url=None, redoc_url=None, lifespan=orphan_sweeps)
     app.state.workshop = WorkshopState(settings, store)
     install_error_handlers(app)
     app.include_router(auth)

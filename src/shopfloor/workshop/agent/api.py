@@ -11,25 +11,29 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import anyio
 import anyio.to_thread
 from anyio.lowlevel import RunVar
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import JSONResponse
 
 from shopfloor.agent.providers.base import Provider
 from shopfloor.agent.providers.factory import ProviderConfigError
+from shopfloor.logs import get_logger
 from shopfloor.settings import Settings
 from shopfloor.web.errors import ApiError
 from shopfloor.web.middleware import accept_request_id
-from shopfloor.workshop.agent.persistence import StoreAgentStore
+from shopfloor.workshop.agent.persistence import StoreAgentStore, fail_orphaned_runs
 from shopfloor.workshop.agent.provider_choice import choose_provider
 from shopfloor.workshop.agent.run import run_agent
-from shopfloor.workshop.deps import current_actor, state_of
+from shopfloor.workshop.deps import WorkshopState, current_actor, state_of
 
 router = APIRouter()
+log = get_logger("shopfloor.workshop.agent")
 
 # An offline run is pure CPU for a few milliseconds: more threads than cores only queue on the interpreter
 # lock and switch between each other, so offline runs take turns on a few threads. Live runs spend seconds
@@ -125,3 +129,35 @@ async def workshop_agent(request: Request) -> JSONResponse:
     if abort.is_set():
         raise ApiError(499, "client_closed_request", "The client went away; the run was stopped.")
     return JSONResponse(result, headers=None if echoed else {"x-request-id": request_id})
+
+
+def sweep_orphaned_runs(state: WorkshopState) -> int:
+    """One sweep of runs a crash left ``running`` (see ``fail_orphaned_runs``); a store that is down is logged
+    and tried again at the next sweep."""
+    try:
+        count = fail_orphaned_runs(state.store)
+    except Exception:
+        log.warning("agent.runs.sweep_failed", exc_info=True)
+        return 0
+    if count:
+        log.warning("agent.runs.interrupted", extra={"payload": {"runs": count}})
+    return count
+
+
+@asynccontextmanager
+async def orphan_sweeps(app: FastAPI) -> AsyncIterator[None]:
+    """The workshop app's lifespan: sweep orphaned runs at start-up, then every
+    ``SHOPFLOOR_WORKSHOP_ORPHAN_SWEEP_S`` seconds, in a worker thread (docs/security.md, "No half-saved runs")."""
+    state: WorkshopState = app.state.workshop
+
+    async def sweeps() -> None:
+        while True:
+            await anyio.to_thread.run_sync(sweep_orphaned_runs, state)
+            await anyio.sleep(state.settings.workshop_orphan_sweep_s)
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(sweeps)
+        try:
+            yield
+        finally:
+            group.cancel_scope.cancel()
