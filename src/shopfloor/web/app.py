@@ -18,7 +18,13 @@ from starlette.types import ASGIApp
 from shopfloor import __version__
 from shopfloor.settings import Settings, get_settings
 from shopfloor.shifts.api import create_app as create_shifts_app
-from shopfloor.web.errors import ErrorBoundaryMiddleware, install_error_handlers
+from shopfloor.web.errors import ApiError, ErrorBoundaryMiddleware, install_error_handlers
+from shopfloor.web.health import (
+    HEALTH_RESPONSES,
+    READY_RESPONSES,
+    shifts_store_check,
+    workshop_store_check,
+)
 from shopfloor.web.input_guard import InputGuardMiddleware
 from shopfloor.web.middleware import (
     BodyLimitMiddleware,
@@ -47,7 +53,8 @@ MOUNTS: list[tuple[str, AppFactory, str, str]] = [
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
-    """The server's app: landing page, ``/healthz`` and each mounted app, with the shared middleware."""
+    """The server's app: landing page, ``/healthz``, ``/readyz`` and each mounted app, with the shared
+    middleware."""
     settings = settings or get_settings()
     subs: list[ASGIApp] = []
 
@@ -70,9 +77,38 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             subs.append(sub)
             mounted.append((prefix, title, blurb))
 
-    @app.get("/healthz")
+    def store_checks() -> dict[str, str]:
+        checks = {"shifts": shifts_store_check(settings)}
+        for sub in subs:
+            workshop = getattr(getattr(sub, "state", None), "workshop", None)
+            if workshop is not None:
+                checks["workshop"] = workshop_store_check(workshop.store)
+        return checks
+
+    @app.get("/healthz", responses=HEALTH_RESPONSES)
     def healthz() -> dict[str, object]:
-        return {"ok": True, "version": __version__, "apps": [p for p, _, _ in mounted]}
+        """The process answers; ``ok`` says whether every store does too, ``stores`` which one is down."""
+        stores = store_checks()
+        return {
+            "ok": all(v == "ok" for v in stores.values()),
+            "version": __version__,
+            "apps": [p for p, _, _ in mounted],
+            "stores": stores,
+        }
+
+    @app.get("/readyz", responses=READY_RESPONSES)
+    def readyz() -> dict[str, object]:
+        """For a load balancer: 200 when every store answers, else 503 naming the stores that do not."""
+        stores = store_checks()
+        down = sorted(name for name, state in stores.items() if state != "ok")
+        if down:
+            raise ApiError(
+                503,
+                "store_unavailable",
+                f"Not ready: the {' and '.join(down)} store{'s' if len(down) > 1 else ''} did not answer.",
+                stores=stores,
+            )
+        return {"ready": True, "stores": stores}
 
     @app.get("/", response_class=HTMLResponse)
     def landing() -> str:

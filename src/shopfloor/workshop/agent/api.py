@@ -114,12 +114,14 @@ async def workshop_agent(request: Request) -> JSONResponse:
         )
 
     result: dict[str, Any] = {}
-    refused: ApiError | None = None
+    refused: Exception | None = None
     async with anyio.create_task_group() as group:
         group.start_soon(watch)
         try:
             result = await anyio.to_thread.run_sync(work, limiter=_limiter(provider))
-        except ApiError as error:  # raised outside the group, so the app's envelope handler sees it
+        except Exception as error:
+            # Raised outside the group (not wrapped in an exception group), so the app's handlers see it as
+            # itself: an ApiError, or a store fault answered 503/507 (shopfloor.web.store_errors).
             refused = error
         finally:
             finished.set()
