@@ -21,6 +21,7 @@ from shopfloor.shifts.planning.router import MAX_QUESTION_CHARS, Unavailable, ro
 from shopfloor.shifts.plant.scope import Scope, ScopeError
 from shopfloor.shifts.records import store
 from shopfloor.web.errors import ApiError, install_error_handlers
+from shopfloor.web.responses import CSSResponse
 
 _offline_lock = threading.Lock()
 
@@ -52,7 +53,7 @@ def create_app(settings: Settings) -> FastAPI:
             "</code>; answers live at their addresses (<code>/shifts/a?…</code>).</p>"
         )
 
-    @app.get("/answer.css", response_model=None)
+    @app.get("/answer.css", response_model=None, response_class=CSSResponse)
     def answer_css() -> Response:
         from shopfloor.shifts.answers.render import ANSWER_CSS
 

@@ -18,18 +18,20 @@ from typing import Any
 import anyio
 import anyio.to_thread
 from anyio.lowlevel import RunVar
-from fastapi import APIRouter, FastAPI, Request
+from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.responses import JSONResponse
 
 from shopfloor.agent.providers.base import Provider
 from shopfloor.agent.providers.factory import ProviderConfigError
 from shopfloor.logs import get_logger
 from shopfloor.settings import Settings
+from shopfloor.web.dependencies import require_json
 from shopfloor.web.errors import ApiError
 from shopfloor.web.middleware import accept_request_id
+from shopfloor.web.openapi import error_responses
 from shopfloor.workshop.agent.persistence import StoreAgentStore, fail_orphaned_runs
 from shopfloor.workshop.agent.provider_choice import choose_provider
-from shopfloor.workshop.agent.run import run_agent
+from shopfloor.workshop.agent.run import MAX_NOTE, run_agent
 from shopfloor.workshop.deps import WorkshopState, current_actor, state_of
 
 router = APIRouter()
@@ -73,11 +75,38 @@ def _request_id(request: Request) -> tuple[str, bool]:
 def _json(raw: bytes) -> Any:
     try:
         return json.loads(raw or b"null")
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        # RecursionError: nesting the edge's depth limit did not stop (an app served without it).
         raise ApiError(400, "bad_request", "The body must be JSON.") from None
 
 
-@router.post("/functions/v1/workshop-agent")
+# The body the route reads itself (validated by `run.validate_body`), as the OpenAPI document shows it.
+NOTE_BODY: dict[str, Any] = {
+    "required": True,
+    "content": {
+        "application/json": {
+            "schema": {
+                "title": "AgentNote",
+                "type": "object",
+                "required": ["note"],
+                "additionalProperties": False,
+                "properties": {
+                    "note": {"type": "string", "minLength": 1, "maxLength": MAX_NOTE},
+                    "input_mode": {"type": "string", "enum": ["voice", "typed"], "default": "typed"},
+                    "hat_tag": {"type": ["string", "null"], "description": "A hat code like TQ-7F3K2"},
+                },
+            }
+        }
+    },
+}
+
+
+@router.post(
+    "/functions/v1/workshop-agent",
+    dependencies=[Depends(require_json)],
+    openapi_extra={"requestBody": NOTE_BODY},
+    responses=error_responses(401, 403, 429, 499, 502, 503, 504, 507),
+)
 async def workshop_agent(request: Request) -> JSONResponse:
     """Turn one note into proposals (nothing is written to the records)."""
     request_id, echoed = _request_id(request)
