@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, FastAPI, Query, Request, Response
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from shopfloor.logs import get_logger, request_id_var
@@ -23,6 +23,7 @@ from shopfloor.workshop.agent.api import orphan_sweeps
 from shopfloor.workshop.agent.api import router as agent_router
 from shopfloor.workshop.approvals import ApplyRequest, CardResult, apply_decisions
 from shopfloor.workshop.deps import Actor, Admin, StoreDep, WorkshopState, state_of
+from shopfloor.workshop.pages import install as install_pages
 from shopfloor.workshop.store import NotFound, Store, WorkshopRepo
 from shopfloor.workshop.store import models as m
 from shopfloor.workshop.store.models import utcnow
@@ -362,23 +363,6 @@ def _failure(results: list[CardResult], cards: list[dict[str, Any]]) -> JSONResp
     return envelope(status, code, message, request_id_var.get(), results=cards)
 
 
-INDEX_PAGE = """<!doctype html><html lang=en><head><meta charset=utf-8><title>Toquilla Trace</title></head><body>
-<h1>Toquilla Trace</h1>
-<p>Hat records kept by speaking or typing notes. The agent turns a note into proposal cards; a person approves,
-edits or rejects each card, and only an approval writes a record.</p>
-<h2>API</h2>
-<ul>
-<li><code>POST /workshop/auth/login</code> (email, password) for a session, or a bearer token for scripts</li>
-<li><code>POST /functions/v1/workshop-agent</code>: a note in, proposal cards out</li>
-<li><code>POST /functions/v1/apply-proposals</code>: approve, edit, reject or answer cards</li>
-<li><code>GET /workshop/api/hats</code>, <code>/workshop/api/weavers</code>, <code>/workshop/api/proposals</code>,
-<code>/workshop/api/runs</code> (admins)</li>
-</ul>
-<p>From a terminal: <code>shopfloor workshop note "TEXT" --as EMAIL --json</code>. Demo accounts and the
-rules are in docs/workshop.md.</p>
-</body></html>"""
-
-
 def create_app(settings: Settings, store: Store | None = None) -> FastAPI:
     """The Toquilla Trace sub-app (the store opens on first use, from ``settings.workshop_db_url()``)."""
     app = FastAPI(title="Toquilla Trace", docs_url=None, redoc_url=None, lifespan=orphan_sweeps)
@@ -388,9 +372,5 @@ def create_app(settings: Settings, store: Store | None = None) -> FastAPI:
     app.include_router(api, responses=error_responses(401, 403, 404, 503, 507))
     app.include_router(functions, responses=error_responses(401, 403, 404, 409, 503, 507))
     app.include_router(agent_router)
-
-    @app.get("/", response_class=HTMLResponse)
-    def index() -> str:
-        return INDEX_PAGE
-
+    install_pages(app)
     return app

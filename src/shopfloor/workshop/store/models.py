@@ -64,6 +64,7 @@ class Profile(Base):
 
     __tablename__ = "profiles"
     __table_args__ = (CheckConstraint(_in("role", ("member", "admin")), name="ck_profiles_role"),)
+    __mapper_args__ = {"eager_defaults": False}  # see ``locale``
     id: Mapped[str] = mapped_column(String(40), primary_key=True, default=new_id)
     workshop_id: Mapped[str] = mapped_column(ForeignKey("workshops.id"), index=True)
     email: Mapped[str] = mapped_column(String(254), unique=True)
@@ -72,6 +73,12 @@ class Profile(Base):
     password_hash: Mapped[str] = mapped_column(String(255))
     active: Mapped[bool] = mapped_column(Boolean, default=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    # The page language the user chose (docs/workshop-pages.md); None: the default for the role. Deferred and
+    # with a server default, so only the pages read or write it and code running against an older revision
+    # (sample loading in the migration tests) never names it.
+    locale: Mapped[str | None] = mapped_column(
+        String(5), nullable=True, deferred=True, server_default=text("NULL")
+    )
 
 
 class ApiToken(Base):
