@@ -59,11 +59,12 @@ def sub_app(app: FastAPI, prefix: str) -> FastAPI:
 
 
 def problems(response: Any) -> list[str]:
-    """What is wrong with one answer: a 5xx, or an error body that is not the envelope."""
+    """What is wrong with one answer: a 5xx, or an error body that is not the envelope (HTML pages aside)."""
     found = []
     if response.status_code >= 500:
         found.append(f"{response.status_code}: {response.text[:300]}")
-    if response.status_code >= 400:
+    # A page answers a person with a page (the sign-in form again, say); every other error is the envelope.
+    if response.status_code >= 400 and not response.headers.get("content-type", "").startswith("text/html"):
         try:
             body = response.json()
         except ValueError:

@@ -39,8 +39,8 @@ def test_every_workshop_operation_documents_its_statuses(app: FastAPI):
     for path, operations in paths.items():
         for method, operation in operations.items():
             statuses = set(operation["responses"])
-            if path == "/":
-                continue
+            if not path.startswith(("/auth/", "/api/", "/functions/")):
+                continue  # the HTML pages answer people with pages
             assert {"200", "400", "401", "500", "503", "507"} <= statuses, (method, path, statuses)
     agent = paths[AGENT]["post"]["responses"]
     assert {"413", "429", "499", "502", "504"} <= set(agent)

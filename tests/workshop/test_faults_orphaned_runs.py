@@ -106,7 +106,7 @@ def start_server(env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
     deadline = time.monotonic() + 60
     while True:
         try:
-            if httpx2.get(f"http://127.0.0.1:{port}/workshop/", timeout=1).status_code == 200:
+            if httpx2.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
                 return server
         except httpx2.TransportError:
             pass
