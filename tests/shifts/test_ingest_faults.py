@@ -170,7 +170,7 @@ def test_every_date_reads_back(day: date):
     assert intake.parse_date(day.isoformat()) == day
 
 
-@given(st.integers(min_value=0, max_value=10**15), st.integers(min_value=0, max_value=9999))
+@given(st.integers(min_value=0, max_value=10**15 - 1), st.integers(min_value=0, max_value=9999))  # 15 digits
 def test_every_plain_number_reads_back(whole: int, fraction: int):
     assert intake.parse_integer(str(whole)) == whole
     assert intake.parse_decimal(str(whole)) == whole
