@@ -63,6 +63,8 @@ class Settings(BaseSettings):
     # Deepest nesting of arrays and objects a JSON body may have (docs/security.md, input limits).
     max_json_depth: int = Field(default=32, ge=1, le=256)
     workshop_rate_limit_per_hour: int = 20
+    # How often the workshop app marks runs a crash left `running` as failed (docs/security.md).
+    workshop_orphan_sweep_s: float = Field(default=60.0, gt=0, le=3600)
 
     # HTTP limits `shopfloor serve` gives the server (docs/security.md, HTTP limits; shopfloor.web.server).
     # Largest request line plus headers; a bigger head is refused with 400 and the connection closed.

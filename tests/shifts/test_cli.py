@@ -131,7 +131,7 @@ def test_a_broken_manifest_loads_nothing_and_says_why(tmp_path, manifest, messag
     (xml_dir / "manifest.json").write_text(manifest)
     db = tmp_path / "s.duckdb"
     result = CliRunner().invoke(root_app, ["shifts", "ingest", str(xml_dir), "--db", str(db)])
-    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.exit_code == 3 and "Traceback" not in result.output
     assert "Rejected manifest.json" in result.output and message in plain(result.output)
     conn = store.open_read_only(db)
     assert conn.execute("SELECT count(*) FROM days").fetchone() == (0,)
@@ -164,4 +164,4 @@ def test_a_day_file_that_cannot_be_read_is_rejected_and_the_rest_load(tmp_path):
     (xml_dir / "2026-09-17.xml").mkdir()  # named like a day, but not a readable file
     report = ingest.ingest_directory(store.connect(":memory:"), xml_dir)
     assert report.loaded == [date(2026, 9, 18)]
-    assert report.rejected == [("2026-09-17.xml", "cannot be read: Is a directory")]
+    assert report.rejected == [("2026-09-17.xml", "cannot be read: not a regular file (a directory)")]

@@ -288,7 +288,7 @@ def test_ingest_command_reports_rejected_days_and_loads_the_rest(tmp_path, clean
     (xml_dir / "2026-09-16.xml").write_text(overlapping_stop(other))
     db = tmp_path / "s.duckdb"
     result = CliRunner().invoke(root_app, ["shifts", "ingest", str(xml_dir), "--db", str(db)])
-    assert result.exit_code == 1
+    assert result.exit_code == 3  # some files rejected, the others loaded
     assert "Rejected 2026-09-16.xml" in result.output and "overlap" in result.output
     conn = store.open_read_only(db)
     assert conn.execute("SELECT day FROM days").fetchall() == [(DAY,)]

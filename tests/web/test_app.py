@@ -10,11 +10,14 @@ def client(**kw) -> TestClient:
     return TestClient(create_app(Settings(**kw)), raise_server_exceptions=False)
 
 
-def test_landing_and_health():
-    c = client()
+def test_landing_and_health(tmp_path):
+    c = client(var_dir=tmp_path)
     r = c.get("/")
     assert r.status_code == 200 and "Toquilla Trace" in r.text and "Shift Investigator" in r.text
-    assert c.get("/healthz").json()["ok"] is True
+    health = c.get("/healthz").json()
+    # The workshop store answers; the record store of this fresh directory was never prepared.
+    assert health["stores"] == {"workshop": "ok", "shifts": "no_store"} and health["ok"] is False
+    assert c.get("/readyz").status_code == 503
 
 
 def test_request_id_is_echoed_or_generated():

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from datetime import date
 from typing import Any
 
+import duckdb
 from fastapi import FastAPI, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
@@ -31,13 +32,27 @@ from shopfloor.shifts.pages import views
 from shopfloor.shifts.pages.guard import RequestTokens, ShiftsGuard
 from shopfloor.shifts.pages.limits import make_counter
 from shopfloor.shifts.pages.runner import Runner, store_version
-from shopfloor.shifts.planning.plans import AddressError, Plan, parse_address
+from shopfloor.shifts.planning.plans import ADDRESS_KEYS, AddressError, Plan, parse_address
 from shopfloor.shifts.planning.router import MAX_QUESTION_CHARS, Unavailable, route
 from shopfloor.shifts.plant.scope import Scope, ScopeError
 from shopfloor.shifts.records import store
 from shopfloor.web.errors import ApiError, install_error_handlers
 
 REPORT_PERIODS = ("week", "month", "fiscal")
+SCOPE_PARAMS = ("day", "shift", "include", "period")
+
+
+def query_params(*names: str) -> dict[str, Any]:
+    """The OpenAPI description of query parameters a route reads itself (every value is text: the route checks
+    it and answers 400 in the envelope), so the document says what the route takes (docs/URLS.md)."""
+    return {
+        "parameters": [
+            {"name": name, "in": "query", "required": False, "schema": {"type": "string"}} for name in names
+        ]
+    }
+
+
+ADDRESS_PARAMS = query_params(*sorted(ADDRESS_KEYS), "format")
 
 
 def _parsed_scope(day: str, shift: int | str | None, include: str | None, period: str) -> Scope:
@@ -113,7 +128,17 @@ def create_app(settings: Settings) -> FastAPI:
         path = settings.shifts_db_path()
 
         def job() -> Any:
-            conn = store.open_read_only(path)
+            if not path.is_file():
+                raise ApiError(503, "no_store", "The record store is not prepared; run `shopfloor prepare`.")
+            try:
+                conn = store.open_existing(path)
+            except store.StoreUnavailable:
+                # Held by a writer (an ingest) or not a record store: a clear 503, never a 500 (docs/errors.md).
+                raise ApiError(
+                    503,
+                    "store_unavailable",
+                    "The record store cannot be opened now; try again shortly.",
+                ) from None
             try:
                 return fn(conn)
             finally:
@@ -152,7 +177,13 @@ def create_app(settings: Settings) -> FastAPI:
 
     async def days() -> dict[str, str]:
         def read(conn: Any) -> dict[str, str]:
-            first, last = conn.execute("SELECT min(day), max(day) FROM days").fetchone()
+            try:
+                first, last = conn.execute("SELECT min(day), max(day) FROM days").fetchone()
+            except duckdb.CatalogException:
+                # A DuckDB file that is not a record store (docs/errors.md, "no_store").
+                raise ApiError(
+                    503, "no_store", "The file is not a record store; run `shopfloor prepare`."
+                ) from None
             if first is None:
                 raise ApiError(503, "no_store", "The record store holds no days; run `shopfloor prepare`.")
             return {"first": first.isoformat(), "last": last.isoformat()}
@@ -174,7 +205,7 @@ def create_app(settings: Settings) -> FastAPI:
         # Charts are drawn and tables laid out in the investigator's pool, never on the event loop.
         return await runner.run(lambda: pages.context(answer, cards_answer, report, scope, form, span))  # type: ignore[no-any-return]
 
-    @app.get("/", response_class=HTMLResponse)
+    @app.get("/", response_class=HTMLResponse, openapi_extra=query_params(*SCOPE_PARAMS))
     async def index(request: Request) -> HTMLResponse:
         """The page: scope controls, the question box, the scope's cards (and its window's report)."""
         q = request.query_params
@@ -190,14 +221,14 @@ def create_app(settings: Settings) -> FastAPI:
         """The field guide: the plant, the measures, the tools, the loop, the limits, how to ask."""
         return pages.guide(await days())
 
-    @app.get("/scope", response_class=HTMLResponse)
+    @app.get("/scope", response_class=HTMLResponse, openapi_extra=query_params(*SCOPE_PARAMS))
     async def scope_fragment(request: Request) -> HTMLResponse:
         """The live scope line for the controls' current values (htmx swaps it in)."""
         q = request.query_params
         scope = _parsed_scope(q.get("day", ""), q.get("shift"), q.get("include"), q.get("period", "day"))
         return HTMLResponse(views.scope_text(scope))
 
-    @app.get("/q", response_model=None)
+    @app.get("/q", response_model=None, openapi_extra=query_params("question", *SCOPE_PARAMS, "after"))
     async def resolve(request: Request) -> Response:
         """A question in the scope, redirected to its canonical address (refusals stay on the page)."""
         q = request.query_params
@@ -233,7 +264,7 @@ def create_app(settings: Settings) -> FastAPI:
         except AddressError as error:
             raise ApiError(400, "bad_address", str(error)) from None
 
-    @app.get("/a", response_model=None)
+    @app.get("/a", response_model=None, openapi_extra=ADDRESS_PARAMS)
     async def answer_page(request: Request) -> Response:
         """The answer at an address as the page, or as a PDF (format=pdf) or JSON (format=json)."""
         plan = plan_of(request)
@@ -263,12 +294,19 @@ def create_app(settings: Settings) -> FastAPI:
         runner.keep(page_key, text)
         return HTMLResponse(text.replace(views.TOKEN_SLOT, tokens.issue()))
 
-    @app.get("/a.json")
+    @app.get("/a.json", openapi_extra=ADDRESS_PARAMS)
     async def answer_json(request: Request) -> JSONResponse:
         """The answer at an address as JSON."""
         return JSONResponse(jsonable_encoder(await answer_for(plan_of(request).address())))
 
-    @app.post("/ask", response_model=None)
+    ask_body = {
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": AskBody.model_json_schema()}},
+        }
+    }
+
+    @app.post("/ask", response_model=None, openapi_extra=ask_body)
     async def ask(request: Request) -> Response:
         """Ask from the page: the answer's fragment (htmx) or JSON, with its address."""
         try:
@@ -299,7 +337,7 @@ def create_app(settings: Settings) -> FastAPI:
         headers = {"HX-Push-Url": "/shifts" + answer["address"]} if answer.get("address") else {}
         return pages.fragment(ctx, headers)
 
-    @app.get("/report", response_model=None)
+    @app.get("/report", response_model=None, openapi_extra=query_params("period", "day", "shift", "format"))
     async def report(request: Request) -> Response:
         """A period report as JSON, a PDF (format=pdf) or the page (format=html)."""
         q = request.query_params
@@ -321,7 +359,15 @@ def create_app(settings: Settings) -> FastAPI:
             return pages.page(await context(None, page_scope, views.form_state(page_scope, "", None)))
         return JSONResponse(data)
 
-    @app.get("/static/{name:path}", response_model=None)
+    # The OpenAPI document names the media types the allowlist serves (docs/security.md, "Input limits").
+    static_types: dict[str, Any] = {media_type: {} for _path, media_type in views.STATIC.values()}
+
+    @app.get(
+        "/static/{name:path}",
+        response_model=None,
+        response_class=FileResponse,
+        responses={200: {"content": static_types, "description": "An allowlisted static file."}},
+    )
     def static(name: str) -> FileResponse:
         """A file from the static allowlist; anything else is 404."""
         found = views.STATIC.get(name)

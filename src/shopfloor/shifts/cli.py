@@ -52,6 +52,13 @@ def progress_bar(label: str) -> Iterator[Callable[[int, int], None]]:
         yield update
 
 
+# Exit codes of `shopfloor shifts ingest` (docs/record-format.md, section 3): 0 every file loaded, 1 the ingest
+# itself failed (the store cannot be opened or written; also Python's own code for a crash), 2 bad usage,
+# 3 some files were rejected and the others loaded.
+INGEST_CRASHED = 1
+INGEST_SOME_REJECTED = 3
+
+
 def _db_path(db: Path | None) -> Path:
     return db or get_settings().shifts_db_path()
 
@@ -107,7 +114,8 @@ def ingest(
     directory: Path = typer.Argument(..., help="Directory of YYYY-MM-DD.xml day files."),
     db: Path = typer.Option(None, help="DuckDB store (default: var/shifts.duckdb)."),
 ) -> None:
-    """Load day files into the record store; each day is one transaction and replaces that day."""
+    """Load day files into the record store; each file gets its own verdict, each day lands whole and replaces
+    that day. Exit 0: all loaded; 3: some files rejected, the others loaded; 1: the store failed."""
     if not directory.is_dir():
         raise typer.BadParameter(f"{directory} is not a directory")
     if not any(p.suffix == ".xml" for p in directory.iterdir()):
@@ -117,17 +125,21 @@ def ingest(
     except (duckdb.Error, OSError) as exc:
         # Typically another process (a running server) holds the file; say so instead of a traceback.
         typer.echo(f"Cannot open the record store {_db_path(db)} for writing: {exc}", err=True)
-        raise typer.Exit(code=1) from None
+        raise typer.Exit(code=INGEST_CRASHED) from None
     try:
         with progress_bar("Ingesting days") as update:
             report = loader.ingest_directory(conn, directory, progress=update)
+    except (duckdb.Error, OSError) as exc:
+        # The store failed, not a file: the day being written was rolled back, the days before it stay.
+        typer.echo(f"The ingest stopped: the record store could not be written: {exc}", err=True)
+        raise typer.Exit(code=INGEST_CRASHED) from None
     finally:
         conn.close()
     typer.echo(f"Loaded {len(report.loaded)} days; {report.excluded} setups excluded and kept.")
     for name, message in report.rejected:
         typer.echo(f"Rejected {name}: {message}", err=True)
     if report.rejected:
-        raise typer.Exit(code=1)
+        raise typer.Exit(code=INGEST_SOME_REJECTED)
 
 
 @app.command()

@@ -8,17 +8,24 @@ from __future__ import annotations
 
 import html
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.responses import HTMLResponse
+from starlette.applications import Starlette
 from starlette.types import ASGIApp
 
 from shopfloor import __version__
 from shopfloor.agent.providers import close_providers
 from shopfloor.settings import Settings, get_settings
 from shopfloor.shifts.api import create_app as create_shifts_app
-from shopfloor.web.errors import ErrorBoundaryMiddleware, install_error_handlers
+from shopfloor.web.errors import ApiError, ErrorBoundaryMiddleware, install_error_handlers
+from shopfloor.web.health import (
+    HEALTH_RESPONSES,
+    READY_RESPONSES,
+    shifts_store_check,
+    workshop_store_check,
+)
 from shopfloor.web.input_guard import InputGuardMiddleware
 from shopfloor.web.middleware import (
     BodyLimitMiddleware,
@@ -46,27 +53,64 @@ MOUNTS: list[tuple[str, AppFactory, str, str]] = [
 ]
 
 
-@asynccontextmanager
-async def _lifespan(_app: FastAPI) -> AsyncIterator[None]:
-    yield
-    close_providers()  # the shared model clients and their connections (docs/providers.md)
-
-
 def create_app(settings: Settings | None = None) -> FastAPI:
-    """The server's app: landing page, ``/healthz`` and each mounted app, with the shared middleware."""
+    """The server's app: landing page, ``/healthz``, ``/readyz`` and each mounted app, with the shared
+    middleware."""
     settings = settings or get_settings()
-    app = FastAPI(title="shopfloor", version=__version__, docs_url=None, redoc_url=None, lifespan=_lifespan)
+    subs: list[ASGIApp] = []
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        # A mounted app's own lifespan (the workshop's sweep of orphaned runs) runs only if its parent runs it.
+        async with AsyncExitStack() as stack:
+            for sub in subs:
+                if isinstance(sub, Starlette):
+                    await stack.enter_async_context(sub.router.lifespan_context(sub))
+            yield
+        close_providers()  # the shared model clients and their connections (docs/providers.md)
+
+    app = FastAPI(title="shopfloor", version=__version__, docs_url=None, redoc_url=None, lifespan=lifespan)
     install_error_handlers(app)
     mounted: list[tuple[str, str, str]] = []
     for prefix, factory, title, blurb in MOUNTS:
         sub = factory(settings)
         if sub is not None:
             app.mount(prefix, sub)
+            subs.append(sub)
             mounted.append((prefix, title, blurb))
 
-    @app.get("/healthz")
+    def store_checks() -> dict[str, str]:
+        checks = {"shifts": shifts_store_check(settings)}
+        for sub in subs:
+            workshop = getattr(getattr(sub, "state", None), "workshop", None)
+            if workshop is not None:
+                checks["workshop"] = workshop_store_check(workshop.store)
+        return checks
+
+    @app.get("/healthz", responses=HEALTH_RESPONSES)
     def healthz() -> dict[str, object]:
-        return {"ok": True, "version": __version__, "apps": [p for p, _, _ in mounted]}
+        """The process answers; ``ok`` says whether every store does too, ``stores`` which one is down."""
+        stores = store_checks()
+        return {
+            "ok": all(v == "ok" for v in stores.values()),
+            "version": __version__,
+            "apps": [p for p, _, _ in mounted],
+            "stores": stores,
+        }
+
+    @app.get("/readyz", responses=READY_RESPONSES)
+    def readyz() -> dict[str, object]:
+        """For a load balancer: 200 when every store answers, else 503 naming the stores that do not."""
+        stores = store_checks()
+        down = sorted(name for name, state in stores.items() if state != "ok")
+        if down:
+            raise ApiError(
+                503,
+                "store_unavailable",
+                f"Not ready: the {' and '.join(down)} store{'s' if len(down) > 1 else ''} did not answer.",
+                stores=stores,
+            )
+        return {"ready": True, "stores": stores}
 
     @app.get("/", response_class=HTMLResponse)
     def landing() -> str:

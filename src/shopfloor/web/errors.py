@@ -12,11 +12,13 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from shopfloor.logs import get_logger, request_id_var
 from shopfloor.web.openapi import install_envelope_openapi
+from shopfloor.web.store_errors import StoreFaultError, fault_headers, store_fault
 
 log = get_logger("shopfloor.web")
 
@@ -33,6 +35,7 @@ _CODES = {
     429: "rate_limited",
     500: "internal_error",
     502: "model_error",
+    503: "unavailable",
     504: "timeout",
 }
 
@@ -143,6 +146,23 @@ def install_error_handlers(app: FastAPI) -> None:
         message = exc.detail if isinstance(exc.detail, str) else code.replace("_", " ")
         # Keeps the exception's headers: the router's 405 names the allowed methods in `Allow`.
         return envelope(exc.status_code, code, message, _request_id(request), headers=exc.headers)
+
+    async def _store(request: Request, exc: Exception) -> JSONResponse:
+        fault = store_fault(exc)
+        if fault is None:
+            log.error("http.unhandled", exc_info=exc, extra={"path": request.url.path})
+            return envelope(500, "internal_error", INTERNAL_MESSAGE, _request_id(request))
+        # The transaction was rolled back as the error left it: nothing is half-written.
+        log.warning(
+            "store.fault",
+            extra={"code": fault.code, "error": type(exc).__name__, "path": request.url.path},
+        )
+        return envelope(
+            fault.status, fault.code, fault.message, _request_id(request), headers=fault_headers(fault)
+        )
+
+    app.add_exception_handler(SQLAlchemyError, _store)
+    app.add_exception_handler(StoreFaultError, _store)
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:

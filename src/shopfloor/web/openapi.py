@@ -37,6 +37,25 @@ BODY_ERRORS = {"413": "The request body is too large"}
 
 _VALIDATION_SCHEMAS = ("HTTPValidationError", "ValidationError")
 
+# What each status a route may answer means, for ``responses=`` (docs/errors.md, "Codes at the edge").
+STATUS_MEANINGS = {
+    401: "No or bad session or token (`unauthorized`); a failed sign-in (`invalid_credentials`)",
+    403: "The role may not do this (`forbidden`); a cookie request without its CSRF token (`csrf_failed`)",
+    404: "No such row in the caller's workshop (`not_found`)",
+    409: "The card changed since it was shown (`conflict`)",
+    429: "A limit counted per user or client (`rate_limited`)",
+    499: "The client went away during the run (`client_closed_request`; the run is stopped)",
+    502: "The model failed after its retries (`model_error`)",
+    503: "The store does not answer or accepts no writes (`store_unavailable`, `store_read_only`; `Retry-After`)",
+    504: "The run budget ran out (`timeout`)",
+    507: "The store is full (`store_full`; nothing was saved)",
+}
+
+
+def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """``responses=`` for a route or router: each status answered with the envelope."""
+    return {status: _envelope_response(STATUS_MEANINGS[status]) for status in statuses}
+
 
 def _envelope_response(description: str) -> dict[str, Any]:
     return {

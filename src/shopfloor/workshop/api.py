@@ -17,7 +17,9 @@ from pydantic import BaseModel, ConfigDict, Field, StrictStr
 from shopfloor.logs import get_logger, request_id_var
 from shopfloor.settings import Settings
 from shopfloor.web.errors import ApiError, envelope, install_error_handlers
+from shopfloor.web.openapi import error_responses
 from shopfloor.workshop import accounts, domain
+from shopfloor.workshop.agent.api import orphan_sweeps
 from shopfloor.workshop.agent.api import router as agent_router
 from shopfloor.workshop.approvals import ApplyRequest, CardResult, apply_decisions
 from shopfloor.workshop.deps import Actor, Admin, StoreDep, WorkshopState, state_of
@@ -403,12 +405,12 @@ def _failure(results: list[CardResult], cards: list[dict[str, Any]]) -> JSONResp
 
 def create_app(settings: Settings, store: Store | None = None) -> FastAPI:
     """The Toquilla Trace sub-app (the store opens on first use, from ``settings.workshop_db_url()``)."""
-    app = FastAPI(title="Toquilla Trace", docs_url=None, redoc_url=None)
+    app = FastAPI(title="Toquilla Trace", docs_url=None, redoc_url=None, lifespan=orphan_sweeps)
     app.state.workshop = WorkshopState(settings, store)
     install_error_handlers(app)
-    app.include_router(auth)
-    app.include_router(api)
-    app.include_router(functions)
+    app.include_router(auth, responses=error_responses(401, 403, 429, 503, 507))
+    app.include_router(api, responses=error_responses(401, 403, 404, 503, 507))
+    app.include_router(functions, responses=error_responses(401, 403, 404, 409, 503, 507))
     app.include_router(agent_router)
     app.include_router(spend_router)
     install_pages(app)

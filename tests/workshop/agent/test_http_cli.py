@@ -128,7 +128,11 @@ def test_without_credentials_401(client):
     ],
 )
 def test_bad_bodies_400_and_no_run(client, token, store, raw, message):
-    headers = {"authorization": f"Bearer {token}", "x-request-id": "req_bbbbbbbbbbbb"}
+    headers = {
+        "authorization": f"Bearer {token}",
+        "x-request-id": "req_bbbbbbbbbbbb",
+        "content-type": "application/json",
+    }
     response = client.post(URL, content=raw, headers=headers)
     assert response.status_code == 400
     assert response.json() == {

@@ -97,7 +97,9 @@ class AddressError(ValueError):
     """An address that is not in the grammar."""
 
 
-_ALLOWED_KEYS = {f.name for f in fields(Plan)} - {"measure"} | {"measure"}
+# The keys an address may carry: one per field of the plan (docs/URLS.md).
+ADDRESS_KEYS = frozenset(f.name for f in fields(Plan))
+_ALLOWED_KEYS = ADDRESS_KEYS
 
 
 def parse_address(address: str) -> Plan:

@@ -19,6 +19,10 @@ CoverageStatus = Literal["complete", "partial", "unavailable"]
 
 DAY_START_HOUR = 7
 FISCAL_ANCHOR = date(2026, 9, 1)
+# The days a scope may name: every window and comparison window around them stays inside what a date can hold
+# (the year before 0001-01-01 or after 9999-12-31 cannot be computed).
+FIRST_DAY = date(1900, 1, 1)
+LAST_DAY = date(2999, 12, 31)
 FISCAL_PATTERN_WEEKS: tuple[int, ...] = (4, 4, 5) * 4
 FISCAL_YEAR_DAYS = 7 * sum(FISCAL_PATTERN_WEEKS)  # 364: 12 periods, 52 weeks
 # Day offsets of each period's first day within a fiscal year, plus the year's end.
@@ -178,6 +182,11 @@ def coverage(window: Window, present: Iterable[date], invalid: Iterable[date] = 
     else:
         status = "complete"
     return Coverage(status, expected, valid, missing, bad)
+
+
+def in_calendar(day: date) -> bool:
+    """Whether ``day`` lies in the plant calendar (``FIRST_DAY`` to ``LAST_DAY``)."""
+    return FIRST_DAY <= day <= LAST_DAY
 
 
 def parse_day(text: str) -> date:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any, Literal, get_args
 
-from shopfloor.shifts.plant.calendar import PERIODS, Period
+from shopfloor.shifts.plant.calendar import FIRST_DAY, LAST_DAY, PERIODS, Period, in_calendar
 
 Include = Literal["shift", "day"]
 INCLUDES: tuple[str, ...] = get_args(Include)
@@ -56,6 +56,8 @@ class Scope:
             the_day = date.fromisoformat(day)
         except ValueError:
             raise ScopeError("day", "must be a date (YYYY-MM-DD)") from None
+        if not in_calendar(the_day):
+            raise ScopeError("day", f"must be between {FIRST_DAY} and {LAST_DAY}")
         if shift is not None and shift not in SHIFTS:
             raise ScopeError("shift", "must be 1, 2 or 3")
         if period not in PERIODS:

@@ -1,9 +1,13 @@
-"""Load a directory of day files into the record store, one transaction per day."""
+"""Load a directory of day files into the record store: each file gets its own verdict, and each day lands
+whole or not at all (docs/record-format.md, section 3)."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import logging
+import os
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
@@ -13,7 +17,16 @@ from typing import Any
 import duckdb
 
 from shopfloor.shifts.records import store
-from shopfloor.shifts.records.intake import MAX_DAY_BYTES, DayRejected, IntakeResult, iter_day_files, read_day
+from shopfloor.shifts.records.intake import (
+    MAX_DAY_BYTES,
+    DayRejected,
+    IntakeResult,
+    iter_day_files,
+    parse_date,
+    read_day,
+)
+
+log = logging.getLogger("shopfloor.shifts.ingest")
 
 BATCH_DAYS = 20
 MAX_MANIFEST_BYTES = 10_000_000  # a year's manifest is about 60 KB
@@ -54,13 +67,41 @@ def read_manifest(directory: Path) -> dict[str, Any] | None:
 
 
 def read_limited(path: Path) -> bytes:
-    """At most one byte past the size limit, so an oversized file is refused without reading it all."""
-    with path.open("rb") as handle:
-        return handle.read(MAX_DAY_BYTES + 1)
+    """At most one byte past the size limit, so an oversized file is refused without reading it all.
+
+    Only a regular file is read: a FIFO or device is refused before it is opened (opening a FIFO waits for a
+    writer), and the file is opened without blocking and checked again, in case it was swapped meanwhile."""
+    _regular(os.stat(path).st_mode)
+    handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        _regular(os.fstat(handle).st_mode)
+        with os.fdopen(handle, "rb", closefd=False) as file:
+            return file.read(MAX_DAY_BYTES + 1)
+    finally:
+        os.close(handle)
+
+
+_KINDS = {stat.S_IFDIR: "a directory", stat.S_IFIFO: "a FIFO", stat.S_IFSOCK: "a socket"}
+
+
+def _regular(mode: int) -> None:
+    if not stat.S_ISREG(mode):
+        kind = _KINDS.get(stat.S_IFMT(mode), "a device")
+        raise DayRejected(f"cannot be read: not a regular file ({kind})")
+
+
+def file_day(name: str) -> date:
+    """The production day a ``YYYY-MM-DD.xml`` file name says; raises ``DayRejected`` for a date that does not
+    exist (``2026-02-30.xml``)."""
+    try:
+        return parse_date(name.removesuffix(".xml"))
+    except ValueError as error:
+        raise DayRejected(f"file name {error}") from None
 
 
 def read_file(path: Path, expected_sha256: str | None = None) -> IntakeResult:
     """Read and check one day file (nothing is written). Raises ``DayRejected``."""
+    day = file_day(path.name)
     try:
         raw = read_limited(path)
     except OSError as exc:
@@ -69,7 +110,19 @@ def read_file(path: Path, expected_sha256: str | None = None) -> IntakeResult:
         actual = hashlib.sha256(raw).hexdigest()
         if actual != expected_sha256:
             raise DayRejected("contents do not match the manifest's sha256")
-    return read_day(raw, file_name=path.name, file_day=date.fromisoformat(path.stem))
+    return read_day(raw, file_name=path.name, file_day=day)
+
+
+def check_file(path: Path, expected_sha256: str | None = None) -> IntakeResult:
+    """:func:`read_file`, with any other failure while checking the file turned into its rejection: one file's
+    fault never stops the others (the traceback goes to the log)."""
+    try:
+        return read_file(path, expected_sha256)
+    except DayRejected:
+        raise
+    except Exception as error:
+        log.exception("shifts.ingest.check_failed", extra={"file": path.name})
+        raise DayRejected(f"could not be checked ({type(error).__name__}: {error})") from None
 
 
 def ingest_file(conn: duckdb.DuckDBPyConnection, path: Path, expected_sha256: str | None = None) -> int:
@@ -85,9 +138,11 @@ def ingest_directory(
     directory: Path,
     progress: Callable[[int, int], None] | None = None,
 ) -> IngestReport:
-    """Ingest every ``YYYY-MM-DD.xml`` in ``directory``. A rejected day is reported and skipped; the
-    store keeps whatever it held for that day. Checked days are written in groups of ``BATCH_DAYS``,
-    each group in one transaction, so every day lands whole or not at all."""
+    """Ingest every ``YYYY-MM-DD.xml`` in ``directory``. Each file gets its own verdict: a rejected day is
+    reported with its reason and skipped, and the store keeps whatever it held for that day. Checked days
+    are written in groups of ``BATCH_DAYS``, each group in one transaction; a group the store refuses is
+    written again one day per transaction, so every day lands whole or not at all and a day that cannot be
+    written is reported alone. A store error that is not about one day (the disk is gone) is raised."""
     report = IngestReport()
     try:
         report.manifest = read_manifest(directory)
@@ -104,16 +159,39 @@ def ingest_directory(
     out_of_order = False
     pending: list[IntakeResult] = []
 
+    def loaded(r: IntakeResult) -> None:
+        report.loaded.append(r.day)
+        report.excluded += len(r.excluded)
+
     def flush() -> None:
-        store.replace_days(conn, [r.rows for r in pending])
-        for r in pending:
-            report.loaded.append(r.day)
-            report.excluded += len(r.excluded)
+        try:
+            store.replace_days(conn, [r.rows for r in pending])
+        except duckdb.Error:
+            # One day per transaction: a day the store refuses is named alone. When it refuses every day, the
+            # store itself is at fault (full, gone), and that is raised.
+            refused: list[tuple[IntakeResult, duckdb.Error]] = []
+            written: list[IntakeResult] = []
+            for r in pending:
+                try:
+                    store.replace_day(conn, r.rows)
+                except duckdb.Error as error:
+                    refused.append((r, error))
+                else:
+                    written.append(r)
+            if not written:
+                raise
+            for r in written:
+                loaded(r)
+            for r, problem in refused:
+                report.rejected.append((f"{r.day.isoformat()}.xml", f"could not be written: {problem}"))
+        else:
+            for r in pending:
+                loaded(r)
         pending.clear()
 
     for i, name in enumerate(names):
         try:
-            result = read_file(directory / name, hashes.get(name))
+            result = check_file(directory / name, hashes.get(name))
         except DayRejected as exc:
             report.rejected.append((name, str(exc)))
         else:

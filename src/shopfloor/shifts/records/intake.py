@@ -71,7 +71,12 @@ CHILDREN = {
     "stop": set(),
     "note": set(),
 }
-TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?$")
+# The field formats, matched whole (``fullmatch``: no trailing newline slips past ``$``) and in ASCII digits
+# only: ``\d`` and ``float()`` also take other scripts' digits, ``_`` separators, exponents and blanks.
+TIMESTAMP = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{1,6})?")
+DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+DECIMAL = re.compile(r"[0-9]{1,15}(?:\.[0-9]{1,15})?")
+INTEGER = re.compile(r"[0-9]{1,18}")
 XML_DECL_ENCODING = re.compile(rb"^<\?xml[^>]*encoding\s*=\s*[\"']([A-Za-z0-9._-]+)[\"']")
 
 
@@ -81,6 +86,40 @@ class DayRejected(Exception):
 
 class SetupExcluded(Exception):
     """A setup failed a per-setup check (the message is the recorded error)."""
+
+
+def parse_timestamp(text: str) -> datetime:
+    """A naive ``YYYY-MM-DDTHH:MM:SS[.ffffff]`` time, strictly; raises ``ValueError`` with the reason."""
+    if not TIMESTAMP.fullmatch(text):
+        raise ValueError("is not a naive YYYY-MM-DDTHH:MM:SS[.fff] time")
+    try:
+        return datetime.fromisoformat(text)
+    except ValueError:
+        raise ValueError("is not a real time (a month, day or hour out of range)") from None
+
+
+def parse_date(text: str) -> date:
+    """A ``YYYY-MM-DD`` date, strictly; raises ``ValueError`` with the reason."""
+    if not DATE.fullmatch(text):
+        raise ValueError("is not a YYYY-MM-DD date")
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise ValueError("is not a real date (a month or day out of range)") from None
+
+
+def parse_decimal(text: str) -> float:
+    """A non-negative decimal written with ASCII digits and at most one point; raises ``ValueError``."""
+    if not DECIMAL.fullmatch(text):
+        raise ValueError("is not a plain non-negative decimal number")
+    return float(text)
+
+
+def parse_integer(text: str) -> int:
+    """A non-negative integer written with ASCII digits only; raises ``ValueError``."""
+    if not INTEGER.fullmatch(text):
+        raise ValueError("is not a plain non-negative integer")
+    return int(text)
 
 
 def close(a: float, b: float) -> bool:
@@ -175,9 +214,10 @@ class ShiftRecord:
 
 
 def _timestamp(value: str | None, where: str) -> datetime:
-    if value is None or not TIMESTAMP.match(value):
-        raise DayRejected(f"{where}: timestamp {value!r} is not a naive YYYY-MM-DDTHH:MM:SS[.fff] time")
-    return datetime.fromisoformat(value)
+    try:
+        return parse_timestamp(value or "")
+    except ValueError as error:
+        raise DayRejected(f"{where}: timestamp {value!r} {error}") from None
 
 
 def _check_element(el: Element, allowed: set[str], required: set[str], where: str) -> None:
@@ -206,15 +246,15 @@ def parse_structure(root: Element, file_day: date | None) -> tuple[date, dict[st
     if a["version"] != "1" or a["synthetic"] != "true" or a["clock"] != "fixed-demo-local":
         raise DayRejected("production: version must be 1, synthetic true and clock fixed-demo-local")
     try:
-        day = date.fromisoformat(a["production_day"])
-    except ValueError:
-        raise DayRejected(f"production_day {a['production_day']!r} is not a date") from None
+        day = parse_date(a["production_day"])
+    except ValueError as error:
+        raise DayRejected(f"production_day {a['production_day']!r} {error}") from None
     if not calendar.is_production_day(day):
         raise DayRejected(f"{day} is a {day.strftime('%A')}; production days are Monday to Friday")
     if file_day is not None and file_day != day:
         raise DayRejected(f"file name says {file_day} but production_day is {day}")
-    if "seed" in a and not a["seed"].isdigit():
-        raise DayRejected("production: seed must be a non-negative integer")
+    if "seed" in a and not INTEGER.fullmatch(a["seed"]):
+        raise DayRejected(f"production: seed {a['seed']!r} must be a non-negative integer in ASCII digits")
     shifts_el = list(root)
     if len(shifts_el) != 3:
         raise DayRejected(f"expected exactly 3 shifts, found {len(shifts_el)}")
@@ -346,7 +386,7 @@ def _number(attrs: dict[str, str], key: str, where: str) -> float:
     if key not in attrs:
         raise SetupExcluded(f"Missing {where}{key}")
     try:
-        value = float(attrs[key])
+        value = parse_decimal(attrs[key])
     except ValueError:
         raise SetupExcluded(f"Invalid {where}{key}") from None
     if not math.isfinite(value) or value < 0:
@@ -572,7 +612,7 @@ def read_day(raw: bytes, *, file_name: str | None = None, file_day: date | None 
             "sha256": digest,
             "bytes": len(raw),
             "generator": attrs.get("generator"),
-            "seed": int(attrs["seed"]) if "seed" in attrs else None,
+            "seed": parse_integer(attrs["seed"]) if "seed" in attrs else None,
             "shifts": 3,
             "setups": valid,
             "excluded": len(t["excluded_records"]),
@@ -780,5 +820,5 @@ def _shift_row(day: date, shift: ShiftRecord, setups: list[dict[str, Any]], excl
 
 def iter_day_files(names: Iterable[str]) -> list[str]:
     """The ``YYYY-MM-DD.xml`` names among ``names``, in date order."""
-    pattern = re.compile(r"^\d{4}-\d{2}-\d{2}\.xml$")
-    return sorted(n for n in names if pattern.match(n))
+    pattern = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}\.xml")
+    return sorted(n for n in names if pattern.fullmatch(n))

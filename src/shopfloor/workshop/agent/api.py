@@ -11,25 +11,31 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import anyio
 import anyio.to_thread
 from anyio.lowlevel import RunVar
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.responses import JSONResponse
 
 from shopfloor.agent.providers.base import Provider
 from shopfloor.agent.providers.factory import ProviderConfigError
+from shopfloor.logs import get_logger
 from shopfloor.settings import Settings
+from shopfloor.web.dependencies import require_json
 from shopfloor.web.errors import ApiError
 from shopfloor.web.middleware import accept_request_id
-from shopfloor.workshop.agent.persistence import StoreAgentStore
+from shopfloor.web.openapi import error_responses
+from shopfloor.workshop.agent.persistence import StoreAgentStore, fail_orphaned_runs
 from shopfloor.workshop.agent.provider_choice import choose_provider
-from shopfloor.workshop.agent.run import run_agent
-from shopfloor.workshop.deps import current_actor, state_of
+from shopfloor.workshop.agent.run import MAX_NOTE, run_agent
+from shopfloor.workshop.deps import WorkshopState, current_actor, state_of
 
 router = APIRouter()
+log = get_logger("shopfloor.workshop.agent")
 
 # An offline run is pure CPU for a few milliseconds: more threads than cores only queue on the interpreter
 # lock and switch between each other, so offline runs take turns on a few threads. Live runs spend seconds
@@ -69,11 +75,38 @@ def _request_id(request: Request) -> tuple[str, bool]:
 def _json(raw: bytes) -> Any:
     try:
         return json.loads(raw or b"null")
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        # RecursionError: nesting the edge's depth limit did not stop (an app served without it).
         raise ApiError(400, "bad_request", "The body must be JSON.") from None
 
 
-@router.post("/functions/v1/workshop-agent")
+# The body the route reads itself (validated by `run.validate_body`), as the OpenAPI document shows it.
+NOTE_BODY: dict[str, Any] = {
+    "required": True,
+    "content": {
+        "application/json": {
+            "schema": {
+                "title": "AgentNote",
+                "type": "object",
+                "required": ["note"],
+                "additionalProperties": False,
+                "properties": {
+                    "note": {"type": "string", "minLength": 1, "maxLength": MAX_NOTE},
+                    "input_mode": {"type": "string", "enum": ["voice", "typed"], "default": "typed"},
+                    "hat_tag": {"type": ["string", "null"], "description": "A hat code like TQ-7F3K2"},
+                },
+            }
+        }
+    },
+}
+
+
+@router.post(
+    "/functions/v1/workshop-agent",
+    dependencies=[Depends(require_json)],
+    openapi_extra={"requestBody": NOTE_BODY},
+    responses=error_responses(401, 403, 429, 499, 502, 503, 504, 507),
+)
 async def workshop_agent(request: Request) -> JSONResponse:
     """Turn one note into proposals (nothing is written to the records)."""
     request_id, echoed = _request_id(request)
@@ -110,12 +143,14 @@ async def workshop_agent(request: Request) -> JSONResponse:
         )
 
     result: dict[str, Any] = {}
-    refused: ApiError | None = None
+    refused: Exception | None = None
     async with anyio.create_task_group() as group:
         group.start_soon(watch)
         try:
             result = await anyio.to_thread.run_sync(work, limiter=_limiter(provider))
-        except ApiError as error:  # raised outside the group, so the app's envelope handler sees it
+        except Exception as error:
+            # Raised outside the group (not wrapped in an exception group), so the app's handlers see it as
+            # itself: an ApiError, or a store fault answered 503/507 (shopfloor.web.store_errors).
             refused = error
         finally:
             finished.set()
@@ -125,3 +160,35 @@ async def workshop_agent(request: Request) -> JSONResponse:
     if abort.is_set():
         raise ApiError(499, "client_closed_request", "The client went away; the run was stopped.")
     return JSONResponse(result, headers=None if echoed else {"x-request-id": request_id})
+
+
+def sweep_orphaned_runs(state: WorkshopState) -> int:
+    """One sweep of runs a crash left ``running`` (see ``fail_orphaned_runs``); a store that is down is logged
+    and tried again at the next sweep."""
+    try:
+        count = fail_orphaned_runs(state.store)
+    except Exception:
+        log.warning("agent.runs.sweep_failed", exc_info=True)
+        return 0
+    if count:
+        log.warning("agent.runs.interrupted", extra={"payload": {"runs": count}})
+    return count
+
+
+@asynccontextmanager
+async def orphan_sweeps(app: FastAPI) -> AsyncIterator[None]:
+    """The workshop app's lifespan: sweep orphaned runs at start-up, then every
+    ``SHOPFLOOR_WORKSHOP_ORPHAN_SWEEP_S`` seconds, in a worker thread (docs/security.md, "No half-saved runs")."""
+    state: WorkshopState = app.state.workshop
+
+    async def sweeps() -> None:
+        while True:
+            await anyio.to_thread.run_sync(sweep_orphaned_runs, state)
+            await anyio.sleep(state.settings.workshop_orphan_sweep_s)
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(sweeps)
+        try:
+            yield
+        finally:
+            group.cancel_scope.cancel()

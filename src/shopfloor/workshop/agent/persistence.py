@@ -8,10 +8,11 @@ hat, weaver, hat event or hat flag row for writing (a test greps this package to
 from __future__ import annotations
 
 import sys
+import threading
 import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any, cast
 
 from sqlalchemy import (
@@ -30,7 +31,7 @@ from sqlalchemy.exc import DBAPIError
 
 from shopfloor.workshop import domain
 from shopfloor.workshop.agent.context import BufferedProposal, OpenFlag
-from shopfloor.workshop.agent.run import AGENT, LogRow, RunResult, RunRow
+from shopfloor.workshop.agent.run import AGENT, INTERRUPTED, ORPHANED_AFTER, LogRow, RunResult, RunRow
 from shopfloor.workshop.store import Store
 from shopfloor.workshop.store import models as m
 from shopfloor.workshop.store.models import new_id, utcnow
@@ -82,6 +83,42 @@ _RECENT_RUNS = select(func.count()).where(
     RUNS.c.user_id == bindparam("user_id"),
     RUNS.c.agent == AGENT,
     RUNS.c.created_at > bindparam("since", type_=RUNS.c.created_at.type),
+)
+# A user's runs of the window that a crash interrupted: they do not count toward the hourly limit. Counted
+# only when the plain count (the index alone) reaches the limit.
+_RECENT_INTERRUPTED = _RECENT_RUNS.where(
+    RUNS.c.status == "failed", func.coalesce(RUNS.c.error["type"].as_string(), "") == INTERRUPTED["type"]
+)
+_ORPHAN_VALUES = {
+    "status": "failed",
+    "error": bindparam("v_error", type_=RUNS.c.error.type),
+    "updated_at": bindparam("v_now", type_=RUNS.c.updated_at.type),
+}
+_CUTOFF: BindParameter[datetime] = bindparam("cutoff", type_=RUNS.c.created_at.type)
+# The user's orphaned runs within the rate-limit window (read through the runs index), swept as a run starts.
+_FAIL_USERS_ORPHANS = (
+    update(RUNS)
+    .where(
+        RUNS.c.workshop_id == bindparam("b_workshop_id"),
+        RUNS.c.user_id == bindparam("b_user_id"),
+        RUNS.c.agent == AGENT,
+        RUNS.c.created_at > bindparam("b_since", type_=RUNS.c.created_at.type),
+        RUNS.c.created_at < _CUTOFF,
+        RUNS.c.status == "running",
+    )
+    .values(_ORPHAN_VALUES)
+)
+_FAIL_WORKSHOPS_ORPHANS = (
+    update(RUNS)
+    .where(
+        RUNS.c.workshop_id == bindparam("b_workshop_id"),
+        RUNS.c.status == "running",
+        RUNS.c.created_at < _CUTOFF,
+    )
+    .values(_ORPHAN_VALUES)
+)
+_FAIL_ALL_ORPHANS = (
+    update(RUNS).where(RUNS.c.status == "running", RUNS.c.created_at < _CUTOFF).values(_ORPHAN_VALUES)
 )
 _INSERT_RUN = insert(RUNS)
 _INSERT_PROPOSALS = insert(PROPOSALS)
@@ -256,11 +293,17 @@ class StoreAgentStore:
         advisory lock on the user does the same, so two requests of one user never both take the last slot.
         """
         actor = row.actor
-        params = {"workshop_id": actor.workshop_id, "user_id": actor.user_id, "since": utcnow() - window}
+        now = utcnow()
+        params = {"workshop_id": actor.workshop_id, "user_id": actor.user_id, "since": now - window}
         with self.store.writing(actor.workshop_id) as conn:
             if not self.store.is_sqlite:
                 conn.execute(_USER_LOCK, {"u": actor.user_id})
-            if int(conn.execute(_RECENT_RUNS, params).scalar() or 0) >= limit:
+            sweep = {"b_workshop_id": actor.workshop_id, "b_user_id": actor.user_id, "b_since": now - window}
+            conn.execute(_FAIL_USERS_ORPHANS, {**sweep, **_orphan_params(now)})
+            recent = int(conn.execute(_RECENT_RUNS, params).scalar() or 0)
+            if recent >= limit:
+                recent -= int(conn.execute(_RECENT_INTERRUPTED, params).scalar() or 0)
+            if recent >= limit:
                 return False
             conn.execute(
                 _INSERT_RUN,
@@ -285,6 +328,7 @@ class StoreAgentStore:
                 },
             )
             _insert_logs(conn, logs)
+        remember_workshop(self.store, actor.workshop_id)
         return True
 
     def save_agent_run(self, actor: domain.Actor, result: RunResult, logs: list[LogRow]) -> list[str]:
@@ -342,6 +386,44 @@ class StoreAgentStore:
             return
         with self.store.writing(actor.workshop_id) as conn:
             _insert_logs(conn, logs)
+
+
+def _orphan_params(now: datetime) -> dict[str, Any]:
+    return {"cutoff": now - ORPHANED_AFTER, "v_error": INTERRUPTED, "v_now": now}
+
+
+# The workshops each store started runs for in this process, by store: on PostgreSQL row-level security lets
+# the app role see one workshop at a time and never list them, so the periodic sweep visits these.
+_SEEN: dict[int, set[str]] = {}
+_SEEN_LOCK = threading.Lock()
+
+
+def remember_workshop(store: Store, workshop_id: str | None) -> None:
+    """Note that ``workshop_id`` started a run on ``store`` (a workshop the periodic sweep visits)."""
+    if workshop_id:
+        with _SEEN_LOCK:
+            _SEEN.setdefault(id(store), set()).add(workshop_id)
+
+
+def fail_orphaned_runs(store: Store, workshop_id: str | None = None, now: datetime | None = None) -> int:
+    """Mark every run still ``running`` well past the run budget (``ORPHANED_AFTER``) as ``failed`` with the
+    ``interrupted`` error, and return how many; such a run's process is gone (docs/security.md).
+
+    ``workshop_id`` None sweeps every workshop the store lets this process see: all of them on SQLite; on
+    PostgreSQL, where row-level security shows one workshop per transaction, the workshops this process
+    started runs for (each workshop's own runs are also swept whenever one of its users starts a run)."""
+    params = _orphan_params(now or utcnow())
+    if workshop_id is not None:
+        with store.writing(workshop_id) as conn:
+            return int(
+                conn.execute(_FAIL_WORKSHOPS_ORPHANS, {"b_workshop_id": workshop_id, **params}).rowcount
+            )
+    if store.is_sqlite:
+        with store.writing(None) as conn:
+            return int(conn.execute(_FAIL_ALL_ORPHANS, params).rowcount)
+    with _SEEN_LOCK:
+        seen = sorted(_SEEN.get(id(store), ()))
+    return sum(fail_orphaned_runs(store, w, now) for w in seen)
 
 
 def save_proposed_run(

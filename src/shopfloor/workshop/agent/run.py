@@ -39,6 +39,15 @@ AGENT = "workshop"
 MAX_NOTE = 1000
 # The run's bounds on the core loop (docs/workshop-agent.md, "One run", step 5).
 LIMITS = LoopLimits(max_iterations=6, max_tokens=8000, call_timeout_s=25, run_budget_s=45)
+# A run still `running` this long after it started has no process left to finish it (the server was killed
+# mid-run): the run budget plus a margin for the final save, which may wait for the store
+# (docs/security.md, "No half-saved runs"). Such a run becomes `failed` with this error and stops counting
+# toward the hourly limit.
+ORPHANED_AFTER = timedelta(seconds=LIMITS.run_budget_s + 75)
+INTERRUPTED: dict[str, Any] = {
+    "type": "interrupted",
+    "message": "The server stopped during the run; nothing was saved.",
+}
 
 log = get_logger("shopfloor.workshop.agent")
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import fcntl
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
@@ -21,6 +21,7 @@ from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.orm import Session, SessionTransaction, sessionmaker
 
+from shopfloor.web.store_errors import UNAVAILABLE, StoreFaultError, os_fault
 from shopfloor.workshop.store.migrate import migrate
 
 
@@ -36,16 +37,26 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
     url = normalize_url(url)
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
-        if parsed.database and parsed.database != ":memory:":
-            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        if parsed.database and parsed.database != ":memory:" and not parsed.database.startswith("file:"):
+            _guarded(lambda: Path(parsed.database or "").parent.mkdir(parents=True, exist_ok=True))
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, **kwargs)
         event.listen(engine, "connect", _sqlite_connect)
         event.listen(engine, "begin", _sqlite_begin)
         return engine
+    # A server that never answers fails the connection in seconds, not at the operating system's timeout.
+    kwargs.setdefault("connect_args", {"connect_timeout": 5})
     kwargs.setdefault("pool_size", 10)
     kwargs.setdefault("max_overflow", 10)
     kwargs.setdefault("pool_pre_ping", True)
     return create_engine(url, **kwargs)
+
+
+def _guarded(action: Callable[[], object]) -> None:
+    """Run a file operation of the store; an operating-system error becomes the store fault it means."""
+    try:
+        action()
+    except OSError as error:
+        raise StoreFaultError(os_fault(error) or UNAVAILABLE, str(error)) from error
 
 
 def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
@@ -77,9 +88,10 @@ def _lock_file(database: str | None) -> int | None:
     """The open lock file beside a SQLite file (None for an in-memory database)."""
     if not database or database == ":memory:":
         return None
+    database = database.removeprefix("file:")  # a URI filename (`sqlite:///file:PATH?mode=ro&uri=true`)
     key = (os.getpid(), os.path.abspath(database) + ".write-lock")
     if key not in _LOCK_FILES:
-        _LOCK_FILES[key] = os.open(key[1], os.O_RDWR | os.O_CREAT, 0o600)
+        _guarded(lambda: _LOCK_FILES.setdefault(key, os.open(key[1], os.O_RDWR | os.O_CREAT, 0o600)))
     return _LOCK_FILES[key]
 
 
