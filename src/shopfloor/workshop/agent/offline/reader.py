@@ -30,32 +30,32 @@ from shopfloor.workshop.agent.offline.vocabulary import (
     DIGIT_WORDS,
     DOZEN_WORDS,
     FILLER_WORDS,
+    FINISH_VERBS,
     FLAG_EXTRA,
+    FLAG_PATTERNS,
+    FUTURE_PATTERNS,
     FUZZY_NEVER,
     FUZZY_TARGETS,
+    GRADE_WORDS,
+    GRADO_WORDS,
     HALF_WORDS,
+    HAT_NOUNS,
+    INJECTION_PATTERNS,
     INSTRUCTION_LEAD_FILLER,
     INSTRUCTION_PHRASES,
     INSTRUCTION_VERBS,
     LETTER_NAMES,
-    PAIR_WORDS,
-    PREFIX_TOKENS,
-    QUESTION_LEADS,
-    QUESTION_TAGS,
-    SHORTHAND,
-    SKIP_PATTERNS,
-    FINISH_VERBS,
-    FLAG_PATTERNS,
-    FUTURE_PATTERNS,
-    GRADE_WORDS,
-    GRADO_WORDS,
-    HAT_NOUNS,
-    INJECTION_PATTERNS,
     NEGATION_PATTERNS,
     NOISE_WORDS,
     NUMBER_WORDS,
+    PAIR_WORDS,
+    PREFIX_TOKENS,
     PRONOUNS,
+    QUESTION_LEADS,
+    QUESTION_TAGS,
     ROW_WORDS,
+    SHORTHAND,
+    SKIP_PATTERNS,
     STAGE_WORDS,
     STOP_WORDS,
     TARGET_BEFORE_EN,
@@ -81,16 +81,27 @@ _INJECTION = re.compile(
     r"|^" + INSTRUCTION_LEAD_FILLER + r"(?:" + "|".join(INSTRUCTION_VERBS) + r")\b"
 )
 _CLAUSE_INSTRUCTION = re.compile(
-    r"(?:^|[,;:]\s*|\b(?:y|e|and|then|luego)\s+)" + INSTRUCTION_LEAD_FILLER + r"(?:" + "|".join(INSTRUCTION_VERBS)
+    r"(?:^|[,;:]\s*|\b(?:y|e|and|then|luego)\s+)"
+    + INSTRUCTION_LEAD_FILLER
+    + r"(?:"
+    + "|".join(INSTRUCTION_VERBS)
     + r")\b"
 )
 _QUESTION_LEAD = re.compile(r"^(?:(?:y|oye|and|so|hey|bueno)[\s,]+)?(?:" + "|".join(QUESTION_LEADS) + r")\b")
 _CORRECTION = re.compile(
-    r"[\s,;:]*\b(?:" + "|".join(CORRECTION_PATTERNS) + r")\b[\s,;:.]*" + CORRECTION_FILLERS
-    + r"|[\s]*,\s*no\s*,\s*" + CORRECTION_FILLERS + r"|\s*,\s*no no\s*,?\s*" + CORRECTION_FILLERS
+    r"[\s,;:]*\b(?:"
+    + "|".join(CORRECTION_PATTERNS)
+    + r")\b[\s,;:.]*"
+    + CORRECTION_FILLERS
+    + r"|[\s]*,\s*no\s*,\s*"
+    + CORRECTION_FILLERS
+    + r"|\s*,\s*no no\s*,?\s*"
+    + CORRECTION_FILLERS
 )
 _ASIDE = re.compile(r"^(?:" + "|".join(ASIDE_PATTERNS) + r")\b")
-_SKIP = re.compile(r"\b(?:" + "|".join(SKIP_PATTERNS) + r")\s*(?:el |la |los |las |the |por |through )?(?=\w)")
+_SKIP = re.compile(
+    r"\b(?:" + "|".join(SKIP_PATTERNS) + r")\s*(?:el |la |los |las |the |por |through )?(?=\w)"
+)
 
 _FUTURE = re.compile(r"\b(?:" + "|".join(FUTURE_PATTERNS) + r")\b")
 
@@ -370,13 +381,14 @@ def _code_piece(word: str) -> tuple[str, bool] | None:
 def _spoken_codes(span: Span, taken: list[tuple[int, int]]) -> list[CodeHit]:
     """Codes said in pieces: "tq 4k9 d1", "t q 3 d 8 q v", "te cu siete efe tres ka dos" (Spanish letter
     names and digit words), and four-character bodies after the prefix (partial codes)."""
-    words = [(m.group(), m.start() + span.start, m.end() + span.start) for m in _CODE_TOKEN.finditer(span.folded_text)]
+    words = [
+        (m.group(), m.start() + span.start, m.end() + span.start)
+        for m in _CODE_TOKEN.finditer(span.folded_text)
+    ]
     hits: list[CodeHit] = []
     i = 0
     while i < len(words):
-        prefix = next(
-            (p for p in PREFIX_TOKENS if tuple(w for w, _, _ in words[i : i + len(p)]) == p), None
-        )
+        prefix = next((p for p in PREFIX_TOKENS if tuple(w for w, _, _ in words[i : i + len(p)]) == p), None)
         if prefix is None or any(s <= words[i][1] < e for s, e in taken):
             i += 1
             continue
@@ -402,24 +414,29 @@ def _spoken_codes(span: Span, taken: list[tuple[int, int]]) -> list[CodeHit]:
 def _spaced_bare_codes(span: Span, taken: list[tuple[int, int]]) -> list[CodeHit]:
     """A code without its prefix said in groups ("el 4k9 d1 pasó"): two or more short groups of letters and
     digits making five characters, with at least two of each (so "18 a 20" is never a code)."""
-    words = [(m.group(), m.start() + span.start, m.end() + span.start) for m in _CODE_TOKEN.finditer(span.folded_text)]
+    words = [
+        (m.group(), m.start() + span.start, m.end() + span.start)
+        for m in _CODE_TOKEN.finditer(span.folded_text)
+    ]
     hits: list[CodeHit] = []
     for i in range(len(words)):
         body, end, j = "", words[i][1], i
         while j < len(words) and len(body) < 5:
             word = words[j][0]
-            fits = len(word) == 1 or (len(word) <= 4 and any(c.isdigit() for c in word) and not word.isdigit())
+            fits = len(word) == 1 or (
+                len(word) <= 4 and any(c.isdigit() for c in word) and not word.isdigit()
+            )
             gap = span.note[end : words[j][1]] if j > i else ""
             if not fits or gap.strip(" -") or len(body) + len(word) > 5:
                 break
             body, end, j = body + word, words[j][2], j + 1
         start = words[i][1]
         letters, digits = sum(c.isalpha() for c in body), sum(c.isdigit() for c in body)
-        if len(body) == 5 and j - i >= 2 and letters >= 2 and digits >= 2:
-            if not any(s < end and start < e for s, e in taken) and not any(
-                h.start < end and start < h.end for h in hits
-            ):
-                hits.append(CodeHit(span.note[start:end], start, end))
+        overlaps = any(s < end and start < e for s, e in taken) or any(
+            h.start < end and start < h.end for h in hits
+        )
+        if len(body) == 5 and j - i >= 2 and letters >= 2 and digits >= 2 and not overlaps:
+            hits.append(CodeHit(span.note[start:end], start, end))
     return hits
 
 
@@ -621,7 +638,9 @@ def _number_role(after: list[str], before: list[str], quantity_words: set[str]) 
         return "rows"
     if before and before[-1] in GRADO_WORDS:
         return "grado"
-    if after and (after[0] in quantity_words or (after[0] in {"de", "of"} and after[1:2] and after[1] in quantity_words)):
+    if after and (
+        after[0] in quantity_words or (after[0] in {"de", "of"} and after[1:2] and after[1] in quantity_words)
+    ):
         return "quantity"
     if len(after) > 1 and after[1] in quantity_words and (after[0] in HAT_NOUNS or after[0] in GRADE_WORDS):
         return "quantity"
@@ -661,7 +680,9 @@ def read_numbers(span: Span) -> _Numbers:
         if at is not None:
             # A corrected value is read where the withdrawn one stood ("seis finos…, no, eran siete").
             moved_after = [t.text for t in tokens[at : at + 3] if t.start != tokens[i].start]
-            moved_role = _number_role(moved_after, [t.text for t in tokens[max(0, at - 2) : at]], quantity_words)
+            moved_role = _number_role(
+                moved_after, [t.text for t in tokens[max(0, at - 2) : at]], quantity_words
+            )
             role = moved_role or role
         where = (tokens[i].start, tokens[i + used - 1].end)
         if _TIMES.match(tokens[i].text):
@@ -788,7 +809,7 @@ def _values(span: Span, leading: bool) -> list[tuple[str, int, int]]:
             out.append(("stage", tok.start, tok.end))
         elif word in GRADE_WORDS:
             out.append(("grade", tok.start, tok.end))
-        elif (original[:1].isupper() and not span.dictated or span.dictated) and _name_word(word):
+        elif ((original[:1].isupper() and not span.dictated) or span.dictated) and _name_word(word):
             if out and out[-1][0] == "name" and span.note[out[-1][2] : tok.start].strip() == "":
                 out[-1] = ("name", out[-1][1], tok.end)
             else:
@@ -813,8 +834,10 @@ def _rows_like(sentence: Span, value: tuple[str, int, int]) -> bool:
     after = tokens[end + 1].text if end + 1 < len(tokens) else ""
     before = tokens[at - 1].text if at > 0 else ""
     before2 = tokens[at - 2].text if at > 1 else ""
-    return after in ROW_WORDS or (before in {"de", "of"} and (before2 in GRADE_WORDS or before2 in HAT_NOUNS
-                                                             or before2 in {"no", "perdon", "digo", "mean"}))
+    return after in ROW_WORDS or (
+        before in {"de", "of"}
+        and (before2 in GRADE_WORDS or before2 in HAT_NOUNS or before2 in {"no", "perdon", "digo", "mean"})
+    )
 
 
 def _blank(chars: list[str], start: int, end: int) -> None:
@@ -823,16 +846,16 @@ def _blank(chars: list[str], start: int, end: int) -> None:
             chars[k] = " "
 
 
-def _corrections(
-    sentence: Span, chars: list[str], moved: list[tuple[int, int]], parts: list[Part]
-) -> None:
+def _corrections(sentence: Span, chars: list[str], moved: list[tuple[int, int]], parts: list[Part]) -> None:
     """Withdraw what a correction takes back: the value before "no, perdón" / "digo" / "I mean" of the same
     kind as the value after it. The withdrawn words and the correction words are blanked out of the text the
     reader reads (quotes still come from the note as written)."""
     scope = sentence.start
     for match in _CORRECTION.finditer(sentence.folded, sentence.start, sentence.end):
         m0, m1 = match.start(), match.end()
-        bare = "perd" not in match.group() and re.search(r"[a-z]{3,}", match.group().replace("no", "")) is None
+        bare = (
+            "perd" not in match.group() and re.search(r"[a-z]{3,}", match.group().replace("no", "")) is None
+        )
         new_values = _values(sentence.part(m1, sentence.end), leading=True)
         old_values = _values(sentence.part(scope, m0), leading=False)
         withdrawn: list[tuple[str, int, int, int]] = []  # kind, old start, old end, new start
@@ -845,7 +868,9 @@ def _corrections(
                 same = [v for v in old_of_kind if _rows_like(sentence, v) == rows]
                 old_of_kind = same or old_of_kind
             old_of_kind = old_of_kind[-len(new_of_kind) :]
-            for old, new in zip(old_of_kind, new_of_kind[-len(old_of_kind) :] if old_of_kind else [], strict=False):
+            for old, new in zip(
+                old_of_kind, new_of_kind[-len(old_of_kind) :] if old_of_kind else [], strict=False
+            ):
                 withdrawn.append((kind, old[1], old[2], new[1]))
         if not withdrawn:
             if bare:
@@ -870,7 +895,9 @@ def _skipped_stages(sentence: Span, chars: list[str], parts: list[Part]) -> None
         rest = sentence.part(match.end(), sentence.end).tokens()
         if rest and rest[0].text in STAGE_WORDS:
             _blank(chars, match.start(), rest[0].end)
-            parts.append(Part("read", sentence.source[match.start() : rest[0].end], match.start(), rest[0].end))
+            parts.append(
+                Part("read", sentence.source[match.start() : rest[0].end], match.start(), rest[0].end)
+            )
 
 
 def _question_start(sentence: Span) -> int | None:
@@ -881,7 +908,9 @@ def _question_start(sentence: Span) -> int | None:
     mark = said.find("¿")
     if mark > 0:
         tail = fold(said[mark + 1 :]).strip(" ?,.!")
-        return sentence.start if tail in QUESTION_TAGS or after != "?" and not tail else sentence.start + mark
+        return (
+            sentence.start if tail in QUESTION_TAGS or (after != "?" and not tail) else sentence.start + mark
+        )
     if mark == 0 or after == "?":
         return sentence.start
     if _QUESTION_LEAD.match(sentence.folded_text):
@@ -918,7 +947,11 @@ def read_note(note: str, has_hat_tag: bool = False) -> Reading:
             parts.append(Part("question", question.said, question.start, question.end))
             targets = [m.stage for m in stage_mentions(question, True) if m.target]
             questions.append(
-                Question(text, tuple(h.heard for h in code_hits(question) if h.partial is None), (targets or [None])[-1])
+                Question(
+                    text,
+                    tuple(h.heard for h in code_hits(question) if h.partial is None),
+                    (targets or [None])[-1],
+                )
             )
             continue
         if _instruction(sentence):
@@ -948,7 +981,11 @@ def _read_sentence(
         subject = _has_subject(clause)
         if not subject and (_ASIDE.match(folded) or (_is_noise(folded) and clause.text.strip())):
             previous = parts[-1] if parts else None
-            if previous is not None and previous.mark == "filler" and not clause.note[previous.end : clause.start].strip(" ,"):
+            if (
+                previous is not None
+                and previous.mark == "filler"
+                and not clause.note[previous.end : clause.start].strip(" ,")
+            ):
                 # Filler runs on ("hola, buenos días"): one part.
                 merged = clause.source[previous.start : clause.end]
                 parts[-1] = Part("filler", merged, previous.start, clause.end)
@@ -971,8 +1008,10 @@ def _read_sentence(
                 inherited[clause] = weaver
                 continue
             last = inherited_hats.get(segments[-1], segments[-1])
-            if _flag_kind(clause) is not None and _flag_kind(segments[-1]) is None and find_codes(last) + (
-                [("", 0, 0)] if weaver_hat_ref(last) else []
+            if (
+                _flag_kind(clause) is not None
+                and _flag_kind(segments[-1]) is None
+                and find_codes(last) + ([("", 0, 0)] if weaver_hat_ref(last) else [])
             ):
                 # "pasó a blanqueo, pero ojo que tiene una mancha": a flag on the hat just moved, its own card.
                 segments.append(clause)
@@ -1136,7 +1175,9 @@ def _read_segment(
     hat_subject = bool(hits or by_weaver)
     mentions = stage_mentions(span, hat_subject) if inherited_hat is None else []
     targets = [m for m in mentions if m.target]
-    locator = next((m.stage for m in stage_mentions(inherited_hat or span, hat_subject) if not m.target), None)
+    locator = next(
+        (m.stage for m in stage_mentions(inherited_hat or span, hat_subject) if not m.target), None
+    )
     before = len(events)
 
     def add(kind: EventKind, ref: HatRef, sources: tuple[tuple[str, int, int], ...]) -> None:
@@ -1158,7 +1199,9 @@ def _read_segment(
             for h in hits
         ]
         if by_weaver and not hits:
-            refs = [(HatRef(weaver_name=by_weaver[0], stage=locator), (("weaver", by_weaver[1], by_weaver[2]),))]
+            refs = [
+                (HatRef(weaver_name=by_weaver[0], stage=locator), (("weaver", by_weaver[1], by_weaver[2]),))
+            ]
         for ref, sources in refs:
             if targets:
                 add("advance", ref, sources)

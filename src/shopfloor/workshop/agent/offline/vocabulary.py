@@ -352,7 +352,9 @@ CORRECTION_PATTERNS = [
     r"(?:no\s*,?\s*)?(?:i mean|sorry|rather|no wait|make that|correction|actually)",
 ]
 # Words between a correction and its new value that only re-introduce it ("no, eran siete", "sorry, it was").
-CORRECTION_FILLERS = r"(?:(?:eran|era|es|son|fue|fueron|fueron|mas bien|it was|it is|it's|its|they were|were|was)\s+)?"
+CORRECTION_FILLERS = (
+    r"(?:(?:eran|era|es|son|fue|fueron|fueron|mas bien|it was|it is|it's|its|they were|were|was)\s+)?"
+)
 
 # Questions without punctuation: how a sentence starts when it asks rather than reports.
 QUESTION_LEADS = [
@@ -365,7 +367,19 @@ QUESTION_LEADS = [
     r"(?:do you know|can you tell me|could you check)",
 ]
 # A short tag that turns the sentence before it into a question ("ya está listo, ¿no?", "right?").
-QUESTION_TAGS = {"no", "verdad", "cierto", "si", "right", "correct", "ok", "okay", "o no", "isn't it", "no es cierto"}
+QUESTION_TAGS = {
+    "no",
+    "verdad",
+    "cierto",
+    "si",
+    "right",
+    "correct",
+    "ok",
+    "okay",
+    "o no",
+    "isn't it",
+    "no es cierto",
+}
 
 # Orders to the assistant at the start of a clause (after filler). Stage requests about a hat ("Pasa el TQ-…
 # a terminado", "Cambia …") are not here: they describe a move the rules then check.
@@ -487,7 +501,17 @@ FUZZY_TARGETS = sorted(
     | {w for w in HAT_NOUNS | ROW_WORDS if len(w) >= 6}
 )
 # Words one edit from a target that are ordinary words, never corrected.
-FUZZY_NEVER = {"formado", "formada", "tejidos", "listos", "lavados", "pasado", "parado", "terminar", "sombras"}
+FUZZY_NEVER = {
+    "formado",
+    "formada",
+    "tejidos",
+    "listos",
+    "lavados",
+    "pasado",
+    "parado",
+    "terminar",
+    "sombras",
+}
 
 # Nicknames and diminutives of first names, folded (a workshop's own weavers are matched after this).
 NICKNAMES: dict[str, str] = {
@@ -507,7 +531,10 @@ FLAG_EXTRA: list[tuple[str, str]] = [
         r" (?:a|para)) (?:ser )?(?:super)?fino|no da (?:el|la) (?:grado|talla)|too few rows|not enough rows"
         r"|(?:isn't|is not|not) really (?:a )?(?:super)?fin[oe]|rows (?:are )?(?:too )?(?:low|few)",
     ),
-    ("too_fast", r"se hizo (?:muy|demasiado) (?:rapido|pronto)|(?:salio|paso) (?:muy|demasiado) pronto|way too fast"),
+    (
+        "too_fast",
+        r"se hizo (?:muy|demasiado) (?:rapido|pronto)|(?:salio|paso) (?:muy|demasiado) pronto|way too fast",
+    ),
     (
         "other",
         r"mancha\w*|rot[oa]s?|romp\w+|quebrad[oa]s?|torcid[oa]s?|desigual\w*|disparej[oa]s?|suci[oa]s?"
