@@ -142,6 +142,7 @@ class HatRef:
     stage: str | None = None  # where the note says the hat is ("el de Carmen en blanqueo")
     spelled: bool = False  # said with letter names or digit words ("te cu siete efe…"): confidence check
     partial: str | None = None  # four of the five characters heard ("tq 4k9d"): ask among the open hats
+    said: str | None = None  # the words of a spelled or partial code as written in the note
 
 
 @dataclass(frozen=True)
@@ -950,7 +951,7 @@ def read_note(note: str, has_hat_tag: bool = False) -> Reading:
                 Question(
                     text,
                     tuple(h.heard for h in code_hits(question) if h.partial is None),
-                    (targets or [None])[-1],
+                    targets[-1] if targets else None,
                 )
             )
             continue
@@ -1130,8 +1131,28 @@ def _skip(skipped: list[Skipped], parts: list[Part], reason: SkipReason, span: S
 
 
 def _flag_words(span: Span) -> str:
-    """The person's own words for a flag: the segment as written, without its leading hat reference."""
-    return " ".join(span.said.split())
+    """The person's own words for a flag: the segment as written, without the words that only join it to
+    the clause before ("pero ojo que tiene una mancha" gives "tiene una mancha")."""
+    words = span.said.split()
+    while len(words) > 2 and fold(words[0]).strip(",") in _FLAG_LEADS:
+        words = words[1:]
+    return " ".join(words)
+
+
+_FLAG_LEADS = {
+    "pero",
+    "y",
+    "ojo",
+    "que",
+    "aunque",
+    "ademas",
+    "tambien",
+    "but",
+    "and",
+    "also",
+    "though",
+    "note",
+}
 
 
 def _name_at(span: Span, name: str) -> tuple[int, int] | None:
@@ -1193,7 +1214,12 @@ def _read_segment(
     if hat_subject:
         refs: list[tuple[HatRef, tuple[tuple[str, int, int], ...]]] = [
             (
-                HatRef(code=None if h.partial else h.heard, spelled=h.spelled, partial=h.partial),
+                HatRef(
+                    code=None if h.partial else h.heard,
+                    spelled=h.spelled,
+                    partial=h.partial,
+                    said=span.source[h.start : h.end] if h.spelled or h.partial else None,
+                ),
                 (("code", h.start, h.end),),
             )
             for h in hits
@@ -1202,11 +1228,11 @@ def _read_segment(
             refs = [
                 (HatRef(weaver_name=by_weaver[0], stage=locator), (("weaver", by_weaver[1], by_weaver[2]),))
             ]
-        for ref, sources in refs:
+        for ref, where in refs:
             if targets:
-                add("advance", ref, sources)
+                add("advance", ref, where)
             if flag_kind is not None:
-                add("flag", ref, sources)
+                add("flag", ref, where)
         if len(events) == before:
             _skip(skipped, parts, "unread", span)
         else:
