@@ -1249,11 +1249,11 @@ def _read_segment(
     )
     if name is not None and create_signal:
         sources: list[tuple[str, int, int]] = []
-        where = _name_at(span, name)
-        if where is not None:
-            sources.append(("weaver", *where))
+        named = _name_at(span, name)
+        if named is not None:
+            sources.append(("weaver", named[0], named[1]))
         if numbers.quantity_at is not None:
-            sources.append(("quantity", *numbers.quantity_at))
+            sources.append(("quantity", numbers.quantity_at[0], numbers.quantity_at[1]))
         events.append(
             NoteEvent(
                 "create",
