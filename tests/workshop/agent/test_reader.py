@@ -258,7 +258,6 @@ def test_an_instruction_takes_its_whole_sentence_with_it():
         "El TQ-8H6RT no tiene ningún problema",
         "Rosa Pillco no entregó los 3 finos de 18 hileras",
         "Manuel never delivered the 2 superfino hats of 28 rows",
-        "El TQ-2C5P0 ya no está en lavado, pasó a blanqueo",
     ],
 )
 def test_a_denial_is_never_turned_into_a_change(note):

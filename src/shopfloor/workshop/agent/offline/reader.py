@@ -24,6 +24,7 @@ from rapidfuzz.distance import Levenshtein
 
 from shopfloor.workshop.agent.offline.vocabulary import (
     ASIDE_PATTERNS,
+    ASIDES_ANYWHERE,
     CORRECTION_FILLERS,
     CORRECTION_PATTERNS,
     CREATE_VERBS,
@@ -99,6 +100,7 @@ _CORRECTION = re.compile(
     + CORRECTION_FILLERS
 )
 _ASIDE = re.compile(r"^(?:" + "|".join(ASIDE_PATTERNS) + r")\b")
+_ASIDE_ANYWHERE = re.compile(r"\b(?:" + "|".join(ASIDES_ANYWHERE) + r")\b")
 _SKIP = re.compile(
     r"\b(?:" + "|".join(SKIP_PATTERNS) + r")\s*(?:el |la |los |las |the |por |through )?(?=\w)"
 )
@@ -901,6 +903,13 @@ def _skipped_stages(sentence: Span, chars: list[str], parts: list[Part]) -> None
             )
 
 
+def _asides(sentence: Span, chars: list[str], parts: list[Part]) -> None:
+    """Asides ("no hay tiempo", "no worries") deny nothing the note reports: blanked out, marked filler."""
+    for match in _ASIDE_ANYWHERE.finditer(sentence.folded, sentence.start, sentence.end):
+        _blank(chars, match.start(), match.end())
+        parts.append(Part("filler", sentence.source[match.start() : match.end()], match.start(), match.end()))
+
+
 def _question_start(sentence: Span) -> int | None:
     """Where the question in a sentence starts ("¿ya pasó a lavado?", "is TQ-… finished", "… listo, ¿no?"),
     or None when it reports."""
@@ -963,6 +972,7 @@ def read_note(note: str, has_hat_tag: bool = False) -> Reading:
             continue
         _corrections(sentence, chars, moved, parts)
         _skipped_stages(sentence, chars, parts)
+        _asides(sentence, chars, parts)
         readable.append((sentence.start, sentence.end))
     whole = Span.whole("".join(chars), note, tuple(moved))
     for start, end in readable:
@@ -1009,12 +1019,12 @@ def _read_sentence(
                 inherited[clause] = weaver
                 continue
             last = inherited_hats.get(segments[-1], segments[-1])
-            if (
-                _flag_kind(clause) is not None
-                and _flag_kind(segments[-1]) is None
-                and find_codes(last) + ([("", 0, 0)] if weaver_hat_ref(last) else [])
-            ):
-                # "pasó a blanqueo, pero ojo que tiene una mancha": a flag on the hat just moved, its own card.
+            names_hat = bool(find_codes(last) or weaver_hat_ref(last))
+            own_flag = _flag_kind(clause) is not None and _flag_kind(segments[-1]) is None
+            after_denial = _is_negated(segments[-1]) and not _is_negated(clause) and _has_content(clause)
+            if names_hat and (own_flag or after_denial):
+                # "pasó a blanqueo, pero ojo que tiene una mancha": a flag on the hat just moved, its own card;
+                # "ya no está en lavado, pasó a blanqueo": the denial keeps to its clause, the move is read.
                 segments.append(clause)
                 inherited_hats[clause] = last
                 continue
@@ -1194,7 +1204,7 @@ def _read_segment(
     by_weaver = weaver_hat_ref(inherited_hat or span)
     flag_kind = _flag_kind(span)
     hat_subject = bool(hits or by_weaver)
-    mentions = stage_mentions(span, hat_subject) if inherited_hat is None else []
+    mentions = stage_mentions(span, hat_subject)
     targets = [m for m in mentions if m.target]
     locator = next(
         (m.stage for m in stage_mentions(inherited_hat or span, hat_subject) if not m.target), None

@@ -449,6 +449,17 @@ ASIDE_PATTERNS = [
     r"that's all",
     r"nothing else",
 ]
+# Asides that can stand anywhere, even in a dictated note without commas ("… sáltate el blanqueo no hay tiempo").
+ASIDES_ANYWHERE = [
+    r"no hay (?:tiempo|apuro|prisa)",
+    r"no (?:importa|te preocupes|se preocupe)",
+    r"(?:there is |there's )?no time",
+    r"no (?:worries|rush)",
+    r"nada mas",
+    r"eso es todo",
+    r"that's all",
+    r"nothing else",
+]
 # Stages said as skipped: never a target ("sáltate el lavado", "sin pasar por lavado", "skip the washing").
 SKIP_PATTERNS = [
     r"salta\w*",
