@@ -120,7 +120,9 @@ _FLAGS = [
 ] + [(FLAG_PATTERNS[-1][0], re.compile(r"\b(?:" + FLAG_PATTERNS[-1][1] + r")\b"))]
 
 # A hat code as heard: "TQ-7F3K2", "tq 2c5po", "TQ.7F3K2", or a bare body with a digit and a letter.
-_CODE_WITH_PREFIX = re.compile(r"(?<![A-Za-z0-9])[Tt][Qq][\s.\-]{0,2}[0-9A-Za-z]{5}(?![A-Za-z0-9])")
+_CODE_WITH_PREFIX = re.compile(
+    r"(?<![A-Za-z0-9])[Tt][Qq][\s.\-]{0,2}(?=[A-Za-z]{0,4}[0-9]|[A-Z]{5})[0-9A-Za-z]{5}(?![A-Za-z0-9])"
+)
 _BARE_CODE = re.compile(r"(?<![A-Za-z0-9\-])(?=[0-9A-Z]*[0-9])(?=[0-9A-Z]*[A-Z])[0-9A-Z]{5}(?![A-Za-z0-9])")
 
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
@@ -366,8 +368,11 @@ class CodeHit:
 _CODE_TOKEN = re.compile(r"[a-z0-9]+")
 
 
-def _code_piece(word: str) -> tuple[str, bool] | None:
-    """The characters one spoken word adds to a code body, and whether it was a letter name or digit word."""
+def _code_piece(word: str, literal: bool = False) -> tuple[str, bool] | None:
+    """The characters one spoken word adds to a code body, and whether it was a letter name or digit word
+    (``literal``: a short word is its own letters, "ka" as KA rather than K)."""
+    if literal and 1 < len(word) <= 3 and word.isalpha():
+        return word.upper(), False
     if word in LETTER_NAMES and len(word) > 1:
         return LETTER_NAMES[word], True
     if word in DIGIT_WORDS and not word.isdigit() and len(word) > 1:
@@ -395,15 +400,12 @@ def _spoken_codes(span: Span, taken: list[tuple[int, int]]) -> list[CodeHit]:
         if prefix is None or any(s <= words[i][1] < e for s, e in taken):
             i += 1
             continue
-        body, spelled, j, end = "", False, i + len(prefix), words[i + len(prefix) - 1][2]
-        while j < len(words) and len(body) < 5:
-            gap = span.note[end : words[j][1]]
-            if gap.strip(" -.") or len(gap) > 2:
-                break
-            piece = _code_piece(words[j][0])
-            if piece is None or len(body) + len(piece[0]) > 5:
-                break
-            body, spelled, end, j = body + piece[0], spelled or piece[1], words[j][2], j + 1
+        body, spelled, j, end = _code_body(span, words, i + len(prefix), literal=False)
+        if len(body) != 5:
+            other = _code_body(span, words, i + len(prefix), literal=True)
+            if len(other[0]) == 5:
+                body, spelled, j, end = other
+        spelled = spelled or prefix != ("tq",) and prefix != ("t", "q")
         start = words[i][1]
         if len(body) == 5:
             heard = f"TQ-{body}" if spelled else span.note[start:end]
@@ -412,6 +414,22 @@ def _spoken_codes(span: Span, taken: list[tuple[int, int]]) -> list[CodeHit]:
             hits.append(CodeHit(f"TQ-{body}", start, end, spelled=spelled, partial=body))
         i = max(j, i + 1)
     return hits
+
+
+def _code_body(
+    span: Span, words: list[tuple[str, int, int]], j: int, literal: bool
+) -> tuple[str, bool, int, int]:
+    """The code body said from word ``j`` on: (characters, spelled, next word, end offset)."""
+    body, spelled, end = "", False, words[j - 1][2]
+    while j < len(words) and len(body) < 5:
+        gap = span.note[end : words[j][1]]
+        if gap.strip(" -.") or len(gap) > 2:
+            break
+        piece = _code_piece(words[j][0], literal)
+        if piece is None or len(body) + len(piece[0]) > 5:
+            break
+        body, spelled, end, j = body + piece[0], spelled or piece[1], words[j][2], j + 1
+    return body, spelled, j, end
 
 
 def _spaced_bare_codes(span: Span, taken: list[tuple[int, int]]) -> list[CodeHit]:
