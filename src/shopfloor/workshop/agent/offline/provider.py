@@ -448,8 +448,10 @@ def _plan_create(event: NoteEvent, history: _History) -> tuple[str, Call] | None
             f"The note mentions {what}, and {len(matches)} weavers match that name.",
         )
     weaver = matches[0]
-    if event.rows is None:
+    if event.rows is None or not domain.validate_rows(event.rows):
         said = f" The note says grado {event.grado}, which is not a row count." if event.grado else ""
+        if event.rows is not None:
+            said = f" The note says {event.rows}, outside {domain.MIN_ROWS} to {domain.MAX_ROWS}."
         return "q_rows", _ask(
             "create_hat",
             f"How many rows per inch (hileras) do these hats from {weaver['name']} have?{said}",

@@ -341,7 +341,11 @@ def _strip(span: Span) -> Span:
     return span.part(start, end)
 
 
-_CLAUSE_BREAK = re.compile(r",\s*|\s+(?:y|e|and|pero|but|then|also|tambien)\s+")
+# "treinta y cinco" is one number, not two clauses.
+_CLAUSE_BREAK = re.compile(
+    r",\s*|(?<!treinta)(?<!cuarenta)\s+(?:y|e|and|pero|but|then|also|tambien)\s+"
+    r"|(?:(?<=treinta)|(?<=cuarenta))\s+(?:e|and|pero|but|then|also|tambien)\s+"
+)
 
 
 def _clauses(sentence: Span) -> list[Span]:
