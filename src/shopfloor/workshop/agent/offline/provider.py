@@ -227,7 +227,8 @@ def plan_lookups(reading: Reading) -> list[Call]:
         chunk = codes[i : i + MAX_CODES_PER_CALL]
         calls.append(("find_hats", {"codes": chunk, "weaver_name": None, "stage": None, "open_only": False}))
     for name, stage in _weaver_refs(reading):
-        calls.append(("find_hats", {"codes": [], "weaver_name": name, "stage": stage, "open_only": True}))
+        query = hat_weaver_query(name)
+        calls.append(("find_hats", {"codes": [], "weaver_name": query, "stage": stage, "open_only": True}))
     if any(e.hat is not None and e.hat.partial for e in reading.events):
         # The hats a partial code could be: every open hat, by stage (a lookup needs a filter).
         for stage in STAGES_OPEN:
@@ -271,6 +272,14 @@ def weaver_queries(name: str) -> list[str]:
         queries.append(first[:3])
     heard = " ".join(words)
     return [q for q in dict.fromkeys(queries) if q != heard]
+
+
+def hat_weaver_query(name: str) -> str:
+    """The weaver name to look hats up by: the first name behind a nickname ("el de Manolo" → manuel)."""
+    words = _name_words(name)
+    if not words or _first_name(words[0]) == words[0]:
+        return name
+    return " ".join([_first_name(words[0]), *words[1:]])
 
 
 def plan_second_lookups(reading: Reading, history: _History) -> list[Call]:
@@ -353,14 +362,16 @@ def _resolve_hat(ref: HatRef, message: UserMessage, history: _History) -> _Resol
                     return _Resolved(candidates=list(missing.get("candidates", [])))
         return _Resolved(failed="not looked up")
     if ref.weaver_name is not None:
+        query = hat_weaver_query(ref.weaver_name)
         for call, content, is_error in history.calls("find_hats"):
             args = call.arguments
-            if args.get("weaver_name") == ref.weaver_name and args.get("stage") == ref.stage:
+            if args.get("weaver_name") == query and args.get("stage") == ref.stage:
                 if is_error:
                     return _Resolved(failed=str(content))
                 hats = content.get("hats", [])
                 if len(hats) == 1:
-                    return _Resolved(code=hats[0]["code"], stage=hats[0].get("stage"))
+                    exact = query == ref.weaver_name
+                    return _Resolved(code=hats[0]["code"], exact=exact, stage=hats[0].get("stage"))
                 return _Resolved(candidates=[hat["code"] for hat in hats])
         return _Resolved(failed="not looked up")
     if message.hat_tag is not None:

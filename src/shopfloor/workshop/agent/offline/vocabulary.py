@@ -528,7 +528,7 @@ FUZZY_NEVER = {
 NICKNAMES: dict[str, str] = {
     "rosita": "rosa", "rosi": "rosa", "rosy": "rosa", "chayo": "rosa", "rosario": "rosa",
     "carmencita": "carmen", "carmita": "carmen", "carmela": "carmen", "menchu": "carmen", "mela": "carmen",
-    "manolo": "manuel", "manolito": "manuel", "manuelito": "manuel", "manu": "manuel", "lolo": "manuel",
+    "manolo": "manuel", "manolito": "manuel", "manny": "manuel", "manu": "manuel", "manuelito": "manuel", "lolo": "manuel",
     "meche": "mercedes", "mecha": "mercedes", "pepe": "jose", "pepito": "jose", "lucho": "luis",
     "pancho": "francisco", "paco": "francisco", "chabela": "isabel", "juanita": "juana", "juanito": "juan",
     "lupe": "guadalupe", "toño": "antonio", "tono": "antonio", "nacho": "ignacio", "chela": "graciela",
