@@ -1165,7 +1165,10 @@ def _skip(skipped: list[Skipped], parts: list[Part], reason: SkipReason, span: S
 def _flag_words(span: Span) -> str:
     """The person's own words for a flag: the segment as written, without the words that only join it to
     the clause before ("pero ojo que tiene una mancha" gives "tiene una mancha")."""
-    words = span.said.split()
+    said = span.said
+    for hit in sorted(code_hits(span), key=lambda h: -h.start):
+        said = said[: hit.start - span.start] + said[hit.end - span.start :]
+    words = said.replace(":", " ").split()
     while len(words) > 2 and fold(words[0]).strip(",") in _FLAG_LEADS:
         words = words[1:]
     return " ".join(words)

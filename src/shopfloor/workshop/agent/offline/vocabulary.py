@@ -540,6 +540,7 @@ FLAG_EXTRA: list[tuple[str, str]] = [
         "grade_mismatch",
         r"(?:le )?faltan? hileras|(?:muy )?pocas hileras|(?:demasiadas|muchas) hileras para|no (?:es|llega a|alcanza"
         r" (?:a|para)) (?:ser )?(?:super)?fino|no da (?:el|la) (?:grado|talla)|too few rows|not enough rows"
+        r"|(?:does not|doesn't|doesnt|do not|don't) have enough rows|no tiene (?:suficientes|las) hileras"
         r"|(?:isn't|is not|not) really (?:a )?(?:super)?fin[oe]|rows (?:are )?(?:too )?(?:low|few)",
     ),
     (
