@@ -343,7 +343,7 @@ def _strip(span: Span) -> Span:
 
 # "treinta y cinco" is one number, not two clauses.
 _CLAUSE_BREAK = re.compile(
-    r",\s*|(?<!treinta)(?<!cuarenta)\s+(?:y|e|and|pero|but|then|also|tambien)\s+"
+    r",\s*|\s+&\s+|(?<!treinta)(?<!cuarenta)\s+(?:y|e|and|pero|but|then|also|tambien)\s+"
     r"|(?:(?<=treinta)|(?<=cuarenta))\s+(?:e|and|pero|but|then|also|tambien)\s+"
 )
 
@@ -1278,7 +1278,9 @@ def _read_segment(
     name = person_name(span, skip_spans) or inherited_weaver
     numbers = read_numbers(span)
     words = set(span.words())
-    create_signal = bool(words & CREATE_VERBS) or (
+    # A delivery verb needs something delivered ("dejó las cajas en la bodega" is not new hats).
+    said_hats = numbers.quantity is not None or numbers.said_grade is not None or numbers.has_hat_noun
+    create_signal = (bool(words & CREATE_VERBS) and (said_hats or numbers.rows is not None)) or (
         numbers.quantity is not None
         and (numbers.said_grade is not None or numbers.has_hat_noun or inherited_weaver is not None)
     )
