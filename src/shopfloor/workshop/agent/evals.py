@@ -16,7 +16,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -179,6 +179,7 @@ class CaseRun:
     saved: list[dict[str, Any]]
     tools_called: list[str]
     latency_ms: float
+    steps: list[dict[str, Any]] = field(default_factory=list)
 
 
 def score(case: EvalCase, run: CaseRun) -> CaseResult:
@@ -206,6 +207,10 @@ def score(case: EvalCase, run: CaseRun) -> CaseResult:
         if tool in run.tools_called:
             failures.append(f"tool called but should not be: {tool}")
     failures.extend(summary_problems((run.response or {}).get("summary"), expect))
+    reading = "\n".join(str(s.get("text") or "") for s in run.steps if s.get("kind") == "model_call")
+    for line in expect.get("trace_has") or []:
+        if str(line) not in reading:
+            failures.append(f"the run's trace lacks {line!r}")
     meta = (run.response or {}).get("meta") or {}
     return CaseResult(
         case.id,
@@ -277,7 +282,7 @@ def fresh_eval_run() -> Iterator[RunOne]:
                     error = failed
                 saved, steps = saved_rows(store)
                 latency = float((response or {}).get("meta", {}).get("latency_ms") or 0.0)
-                return CaseRun(response, error, saved, tool_names(steps), latency)
+                return CaseRun(response, error, saved, tool_names(steps), latency, steps)
 
             yield run_one
         finally:

@@ -343,7 +343,7 @@ def _strip(span: Span) -> Span:
 
 # "treinta y cinco" is one number, not two clauses.
 _CLAUSE_BREAK = re.compile(
-    r",\s*|\s+&\s+|(?<!treinta)(?<!cuarenta)\s+(?:y|e|and|pero|but|then|also|tambien)\s+"
+    r",\s*(?:(?:y|e|and|pero|but|then)\s+)?|\s+&\s+|(?<!treinta)(?<!cuarenta)\s+(?:y|e|and|pero|but|then|also|tambien)\s+"
     r"|(?:(?<=treinta)|(?<=cuarenta))\s+(?:e|and|pero|but|then|also|tambien)\s+"
 )
 
@@ -409,7 +409,7 @@ def _spoken_codes(span: Span, taken: list[tuple[int, int]]) -> list[CodeHit]:
             other = _code_body(span, words, i + len(prefix), literal=True)
             if len(other[0]) == 5:
                 body, spelled, j, end = other
-        spelled = spelled or prefix != ("tq",) and prefix != ("t", "q")
+        spelled = spelled or prefix not in {("tq",), ("t", "q")}
         start = words[i][1]
         if len(body) == 5:
             heard = f"TQ-{body}" if spelled else span.note[start:end]
@@ -798,7 +798,7 @@ def _has_subject(span: Span) -> bool:
 
 def _is_noise(folded: str) -> bool:
     words = _WORD.findall(folded)
-    return not words or all(w in NOISE_WORDS for w in words)
+    return not words or all(w in FILLER_WORDS for w in words)
 
 
 _CONNECTORS = {

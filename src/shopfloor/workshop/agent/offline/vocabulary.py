@@ -471,11 +471,11 @@ SKIP_PATTERNS = [
     r"no hace falta (?:el |la )?",
 ]
 
+# Words that carry nothing to record when a clause holds only them ("bueno", "oye", "ya", "gracias").
 FILLER_WORDS = NOISE_WORDS | {
-    "oye", "oiga", "mira", "ya", "bien", "listo_never", "entonces", "bueno", "ah", "ay", "uy", "ojo", "nada",
-    "saludos", "chao", "adios", "hey", "so", "well", "um", "uh", "anyway", "alright", "great", "perfecto",
-    "excelente", "dale", "listo_ok", "porfa", "favor", "por", "please", "mas", "eso", "es", "todo", "that", "s",
-    "all", "nothing", "else",
+    "oye", "oiga", "mira", "ya", "bien", "entonces", "bueno", "ah", "ay", "uy", "ojo", "saludos", "chao",
+    "adios", "hey", "so", "well", "um", "uh", "anyway", "alright", "great", "perfecto", "excelente", "dale",
+    "porfa", "favor", "por", "please", "muchas", "nomas",
 }  # fmt: skip
 
 # Quantities people say: dozens and pairs.
