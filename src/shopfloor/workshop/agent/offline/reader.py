@@ -47,7 +47,6 @@ from shopfloor.workshop.agent.offline.vocabulary import (
     INSTRUCTION_VERBS,
     LETTER_NAMES,
     NEGATION_PATTERNS,
-    NOISE_WORDS,
     NUMBER_WORDS,
     PAIR_WORDS,
     PREFIX_TOKENS,
@@ -528,8 +527,19 @@ def weaver_hat_ref(span: Span) -> tuple[str, int, int] | None:
             if fold(word) in STOP_WORDS:
                 break
             kept.append(word)
+        end = match.end()
+        if span.dictated and len(kept) == 1:
+            # Dictated: "el de rosa guamán" keeps a lower-case surname that is no word the reader knows.
+            after = re.match(r"\s+([a-záéíóúñü]+)", span.note[end : span.end])
+            if (
+                after is not None
+                and _name_word(fold(after.group(1)))
+                and fold(after.group(1)) not in STAGE_WORDS
+            ):
+                kept.append(after.group(1))
+                end += after.end()
         if kept and _is_name(" ".join(kept)):
-            return " ".join(kept), match.start(), match.end()
+            return " ".join(kept), match.start(), end
     return None
 
 

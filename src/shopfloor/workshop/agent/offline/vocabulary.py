@@ -159,7 +159,7 @@ FUTURE_PATTERNS = [
     r"ya mismo",
     r"mas tarde",
     r"luego",
-    r"despues",
+    r"despues(?! del? )",
     r"(?:va|van|vamos|voy) a",
     r"tomorrow",
     r"next (?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)",
