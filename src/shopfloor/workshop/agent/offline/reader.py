@@ -1019,7 +1019,8 @@ def _read_sentence(
     segments: list[Span] = []
     inherited: dict[Span, str] = {}  # a further batch of the same weaver ("…y 2 estándar de 12")
     inherited_hats: dict[Span, Span] = {}  # a flag clause about the hat the clause before moved
-    for clause in _clauses(sentence):
+    clauses = _clauses(sentence)
+    for index, clause in enumerate(clauses):
         folded = clause.folded_text
         subject = _has_subject(clause)
         if not subject and (_ASIDE.match(folded) or (_is_noise(folded) and clause.text.strip())):
@@ -1038,6 +1039,12 @@ def _read_sentence(
             if _is_noise(folded):
                 skipped.append(Skipped("noise", clause.said))
             parts.append(Part("filler", clause.said, clause.start, clause.end))
+            continue
+        last = index == len(clauses) - 1 or _has_subject(clauses[index + 1])
+        if segments and not subject and last and not _has_content(clause) and _has_content(segments[-1]):
+            # "…pasó a lavado, y la paja llegó mojada": words that add nothing to the event before them are
+            # not read into it; they are named as unread.
+            _skip(skipped, parts, "unread", clause)
             continue
         if segments and not subject:
             if _is_negated(clause) and _has_content(clause):
