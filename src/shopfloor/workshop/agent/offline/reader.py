@@ -1040,8 +1040,8 @@ def _read_sentence(
                 skipped.append(Skipped("noise", clause.said))
             parts.append(Part("filler", clause.said, clause.start, clause.end))
             continue
-        last = index == len(clauses) - 1 or _has_subject(clauses[index + 1])
-        if segments and not subject and last and not _has_content(clause) and _has_content(segments[-1]):
+        closing = index == len(clauses) - 1 or _has_subject(clauses[index + 1])
+        if segments and not subject and closing and not _has_content(clause) and _has_content(segments[-1]):
             # "…pasó a lavado, y la paja llegó mojada": words that add nothing to the event before them are
             # not read into it; they are named as unread.
             _skip(skipped, parts, "unread", clause)
