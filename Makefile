@@ -3,8 +3,11 @@ PY ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# Page message catalogues: .po files in git, .mo files built here (docs/workshop-pages.md).
+LOCALE := src/shopfloor/workshop/locale
+MO := $(patsubst %.po,%.mo,$(wildcard $(LOCALE)/*/LC_MESSAGES/messages.po))
 
-.PHONY: run test lint typecheck pytest bench eval install clean
+.PHONY: run test lint typecheck pytest bench eval install clean catalogues messages screenshots
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -12,9 +15,24 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-install: $(STAMP)
+install: $(STAMP) catalogues
 
-run: $(STAMP)
+catalogues: $(MO)
+
+%.mo: %.po $(STAMP)
+	$(BIN)/pybabel compile --statistics -i $< -o $@
+
+# After changing page strings: extract them and merge into each language's .po, then translate and commit.
+messages: $(STAMP)
+	mkdir -p var
+	$(BIN)/pybabel extract -F src/shopfloor/workshop/pages/babel.cfg --add-location=file -o var/messages.pot .
+	$(BIN)/pybabel update -i var/messages.pot -d $(LOCALE) -D messages --no-fuzzy-matching
+
+# Rewrites docs/screenshots/ from the browser tests.
+screenshots: $(STAMP) catalogues
+	SHOPFLOOR_SCREENSHOTS=1 $(BIN)/pytest -q tests/e2e
+
+run: $(STAMP) catalogues
 	$(BIN)/shopfloor prepare
 	$(BIN)/shopfloor serve
 
@@ -27,13 +45,14 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-pytest: $(STAMP)
+pytest: $(STAMP) catalogues
 	$(BIN)/pytest -q
 
-bench: $(STAMP)
+bench: $(STAMP) catalogues
 	$(BIN)/python -m shopfloor.bench
 
 eval: $(STAMP)
+	$(BIN)/shopfloor prepare
 	$(BIN)/shopfloor eval workshop
 	$(BIN)/shopfloor eval shifts
 

@@ -69,7 +69,7 @@ def test_serve_with_two_workers_shares_the_store_and_the_session_key(tmp_path):
         deadline = time.monotonic() + 60
         while True:
             try:
-                if httpx2.get(f"{base}/workshop/", timeout=1).status_code == 200:
+                if httpx2.get(f"{base}/healthz", timeout=1).status_code == 200:
                     break
             except httpx2.TransportError:
                 pass

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 
+from shopfloor.agent.providers import close_providers
 from shopfloor.logs import configure_logging
 from shopfloor.settings import get_settings
 from shopfloor.shifts import cli as shifts_cli
@@ -19,9 +20,10 @@ eval_app.command("shifts")(shifts_cli.eval_command)
 
 
 @app.callback()
-def _main() -> None:
+def _main(ctx: typer.Context) -> None:
     settings = get_settings()
     configure_logging(settings.log_level, settings.log_file)
+    ctx.call_on_close(close_providers)  # the shared model clients, when the command ends
 
 
 @app.command()
@@ -67,3 +69,35 @@ def serve(
         log_level="warning",
         **limits,
     )
+
+
+@app.command()
+def spend(
+    month: str = typer.Option(None, help="The month as YYYY-MM (default: this month, UTC)."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),
+) -> None:
+    """The month's model spend of both apps by app, model and day, with each tenant's cap."""
+    import json
+    import re
+    from datetime import UTC, datetime
+
+    from rich.console import Console
+    from sqlalchemy.exc import DBAPIError
+
+    from shopfloor.agent import spend as ledger
+
+    settings = get_settings()
+    month = month or ledger.month_of(datetime.now(UTC).date())
+    if not re.fullmatch(r"\d{4}-(0[1-9]|1[0-2])", month):
+        raise typer.BadParameter("month must look like 2026-12", param_hint="--month")
+    book = ledger.ledger_at(settings.workshop_db_url())
+    try:
+        totals = book.months(month, settings.monthly_cap_usd)
+        rows = book.by_day(month)
+    except DBAPIError:
+        typer.echo("No spend ledger in the workshop store yet; run `shopfloor prepare` first.", err=True)
+        raise typer.Exit(1) from None
+    if as_json:
+        typer.echo(json.dumps({"month": month, **ledger.as_json(totals, rows)}, indent=2))
+        return
+    ledger.render(Console(), month, totals, rows)

@@ -12,7 +12,7 @@ import secrets
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 KEY_ENV = {"gemini": "GEMINI_API_KEY", "anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY"}
@@ -53,6 +53,12 @@ class Settings(BaseSettings):
     # Retries the provider SDK makes on 429/5xx before a call fails (seed 000: maxRetries 2).
     provider_max_retries: int = 2
 
+    # Monthly model spend cap in USD per tenant (each workshop, the plant), unless the tenant has its own row in
+    # `spend_caps`; unset: no cap (spend is still recorded). docs/pricing.md, "Spend under a cap".
+    monthly_cap_usd: float | None = Field(default=None, ge=0)
+    # The Shift Investigator's tenant in the spend ledger.
+    shifts_plant_id: str = Field(default="plant", min_length=1, max_length=64)
+
     max_body_bytes: int = Field(default=64 * 1024, description="Largest accepted request body")
     # Deepest nesting of arrays and objects a JSON body may have (docs/security.md, input limits).
     max_json_depth: int = Field(default=32, ge=1, le=256)
@@ -67,6 +73,26 @@ class Settings(BaseSettings):
     http_keep_alive_s: int = Field(default=5, ge=1, le=300)
     # Open connections (and requests in progress) per server process; past it, new requests get 503.
     http_max_concurrency: int = Field(default=200, ge=1, le=100_000)
+
+    # Sign-in throttle (docs/security.md, throttles): failures allowed per email and per client address before
+    # a delay, the first delay (doubling with every further failure) and its ceiling, and how long after its
+    # latest failure a counter is forgotten.
+    signin_email_free_failures: int = Field(default=5, ge=1, le=1000)
+    signin_client_free_failures: int = Field(default=20, ge=1, le=100_000)
+    signin_first_delay_s: float = Field(default=15.0, gt=0, le=3600)
+    signin_max_delay_s: float = Field(default=300.0, gt=0, le=86_400)
+    signin_forget_after_s: float = Field(default=900.0, gt=0, le=7 * 86_400)
+    # Days a new bearer token stays valid.
+    token_ttl_days: int = Field(default=90, ge=1, le=3650)
+
+    @model_validator(mode="after")
+    def _throttle_forgets_after_its_delays(self) -> Settings:
+        # A counter forgotten while its delay still runs would turn the delay back to zero.
+        if self.signin_forget_after_s < self.signin_max_delay_s:
+            raise ValueError("signin_forget_after_s must be at least signin_max_delay_s")
+        if self.signin_first_delay_s > self.signin_max_delay_s:
+            raise ValueError("signin_first_delay_s must not exceed signin_max_delay_s")
+        return self
 
     def workshop_db_url(self) -> str:
         """The SQLAlchemy URL of the workshop store."""

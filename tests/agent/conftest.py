@@ -54,3 +54,13 @@ def registry() -> ToolRegistry:
 @pytest.fixture
 def ctx() -> Ctx:
     return Ctx()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_provider_clients():
+    """Each test builds its own shared SDK clients (they are per process, keyed on the provider's settings)."""
+    from shopfloor.agent.providers.factory import close_providers
+
+    close_providers()
+    yield
+    close_providers()

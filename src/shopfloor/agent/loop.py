@@ -18,9 +18,11 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
+from shopfloor.agent.budget import Budget, BudgetExhausted, settle_cost
 from shopfloor.agent.dispatch import dispatch
 from shopfloor.agent.providers.base import (
     AssistantTurn,
+    CallCancel,
     Message,
     ModelRequest,
     Provider,
@@ -53,6 +55,7 @@ class Outcome(StrEnum):
     TIMEOUT = "timeout"  # run budget spent
     PROVIDER_ERROR = "provider_error"
     ABORTED = "aborted"
+    BUDGET_EXHAUSTED = "budget_exhausted"  # the next call's worst case would pass the monthly spend cap
 
 
 @dataclass(frozen=True)
@@ -91,8 +94,13 @@ def run_loop(
     on_event: EventHook | None = None,
     model: str | None = None,
     tool_batch: Callable[[], AbstractContextManager[Any]] | None = None,
+    budget: Budget | None = None,
 ) -> LoopOutcome:
     """Run the tool-use loop until the model ends its turn or a bound or failure stops it.
+
+    ``budget``, when given, reserves each call's worst case before it is made and settles it with the real
+    cost after; a call it refuses is not made and the run ends as ``BUDGET_EXHAUSTED`` (docs/pricing.md,
+    "Spend under a cap"). A ``local`` provider (an offline planner) is never counted.
 
     ``tool_batch``, when given, is entered around the tool calls of each model turn and left before the next
     model call: an app uses it to share one read transaction between those calls without holding anything
@@ -130,10 +138,21 @@ def run_loop(
             timeout_s=min(limits.call_timeout_s, remaining),
             model=model,
         )
+        hold = None
+        if budget is not None and not getattr(provider, "local", False):
+            priced = model or str(getattr(provider, "model", None) or provider.name)
+            prompt_bytes = fixed_bytes + sum(_measure(message, measured) for message in messages)
+            try:
+                hold = budget.reserve(priced, prompt_bytes, limits.max_tokens)
+            except BudgetExhausted as refused:
+                emit("agent.budget.refused", "warn", {"iteration": iteration, "model": priced})
+                return finish(Outcome.BUDGET_EXHAUSTED, iteration - 1, error=refused.as_dict())
         t0 = time.monotonic()
         try:
             turn = _call(provider, request, abort, remaining)
         except ProviderError as error:
+            if budget is not None and hold is not None:
+                budget.settle(hold, settle_cost(error.kind, None))
             duration = int((time.monotonic() - t0) * 1000)
             emit(
                 "agent.model.call",
@@ -147,6 +166,8 @@ def run_loop(
             return finish(Outcome.PROVIDER_ERROR, iteration, error=error.as_dict())
         duration = int((time.monotonic() - t0) * 1000)
         step = trace.record_model_call(turn, iteration, duration)
+        if budget is not None and hold is not None:
+            budget.settle(hold, step.cost_usd)
         emit("agent.model.call", "info", {k: v for k, v in vars(step).items() if k != "text"})
 
         if turn.stop_reason is StopReason.REFUSAL:
@@ -204,11 +225,14 @@ def _call(
 ) -> Turn:
     """Call the provider; with an abort event, wait on a worker so a disconnect ends the wait at once.
 
+    An abort or the end of the run budget also cancels the call itself: the adapter's pooled transport closes
+    the call's connection, so the provider stops generating an answer nobody will read (docs/providers.md).
     A provider marked ``local`` (an offline planner computing its turn in process, in milliseconds) is called
     directly: the hop to a worker would cost more than the call, and the abort is checked between calls."""
     if abort is None or getattr(provider, "local", False):
         return provider.complete(request)
-    future: Future[Turn] = _executor.submit(provider.complete, request)
+    cancel = CallCancel()
+    future: Future[Turn] = _executor.submit(provider.complete, replace(request, cancel=cancel))
     deadline = time.monotonic() + remaining_s
     while True:
         try:
@@ -216,8 +240,11 @@ def _call(
         except TimeoutError:
             if abort.is_set():
                 future.cancel()
+                cancel.cancel()
                 raise ProviderError("aborted", "the client went away") from None
             if time.monotonic() > deadline:
+                future.cancel()
+                cancel.cancel()
                 raise ProviderError(
                     "timeout", "the model call did not finish within the run budget"
                 ) from None

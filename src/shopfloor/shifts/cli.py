@@ -27,6 +27,10 @@ from shopfloor.shifts.records import store
 app = typer.Typer(help="Shift Investigator commands.", no_args_is_help=True)
 console = Console(stderr=True)
 out = Console(soft_wrap=True)
+MODEL_HELP = (
+    "Planner: offline (default), a model name for its tool loop (claude-*, gpt-*, gemini-*), or "
+    "analyst[:claude-*]; default SHOPFLOOR_MODEL."
+)
 
 
 @contextmanager
@@ -259,28 +263,59 @@ def prepare(settings: Settings) -> None:
 
 
 def eval_command(
-    golden: Path = typer.Option(None, "--golden", help="Golden YAML (default: evals/shifts.yaml)."),
+    golden: list[Path] = typer.Option(
+        None, "--golden", help="Golden YAML files or folders (default: evals/shifts.yaml and evals/shifts/)."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+    model: str = typer.Option(None, "--model", help=MODEL_HELP),
 ) -> None:
-    """Run the shifts golden evals offline (scored in code); exit 1 when the bar is not met."""
-    from shopfloor.shifts.evals import run_golden
+    """Run the shifts golden evals (scored in code) with the chosen planner; exit 1 when the bar is not met."""
+    from shopfloor.agent.evals import EvalReport
+    from shopfloor.shifts.evals import class_rates, golden_cases, run_golden
 
-    path = golden or Path("evals/shifts.yaml")
-    if not path.is_file():
-        raise typer.BadParameter(f"no golden file at {path}")
+    paths = golden or [p for p in (Path("evals/shifts.yaml"), Path("evals/shifts")) if p.exists()]
+    for path in paths:
+        if not path.exists():
+            raise typer.BadParameter(f"no golden file at {path}")
+    planner = _planner(model)
     conn = _open_read_only(None)
     try:
-        report = run_golden(conn, path, show_progress=not as_json)
+        reports = [run_golden(conn, path, show_progress=not as_json, planner=planner) for path in paths]
     finally:
         conn.close()
+    report = EvalReport([r for rep in reports for r in rep.results], 1, 1.0)
+    rates = class_rates([c for path in paths for c in golden_cases(path)], report)
     if as_json:
-        typer.echo(json.dumps(report.to_json(), indent=1, default=str))
+        typer.echo(json.dumps({**report.to_json(), "classes": rates}, indent=1, default=str))
     else:
         from shopfloor.agent.evals import render_table
 
         render_table(report, "Shift Investigator golden set", console)
+        for name, (passed, total) in rates.items():
+            typer.echo(f"{name}: {passed}/{total} ({100 * passed / total:.0f} %)")
     if not report.ok:
         raise typer.Exit(code=1)
+
+
+def _planner(option: str | None) -> str:
+    """The chosen planner's name, checked (a bad name, a missing key or a retired model: a bad parameter)."""
+    from shopfloor.agent.capabilities import retirement_problem
+    from shopfloor.settings import KEY_ENV, provider_key
+    from shopfloor.shifts.planning.live import PlannerError, chosen_planner
+
+    try:
+        choice = chosen_planner(option, get_settings())
+    except PlannerError as error:
+        raise typer.BadParameter(f"--model: {error}") from None
+    if choice.kind != "offline" and choice.model is not None:
+        retired = retirement_problem(choice.model, date.today())
+        if retired:
+            raise typer.BadParameter(f"--model: {retired}")
+        if choice.provider in KEY_ENV and not provider_key(choice.provider):
+            raise typer.BadParameter(
+                f"--model {choice.name} needs {KEY_ENV[choice.provider]} in the environment"
+            )
+    return choice.name
 
 
 def _open_read_only(db: Path | None) -> Any:
@@ -307,16 +342,18 @@ def ask(
     after: str = typer.Option(None, "--after", help="Address of the answer a follow-up refers to."),
     as_json: bool = typer.Option(False, "--json", help="Print the whole answer as JSON."),
     db: Path = typer.Option(None, "--db", help="DuckDB record store (default: var/shifts.duckdb)."),
+    model: str = typer.Option(None, "--model", help=MODEL_HELP),
 ) -> None:
-    """Answer one question offline: status, sections, evidence, charts, trace and its address."""
+    """Answer one question: status, sections, evidence, charts, trace and its address (offline by default)."""
     from shopfloor.shifts.answers.render import print_answer
-    from shopfloor.shifts.investigation import investigate
+    from shopfloor.shifts.planning.live import ask_live
     from shopfloor.shifts.planning.plans import AddressError
 
     scope = _parsed_scope(day, shift, include, period)
+    planner = _planner(model)
     conn = _open_read_only(db)
     try:
-        answer = investigate(question, scope, conn, after=after)
+        answer = ask_live(question, scope, conn, planner, get_settings(), after=after)
     except AddressError as error:
         raise typer.BadParameter(f"--after: {error}") from None
     finally:

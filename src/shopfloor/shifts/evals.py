@@ -140,6 +140,15 @@ def score(case: EvalCase, answer: dict[str, Any], keys: list[dict[str, Any]] | N
     tools = [s["tool"] for s in answer.get("trace", []) if s.get("kind") == "tool_call"]
     if "status" in expect and answer["status"] != expect["status"]:
         failures.append(f"status {answer['status']} != {expect['status']}")
+    if "status_in" in expect and answer["status"] not in expect["status_in"]:
+        failures.append(f"status {answer['status']} not in {expect['status_in']}")
+    if "read_as" in expect and answer.get("read_as") != expect["read_as"]:
+        failures.append(f"read as {answer.get('read_as')!r} != {expect['read_as']!r}")
+    shown = " ".join(s["text"] for s in answer.get("sections", []) if s["type"] in ("read_as", "caveat"))
+    for entity in expect.get("entities", []):
+        # Every entity named is in the reading, or in the one line saying it was not applied.
+        if entity.lower() not in shown.lower():
+            failures.append(f"entity {entity!r} neither read nor named as not applied")
     if "url" in expect and answer.get("address") != expect["url"]:
         failures.append(f"address {answer.get('address')} != {expect['url']}")
     for tool in expect.get("tools_include", []):
@@ -208,14 +217,41 @@ def case_runner(
     def run_case(case: EvalCase) -> CaseResult:
         answer = ask(case)
         failures = score(case, answer, keys)
+        usage = answer.get("usage") or {}
         return CaseResult(
             case.id,
             not failures,
             failures,
-            latency_ms=float((answer.get("usage") or {}).get("latency_ms") or 0.0),
+            tokens_in=int(usage.get("tokens_in") or 0),
+            tokens_out=int(usage.get("tokens_out") or 0),
+            cost_usd=usage.get("cost_usd", 0.0),
+            latency_ms=float(usage.get("latency_ms") or 0.0),
         )
 
     return run_case
+
+
+def golden_cases(path: Path) -> list[EvalCase]:
+    """The cases of one golden file, or of every ``*.yaml`` in a folder (each file one class)."""
+    if path.is_dir():
+        return [case for file in sorted(path.glob("*.yaml")) for case in load_cases(file)]
+    return load_cases(path)
+
+
+def case_class(case: EvalCase) -> str:
+    """A case's class: its ``class`` field, else the part of its id before the first dash."""
+    return str(case.data.get("class") or case.id.split("-")[0])
+
+
+def class_rates(cases: list[EvalCase], report: EvalReport) -> dict[str, tuple[int, int]]:
+    """Passed and total cases per class, in class order."""
+    by_id = {case.id: case_class(case) for case in cases}
+    rates: dict[str, list[int]] = {}
+    for result in report.results:
+        counts = rates.setdefault(by_id.get(result.case_id, "other"), [0, 0])
+        counts[0] += int(result.passed)
+        counts[1] += 1
+    return {name: (passed, total) for name, (passed, total) in sorted(rates.items())}
 
 
 def parse_case_day(value: Any) -> date:
@@ -223,13 +259,14 @@ def parse_case_day(value: Any) -> date:
     return value if isinstance(value, date) else date.fromisoformat(str(value))
 
 
-def run_golden(conn: Any, path: Path, *, show_progress: bool = True) -> EvalReport:
-    """Run every golden case offline against the store at ``conn`` and score it (answer key included)."""
+def run_golden(conn: Any, path: Path, *, show_progress: bool = True, planner: str = "offline") -> EvalReport:
+    """Run every golden case with ``planner`` (offline by default, or a live planner's name,
+    docs/shifts-agent.md) against the store at ``conn`` and score it (answer key included)."""
     from shopfloor.settings import get_settings
-    from shopfloor.shifts.investigation import investigate
+    from shopfloor.shifts.planning.live import ask_live
     from shopfloor.shifts.plant.scope import Scope
 
-    cases = load_cases(path)
+    cases = golden_cases(path)
     keys = load_answer_key(get_settings().shifts_answer_keys_path())
 
     def ask(case: EvalCase) -> dict[str, Any]:
@@ -240,6 +277,7 @@ def run_golden(conn: Any, path: Path, *, show_progress: bool = True) -> EvalRepo
             include=data.get("include") or ("shift" if data.get("shift") else "day"),
             period=data.get("period", "day"),
         )
-        return investigate(str(data["question"]), scope, conn, after=data.get("after")).as_dict()
+        question, after = str(data["question"]), data.get("after")
+        return ask_live(question, scope, conn, planner, get_settings(), after=after).as_dict()
 
     return run_evals(cases, case_runner(ask, keys), overall_bar=1.0, show_progress=show_progress)

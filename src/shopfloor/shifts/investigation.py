@@ -16,16 +16,26 @@ from typing import Any
 
 import duckdb
 
-from shopfloor.agent.loop import LoopLimits, Outcome, run_loop
+from shopfloor.agent.budget import Budget
+from shopfloor.agent.loop import LoopLimits, LoopOutcome, Outcome, run_loop
 from shopfloor.agent.providers.base import Provider
 from shopfloor.agent.tools import ToolRegistry
 from shopfloor.agent.trace import ToolCallStep, Trace
 from shopfloor.shifts.answers.shapes import build_sections
-from shopfloor.shifts.planning.planner import MODEL, NOT_BUILT, OfflinePlanner, Step, plan_steps
+from shopfloor.shifts.planning.measures import Step
+from shopfloor.shifts.planning.planner import MODEL, OfflinePlanner, plan_steps
 from shopfloor.shifts.planning.plans import Plan, parse_address
-from shopfloor.shifts.planning.router import EXAMPLES, MONEY_WORDS, Unavailable, route
+from shopfloor.shifts.planning.reading import canonical, closest, plan_read_as
+from shopfloor.shifts.planning.router import MONEY_WORDS, PRESCRIPTION, Unavailable, route
 from shopfloor.shifts.plant.scope import Scope
-from shopfloor.shifts.tools.catalog import DAILY, full_registry, model_registry, plan_registry
+from shopfloor.shifts.tools.catalog import (
+    BY_NAME,
+    CHARTS,
+    DAY_TOOLS,
+    full_registry,
+    model_registry,
+    plan_registry,
+)
 from shopfloor.shifts.tools.context import RunContext
 
 STATUSES = (
@@ -61,7 +71,13 @@ OUTCOME_STATUS = {
     Outcome.MAX_ITERATIONS: "budget_exhausted",
     Outcome.TIMEOUT: "timeout",
     Outcome.REQUEST_TOO_LARGE: "context_limit",
+    Outcome.BUDGET_EXHAUSTED: "budget_exhausted",
 }
+# The monthly spend cap refused the planner's next model call (docs/pricing.md, "Spend under a cap").
+SPEND_PREFACE = (
+    "The plant's monthly model budget is spent, so the planner could not continue; no answer was written. "
+    "What follows is only the evidence gathered before that."
+)
 
 
 @dataclass
@@ -73,6 +89,8 @@ class Answer:
     scope: dict[str, Any]
     address: str | None
     sections: list[dict[str, str]]
+    # How the question was read ("Read as: …"): the first section of every answer, and what the page shows.
+    read_as: str = ""
     evidence: list[dict[str, Any]] = field(default_factory=list)
     charts: list[dict[str, Any]] = field(default_factory=list)
     tables: list[dict[str, Any]] = field(default_factory=list)
@@ -83,12 +101,18 @@ class Answer:
     examples: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        if not self.read_as:
+            self.read_as = "Read as: not a question the investigator answers offline"
+        if not self.sections or self.sections[0].get("type") != "read_as":
+            self.sections.insert(0, {"type": "read_as", "text": self.read_as})
+
     def as_dict(self) -> dict[str, Any]:
         """JSON form (the CLI's --json and the evals read this)."""
         return dict(self.__dict__)
 
     def text(self) -> str:
-        """The sections as plain text lines."""
+        """The sections as plain text lines, the "Read as" line first."""
         return "\n".join(s["text"] for s in self.sections)
 
 
@@ -133,7 +157,7 @@ def check_plan(steps: list[Step], scope: Scope, registry: ToolRegistry[RunContex
             return f"{name} is not an allowed tool."
         if not isinstance(args, dict):
             return f"{name}: arguments must be an object."
-        if scope.period != "day" and name in (*DAILY, "get_shift_dollars", "get_day_dollars"):
+        if scope.period != "day" and name in DAY_TOOLS:
             return f"{name} is a daily tool and the Period control is {scope.period}."
         if scope.include == "shift":
             shifts = [args.get("shift")] if "shift" in args else []
@@ -157,10 +181,17 @@ def investigate(
     steps: list[Step] | None = None,
     plan: Plan | None = None,
     planner: Provider | None = None,
+    registry: ToolRegistry[RunContext] | None = None,
+    system: str | None = None,
+    run_in: Scope | None = None,
+    budget: Budget | None = None,
 ) -> Answer:
     """Answer ``question`` in ``scope``. ``steps`` replaces the router's plan (an analyst's plan), ``plan``
     skips routing (an address), ``after`` names the plan a follow-up refers to, and ``planner`` replaces
-    the offline planner with another Provider driving the same loop, tools and checks."""
+    the offline planner with another Provider driving the same loop, tools and checks; a live planner also
+    passes the ``registry`` it is offered, its ``system`` prompt and the scope its tools run in (``run_in``,
+    ``planning/live.py``). ``budget`` holds its model calls to the plant's monthly spend cap
+    (``shopfloor.agent.spend``)."""
     started = time.perf_counter()
     if history is not None:
         found = conn.execute("SELECT sha256 FROM days WHERE day = ?", [scope.day]).fetchone()
@@ -168,25 +199,16 @@ def investigate(
     previous = parse_address(after) if after else (history.previous_plan() if history else None)
     routed: Plan | Unavailable = plan if plan is not None else route(question, scope, previous)
     if isinstance(routed, Unavailable):
-        answer = _unavailable(question, scope, None, routed.reason, routed.examples)
+        answer = _unavailable(question, scope, None, routed.reason)
         if history is not None:
             history.add(question, scope, None)
         return answer
-    if routed.measure in NOT_BUILT and steps is None:
-        return _unavailable(
-            question,
-            scope,
-            routed,
-            f"{NOT_BUILT[routed.measure]} is not available in this version; try the downtime pareto, the waste "
-            "breakdown or the period KPIs for that window.",
-            EXAMPLES,
-        )
-    tool_scope = run_scope(routed, scope)
-    registry = full_registry()
+    tool_scope = run_in or run_scope(routed, scope)
+    full = full_registry()
     chosen = plan_steps(routed) if steps is None else steps
     # An analyst's plan is held to the model catalog (no offline-only tools); the router's own plan may
     # add get_day_dollars to a dollars answer over several shifts.
-    allowlist = registry if steps is None else model_registry()
+    allowlist = full if steps is None else model_registry()
     rejected = check_plan(chosen, tool_scope, allowlist)
     if rejected is not None:
         return Answer(
@@ -195,20 +217,23 @@ def investigate(
             tool_scope.as_dict(),
             routed.address(),
             [{"type": "text", "text": f"The plan was refused whole before any step ran: {rejected}"}],
+            read_as=plan_read_as(routed),
             plan=_plan_dict(routed),
             reason=rejected,
         )
     ctx = RunContext(conn, tool_scope)
     trace = Trace()
+    offered = registry or (full if planner is not None else None)
     outcome = run_loop(
-        planner or OfflinePlanner(routed, chosen),
-        SYSTEM,
+        planner or OfflinePlanner(routed, CHARTS, chosen),
+        system or SYSTEM,
         question,
-        registry if planner is not None else plan_registry(tuple(name for name, _ in chosen)),
+        offered if offered is not None else plan_registry(tuple(name for name, _ in chosen)),
         ctx,
         trace,
         limits=limits,
         model=MODEL if planner is None else None,
+        budget=budget,  # the plant's monthly spend cap; the offline planner is never counted
     )
     status = OUTCOME_STATUS.get(outcome.outcome, "planner_error")
     cited: list[str] = []
@@ -218,20 +243,29 @@ def investigate(
         status = "planner_error" if problem else "complete"
         if problem:
             errors.append(problem)
-    numbered = _numbered_evidence(trace, set(cited) if status == "complete" else set(ctx.results))
+    numbered = _numbered_evidence(
+        trace, set(cited) if status == "complete" else set(ctx.results), ctx.results
+    )
     errors += [f"{s.tool}: {s.output}" for s in trace.steps if isinstance(s, ToolCallStep) and s.is_error]
     caveats: list[str] = []
     if status == "complete":
         status, caveats = _done(question, routed, numbered, ctx.charts, errors)
-    sections = build_sections(routed, numbered, ctx.charts, status, caveats)
+    if status in ("complete", "partial") and numbered:
+        missing = not_applied(routed, numbered)
+        if missing:
+            status = "partial"
+            caveats.insert(0, "Not applied: " + "; ".join(missing) + ".")
+    sections = build_sections(routed, numbered, ctx.charts, status, caveats, BY_NAME)
     if status in PREFACE:
-        sections.insert(0, {"type": "text", "text": PREFACE[status]})
+        spent = outcome.outcome is Outcome.BUDGET_EXHAUSTED
+        sections.insert(0, {"type": "text", "text": SPEND_PREFACE if spent else PREFACE[status]})
     answer = Answer(
         status,
         question,
         tool_scope.as_dict(),
         routed.address(),
         sections,
+        read_as=plan_read_as(routed),
         evidence=numbered,
         charts=list(ctx.charts),
         tables=[_table(e) for e in numbered],
@@ -245,6 +279,7 @@ def investigate(
             "latency_ms": round((time.perf_counter() - started) * 1000, 1),
         },
         plan=_plan_dict(routed),
+        reason=_loop_reason(outcome) if status not in ("complete", "partial", "unavailable") else None,
         errors=errors,
     )
     if history is not None:
@@ -306,24 +341,73 @@ def investigate_address(address: str, scope_day_conn: duckdb.DuckDBPyConnection)
     return investigate(address, scope, scope_day_conn, plan=plan)
 
 
-def _unavailable(
-    question: str, scope: Scope, plan: Plan | None, reason: str, examples: tuple[str, ...]
-) -> Answer:
+def _unavailable(question: str, scope: Scope, plan: Plan | None, reason: str) -> Answer:
+    """An honest refusal with the three supported questions nearest to it, each with its address here."""
     sections = [
         {"type": "text", "text": reason},
-        {"type": "label", "text": "Questions the investigator answers"},
+        {"type": "label", "text": "Closest questions the investigator answers"},
     ]
-    sections += [{"type": "where", "text": f"- {e}"} for e in examples]
+    examples: list[str] = []
+    for example in closest(question):
+        routed = route(example, scope)
+        if isinstance(routed, Plan):
+            sections.append({"type": "where", "text": f"- {example}", "address": routed.address()})
+            examples.append(example)
     return Answer(
         "unavailable",
         question,
         scope.as_dict(),
         plan.address() if plan else None,
         sections,
+        read_as=f"Read as: not a question the investigator answers offline ({reason.rstrip('.')})",
         plan=_plan_dict(plan) if plan else None,
         reason=reason,
-        examples=list(examples),
+        examples=examples,
     )
+
+
+# Where an entity can show in the evidence rows: the row columns that may hold its value.
+ENTITY_COLUMNS = {
+    "grade": ("grade",),
+    "crew": ("crew", "slice"),
+    "reason": ("key", "reason"),
+    "place": ("key", "place"),
+    "width": ("width_in", "slice"),
+}
+
+
+def not_applied(plan: Plan, evidence: list[dict[str, Any]]) -> list[str]:
+    """The entities on ``plan`` that no evidence shows, each with why (docs/shifts-agent.md, "Reading").
+
+    An entity is applied when a result groups by its dimension (so its row, or its absence, is the answer)
+    or a row carries it; a crew is also applied when it is the crew of the shift read."""
+    missing = []
+    for name, columns in ENTITY_COLUMNS.items():
+        value = getattr(plan, name)
+        if value is None:
+            continue
+        shown = any(
+            str(row.get(col)) in (str(value), f"{value}.0")
+            for e in evidence
+            for row in e["rows"]
+            for col in columns
+        )
+        grouped = plan.by == name or (name == "width" and plan.by == "width")
+        crewed = name == "crew" and any((e.get("coverage") or {}).get("crew") == value for e in evidence)
+        if not (shown or grouped or crewed):
+            label = f"{value} in web" if name == "width" else f"{name} {value}"
+            missing.append(
+                f"{label} (this answer's tools do not break {MEASURE_NAMES.get(plan.measure, plan.measure)} down by {name})"
+            )
+    return missing
+
+
+MEASURE_NAMES = {
+    "overview": "the diagnosis",
+    "kpis": "the KPIs",
+    "downtime": "downtime",
+    "quality": "rejects",
+}
 
 
 def _finish(text: str | None, ctx: RunContext) -> tuple[list[str], str | None]:
@@ -341,8 +425,21 @@ def _finish(text: str | None, ctx: RunContext) -> tuple[list[str], str | None]:
     return cited, None
 
 
-def _numbered_evidence(trace: Trace, keep: set[str]) -> list[dict[str, Any]]:
-    """Successful results with their query number (their step among the trace's tool calls)."""
+def _loop_reason(outcome: LoopOutcome) -> str | None:
+    """What stopped the loop, in one line (a provider's error says its kind, status and message)."""
+    error = outcome.error or {}
+    if not error:
+        return None
+    detail = error.get("message") or error.get("category") or error.get("stop_reason") or ""
+    status = f" {error['status']}" if "status" in error else ""
+    return f"{error.get('type', outcome.outcome.value)}{status}: {detail}".rstrip(": ")
+
+
+def _numbered_evidence(
+    trace: Trace, keep: set[str], results: dict[str, dict[str, Any]] | None = None
+) -> list[dict[str, Any]]:
+    """Successful results with their query number (their step among the trace's tool calls); the run's own
+    envelope (``results``) stands for what a live model was shown of it (planning/catalogs.model_view)."""
     out = []
     number = 0
     for step in trace.steps:
@@ -353,7 +450,8 @@ def _numbered_evidence(trace: Trace, keep: set[str]) -> list[dict[str, Any]]:
         if step.is_error or not isinstance(content, dict) or step.tool == "render_chart":
             continue
         if content.get("result_id") in keep:
-            out.append({**content, "query": number})
+            full = (results or {}).get(content["result_id"], content)
+            out.append({**full, "query": number})
     return out
 
 
@@ -376,6 +474,18 @@ def _done(
     ):
         status = "partial"
         caveats.append("Money was asked for but this evidence has no cost basis.")
+    q = canonical(question)
+    if re.search(PRESCRIPTION, q):
+        status = "partial"
+        caveats.append(
+            "The records cannot recommend a machine adjustment; this answer shows what they record about it."
+        )
+    if re.search(r"\bprofit|\bmargin\b", q):
+        status = "partial"
+        caveats.append(
+            "Profit needs revenue and a contribution margin: the records hold neither, the cost rates are "
+            "assumed and the margin is not set, so this shows the losses, not a profit figure."
+        )
     if plan.window != "day" and any(
         isinstance(e.get("coverage"), dict) and e["coverage"].get("status") != "complete" for e in evidence
     ):

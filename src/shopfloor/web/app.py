@@ -7,13 +7,15 @@ listed in :data:`MOUNTS`; this module sits above both apps and neither imports i
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.responses import HTMLResponse
 from starlette.types import ASGIApp
 
 from shopfloor import __version__
+from shopfloor.agent.providers import close_providers
 from shopfloor.settings import Settings, get_settings
 from shopfloor.shifts.api import create_app as create_shifts_app
 from shopfloor.web.errors import ErrorBoundaryMiddleware, install_error_handlers
@@ -44,10 +46,16 @@ MOUNTS: list[tuple[str, AppFactory, str, str]] = [
 ]
 
 
+@asynccontextmanager
+async def _lifespan(_app: FastAPI) -> AsyncIterator[None]:
+    yield
+    close_providers()  # the shared model clients and their connections (docs/providers.md)
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The server's app: landing page, ``/healthz`` and each mounted app, with the shared middleware."""
     settings = settings or get_settings()
-    app = FastAPI(title="shopfloor", version=__version__, docs_url=None, redoc_url=None)
+    app = FastAPI(title="shopfloor", version=__version__, docs_url=None, redoc_url=None, lifespan=_lifespan)
     install_error_handlers(app)
     mounted: list[tuple[str, str, str]] = []
     for prefix, factory, title, blurb in MOUNTS:

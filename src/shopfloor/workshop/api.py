@@ -10,8 +10,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, FastAPI, Query, Request, Response
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi import APIRouter, FastAPI, Path, Query, Request, Response
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from shopfloor.logs import get_logger, request_id_var
@@ -21,6 +21,8 @@ from shopfloor.workshop import accounts, domain
 from shopfloor.workshop.agent.api import router as agent_router
 from shopfloor.workshop.approvals import ApplyRequest, CardResult, apply_decisions
 from shopfloor.workshop.deps import Actor, Admin, StoreDep, WorkshopState, state_of
+from shopfloor.workshop.pages import install as install_pages
+from shopfloor.workshop.spend import router as spend_router
 from shopfloor.workshop.store import NotFound, Store, WorkshopRepo
 from shopfloor.workshop.store import models as m
 from shopfloor.workshop.store.models import utcnow
@@ -162,21 +164,30 @@ def _not_found(what: str) -> ApiError:
 auth = APIRouter(prefix="/auth")
 
 
-@auth.post("/login")
-def login(body: LoginBody, request: Request, response: Response) -> dict[str, Any]:
-    """Check email and password; set the signed session cookie and return the CSRF token for forms."""
+@auth.post("/login", response_model=None)
+def login(body: LoginBody, request: Request, response: Response) -> dict[str, Any] | JSONResponse:
+    """Check email and password; set the signed session cookie and return the CSRF token for forms.
+
+    Failures are throttled per email and per client address (docs/security.md, throttles): while a counter
+    makes the caller wait, the answer is 429 ``rate_limited`` with ``Retry-After``.
+    """
     state = state_of(request)
-    if state.throttle.blocked(body.email):
-        raise ApiError(
-            429, "rate_limited", "Too many failed sign-ins for this email; try again in 15 minutes."
+    host = request.client.host if request.client else None
+    try:
+        actor = accounts.sign_in(state.store, state.throttle, body.email, body.password, host)
+    except accounts.Throttled as exc:
+        log.info("workshop.auth.login_throttled", extra={"retry_after_s": exc.retry_after_s})
+        return envelope(
+            429,
+            "rate_limited",
+            f"Too many failed sign-ins; try again in {exc.retry_after_s} seconds.",
+            request_id_var.get(),
+            headers={"Retry-After": str(exc.retry_after_s)},
         )
-    actor = accounts.authenticate(state.store, body.email, body.password)
     if actor is None:
-        state.throttle.failed(body.email)
         log.info("workshop.auth.login_failed")
         raise ApiError(401, "invalid_credentials", "Email or password is wrong.")
-    state.throttle.succeeded(body.email)
-    session = accounts.new_session(actor)
+    session = accounts.start_session(state.store, actor, state.signer.max_age_s)
     response.set_cookie(
         accounts.SESSION_COOKIE,
         state.signer.dumps(session),
@@ -190,8 +201,11 @@ def login(body: LoginBody, request: Request, response: Response) -> dict[str, An
 
 
 @auth.post("/logout")
-def logout(actor: Actor, response: Response) -> dict[str, Any]:
-    """End the browser session (the cookie is cleared)."""
+def logout(actor: Actor, request: Request, response: Response) -> dict[str, Any]:
+    """End the browser session on the server (a copy of the cookie is refused from now on) and clear it."""
+    session = getattr(request.state, "session", None)
+    if session is not None:
+        accounts.end_session(state_of(request).store, session)
     response.delete_cookie(accounts.SESSION_COOKIE, path="/")
     return {"ok": True}
 
@@ -205,8 +219,35 @@ def me(actor: Actor, request: Request) -> dict[str, Any]:
 
 @auth.post("/tokens")
 def new_token(body: TokenBody, actor: Actor, request: Request) -> dict[str, Any]:
-    """A new bearer token for the signed-in user, shown once."""
-    return {"token": accounts.issue_token(state_of(request).store, actor, body.name), "name": body.name}
+    """A new bearer token for the signed-in user: the secret, shown this once, and the token's details."""
+    state = state_of(request)
+    token, info = accounts.create_token(state.store, actor, body.name, state.settings.token_ttl_days)
+    return {"token": token, **info.as_json()}
+
+
+@auth.get("/tokens")
+def list_tokens(
+    actor: Actor, store: StoreDep, all: Annotated[bool, Query(alias="all")] = False
+) -> dict[str, Any]:
+    """The signed-in user's tokens, newest first; ``?all=true`` (admins): every token of the workshop.
+    Never the secrets."""
+    if all and not actor.is_admin:
+        raise ApiError(403, "forbidden", "Only a workshop admin can see everyone's tokens.")
+    tokens = accounts.list_tokens(store, actor, everyone=all)
+    return {"scope": "workshop" if all else "mine", "tokens": [t.as_json() for t in tokens]}
+
+
+@auth.post("/tokens/{token_id}/revoke")
+def revoke_token(
+    token_id: Annotated[str, Path(max_length=40)], actor: Actor, store: StoreDep
+) -> dict[str, Any]:
+    """Revoke one token: one's own, or (admins) anyone's in the workshop. A token one may not see is 404."""
+    try:
+        info = accounts.revoke_token(store, actor, token_id)
+    except NotFound:
+        raise _not_found("such token") from None
+    log.info("workshop.auth.token_revoked", extra={"user_id": actor.user_id, "token_id": info.id})
+    return {"revoked": info.as_json()}
 
 
 api = APIRouter(prefix="/api")
@@ -360,23 +401,6 @@ def _failure(results: list[CardResult], cards: list[dict[str, Any]]) -> JSONResp
     return envelope(status, code, message, request_id_var.get(), results=cards)
 
 
-INDEX_PAGE = """<!doctype html><html lang=en><head><meta charset=utf-8><title>Toquilla Trace</title></head><body>
-<h1>Toquilla Trace</h1>
-<p>Hat records kept by speaking or typing notes. The agent turns a note into proposal cards; a person approves,
-edits or rejects each card, and only an approval writes a record.</p>
-<h2>API</h2>
-<ul>
-<li><code>POST /workshop/auth/login</code> (email, password) for a session, or a bearer token for scripts</li>
-<li><code>POST /functions/v1/workshop-agent</code>: a note in, proposal cards out</li>
-<li><code>POST /functions/v1/apply-proposals</code>: approve, edit, reject or answer cards</li>
-<li><code>GET /workshop/api/hats</code>, <code>/workshop/api/weavers</code>, <code>/workshop/api/proposals</code>,
-<code>/workshop/api/runs</code> (admins)</li>
-</ul>
-<p>From a terminal: <code>shopfloor workshop note "TEXT" --as EMAIL --json</code>. Demo accounts and the
-rules are in docs/workshop.md.</p>
-</body></html>"""
-
-
 def create_app(settings: Settings, store: Store | None = None) -> FastAPI:
     """The Toquilla Trace sub-app (the store opens on first use, from ``settings.workshop_db_url()``)."""
     app = FastAPI(title="Toquilla Trace", docs_url=None, redoc_url=None)
@@ -386,9 +410,6 @@ def create_app(settings: Settings, store: Store | None = None) -> FastAPI:
     app.include_router(api)
     app.include_router(functions)
     app.include_router(agent_router)
-
-    @app.get("/", response_class=HTMLResponse)
-    def index() -> str:
-        return INDEX_PAGE
-
+    app.include_router(spend_router)
+    install_pages(app)
     return app

@@ -74,15 +74,23 @@ class Decision(BaseModel):
     action: Literal["approve", "reject", "answer"]
     edits: Fields | None = None
     choice: StrictInt | None = Field(default=None, ge=0, le=3)
+    # The "someone else" (or "another hat") choice: the value names a weaver or hat the card did not offer.
+    other: bool = False
     value: Fields | None = None
     reason: StrictStr | None = Field(default=None, max_length=500)
 
     @model_validator(mode="after")
     def _consistent(self) -> Decision:
-        if self.action == "reject" and (self.edits or self.value or self.choice is not None):
+        if self.action == "reject" and (self.edits or self.value or self.choice is not None or self.other):
             raise ValueError("a rejection carries no edits, choice or value")
         if self.action == "answer" and self.choice is None and not self.value:
             raise ValueError("an answer needs a choice or a value")
+        if self.other and self.choice is not None:
+            raise ValueError("someone else (other) is not one of the choices: give no choice with it")
+        if self.other and not any(
+            f is not None and ({"weaver_id", "hat_code"} & set(f.given())) for f in (self.value, self.edits)
+        ):
+            raise ValueError("someone else (other) needs the weaver_id or hat_code it means")
         return self
 
 
@@ -260,9 +268,30 @@ def _decide(
         # An id the person typed that is not in this workshop is bad input, not a rule: nothing is recorded.
         base.outcome, base.code, base.message = "not_found", "not_found", unknown
         return base
+    refused = _not_offered(repo, proposal, decision)
+    if refused is not None:
+        base.code, base.message = "not_offered", refused
+        return base
     if decision.action == "answer":
         return _answer(s, repo, actor, proposal, payload, now, base)
-    return _approve(s, repo, actor, proposal, payload, now, base)
+    if (
+        proposal.status == "question"
+        and decision.choice is None
+        and not decision.value
+        and not decision.edits
+    ):
+        # A draft may already hold every field (a weaver the note named): the question still needs its answer.
+        missing = _missing(proposal.type, payload)
+        base.code = "answer_required"
+        base.message = (
+            f"Answer the question first (missing: {', '.join(missing)})."
+            if missing
+            else "Answer the question first."
+        )
+        return base
+    return _approve(
+        s, repo, actor, proposal, payload, now, base, edits_change=_edits_change(proposal, decision)
+    )
 
 
 def _effective_payload(proposal: m.Proposal, decision: Decision) -> tuple[dict[str, Any], str | None]:
@@ -301,6 +330,83 @@ def _effective_payload(proposal: m.Proposal, decision: Decision) -> tuple[dict[s
     return payload, None
 
 
+def _edits_change(proposal: m.Proposal, decision: Decision) -> bool:
+    """True when the decision's edits change something on the card (a form sent back unchanged does not)."""
+    if decision.edits is None:
+        return False
+    current = {k: v for k, v in proposal.payload.items() if k != "question"}
+    current.update(proposal.edited_payload or {})
+    for key, value in decision.edits.given().items():
+        if key == "hat_code":
+            if domain.normalize_code(str(value)) != _code_of(current):
+                return True
+        elif current.get(key) != value:
+            return True
+    return False
+
+
+OFFERED_IDS = ("weaver_id", "hat_code")
+
+
+def _offered(proposal: m.Proposal, key: str) -> list[dict[str, Any]]:
+    """The question's choices that offer a ``key`` (a weaver or a hat)."""
+    choices = (proposal.payload.get("question") or {}).get("choices") or []
+    return [c for c in choices if isinstance(c, dict) and c.get(key)]
+
+
+def _id_name(repo: WorkshopRepo, key: str, value: object) -> str:
+    """How a person knows a weaver id or hat code: the weaver's name, the code itself."""
+    if key == "weaver_id":
+        try:
+            return repo.weaver(str(value)).name
+        except NotFound:
+            return str(value)
+    return _code_of({"hat_code": value}) or str(value)
+
+
+def _not_offered(repo: WorkshopRepo, proposal: m.Proposal, decision: Decision) -> str | None:
+    """Why a question's answer may not name a weaver or hat its choices did not offer, unless the decision is
+    the explicit "someone else" choice (``other``); None when it may. A question that offered no choice for a
+    field asks for it openly, so any value answers it (docs/workshop.md, "Approving")."""
+    if proposal.status != "question":
+        return "Only a question card has choices." if decision.other else None
+    if decision.other:
+        return None
+    for fields in (decision.value, decision.edits):
+        given = fields.given() if fields is not None else {}
+        for key in OFFERED_IDS:
+            offered = _offered(proposal, key)
+            if given.get(key) is None or not offered:
+                continue
+            wanted = given[key] if key == "weaver_id" else _code_of(given)
+            if wanted in {c[key] for c in offered}:
+                continue
+            labels = ", ".join(str(c.get("label") or c[key]) for c in offered)
+            other = "someone else" if key == "weaver_id" else "another hat"
+            what = "weaver" if key == "weaver_id" else "hat"
+            return (
+                f"{_id_name(repo, key, given[key])} is not one of this card's choices ({labels}); pick one of "
+                f'them, or answer "{other}" to name another {what}.'
+            )
+    return None
+
+
+def _offer_warnings(repo: WorkshopRepo, proposal: m.Proposal, payload: dict[str, Any]) -> list[str]:
+    """Names of what the card holds that its question did not offer (each warns ``not_offered``)."""
+    names = []
+    for key in OFFERED_IDS:
+        offered = _offered(proposal, key)
+        if offered and payload.get(key) and payload[key] not in {c[key] for c in offered}:
+            names.append(_id_name(repo, key, payload[key]))
+    return names
+
+
+def _warn_not_offered(check: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    if not names:
+        return check
+    return {**check, "warnings": [*check.get("warnings", []), "not_offered"]}
+
+
 def _unknown_typed_id(repo: WorkshopRepo, decision: Decision) -> str | None:
     """Why a hat code or weaver id given in the decision's edits or value is not in the workshop, if it is not."""
     for fields in (decision.edits, decision.value):
@@ -337,7 +443,8 @@ def _answer(
     if missing:
         base.code, base.message = "answer_incomplete", f"Still missing: {', '.join(missing)}."
         return base
-    check = _check(repo, actor, proposal.type, payload, now)
+    not_offered = _offer_warnings(repo, proposal, payload)
+    check = _warn_not_offered(_check(repo, actor, proposal.type, payload, now), not_offered)
     edited = {k: v for k, v in payload.items() if k in EDITABLE.get(proposal.type, frozenset())}
     status = "pending" if check["allowed"] else "blocked"
     s.execute(
@@ -347,6 +454,8 @@ def _answer(
     )
     base.outcome, base.status, base.rule_result = "answered", status, dict(check)
     base.message = "Answer saved; the card can be approved." if check["allowed"] else check["message"]
+    if not_offered:
+        base.message += f" {', '.join(not_offered)} was not one of the card's choices."
     return base
 
 
@@ -466,7 +575,10 @@ def _approve(
     payload: dict[str, Any],
     now: datetime,
     base: CardResult,
+    edits_change: bool = False,
 ) -> CardResult:
+    """Approve a card (with ``payload``, its fields after the decision's edits); ``edits_change`` when they
+    change the card, so a rule refusing them leaves the card as it was (docs/workshop.md, "Approving")."""
     missing = _missing(proposal.type, payload) if proposal.status == "question" else []
     if missing:
         base.code = "answer_required"
@@ -476,8 +588,15 @@ def _approve(
         stale = _stale(proposal, _hat(repo, payload), payload)
         if stale is not None:
             return stale
-    check = _check(repo, actor, proposal.type, payload, now)
+    check = _warn_not_offered(
+        _check(repo, actor, proposal.type, payload, now), _offer_warnings(repo, proposal, payload)
+    )
     base.rule_result = check
+    if not check["allowed"] and edits_change:
+        # The person's edit is what the rule refuses, not the card: say why and change nothing.
+        base.code = check["code"]
+        base.message = f"{check['message']} The card was not changed."
+        return base
     if not check["allowed"]:
         base.outcome, base.code, base.status, base.message = (
             "blocked",
@@ -596,7 +715,18 @@ def _create_hats(
                     )
                     s.add(hat)
                     s.flush()
-                    _add_event(s, actor, proposal, hat.id, now, "created", to_stage="Weaving")
+                    # A created hat is a delivery ("terminó / entregó N"), woven already (docs/workshop.md,
+                    # "Approving"): its first move out of Weaving is not judged too fast.
+                    _add_event(
+                        s,
+                        actor,
+                        proposal,
+                        hat.id,
+                        now,
+                        "created",
+                        from_stage=domain.WOVEN_AT_DELIVERY,
+                        to_stage="Weaving",
+                    )
                 codes.append(code)
                 break
             except IntegrityError:
@@ -632,6 +762,15 @@ def _advance(
     return {"hat_code": hat.code, "from_stage": from_stage, "to_stage": to_stage, "version": expected + 1}
 
 
+def _flag_message(proposal: m.Proposal, payload: dict[str, Any]) -> str:
+    """What the flag record says: a message the person typed on the card as typed; otherwise the card's
+    message with the note's words (the quote) kept beside it (docs/workshop.md, "Approving")."""
+    message = str(payload["message"])
+    if message != proposal.payload.get("message"):
+        return domain.collapse_spaces(message)[: domain.MAX_FLAG_MESSAGE]
+    return domain.flag_record_message(message, proposal.quote)
+
+
 def _raise_flag(
     s: Session, actor: domain.Actor, proposal: m.Proposal, hat: m.Hat, payload: dict[str, Any], now: datetime
 ) -> dict[str, Any] | None:
@@ -641,7 +780,7 @@ def _raise_flag(
                 workshop_id=actor.workshop_id,
                 hat_id=hat.id,
                 kind=payload["kind"],
-                message=str(payload["message"]).strip()[: domain.MAX_FLAG_MESSAGE],
+                message=_flag_message(proposal, payload),
                 status="open",
                 proposal_id=proposal.id,
                 created_at=now,

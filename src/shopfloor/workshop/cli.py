@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import typer
@@ -9,13 +12,16 @@ from rich.console import Console
 from rich.table import Table
 
 from shopfloor.settings import Settings, get_settings
+from shopfloor.workshop import accounts, domain
 from shopfloor.workshop.agent import cli as agent_cli
 from shopfloor.workshop.sample import DEMO_ACCOUNTS, LoadReport, load_sample
-from shopfloor.workshop.store import Store, WorkshopRepo, open_store
+from shopfloor.workshop.store import NotFound, Store, WorkshopRepo, open_store
 from shopfloor.workshop.store.rls import provision_app_role
 
 app = typer.Typer(help="Toquilla Trace commands.", no_args_is_help=True)
 app.command("note")(agent_cli.note_command)
+tokens_app = typer.Typer(help="List and revoke bearer tokens.", no_args_is_help=True)
+app.add_typer(tokens_app, name="tokens")
 console = Console()
 
 
@@ -71,7 +77,6 @@ def status() -> None:
     settings = get_settings()
     store: Store = open_store(settings.workshop_db_url())
     try:
-        from shopfloor.workshop import domain
         from shopfloor.workshop.sample import WORKSHOPS
 
         for workshop_id, name in WORKSHOPS:
@@ -82,6 +87,62 @@ def status() -> None:
                 )
     finally:
         store.dispose()
+
+
+@contextmanager
+def _acting_as(email: str) -> Iterator[tuple[Store, domain.Actor]]:
+    """The app's store and the active user ``email`` (exit 1 if there is none)."""
+    store = open_store(get_settings().workshop_db_url())
+    try:
+        actor = accounts.actor_by_email(store, email)
+        if actor is None:
+            typer.echo(f"No active user {email}.", err=True)
+            raise typer.Exit(1)
+        yield store, actor
+    finally:
+        store.dispose()
+
+
+@tokens_app.command("list")
+def tokens_list(
+    email: str = typer.Option(..., "--as", help="The user whose tokens to list (an admin, with --all)."),
+    everyone: bool = typer.Option(False, "--all", help="Every token of the workshop (admins)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the tokens as JSON."),
+) -> None:
+    """List bearer tokens, newest first (never their secrets)."""
+    with _acting_as(email) as (store, actor):
+        if everyone and not actor.is_admin:
+            typer.echo("Only a workshop admin can list everyone's tokens.", err=True)
+            raise typer.Exit(1)
+        tokens = accounts.list_tokens(store, actor, everyone=everyone)
+    if as_json:
+        typer.echo(json.dumps({"tokens": [t.as_json() for t in tokens]}, ensure_ascii=False))
+        return
+    # One plain line per token (id first), so the list reads in any terminal width and in scripts.
+    minute = "%Y-%m-%d %H:%M"
+    for t in tokens:
+        expires = t.expires_at.strftime(minute) if t.expires_at else "-"
+        typer.echo(
+            f"{t.id}  {t.status:<7}  {t.user_name}  {t.name!r}  created {t.created_at.strftime(minute)}"
+            f"  expires {expires}"
+        )
+    if not tokens:
+        typer.echo("No tokens.")
+
+
+@tokens_app.command("revoke")
+def tokens_revoke(
+    token_id: str = typer.Argument(..., help="The token's id (from `tokens list`)."),
+    email: str = typer.Option(..., "--as", help="The token's user, or an admin of its workshop."),
+) -> None:
+    """Revoke one bearer token; it is refused from the next request on."""
+    with _acting_as(email) as (store, actor):
+        try:
+            info = accounts.revoke_token(store, actor, token_id)
+        except NotFound:
+            typer.echo(f"No such token {token_id} for {email}.", err=True)
+            raise typer.Exit(1) from None
+    typer.echo(f"Token {info.id} ({info.name}, {info.user_name}) is revoked.")
 
 
 def prepare(settings: Settings) -> None:

@@ -25,8 +25,8 @@ class WorkshopState:
     def __init__(self, settings: Settings, store: Store | None = None) -> None:
         self.settings = settings
         self.signer = accounts.SessionSigner(settings.session_secret())
-        self.throttle = accounts.LoginThrottle()
         self._store = store
+        self._throttle: accounts.SigninThrottle | None = None
         self._lock = Lock()
 
     @property
@@ -36,6 +36,15 @@ class WorkshopState:
             if self._store is None:
                 self._store = open_store(self.settings.workshop_db_url())
             return self._store
+
+    @property
+    def throttle(self) -> accounts.SigninThrottle:
+        """The sign-in throttle, counting in the store (shared by every server process)."""
+        store = self.store
+        with self._lock:
+            if self._throttle is None:
+                self._throttle = accounts.SigninThrottle(store, self.settings)
+            return self._throttle
 
     def dispose(self) -> None:
         """Close the store's pooled connections (it reopens on next use)."""
@@ -77,7 +86,7 @@ def current_actor(request: Request) -> domain.Actor:
         session, request.headers.get(accounts.CSRF_HEADER)
     ):
         raise ApiError(403, "csrf_failed", "The form is out of date; reload the page and try again.")
-    actor = accounts.load_actor(state.store, session.user_id, session.workshop_id)
+    actor = accounts.actor_for_session(state.store, session)
     if actor is None:
         raise ApiError(401, "unauthorized", "Sign in first.")
     request.state.auth = "session"

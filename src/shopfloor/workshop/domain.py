@@ -292,6 +292,22 @@ FLAG_KINDS: tuple[FlagKind, ...] = ("grade_mismatch", "too_fast", "weaver_not_fo
 MAX_FLAG_MESSAGE = 200
 FLAG_MESSAGE_ERROR = f"message must be 1 to {MAX_FLAG_MESSAGE} characters."
 
+
+def flag_record_message(message: str, quote: str) -> str:
+    """The text a raised flag keeps: the person's own words (the card's quote) and the card's message.
+
+    A message that holds the quote, or is itself part of it, already carries the person's words and is kept
+    as it is; otherwise the quote comes first, then the message (``"mancha en el ala" — Stain on the brim.``),
+    cut to :data:`MAX_FLAG_MESSAGE` characters. White space runs count as one space.
+    """
+    text, words = collapse_spaces(message), collapse_spaces(quote)
+    if not words or words in text or (text and text in words):
+        return (text or words)[:MAX_FLAG_MESSAGE]
+    if not text:
+        return words[:MAX_FLAG_MESSAGE]
+    return f'"{words}" — {text}'[:MAX_FLAG_MESSAGE]
+
+
 # ---------------------------------------------------------------------------------------------------------
 # Proposals: what a card proposes, where it stands, and how much one note may ask for
 # ---------------------------------------------------------------------------------------------------------
@@ -476,9 +492,21 @@ def left_weaving_at(events: Iterable[HatEvent]) -> datetime | None:
     return min(times) if times else None
 
 
+# A hat delivered by its weaver arrives woven: its ``created`` event comes *from* Weaving (weaving ended at the
+# delivery), so how long it was woven is not in the record and is never judged too fast (docs/workshop.md,
+# "Rules").
+WOVEN_AT_DELIVERY: Stage = "Weaving"
+
+
+def arrived_woven(events: Iterable[HatEvent]) -> bool:
+    """True when the record says the hat arrived already woven: its ``created`` event comes from Weaving."""
+    return any(e.type == "created" and e.from_stage == WOVEN_AT_DELIVERY for e in events)
+
+
 def detect_anomalies(hat: Hat, events: Sequence[HatEvent], now: datetime) -> list[Anomaly]:
     """What looks wrong in ``hat``'s record: ``grade_mismatch`` (grade vs rows), ``too_fast`` (left Weaving
-    sooner than the grade's minimum weaving days after creation) and ``weaver_not_found`` (missing or archived).
+    sooner than the grade's minimum weaving days after creation, for a hat whose weaving the record holds: not
+    one that :func:`arrived_woven`) and ``weaver_not_found`` (missing or archived).
 
     Events later than ``now`` are ignored, so a caller may pass a simulated event at ``now`` to ask "would this
     move be too fast?".
@@ -491,8 +519,9 @@ def detect_anomalies(hat: Hat, events: Sequence[HatEvent], now: datetime) -> lis
                 "message": f"{hat.code}: {grade_mismatch_message(hat.grade, hat.rows_per_inch)}",
             }
         )
-    left = left_weaving_at(e for e in events if e.created_at <= now)
-    if left is not None and hat.grade in MIN_WEAVING_DAYS:
+    known = [e for e in events if e.created_at <= now]
+    left = left_weaving_at(known)
+    if left is not None and hat.grade in MIN_WEAVING_DAYS and not arrived_woven(known):
         days = MIN_WEAVING_DAYS[hat.grade]  # type: ignore[index]
         took = left - hat.created_at
         if took < timedelta(days=days):

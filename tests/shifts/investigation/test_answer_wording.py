@@ -19,7 +19,7 @@ def _texts(answer):
 
 def test_volume_question_leads_with_lineal_footage_not_speed(conn):
     answer = investigate("how much did we make", SHIFT2, conn)
-    head = answer.sections[0]["text"]
+    head = answer.sections[1]["text"]
     # Shift 2 ran 84,000 + 150,000 ft (conftest SETUPS).
     assert "**234,000.0 ft**" in head and "speed" not in head
     assert "200,000 ft is a bad shift" in head
@@ -29,7 +29,7 @@ def test_volume_question_leads_with_lineal_footage_not_speed(conn):
 
 def test_volume_by_grade_leads_with_the_grade_volume(conn):
     answer = investigate("throughput by grade", SHIFT2, conn)
-    head = answer.sections[0]["text"]
+    head = answer.sections[1]["text"]
     assert head.startswith("The largest volume was") and "MSF**" in head
     assert invariants(answer.as_dict()) == []
 
@@ -37,7 +37,7 @@ def test_volume_by_grade_leads_with_the_grade_volume(conn):
 def test_setup_matrix_counts_setups_and_paper_changes(conn):
     answer = investigate("how many paper changes", SHIFT1, conn)
     texts = _texts(answer)
-    assert answer.sections[0]["text"].startswith("**2** setups in the matrix")  # S1-00, S1-01
+    assert answer.sections[1]["text"].startswith("**2** setups in the matrix")  # S1-00, S1-01
     assert any("**1** paper change (wet-end runs)" in t for t in texts)  # both on W001
     assert any(t.startswith("- **0** setups over the 3.25 % trim flag") for t in texts)
     assert invariants(answer.as_dict()) == []
@@ -45,7 +45,7 @@ def test_setup_matrix_counts_setups_and_paper_changes(conn):
 
 def test_one_stop_is_singular(conn):
     answer = investigate("show the downtime by reason", SHIFT2, conn)
-    assert "over 1 stop (" in answer.sections[0]["text"] or "over 1 stop " in answer.sections[0]["text"]
+    assert "over 1 stop (" in answer.sections[1]["text"] or "over 1 stop " in answer.sections[1]["text"]
     assert not any("1 stops" in t for t in _texts(answer))
 
 
@@ -61,7 +61,7 @@ def _variance_env(status):
     ]
     return {
         "query": 4,
-        "speed_fpm": 551.0,
+        "shift_fpm": 551.0,
         "reference_fpm": 601.6,
         "against": "baseline",
         "coverage": {"status": status},
@@ -70,14 +70,14 @@ def _variance_env(status):
 
 
 def test_window_stop_bucket_names_its_leading_reason_when_ranked():
-    _, lines = shapes._variance(_variance_env("complete"))
+    _, lines = shapes.variance(_variance_env("complete"))
     assert "- stops (controllable), led by Knife jam: **29.2 ft/min** (query 4 · row 2)" in [
         s["text"] for s in lines
     ]
 
 
 def test_partial_window_stop_bucket_names_no_leading_reason():
-    _, lines = shapes._variance(_variance_env("partial"))
+    _, lines = shapes.variance(_variance_env("partial"))
     assert "- stops (controllable): **29.2 ft/min** (query 4 · row 2)" in [s["text"] for s in lines]
     assert not any("led by" in s["text"] for s in lines)
 
@@ -110,14 +110,14 @@ def test_a_statement_repeated_in_one_run_is_read_once_and_listed_twice(conn, mon
 
 def test_all_shift_speed_headline_names_its_shift(conn):
     answer = investigate("which shift lost the most speed", Scope(day=DAY), conn)
-    head = answer.sections[0]["text"]
-    assert head.startswith("Shift one: Slowest run") and "(query 1 · row" in head
+    head = answer.sections[1]["text"]
+    assert head.startswith("Shift 1 ran at") and "(query 1 · row" in head
     assert not any(" runs runs " in s["text"] for s in answer.sections)
     assert invariants(answer.as_dict()) == []
 
 
 def test_a_trend_names_its_metric_in_words(conn):
     answer = investigate("trim trend over 2 weeks", SHIFT2, conn)
-    head = answer.sections[0]["text"]
+    head = answer.sections[1]["text"]
     assert "for side trim (query 1 · row 2)" in head and "trim_pct" not in head
     assert invariants(answer.as_dict()) == []

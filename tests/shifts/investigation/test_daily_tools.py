@@ -6,13 +6,13 @@ import pytest
 
 from shopfloor.agent.dispatch import dispatch
 from shopfloor.agent.providers.base import ToolCall
-from shopfloor.agent.tools import ToolRegistry, schema_problems
+from shopfloor.agent.tools import schema_problems
 from shopfloor.shifts import Scope
+from shopfloor.shifts.tools.catalog import DAY_TOOLS, full_registry
 from shopfloor.shifts.tools.context import RunContext
-from shopfloor.shifts.tools.daily import daily_tools
 
 DAY = date(2026, 9, 16)
-REG = ToolRegistry(daily_tools())
+REG = full_registry().subset(DAY_TOOLS)
 
 
 def call(conn, name, args, scope=None):
@@ -41,7 +41,7 @@ def test_shift_kpis_shift1(conn):
     k = by_measure(env["rows"])
     assert k["lineal_ft"]["value"] == 360_000  # 90,000 + 270,000
     assert k["gross_sqft"]["value"] == 2_940_000  # 360,000 ft x 98 in / 12
-    assert k["speed_fpm"]["value"] == 750  # 360,000 / 480
+    assert k["shift_fpm"]["value"] == 750  # 360,000 / 480
     assert k["speed_to_target_pct"]["value"] == pytest.approx(83.3333, abs=1e-3)  # 360,000 / (900 x 480)
     assert k["speed_to_target_pct"]["flag"] is True
     assert k["running_fpm"]["value"] == pytest.approx(774.1935, abs=1e-3)  # 360,000 / (480 - 15)
@@ -50,7 +50,7 @@ def test_shift_kpis_shift1(conn):
     assert k["trim_pct"]["value"] == pytest.approx(2.0)  # 58,800 / 2,940,000
     assert k["dry_end_pct"]["value"] == pytest.approx(0.034, abs=1e-3)  # 1,000 / 2,940,000
     assert k["throughput_in"]["value"] == 98
-    assert k["setups"]["value"] == 2 and k["paper_changes"]["value"] == 1
+    assert k["valid_setups"]["value"] == 2 and k["paper_changes"]["value"] == 1
     assert k["lineal_per_setup"]["value"] == 180_000
     assert env["maintenance_pct_band"] == 2.5 and "band" in env["maintenance_pct_band_text"]
     assert env["coverage"]["status"] == "complete"
@@ -65,7 +65,7 @@ def test_shift_kpis_shift2_bands(conn):
     assert k["pm_pct"]["value"] == pytest.approx(6.25)  # 30 / 480
     assert k["speed_to_target_pct"]["value"] == pytest.approx(75.0)  # 234,000 / (500*240 + 800*240)
     assert k["trim_pct"]["value"] == pytest.approx(2.7439, abs=1e-3)  # 47,510 / 1,731,500
-    assert k["setups_over_trim_flag"]["value"] == 1  # S2-00 at 4 %
+    assert k["setups_above_trim_flag"]["value"] == 1  # S2-00 at 4 %
 
 
 def test_downtime_breakdown_orders_pm_last_with_flags(conn):
@@ -129,7 +129,7 @@ def test_overview_has_three_components(conn):
 def test_setup_matrix_and_rankings(conn):
     env = ok(conn, "get_setup_matrix", {"shift": 2})
     assert [r["record_id"] for r in env["rows"]] == ["S2-00", "S2-01"]
-    assert env["rows"][0]["trim_flag"] is True and env["setups_over_trim_flag"] == 1
+    assert env["rows"][0]["trim_flag"] is True and env["setups_above_trim_flag"] == 1
     ranked = ok(conn, "get_rankings", {"shift": 2, "metric": "downtime"})
     assert [(r["record_id"], r["rank"]) for r in ranked["rows"]] == [("S2-01", 1), ("S2-00", 2)]
     speed = ok(conn, "get_rankings", {"shift": 2, "metric": "speed"})

@@ -47,7 +47,7 @@ def test_period_kpis_with_deltas(conn):
     assert env["window"]["start"] == "2026-09-14" and env["previous_window"]["start"] == "2026-09-07"
     assert env["coverage"]["status"] == "complete" and env["deltas_withheld"] is False
     assert k["lineal_ft"]["current"] == 4_770_000 and k["lineal_ft"]["change"] == "unchanged"
-    assert k["speed_fpm"]["current"] == 662.5  # 4,770,000 / 7,200
+    assert k["shift_fpm"]["current"] == 662.5  # 4,770,000 / 7,200
     assert k["maintenance_pct"]["current"] == pytest.approx(2.0833, abs=1e-3)  # 150 / 7,200
     assert k["maintenance_pct"]["previous"] == pytest.approx(3.4722, abs=1e-3)  # 250 / 7,200
     assert k["maintenance_pct"]["delta"] == pytest.approx(-1.3889, abs=1e-3)
@@ -321,7 +321,7 @@ def test_speed_variance_buckets_add_up(conn):
     )
     # Reference = week B's grade baselines weighted by their running minutes: 4,770,000 / 6,700 ft/min.
     assert env["reference_fpm"] == pytest.approx(711.9403, abs=1e-3)
-    assert env["speed_fpm"] == 487.5  # 1,170,000 / 2,400
+    assert env["shift_fpm"] == 487.5  # 1,170,000 / 2,400
     b = rows_by(env["rows"], "bucket")
     assert b["stops"]["fpm"] == pytest.approx(29.6642, abs=1e-3)  # 100 min x reference / 2,400
     assert b["planned maintenance"]["fpm"] == pytest.approx(44.4963, abs=1e-3)

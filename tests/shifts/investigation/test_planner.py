@@ -28,6 +28,7 @@ def test_overview_of_one_shift_and_of_the_day():
         "get_shift_overview",
         "get_downtime_breakdown",
         "get_wet_end_performance",
+        "get_shift_notes",
     ]
     day = steps("what happened today")
     assert [a["shift"] for n, a in day if n == "get_shift_overview"] == [1, 2, 3]

@@ -482,7 +482,10 @@ def test_a_trend_keeps_the_weeks_it_was_asked_for(question, weeks):
 
 
 def test_a_named_grade_code_asks_for_the_per_grade_rows():
-    assert plan("what was the speed on 275-BC").address() == "/a?day=2026-09-16&shift=2&measure=fpm&by=grade"
+    assert (
+        plan("what was the speed on 275-BC").address()
+        == "/a?day=2026-09-16&shift=2&measure=fpm&by=grade&grade=275-BC"
+    )
     assert plan("why was 275-BC slow this week").measure == "overview"  # a diagnosis still wins
 
 

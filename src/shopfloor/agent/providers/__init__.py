@@ -8,6 +8,7 @@ name; ``replay`` feeds recorded HTTP exchanges through those real SDK clients.
 from shopfloor.agent.providers.factory import (
     DEFAULT_MODELS,
     ProviderConfigError,
+    close_providers,
     default_live_model,
     make_provider,
     provider_for_model,
@@ -16,6 +17,7 @@ from shopfloor.agent.providers.factory import (
 __all__ = [
     "DEFAULT_MODELS",
     "ProviderConfigError",
+    "close_providers",
     "default_live_model",
     "make_provider",
     "provider_for_model",

@@ -34,6 +34,7 @@ from shopfloor.agent.providers.common import (
     count,
     result_text,
 )
+from shopfloor.agent.providers.transport import bound_to
 
 DEFAULT_MODEL = "claude-opus-5-5"
 FALLBACK_BETA = "server-side-fallback-2026-07-01"
@@ -104,13 +105,18 @@ class AnthropicProvider:
             open_telemetry=False,
         )
 
+    def close(self) -> None:
+        """Close the SDK client (and the connections it holds)."""
+        self._client.close()
+
     def complete(self, request: ModelRequest) -> Turn:
         """One ``beta.messages.create`` call, mapped to a neutral turn."""
         model = request.model or self.model
         try:
-            message = self._client.beta.messages.create(
-                model=model, timeout=request.timeout_s, **build_params(request, model, self.options)
-            )
+            with bound_to(request.cancel):  # an abort closes this call's connection
+                message = self._client.beta.messages.create(
+                    model=model, timeout=request.timeout_s, **build_params(request, model, self.options)
+                )
             # Reading the answer is inside the error mapping: the SDK does not validate what it was sent.
             return parse_message(message)
         except anthropic.APITimeoutError:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -94,9 +95,59 @@ class ToolResults:
 Message = UserText | AssistantTurn | ToolResults
 
 
+class Closable(Protocol):
+    """A connection a call is waiting on (``providers.transport``); ``abort`` closes it from another thread."""
+
+    def abort(self) -> None:
+        """Close the connection now; the call waiting on it fails at once."""
+        ...
+
+
+class CallCancel:
+    """Cancels one model call from another thread (docs/providers.md, "Retries, timeouts, errors").
+
+    The SDKs take no abort signal, so the pooled transport registers the connection a call is reading or
+    writing here while it does so; :meth:`cancel` closes it, and any later read, write or connect of the same
+    call (an SDK retry) fails at once. Once the call is over nothing is registered, so a late cancel never
+    touches a connection that went back to the pool.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._cancelled = False
+        self._busy: set[Closable] = set()
+
+    @property
+    def cancelled(self) -> bool:
+        """Whether :meth:`cancel` was called."""
+        return self._cancelled
+
+    def cancel(self) -> None:
+        """Close every connection the call is using and refuse it any further I/O."""
+        with self._lock:
+            self._cancelled = True
+            busy = list(self._busy)
+        for stream in busy:
+            stream.abort()
+
+    def enter(self, stream: Closable) -> bool:
+        """Register ``stream`` for one read, write or connect; False (nothing registered) once cancelled."""
+        with self._lock:
+            if self._cancelled:
+                return False
+            self._busy.add(stream)
+            return True
+
+    def leave(self, stream: Closable) -> None:
+        """The read, write or connect on ``stream`` is over."""
+        with self._lock:
+            self._busy.discard(stream)
+
+
 @dataclass(frozen=True)
 class ModelRequest:
-    """Everything a provider needs for one call. ``tools`` are neutral specs in fixed order."""
+    """Everything a provider needs for one call. ``tools`` are neutral specs in fixed order. ``cancel``, set
+    by the loop when it waits on a worker, lets an abort close the call's connection."""
 
     system: str
     tools: Sequence[dict[str, Any]]
@@ -104,6 +155,7 @@ class ModelRequest:
     max_tokens: int = 8000
     timeout_s: float = 25.0
     model: str | None = None
+    cancel: CallCancel | None = None
 
 
 class ProviderError(Exception):

@@ -35,6 +35,7 @@ from shopfloor.agent.providers.common import (
     parse_json_arguments,
     result_text,
 )
+from shopfloor.agent.providers.transport import bound_to
 
 MODEL_PREFIX = "openai-compatible/"
 
@@ -73,13 +74,18 @@ class ChatCompletionsProvider:
             timeout=timeout_s,
         )
 
+    def close(self) -> None:
+        """Close the SDK client (and the connections it holds)."""
+        self._client.close()
+
     def complete(self, request: ModelRequest) -> Turn:
         """One ``chat.completions.create`` call, mapped to a neutral turn."""
         model = request.model or self.model
         try:
-            completion = self._client.chat.completions.create(
-                model=model, timeout=request.timeout_s, **build_params(request)
-            )
+            with bound_to(request.cancel):  # an abort closes this call's connection
+                completion = self._client.chat.completions.create(
+                    model=model, timeout=request.timeout_s, **build_params(request)
+                )
             return parse_completion(completion, model)
         except openai.APITimeoutError:
             raise self._errors.timeout() from None

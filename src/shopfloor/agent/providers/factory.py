@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import copy
+import hashlib
 import re
+import threading
 from datetime import date
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from shopfloor.agent.capabilities import retirement_problem
 from shopfloor.settings import KEY_ENV, Settings, provider_key
@@ -74,15 +77,27 @@ def make_provider(
             raise ProviderConfigError(
                 f"SHOPFLOOR_PROVIDER={LOCAL_PROVIDER} needs SHOPFLOOR_BASE_URL (e.g. http://127.0.0.1:8080/v1)"
             )
+        # A local server rarely takes a key; OPENAI_API_KEY is sent when set (some gateways want one).
+        key = provider_key("openai")
+    else:
+        key = provider_key(kind)
+        if not key:
+            raise ProviderConfigError(f"model {model!r} needs {KEY_ENV[kind]} in the environment")
+    if http_client is not None:  # a test's recorded exchanges: a client of its own, never shared
+        return _build(kind, model, key, settings.base_url, retries, http_client)
+    return _shared(kind, model, key, settings.base_url, retries)
+
+
+def _build(
+    kind: str, model: str, key: str | None, base_url: str | None, retries: int, http_client: httpx2.Client
+) -> Provider:
+    """A new adapter for ``kind`` on ``http_client``."""
+    if kind == LOCAL_PROVIDER:
         from shopfloor.agent.providers.chat_completions_provider import ChatCompletionsProvider
 
-        # A local server rarely takes a key; OPENAI_API_KEY is sent when set (some gateways want one).
-        return ChatCompletionsProvider(
-            settings.base_url, model, provider_key("openai"), http_client=http_client, max_retries=retries
-        )
-    key = provider_key(kind)
-    if not key:
-        raise ProviderConfigError(f"model {model!r} needs {KEY_ENV[kind]} in the environment")
+        assert base_url is not None
+        return ChatCompletionsProvider(base_url, model, key, http_client=http_client, max_retries=retries)
+    assert key is not None
     if kind == "gemini":
         from shopfloor.agent.providers.gemini_provider import GeminiProvider
 
@@ -94,6 +109,44 @@ def make_provider(
     from shopfloor.agent.providers.openai_provider import OpenAIProvider
 
     return OpenAIProvider(key, model=model, http_client=http_client, max_retries=retries)
+
+
+# One SDK client per provider (and key, server and retry setting) per process: runs reuse its connections.
+# The adapters keep no per-run state, so runs on other models of the same provider share the client too
+# (a shallow copy with another default model). Closed by close_providers() on shutdown.
+_lock = threading.Lock()
+_clients: dict[tuple[str, str, str | None, int], tuple[Any, httpx2.Client]] = {}
+
+
+def _shared(kind: str, model: str, key: str | None, base_url: str | None, retries: int) -> Provider:
+    from shopfloor.agent.providers.transport import pooled_client
+
+    # The key is part of the identity (a rotated key gets a new client) but is kept only as a digest.
+    digest = hashlib.sha256((key or "").encode()).hexdigest()
+    with _lock:
+        found = _clients.get((kind, digest, base_url, retries))
+        if found is None:
+            http = pooled_client()
+            built: Any = _build(kind, model, key, base_url, retries, http)
+            found = (built, http)
+            _clients[(kind, digest, base_url, retries)] = found
+    adapter = found[0]
+    if adapter.model == model:
+        return adapter  # type: ignore[no-any-return]
+    other = copy.copy(adapter)
+    other.model = model
+    return other  # type: ignore[no-any-return]
+
+
+def close_providers() -> None:
+    """Close every shared SDK client and its connections (the web app's shutdown and the CLI's exit call
+    this). A later :func:`make_provider` builds new ones."""
+    with _lock:
+        entries = list(_clients.values())
+        _clients.clear()
+    for adapter, http in entries:
+        adapter.close()
+        http.close()  # the Gemini SDK leaves a client it was given open
 
 
 def default_live_model(settings: Settings) -> str | None:

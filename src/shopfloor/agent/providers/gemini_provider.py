@@ -34,6 +34,7 @@ from shopfloor.agent.providers.common import (
     count,
     jsonable,
 )
+from shopfloor.agent.providers.transport import bound_to
 
 DEFAULT_MODEL = "gemini-2.5-flash-lite"
 API_VERSION = "v1beta"
@@ -86,13 +87,18 @@ class GeminiProvider:
         )
         self._client = genai.Client(api_key=api_key, http_options=options)
 
+    def close(self) -> None:
+        """Close the SDK client (and the connections it holds)."""
+        self._client.close()
+
     def complete(self, request: ModelRequest) -> Turn:
         """One ``generate_content`` call, mapped to a neutral turn."""
         model = request.model or self.model
         try:
-            response = self._client.models.generate_content(
-                model=model, contents=build_contents(request), config=build_config(request, model)
-            )
+            with bound_to(request.cancel):  # an abort closes this call's connection
+                response = self._client.models.generate_content(
+                    model=model, contents=build_contents(request), config=build_config(request, model)
+                )
             # Reading the answer is inside the error mapping, like the call itself.
             return parse_response(response, model)
         except genai_errors.APIError as error:

@@ -37,6 +37,7 @@ from shopfloor.agent.providers.common import (
     parse_json_arguments,
     result_text,
 )
+from shopfloor.agent.providers.transport import bound_to
 
 DEFAULT_MODEL = "gpt-6.1-terra"
 
@@ -86,13 +87,18 @@ class OpenAIProvider:
             api_key=api_key, http_client=http_client, max_retries=max_retries, timeout=timeout_s
         )
 
+    def close(self) -> None:
+        """Close the SDK client (and the connections it holds)."""
+        self._client.close()
+
     def complete(self, request: ModelRequest) -> Turn:
         """One ``responses.create`` call, mapped to a neutral turn."""
         model = request.model or self.model
         try:
-            response = self._client.responses.create(
-                model=model, timeout=request.timeout_s, **build_params(request, model, self.options)
-            )
+            with bound_to(request.cancel):  # an abort closes this call's connection
+                response = self._client.responses.create(
+                    model=model, timeout=request.timeout_s, **build_params(request, model, self.options)
+                )
             # Reading the answer is inside the error mapping: the SDK does not validate what it was sent.
             return parse_response(response)
         except openai.APITimeoutError:

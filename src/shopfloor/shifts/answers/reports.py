@@ -125,11 +125,11 @@ def period_report(
         f"{current.label if period != 'year' else 'The 52 weeks to ' + current.end.isoformat()}: "
         f"{len(cover.valid)} of {len(cover.expected)} production days complete.",
     ]
-    if now["speed_fpm"] is not None:
+    if now["shift_fpm"] is not None:
         change = ""
-        if both and before["speed_fpm"] is not None:
-            change = f", {now['speed_fpm'] - before['speed_fpm']:+.1f} ft/min on the window before"
-        sections.append(f"Shift speed {now['speed_fpm']:.1f} ft/min{change}.")
+        if both and before["shift_fpm"] is not None:
+            change = f", {now['shift_fpm'] - before['shift_fpm']:+.1f} ft/min on the window before"
+        sections.append(f"Shift speed {now['shift_fpm']:.1f} ft/min{change}.")
     if now["maintenance_pct"] is not None:
         change = ""
         if both and before["maintenance_pct"] is not None:

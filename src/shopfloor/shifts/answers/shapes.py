@@ -17,14 +17,29 @@ and one line saying rankings are withheld. A shape depends on the plan and scope
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any
+from typing import Any, Protocol
 
+from shopfloor.shifts.planning.measures import MEASURES
 from shopfloor.shifts.planning.plans import Plan
 from shopfloor.shifts.plant.money import COST_NOTE, FORMULAS, RATES
 
 Section = dict[str, str]
+# A tool's answer builder: its result's headline (or None) and its findings.
+Shaper = Callable[[dict[str, Any]], tuple[Section | None, list[Section]]]
+
+
+class ToolAnswer(Protocol):
+    """What the sections need to know of a tool (its catalog entry, docs/shifts-agent.md "Tools")."""
+
+    @property
+    def shape(self) -> Shaper | None: ...
+
+    @property
+    def shift_labelled(self) -> bool: ...
+
+
 WITHHELD = "Rankings are withheld: the evidence is incomplete, so rows are listed in the tool's order."
 
 
@@ -85,7 +100,8 @@ def _kpi(env: dict[str, Any], measure: str) -> tuple[int, dict[str, Any]] | None
 # --- per tool: the headline (optional) and findings ------------------------------------------------------
 
 
-def _shift_kpis(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+def shift_kpis(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of a shift kpis result: its headline, if any, and its findings."""
     q = env["query"]
     head = None
     found = _kpi(env, "speed_to_target_pct")
@@ -103,6 +119,7 @@ def _shift_kpis(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
             {"type": "text", "text": f"Crew {cov['crew']}, supervisor slot {cov.get('supervisor_slot')}."}
         )
     for measure, label in (
+        ("shift_fpm", "Shift speed {} including stops"),
         ("lineal_ft", "Lineal footage {}"),
         ("maintenance_pct", "Maintenance downtime {} of scheduled minutes, band 2.5 %"),
         ("operator_pct", "Operator downtime {} of scheduled minutes, band 2.5 %"),
@@ -116,7 +133,8 @@ def _shift_kpis(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     return head, out
 
 
-def _downtime(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+def downtime(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of a downtime result: its headline, if any, and its findings."""
     q = env["query"]
     rows = env["rows"]
     ranked = _ranked(env)
@@ -159,7 +177,8 @@ def _downtime(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     return head, out
 
 
-def _wet_end(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+def wet_end(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of a wet end result: its headline, if any, and its findings."""
     q = env["query"]
     rows = env["rows"]
     out: list[Section] = []
@@ -197,7 +216,8 @@ def _wet_end(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     return None, out
 
 
-def _quality(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+def quality(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of a quality result: its headline, if any, and its findings."""
     q = env["query"]
     out: list[Section] = []
     rows = env["rows"]
@@ -240,7 +260,7 @@ def _shift_volume(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     for measure, label in (
         ("gross_sqft", "Gross area {}"),
         ("estimated_good_sqft", "Estimated good area {} after trim, shear and rejects"),
-        ("setups", "{} setups"),
+        ("valid_setups", "{} setups"),
         ("paper_changes", "{} paper changes (wet-end runs)"),
         ("speed_to_target_pct", "Speed to target {} of grade target"),
     ):
@@ -252,11 +272,13 @@ def _shift_volume(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     return head, out
 
 
-def _overview(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
-    return _shift_kpis(env)
+def overview(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of an overview result: its headline, if any, and its findings."""
+    return shift_kpis(env)
 
 
-def _notes(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+def notes(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of a notes result: its headline, if any, and its findings."""
     out: list[Section] = [{"type": "label", "text": "Reported notes"}]
     for row in env["rows"]:
         # Untrusted text: quoted as data, with the markers that shapes use removed.
@@ -269,19 +291,23 @@ def _notes(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     return None, out
 
 
-def _count_rows(label: str) -> Callable[[dict[str, Any]], tuple[Section | None, list[Section]]]:
+def count_rows(label: str) -> Shaper:
+    """An answer builder that counts a result's rows under ``label`` (the order and setup matrices)."""
+
     def shape(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
         n = len(env["rows"])
         out = [finding(label, n, "", env["query"], None)]
+        cut = "The list was cut at the 1,000-row limit." if env.get("truncated") else "Every row is listed."
+        out.append({"type": "text", "text": cut})
         changes = env.get("paper_changes")
         if changes is not None:
             noun = "paper change" if changes == 1 else "paper changes"
             out.append(finding(f"{{}} {noun} (wet-end runs)", changes, "", env["query"], None))
-        if env.get("setups_over_trim_flag") is not None:
+        if env.get("setups_above_trim_flag") is not None:
             out.append(
                 finding(
                     "{} setups over the 3.25 % trim flag",
-                    env["setups_over_trim_flag"],
+                    env["setups_above_trim_flag"],
                     "",
                     env["query"],
                     None,
@@ -292,7 +318,15 @@ def _count_rows(label: str) -> Callable[[dict[str, Any]], tuple[Section | None, 
     return shape
 
 
-def _rankings(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+RANK_LABELS = {
+    "speed": "Setups by speed to target, worst first (lowest is worst)",
+    "downtime": "Setups by allocated downtime, worst first (most minutes is worst)",
+    "quality": "Setups by rejected area, worst first (most area is worst)",
+}
+
+
+def rankings(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of a rankings result: its headline, if any, and its findings."""
     q = env["query"]
     out: list[Section] = []
     key = {
@@ -302,6 +336,8 @@ def _rankings(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     }[env["metric"]]
     if not env.get("ranked"):
         out.append({"type": "text", "text": WITHHELD})
+    elif _ranked(env):
+        out.append({"type": "label", "text": RANK_LABELS[env["metric"]]})
     for i, row in enumerate(env["rows"][:5]):
         prefix = f"#{row['rank']} " if "rank" in row else ""
         out.append(
@@ -310,7 +346,8 @@ def _rankings(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     return None, out
 
 
-def _period_kpis(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+def period_kpis(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of a period kpis result: its headline, if any, and its findings."""
     q = env["query"]
     head = None
     out: list[Section] = []
@@ -323,7 +360,7 @@ def _period_kpis(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
             "text": f"Speed to target was **{fmt(row['current'], '%')}**{against} {cite(q, i)}.",
         }
     for measure, label in (
-        ("speed_fpm", "Shift speed {} including stops"),
+        ("shift_fpm", "Shift speed {} including stops"),
         ("lineal_ft", "Lineal footage {}"),
         ("maintenance_pct", "Maintenance downtime {} of scheduled minutes"),
         ("operator_pct", "Operator downtime {} of scheduled minutes"),
@@ -342,7 +379,8 @@ def _period_kpis(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     return head, out
 
 
-def _pareto(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+def pareto(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of a pareto result: its headline, if any, and its findings."""
     q = env["query"]
     rows = env["rows"]
     ranked = _ranked(env)
@@ -383,7 +421,8 @@ def _pareto(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     return head, out
 
 
-def _waste(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+def waste(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of a waste result: its headline, if any, and its findings."""
     q = env["query"]
     rows = env["rows"]
     head = None
@@ -420,7 +459,8 @@ def _waste(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     return head, out
 
 
-def _stops(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+def stops(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of a stops result: its headline, if any, and its findings."""
     q = env["query"]
     out: list[Section] = [{"type": "label", "text": "Weekday profile"}]
     for j, day in enumerate(env["weekday_profile"]):
@@ -446,7 +486,8 @@ TREND_NAMES = {
 }
 
 
-def _trend(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+def trend(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of a trend result: its headline, if any, and its findings."""
     q = env["query"]
     rows = env["rows"]
     unit = (
@@ -470,7 +511,8 @@ def _trend(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     return head, out
 
 
-def _grades(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+def grades(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of a grades result: its headline, if any, and its findings."""
     q = env["query"]
     rows = env["rows"]
     ranked = _ranked(env)
@@ -516,7 +558,8 @@ def _grades(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     return head, out
 
 
-def _dollars(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+def dollars(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of a dollars result: its headline, if any, and its findings."""
     q = env["query"]
     rows = env["rows"]
     scope = f"shift {env['shift']}" if env.get("shift") else "the day"
@@ -545,7 +588,8 @@ def _dollars(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     return head, out
 
 
-def _overrun(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+def overrun(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of an overrun result: its headline, if any, and its findings."""
     q = env["query"]
     rows = env["rows"]
     if not rows:
@@ -570,7 +614,8 @@ def _overrun(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     return head, out
 
 
-def _rollstock(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+def rollstock(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of a rollstock result: its headline, if any, and its findings."""
     q = env["query"]
     out = [
         finding(
@@ -589,7 +634,8 @@ def _rollstock(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     return None, out
 
 
-def _review(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+def review(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of a review result: its headline, if any, and its findings."""
     q = env["query"]
     head = {
         "type": "headline",
@@ -627,7 +673,8 @@ def _review(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     return head, out
 
 
-def _speed_opportunity(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+def speed_opportunity(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of a speed opportunity result: its headline, if any, and its findings."""
     q = env["query"]
     rows = env["rows"]
     ranked = _ranked(env)
@@ -653,11 +700,12 @@ def _speed_opportunity(env: dict[str, Any]) -> tuple[Section | None, list[Sectio
     return None, out
 
 
-def _variance(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+def variance(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of a variance result: its headline, if any, and its findings."""
     q = env["query"]
     head = {
         "type": "headline",
-        "text": f"Speed with stops was **{fmt(env['speed_fpm'], 'ft/min')}** against a reference of "
+        "text": f"Speed with stops was **{fmt(env['shift_fpm'], 'ft/min')}** against a reference of "
         f"{env['reference_fpm']:,.1f} ft/min ({env['against']}) (query {q}).",
     }
     out: list[Section] = [{"type": "label", "text": "Where the speed went"}]
@@ -676,7 +724,8 @@ def _variance(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     return head, out
 
 
-def _opportunities(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+def opportunities(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of an opportunities result: its headline, if any, and its findings."""
     q = env["query"]
     head = {
         "type": "headline",
@@ -701,33 +750,6 @@ def _opportunities(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     out.append({"type": "caveat", "text": f"Contribution: {env.get('contribution_status')}."})
     return head, out
 
-
-SHAPERS: dict[str, Callable[[dict[str, Any]], tuple[Section | None, list[Section]]]] = {
-    "get_shift_kpis": _shift_kpis,
-    "get_shift_overview": _overview,
-    "get_downtime_breakdown": _downtime,
-    "get_wet_end_performance": _wet_end,
-    "get_quality_breakdown": _quality,
-    "get_shift_notes": _notes,
-    "get_order_matrix": _count_rows("{} knife fragments in the order matrix"),
-    "get_setup_matrix": _count_rows("{} setups in the matrix"),
-    "get_rankings": _rankings,
-    "get_period_kpis": _period_kpis,
-    "compare_periods": _period_kpis,
-    "get_downtime_pareto": _pareto,
-    "get_waste_breakdown": _waste,
-    "get_stops_profile": _stops,
-    "get_trend": _trend,
-    "get_grade_totals": _grades,
-    "get_shift_dollars": _dollars,
-    "get_day_dollars": _dollars,
-    "get_overrun": _overrun,
-    "get_rollstock": _rollstock,
-    "get_downtime_review": _review,
-    "get_speed_opportunity": _speed_opportunity,
-    "get_speed_variance": _variance,
-    "get_opportunities": _opportunities,
-}
 
 # Where to look: (place in the records, question the router answers in the same scope).
 WHERE_DAY = [
@@ -755,16 +777,23 @@ def _same_measure(plan: Plan, question: str) -> bool:
 
 
 def build_sections(
-    plan: Plan, evidence: list[dict[str, Any]], charts: list[dict[str, Any]], status: str, caveats: list[str]
+    plan: Plan,
+    evidence: list[dict[str, Any]],
+    charts: list[dict[str, Any]],
+    status: str,
+    caveats: list[str],
+    tools: Mapping[str, ToolAnswer],
 ) -> list[Section]:
-    """The answer's sections from the plan and its numbered evidence."""
+    """The answer's sections from the plan and its numbered evidence; ``tools`` is the tool catalog."""
     heads: list[Section] = []
     heads_for: list[Section] = []
     evidence_with_head: list[dict[str, Any]] = []
+    owner: dict[int, str] = {}  # which tool each line came from
     body: list[Section] = []
     per_result: list[list[Section]] = []
     for env in evidence:
-        shaper = SHAPERS.get(env["tool"])
+        entry = tools.get(env["tool"])
+        shaper = entry.shape if entry is not None else None
         if plan.measure == "volume" and env["tool"] == "get_shift_kpis":
             shaper = _shift_volume  # a volume question leads with what was made, never with speed (#74)
         if shaper is None:
@@ -774,28 +803,41 @@ def build_sections(
             heads.append(head)
             heads_for.append(head)
             evidence_with_head.append(env)
-        if plan.shift is None and env.get("shift") and env["tool"] in SHIFT_LABELLED:
+        if plan.shift is None and env.get("shift") and entry is not None and entry.shift_labelled:
             body.append({"type": "label", "text": f"Shift {_word(env['shift'])}"})
         body.extend(lines)
         per_result.append(lines)
+        owner.update({id(line): env["tool"] for line in lines})
     if plan.measure == "overview" and plan.shift is not None:
         body = _diagnosis(per_result)
     sections: list[Section] = []
-    day_totals = [
-        h for h, e in zip(heads_for, evidence_with_head, strict=True) if e["tool"] == "get_day_dollars"
-    ]
-    volume_by_grade = [
-        h for h, e in zip(heads_for, evidence_with_head, strict=True) if e["tool"] == "get_grade_totals"
-    ]
-    if day_totals:
-        sections.append(day_totals[0])
-    elif plan.measure == "volume" and plan.by == "grade" and volume_by_grade:
-        sections.append(volume_by_grade[0])
-    elif heads:
+    # The measure's own headline leads when its tool answered (the day's dollars, volume by grade).
+    # Headline = the measure asked: a named entity's own finding, else the measure's leading tool (its
+    # headline, or its first finding), else the first headline (docs/shifts-agent.md, "Reading").
+    lead_tool = MEASURES[plan.measure].headline
+    leading = [h for h, e in zip(heads_for, evidence_with_head, strict=True) if e["tool"] == lead_tool]
+    named = plan.grade or plan.reason or plan.place or (f"/ {plan.crew}" if plan.crew else None)
+    entity_line = next(
+        (s for s in body if named and s["type"] == "finding" and str(named) in s["text"].split("**")[0]), None
+    )
+    promote_from = lead_tool if lead_tool and any(e["tool"] == lead_tool for e in evidence) else None
+    if entity_line is not None:
+        body.remove(entity_line)
+        sections.append({"type": "headline", "text": entity_line["text"][2:].rstrip(".") + "."})
+    elif leading:
+        sections.append(leading[0])
+    elif heads and promote_from is None:
         sections.append(heads[0])
     else:
         # No tool-specific headline: the first finding leads, as a sentence rather than a bullet.
-        first = next((i for i, s in enumerate(body) if s["type"] == "finding"), None)
+        first = next(
+            (
+                i
+                for i, s in enumerate(body)
+                if s["type"] == "finding" and (promote_from is None or owner.get(id(s)) == promote_from)
+            ),
+            None,
+        )
         if first is not None:
             lead = body.pop(first)
             # Over several shifts the promoted finding keeps the shift its label gave it.
@@ -881,20 +923,6 @@ def _diagnosis(per_result: list[list[Section]]) -> list[Section]:
                 chosen.append(queue.pop(0))
     plain = [s for lines in per_result for s in lines if s["type"] in ("text", "caveat")]
     return chosen + plain
-
-
-SHIFT_LABELLED = {
-    "get_shift_overview",
-    "get_shift_kpis",
-    "get_downtime_breakdown",
-    "get_wet_end_performance",
-    "get_quality_breakdown",
-    "get_order_matrix",
-    "get_setup_matrix",
-    "get_shift_notes",
-    "get_rankings",
-    "get_shift_dollars",
-}
 
 
 def _word(shift: int) -> str:

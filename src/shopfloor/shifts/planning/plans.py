@@ -9,52 +9,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from datetime import date
-from typing import Literal, get_args
 from urllib.parse import parse_qsl, quote, urlsplit
 
+from shopfloor.shifts.planning.measures import MEASURE_NAMES
 from shopfloor.shifts.plant.calendar import PERIODS, Period, parse_day
+from shopfloor.shifts.plant.catalog import CREWS, GRADE_TARGETS, STOP_PLACES, STOP_REASONS, WEB_WIDTHS
+from shopfloor.shifts.plant.metrics import TREND_METRICS
 from shopfloor.shifts.plant.scope import Include
 
-MEASURES = (
-    "overview",
-    "kpis",
-    "downtime",
-    "quality",
-    "fpm",
-    "volume",
-    "setups",
-    "orders",
-    "notes",
-    "rankings",
-    "dollars",
-    "compare_shifts",
-    "compare",
-    "pareto",
-    "waste",
-    "stops",
-    "trend",
-    "overrun",
-    "rollstock",
-    "review",
-    "speed_opportunity",
-    "variance",
-    "opportunities",
-)
+MEASURES = MEASURE_NAMES  # one row per measure in planning/measures.py
 BY = ("reason", "place", "kind", "grade", "width", "crew")
 KINDS = ("Maintenance", "Operator", "PM")
 RANK_METRICS = ("speed", "downtime", "quality")
-TrendMetric = Literal[
-    "speed",
-    "speed_to_target",
-    "lineal_ft",
-    "downtime_pct",
-    "maintenance_pct",
-    "operator_pct",
-    "trim_pct",
-    "dry_end_pct",
-]
-# The tuple is read from the type so the plan parser and the trend tool's schema cannot drift apart.
-TREND_METRICS: tuple[str, ...] = get_args(TrendMetric)
+ENTITY_FIELDS = ("grade", "crew", "reason", "place", "width")
 LENSES = ("all", "supervisor", "ownership")
 
 
@@ -77,6 +44,12 @@ class Plan:
     count: bool = False
     other_shift: int | None = None
     other_anchor: date | None = None
+    # Entities the question named (docs/shifts-agent.md, "Reading"): the answer applies each or says it did not.
+    grade: str | None = None
+    crew: str | None = None
+    reason: str | None = None
+    place: str | None = None
+    width: int | None = None
     after: str | None = None
 
     def __post_init__(self) -> None:
@@ -105,7 +78,7 @@ class Plan:
             if self.include == "day":
                 parts.append(("include", "day"))
         parts.append(("measure", self.measure))
-        for name in ("by", "kind", "metric", "weeks", "lens", "other_shift"):
+        for name in ("by", "kind", "metric", "weeks", "lens", "other_shift", *ENTITY_FIELDS):
             value = getattr(self, name)
             if value is not None:
                 parts.append((name, str(value)))
@@ -207,6 +180,11 @@ def _plan_from(data: dict[str, str]) -> Plan:
         count="count" in data,
         other_shift=_int(data.get("other_shift"), (1, 2, 3), "other_shift"),
         other_anchor=other_anchor,
+        grade=_choice(data.get("grade"), tuple(GRADE_TARGETS), "grade"),
+        crew=_choice(data.get("crew"), CREWS, "crew"),
+        reason=_choice(data.get("reason"), STOP_REASONS, "reason"),
+        place=_choice(data.get("place"), STOP_PLACES, "place"),
+        width=_int(data.get("width"), tuple(int(w) for w in WEB_WIDTHS), "width"),
         after=after,
     )
 

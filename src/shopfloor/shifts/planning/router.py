@@ -14,7 +14,9 @@ from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any, Literal
 
+from shopfloor.shifts.planning.measures import DAY_ONLY
 from shopfloor.shifts.planning.plans import Plan
+from shopfloor.shifts.planning.reading import Entities, canonical, entities
 from shopfloor.shifts.plant.calendar import Period, previous_production_day, previous_window, window_for
 from shopfloor.shifts.plant.scope import Scope
 
@@ -238,48 +240,42 @@ def scope_words(question: str, scope: Scope) -> ScopeWords | Unavailable:
 
 # Money words: the router sends them to the money tools, and the done condition asks for a cost basis.
 MONEY_WORDS = r"\$|\bdollars?\b|\bmoney\b|\bcosts?\b|\bcosting\b|\bcost us\b|\bworth\b|\bspend\b"
-_CHART = r"\b(chart|graph|plot|visuali[sz]e)\b"
-
-DAY_ONLY = {"downtime", "quality", "setups", "orders", "notes", "rankings", "dollars", "compare_shifts"}
-WINDOW_MEASURES = {
-    "kpis",
-    "compare",
-    "pareto",
-    "waste",
-    "stops",
-    "trend",
-    "fpm",
-    "volume",
-    "overrun",
-    "rollstock",
-    "review",
-    "speed_opportunity",
-    "variance",
-    "opportunities",
-    "overview",
-}
+_CHART = r"\b(charts?|graphs?|plots?|visuali[sz]e)\b"
 
 
 def route(question: str, scope: Scope, previous: Plan | None = None) -> Plan | Unavailable:
     """Turn ``question`` in ``scope`` into a plan (``previous`` is the plan a follow-up refers to)."""
-    q = normalize(question)
+    if len(question) > MAX_QUESTION_CHARS:
+        return Unavailable(f"Questions are limited to {MAX_QUESTION_CHARS} characters.")
+    q = canonical(question)
     if not q:
         return Unavailable("The question is empty.")
-    if len(q) > MAX_QUESTION_CHARS:
-        return Unavailable(f"Questions are limited to {MAX_QUESTION_CHARS} characters.")
     if _has(q, _FORBIDDEN):
         return Unavailable(
             "The investigator reads records; it cannot change settings, schedules or equipment, send "
             "messages or run code."
+        )
+    if _has(q, FORECAST):
+        return Unavailable(
+            "The records describe the past: they cannot say what speed, output or downtime will be. Ask about "
+            "a production day or a window that has happened."
         )
     words = scope_words(q, scope)
     if isinstance(words, Unavailable):
         return words
     if previous is not None and _is_follow_up(q):
         return _follow_up(q, words, scope, previous)
+    if _has(q, r"\bcompare\b.*\byesterday\b|\byesterday\b.*\bcompare"):
+        day = words.day.isoformat()
+        shift_part = f"&shift={scope.shift}" if scope.shift is not None else ""
+        return Unavailable(
+            f"To compare with yesterday, set the date control to {day} and ask again, or open "
+            f"/a?day={day}{shift_part}&measure=kpis beside this answer."
+        )
     shift = scope.shift
     include = scope.include
     compare_shift: int | None = None
+    all_shifts = _has(q, ALL_SHIFTS) and not words.shifts
     if len(words.shifts) == 1:
         shift = words.shifts[0]
     elif len(words.shifts) > 1:
@@ -291,6 +287,8 @@ def route(question: str, scope: Scope, previous: Plan | None = None) -> Plan | U
         shift, compare_shift = words.shifts[0], words.shifts[1]
     # The Period control is the default window; a window the question names wins.
     window: Period = words.window or scope.period
+    if include == "day" and not words.shifts:
+        shift = None  # the production-day scope reads every shift unless one is named (docs/shifts-agent.md)
     anchor = words.anchor or words.day
     chart = _has(q, _CHART)
     cue = speed_or_volume(q)
@@ -308,10 +306,12 @@ def route(question: str, scope: Scope, previous: Plan | None = None) -> Plan | U
         if window != "day":
             return Unavailable("Shift comparisons run on one production day; choose the Day period.")
         return replace(base, measure="compare_shifts", other_shift=compare_shift)
+    if all_shifts and window == "day" and _has(q, COMPARE_SHIFTS):
+        return replace(base, measure="compare_shifts", shift=None, include="day")
     measure, extra = _intent(q, cue, by, window, words)
     if isinstance(measure, Unavailable):
         return measure
-    plan = replace(base, measure=measure, **extra)
+    plan = with_entities(replace(base, measure=measure, **extra), entities(q))
     if window != "day" and measure in DAY_ONLY:
         if words.window is None and scope.period != "day":
             return Unavailable(
@@ -319,15 +319,59 @@ def route(question: str, scope: Scope, previous: Plan | None = None) -> Plan | U
                 "(for example the downtime pareto or the period KPIs), or switch the Period to Day."
             )
         return Unavailable("That question has no window form; ask about one production day.")
-    if window == "day" and measure in WINDOW_MEASURES - {"overview", "fpm", "volume", "kpis", "trend"}:
-        plan = replace(plan, window="day", anchor=words.day)
     return plan
+
+
+FORECAST = (
+    r"\b(forecast|predict|prediction|projected|projection)\b"
+    r"|\b(will|going to)\b.*\b(tomorrow|next (shift|week|month|period)|future)\b"
+)
+ALL_SHIFTS = r"\ball (the |three |3 )?shifts\b|\bevery shift\b|\beach shift\b|\bthe shifts\b"
+COMPARE_SHIFTS = (
+    r"\bcompare\b|\bvs\.?\b|\bversus\b|\bbest\b|\bworst\b|\brank\b|\bwhich shift\b|\bside by side\b"
+)
+# A prescription asks for an adjustment the records cannot recommend; the answer shows what they record.
+PRESCRIPTION = (
+    r"\b(what|which) (machine |place |knife |speed )?(adjustments?|settings?|fix|fixes)\b"
+    r"|\bhow (do|can|should) we (fix|stop|prevent|avoid)\b|\bwhat should we (do|change|adjust|set)\b"
+)
+
+
+def with_entities(plan: Plan, named: Entities) -> Plan:
+    """The plan with the entities the question named, grouped so that each can be shown where possible.
+
+    A place or reason beside downtime groups by it; two kinds group by kind; a grade beside speed or volume
+    groups by grade; a crew or width beside a window's speed slices by it. An entity no tool can show
+    stays on the plan and the answer names it as not applied."""
+    grade = named.grades[0] if named.grades else None
+    crew = named.crews[0] if named.crews else None
+    reason = named.reasons[0] if named.reasons else None
+    place = named.places[0] if named.places else None
+    width = named.widths[0] if named.widths else None
+    by = plan.by
+    if plan.measure in ("downtime", "pareto"):
+        if len(named.kinds) > 1:
+            by = "kind"
+            plan = replace(plan, kind=None)
+        elif place is not None:
+            by = "place"
+        elif reason is not None:
+            by = "reason"
+    elif plan.measure in ("fpm", "volume") and grade is not None:
+        by = "grade"
+    elif plan.measure == "fpm" and plan.window != "day" and (crew or width) and by is None:
+        by = "crew" if crew else "width"
+    return replace(plan, by=by, grade=grade, crew=crew, reason=reason, place=place, width=width)
 
 
 def _intent(
     q: str, cue: Cue | None, by: str | None, window: Period, words: ScopeWords
 ) -> tuple[str | Unavailable, dict[str, Any]]:
     ranged = window != "day"
+    if _has(q, r"\bsummari[sz]e\b|\boverview\b|\bsummary\b|\bdiagnos(e|is)\b|\bwhy\b.*\bslow"):
+        return ("overview" if _has(q, r"\bwhy\b") or not ranged else "kpis"), {}
+    if _has(q, r"\bprofit|\bmargin\b"):
+        return ("overview" if not ranged else "opportunities"), ({} if not ranged else {"lens": _lens(q)})
     if _has(q, r"\b(levers?|opportunit(y|ies)|biggest wins?)\b") and not _has(q, r"\bspeed opportunit"):
         return "opportunities", {"lens": _lens(q)}
     if _has(q, MONEY_WORDS):
@@ -368,9 +412,13 @@ def _intent(
     ):
         return ("kpis" if words.window is not None else "setups"), {}
     if _has(q, r"\brank(ing|ings|ed)?\b|\b(worst|best|top|bottom) (\d+ )?(runs|setups)\b"):
-        metric = "downtime" if _has(q, _LOSS) and not _has(q, r"\bquality|rejects?\b") else "speed"
+        metric: str | None = None
+        if _has(q, _LOSS) and not _has(q, r"\bquality|rejects?\b"):
+            metric = "downtime"
         if _has(q, r"\bquality\b|\brejects?\b|\bwaste\b"):
             metric = "quality"
+        if _has(q, _SPEED):
+            metric = "speed"
         return "rankings", {"metric": metric}
     if _has(q, r"\bpareto\b"):
         return "pareto", {"by": by if by in ("reason", "place", "kind") else "reason", "count": _count(q)}

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar, get_args
 
 from shopfloor.shifts.plant.catalog import (
     NEW_SETUP_SHEAR_FEET,
@@ -20,6 +20,20 @@ from shopfloor.shifts.plant.catalog import (
 )
 
 K = TypeVar("K")
+
+# The measures a weekly trend may follow (the trend tool's SQL and the address grammar both read these).
+TrendMetric = Literal[
+    "speed",
+    "speed_to_target",
+    "lineal_ft",
+    "downtime_pct",
+    "maintenance_pct",
+    "operator_pct",
+    "trim_pct",
+    "dry_end_pct",
+]
+# The tuple is read from the type so the plan parser and the trend tool's schema cannot drift apart.
+TREND_METRICS: tuple[str, ...] = get_args(TrendMetric)
 
 
 # ---------------------------------------------------------------------------------------------

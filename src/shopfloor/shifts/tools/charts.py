@@ -6,14 +6,23 @@ rows (or one of its components), and each point records the row it came from.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from shopfloor.agent.tools import Tool, ToolError
+from shopfloor.agent.tools import ToolError
 from shopfloor.shifts.tools.context import RunContext
 
 MAX_TITLE = 120
+
+
+class DefaultChart(NamedTuple):
+    """The chart a tool's result gets when one is asked for: x column, y column, kind and title."""
+
+    x: str
+    y: str
+    kind: str
+    title: str
 
 
 class ChartArgs(BaseModel):
@@ -82,14 +91,3 @@ def render_chart(ctx: RunContext, args: ChartArgs) -> dict[str, Any]:
     )
     ctx.charts.append(chart)
     return chart
-
-
-def chart_tool() -> Tool[RunContext, Any]:
-    """The render_chart tool."""
-    return Tool(
-        "render_chart",
-        "A bar or line chart over a successful result of this investigation.",
-        "read",
-        ChartArgs,
-        render_chart,
-    )

@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from shopfloor.agent.tools import Tool, ToolError
+from shopfloor.agent.tools import ToolError
 from shopfloor.shifts.plant.calendar import production_days
 from shopfloor.shifts.plant.metrics import FIGURE_DIGITS, ratio
 from shopfloor.shifts.plant.money import COST_NOTE, RATES, board_usd, kind_class, machine_usd, per_year
@@ -568,41 +568,7 @@ def get_speed_variance(ctx: RunContext, args: VarianceArgs) -> dict[str, Any]:
         against=args.against,
         against_shift=args.against_shift,
         reference_fpm=round(reference_speed, 4),
-        speed_fpm=round(speed_now, 4),
+        shift_fpm=round(speed_now, 4),
         variance_fpm=round(reference_speed - speed_now, 4),
         note="The buckets add up to the variance; only controllable losses are priced, as machine time.",
     )
-
-
-def lever_tools() -> list[Tool[RunContext, Any]]:
-    """The lever and speed tool definitions."""
-    return [
-        Tool(
-            "get_downtime_review",
-            "Maintenance and operator downtime of a window against the owner's bands, every reason by kind.",
-            "read",
-            PeriodArgs,
-            get_downtime_review,
-        ),
-        Tool(
-            "get_speed_opportunity",
-            "Per grade and width or crew: typical running speed against the best fifth of setups.",
-            "read",
-            SpeedOpportunityArgs,
-            get_speed_opportunity,
-        ),
-        Tool(
-            "get_speed_variance",
-            "Where the speed went: reference speed vs the window's speed with stops, in buckets that add up.",
-            "read",
-            VarianceArgs,
-            get_speed_variance,
-        ),
-        Tool(
-            "get_opportunities",
-            "The levers of a window ranked in dollars a year, each with the records behind it.",
-            "read",
-            OpportunityArgs,
-            get_opportunities,
-        ),
-    ]

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from shopfloor.agent.tools import Tool
 from shopfloor.shifts.plant.metrics import FIGURE_DIGITS, ratio
 from shopfloor.shifts.tools.context import (
     PeriodArgs,
@@ -141,23 +140,3 @@ def get_rollstock(ctx: RunContext, args: PeriodArgs) -> dict[str, Any]:
         note="MSF is the paper footprint (feet × width / 12 / 1,000); the records carry no basis weight, so "
         "no tons. All shifts count whole runs on the day they started; one shift counts the runs it ran.",
     )
-
-
-def material_tools() -> list[Tool[RunContext, Any]]:
-    """The material tool definitions."""
-    return [
-        Tool(
-            "get_overrun",
-            "Nominal versus actual cuts per knife with the share of lines inside, over and under ±2 %.",
-            "read",
-            PeriodArgs,
-            get_overrun,
-        ),
-        Tool(
-            "get_rollstock",
-            "Paper consumed per board grade and web width: lineal feet, MSF footprint, runs.",
-            "read",
-            PeriodArgs,
-            get_rollstock,
-        ),
-    ]

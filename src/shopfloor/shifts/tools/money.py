@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from shopfloor.agent.tools import Tool, ToolError
+from shopfloor.agent.tools import ToolError
 from shopfloor.shifts.plant.calendar import window_for
 from shopfloor.shifts.plant.money import (
     COST_NOTE,
@@ -25,7 +25,7 @@ from shopfloor.shifts.plant.money import (
     speed_gap_minutes,
 )
 from shopfloor.shifts.tools.context import RunContext, Sql, envelope, require_day_control, scoped_shift
-from shopfloor.shifts.tools.rows import shift_coverage
+from shopfloor.shifts.tools.rows import DayCall, day_tool, shift_coverage
 
 SHIFT_SCOPE = "day = $day AND list_contains($shifts, shift)"
 
@@ -160,24 +160,10 @@ def _shape(rows: list[dict[str, Any]], days: int) -> tuple[list[dict[str, Any]],
     return out, summary
 
 
-def get_shift_dollars(ctx: RunContext, args: ShiftDollarArgs) -> dict[str, Any]:
+@day_tool
+def get_shift_dollars(call: DayCall, args: ShiftDollarArgs) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Each loss of one shift priced at the assumed rates, the recorded losses ranked by dollars."""
-    require_day_control(ctx, "get_shift_dollars")
-    shift = scoped_shift(ctx, args.shift)
-    assert shift is not None
-    sql = Sql()
-    cover = shift_coverage(ctx, sql, shift)
-    rows, summary = _shape(_priced_rows(ctx, sql, [shift]), 1)
-    return envelope(
-        ctx,
-        "get_shift_dollars",
-        sql,
-        rows,
-        window=window_for("day", ctx.scope.day),
-        cover=cover,
-        shift=shift,
-        **summary,
-    )
+    return _shape(_priced_rows(call.ctx, call.sql, [call.shift]), 1)
 
 
 def get_day_dollars(ctx: RunContext, args: DayDollarArgs) -> dict[str, Any]:
@@ -207,23 +193,3 @@ def get_day_dollars(ctx: RunContext, args: DayDollarArgs) -> dict[str, Any]:
         excluded_shifts=excluded,
         **summary,
     )
-
-
-def money_tools() -> list[Tool[RunContext, Any]]:
-    """The money tool definitions."""
-    return [
-        Tool(
-            "get_shift_dollars",
-            "Where the money went on one shift: each loss priced at the assumed rates, ranked by dollars.",
-            "read",
-            ShiftDollarArgs,
-            get_shift_dollars,
-        ),
-        Tool(
-            "get_day_dollars",
-            "The day's losses over the listed complete shifts, priced once on the day.",
-            "read",
-            DayDollarArgs,
-            get_day_dollars,
-        ),
-    ]

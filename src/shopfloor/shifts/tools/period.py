@@ -12,10 +12,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from shopfloor.agent.tools import Tool, ToolError
-from shopfloor.shifts.planning.plans import TrendMetric
+from shopfloor.agent.tools import ToolError
 from shopfloor.shifts.plant.calendar import Coverage, Window, production_days, window_for, windows_back
-from shopfloor.shifts.plant.metrics import FIGURE_DIGITS, ratio
+from shopfloor.shifts.plant.metrics import FIGURE_DIGITS, TrendMetric, ratio
 from shopfloor.shifts.plant.money import RATES, board_usd, per_year
 from shopfloor.shifts.tools.context import (
     EARLIEST,
@@ -468,7 +467,7 @@ def get_trend(ctx: RunContext, args: TrendArgs) -> dict[str, Any]:
         shift=shift,
         metric=args.metric,
         unit=UNITS.get(
-            {"speed": "speed_fpm", "speed_to_target": "speed_to_target_pct"}.get(args.metric, args.metric), ""
+            {"speed": "shift_fpm", "speed_to_target": "speed_to_target_pct"}.get(args.metric, args.metric), ""
         ),
     )
 
@@ -529,46 +528,3 @@ def get_grade_totals(ctx: RunContext, args: GradeArgs) -> dict[str, Any]:
         ranked=cover.complete,
         note="Stops are allocated to setups by overlap, so a stop spanning two setups counts in both.",
     )
-
-
-def period_tools() -> list[Tool[RunContext, Any]]:
-    """The period tool definitions in catalog order."""
-    return [
-        Tool(
-            "get_period_kpis",
-            "Dashboard tiles of a window (day, Mon–Fri week, month, 4-4-5 period) with the previous window.",
-            "read",
-            PeriodKpiArgs,
-            get_period_kpis,
-        ),
-        Tool("compare_periods", "The KPI table for two windows.", "read", CompareArgs, compare_periods),
-        Tool(
-            "get_downtime_pareto",
-            "Downtime of a window by reason, place or kind with share and cumulative share.",
-            "read",
-            ParetoArgs,
-            get_downtime_pareto,
-        ),
-        Tool(
-            "get_waste_breakdown",
-            "Trim, shear and each dry-end family of a window as sq ft and % of gross.",
-            "read",
-            PeriodArgs,
-            get_waste_breakdown,
-        ),
-        Tool(
-            "get_stops_profile",
-            "Unplanned stops per production day and the Mon–Fri weekday profile of a window.",
-            "read",
-            PeriodArgs,
-            get_stops_profile,
-        ),
-        Tool("get_trend", "Weekly series of one metric (1–26 weeks).", "read", TrendArgs, get_trend),
-        Tool(
-            "get_grade_totals",
-            "Per board grade totals of a window: volume, speed against target, stops, trim, dry-end.",
-            "read",
-            GradeArgs,
-            get_grade_totals,
-        ),
-    ]

@@ -7,14 +7,17 @@ chosen from ``GROUP_COLUMNS`` in code, never taken from a caller's string.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import wraps
+from typing import Any, Protocol, TypeVar
 
 from shopfloor.agent.tools import ToolError
-from shopfloor.shifts.plant.calendar import Window, production_days
+from shopfloor.shifts.plant.calendar import Window, production_days, window_for
 from shopfloor.shifts.plant.metrics import FIGURE_DIGITS, ratio
 from shopfloor.shifts.plant.money import board_usd, machine_usd, per_year
-from shopfloor.shifts.tools.context import RunContext, Sql
-from shopfloor.shifts.tools.sums import TRIM_FLAG
+from shopfloor.shifts.tools.context import RunContext, Sql, envelope, require_day_control, scoped_shift
+from shopfloor.shifts.tools.sums import TRIM_FLAG, params
 
 GROUP_COLUMNS = {"reason": "reason", "place": "place", "kind": "kind"}  # allowlist: name -> column
 
@@ -126,3 +129,49 @@ def setup_rows(ctx: RunContext, sql: Sql, p: dict[str, Any]) -> list[dict[str, A
             row["gross_feet"], row["elapsed_min"] - row["stop_min"], digits=FIGURE_DIGITS
         )
     return rows
+
+
+class ShiftArg(Protocol):
+    """An argument model naming one shift of the selected day."""
+
+    @property
+    def shift(self) -> int: ...
+
+
+A = TypeVar("A", bound=ShiftArg)
+
+
+@dataclass
+class DayCall:
+    """One daily tool call after its common opening: the checked shift, its bound values and coverage."""
+
+    ctx: RunContext
+    sql: Sql
+    shift: int
+    params: dict[str, Any]
+    cover: dict[str, Any]
+
+
+DayBody = Callable[[DayCall, A], tuple[list[dict[str, Any]], dict[str, Any]]]
+
+
+def day_tool(body: DayBody[A]) -> Callable[[RunContext, A], dict[str, Any]]:
+    """A daily tool from its body: the opening (the Period control, the shift against the scope, the
+    shift's coverage) and the closing (the envelope over the scope's day) are written once, here.
+
+    The body returns its rows and the envelope's extra fields; the tool is named after the body."""
+    name = body.__name__
+
+    @wraps(body)
+    def handler(ctx: RunContext, args: A) -> dict[str, Any]:
+        require_day_control(ctx, name)
+        shift = scoped_shift(ctx, args.shift)
+        assert shift is not None
+        sql = Sql()
+        call = DayCall(ctx, sql, shift, params(ctx.scope.day, ctx.scope.day, shift), {})
+        call.cover = shift_coverage(ctx, sql, shift)
+        rows, extra = body(call, args)
+        window = window_for("day", ctx.scope.day)
+        return envelope(ctx, name, sql, rows, window=window, cover=call.cover, shift=shift, **extra)
+
+    return handler

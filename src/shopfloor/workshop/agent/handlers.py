@@ -386,6 +386,11 @@ def propose_flag(ctx: RunContext, args: ProposeFlagArgs) -> dict[str, Any]:
     return _buffer(ctx, "flag_issue", "pending", payload, args.why, args.quote, confidence, rule_result, key)
 
 
+def _flag_words(quote: str) -> str:
+    """The note's words for a flag's message: the quote, white space collapsed, within the message bound."""
+    return domain.collapse_spaces(quote)[:MAX_FLAG_MESSAGE]
+
+
 def ask_question(ctx: RunContext, args: AskQuestionArgs) -> dict[str, Any]:
     """Buffer a question card (with a draft) instead of a guess; choices must come from lookups."""
     _check_quote(ctx, args.quote)
@@ -429,8 +434,11 @@ def ask_question(ctx: RunContext, args: AskQuestionArgs) -> dict[str, Any]:
         warnings.append("grade_mismatch")
     payload: dict[str, Any]
     if args.proposal_type == "create_hat":
+        # A question about something else (the rows, say) whose choices name one weaver already knows who
+        # wove the hats: the answer then fills only what was asked (docs/workshop.md, "Approving").
+        offered = {c["weaver_id"] for c in choices if c["weaver_id"] is not None}
         payload = {
-            "weaver_id": None,
+            "weaver_id": offered.pop() if len(offered) == 1 else None,
             "quantity": draft.quantity,
             "grade": draft.grade,
             "rows_per_inch": draft.rows_per_inch,
@@ -439,7 +447,8 @@ def ask_question(ctx: RunContext, args: AskQuestionArgs) -> dict[str, Any]:
     elif args.proposal_type == "advance_stage":
         payload = {"hat_code": draft_code, "to_stage": draft.to_stage}
     else:
-        payload = {"hat_code": draft_code, "kind": draft.flag_kind, "message": None}
+        # The draft has no message: the flag keeps the note's own words, which the quote holds.
+        payload = {"hat_code": draft_code, "kind": draft.flag_kind, "message": _flag_words(args.quote)}
     payload["question"] = {"text": question, "choices": choices}
     rule_result = (
         domain.checked(domain.rule_result(True, None, "Waiting for an answer."), ctx.now, warnings)

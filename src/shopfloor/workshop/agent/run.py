@@ -33,6 +33,7 @@ from shopfloor.workshop.agent.prompt import (
 )
 from shopfloor.workshop.agent.tools import REGISTRY
 from shopfloor.workshop.domain import Actor
+from shopfloor.workshop.spend import run_budget
 
 SOURCE = "edge:workshop-agent"
 AGENT = "workshop"
@@ -274,6 +275,7 @@ def run_agent(
             abort=abort,
             on_event=logger,
             tool_batch=reads.batch,
+            budget=run_budget(store, actor),  # the workshop's monthly spend cap (docs/pricing.md)
         )
         status, summary, error, http_error = map_outcome(outcome, len(ctx.proposals))
         keep = ctx.proposals if status == "proposed" else []
@@ -350,6 +352,9 @@ def run_agent(
 
 MODEL_ERROR = "The assistant could not read this note. Nothing was saved; please try again."
 TIMEOUT_ERROR = "The assistant took too long. Nothing was saved; please try again."
+BUDGET_ERROR = (
+    "This month's model budget for the workshop is spent. Nothing was saved; an admin can raise the cap."
+)
 
 
 def map_outcome(
@@ -368,6 +373,8 @@ def map_outcome(
         return "failed", None, outcome.error or {"type": kind.value}, (502, "model_error", MODEL_ERROR)
     if kind is Outcome.ABORTED:
         return "stopped", None, outcome.error or {"type": "aborted"}, None
+    if kind is Outcome.BUDGET_EXHAUSTED:
+        return "failed", None, outcome.error or {"type": kind.value}, (402, "budget_exhausted", BUDGET_ERROR)
     if kind is Outcome.TIMEOUT:
         return "failed", None, outcome.error or {"type": "timeout"}, (504, "timeout", TIMEOUT_ERROR)
     # REFUSAL, UNEXPECTED_STOP, PROVIDER_ERROR: the run failed and saves nothing (a retry never duplicates).

@@ -25,6 +25,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from shopfloor.agent import spend
 from shopfloor.workshop import domain
 from shopfloor.workshop.store.types import UTCDateTime
 
@@ -64,6 +65,7 @@ class Profile(Base):
 
     __tablename__ = "profiles"
     __table_args__ = (CheckConstraint(_in("role", ("member", "admin")), name="ck_profiles_role"),)
+    __mapper_args__ = {"eager_defaults": False}  # see ``locale``
     id: Mapped[str] = mapped_column(String(40), primary_key=True, default=new_id)
     workshop_id: Mapped[str] = mapped_column(ForeignKey("workshops.id"), index=True)
     email: Mapped[str] = mapped_column(String(254), unique=True)
@@ -72,6 +74,12 @@ class Profile(Base):
     password_hash: Mapped[str] = mapped_column(String(255))
     active: Mapped[bool] = mapped_column(Boolean, default=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    # The page language the user chose (docs/workshop-pages.md); None: the default for the role. Deferred and
+    # with a server default, so only the pages read or write it and code running against an older revision
+    # (sample loading in the migration tests) never names it.
+    locale: Mapped[str | None] = mapped_column(
+        String(5), nullable=True, deferred=True, server_default=text("NULL")
+    )
 
 
 class ApiToken(Base):
@@ -86,6 +94,39 @@ class ApiToken(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     last_used_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    # Set when the token is issued (`SHOPFLOOR_TOKEN_TTL_DAYS`); a token without one is refused.
+    expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+
+class UserSession(Base):
+    """A signed-in browser session; the cookie names it, and sign-out ends it here (docs/workshop.md)."""
+
+    __tablename__ = "user_sessions"
+    __table_args__ = (Index("ix_user_sessions_user", "workshop_id", "user_id"),)
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    workshop_id: Mapped[str] = mapped_column(ForeignKey("workshops.id"))
+    user_id: Mapped[str] = mapped_column(ForeignKey("profiles.id"))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
+    ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+
+class SigninFailure(Base):
+    """Failed sign-ins of one email or one client address, shared by every server process.
+
+    ``key`` is the SHA-256 of the counter's name (no address or unknown email is kept in the clear);
+    ``workshop_id`` is set for a known email's counter and None for a client's or an unknown email's, which
+    no workshop sees (docs/security.md, throttles).
+    """
+
+    __tablename__ = "signin_failures"
+    __table_args__ = (CheckConstraint(_in("kind", ("email", "client")), name="ck_signin_failures_kind"),)
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(10))
+    workshop_id: Mapped[str | None] = mapped_column(ForeignKey("workshops.id"), nullable=True, index=True)
+    failures: Mapped[int] = mapped_column(Integer, default=1)
+    first_failed_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    last_failed_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
 
 
 class Weaver(Base):
@@ -253,3 +294,8 @@ class AppLog(Base):
 # Tables whose rows belong to one workshop: every table with a workshop_id column. Migration 0002 keeps its
 # own frozen copy for the policies; the row-level security tests check the database against this list.
 TENANT_TABLES: tuple[str, ...] = tuple(t.name for t in Base.metadata.sorted_tables if "workshop_id" in t.c)
+
+# The spend ledger's tables (migration 0005) are defined once, in the core that both apps share; they join
+# this metadata so the migrations are checked against them like every other table.
+for _spend_table in spend.METADATA.sorted_tables:
+    _spend_table.to_metadata(Base.metadata)

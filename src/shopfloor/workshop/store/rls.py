@@ -11,6 +11,16 @@ import re
 from sqlalchemy import Engine, text
 
 _ROLE = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
+# The owner-run functions the app role may call: the sign-in look-ups (migrations 0002, 0006) and the sign-in
+# throttle's counters (migration 0006).
+APP_FUNCTIONS = (
+    "app_login_lookup(text)",
+    "app_token_lookup(text)",
+    "app_signin_failures(text[])",
+    "app_signin_failed(text, text, text, timestamptz, timestamptz)",
+    "app_signin_forget(text)",
+    "app_auth_prune(timestamptz, timestamptz)",
+)
 
 
 def provision_app_role(owner: Engine, role: str, password: str | None = None) -> None:
@@ -38,8 +48,8 @@ def provision_app_role(owner: Engine, role: str, password: str | None = None) ->
         conn.exec_driver_sql(f"GRANT SELECT, INSERT, UPDATE ON ALL TABLES IN SCHEMA public TO {role}")
         conn.exec_driver_sql(f"REVOKE INSERT, UPDATE ON alembic_version FROM {role}")
         conn.exec_driver_sql(f"GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO {role}")
-        conn.exec_driver_sql(f"GRANT EXECUTE ON FUNCTION app_login_lookup(text) TO {role}")
-        conn.exec_driver_sql(f"GRANT EXECUTE ON FUNCTION app_token_lookup(text) TO {role}")
+        for function in APP_FUNCTIONS:
+            conn.exec_driver_sql(f"GRANT EXECUTE ON FUNCTION {function} TO {role}")
 
 
 def rls_status(engine: Engine) -> dict[str, tuple[bool, bool, int]]:

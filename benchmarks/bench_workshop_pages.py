@@ -1,0 +1,200 @@
+"""Page figures of Toquilla Trace: what a phone downloads for the dashboard, how soon it paints on a slow
+mobile link, and the server time of one card decision.
+
+- Bytes: everything the dashboard's first load transfers (HTML with four cards, CSS, htmx, our script, the
+  icon), compressed as sent, headers included, browser cache off. Goal 60 KB.
+- First contentful paint with Chromium's network emulation at 400 kbit/s both ways and 400 ms round trip
+  (DevTools protocol ``Network.emulateNetworkConditions``). Goal 1.5 s.
+- Server time of one decision (``POST /workshop/cards/{id}``, reject or approve, answered with the card's HTML),
+  in process through the ASGI app on a fresh sample store. Goal p95 20 ms.
+
+The first two need Debian's chromium (``/usr/bin/chromium``) and report NaN without it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import ViewportSize
+
+from shopfloor.bench import Figure
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+NOTE = (
+    "Doña Rosa Pillco terminó 3 finos de 18 hileras. El TQ-7F3K2 pasó a lavado, el TQ-2C5P0 ya está listo "
+    "y el de Carmen en blanqueo tiene la hilera abierta, no coincide el grado."
+)
+SLOW = {"offline": False, "latency": 400, "downloadThroughput": 400_000 / 8, "uploadThroughput": 400_000 / 8}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+NAN = float("nan")
+
+
+def _port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def _server() -> Iterator[str]:
+    """A workshop server in a subprocess with its own var dir (sample data, offline reader)."""
+    with tempfile.TemporaryDirectory(prefix="bench-pages-") as var:
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if not k.startswith("SHOPFLOOR_") and not k.endswith("_API_KEY")
+        }
+        env.update({"SHOPFLOOR_VAR_DIR": var, "SHOPFLOOR_MODEL": "offline"})
+        cli = str(Path(sys.executable).with_name("shopfloor"))
+        subprocess.run([cli, "workshop", "init"], env=env, check=True, capture_output=True)
+        port = _port()
+        proc = subprocess.Popen([cli, "serve", "--port", str(port)], env=env, stdout=subprocess.DEVNULL)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            for _ in range(300):
+                try:
+                    with urllib.request.urlopen(base + "/healthz", timeout=1):
+                        break
+                except OSError:
+                    time.sleep(0.1)
+            yield base
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
+
+
+@contextmanager
+def _dashboard() -> Iterator[tuple[Any, Any, str]]:
+    """A signed-in phone-sized page and the dashboard URL showing the sample note's four cards."""
+    from playwright.sync_api import sync_playwright
+
+    with _server() as base, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        context = browser.new_context(viewport=PHONE, extra_http_headers={"accept-language": "es-EC"})
+        page = context.new_page()
+        page.goto(base + "/workshop/signin")
+        page.fill("#email", "ana@taller.example")
+        page.fill("#password", "ana-toquilla-demo")
+        page.click("form button[type=submit]")
+        page.wait_for_url("**/workshop/")
+        page.fill("#note", NOTE)
+        page.click("#composer button[type=submit]")
+        page.wait_for_selector("#result .bubble")
+        for _ in range(50):
+            if "run=" in page.url:
+                break
+            page.wait_for_timeout(50)
+        try:
+            yield context, page, page.url
+        finally:
+            browser.close()
+
+
+def first_load_bytes() -> dict[str, float]:
+    """KB transferred (compressed, headers included) for one uncached load of the dashboard with its cards."""
+    if not Path(CHROMIUM).is_file():
+        return {"median": NAN}
+    with _dashboard() as (context, page, url):
+        cdp = context.new_cdp_session(page)
+        cdp.send("Network.enable")
+        cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+        sizes: dict[str, float] = {}
+        cdp.on("Network.loadingFinished", lambda e: sizes.__setitem__(e["requestId"], e["encodedDataLength"]))
+        page.goto(url, wait_until="networkidle")
+        assert page.locator("article.card").count() == 4
+        total = sum(sizes.values()) / 1024
+        return {"median": total, "requests": float(len(sizes))}
+
+
+def first_paint_slow() -> dict[str, float]:
+    """First contentful paint (ms) of the dashboard under 400 kbit/s and 400 ms RTT, five uncached loads."""
+    if not Path(CHROMIUM).is_file():
+        return {"median": NAN}
+    with _dashboard() as (context, page, url):
+        cdp = context.new_cdp_session(page)
+        cdp.send("Network.enable")
+        cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+        cdp.send("Network.emulateNetworkConditions", SLOW)
+        samples = []
+        for _ in range(5):
+            page.goto(url, wait_until="load")
+            fcp = page.evaluate(
+                "() => new Promise(r => { const f = () => { const e = performance.getEntriesByName("
+                "'first-contentful-paint')[0]; e ? r(e.startTime) : setTimeout(f, 20); }; f(); })"
+            )
+            samples.append(float(fcp))
+        samples.sort()
+        return {"median": statistics.median(samples), "p95": samples[-1]}
+
+
+def decision_time() -> dict[str, float]:
+    """Server time (ms) of one card decision through the page route, over 60 cards."""
+    from fastapi.testclient import TestClient
+
+    from shopfloor.settings import Settings
+    from shopfloor.web.app import create_app
+    from shopfloor.workshop import domain
+    from shopfloor.workshop.agent.persistence import save_proposed_run
+    from shopfloor.workshop.sample import WORKSHOP_A, fresh_sample_store
+    from shopfloor.workshop.store import open_store
+
+    with tempfile.TemporaryDirectory(prefix="bench-decide-") as var:
+        fresh_sample_store(Path(var) / "workshop.db").dispose()
+        settings = Settings(var_dir=Path(var), model="offline")
+        client = TestClient(create_app(settings))
+        client.post("/workshop/signin", data={"email": "ana@taller.example", "password": "ana-toquilla-demo"})
+        page = client.get("/workshop/").text
+        found = re.search(r"x-csrf-token&#34;: &#34;([^&]+)&#34;|\"x-csrf-token\": \"([^\"]+)\"", page)
+        assert found, "no CSRF token on the dashboard"
+        csrf = found.group(1) or found.group(2)
+        ana = domain.Actor("u-ana", WORKSHOP_A, "member", "Ana")
+        card = {
+            "type": "advance_stage",
+            "payload": {"hat_code": "TQ-7F3K2", "to_stage": "Washing"},
+            "status": "pending",
+            "why": "bench",
+            "quote": "pasó a lavado",
+        }
+        store = open_store(settings.workshop_db_url())
+        ids = [pid for _ in range(12) for pid in save_proposed_run(store, ana, [card] * 5)]
+        store.dispose()
+        samples = []
+        for n, pid in enumerate(ids):
+            action = "approve" if n % 12 == 0 else "reject"
+            t0 = time.perf_counter()
+            r = client.post(f"/workshop/cards/{pid}", data={"action": action}, headers={"x-csrf-token": csrf})
+            samples.append((time.perf_counter() - t0) * 1000)
+            assert r.status_code == 200 and "outcome" in r.text, r.text[:200]
+        samples.sort()
+        return {"median": statistics.median(samples), "p95": samples[round(0.95 * (len(samples) - 1))]}
+
+
+FIGURES = [
+    Figure("dashboard first load, compressed (KB)", measure=first_load_bytes, unit="KB", goal=60),
+    Figure(
+        "dashboard first contentful paint, 400 kbit/s 400 ms RTT",
+        measure=first_paint_slow,
+        goal=1500,
+        goal_on="p95",
+    ),
+    Figure("one card decision, server time", measure=decision_time, goal=20, goal_on="p95"),
+]

@@ -1,0 +1,346 @@
+"""Reading a question into slots: shop words to the plant's vocabulary, the entities it names, and the one
+"Read as" line that says how a plan reads (docs/shifts-agent.md, "Reading").
+
+Pure text, no store. Three steps, in order:
+
+1. ``canonical``: lower case, then a small explicit synonym table (shorthand such as "yday", "last wk",
+   "this mo"; shop words such as "equipment" or "stopping"), then fuzzy matching of each remaining long word
+   against the plant's own vocabulary with RapidFuzz, so "dowtime" and "rejcts" read as "downtime" and
+   "rejects". A word is corrected only to a vocabulary word of the same measure family, never to a
+   different measure: the vocabulary lists each measure's words once.
+2. ``entities``: the grades, crews, reasons, places, kinds and widths the question names, each as the
+   plant's catalogue spells it.
+3. ``read_as``: the line every answer opens with, written from the plan alone, so the address (which
+   encodes the plan) and the line can never disagree.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+
+from rapidfuzz import fuzz, process
+
+from shopfloor.shifts.planning.plans import Plan
+from shopfloor.shifts.plant.calendar import window_for
+from shopfloor.shifts.plant.catalog import CREWS, GRADE_TARGETS, STOP_PLACES, WEB_WIDTHS
+
+# Shorthand and shop words -> the words the router reads. Whole words only, applied in order.
+SYNONYMS: tuple[tuple[str, str], ...] = (
+    (r"\byday\b|\byest\b|\byesterdays\b", "yesterday"),
+    (r"\blast wk\b|\bprev wk\b", "last week"),
+    (r"\bthis wk\b", "this week"),
+    (r"\bthis mo\b|\bthis mth\b", "this month"),
+    (r"\blast mo\b|\blast mth\b", "last month"),
+    (r"\bwk\b", "week"),
+    (r"\bgraveyard( shift)?\b|\bnights\b", "night shift"),
+    (r"\bswings\b", "swing shift"),
+    (r"\b(graphs?|plots?|visuals?|a picture|pictures|diagram)\b", "chart"),
+    (r"\b(equipment|machines?|machinery|locations?|stations?)\b", "place"),
+    (r"\bstopping causes\b|\bstop causes\b|\bcauses of (the )?stops\b", "stops by reason"),
+    (r"\bstopping\b|\bstoppages?\b", "stops"),
+    (r"\bdelam\b", "delamination"),
+    (r"\bline speed\b|\bmachine speed\b", "speed"),
+    (r"\bft per min\b|\bfeet/min\b|\bfeet a minute\b", "fpm"),
+    (r"\bpercent of target\b|\b% of target\b|\bvs target\b|\bto target\b", "speed to target"),
+    (r"\bscrap\b", "waste"),
+    (r"\bcrew ([abcd])'s\b", r"crew \1"),
+)
+
+# The plant's vocabulary for fuzzy correction: each word once, grouped by the measure it belongs to.
+VOCABULARY: dict[str, tuple[str, ...]] = {
+    "speed": ("speed", "slow", "slower", "slowest", "faster", "fastest", "target"),
+    "volume": ("throughput", "output", "volume", "produced", "footage", "lineal"),
+    "downtime": ("downtime", "maintenance", "operator", "outage", "planned", "stops", "jams"),
+    "quality": ("quality", "rejects", "rejected", "warp", "bond", "delamination", "misalignment", "moisture"),
+    "waste": ("waste", "trim", "shear", "yield"),
+    "setups": ("setups", "changeovers", "matrix"),
+    "orders": ("orders", "quantities"),
+    "notes": ("notes",),
+    "rankings": ("rankings", "ranking", "ranked"),
+    "money": ("dollars", "money", "profit", "costs"),
+    "overview": ("overview", "summary", "summarize", "summarise", "performance", "diagnosis"),
+    "trend": ("trend", "trending", "weekly"),
+    "compare": ("compare", "compared", "comparison", "versus", "better", "worse", "best", "worst"),
+    "chart": ("chart", "charts"),
+    "scope": ("shift", "shifts", "yesterday", "week", "month", "period", "today", "second", "third", "first"),
+    "grouping": ("reason", "place", "grade", "width", "crew", "kind", "splicer", "knife", "upper", "lower"),
+    # Entity words, listed so that fuzzy correction never turns one into a neighbour ("splice" -> "splicer").
+    "entities": (
+        "splice", "splices", "missed", "paper", "break", "breaks", "glue", "skip", "flute", "transition",
+        "double", "backer", "belt", "slitter", "scorer", "external", "power", "grades", "widths", "crews",
+        "places", "reasons", "kinds", "equipment", "scheduled", "inches",
+    ),
+    "window": (
+        "january", "february", "march", "april", "june", "july", "august", "september", "october",
+        "november", "december",
+    ),
+}  # fmt: skip
+_WORDS = tuple(sorted({w for words in VOCABULARY.values() for w in words}))
+_COMMON_TEXT = (
+    "about above after again against all also and any are because been before being below between both "
+    "but can cause caused could did does doing down during each every from had has have how into its "
+    "just last more most much next now only other our out over please same should show since some still "
+    "than that the their them then there these they this those through too under until very was were "
+    "what when where which while who why will with would your tell give lost lose made make many run "
+    "ran running runs happened going went look looks looking getting"
+)
+_COMMON = frozenset(_COMMON_TEXT.split())
+FUZZY_CUTOFF = 85  # RapidFuzz ratio (0-100); below it a word is left as written
+
+
+def canonical(question: str) -> str:
+    """The question in the router's words: lower case, synonyms applied, misspellings corrected."""
+    text = question.replace("’", "'").replace("“", '"').replace("”", '"').lower()
+    text = re.sub(r"\s+", " ", text).strip()
+    for pattern, replacement in SYNONYMS:
+        text = re.sub(pattern, replacement, text)
+    return re.sub(r"[a-z]{5,}", _corrected, text)
+
+
+def _corrected(match: re.Match[str]) -> str:
+    word = match.group(0)
+    if word in _COMMON or word in _WORDS or word.removesuffix("s") in _WORDS:
+        return word
+    found = process.extractOne(word, _WORDS, scorer=fuzz.ratio, score_cutoff=FUZZY_CUTOFF)
+    return str(found[0]) if found else word
+
+
+# --- entities -----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Entities:
+    """The plant entities a question names, spelt as the catalogue spells them."""
+
+    grades: tuple[str, ...] = ()
+    crews: tuple[str, ...] = ()
+    reasons: tuple[str, ...] = ()
+    places: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = ()
+    widths: tuple[int, ...] = ()
+
+
+_GRADE = re.compile(r"\b(26|32|55|200|275)[- ]?(c|bc|eb)\b")
+_REASON_WORDS = {
+    "Knife jam": r"\bknife jams?\b|\bjams?\b|\bjammed\b",
+    "Equipment stop": r"\bequipment stops?\b|\bplace stops?\b",
+    "Missed splice": r"\bmissed splices?\b",
+    "Paper break": r"\bpaper breaks?\b|\bweb breaks?\b",
+    "Glue skip": r"\bglue skips?\b",
+    "Flute transition": r"\bflute transitions?\b",
+    "Scheduled maintenance": r"\bscheduled maintenance\b",
+    "Power outage": r"\bpower outages?\b|\bpower cuts?\b|\boutages?\b",
+}
+_KIND_WORDS = {
+    "Maintenance": r"\bmaintenance\b",
+    "Operator": r"\boperator\b",
+    "PM": r"\bplanned maintenance\b|\bpm\b",
+    "External": r"\bexternal\b",
+}
+
+
+def entities(text: str) -> Entities:
+    """The entities named in ``text`` (already :func:`canonical`)."""
+    grades = []
+    for m in _GRADE.finditer(text):
+        code = f"{m.group(1)}-{m.group(2).upper()}"
+        if code in GRADE_TARGETS and code not in grades:
+            grades.append(code)
+    crews = [c for c in CREWS if re.search(rf"\bcrew {c.lower()}\b", text)]
+    reasons = [r for r, pattern in _REASON_WORDS.items() if re.search(pattern, text)]
+    if "Scheduled maintenance" in reasons:
+        reasons = [r for r in reasons if r != "Scheduled maintenance"]  # a kind (PM), read below
+    places = [p for p in STOP_PLACES if _place_named(p, text)]
+    kinds = [k for k, pattern in _KIND_WORDS.items() if re.search(pattern, text)]
+    if "PM" in kinds and "Maintenance" in kinds and not re.search(r"(?<!planned )maintenance", text):
+        kinds.remove("Maintenance")
+    widths = [int(w) for w in WEB_WIDTHS if re.search(rf"\b{int(w)}(?:[- ]?(?:inch|inches|in)\b|\"|”)", text)]
+    return Entities(tuple(grades), tuple(crews), tuple(reasons), tuple(places), tuple(kinds), tuple(widths))
+
+
+def _place_named(place: str, text: str) -> bool:
+    word = place.lower().replace("/", "[/ ]")
+    if place == "Plant":
+        return False  # "the plant" is how people name the whole site, never the stop place
+    if place == "Wet end":
+        # "wet-end speed" is a measure; the wet end is a place only beside downtime words
+        return (
+            re.search(r"\bwet[- ]end\b", text) is not None
+            and re.search(r"\bdowntime|stops?\b", text) is not None
+        )
+    if place == "Shear knife":
+        return re.search(r"\bshear knife\b", text) is not None
+    return re.search(rf"\b{word}s?\b", text) is not None
+
+
+# --- the Read-as line --------------------------------------------------------------------------------------
+
+MEASURE_WORDS = {
+    "overview": "diagnosis",
+    "kpis": "KPIs",
+    "downtime": "downtime",
+    "quality": "dry-end rejects",
+    "fpm": "speed to target",
+    "volume": "volume",
+    "setups": "setup matrix",
+    "orders": "order matrix",
+    "notes": "shift notes",
+    "rankings": "rankings",
+    "dollars": "where the money went",
+    "compare_shifts": "shift comparison",
+    "compare": "window comparison",
+    "pareto": "downtime pareto",
+    "waste": "waste breakdown",
+    "stops": "stops profile",
+    "trend": "weekly trend",
+    "overrun": "knife overrun",
+    "rollstock": "rollstock consumed",
+    "review": "downtime review against the bands",
+    "speed_opportunity": "speed opportunity",
+    "variance": "where the speed went",
+    "opportunities": "levers in $ a year",
+}
+RANK_WORDS = {"speed": "speed", "downtime": "downtime", "quality": "quality"}
+TREND_WORDS = {
+    "speed": "speed",
+    "speed_to_target": "speed to target",
+    "lineal_ft": "lineal feet",
+    "downtime_pct": "downtime",
+    "maintenance_pct": "maintenance downtime",
+    "operator_pct": "operator downtime",
+    "trim_pct": "trim",
+    "dry_end_pct": "dry-end waste",
+}
+
+
+def read_as(
+    measure: str,
+    *,
+    day: date,
+    shift: int | None,
+    window: str,
+    anchor: date | None,
+    by: str | None = None,
+    kind: str | None = None,
+    metric: str | None = None,
+    other_shift: int | None = None,
+    other_anchor: date | None = None,
+    grade: str | None = None,
+    crew: str | None = None,
+    reason: str | None = None,
+    place: str | None = None,
+    width: int | None = None,
+    chart: bool = False,
+    follow_up: bool = False,
+) -> str:
+    """The "Read as" line of a plan: the measure, its breakdown and filters, the shifts and the window."""
+    what = MEASURE_WORDS[measure]
+    if measure == "overview":
+        what = "shift diagnosis" if shift is not None and window == "day" else "diagnosis"
+    if measure == "rankings":
+        what = f"rankings of {RANK_WORDS[metric]}" if metric else "rankings of speed, downtime and quality"
+    if measure == "trend":
+        what = f"weekly trend of {TREND_WORDS.get(metric or 'speed', metric or 'speed')}"
+    if measure == "volume" and by != "grade":
+        what = "volume (lineal feet)"
+    parts = [what + (f" by {by}" if by else "")]
+    if kind:
+        parts.append(f"{kind} only")
+    for label, value in (("grade", grade), ("crew", crew), ("reason", reason), ("place", place)):
+        if value:
+            parts.append(f"{label} {value}")
+    if width:
+        parts.append(f"{width} in web")
+    parts.append(_shifts_words(measure, shift, other_shift))
+    parts.append(_window_words(window, anchor or day, other_anchor))
+    line = "Read as: " + ", ".join(parts)
+    if chart:
+        line += "; with a chart"
+    if follow_up:
+        line += " (follow-up)"
+    return line
+
+
+def _shifts_words(measure: str, shift: int | None, other: int | None) -> str:
+    if measure == "compare_shifts":
+        if shift is None:
+            return "shifts 1, 2 and 3"
+        return f"shift {shift} against shift {other}"
+    return f"shift {shift}" if shift is not None else "every shift"
+
+
+def _window_words(window: str, anchor: date, other_anchor: date | None) -> str:
+    w = window_for(window, anchor)  # type: ignore[arg-type]
+    if window == "day":
+        return f"production day {w.start:%a %Y-%m-%d}"
+    text = {
+        "week": f"week of {w.start.isoformat()} (Mon–Fri)",
+        "month": f"{w.start:%B %Y}",
+        "fiscal": w.label.replace(" (", ", ").rstrip(")"),
+    }[window]
+    if other_anchor is not None:
+        o = window_for(window, other_anchor)  # type: ignore[arg-type]
+        text += " against " + (f"week of {o.start.isoformat()}" if window == "week" else o.label)
+    return text
+
+
+def plan_read_as(plan: Plan) -> str:
+    """The "Read as" line of ``plan`` (written from the plan alone, as its address is)."""
+    return read_as(
+        plan.measure,
+        day=plan.day,
+        shift=plan.shift,
+        window=plan.window,
+        anchor=plan.anchor,
+        by=plan.by,
+        kind=plan.kind,
+        metric=plan.metric,
+        other_shift=plan.other_shift,
+        other_anchor=plan.other_anchor,
+        grade=plan.grade,
+        crew=plan.crew,
+        reason=plan.reason,
+        place=plan.place,
+        width=plan.width,
+        chart=plan.chart,
+        follow_up=plan.after is not None,
+    )
+
+
+# --- the closest supported questions ------------------------------------------------------------------------
+
+# Questions the offline router answers in any day scope; an unsupported question gets the three nearest.
+SUPPORTED = (
+    "Why was this shift slow?",
+    "Show the KPIs",
+    "Show the downtime by reason",
+    "Show the downtime by place",
+    "Was it maintenance or operator downtime?",
+    "Show speed to target",
+    "fpm by grade",
+    "How much did we make?",
+    "Show dry-end quality waste",
+    "Show the setup matrix",
+    "Show orders and quantities",
+    "Show rankings",
+    "What did the notes say?",
+    "Where did the money go this shift?",
+    "Compare all shifts",
+    "Downtime pareto this month",
+    "Waste breakdown this week",
+    "Speed trend over the last 8 weeks",
+    "Is knife jam downtime getting worse?",
+    "Where are the biggest levers this month?",
+    "Show the downtime review this month",
+    "Speed by crew this month",
+)
+
+
+def closest(question: str, limit: int = 3) -> list[str]:
+    """The supported questions nearest to ``question``, most similar first (RapidFuzz token set ratio)."""
+    found = process.extract(
+        canonical(question), [canonical(s) for s in SUPPORTED], scorer=fuzz.token_set_ratio, limit=limit
+    )
+    return [SUPPORTED[index] for _text, _score, index in found]

@@ -1,0 +1,106 @@
+// Toquilla Trace pages: only what needs a browser API. Everything else is server-rendered HTML that htmx swaps.
+// See docs/workshop-pages.md (composer, dictation, step labels).
+(function () {
+  "use strict";
+
+  function composer() {
+    var form = document.getElementById("composer");
+    if (!form) return;
+    var note = form.querySelector("#note");
+    var count = form.querySelector("[data-count]");
+    var mode = form.querySelector("input[name=input_mode]");
+    var running = form.querySelector("#running");
+    var steps = JSON.parse(form.getAttribute("data-steps") || "[]");
+    var timer = null;
+
+    function updateCount() {
+      count.textContent = String(note.value.length);
+    }
+    note.addEventListener("input", function (event) {
+      // A person typing over a dictated note makes it a typed one (the agent reads both the same way).
+      if (event.isTrusted && event.inputType) mode.value = "typed";
+      updateCount();
+    });
+    updateCount();
+
+    // The seed's "agent running" labels, shown while the request is in flight: they are a hint of what the
+    // agent does, not a report of it.
+    form.addEventListener("htmx:beforeRequest", function () {
+      var n = 0;
+      running.hidden = false;
+      running.textContent = steps[0] || "";
+      timer = window.setInterval(function () {
+        n = Math.min(n + 1, steps.length - 1);
+        running.textContent = steps[n] || "";
+      }, 700);
+    });
+    form.addEventListener("htmx:afterRequest", function (event) {
+      window.clearInterval(timer);
+      running.hidden = true;
+      running.textContent = "";
+      if (event.detail.successful && event.detail.xhr.getResponseHeader("HX-Push-Url")) {
+        form.reset();
+        mode.value = "typed";
+        updateCount();
+      }
+    });
+
+    dictation(form, note, mode, updateCount);
+  }
+
+  function dictation(form, note, mode, updateCount) {
+    var button = form.querySelector("#dictate");
+    var Recognition = window.SpeechRecognition || window.webkitSpeechRecognition;
+    if (!button || !Recognition) return; // no speech recognition: the button stays hidden, notes are typed
+    button.hidden = false;
+    var idle = button.textContent;
+    var listening = null;
+
+    button.addEventListener("click", function () {
+      if (listening) {
+        listening.stop();
+        return;
+      }
+      var rec = new Recognition();
+      rec.lang = form.getAttribute("data-speech-lang") || "es-EC";
+      rec.interimResults = false;
+      rec.continuous = false;
+      rec.maxAlternatives = 1;
+      var before = note.value;
+      rec.onresult = function (event) {
+        var text = "";
+        for (var i = event.resultIndex; i < event.results.length; i++) {
+          if (event.results[i].isFinal) text += event.results[i][0].transcript;
+        }
+        if (!text) return;
+        note.value = (before ? before.replace(/\s*$/, " ") : "") + text.trim();
+        note.value = note.value.slice(0, Number(note.getAttribute("maxlength")) || 1000);
+        mode.value = "voice";
+        updateCount();
+      };
+      rec.onend = function () {
+        listening = null;
+        button.textContent = idle;
+        button.setAttribute("aria-pressed", "false");
+        note.focus();
+      };
+      rec.onerror = rec.onend;
+      listening = rec;
+      button.textContent = button.getAttribute("data-listening") || idle;
+      button.setAttribute("aria-pressed", "true");
+      rec.start();
+    });
+  }
+
+  // After htmx swaps a card, keep the keyboard where the person was: on the card that changed.
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var target = event.detail.target;
+    if (target && target.classList && target.classList.contains("card")) {
+      target.setAttribute("tabindex", "-1");
+      target.focus({ preventScroll: true });
+    }
+  });
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", composer);
+  else composer();
+})();

@@ -1,0 +1,245 @@
+"""What the pages show, as plain data: cards from proposal rows, the run timeline from its steps.
+
+Pure functions over rows and dicts; the templates only lay them out. Every text that a person typed or a
+model wrote stays a string here and is escaped by the templates' autoescaping.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from shopfloor.workshop import domain
+from shopfloor.workshop.store import models as m
+
+EDIT_FIELDS: dict[str, tuple[str, ...]] = {
+    "create_hat": ("weaver_id", "quantity", "grade", "rows_per_inch", "straw"),
+    "advance_stage": ("hat_code", "to_stage"),
+    "flag_issue": ("hat_code", "kind", "message"),
+}
+# What an answer to a question must fill in, by proposal type (the approvals' own list).
+NEEDED: dict[str, tuple[str, ...]] = {
+    "create_hat": ("weaver_id", "quantity", "rows_per_inch"),
+    "advance_stage": ("hat_code", "to_stage"),
+    "flag_issue": ("hat_code", "kind", "message"),
+}
+
+
+@dataclass
+class Card:
+    """One proposal card as the review panel shows it."""
+
+    id: str
+    run_id: str
+    type: str
+    status: str
+    fields: dict[str, Any]
+    quote: str
+    why: str
+    confidence: str
+    rule: dict[str, Any]
+    applied: dict[str, Any] | None
+    question: str | None = None
+    choices: list[dict[str, Any]] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+    code_heard: str | None = None
+    weaver_name: str | None = None
+    outcome: str | None = None
+    outcome_message: str | None = None
+    preview_fix: dict[str, Any] | None = None
+
+    @property
+    def open(self) -> bool:
+        """Still waiting for a decision."""
+        return self.status in ("pending", "question", "blocked")
+
+    @property
+    def fix(self) -> dict[str, Any] | None:
+        """The allowed proposal a blocked card offers, as field values."""
+        fix = self.rule.get("fix") if self.status == "blocked" else None
+        return fix if isinstance(fix, dict) and fix else None
+
+    @property
+    def warnings(self) -> list[str]:
+        """Warning kinds on the card."""
+        return [str(w) for w in self.rule.get("warnings") or []]
+
+    @property
+    def new_codes(self) -> list[str]:
+        """Codes of the hats an applied create card made."""
+        return [str(c) for c in (self.applied or {}).get("hat_codes") or []]
+
+    @property
+    def answer_inputs(self) -> list[str]:
+        """The missing fields a question asks the person to type (choices already cover a weaver or a hat)."""
+        covered = {"weaver_id", "hat_code"} if self.choices else set()
+        return [name for name in self.missing if name not in covered]
+
+    @property
+    def edit_fields(self) -> tuple[str, ...]:
+        """Fields a person may edit on this card's type."""
+        return EDIT_FIELDS.get(self.type, ())
+
+
+def card_of(row: m.Proposal, weavers: dict[str, str]) -> Card:
+    """The card for a proposal row (earlier edits and answers merged into its fields)."""
+    payload = dict(row.payload or {})
+    question = payload.pop("question", None) or {}
+    fields = {**payload, **(row.edited_payload or {})}
+    card = Card(
+        id=row.id,
+        run_id=row.run_id,
+        type=row.type,
+        status=row.status,
+        fields=fields,
+        quote=row.quote,
+        why=row.why,
+        confidence=row.confidence,
+        rule=dict(row.rule_result or {}),
+        applied=row.applied,
+        code_heard=payload.get("code_heard"),
+    )
+    if row.status == "question":
+        card.question = str(question.get("text") or "")
+        card.choices = [c for c in question.get("choices") or [] if isinstance(c, dict)]
+        card.missing = [k for k in NEEDED.get(row.type, ()) if fields.get(k) in (None, "")]
+    weaver_id = fields.get("weaver_id")
+    card.weaver_name = weavers.get(str(weaver_id)) if weaver_id else None
+    return card
+
+
+def with_fix(card: Card) -> Card:
+    """The card as its fix would make it: the fix's values in its fields, for the person to approve."""
+    fix = card.fix or {}
+    card.fields = {**card.fields, **fix}
+    card.preview_fix = fix
+    return card
+
+
+def edit_values(form: dict[str, str], kind: str) -> dict[str, Any]:
+    """The edit fields of a card's form as the approvals take them: numbers as ints, empty as None."""
+    values: dict[str, Any] = {}
+    for name in EDIT_FIELDS.get(kind, ()):
+        if name not in form:
+            continue
+        raw = form[name].strip()
+        if name in ("quantity", "rows_per_inch"):
+            values[name] = int(raw) if raw.lstrip("-").isdigit() else (None if raw == "" else raw)
+        else:
+            values[name] = raw or None
+    return values
+
+
+@dataclass
+class Step:
+    """One numbered entry of a run's timeline."""
+
+    i: int
+    kind: str
+    title: str
+    tag: str | None
+    ok: bool
+    duration_ms: int | None
+    tokens: str | None
+    cost_usd: float | None
+    detail_in: str | None
+    detail_out: str | None
+
+
+def _pretty(value: Any) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False, sort_keys=True, default=str)
+
+
+def timeline(steps: list[dict[str, Any]]) -> list[Step]:
+    """The run's trace steps as timeline entries (model call, tool call, rule check, proposal, error)."""
+    out: list[Step] = []
+    for n, raw in enumerate(steps, start=1):
+        kind = str(raw.get("kind"))
+        i = n  # shown from 1; the stored ``i`` counts from 0
+        if kind == "model_call":
+            tokens = f"{raw.get('tokens_in', 0)} in · {raw.get('tokens_out', 0)} out"
+            if raw.get("cache_read") or raw.get("cache_write"):
+                tokens += f" · cache {raw.get('cache_read', 0)} read / {raw.get('cache_write', 0)} written"
+            out.append(
+                Step(
+                    i,
+                    kind,
+                    f"{raw.get('model', '')} · {raw.get('stop_reason', '')}",
+                    None,
+                    True,
+                    raw.get("duration_ms"),
+                    tokens,
+                    raw.get("cost_usd"),
+                    None,
+                    _pretty(raw.get("text")) if raw.get("text") else None,
+                )
+            )
+        elif kind == "tool_call":
+            out.append(
+                Step(
+                    i,
+                    kind,
+                    str(raw.get("tool", "")),
+                    "read" if raw.get("access") == "read" else "propose",
+                    not raw.get("is_error"),
+                    raw.get("duration_ms"),
+                    None,
+                    None,
+                    _pretty(raw.get("input")),
+                    _pretty(raw.get("output")),
+                )
+            )
+        elif kind == "rule_check":
+            title = " · ".join(str(raw[k]) for k in ("rule", "hat_code", "code") if raw.get(k))
+            out.append(
+                Step(
+                    i,
+                    kind,
+                    title,
+                    None,
+                    bool(raw.get("allowed")),
+                    raw.get("duration_ms"),
+                    None,
+                    None,
+                    None,
+                    _pretty({k: raw.get(k) for k in ("allowed", "code", "message")}),
+                )
+            )
+        elif kind == "proposal":
+            out.append(
+                Step(
+                    i,
+                    kind,
+                    f"{raw.get('type', '')} · {raw.get('status', '')}",
+                    None,
+                    raw.get("status") != "blocked",
+                    None,
+                    None,
+                    None,
+                    None,
+                    _pretty(raw),
+                )
+            )
+        else:
+            out.append(
+                Step(
+                    i,
+                    kind,
+                    str((raw.get("error") or {}).get("type", kind)),
+                    None,
+                    False,
+                    None,
+                    None,
+                    None,
+                    None,
+                    _pretty(raw.get("error", raw)),
+                )
+            )
+    return out
+
+
+def hat_stepper(stage: str) -> list[tuple[str, str]]:
+    """Each stage with its state for the stepper: ``done``, ``current`` or ``todo``."""
+    at = domain.stage_index(stage)
+    return [(s, "done" if n < at else "current" if n == at else "todo") for n, s in enumerate(domain.STAGES)]
