@@ -1191,20 +1191,11 @@ def _flag_words(span: Span) -> str:
     return " ".join(words)
 
 
+# Words that only join a flag clause to what comes before it, or point at the hat.
 _FLAG_LEADS = {
-    "pero",
-    "y",
-    "ojo",
-    "que",
-    "aunque",
-    "ademas",
-    "tambien",
-    "but",
-    "and",
-    "also",
-    "though",
-    "note",
-}
+    "pero", "y", "ojo", "que", "aunque", "ademas", "tambien", "but", "and", "also", "though", "note", "el", "la",
+    "al", "the", "sombrero", "hat", "-",
+}  # fmt: skip
 
 
 def _name_at(span: Span, name: str) -> tuple[int, int] | None:
