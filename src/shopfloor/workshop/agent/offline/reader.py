@@ -1182,9 +1182,14 @@ def _skip(skipped: list[Skipped], parts: list[Part], reason: SkipReason, span: S
 def _flag_words(span: Span) -> str:
     """The person's own words for a flag: the segment as written, without the words that only join it to
     the clause before ("pero ojo que tiene una mancha" gives "tiene una mancha")."""
+    flagged = [c for c in _clauses(span) if _flag_kind(c) is not None]
+    if flagged:
+        # "Por favor revisa el TQ-8H6RT, creo que está roto": the words of the report, from its first clause.
+        span = span.part(flagged[0].start, span.end)
     said = span.said
     for hit in sorted(code_hits(span), key=lambda h: -h.start):
         said = said[: hit.start - span.start] + said[hit.end - span.start :]
+    said = re.sub(r"\s+([,;])", r"\1", said)
     words = said.replace(":", " ").split()
     while len(words) > 2 and fold(words[0]).strip(",") in _FLAG_LEADS:
         words = words[1:]
