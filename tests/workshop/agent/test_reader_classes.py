@@ -250,3 +250,16 @@ def test_the_reading_is_in_the_runs_trace():
         "- read as advance: El TQ-7F3K2 pasó a lavado",
         "- unread: la paja llegó mojada",
     ]
+
+
+@pytest.mark.parametrize(
+    ("note", "words"),
+    [
+        ("Por favor revisa el TQ-8H6RT, creo que está roto", "creo que está roto"),
+        ("Ojo que el TQ-1P9KD se hizo muy rápido", "se hizo muy rápido"),
+        ("TQ-8H6RT: the brim is uneven", "brim is uneven"),
+    ],
+)
+def test_a_flags_words_are_the_report_not_the_hat_reference(note, words):
+    (event,) = [e for e in read_note(note).events if e.kind == "flag"]
+    assert event.flag_words == words

@@ -1199,7 +1199,7 @@ def _flag_words(span: Span) -> str:
 # Words that only join a flag clause to what comes before it, or point at the hat.
 _FLAG_LEADS = {
     "pero", "y", "ojo", "que", "aunque", "ademas", "tambien", "but", "and", "also", "though", "note", "el", "la",
-    "al", "the", "sombrero", "hat", "-",
+    "al", "de", "del", "the", "sombrero", "hat", "-",
 }  # fmt: skip
 
 
