@@ -94,6 +94,27 @@ class Settings(BaseSettings):
             raise ValueError("signin_first_delay_s must not exceed signin_max_delay_s")
         return self
 
+    # Shift Investigator pages and their protections (docs/security.md, "The /shifts routes"; docs/deploy.md).
+    # Host names the /shifts routes answer to (comma-separated; the port is not part of the rule).
+    shifts_hosts: str = "127.0.0.1,localhost,[::1]"
+    # Public demo mode: an Origin allowlist replaces the loopback Host rule, investigations run one at a time.
+    public: bool = False
+    # Public mode only: the origins (scheme://host[:port], comma-separated) allowed to call and be served.
+    shifts_origins: str = ""
+    # Requests per client address per minute over every /shifts route, shared by all server processes.
+    shifts_rate_limit_per_minute: int = Field(default=60, ge=1, le=1_000_000)
+    # Largest request body on a /shifts POST (GET requests carry none).
+    shifts_max_body_bytes: int = Field(default=16 * 1024, ge=256, le=1024 * 1024)
+    # Where the shared rate limit is counted: a Redis URL, else a SQLite file in var_dir.
+    redis_url: str | None = None
+    # Investigations running at once in a server process, and how many more may wait before a 503.
+    shifts_max_concurrency: int = Field(default=4, ge=1, le=64)
+    shifts_max_waiting: int = Field(default=32, ge=0, le=10_000)
+    # /shifts requests a server process starts per second at most; the rest wait (without a thread) or get 503.
+    shifts_max_requests_per_s: float = Field(default=300.0, gt=0, le=100_000)
+    # Answers kept for their addresses (the PDF is drawn from the retained answer).
+    shifts_answer_cache: int = Field(default=256, ge=1, le=100_000)
+
     def workshop_db_url(self) -> str:
         """The SQLAlchemy URL of the workshop store."""
         if self.workshop_db:
@@ -127,6 +148,14 @@ class Settings(BaseSettings):
     def shifts_db_path(self) -> Path:
         """The DuckDB file of the shifts record store."""
         return self.shifts_db or self.var_dir / "shifts.duckdb"
+
+    def shifts_host_names(self) -> frozenset[str]:
+        """The host names (lower case, no port) the /shifts routes answer to."""
+        return frozenset(h.strip().lower() for h in self.shifts_hosts.split(",") if h.strip())
+
+    def shifts_origin_list(self) -> frozenset[str]:
+        """Public mode's allowed origins, each ``scheme://host[:port]`` in lower case without a final slash."""
+        return frozenset(o.strip().lower().rstrip("/") for o in self.shifts_origins.split(",") if o.strip())
 
     def shifts_xml_dir(self) -> Path:
         """Where the generated day files of the shifts record store are written."""

@@ -2,8 +2,8 @@
 
 import pytest
 
-from shopfloor.shifts.answers.chart_image import chart_figure, chart_png
-from shopfloor.shifts.answers.render import answer_html, answer_pdf
+from shopfloor.shifts.answers.chart_image import chart_figure, chart_png, chart_svg
+from shopfloor.shifts.answers.render import answer_pdf
 
 CHART = {
     "chart_id": "c1",
@@ -35,37 +35,23 @@ def test_png_is_deterministic():
 
 
 @pytest.mark.parametrize("title", ["<script>alert(1)</script>", "a'b\"c"])
-def test_page_embeds_the_image_and_escapes_the_title(title):
-    answer = {
-        "question": "q",
-        "status": "complete",
-        "address": "/a",
-        "sections": [],
-        "charts": [{**CHART, "title": title}],
-    }
-    page = answer_html(answer)
-    assert "data:image/png;base64," in page
-    assert "<script>" not in page
+def test_svg_carries_the_escaped_title_and_no_script(title):
+    svg = chart_svg({**CHART, "title": title})
+    assert svg.startswith("<svg") and "<title>" in svg and "role='img'" in svg
+    assert "<script" not in svg.lower()
+    assert chart_svg({**CHART, "title": title}) == svg  # deterministic
+
+
+def test_pdf_image_is_high_resolution():
+    from io import BytesIO
+
+    from matplotlib.image import imread
+
+    page, pdf = imread(BytesIO(chart_png(CHART))), imread(BytesIO(chart_png(CHART, for_pdf=True)))
+    assert pdf.shape[1] >= 2 * page.shape[1] - 2
 
 
 def test_pdf_carries_the_chart_image():
     answer = {"question": "q", "status": "complete", "address": "/a", "sections": [], "charts": [CHART]}
     pdf = answer_pdf(answer)
     assert pdf.startswith(b"%PDF") and b"/Subtype /Image" in pdf
-
-
-def test_page_uses_the_stylesheet_not_inline_styles_the_csp_would_block(tmp_path):
-    from fastapi.testclient import TestClient
-
-    from shopfloor.settings import Settings
-    from shopfloor.web.app import create_app
-
-    sections = [{"type": "label", "text": "Where to look"}]
-    page = answer_html(
-        {"question": "q", "status": "complete", "address": "/a", "sections": sections, "charts": []}
-    )
-    assert "style=" not in page and "<h3 class='label'>Where to look</h3>" in page
-    assert "href='/shifts/answer.css'" in page
-    response = TestClient(create_app(Settings(var_dir=tmp_path))).get("/shifts/answer.css")
-    assert response.status_code == 200 and response.headers["content-type"].startswith("text/css")
-    assert "h3.label" in response.text

@@ -33,11 +33,13 @@ def app(tmp_path) -> FastAPI:
         ("/healthz", {"GET"}),
         ("/workshop/api/hats", {"GET"}),
         ("/workshop/functions/v1/apply-proposals", {"POST"}),
-        ("/shifts/answer.css", {"GET"}),
+        ("/shifts/static/shifts.css", {"GET"}),
     ],
 )
 def test_an_unknown_method_is_405_with_allow_in_the_envelope(app, method, path, allowed):
-    r = TestClient(app).request(method, path, headers={"x-request-id": "req_405405405405"})
+    r = TestClient(app, base_url="http://127.0.0.1").request(
+        method, path, headers={"x-request-id": "req_405405405405"}
+    )
     assert r.status_code == 405
     assert {m.strip() for m in r.headers["allow"].split(",")} == allowed
     assert r.json() == {
@@ -106,6 +108,6 @@ def test_a_stylesheet_route_is_served_and_documented_as_css():
 
 
 def test_the_shifts_stylesheet_is_served_as_css(app):
-    r = TestClient(app).get("/shifts/answer.css")
+    r = TestClient(app, base_url="http://127.0.0.1").get("/shifts/static/shifts.css")
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/css")
     assert r.headers["x-content-type-options"] == "nosniff"

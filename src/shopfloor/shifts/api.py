@@ -1,138 +1,344 @@
-"""HTTP routes of Shift Investigator, mounted at /shifts by the main app.
+"""HTTP routes of Shift Investigator, mounted at /shifts by the main app (docs/URLS.md, docs/security.md).
 
-`GET /q` resolves a question with the offline router and redirects to its canonical address; `GET /a` answers an
-address as HTML (or a PDF with `format=pdf`), `GET /a.json` as JSON; `GET /report` returns a period report. None of them calls a model,
-carries a key or keeps a session: follow-up context is the `after=` chain inside the address. Offline
-answers run one at a time on their own lock.
+- ``GET /`` the page; ``GET /guide`` the field guide; ``GET /scope`` the live scope line (a fragment).
+- ``GET /q`` resolves a question with the offline router and redirects (303) to its canonical address.
+- ``GET /a`` answers an address as the page (``format=pdf``: a PDF, ``format=json``), ``GET /a.json`` as JSON.
+- ``POST /ask`` asks from the page (JSON body, the page's request token): the answer's fragment for htmx,
+  otherwise the answer as JSON.
+- ``GET /report`` a period report (JSON, ``format=pdf`` or ``format=html``).
+- ``GET /static/…`` the allowlisted static files.
+
+None of these calls a model, carries a key or keeps a session: follow-up context is the ``after=`` chain inside
+the address. Every route sits behind :class:`~shopfloor.shifts.pages.guard.ShiftsGuard`. Investigations run in
+the investigator's own bounded pool, and an address's answer is kept, so the page, its JSON and its PDF are
+one retained answer (:mod:`shopfloor.shifts.pages.runner`).
 """
 
 from __future__ import annotations
 
-import threading
+import json
+from collections.abc import Callable
+from datetime import date
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.encoders import jsonable_encoder
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
 
 from shopfloor.settings import Settings
+from shopfloor.shifts.pages import views
+from shopfloor.shifts.pages.guard import RequestTokens, ShiftsGuard
+from shopfloor.shifts.pages.limits import make_counter
+from shopfloor.shifts.pages.runner import Runner, store_version
 from shopfloor.shifts.planning.plans import AddressError, Plan, parse_address
 from shopfloor.shifts.planning.router import MAX_QUESTION_CHARS, Unavailable, route
 from shopfloor.shifts.plant.scope import Scope, ScopeError
 from shopfloor.shifts.records import store
 from shopfloor.web.errors import ApiError, install_error_handlers
 
-_offline_lock = threading.Lock()
+REPORT_PERIODS = ("week", "month", "fiscal")
 
 
-def _parsed_scope(day: str, shift: int | None, include: str | None, period: str) -> Scope:
+def _parsed_scope(day: str, shift: int | str | None, include: str | None, period: str) -> Scope:
     """The request's scope parameters, each rule broken reported in the error envelope (docs/URLS.md)."""
+    if isinstance(shift, str):
+        if shift.strip() == "":
+            shift = None
+        elif shift.strip().isdigit():
+            shift = int(shift)
+        else:
+            raise ApiError(400, "bad_scope", "shift must be 1, 2 or 3.")
+    if shift is None and include == "shift":
+        include = "day"  # "this shift" with every shift selected is every shift
     try:
-        return Scope.parse(day, shift, include, period)
+        return Scope.parse(day, shift, include or None, period or "day")
     except ScopeError as error:
         raise ApiError(400, "bad_scope", f"{error}.") from None
 
 
+def usable_after(after: str | None, scope: Scope) -> str | None:
+    """The follow-up's previous address, unless it belongs to another production day: changing the day
+    clears the chain, as it clears the history (docs/shifts-agent.md, "Context and history")."""
+    if not after:
+        return None
+    try:
+        plan = parse_address(after)
+    except AddressError as error:
+        raise ApiError(400, "bad_address", str(error)) from None
+    return plan.address() if plan.day == scope.day else None
+
+
+def scope_of_plan(plan: Plan) -> Scope:
+    """The scope controls' values for the answer at ``plan``'s address."""
+    return Scope.parse(
+        (plan.anchor or plan.day).isoformat() if plan.window != "day" else plan.day.isoformat(),
+        plan.shift,
+        plan.include if plan.shift is not None else None,
+        plan.window,
+    )
+
+
+def scope_for_question(question: str, scope: Scope) -> Scope:
+    """The page's "Compare all shifts" button also switches the include control to every shift."""
+    if question in views.DAY_SCOPE_EXAMPLES and scope.shift is not None:
+        return Scope(day=scope.day, shift=scope.shift, include="day", period=scope.period)
+    return scope
+
+
+class AskBody(BaseModel):
+    """The page's ask: the question and the scope controls."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    question: str = Field(min_length=1, max_length=2000)
+    day: str
+    shift: int | str | None = None
+    include: str | None = None
+    period: str = "day"
+    after: str | None = None
+
+
 def create_app(settings: Settings) -> FastAPI:
-    """The Shift Investigator sub-app."""
+    """The Shift Investigator sub-app, behind its guard."""
     app = FastAPI(title="Shift Investigator", docs_url=None, redoc_url=None)
     install_error_handlers(app)
+    workers = 1 if settings.public else settings.shifts_max_concurrency
+    runner = Runner(workers, settings.shifts_max_waiting, settings.shifts_answer_cache)
+    tokens = RequestTokens(settings.session_secret())
+    app.state.runner = runner
+    pages = views.Pages(settings, tokens)
 
-    def open_store() -> Any:
+    def in_store(fn: Callable[[Any], Any]) -> Callable[[], Any]:
         path = settings.shifts_db_path()
-        if not path.is_file():
-            raise ApiError(503, "no_store", "The record store is not prepared; run `shopfloor prepare`.")
-        return store.open_read_only(path)
 
-    @app.get("/", response_class=HTMLResponse)
-    def index() -> str:
-        return (
-            "<!doctype html><title>Shift Investigator</title><h1>Shift Investigator</h1>"
-            "<p>Synthetic records, offline planning. Ask with <code>/shifts/q?question=…&amp;day=YYYY-MM-DD"
-            "</code>; answers live at their addresses (<code>/shifts/a?…</code>).</p>"
+        def job() -> Any:
+            conn = store.open_read_only(path)
+            try:
+                return fn(conn)
+            finally:
+                conn.close()
+
+        return job
+
+    async def version() -> tuple[int, int]:
+        return store_version(settings.shifts_db_path())
+
+    async def answer_for(address: str) -> dict[str, Any]:
+        from shopfloor.shifts.investigation import investigate_address
+
+        key = ("answer", address, await version())
+        return await runner.once(key, in_store(lambda conn: investigate_address(address, conn).as_dict()))  # type: ignore[no-any-return]
+
+    async def asked(question: str, scope: Scope, after: str | None) -> dict[str, Any]:
+        previous = parse_address(after) if after else None
+        routed = route(question, scope, previous)
+        if isinstance(routed, Plan):
+            answer = dict(await answer_for(routed.address()))
+            answer["question"] = question
+            return answer
+        from shopfloor.shifts.investigation import investigate
+
+        return await runner.run(in_store(lambda conn: investigate(question, scope, conn).as_dict()))  # type: ignore[no-any-return]
+
+    async def report_for(period: str, day: date, shift: int | None) -> dict[str, Any]:
+        from shopfloor.shifts.answers.reports import period_report
+
+        key = ("report", period, day, shift, await version())
+        return await runner.once(  # type: ignore[no-any-return]
+            key,
+            in_store(lambda conn: jsonable_encoder(period_report(conn, period, day, shift))),  # type: ignore[arg-type]
         )
 
-    @app.get("/answer.css", response_model=None)
-    def answer_css() -> Response:
-        from shopfloor.shifts.answers.render import ANSWER_CSS
+    async def days() -> dict[str, str]:
+        def read(conn: Any) -> dict[str, str]:
+            first, last = conn.execute("SELECT min(day), max(day) FROM days").fetchone()
+            if first is None:
+                raise ApiError(503, "no_store", "The record store holds no days; run `shopfloor prepare`.")
+            return {"first": first.isoformat(), "last": last.isoformat()}
 
-        return Response(ANSWER_CSS, media_type="text/css")
+        return await runner.once(("days", await version()), in_store(read))  # type: ignore[no-any-return]
+
+    async def context(answer: dict[str, Any] | None, scope: Scope, form: dict[str, Any]) -> dict[str, Any]:
+        """Everything a page or a fragment shows: the answer, its cards, the window's report."""
+        cards_answer = answer
+        if answer is None or not views.kpi_groups(answer):
+            cards_answer = None
+            kpis = views.kpis_address(scope)
+            if kpis is not None:
+                cards_answer = await answer_for(kpis)
+        report = None
+        if scope.period in REPORT_PERIODS:
+            report = await report_for(scope.period, scope.day, scope.shift)
+        span = await days()
+        # Charts are drawn and tables laid out in the investigator's pool, never on the event loop.
+        return await runner.run(lambda: pages.context(answer, cards_answer, report, scope, form, span))  # type: ignore[no-any-return]
+
+    @app.get("/", response_class=HTMLResponse)
+    async def index(request: Request) -> HTMLResponse:
+        """The page: scope controls, the question box, the scope's cards (and its window's report)."""
+        q = request.query_params
+        span = await days()
+        scope = _parsed_scope(
+            q.get("day") or span["last"], q.get("shift", "2"), q.get("include"), q.get("period", "day")
+        )
+        form = views.form_state(scope, "", None)
+        return pages.page(await context(None, scope, form))
+
+    @app.get("/guide", response_class=HTMLResponse)
+    async def guide() -> HTMLResponse:
+        """The field guide: the plant, the measures, the tools, the loop, the limits, how to ask."""
+        return pages.guide(await days())
+
+    @app.get("/scope", response_class=HTMLResponse)
+    async def scope_fragment(request: Request) -> HTMLResponse:
+        """The live scope line for the controls' current values (htmx swaps it in)."""
+        q = request.query_params
+        scope = _parsed_scope(q.get("day", ""), q.get("shift"), q.get("include"), q.get("period", "day"))
+        return HTMLResponse(views.scope_text(scope))
 
     @app.get("/q", response_model=None)
-    def resolve(
-        request: Request,
-        question: str,
-        day: str,
-        shift: int | None = None,
-        include: str | None = None,
-        period: str = "day",
-        after: str | None = None,
-    ) -> RedirectResponse | dict[str, Any]:
+    async def resolve(request: Request) -> Response:
+        """A question in the scope, redirected to its canonical address (refusals stay on the page)."""
+        q = request.query_params
+        # An example button beside the question box sends a second `question`; the last, the button's, wins.
+        questions = q.getlist("question")
+        question = questions[-1] if questions else ""
+        if not question.strip():
+            raise ApiError(400, "bad_request", "Ask a question (the question parameter is empty).")
         if len(question) > MAX_QUESTION_CHARS:
             raise ApiError(
                 400, "question_too_long", f"Questions are limited to {MAX_QUESTION_CHARS} characters."
             )
-        scope = _parsed_scope(day, shift, include, period)
-        try:
-            previous = parse_address(after) if after else None
-        except AddressError as error:
-            raise ApiError(400, "bad_address", str(error)) from None
-        routed = route(question, scope, previous)
+        scope = scope_for_question(
+            question,
+            _parsed_scope(q.get("day", ""), q.get("shift"), q.get("include"), q.get("period", "day")),
+        )
+        after = usable_after(q.get("after"), scope)
+        routed = route(question, scope, parse_address(after) if after else None)
         if isinstance(routed, Unavailable):
-            return {"status": "unavailable", "reason": routed.reason, "examples": list(routed.examples)}
+            if "text/html" not in request.headers.get("accept", ""):
+                return JSONResponse(
+                    {"status": "unavailable", "reason": routed.reason, "examples": list(routed.examples)}
+                )
+            answer = await asked(question, scope, after)
+            form = views.form_state(scope, question, None)
+            return pages.page(await context(answer, scope, form))
         root = request.scope.get("root_path", "")
         return RedirectResponse(root + routed.address(), status_code=303)
 
-    def run_address(request: Request) -> dict[str, Any]:
-        from shopfloor.shifts.investigation import investigate_address
-
-        query = request.url.query
+    def plan_of(request: Request) -> Plan:
         try:
-            plan: Plan = parse_address("/a?" + query)
+            return parse_address("/a?" + request.url.query)
         except AddressError as error:
             raise ApiError(400, "bad_address", str(error)) from None
-        conn = open_store()
-        try:
-            with _offline_lock:
-                result = investigate_address(plan.address(), conn)
-        finally:
-            conn.close()
-        return result.as_dict()
 
     @app.get("/a", response_model=None)
-    def answer_page(request: Request) -> Response:
-        """The answer at an address as HTML, or as a PDF with format=pdf."""
-        from shopfloor.shifts.answers.render import answer_html, answer_pdf
+    async def answer_page(request: Request) -> Response:
+        """The answer at an address as the page, or as a PDF (format=pdf) or JSON (format=json)."""
+        plan = plan_of(request)
+        fmt = request.query_params.get("format")
+        if fmt not in (None, "json", "pdf"):
+            raise ApiError(400, "bad_format", "format must be json or pdf.")
+        address = plan.address()
+        page_key = ("page", address, await version())
+        if fmt is None:
+            kept = runner.kept(page_key)
+            if kept is not None:
+                return HTMLResponse(kept.replace(views.TOKEN_SLOT, tokens.issue()))
+        answer = await answer_for(address)
+        if fmt == "json":
+            return JSONResponse(jsonable_encoder(answer))
+        if fmt == "pdf":
+            from shopfloor.shifts.answers.pdf import answer_pdf
 
-        data = run_address(request)
-        if request.query_params.get("format") == "pdf":
-            return Response(answer_pdf(data), media_type="application/pdf")
-        if request.query_params.get("format") == "json":
-            return JSONResponse(data)
-        return HTMLResponse(answer_html(data))
+            pdf = await runner.once(("answer.pdf", address, await version()), lambda: answer_pdf(answer))
+            return Response(pdf, media_type="application/pdf", headers=_attachment("answer.pdf"))
+        scope = scope_of_plan(plan)
+        question = answer.get("question") or address
+        form = views.form_state(scope, question if question != address else "", address)
+        ctx = await context(answer, scope, form)
+        # Drawn in the investigator's pool, not on the event loop, and kept: the same address is the same page.
+        text = await runner.run(lambda: pages.page_text(ctx, views.TOKEN_SLOT))
+        runner.keep(page_key, text)
+        return HTMLResponse(text.replace(views.TOKEN_SLOT, tokens.issue()))
 
     @app.get("/a.json")
-    def answer_json(request: Request) -> dict[str, Any]:
+    async def answer_json(request: Request) -> JSONResponse:
         """The answer at an address as JSON."""
-        return run_address(request)
+        return JSONResponse(jsonable_encoder(await answer_for(plan_of(request).address())))
+
+    @app.post("/ask", response_model=None)
+    async def ask(request: Request) -> Response:
+        """Ask from the page: the answer's fragment (htmx) or JSON, with its address."""
+        try:
+            raw = json.loads(await request.body() or b"null")
+        except ValueError:
+            raise ApiError(400, "bad_request", "Invalid request: the body is not valid JSON.") from None
+        try:
+            body = AskBody.model_validate(raw)
+        except ValueError as error:
+            raise ApiError(400, "bad_request", f"Invalid request: {str(error).splitlines()[0]}.") from None
+        if len(body.question) > MAX_QUESTION_CHARS:
+            raise ApiError(
+                400, "question_too_long", f"Questions are limited to {MAX_QUESTION_CHARS} characters."
+            )
+        scope = scope_for_question(
+            body.question, _parsed_scope(body.day, body.shift, body.include, body.period)
+        )
+        after = usable_after(body.after, scope)
+        answer = await asked(body.question, scope, after)
+        if request.headers.get("hx-request") != "true":
+            return JSONResponse(jsonable_encoder(answer))
+        if answer.get("address"):
+            # The controls show the scope the answer used (a named shift or "compare all shifts" moves it);
+            # the fragment swaps them out of band.
+            scope = scope_of_plan(parse_address(answer["address"]))
+        form = views.form_state(scope, body.question, answer.get("address"))
+        ctx = await context(answer, scope, form)
+        headers = {"HX-Push-Url": "/shifts" + answer["address"]} if answer.get("address") else {}
+        return pages.fragment(ctx, headers)
 
     @app.get("/report", response_model=None)
-    def report(period: str, day: str, shift: int | None = None, format: str = "json") -> Response:
-        from shopfloor.shifts.answers.render import report_pdf
-        from shopfloor.shifts.answers.reports import period_report
-
-        if period not in ("week", "month", "fiscal"):
+    async def report(request: Request) -> Response:
+        """A period report as JSON, a PDF (format=pdf) or the page (format=html)."""
+        q = request.query_params
+        period, fmt = q.get("period", ""), q.get("format", "json")
+        if period not in REPORT_PERIODS:
             raise ApiError(400, "bad_scope", "period must be week, month or fiscal.")
-        if format not in ("json", "pdf"):
-            raise ApiError(400, "bad_format", "format must be json or pdf.")
-        scope = _parsed_scope(day, shift, None, "day")
-        conn = open_store()
-        try:
-            data = period_report(conn, period, scope.day, scope.shift)  # type: ignore[arg-type]
-        finally:
-            conn.close()
-        if format == "pdf":
-            return Response(report_pdf(data), media_type="application/pdf")
-        return JSONResponse(jsonable_encoder(data))
+        if fmt not in ("json", "pdf", "html"):
+            raise ApiError(400, "bad_format", "format must be json, pdf or html.")
+        scope = _parsed_scope(q.get("day", ""), q.get("shift"), None, "day")
+        data = await report_for(period, scope.day, scope.shift)
+        if fmt == "pdf":
+            from shopfloor.shifts.answers.pdf import report_pdf
 
+            key = ("report.pdf", period, scope.day, scope.shift, await version())
+            pdf = await runner.once(key, lambda: report_pdf(data))
+            return Response(pdf, media_type="application/pdf", headers=_attachment("period-report.pdf"))
+        if fmt == "html":
+            page_scope = _parsed_scope(scope.day.isoformat(), scope.shift, None, period)
+            return pages.page(await context(None, page_scope, views.form_state(page_scope, "", None)))
+        return JSONResponse(data)
+
+    @app.get("/static/{name:path}", response_model=None)
+    def static(name: str) -> FileResponse:
+        """A file from the static allowlist; anything else is 404."""
+        found = views.STATIC.get(name)
+        if found is None:
+            raise ApiError(404, "not_found", "No such file.")
+        path, media_type = found
+        return FileResponse(path, media_type=media_type, headers={"Cache-Control": "no-cache"})
+
+    # Outermost of the app's middleware: every route, its errors and its static files pass the guard first.
+    app.add_middleware(
+        ShiftsGuard,
+        settings=settings,
+        tokens=tokens,
+        counter=make_counter(settings.redis_url, settings.var_dir),
+    )
     return app
+
+
+def _attachment(name: str) -> dict[str, str]:
+    return {"Content-Disposition": f'attachment; filename="{name}"'}

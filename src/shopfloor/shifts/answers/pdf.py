@@ -1,0 +1,259 @@
+"""PDFs of a day answer and of a period report, drawn from the retained answer or report (never from HTML).
+
+Trusted layout only: every string from the records or the question is escaped into ReportLab's paragraph
+markup, and the one shape marker, ``**figure**``, becomes bold. Each page carries the title, its number and
+the synthetic-data footer; each table says how many of its rows it shows. Charts are the page's charts at
+print resolution; the heatmap is drawn as vector shapes, missing days hatched.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import re
+from datetime import date
+from typing import Any
+
+from reportlab.graphics.shapes import Drawing, Line, Rect, String
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import letter
+from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
+from reportlab.lib.units import inch
+from reportlab.platypus import Image, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+
+from shopfloor.shifts.answers.chart_image import HEIGHT_IN, WIDTH_IN, chart_png
+
+BOLD = re.compile(r"\*\*([^*]+)\*\*")
+FOOTER = "Shift Investigator · synthetic records · read-only tools"
+ROWS_PER_TABLE = 25
+DEFINITIONS = (
+    "Speed: lineal feet over elapsed minutes, stops included. Speed to target: lineal feet over the feet the "
+    "grade targets would have made in the same minutes. Downtime, trim, shear and dry-end percentages are "
+    "ratios of sums (minutes over scheduled minutes, area over gross area)."
+)
+LIMITATIONS = (
+    "The records are synthetic. A recorded reason is an attribution, not proof of a mechanical cause. Dollars "
+    "come from assumed rates. Missing or excluded records are unavailable, never zero, and an incomplete "
+    "window is listed, never ranked."
+)
+TEAL = colors.Color(8 / 255, 127 / 255, 117 / 255)
+
+
+def _marked(text: str) -> str:
+    return BOLD.sub(lambda m: f"<b>{m.group(1)}</b>", html.escape(text, quote=True))
+
+
+def _styles() -> dict[str, ParagraphStyle]:
+    sheet = getSampleStyleSheet()
+    return {
+        "title": sheet["Title"],
+        "h2": sheet["Heading2"],
+        "h3": sheet["Heading4"],
+        "body": sheet["Normal"],
+        "small": ParagraphStyle("small", parent=sheet["Normal"], fontSize=8, leading=10),
+        "caveat": sheet["Italic"],
+        "cell": ParagraphStyle("cell", parent=sheet["Normal"], fontSize=7, leading=8.5),
+    }
+
+
+def _document(buffer: io.BytesIO, title: str) -> tuple[SimpleDocTemplate, Any]:
+    doc = SimpleDocTemplate(
+        buffer, pagesize=letter, title=title, author="Shift Investigator", bottomMargin=0.8 * inch
+    )
+
+    def on_page(canvas: Any, document: Any) -> None:
+        canvas.saveState()
+        canvas.setFont("Helvetica", 8)
+        canvas.setFillColor(colors.grey)
+        canvas.drawString(document.leftMargin, 0.5 * inch, f"{FOOTER} · {title[:70]}")
+        canvas.drawRightString(letter[0] - document.rightMargin, 0.5 * inch, f"Page {document.page}")
+        canvas.restoreState()
+
+    return doc, on_page
+
+
+def table_flowables(
+    title: str, rows: list[dict[str, Any]], styles: dict[str, ParagraphStyle], limit: int = ROWS_PER_TABLE
+) -> list[Any]:
+    """A titled table of at most ``limit`` rows that says how many of how many it shows."""
+    out: list[Any] = [Paragraph(html.escape(title), styles["h3"])]
+    if not rows:
+        out.append(Paragraph("No rows.", styles["caveat"]))
+        return out
+    columns = [c for c in rows[0] if not isinstance(rows[0][c], (dict, list))][:8]
+    shown = rows[:limit]
+    data = [[Paragraph(html.escape(str(c)), styles["cell"]) for c in columns]]
+    data += [[Paragraph(html.escape(_cell(r.get(c))), styles["cell"]) for c in columns] for r in shown]
+    table = Table(data, repeatRows=1)
+    table.setStyle(
+        TableStyle(
+            [
+                ("GRID", (0, 0), (-1, -1), 0.25, colors.grey),
+                ("BACKGROUND", (0, 0), (-1, 0), colors.Color(0.92, 0.94, 0.96)),
+                ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ]
+        )
+    )
+    out.append(table)
+    out.append(Paragraph(f"{len(shown)} of {len(rows)} rows shown.", styles["small"]))
+    return out
+
+
+def _chart(chart: dict[str, Any], styles: dict[str, ParagraphStyle]) -> list[Any]:
+    return [
+        Spacer(1, 6),
+        Paragraph(f"Figure: {html.escape(str(chart['title']))}", styles["h3"]),
+        Image(io.BytesIO(chart_png(chart, for_pdf=True)), width=WIDTH_IN * inch, height=HEIGHT_IN * inch),
+    ]
+
+
+def answer_pdf(answer: dict[str, Any]) -> bytes:
+    """A day answer: title, scope, status, its sections (findings, then charts, then caveats), the evidence
+    tables, definitions and limitations."""
+    styles = _styles()
+    buffer = io.BytesIO()
+    title = f"Shift Investigator answer: {answer.get('question') or answer.get('address') or ''}"
+    doc, on_page = _document(buffer, title)
+    scope = answer.get("scope") or {}
+    story: list[Any] = [
+        Paragraph("Synthetic records · offline planning", styles["caveat"]),
+        Paragraph(html.escape(answer.get("question") or "Shift Investigator answer"), styles["title"]),
+        Paragraph(
+            f"Scope: {html.escape(_scope_text(scope))} · Status {html.escape(str(answer.get('status')))} · "
+            f"{html.escape(answer.get('address') or '')}",
+            styles["body"],
+        ),
+    ]
+    if answer.get("read_as"):
+        story.append(Paragraph(html.escape(str(answer["read_as"])), styles["caveat"]))
+    story.append(Spacer(1, 6))
+    sections = answer.get("sections", [])
+    lead = [
+        s for s in sections if s["type"] in ("headline", "finding", "label") and s["text"] != "Where to look"
+    ]
+    rest = [s for s in sections if s not in lead and s["type"] != "where" and s["text"] != "Where to look"]
+    where = [s for s in sections if s["type"] == "where"]
+    for s in lead:
+        style = {"headline": "h2", "label": "h3"}.get(s["type"], "body")
+        story.append(Paragraph(_marked(s["text"]), styles[style]))
+    for chart in answer.get("charts", []):
+        story.extend(_chart(chart, styles))
+    for s in rest:
+        story.append(Paragraph(_marked(s["text"]), styles["caveat" if s["type"] == "caveat" else "body"]))
+    if where:
+        story.append(Paragraph("Where to look", styles["h3"]))
+        story.extend(Paragraph(_marked(s["text"]), styles["body"]) for s in where)
+    for env in answer.get("evidence", []):
+        story.append(Spacer(1, 6))
+        story.extend(table_flowables(f"Query {env['query']}: {env['tool']}", env.get("rows", []), styles))
+    usage = answer.get("usage") or {}
+    story += [
+        Spacer(1, 8),
+        Paragraph("Definitions", styles["h3"]),
+        Paragraph(DEFINITIONS, styles["small"]),
+        Paragraph("Limitations", styles["h3"]),
+        Paragraph(LIMITATIONS, styles["small"]),
+        Paragraph(
+            f"Planner {html.escape(str(usage.get('model', 'offline-planner')))}, "
+            f"{usage.get('tool_calls', 0)} tool calls, model cost ${float(usage.get('cost_usd') or 0):.2f}.",
+            styles["small"],
+        ),
+    ]
+    doc.build(story, onFirstPage=on_page, onLaterPages=on_page)
+    return buffer.getvalue()
+
+
+def heatmap_drawing(cells: list[dict[str, Any]], cell: float = 28.0) -> Drawing:
+    """The heatmap as vector shapes: one square per production day, Monday to Friday across, weeks down;
+    shade = the report's alpha, missing or incomplete days hatched."""
+    weeks: dict[date, int] = {}
+    for c in cells:
+        d = date.fromisoformat(c["day"])
+        monday = date.fromordinal(d.toordinal() - d.weekday())
+        weeks.setdefault(monday, len(weeks))
+    height = (len(weeks) + 1) * cell
+    drawing = Drawing(5 * cell + 10, height + 4)
+    for i, name in enumerate(("Mon", "Tue", "Wed", "Thu", "Fri")):
+        drawing.add(String(i * cell + 4, height - 12, name, fontSize=7))
+    for c in cells:
+        d = date.fromisoformat(c["day"])
+        if d.weekday() > 4:
+            continue
+        row = weeks[date.fromordinal(d.toordinal() - d.weekday())]
+        x, y = d.weekday() * cell, height - (row + 2) * cell + 2
+        if c.get("value") is None:
+            drawing.add(Rect(x, y, cell - 2, cell - 2, fillColor=colors.white, strokeColor=colors.grey))
+            for k in range(0, int(2 * cell), 5):
+                x0, y0 = x + max(0, k - cell + 2), y + min(k, cell - 2)
+                x1, y1 = x + min(k, cell - 2), y + max(0, k - cell + 2)
+                drawing.add(Line(x0, y0, x1, y1, strokeColor=colors.grey, strokeWidth=0.5))
+        else:
+            alpha = float(c.get("alpha") or 1.0)
+            fill = colors.Color(TEAL.red, TEAL.green, TEAL.blue, alpha=alpha)
+            drawing.add(Rect(x, y, cell - 2, cell - 2, fillColor=fill, strokeColor=colors.grey))
+        drawing.add(String(x + 3, y + 3, c["day"][8:], fontSize=6))
+    return drawing
+
+
+def report_pdf(report: dict[str, Any]) -> bytes:
+    """A period report: title, window, status, sections, the heatmap and charts as figures, its tables
+    (rows shown of total), coverage, definitions, limitations and the per-day dataset hashes."""
+    styles = _styles()
+    buffer = io.BytesIO()
+    doc, on_page = _document(buffer, str(report["title"]))
+    coverage = report["coverage"]
+    story: list[Any] = [
+        Paragraph("Synthetic records · deterministic report (no model)", styles["caveat"]),
+        Paragraph(html.escape(str(report["title"])), styles["title"]),
+        Paragraph(
+            f"Window {html.escape(str(report['window'].get('label')))} · Status "
+            f"{html.escape(str(report['status']))} · coverage {coverage['valid_days']} of "
+            f"{coverage['expected_days']} production days",
+            styles["body"],
+        ),
+    ]
+    story.extend(Paragraph(html.escape(str(line)), styles["body"]) for line in report["sections"])
+    story.append(
+        Paragraph("Figure: estimated good output per production day (hatched: no figure)", styles["h3"])
+    )
+    story.append(heatmap_drawing(report["heatmap"]))
+    for chart in report["charts"]:
+        if chart["points"]:
+            story.extend(_chart({**chart, "x": "day", "y": "value"}, styles))
+    for table in report["tables"]:
+        story.append(Spacer(1, 6))
+        story.extend(table_flowables(str(table["title"]), table["rows"], styles))
+    story += [
+        Spacer(1, 8),
+        Paragraph("Definitions", styles["h3"]),
+        Paragraph(DEFINITIONS, styles["small"]),
+        Paragraph("Limitations", styles["h3"]),
+        Paragraph(LIMITATIONS, styles["small"]),
+        Paragraph("Dataset hashes", styles["h3"]),
+    ]
+    hashes = report.get("dataset_hashes", [])
+    story.extend(
+        Paragraph(f"{html.escape(str(h['day']))} {html.escape(str(h['sha256']))}", styles["small"])
+        for h in hashes[:70]
+    )
+    story.append(Paragraph(f"{min(len(hashes), 70)} of {len(hashes)} day hashes shown.", styles["small"]))
+    doc.build(story, onFirstPage=on_page, onLaterPages=on_page)
+    return buffer.getvalue()
+
+
+def _scope_text(scope: dict[str, Any]) -> str:
+    parts = [str(scope.get("day", ""))]
+    parts.append(f"shift {scope['shift']}" if scope.get("shift") else "every shift")
+    if scope.get("include") == "day" and scope.get("shift"):
+        parts.append("every shift of the day")
+    if scope.get("period") and scope["period"] != "day":
+        parts.append(str(scope["period"]))
+    return " · ".join(parts)
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, float):
+        return f"{value:,.2f}"
+    return str(value)[:80]

@@ -1,0 +1,247 @@
+"""The /shifts page in Debian's Chromium: every example button on 2026-09-14 shift 2, citations into the
+trace, "Where to look", comparisons, the month's heatmap, both PDFs, escaping, WebMCP against a scripted
+stand-in, keyboard use, axe-core; no console errors and no CSP violations (the harness checks at teardown)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from shopfloor.shifts.pages.views import EXAMPLES
+from tests.e2e.conftest import Server
+
+START = "/shifts/?day=2026-09-14&shift=2&include=shift&period=day"
+
+
+def open_page(page: Any, server: Server, path: str = START) -> None:
+    page.goto(server.url(path))
+    page.wait_for_function("() => window.htmx !== undefined")
+
+
+def ask_by_button(page: Any, question: str) -> dict[str, Any] | None:
+    """Click the example button and wait for the answer's swap; the POST's JSON twin of the answer."""
+    with page.expect_response(lambda r: r.url.endswith("/shifts/ask")) as info:
+        page.get_by_role("button", name=question, exact=True).click()
+    response = info.value
+    assert response.status == 200, response.text()
+    page.wait_for_selector("#main .answer")
+    return None
+
+
+def answer_json(page: Any, server: Server) -> dict[str, Any] | None:
+    """The JSON of the answer on screen (its address with format=json), or None for a refusal."""
+    link = page.query_selector("#main a.address")
+    if link is None:
+        return None
+    r = page.request.get(server.url(link.get_attribute("href") + "&format=json"))
+    assert r.ok
+    return dict(r.json())
+
+
+def test_every_example_button_answers_with_read_as_cards_charts_and_citations(page, shifts_server, axe):
+    open_page(page, shifts_server)
+    assert page.locator(".scope-line").inner_text() == "Mon 2026-09-14 · 15:00–23:00 · shift 2 only"
+    assert (
+        page.get_by_text("Synthetic data").is_visible()
+        and page.get_by_text("Planner: offline-planner").is_visible()
+    )
+    for question in EXAMPLES:
+        ask_by_button(page, question)
+        main = page.locator("#main")
+        assert main.locator(".asked q").inner_text() == question
+        assert main.locator(".read-as").inner_text().startswith("Read as"), question
+        assert main.locator(".cards .card").count() >= 11, question
+        data = answer_json(page, shifts_server)
+        if data is None:
+            assert main.locator(".status strong").inner_text() == "unavailable", question
+            continue
+        assert main.locator(".charts img").count() == len(data["charts"]), question
+        cited = sum(len(re.findall(r"\(query \d+ · row \d+\)", s["text"])) for s in data["sections"])
+        assert main.locator(".findings a.cite, .notes a.cite").count() >= min(cited, 1), question
+        if question.startswith("Why was this shift slow"):
+            assert len(data["charts"]) >= 1 and main.locator(".charts img").first.get_attribute("alt")
+            axe(page)
+
+
+def test_a_citation_opens_its_row_in_the_trace(page, shifts_server):
+    open_page(page, shifts_server, "/shifts/a?day=2026-09-14&shift=2&measure=overview")
+    first = page.locator(".findings a.cite").first
+    target = first.get_attribute("href")
+    assert re.fullmatch(r"#q\d+-r\d+", target)
+    row = page.locator(target)
+    assert not row.is_visible()
+    first.click()
+    row.wait_for(state="visible")
+    assert page.evaluate(f"() => document.querySelector('{target}').closest('details').open")
+    assert page.evaluate(f"() => document.querySelector('{target}').classList.contains('cited')")
+
+
+def test_where_to_look_links_open_their_address(page, shifts_server):
+    open_page(page, shifts_server, "/shifts/a?day=2026-09-14&shift=2&measure=overview")
+    link = page.locator("nav.where a").first
+    href = link.get_attribute("href")
+    assert href.startswith("/shifts/a?") and "measure=setups" in href
+    link.click()
+    page.wait_for_url("**" + href)
+    assert page.locator("#main .answer .status strong").inner_text() in ("complete", "partial")
+
+
+def test_compare_shifts_in_day_scope(page, shifts_server, shoot, axe):
+    open_page(page, shifts_server, "/shifts/a?day=2026-09-14&shift=2&include=day&measure=overview")
+    assert page.locator("input[name=include][value=day]").is_checked()
+    page.fill("#question", "compare that with first shift")
+    with page.expect_response(lambda r: r.url.endswith("/shifts/ask")):
+        page.press("#question", "Enter")  # the keyboard submits the ask
+    page.wait_for_function("() => location.search.includes('measure=compare_shifts')")
+    assert "after=" in page.url
+    data = answer_json(page, shifts_server)
+    assert data is not None and data["status"] == "complete"
+    # The charts the comparison's plan drew, each on the page (how many is the planner's choice).
+    assert page.locator(".charts img").count() == len(data["charts"])
+    assert page.locator(".cards-block .cards").count() >= 2  # one group of cards per shift
+    axe(page)
+    shoot(page, "shifts-comparison")
+    # The "Compare all shifts" button switches the include control to every shift.
+    open_page(page, shifts_server)
+    ask_by_button(page, "Compare all shifts")
+    assert page.locator("input[name=include][value=day]").is_checked()
+    assert "shifts 1, 2 and 3" in page.locator("#main .read-as").inner_text()
+
+
+def test_a_question_that_names_another_shift_moves_the_controls(page, shifts_server):
+    """The application holds the scope: a named shift moves it, and the controls and scope line say so."""
+    open_page(page, shifts_server)
+    assert page.locator("#shift").input_value() == "2"
+    page.fill("#question", "why was first shift slow?")
+    with page.expect_response(lambda r: r.url.endswith("/shifts/ask")):
+        page.press("#question", "Enter")
+    page.wait_for_selector("#main .answer")
+    assert page.locator("#shift").input_value() == "1"
+    assert page.locator(".scope-line").inner_text() == "Mon 2026-09-14 · 07:00–15:00 · shift 1 only"
+    assert "shift 1" in page.locator("#main .read-as").inner_text()
+
+
+def test_month_heatmap_rankings_and_the_partial_windows_missing_day(page, shifts_server, shoot, axe):
+    open_page(page, shifts_server)
+    page.select_option("#period", "month")
+    page.wait_for_function(
+        "() => document.querySelector('#scope-line').textContent.startsWith('September 2026')"
+    )
+    ask_by_button(page, "Show downtime by equipment")
+    heat = page.locator(".heatmap")
+    assert heat.is_visible()
+    missing = page.locator(".heatmap .heat-cell.missing")
+    assert missing.count() >= 10  # 2026-09-01..04, 09-21 (excluded record), 09-22..30
+    partial_day = page.locator(".heat-cell[aria-label^='Mon 2026-09-21']")
+    assert "missing or incomplete" in partial_day.get_attribute("aria-label")
+    # Keyboard: the cells take focus, and the focused cell shows its tooltip, which is its accessible label.
+    partial_day.focus()
+    tip = page.evaluate("() => getComputedStyle(document.activeElement, '::after').content")
+    assert "2026-09-21" in tip and "missing or incomplete" in tip
+    rankings = page.locator("details.table", has_text="Shift rankings")
+    assert rankings.locator("summary").inner_text().endswith("0 of 0 rows shown")
+    assert "withheld" in rankings.inner_text()
+    axe(page)
+    shoot(page, "shifts-month-report")
+    # A complete week ranks its shifts.
+    open_page(page, shifts_server, "/shifts/report?period=week&day=2026-09-14&format=html")
+    week = page.locator("details.table", has_text="Shift rankings")
+    assert week.locator("tbody tr").count() == 3 and page.locator(".heatmap .heat-cell.missing").count() == 0
+
+
+def test_both_pdfs_download(page, shifts_server, tmp_path):
+    open_page(
+        page, shifts_server, "/shifts/a?window=month&anchor=2026-09-14&shift=2&measure=pareto&by=reason"
+    )
+    for name in ("Download this answer (PDF)", "Download the period report (PDF)"):
+        with page.expect_download() as info:
+            page.get_by_role("link", name=name).click()
+        path = tmp_path / info.value.suggested_filename
+        info.value.save_as(path)
+        assert path.read_bytes().startswith(b"%PDF")
+
+
+def test_a_question_with_script_shows_as_text(page, shifts_server):
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    open_page(page, shifts_server)
+    question = "<script>alert(1)</script><img src=x onerror=alert(2)> why was second shift slow"
+    page.fill("#question", question)
+    with page.expect_response(lambda r: r.url.endswith("/shifts/ask")):
+        page.click("button.primary")
+    page.wait_for_selector("#main .answer")
+    assert page.locator("#main .asked q").inner_text() == question
+    assert page.locator("#main script").count() == 0 and page.locator("#main img[src=x]").count() == 0
+    assert dialogs == []
+
+
+def test_the_day_answer_screenshots_and_keyboard_reset(page, shifts_server, shoot, axe):
+    open_page(page, shifts_server, "/shifts/a?day=2026-09-14&shift=2&measure=overview")
+    axe(page)
+    shoot(page, "shifts-day-answer")
+    page.locator("a.reset").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/shifts/?*")
+    assert page.locator("#main .answer").count() == 0 and page.locator("#after").input_value() == ""
+
+
+STAND_IN = """
+window.__tools = {};
+Object.defineProperty(navigator, 'modelContext', {value: {
+  registerTool(tool) { window.__tools[tool.name] = tool; }
+}});
+"""
+
+
+def test_webmcp_registers_the_visible_investigate_action(new_page, shifts_server):
+    page = new_page()
+    page.add_init_script(STAND_IN)
+    open_page(page, shifts_server)
+    page.wait_for_function("() => document.documentElement.dataset.webmcp === 'registered'")
+    schema = page.evaluate("() => window.__tools.investigate.inputSchema")
+    assert schema["properties"]["question"]["maxLength"] == 2000 and schema["required"] == ["question"]
+    page.select_option("#period", "month")
+    result = page.evaluate(
+        "async () => await window.__tools.investigate.execute({question: 'Why was second shift slow?'})"
+    )
+    text = result["content"][0]["text"]
+    assert "75.00 %" in text and "/a?day=2026-09-14&shift=2&measure=overview" in text
+    # The same visible ask ran: the page shows the answer, on the day period.
+    assert page.locator("#period").input_value() == "day"
+    assert page.locator("#main .asked q").inner_text() == "Why was second shift slow?"
+    for bad in ("{question: 'x'.repeat(2001)}", "{question: 5}", "{}", "{question: 'ok', shift: 1}"):
+        error = page.evaluate(
+            f"async () => {{ try {{ await window.__tools.investigate.execute({bad}); return null; }}"
+            " catch (e) { return String(e.message); } }"
+        )
+        assert error, bad
+
+
+def test_without_webmcp_nothing_is_registered(page, shifts_server):
+    open_page(page, shifts_server)
+    assert page.evaluate("() => document.documentElement.dataset.webmcp") is None
+
+
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="poppler-utils is not installed")
+def test_pdf_first_page_screenshot(page, shifts_server, tmp_path, shoot):
+    r = page.request.get(shifts_server.url("/shifts/a?day=2026-09-14&shift=2&measure=overview&format=pdf"))
+    pdf = tmp_path / "answer.pdf"
+    pdf.write_bytes(r.body())
+    subprocess.run(
+        ["pdftoppm", "-r", "110", "-png", "-f", "1", "-l", "1", str(pdf), str(tmp_path / "p")], check=True
+    )
+    png = next(tmp_path.glob("p*.png"))
+    page.set_content(f"<img alt='First page of the answer PDF' src='data:image/png;base64,{_b64(png)}'>")
+    files = shoot(page, "shifts-pdf-first-page")
+    assert all(Path(f).stat().st_size > 10_000 for f in files)
+
+
+def _b64(path: Path) -> str:
+    import base64
+
+    return base64.b64encode(path.read_bytes()).decode("ascii")

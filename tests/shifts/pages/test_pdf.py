@@ -1,0 +1,66 @@
+"""Both PDFs rendered to PNG pages with pdftoppm (poppler-utils): page count, title, a chart and the heatmap
+on the pages, page numbers and the footer, tables that say how many rows they show."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+from fastapi.testclient import TestClient
+from matplotlib.image import imread
+
+from shopfloor.settings import Settings
+from shopfloor.web.app import create_app
+
+pytestmark = pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="poppler-utils is not installed")
+
+CHART_BLUE = np.array([0x1F, 0x5F, 0x8B]) / 255  # the renderer's bar colour
+TEAL = np.array([8, 127, 117]) / 255  # the heatmap's shade at full density
+
+
+@pytest.fixture()
+def client(store_path, tmp_path):
+    return TestClient(
+        create_app(Settings(shifts_db=store_path, var_dir=tmp_path)), base_url="http://127.0.0.1"
+    )
+
+
+def pages_of(pdf: bytes, folder: Path) -> tuple[list[np.ndarray], str]:
+    path = folder / "doc.pdf"
+    path.write_bytes(pdf)
+    subprocess.run(["pdftoppm", "-r", "60", "-png", str(path), str(folder / "page")], check=True)
+    text = subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, check=True).stdout
+    images = [imread(p)[..., :3] for p in sorted(folder.glob("page*.png"))]
+    return images, text.decode("utf-8")
+
+
+def has_colour(image: np.ndarray, colour: np.ndarray, pixels: int = 50) -> bool:
+    return int((np.abs(image - colour).max(axis=2) < 0.06).sum()) >= pixels
+
+
+def test_day_answer_pdf_pages(client, tmp_path):
+    r = client.get("/shifts/a?day=2026-09-16&shift=2&measure=overview&format=pdf")
+    assert r.status_code == 200 and r.headers["content-type"] == "application/pdf"
+    images, text = pages_of(r.content, tmp_path)
+    assert len(images) >= 2
+    assert text.count("Page ") >= len(images) and f"Page {len(images)}" in text
+    assert text.count("synthetic records") >= len(images)  # the footer on every page
+    assert "/a?day=2026-09-16&shift=2&measure=overview" in text and "75.00 %" in text
+    assert "Figure: Shift 2: Speed to target by grade (%)" in text
+    assert any(has_colour(page, CHART_BLUE) for page in images)
+    assert "rows shown" in text and "Definitions" in text and "Limitations" in text
+
+
+def test_period_report_pdf_pages(client, tmp_path):
+    r = client.get("/shifts/report", params={"period": "month", "day": "2026-09-14", "format": "pdf"})
+    images, text = pages_of(r.content, tmp_path)
+    assert len(images) >= 2 and f"Page {len(images)}" in text
+    assert "Period report: September 2026" in text
+    assert "Figure: estimated good output per production day" in text
+    assert any(has_colour(page, TEAL, pixels=20) for page in images)  # the heatmap's densest day
+    assert any(has_colour(page, CHART_BLUE) for page in images)
+    assert "of 0 rows shown" not in text or "No rows." in text
+    assert "day hashes shown" in text
