@@ -1,14 +1,17 @@
-"""Text analysis of the offline note reader: a workshop note split into events, in Spanish or English.
+"""Text analysis of the offline note reader: a workshop note split into events, in Spanish or English, and an
+account of every part of it (docs/workshop-agent.md, "Every part of a note").
 
 Pure functions, no I/O. The reader knows the vocabulary of the system prompt's DOMAIN section and its English
-equivalents (the tables are in ``vocabulary``): stage verbs and nouns, "terminó/entregó N" about a weaver, grade words (singular and plural),
-"hileras"/"rows", numbers in digits or words, weaver references ("Doña Rosa", "el de Carmen", "Manuel"),
-hat codes as heard ("TQ-7F3K2", "tq 2c5po"), future words and instruction-like phrases. What it cannot read
-it reports as skipped, so the summary can say so. It never fills in a value the note does not give.
+equivalents (the tables are in ``vocabulary``): stage verbs and nouns, "terminó/entregó N" about a weaver, grade
+words, "hileras"/"rows", numbers, dozens and pairs, weaver references ("Doña Rosa", "el de Carmen"), hat codes as
+heard or spelled ("TQ-7F3K2", "tq 4k9 d1", "te cu siete efe…"), future words, questions, orders to the
+assistant, corrections and denials. Each part of the note is marked read, filler, instruction, future, question,
+withdrawn, denied or unread; it never fills in a value the note does not give.
 
-Matching runs on a *folded* copy of the text (lower case, accents removed, one character per character) so
-spans found in the folded copy are spans of the original, and every quote is copied from the note itself. A
-:class:`Span` carries the note, its folded copy and one pair of offsets through every step.
+Matching runs on a *folded* copy of the text (lower case, accents removed, one character per character), with
+withdrawn words and asides blanked out to spaces, so spans found in it are spans of the original and every quote
+is copied from the note itself. A :class:`Span` carries the note, its folded copy and one pair of offsets
+through every step.
 """
 
 from __future__ import annotations
