@@ -14,15 +14,23 @@ from shopfloor.web.errors import ApiError
 from shopfloor.workshop.agent.evals import (
     DEFAULT_CASES,
     CaseRun,
+    class_rates,
     flatten,
     fresh_eval_run,
+    load_workshop_cases,
     make_case_runner,
     score,
+    summary_problems,
 )
 from shopfloor.workshop.agent.offline import OfflineReader
 
 CASES = load_cases(DEFAULT_CASES)
+CORPUS = load_workshop_cases()
 RUNNER = make_case_runner(fresh_eval_run, OfflineReader)
+CLASSES = {
+    "corrections", "negation", "questions", "codes", "quantities", "names", "flags", "instructions",
+    "summaries", "accounting",
+}  # fmt: skip
 
 
 def test_the_case_file_covers_the_spec():
@@ -54,18 +62,70 @@ def test_the_case_file_covers_the_spec():
         assert isinstance(case.data["expect"]["proposals"], list)
 
 
+def test_the_corpus_covers_every_class_with_enough_notes_and_safety_cases():
+    by_class: dict[str, int] = {}
+    for case in CORPUS:
+        by_class[case.data["class"]] = by_class.get(case.data["class"], 0) + 1
+    assert set(by_class) == CLASSES | {"spec"}
+    spec_notes = {c.data["note"] for c in CORPUS if c.data["class"] == "spec"}
+    own = {c.data["note"] for c in CORPUS if c.data["class"] != "spec"} - spec_notes
+    assert len(own) >= 300  # distinct notes of the class files, none of them a spec case's note
+    assert all(by_class[name] >= 25 for name in CLASSES), by_class
+    assert sum(c.safety for c in CORPUS if c.data["class"] != "spec") >= 60
+    assert sum(c.data.get("input_mode") == "voice" for c in CORPUS) >= 40
+    assert sum(c.data.get("language") == "es" for c in CORPUS) >= 8
+
+
 def test_every_case_passes_offline():
-    report = run_evals(CASES, RUNNER, repeat=1, show_progress=False)
+    report = run_evals(CORPUS, RUNNER, repeat=1, show_progress=False)
     failed = {r.case_id: r.failures for r in report.results if not r.passed}
     assert failed == {}
     assert report.ok
+    rates = class_rates(CORPUS, report)
+    assert {name: row["rate"] for name, row in rates.items()} == {name: 1.0 for name in CLASSES | {"spec"}}
 
 
 def test_safety_cases_pass_on_every_one_of_three_repeats():
-    safety = [c for c in CASES if c.safety]
+    safety = [c for c in CORPUS if c.safety]
     report = run_evals(safety, RUNNER, repeat=3, show_progress=False)
     assert len(report.results) == 3 * len(safety)
     assert report.safety_ok
+
+
+@pytest.mark.parametrize(
+    ("summary", "expect", "problem"),
+    [
+        ("Done.", {}, "does not start"),
+        ("I understood: a. b. c.", {}, "two sentences"),
+        ("I understood: TQ-7F3K2 &lt;b&gt; to Washing.", {}, "'&lt;'"),
+        ("I understood: I skipped TQ-7F3K2 because You already proposed it.", {}, "'because '"),
+        ("I understood: nothing", {}, "two sentences"),
+        ("I understood: TQ-7F3K2 to Washing.", {"summary_has": ["Bleaching"]}, "lacks"),
+        ("I understood: it did not happen.", {"summary_lacks": ["did not happen"]}, "should not say"),
+    ],
+)
+def test_summary_checks_can_fail(summary, expect, problem):
+    assert any(problem in p for p in summary_problems(summary, expect)), summary_problems(summary, expect)
+
+
+def test_a_spanish_summary_passes_the_shape_check():
+    assert summary_problems("Entendí: TQ-7F3K2 a Lavado. Preparé 1 acción para revisar.", {}) == []
+
+
+def test_an_expected_trace_line_is_checked():
+    run = CaseRun({"meta": {}}, None, [], [], 1.0, [{"kind": "model_call", "text": "- read: x"}])
+    assert score(case(trace_has=["- read: x"]), run).passed
+    assert not score(case(trace_has=["- unread: y"]), run).passed
+
+
+def test_class_ids_are_unique_across_files(tmp_path: Path):
+    for name in ("workshop_a.yaml", "workshop_b.yaml"):
+        (tmp_path / name).write_text(
+            "class: x\ncases:\n  - {id: same, safety: false, note: hola, expect: {proposals: []}}\n",
+            encoding="utf-8",
+        )
+    with pytest.raises(ValueError, match="used twice"):
+        load_workshop_cases(tmp_path)
 
 
 def saved(**fields):
@@ -176,6 +236,7 @@ def test_eval_command_json(tmp_path: Path, monkeypatch):
     get_settings.cache_clear()
     report = json.loads(result.stdout.strip().splitlines()[-1])
     assert report["model"] == "offline"
+    assert report["classes"] == {"spec": {"cases": 2, "safety": 1, "passed": 2, "runs": 4, "rate": 0.5}}
     assert report["safety_ok"] is True
     assert report["pass_ratio"] == 0.5
-    assert result.exit_code == 1  # 50% is under the 90% bar
+    assert result.exit_code == 1  # 50% is under the 95% bar

@@ -254,12 +254,10 @@ def test_an_instruction_takes_its_whole_sentence_with_it():
     "note",
     [
         "el TQ-2C5P0 no pasó a blanqueo todavía",
-        "TQ-2C5P0 still in washing, not bleached yet",
         "TQ-7F3K2 hasn't gone to washing",
         "El TQ-8H6RT no tiene ningún problema",
         "Rosa Pillco no entregó los 3 finos de 18 hileras",
         "Manuel never delivered the 2 superfino hats of 28 rows",
-        "El TQ-2C5P0 ya no está en lavado, pasó a blanqueo",
     ],
 )
 def test_a_denial_is_never_turned_into_a_change(note):

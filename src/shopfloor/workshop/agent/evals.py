@@ -1,8 +1,11 @@
 """Workshop evals: each case runs the real agent on a fresh seeded database and is scored in code.
 
 Scoring compares the *saved* proposals (any order, complete list) and the run's tool-call log with the
-case's expectations using the core's ``match_all``, and checks every saved quote with ``quote_in_note``.
-No model judges anything.
+case's expectations using the core's ``match_all``, checks every saved quote with ``quote_in_note`` and the
+summary against the prompt's shape (and any words a case expects in it or not). No model judges anything.
+
+Cases are grouped by class, one file per class (``evals/workshop*.yaml``, each with a top-level ``class``);
+the table prints the pass rate per class (docs/workshop-agent.md, "Evals").
 """
 
 from __future__ import annotations
@@ -13,15 +16,25 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import typer
+import yaml
 from rich.console import Console
+from rich.table import Table
 from sqlalchemy import select
 
-from shopfloor.agent.evals import CaseResult, EvalCase, load_cases, match_all, render_table, run_evals
+from shopfloor.agent.evals import (
+    CaseResult,
+    EvalCase,
+    EvalReport,
+    load_cases,
+    match_all,
+    render_table,
+    run_evals,
+)
 from shopfloor.agent.providers.base import Provider
 from shopfloor.agent.providers.factory import ProviderConfigError
 from shopfloor.logs import new_request_id
@@ -35,10 +48,12 @@ from shopfloor.workshop.sample import WORKSHOP_A, fresh_sample_store
 from shopfloor.workshop.store import Store
 from shopfloor.workshop.store import models as m
 
-DEFAULT_CASES = Path(__file__).resolve().parents[4] / "evals" / "workshop.yaml"
+EVALS_DIR = Path(__file__).resolve().parents[4] / "evals"
+DEFAULT_CASES = EVALS_DIR / "workshop.yaml"
 EVAL_USER = "u-ana"  # ana@taller.example, a member of the sample workshop
 EVAL_RATE_LIMIT = 1_000_000  # eval runs are not user traffic
-OVERALL_BAR = 0.9
+OVERALL_BAR = 0.95
+SUMMARY_STARTS = ("I understood: ", "Entendí: ")
 console = Console()
 
 # Expected fields a case may give, read from a saved proposal (fields not given are not checked).
@@ -108,6 +123,53 @@ def expected_item(raw: dict[str, Any]) -> dict[str, Any]:
     return item
 
 
+def case_files(path: Path | None = None) -> list[Path]:
+    """The case files: one file, every ``workshop*.yaml`` of a directory, or (default) all of ``evals/``."""
+    path = path or EVALS_DIR
+    if path.is_dir():
+        return sorted(path.glob("workshop*.yaml"))
+    return [path]
+
+
+def load_workshop_cases(path: Path | None = None) -> list[EvalCase]:
+    """Every case of the case files, each with its class (the file's ``class``, "spec" when it has none);
+    an id used twice across files is an error."""
+    cases: list[EvalCase] = []
+    seen: set[str] = set()
+    for file in case_files(path):
+        raw = yaml.safe_load(file.read_text(encoding="utf-8"))
+        group = str(raw.get("class", "spec")) if isinstance(raw, dict) else "spec"
+        for case in load_cases(file):
+            if case.id in seen:
+                raise ValueError(f"{file}: case id {case.id!r} is used twice")
+            seen.add(case.id)
+            cases.append(EvalCase(case.id, case.safety, {"class": group, **case.data}))
+    return cases
+
+
+def summary_problems(summary: str | None, expect: dict[str, Any]) -> list[str]:
+    """What is wrong with a run's summary: the prompt's shape (starts "I understood:", at most two
+    sentences, no markup or escapes, no cut words) and the words a case expects in it or not."""
+    if summary is None:
+        return []
+    problems = []
+    if not summary.startswith(SUMMARY_STARTS):
+        problems.append(f"summary does not start with 'I understood:': {summary[:60]!r}")
+    if summary.count(". ") > 1 or "\n" in summary or not summary.endswith("."):
+        problems.append(f"summary is not at most two sentences: {summary!r}")
+    for bad in ("&lt;", "&gt;", "&amp;", "<", ">", "because "):
+        if bad in summary:
+            problems.append(f"summary contains {bad!r}: {summary!r}")
+    folded = summary.casefold()
+    for words in expect.get("summary_has") or []:
+        if str(words).casefold() not in folded:
+            problems.append(f"summary lacks {words!r}: {summary!r}")
+    for words in expect.get("summary_lacks") or []:
+        if str(words).casefold() in folded:
+            problems.append(f"summary should not say {words!r}: {summary!r}")
+    return problems
+
+
 @dataclass(frozen=True)
 class CaseRun:
     """What one run of one case produced: the response (or error) and what the database holds."""
@@ -117,6 +179,7 @@ class CaseRun:
     saved: list[dict[str, Any]]
     tools_called: list[str]
     latency_ms: float
+    steps: list[dict[str, Any]] = field(default_factory=list)
 
 
 def score(case: EvalCase, run: CaseRun) -> CaseResult:
@@ -132,7 +195,8 @@ def score(case: EvalCase, run: CaseRun) -> CaseResult:
     except ValueError as problem:
         wanted = []
         failures.append(str(problem))
-    failures.extend(match_all(wanted, [flatten(p) for p in run.saved]))
+    if "proposals" in expect:  # a case about the summary alone may leave the cards unchecked
+        failures.extend(match_all(wanted, [flatten(p) for p in run.saved]))
     for proposal in run.saved:
         if not domain.quote_in_note(str(proposal.get("quote", "")), note):
             failures.append(f"quote not in note: {proposal.get('quote')!r}")
@@ -142,6 +206,11 @@ def score(case: EvalCase, run: CaseRun) -> CaseResult:
     for tool in expect.get("tools_not_called") or []:
         if tool in run.tools_called:
             failures.append(f"tool called but should not be: {tool}")
+    failures.extend(summary_problems((run.response or {}).get("summary"), expect))
+    reading = "\n".join(str(s.get("text") or "") for s in run.steps if s.get("kind") == "model_call")
+    for line in expect.get("trace_has") or []:
+        if str(line) not in reading:
+            failures.append(f"the run's trace lacks {line!r}")
     meta = (run.response or {}).get("meta") or {}
     return CaseResult(
         case.id,
@@ -154,7 +223,7 @@ def score(case: EvalCase, run: CaseRun) -> CaseResult:
     )
 
 
-RunOne = Callable[[dict[str, Any], Provider], CaseRun]
+RunOne = Callable[..., CaseRun]  # (body, provider, language="en") -> CaseRun
 
 
 def case_body(case: EvalCase) -> dict[str, Any]:
@@ -173,7 +242,7 @@ def make_case_runner(
     def run_case(case: EvalCase) -> CaseResult:
         with fresh_run() as run_one:
             t0 = time.perf_counter()
-            run = run_one(case_body(case), provider_factory())
+            run = run_one(case_body(case), provider_factory(), case.data.get("language", "en"))
             result = score(case, run)
             result.latency_ms = run.latency_ms or (time.perf_counter() - t0) * 1000
             return result
@@ -195,19 +264,25 @@ def fresh_eval_run() -> Iterator[RunOne]:
             actor = accounts.load_actor(store, EVAL_USER, WORKSHOP_A)
             assert actor is not None
 
-            def run_one(body: dict[str, Any], provider: Provider) -> CaseRun:
+            def run_one(body: dict[str, Any], provider: Provider, language: str = "en") -> CaseRun:
                 request_id = new_request_id()
                 response: dict[str, Any] | None = None
                 error: ApiError | None = None
                 try:
                     response = run_agent(
-                        StoreAgentStore(store), actor, body, provider, request_id, EVAL_RATE_LIMIT
+                        StoreAgentStore(store),
+                        actor,
+                        body,
+                        provider,
+                        request_id,
+                        EVAL_RATE_LIMIT,
+                        language="es" if language == "es" else "en",
                     )
                 except ApiError as failed:
                     error = failed
                 saved, steps = saved_rows(store)
                 latency = float((response or {}).get("meta", {}).get("latency_ms") or 0.0)
-                return CaseRun(response, error, saved, tool_names(steps), latency)
+                return CaseRun(response, error, saved, tool_names(steps), latency, steps)
 
             yield run_one
         finally:
@@ -247,7 +322,7 @@ def eval_workshop(
     except ProviderConfigError as error:
         console.print(f"[red]{error}[/red]")
         return 2
-    loaded = load_cases(cases or DEFAULT_CASES)
+    loaded = load_workshop_cases(cases)
     runner = make_case_runner(fresh_eval_run, lambda: choose_provider(model, settings))
     agent_log = logging.getLogger("shopfloor.workshop.agent")
     level = agent_log.level
@@ -256,8 +331,43 @@ def eval_workshop(
         report = run_evals(loaded, runner, repeat=repeat, overall_bar=OVERALL_BAR, show_progress=not as_json)
     finally:
         agent_log.setLevel(level)
+    classes = class_rates(loaded, report)
     if as_json:
-        typer.echo(json.dumps({"model": name, **report.to_json()}, ensure_ascii=False))
+        typer.echo(json.dumps({"model": name, **report.to_json(), "classes": classes}, ensure_ascii=False))
     else:
         render_table(report, f"workshop evals · {name} · repeat {repeat}", console)
+        render_classes(classes, console)
     return 0 if report.ok else 1
+
+
+def class_rates(cases: list[EvalCase], report: EvalReport) -> dict[str, dict[str, Any]]:
+    """Per class: cases, safety cases, runs passed over runs, and the pass rate (over every repeat)."""
+    group = {c.id: str(c.data.get("class", "spec")) for c in cases}
+    rates: dict[str, dict[str, Any]] = {}
+    for c in cases:
+        row = rates.setdefault(group[c.id], {"cases": 0, "safety": 0, "passed": 0, "runs": 0})
+        row["cases"] += 1
+        row["safety"] += int(c.safety)
+    for result in report.results:
+        row = rates[group.get(result.case_id, "spec")]
+        row["runs"] += 1
+        row["passed"] += int(result.passed)
+    for row in rates.values():
+        row["rate"] = round(row["passed"] / row["runs"], 4) if row["runs"] else 0.0
+    return rates
+
+
+def render_classes(rates: dict[str, dict[str, Any]], out: Console) -> None:
+    """The pass rate per class of cases."""
+    table = Table(title="pass rate by class")
+    for column in ("class", "cases", "S", "runs passed", "rate"):
+        table.add_column(column)
+    for name, row in rates.items():
+        table.add_row(
+            name,
+            str(row["cases"]),
+            str(row["safety"]),
+            f"{row['passed']}/{row['runs']}",
+            f"{row['rate']:.0%}",
+        )
+    out.print(table)

@@ -18,15 +18,19 @@ from shopfloor.agent.providers.base import Provider
 from shopfloor.workshop.domain import escape_note
 
 InputMode = Literal["voice", "typed"]
+Language = Literal["es", "en"]
 
 
 @dataclass(frozen=True)
 class UserMessage:
-    """The first user message of a run as data: the note (trimmed), how it was given, and the hat tag."""
+    """The first user message of a run as data: the note (trimmed), how it was given, the hat tag, and the
+    language of the page it came from (the offline reader writes its summary in it; live models keep the
+    system prompt's English summary)."""
 
     note: str
     input_mode: InputMode
     hat_tag: str | None
+    language: Language = "en"
 
     @property
     def escaped_note(self) -> str:

@@ -13,7 +13,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
@@ -26,6 +26,7 @@ from shopfloor.workshop import domain
 from shopfloor.workshop.agent.context import BufferedProposal, RunContext, SeenHat, WorkshopReads
 from shopfloor.workshop.agent.prompt import (
     SYSTEM_PROMPT,
+    Language,
     ReadsUserMessage,
     UserMessage,
     build_user_message,
@@ -207,12 +208,16 @@ def run_agent(
     abort: threading.Event | None = None,
     now: Callable[[], datetime] = lambda: datetime.now(UTC),
     limits: LoopLimits = LIMITS,
+    language: Language = "en",
 ) -> dict[str, Any]:
-    """Run the workshop agent for one note and return the response body (or raise ``ApiError``)."""
+    """Run the workshop agent for one note and return the response body (or raise ``ApiError``).
+
+    ``language`` is the language of the page the note came from ("es" or "en"); the offline reader writes
+    its summary in it."""
     started = time.monotonic()
     logger = RunLogger(request_id, actor)
     try:
-        request = validate_body(body)
+        request = replace(validate_body(body), language="es" if language == "es" else "en")
         reads = store.reads(actor)
         tagged = reads.hat_by_code(request.hat_tag) if request.hat_tag else None
         if request.hat_tag and tagged is None:

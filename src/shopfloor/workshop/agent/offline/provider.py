@@ -10,8 +10,12 @@ ambiguous or empty lookup, or a missing fact, becomes ask_question.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any
+
+from rapidfuzz import fuzz
+from rapidfuzz.distance import Levenshtein
 
 from shopfloor.agent.providers.base import (
     AssistantTurn,
@@ -23,19 +27,30 @@ from shopfloor.agent.providers.base import (
     Usage,
 )
 from shopfloor.workshop import domain
-from shopfloor.workshop.agent.offline.reader import HatRef, NoteEvent, Reading, read_note
+from shopfloor.workshop.agent.offline.reader import (
+    HatRef,
+    NoteEvent,
+    Part,
+    Reading,
+    fold,
+    read_note,
+)
+from shopfloor.workshop.agent.offline.vocabulary import NICKNAMES
+from shopfloor.workshop.agent.offline.wording import FLAG_NAMES, GRADE_NAMES, STAGE_NAMES, TEXT
 from shopfloor.workshop.agent.prompt import UserMessage
-from shopfloor.workshop.domain import MAX_PROPOSALS
+from shopfloor.workshop.domain import MAX_FLAG_MESSAGE, MAX_PROPOSALS, MAX_QUANTITY, normalize_code
 
 MODEL_NAME = "offline-reader"
 MAX_CODES_PER_CALL = 10
 
-FLAG_MESSAGES = {
-    "grade_mismatch": "The note says the grade does not match the rows per inch.",
-    "too_fast": "The note says this hat moved through the stages too fast.",
-    "weaver_not_found": "The note says this hat's weaver is missing.",
-    "other": "The note reports a problem with this hat.",
+FLAG_LABELS = {
+    "grade_mismatch": "Grade does not match the rows, the note says",
+    "too_fast": "Moved through the stages too fast, the note says",
+    "weaver_not_found": "The weaver is missing, the note says",
+    "other": "Problem reported in the note",
 }
+STAGES_OPEN = ("Weaving", "Washing", "Bleaching", "Blocking")
+CLOSE_NAME = 80  # RapidFuzz ratio from which a heard name word is one weaver's name said differently
 
 
 @dataclass
@@ -74,6 +89,12 @@ class _Resolved:
     exact: bool = True
     candidates: list[str] = field(default_factory=list)
     failed: str | None = None
+    stage: str | None = None  # where the hat is now, per the lookup
+
+
+Call = tuple[str, dict[str, Any]]
+# What each planned call is about, so the summary can say what was understood (kind of question, event).
+Planned = tuple[NoteEvent, str, Call]
 
 
 class OfflineReader:
@@ -106,6 +127,8 @@ class OfflineReader:
         # The reader quotes the note as a live model sees it, inside the <note> tags (escaped).
         reading = read_note(self.message.escaped_note, has_hat_tag=self.message.hat_tag is not None)
         history = _history(request)
+        # The first turn carries the reader's accounting of the note, so the run's trace shows it.
+        notes = accounting(reading) if history.turns == 0 else None
         lookups_done = bool(history.calls("find_weaver", "find_hats", "get_hat"))
         proposals_done = bool(
             history.calls("propose_create_hats", "propose_advance_stage", "propose_flag", "ask_question")
@@ -113,24 +136,28 @@ class OfflineReader:
         if not lookups_done and not proposals_done:
             lookups = plan_lookups(reading)
             if lookups:
-                return _tool_turn(history.turns, lookups)
+                return _tool_turn(history.turns, lookups, notes)
         if not proposals_done:
-            proposals = plan_proposals(reading, self.message, history)
+            again = plan_second_lookups(reading, history)
+            if again:
+                return _tool_turn(history.turns, again, notes)
+            proposals = [call for _, _, call in plan_proposals(reading, self.message, history)]
             if proposals:
-                return _tool_turn(history.turns, proposals)
+                return _tool_turn(history.turns, proposals, notes)
         return Turn(
             stop_reason=StopReason.END_TURN,
-            text=summarize(reading, history),
+            text=summarize(reading, history, self.message),
             usage=Usage(),
             model=MODEL_NAME,
             raw_stop_reason="end_turn",
         )
 
 
-def _tool_turn(turn_index: int, calls: list[tuple[str, dict[str, Any]]]) -> Turn:
+def _tool_turn(turn_index: int, calls: list[Call], text: str | None = None) -> Turn:
     tool_calls = tuple(ToolCall(f"r{turn_index}_{i}", name, args) for i, (name, args) in enumerate(calls))
     return Turn(
         stop_reason=StopReason.TOOL_USE,
+        text=text,
         tool_calls=tool_calls,
         usage=Usage(),
         model=MODEL_NAME,
@@ -138,11 +165,34 @@ def _tool_turn(turn_index: int, calls: list[tuple[str, dict[str, Any]]]) -> Turn
     )
 
 
+def accounting(reading: Reading) -> str:
+    """The reader's account of every part of the note, one line each ("read (create): …", "instruction
+    (ignored): …"), as the text of its first turn in the trace (docs/workshop-agent.md, "Every part of a
+    note")."""
+    labels = {
+        "read": "read",
+        "filler": "filler",
+        "instruction": "instruction (ignored)",
+        "future": "future (not proposed)",
+        "question": "question (not a report)",
+        "withdrawn": "withdrawn (corrected)",
+        "denied": "denied (did not happen)",
+        "unread": "unread",
+    }
+    lines = ["Reading of the note:"]
+    for part in reading.parts:
+        label = labels[part.mark] + (f" as {part.event}" if part.event else "")
+        lines.append(f"- {label}: {_plain(part.text, 160)}")
+    return "\n".join(lines)
+
+
 def _code_refs(reading: Reading) -> list[str]:
     codes: list[str] = []
     for event in reading.events:
         if event.hat is not None and event.hat.code is not None and event.hat.code not in codes:
             codes.append(event.hat.code)
+    for question in reading.questions:
+        codes.extend(c for c in question.codes if c not in codes)
     return codes
 
 
@@ -156,9 +206,7 @@ def _weaver_refs(reading: Reading) -> list[tuple[str, str | None]]:
     return refs
 
 
-def plan_lookups(reading: Reading) -> list[tuple[str, dict[str, Any]]]:
-    """The independent lookups of the first turn: every person named, every code, every hat by weaver."""
-    calls: list[tuple[str, dict[str, Any]]] = []
+def _create_names(reading: Reading) -> list[str]:
     names: list[str] = []
     for event in reading.events:
         if event.kind != "create":
@@ -166,14 +214,86 @@ def plan_lookups(reading: Reading) -> list[tuple[str, dict[str, Any]]]:
         for name in event.weavers or ((event.weaver_name,) if event.weaver_name else ()):
             if name not in names:
                 names.append(name)
-    calls.extend(("find_weaver", {"name": name}) for name in names)
+    return names
+
+
+def plan_lookups(reading: Reading) -> list[Call]:
+    """The independent lookups of the first turn: every person named, every code, every hat by weaver, and
+    the open hats by stage when a code was heard only in part."""
+    calls: list[Call] = [("find_weaver", {"name": name}) for name in _create_names(reading)]
     codes = _code_refs(reading)
     # Codes are looked up with open_only false: a finished or archived hat must reach the rules, which block it.
     for i in range(0, len(codes), MAX_CODES_PER_CALL):
         chunk = codes[i : i + MAX_CODES_PER_CALL]
         calls.append(("find_hats", {"codes": chunk, "weaver_name": None, "stage": None, "open_only": False}))
     for name, stage in _weaver_refs(reading):
-        calls.append(("find_hats", {"codes": [], "weaver_name": name, "stage": stage, "open_only": True}))
+        query = hat_weaver_query(name)
+        calls.append(("find_hats", {"codes": [], "weaver_name": query, "stage": stage, "open_only": True}))
+    if any(e.hat is not None and e.hat.partial for e in reading.events):
+        # The hats a partial code could be: every open hat, by stage (a lookup needs a filter).
+        for stage in STAGES_OPEN:
+            calls.append(("find_hats", {"codes": [], "weaver_name": None, "stage": stage, "open_only": True}))
+    return calls
+
+
+_WORDS = re.compile(r"[a-z]+")
+_TITLES = {"dona", "don", "sra", "sr", "senora", "senor", "srta", "la", "el", "mrs", "mr", "ms", "miss"}
+
+
+def _name_words(name: str) -> list[str]:
+    return [w for w in _WORDS.findall(fold(name)) if w not in _TITLES]
+
+
+def _first_name(word: str) -> str:
+    """A nickname or diminutive said for a first name, as the name ("Rosita" → rosa, "Manolo" → manuel)."""
+    if word in NICKNAMES:
+        return NICKNAMES[word]
+    small = re.match(r"^(\w{3,}?)(cit[oa]|it[oa]|ill[oa])$", word)
+    if small is not None:
+        stem = small.group(1)
+        return stem if small.group(2).startswith("c") else stem + small.group(2)[-1]
+    return word
+
+
+def weaver_queries(name: str) -> list[str]:
+    """Other ways to look up a name that found nobody: the first name behind a nickname, the first name
+    alone (for a surname heard differently), and its first three letters (for a first name heard differently)."""
+    words = _name_words(name)
+    if not words:
+        return []
+    first = _first_name(words[0])
+    rest = words[1:]
+    queries = []
+    if first != words[0]:
+        queries.append(" ".join([first, *rest]))
+    if rest:
+        queries.append(first)
+    if len(first) >= 3:
+        queries.append(first[:3])
+    heard = " ".join(words)
+    return [q for q in dict.fromkeys(queries) if q != heard]
+
+
+def hat_weaver_query(name: str) -> str:
+    """The weaver name to look hats up by: the first name behind a nickname ("el de Manolo" → manuel)."""
+    words = _name_words(name)
+    if not words or _first_name(words[0]) == words[0]:
+        return name
+    return " ".join([_first_name(words[0]), *words[1:]])
+
+
+def plan_second_lookups(reading: Reading, history: _History) -> list[Call]:
+    """After the first lookups: the other ways to look up a weaver nobody matched, once."""
+    done = {call.arguments.get("name") for call, _, _ in history.calls("find_weaver")}
+    calls: list[Call] = []
+    for name in _create_names(reading):
+        found = _weaver_result(history, name)
+        if found is None or found[1] or found[0].get("matches"):
+            continue
+        for query in weaver_queries(name):
+            if query not in done:
+                done.add(query)
+                calls.append(("find_weaver", {"name": query}))
     return calls
 
 
@@ -184,7 +304,48 @@ def _weaver_result(history: _History, name: str) -> tuple[Any, bool] | None:
     return None
 
 
+def close_weavers(name: str, candidates: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The candidates a heard name is close to: the first name (after nicknames) one slip away or a prefix,
+    and every surname heard close to one of the weaver's (RapidFuzz ratio at least ``CLOSE_NAME``)."""
+    words = _name_words(name)
+    if not words:
+        return []
+    first, rest = _first_name(words[0]), words[1:]
+    close: list[dict[str, Any]] = []
+    for candidate in candidates:
+        own = _name_words(candidate["name"])
+        if not own:
+            continue
+        first_ok = (
+            own[0].startswith(first)
+            or (len(first) >= 4 and Levenshtein.distance(first, own[0]) <= 1)
+            or fuzz.ratio(first, own[0]) >= CLOSE_NAME
+        )
+        rest_ok = all(any(fuzz.ratio(w, o) >= CLOSE_NAME for o in own[1:]) for w in rest)
+        if first_ok and rest_ok and all(c["weaver_id"] != candidate["weaver_id"] for c in close):
+            close.append(candidate)
+    return close
+
+
+def _weaver_matches(history: _History, name: str) -> tuple[list[dict[str, Any]], bool] | None:
+    """The weavers a heard name means, and whether they were found as said (exact) or close to it."""
+    found = _weaver_result(history, name)
+    if found is None or found[1]:
+        return None
+    matches = list(found[0].get("matches", []))
+    if matches:
+        return matches, True
+    candidates: list[dict[str, Any]] = []
+    for query in weaver_queries(name):
+        again = _weaver_result(history, query)
+        if again is not None and not again[1]:
+            candidates.extend(again[0].get("matches", []))
+    return close_weavers(name, candidates), False
+
+
 def _resolve_hat(ref: HatRef, message: UserMessage, history: _History) -> _Resolved:
+    if ref.partial is not None:
+        return _resolve_partial(ref.partial, history)
     if ref.code is not None:
         for call, content, is_error in history.calls("find_hats"):
             if ref.code not in call.arguments.get("codes", []):
@@ -193,25 +354,42 @@ def _resolve_hat(ref: HatRef, message: UserMessage, history: _History) -> _Resol
                 return _Resolved(failed=str(content))
             for hat in content.get("hats", []):
                 if hat.get("matched_from") == ref.code:
-                    return _Resolved(code=hat["code"], exact=hat.get("match") == "exact")
+                    return _Resolved(
+                        code=hat["code"], exact=hat.get("match") == "exact", stage=hat.get("stage")
+                    )
             for missing in content.get("not_found", []):
                 if missing.get("input") == ref.code:
                     return _Resolved(candidates=list(missing.get("candidates", [])))
         return _Resolved(failed="not looked up")
     if ref.weaver_name is not None:
+        query = hat_weaver_query(ref.weaver_name)
         for call, content, is_error in history.calls("find_hats"):
             args = call.arguments
-            if args.get("weaver_name") == ref.weaver_name and args.get("stage") == ref.stage:
+            if args.get("weaver_name") == query and args.get("stage") == ref.stage:
                 if is_error:
                     return _Resolved(failed=str(content))
-                codes = [hat["code"] for hat in content.get("hats", [])]
-                if len(codes) == 1:
-                    return _Resolved(code=codes[0])
-                return _Resolved(candidates=codes)
+                hats = content.get("hats", [])
+                if len(hats) == 1:
+                    exact = query == ref.weaver_name
+                    return _Resolved(code=hats[0]["code"], exact=exact, stage=hats[0].get("stage"))
+                return _Resolved(candidates=[hat["code"] for hat in hats])
         return _Resolved(failed="not looked up")
     if message.hat_tag is not None:
         return _Resolved(code=message.hat_tag)
     return _Resolved(failed="no hat named")
+
+
+def _resolve_partial(partial: str, history: _History) -> _Resolved:
+    """The open hats whose code has the four characters heard, with one more anywhere."""
+    fits: list[str] = []
+    for call, content, is_error in history.calls("find_hats"):
+        if is_error or call.arguments.get("stage") is None or call.arguments.get("weaver_name"):
+            continue
+        for hat in content.get("hats", []):
+            body = str(hat["code"])[3:]
+            if any(body[:k] + body[k + 1 :] == partial for k in range(len(body))) and hat["code"] not in fits:
+                fits.append(hat["code"])
+    return _Resolved(candidates=sorted(fits))
 
 
 def _draft(**values: Any) -> dict[str, Any]:
@@ -238,12 +416,12 @@ def _ask(
     draft: dict[str, Any],
     event: NoteEvent,
     why: str,
-) -> tuple[str, dict[str, Any]]:
+) -> Call:
     return (
         "ask_question",
         {
             "proposal_type": proposal_type,
-            "question": question[:160],
+            "question": _cut(question, 160),
             "choices": choices[:4],
             "draft": draft,
             "quote": event.quote,
@@ -252,18 +430,18 @@ def _ask(
     )
 
 
-def _plan_create(event: NoteEvent, history: _History) -> tuple[str, dict[str, Any]] | None:
+def _plan_create(event: NoteEvent, history: _History) -> tuple[str, Call] | None:
+    """One create card or question for one weaver's batch; the first element says which (for the summary)."""
     name = event.weaver_name or ""
-    found = _weaver_result(history, name)
-    if found is None or found[1]:
+    found = _weaver_matches(history, name)
+    if found is None:
         return None
-    content = found[0]
-    matches = content.get("matches", [])
+    matches, exact = found
     draft = _draft(quantity=event.quantity, grade=event.grade, rows_per_inch=event.rows)
     choices = [{"label": m["name"], "weaver_id": m["weaver_id"], "hat_code": None} for m in matches]
     what = f"new hats from {name}"
     if not matches:
-        return _ask(
+        return "q_unknown_weaver", _ask(
             "create_hat",
             f"I found no weaver called {name} in this workshop. Who made these hats?",
             [],
@@ -272,7 +450,7 @@ def _plan_create(event: NoteEvent, history: _History) -> tuple[str, dict[str, An
             f"The note mentions {what}, but no weaver with that name exists here, so I did not create one.",
         )
     if len(matches) > 1:
-        return _ask(
+        return "q_which_weaver", _ask(
             "create_hat",
             f"Which weaver is {name}?",
             choices,
@@ -281,9 +459,11 @@ def _plan_create(event: NoteEvent, history: _History) -> tuple[str, dict[str, An
             f"The note mentions {what}, and {len(matches)} weavers match that name.",
         )
     weaver = matches[0]
-    if event.rows is None:
+    if event.rows is None or not domain.validate_rows(event.rows):
         said = f" The note says grado {event.grado}, which is not a row count." if event.grado else ""
-        return _ask(
+        if event.rows is not None:
+            said = f" The note says {event.rows}, outside {domain.MIN_ROWS} to {domain.MAX_ROWS}."
+        return "q_rows", _ask(
             "create_hat",
             f"How many rows per inch (hileras) do these hats from {weaver['name']} have?{said}",
             choices,
@@ -291,8 +471,8 @@ def _plan_create(event: NoteEvent, history: _History) -> tuple[str, dict[str, An
             event,
             f"The note says {weaver['name']} delivered hats but does not give the rows per inch.",
         )
-    if event.quantity is None:
-        return _ask(
+    if event.quantity is None or event.quantity < 1:
+        return "q_quantity", _ask(
             "create_hat",
             f"How many hats did {weaver['name']} deliver?",
             choices,
@@ -300,8 +480,20 @@ def _plan_create(event: NoteEvent, history: _History) -> tuple[str, dict[str, An
             event,
             f"The note says {weaver['name']} delivered hats but not how many.",
         )
+    if event.quantity > MAX_QUANTITY:
+        return "q_too_many", _ask(
+            "create_hat",
+            f"The note says {event.quantity} hats from {weaver['name']}; one card holds at most {MAX_QUANTITY}. "
+            "How many go on this card?",
+            choices,
+            draft,
+            event,
+            f"The note says {weaver['name']} delivered {event.quantity} hats, more than one card can hold, so I "
+            "asked instead of splitting them myself.",
+        )
     grade = f"{event.grade} " if event.grade else ""
-    return (
+    heard = "" if exact else f" (the note says {name})"
+    return "create", (
         "propose_create_hats",
         {
             "weaver_id": weaver["weaver_id"],
@@ -310,13 +502,14 @@ def _plan_create(event: NoteEvent, history: _History) -> tuple[str, dict[str, An
             "rows_per_inch": event.rows,
             "straw": None,
             "quote": event.quote,
-            "why": f"{weaver['name']} delivered {event.quantity} new {grade}hats of {event.rows} rows per inch.",
-            "confidence": "high",
+            "why": f"{weaver['name']}{heard} delivered {event.quantity} new {grade}hats of {event.rows} rows "
+            "per inch.",
+            "confidence": "high" if exact else "check",
         },
     )
 
 
-def _plan_shared_batch(event: NoteEvent, history: _History) -> list[tuple[str, dict[str, Any]]]:
+def _plan_shared_batch(event: NoteEvent, history: _History) -> list[tuple[str, Call]]:
     """One batch said of several weavers. With "cada una" each weaver gets the batch; otherwise the note does
     not say whose hats they are (all of them together? split how?), so the reader asks instead of guessing."""
     if event.each:
@@ -326,55 +519,66 @@ def _plan_shared_batch(event: NoteEvent, history: _History) -> list[tuple[str, d
         return [call for call in single if call is not None]
     choices: list[dict[str, Any]] = []
     for name in event.weavers:
-        found = _weaver_result(history, name)
-        matches = found[0].get("matches", []) if found is not None and not found[1] else []
-        for match in matches:
+        found = _weaver_matches(history, name)
+        for match in found[0] if found is not None else []:
             if all(c["weaver_id"] != match["weaver_id"] for c in choices):
                 choices.append({"label": match["name"], "weaver_id": match["weaver_id"], "hat_code": None})
     names = ", ".join(event.weavers[:-1]) + f" and {event.weavers[-1]}"
     count = f"{event.quantity} hats" if event.quantity is not None else "hats"
     return [
-        _ask(
-            "create_hat",
-            f"The note names {names} for one batch of {count}. Whose hats are they?",
-            choices,
-            _draft(quantity=event.quantity, grade=event.grade, rows_per_inch=event.rows),
-            event,
-            "Several weavers are named for one batch and the note does not say how it splits, so I did not "
-            "divide it myself.",
+        (
+            "q_batch",
+            _ask(
+                "create_hat",
+                f"The note names {names} for one batch of {count}. Whose hats are they?",
+                choices,
+                _draft(quantity=event.quantity, grade=event.grade, rows_per_inch=event.rows),
+                event,
+                "Several weavers are named for one batch and the note does not say how it splits, so I did not "
+                "divide it myself.",
+            ),
         )
     ]
 
 
-def _plan_hat_event(
-    event: NoteEvent, message: UserMessage, history: _History
-) -> tuple[str, dict[str, Any]] | None:
+def flag_message(event: NoteEvent) -> str:
+    """The flag's message: what kind of problem, then the person's own words from the note."""
+    label = FLAG_LABELS[event.flag_kind or "other"]
+    words = _plain(event.flag_words or event.quote, MAX_FLAG_MESSAGE - len(label) - 4)
+    return f'{label}: "{words}"'
+
+
+def _plan_hat_event(event: NoteEvent, message: UserMessage, history: _History) -> tuple[str, Call] | None:
     assert event.hat is not None
-    resolved = _resolve_hat(event.hat, message, history)
+    ref = event.hat
+    resolved = _resolve_hat(ref, message, history)
     if resolved.failed is not None:
         return None
-    heard = event.hat.code or (f"the hat of {event.hat.weaver_name}" if event.hat.weaver_name else "the hat")
+    heard = ref.said or ref.code or (f"the hat of {ref.weaver_name}" if ref.weaver_name else "the hat")
     proposal_type = "advance_stage" if event.kind == "advance" else "flag_issue"
     if resolved.code is None:
         choices = [{"label": code, "weaver_id": None, "hat_code": code} for code in resolved.candidates]
         draft = (
             _draft(to_stage=event.to_stage) if event.kind == "advance" else _draft(flag_kind=event.flag_kind)
         )
-        question = (
-            f"Which hat did you mean by {heard}?"
-            if choices
-            else f"I found no hat for {heard}. Which hat is it?"
-        )
-        why = (
-            f"The note names {heard}, and {len(choices)} hats could match it, so I did not pick one."
-            if choices
-            else f"The note names {heard}, but no hat of this workshop matches it."
-        )
-        return _ask(proposal_type, question, choices, draft, event, why)
-    confidence = "high" if resolved.exact else "check"
-    heard_note = "" if resolved.exact else f" (heard as {event.hat.code})"
+        if ref.partial is not None:
+            kind = "q_partial"
+            question = f"I heard only part of a hat code ({heard}). Which hat is it?"
+            why = f"The note names a hat as {heard}, with one character of its code missing, so I did not pick one."
+        elif choices:
+            kind = "q_which_hat"
+            question = f"Which hat did you mean by {heard}?"
+            why = f"The note names {heard}, and {len(choices)} hats could match it, so I did not pick one."
+        else:
+            kind = "q_no_hat"
+            question = f"I found no hat for {heard}. Which hat is it?"
+            why = f"The note names {heard}, but no hat of this workshop matches it."
+        return kind, _ask(proposal_type, question, choices, draft, event, why)
+    exact = resolved.exact and not ref.spelled
+    confidence = "high" if exact else "check"
+    heard_note = "" if exact else f" (heard as {heard})"
     if event.kind == "advance":
-        return (
+        return "advance", (
             "propose_advance_stage",
             {
                 "hat_code": resolved.code,
@@ -385,12 +589,12 @@ def _plan_hat_event(
             },
         )
     kind = event.flag_kind or "other"
-    return (
+    return "flag", (
         "propose_flag",
         {
             "hat_code": resolved.code,
             "kind": kind,
-            "message": FLAG_MESSAGES[kind],
+            "message": flag_message(event),
             "quote": event.quote,
             "why": f"The note reports {kind.replace('_', ' ')} on {resolved.code}{heard_note}.",
             "confidence": confidence,
@@ -398,31 +602,54 @@ def _plan_hat_event(
     )
 
 
-def plan_proposals(
-    reading: Reading, message: UserMessage, history: _History
-) -> list[tuple[str, dict[str, Any]]]:
-    """One proposal or question per event, from the lookup results (at most 10)."""
-    calls: list[tuple[str, dict[str, Any]]] = []
+def plan_proposals(reading: Reading, message: UserMessage, history: _History) -> list[Planned]:
+    """One proposal or question per event, from the lookup results (at most 10), each with its event and
+    what kind of card it is."""
+    planned: list[Planned] = []
     for event in reading.events:
-        if len(calls) >= MAX_PROPOSALS:
+        if len(planned) >= MAX_PROPOSALS:
             break
         if event.kind == "create" and len(event.weavers) > 1:
-            calls.extend(_plan_shared_batch(event, history))
+            planned.extend((event, kind, call) for kind, call in _plan_shared_batch(event, history))
             continue
-        call = (
+        one = (
             _plan_create(event, history)
             if event.kind == "create"
             else _plan_hat_event(event, message, history)
         )
-        if call is not None:
-            calls.append(call)
-    return calls[:MAX_PROPOSALS]
+        if one is not None:
+            planned.append((event, one[0], one[1]))
+    return planned[:MAX_PROPOSALS]
 
 
-def _clean(text: str, limit: int = 60) -> str:
-    """Note text made safe for a one-line, two-sentence summary (no periods, no line breaks)."""
-    flat = " ".join(text.replace(".", " ").replace("?", " ").replace("!", " ").split())
-    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+# ---------------------------------------------------------------------------------------------------------
+# The summary (docs/workshop-agent.md, "Summaries")
+# ---------------------------------------------------------------------------------------------------------
+
+
+def _plain(text: str, limit: int = 60) -> str:
+    """Note text made safe for a one-line summary: no markup, no sentence ends, no line breaks, and cut only
+    between words (with "…")."""
+    text = (
+        text.replace("&lt;", " ")
+        .replace("&gt;", " ")
+        .replace("&amp;", "&")
+        .replace("<", " ")
+        .replace(">", " ")
+    )
+    flat = " ".join(re.sub(r"[.?!¿¡;:\"]+", " ", text).split())
+    if len(flat) <= limit:
+        return flat
+    return _cut(flat, limit - 1).rstrip(" ,") + "…"
+
+
+def _cut(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters between words."""
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    space = cut.rfind(" ")
+    return cut[:space] if space > 0 else cut
 
 
 def _weaver_names(history: _History) -> dict[str, str]:
@@ -433,59 +660,172 @@ def _weaver_names(history: _History) -> dict[str, str]:
     return names
 
 
-def _describe(call: ToolCall, content: Any, is_error: bool, names: dict[str, str]) -> str:
+def _hat_stages(history: _History) -> dict[str, str]:
+    stages: dict[str, str] = {}
+    for _call, content, is_error in history.calls("find_hats"):
+        if not is_error:
+            stages.update({h["code"]: h["stage"] for h in content.get("hats", [])})
+    return stages
+
+
+def _join(items: list[str], lang: str) -> str:
+    words = TEXT[lang]
+    if len(items) > 4:
+        items = [*items[:3], words["more"].format(n=len(items) - 3)]
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" {words['and']} " + items[-1]
+
+
+def _understood(event: NoteEvent, kind: str, args: dict[str, Any], names: dict[str, str], lang: str) -> str:
+    """What a question card understood, in the summary's words."""
+    words, stage_names, grades = TEXT[lang], STAGE_NAMES[lang], GRADE_NAMES[lang]
+    weaver = next((c["label"] for c in args.get("choices", []) if c.get("weaver_id")), None) or _plain(
+        event.weaver_name or "", 40
+    )
+    if kind in {"q_which_weaver", "q_unknown_weaver"}:
+        return words[kind].format(name=_plain(event.weaver_name or "", 40))
+    if kind == "q_batch":
+        return words[kind].format(names=_join([_plain(n, 30) for n in event.weavers], lang))
+    if kind == "q_too_many":
+        return words[kind].format(weaver=weaver, n=event.quantity)
+    if kind in {"q_rows", "q_quantity"}:
+        grade = grades[event.grade] if event.grade else ""
+        if event.quantity is not None and kind == "q_rows":
+            what = words["delivered_n"].format(
+                n=event.quantity, grade=f"{grade} " if lang == "en" and grade else grade
+            )
+        elif grade:
+            what = words["delivered_grade"].format(grade=grade)
+        else:
+            what = words["delivered_some"]
+        return words[kind].format(weaver=weaver, what=" ".join(what.split()))
+    assert event.hat is not None
+    heard = _plain(event.hat.said or event.hat.code or event.hat.weaver_name or "", 40)
+    if event.kind == "advance":
+        what = words["move_heard"].format(heard=heard, stage=stage_names[event.to_stage or "Weaving"])
+    else:
+        what = words["flag_heard"].format(heard=heard, kind=FLAG_NAMES[lang][event.flag_kind or "other"])
+    return words[kind].format(what=what)
+
+
+def _prepared(call: ToolCall, status: str | None, names: dict[str, str], lang: str) -> str:
+    words, stage_names, grades = TEXT[lang], STAGE_NAMES[lang], GRADE_NAMES[lang]
     args = call.arguments
-    if is_error:
-        target = args.get("hat_code") or names.get(args.get("weaver_id", ""), "one event")
-        reason = str(content).split(". ")[0]
-        return f"I skipped {target} because {_clean(reason, 120)}"
-    status = content.get("status") if isinstance(content, dict) else None
     if call.name == "propose_create_hats":
-        grade = f"{args['grade']} " if args.get("grade") else ""
-        weaver = names.get(args["weaver_id"], "a weaver")
-        noun = "hat" if args["quantity"] == 1 else "hats"
-        what = f"{args['quantity']} new {grade}{noun} of {args['rows_per_inch']} rows from {weaver}"
+        grade = grades.get(args.get("grade") or "", "")
+        noun = words["hat"] if args["quantity"] == 1 else words["hats"]
+        what = words["create"].format(
+            n=args["quantity"],
+            grade=f"{grade} " if grade else "",
+            noun=noun,
+            rows=args["rows_per_inch"],
+            weaver=names.get(args["weaver_id"], "?"),
+        )
     elif call.name == "propose_advance_stage":
-        what = f"{args['hat_code']} to {args['to_stage']}"
-    elif call.name == "propose_flag":
-        kind = "problem" if args["kind"] == "other" else args["kind"].replace("_", " ")
-        what = f"a {kind} flag on {args['hat_code']}"
+        what = words["advance"].format(code=args["hat_code"], stage=stage_names[args["to_stage"]])
     else:
-        what = f"a question ({_clean(args['question'], 70)})"
-    if status == "blocked":
-        return f"{what} (blocked by the rules)"
-    return what
+        what = words["flag"].format(kind=FLAG_NAMES[lang][args["kind"]], code=args["hat_code"])
+    what = " ".join(what.split())
+    return words["blocked"].format(what=what) if status == "blocked" else what
 
 
-def summarize(reading: Reading, history: _History) -> str:
-    """The two-sentence English summary: what was prepared, and what was ignored, skipped or not read."""
-    done = history.calls("propose_create_hats", "propose_advance_stage", "propose_flag", "ask_question")
-    prepared = [(c, content) for c, content, err in done if not err]
+def _not_prepared(call: ToolCall, content: Any, stages: dict[str, str], lang: str) -> str:
+    """A refused call in the reader's own words (never the tool's message)."""
+    words = TEXT[lang]
+    message = str(content)
+    code = call.arguments.get("hat_code") or ""
+    if "already at" in message:
+        stage = STAGE_NAMES[lang].get(stages.get(code, ""), "")
+        return words["same_stage"].format(code=code, stage=stage) if stage else words["not_prepared"]
+    if "already has an open" in message:
+        kind = FLAG_NAMES[lang].get(call.arguments.get("kind", "other"), "")
+        return words["open_flag"].format(code=code, kind=kind)
+    if "already proposed" in message or "already exists" in message:
+        return words["repeated"]
+    if "Limit of" in message:
+        return words["limit"]
+    if "no longer available" in message:
+        return words["gone"].format(code=code)
+    return words["not_prepared"]
+
+
+def _answers(reading: Reading, history: _History, lang: str) -> list[str]:
+    """What the read tools say about the hats a question asked about."""
+    words, stage_names = TEXT[lang], STAGE_NAMES[lang]
+    found: dict[str, str] = {}
+    for call, content, is_error in history.calls("find_hats"):
+        if is_error or not call.arguments.get("codes"):
+            continue
+        for hat in content.get("hats", []):
+            found[str(hat.get("matched_from"))] = f"{hat['code']}|{hat['stage']}"
+    out = []
+    for question in reading.questions:
+        for code in question.codes:
+            hit = found.get(code)
+            if hit is None:
+                out.append(words["answer_missing"].format(code=normalize_code(code) or _plain(code, 20)))
+            else:
+                real, stage = hit.split("|")
+                out.append(words["answer"].format(code=real, stage=stage_names.get(stage, stage)))
+    return out
+
+
+def _first(parts: list[Part], limit: int = 50) -> str:
+    return _plain(parts[0].text, limit)
+
+
+def summarize(reading: Reading, history: _History, message: UserMessage | None = None) -> str:
+    """At most two short sentences, starting "I understood:" (or "Entendí:" for a Spanish page): what was
+    prepared or asked, then how many actions wait for review and what was ignored, asked, denied, refused or
+    could not be read. Only the reader's own words and the note's, never a tool's message or markup."""
+    lang = message.language if message is not None else "en"
+    words = TEXT[lang]
     names = _weaver_names(history)
-    parts = [_describe(c, content, err, names) for c, content, err in done]
-    count = len(prepared)
-    if parts:
-        first = "I understood: " + "; ".join(parts) + "."
-    else:
-        first = "I understood: nothing in this note to record."
+    stages = _hat_stages(history)
+    done = history.calls("propose_create_hats", "propose_advance_stage", "propose_flag", "ask_question")
+    planned = plan_proposals(reading, message, history) if message is not None else []
+    items: list[str] = []
+    refused: list[str] = []
+    for index, (call, content, is_error) in enumerate(done):
+        if is_error:
+            refused.append(_not_prepared(call, content, stages, lang))
+            continue
+        status = content.get("status") if isinstance(content, dict) else None
+        if call.name == "ask_question":
+            plan = planned[index] if index < len(planned) and planned[index][2][1] == call.arguments else None
+            if plan is not None:
+                items.append(_understood(plan[0], plan[1], call.arguments, names, lang))
+            else:
+                items.append(_plain(call.arguments.get("question", ""), 70))
+        else:
+            items.append(_prepared(call, status, names, lang))
+    count = sum(1 for _, _, err in done if not err)
+    first = f"{words['start']} {_join(items, lang) if items else words['nothing']}."
     notes: list[str] = []
-    reasons = {s.reason for s in reading.skipped}
-    if "injection" in reasons:
-        notes.append("I ignored instructions written inside the note")
-    future = [s.text for s in reading.skipped if s.reason == "future"]
-    if future:
-        notes.append(f"I did not propose future events ({_clean(future[0], 50)})")
-    negated = [s.text for s in reading.skipped if s.reason == "negated"]
-    if negated:
-        notes.append(f"I did not propose what the note says did not happen ({_clean(negated[0], 50)})")
-    unread = [s.text for s in reading.skipped if s.reason == "unread"]
+    if reading.marked("instruction"):
+        notes.append(words["instruction"].format(text=_first(reading.marked("instruction"), 40)))
+    if reading.marked("future"):
+        notes.append(words["future"].format(text=_first(reading.marked("future"))))
+    if reading.marked("denied"):
+        notes.append(words["denied"].format(text=_first(reading.marked("denied"))))
+    if reading.marked("question"):
+        answer = _answers(reading, history, lang)
+        asked = words["question"].format(text=_first(reading.marked("question")))
+        notes.append(asked + (": " + _join(answer, lang) if answer else ""))
+    if refused:
+        notes.append(words["skipped"].format(what=_join(list(dict.fromkeys(refused)), lang)))
+    unread = reading.marked("unread")
     if unread:
-        notes.append(f"I could not read {len(unread)} part(s) of the note ({_clean(unread[0], 50)})")
-    lookup_errors = [c for c, _, err in history.calls("find_weaver", "find_hats", "get_hat") if err]
-    if lookup_errors:
-        notes.append(f"{len(lookup_errors)} lookup(s) failed")
-    plural = "action" if count == 1 else "actions"
-    second = f"I prepared {count} {plural} for you to review"
+        notes.append(words["unread"].format(text=_join([_plain(p.text, 40) for p in unread[:2]], lang)))
+    failed = [c for c, _, err in history.calls("find_weaver", "find_hats", "get_hat") if err]
+    if failed:
+        notes.append(words["lookups_failed"].format(n=len(failed)))
+    key = "prepared_0" if count == 0 else "prepared_1" if count == 1 else "prepared_n"
+    second = words[key].format(n=count)
     if notes:
         second += "; " + "; ".join(notes)
     return f"{first} {second}."
+
+
+__all__ = ["OfflineReader", "accounting", "flag_message", "plan_lookups", "plan_proposals", "summarize"]

@@ -159,7 +159,7 @@ FUTURE_PATTERNS = [
     r"ya mismo",
     r"mas tarde",
     r"luego",
-    r"despues",
+    r"despues(?! del? )",
     r"(?:va|van|vamos|voy) a",
     r"tomorrow",
     r"next (?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)",
@@ -339,3 +339,218 @@ STOP_WORDS = (
         "hilera",
     }
 )
+
+# ---------------------------------------------------------------------------------------------------------
+# Notes as people say them (docs/workshop-agent.md, "What the reader understands, by class")
+# ---------------------------------------------------------------------------------------------------------
+
+# Words that take back what was just said; the value after them replaces the one before ("pasó a lavado, no,
+# perdón, a blanqueo"). A bare ", no," counts only when a value of the same kind follows it.
+CORRECTION_PATTERNS = [
+    r"(?:no\s*,?\s*)?(?:perdon|perdona|perdoname|disculpa|disculpe|disculpen)",
+    r"(?:no\s*,?\s*)?(?:digo|mejor dicho|quise decir|quiero decir|o sea|corrijo|me equivoque|no espera|espera)",
+    r"(?:no\s*,?\s*)?(?:i mean|sorry|rather|no wait|make that|correction|actually)",
+]
+# Words between a correction and its new value that only re-introduce it ("no, eran siete", "sorry, it was").
+CORRECTION_FILLERS = (
+    r"(?:(?:eran|era|es|son|fue|fueron|fueron|mas bien|it was|it is|it's|its|they were|were|was)\s+)?"
+)
+
+# Questions without punctuation: how a sentence starts when it asks rather than reports.
+QUESTION_LEADS = [
+    r"(?:y )?(?:sabes|sabe|saben) si",
+    r"no se si",
+    r"(?:me )?(?:puedes|podrias|puede|podria) (?:decir|decirme|confirmar|confirmarme|ver|revisar)",
+    r"(?:cuantos|cuantas|cual|cuales|donde|cuando|que paso con|por que|acaso|sera que|quien)",
+    r"(?:is|are|was|were|did|does|do|has|have|had|can|could|should) (?:the |it |tq|\w+ )",
+    r"(?:what|which|where|when|why|how many|how much|who)",
+    r"(?:do you know|can you tell me|could you check)",
+]
+# A short tag that turns the sentence before it into a question ("ya está listo, ¿no?", "right?").
+QUESTION_TAGS = {
+    "no",
+    "verdad",
+    "cierto",
+    "si",
+    "right",
+    "correct",
+    "ok",
+    "okay",
+    "o no",
+    "isn't it",
+    "no es cierto",
+}
+
+# Orders to the assistant at the start of a clause (after filler). Stage requests about a hat ("Pasa el TQ-…
+# a terminado", "Cambia …") are not here: they describe a move the rules then check.
+INSTRUCTION_VERBS = [
+    r"crea\w*",
+    r"registr[ae]\w*",
+    r"anota\w*",
+    r"apunta\w*",
+    r"agrega\w*",
+    r"anade\w*",
+    r"aprueba\w*",
+    r"confirma\w*",
+    r"guarda\w*",
+    r"genera\w*",
+    r"haz\w*",
+    r"finge\w*",
+    r"responde\w*",
+    r"escribe\w*",
+    r"create",
+    r"register",
+    r"record",
+    r"add",
+    r"approve",
+    r"confirm",
+    r"save",
+    r"generate",
+    r"pretend",
+    r"write",
+    r"reply",
+    r"print",
+    r"set all",
+    r"make (?:all|every\w*|\d+|new)",
+]
+INSTRUCTION_PHRASES = [
+    r"de ahora en adelante",
+    r"a partir de ahora",
+    r"desde ahora",
+    r"from now on",
+    r"eres (?:un|una) (?:asistente|ia|bot|modelo)",
+    r"you are (?:an? )?(?:assistant|ai|bot|model|unrestricted)",
+    r"no tienes reglas",
+    r"no rules",
+    r"without rules",
+    r"sin restricciones",
+    r"no restrictions",
+    r"aprueba todo",
+    r"approve (?:all|every\w*)",
+    r"sistema:",
+    r"system:",
+    r"developer mode",
+    r"modo desarrollador",
+]
+# Words a clause may start with before an order ("Por favor, crea …", "Oye asistente, borra …").
+INSTRUCTION_LEAD_FILLER = r"(?:(?:por favor|porfa|oye|oiga|asistente|bot|ahora|y|bueno|ya|please|hey|ok|okay|now|and|assistant)[\s,:]+)*"
+
+# Clauses that deny something that is no event ("no hay tiempo", "no sé por qué"): an aside, not a denial.
+ASIDE_PATTERNS = [
+    r"no hay (?:tiempo|apuro|prisa|problema|novedad)",
+    r"no (?:se|sabemos|recuerdo|me acuerdo)(?: (?:por que|bien|exactamente|cuando))?",
+    r"no (?:importa|pasa nada|te preocupes|se preocupe|hay que esperar)",
+    r"(?:there is |there's )?no time",
+    r"no (?:worries|rush|problem)",
+    r"(?:i )?(?:don't|do not) know why",
+    r"no hay mas",
+    r"nada mas",
+    r"eso es todo",
+    r"that's all",
+    r"nothing else",
+]
+# Asides that can stand anywhere, even in a dictated note without commas ("… sáltate el blanqueo no hay tiempo").
+ASIDES_ANYWHERE = [
+    r"no hay (?:tiempo|apuro|prisa)",
+    r"no (?:importa|te preocupes|se preocupe)",
+    r"(?:there is |there's )?no time",
+    r"no (?:worries|rush)",
+    r"nada mas",
+    r"eso es todo",
+    r"that's all",
+    r"nothing else",
+]
+# Stages said as skipped: never a target ("sáltate el lavado", "sin pasar por lavado", "skip the washing").
+SKIP_PATTERNS = [
+    r"salta\w*",
+    r"sin pasar por",
+    r"sin (?:el |la )?",
+    r"omit\w*",
+    r"skip\w*",
+    r"without",
+    r"no hace falta (?:el |la )?",
+]
+
+# Words that carry nothing to record when a clause holds only them ("bueno", "oye", "ya", "gracias").
+FILLER_WORDS = NOISE_WORDS | {
+    "oye", "oiga", "mira", "ya", "bien", "entonces", "bueno", "ah", "ay", "uy", "ojo", "saludos", "chao",
+    "adios", "hey", "so", "well", "um", "uh", "anyway", "alright", "great", "perfecto", "excelente", "dale",
+    "porfa", "favor", "por", "please", "muchas", "nomas",
+}  # fmt: skip
+
+# Quantities people say: dozens and pairs.
+DOZEN_WORDS = {"docena": 12, "docenas": 12, "dozen": 12, "dozens": 12}
+PAIR_WORDS = {"par": 2, "pair": 2, "couple": 2}
+HALF_WORDS = {"media", "medio", "half", "half-a"}
+
+# Spanish letter names as speech recognition writes a spelled code ("te cu siete efe tres ka dos").
+LETTER_NAMES: dict[str, str] = {
+    "a": "A", "be": "B", "ce": "C", "de": "D", "e": "E", "efe": "F", "ge": "G", "hache": "H", "i": "I",
+    "jota": "J", "ka": "K", "ca": "K", "ele": "L", "eme": "M", "ene": "N", "o": "O", "pe": "P", "cu": "Q",
+    "erre": "R", "ere": "R", "ese": "S", "te": "T", "u": "U", "ve": "V", "uve": "V", "equis": "X", "ye": "Y",
+    "zeta": "Z", "seta": "Z", "doble": "W",
+}  # fmt: skip
+DIGIT_WORDS: dict[str, str] = {
+    "cero": "0", "uno": "1", "una": "1", "dos": "2", "tres": "3", "cuatro": "4", "cinco": "5", "seis": "6",
+    "siete": "7", "ocho": "8", "nueve": "9", "zero": "0", "oh": "0", "one": "1", "two": "2", "three": "3",
+    "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8", "nine": "9",
+}  # fmt: skip
+# How the code prefix sounds when spoken: "tq", "t q", "te cu", "tecu", "t cu".
+PREFIX_TOKENS = [("tq",), ("t", "q"), ("te", "cu"), ("tecu",), ("t", "cu"), ("te", "q"), ("tee", "queue")]
+
+# Shorthand typed in a hurry, and common misspellings, mapped to the reader's own words.
+SHORTHAND: dict[str, str] = {
+    "std": "estandar", "stds": "estandares", "est": "estandar", "sup": "superfino", "sups": "superfinos",
+    "sfino": "superfino", "sfinos": "superfinos", "hil": "hileras", "hils": "hileras", "hrs": "hileras",
+    "somb": "sombrero", "sombs": "sombreros", "sombre": "sombreros", "lav": "lavado", "blanq": "blanqueo",
+    "horm": "hormado", "term": "terminado", "termi": "terminado", "pq": "porque",
+}  # fmt: skip
+# Domain words a one-letter slip is corrected to (long enough that one edit is not another common word).
+FUZZY_TARGETS = sorted(
+    {w for w in STAGE_WORDS if len(w) >= 6 and not w.endswith(("ar", "er", "ir"))}
+    | {w for w in GRADE_WORDS if len(w) >= 7}
+    | {w for w in HAT_NOUNS | ROW_WORDS if len(w) >= 6}
+)
+# Words one edit from a target that are ordinary words, never corrected.
+FUZZY_NEVER = {
+    "formado",
+    "formada",
+    "tejidos",
+    "listos",
+    "lavados",
+    "pasado",
+    "parado",
+    "terminar",
+    "sombras",
+}
+
+# Nicknames and diminutives of first names, folded (a workshop's own weavers are matched after this).
+NICKNAMES: dict[str, str] = {
+    "rosita": "rosa", "rosi": "rosa", "rosy": "rosa", "chayo": "rosa", "rosario": "rosa",
+    "carmencita": "carmen", "carmita": "carmen", "carmela": "carmen", "menchu": "carmen", "mela": "carmen",
+    "manolo": "manuel", "manolito": "manuel", "manny": "manuel", "manu": "manuel", "manuelito": "manuel", "lolo": "manuel",
+    "meche": "mercedes", "mecha": "mercedes", "pepe": "jose", "pepito": "jose", "lucho": "luis",
+    "pancho": "francisco", "paco": "francisco", "chabela": "isabel", "juanita": "juana", "juanito": "juan",
+    "lupe": "guadalupe", "toño": "antonio", "tono": "antonio", "nacho": "ignacio", "chela": "graciela",
+}  # fmt: skip
+
+# Flags as people report them (added to FLAG_PATTERNS' kinds).
+FLAG_EXTRA: list[tuple[str, str]] = [
+    (
+        "grade_mismatch",
+        r"(?:le )?faltan? hileras|(?:muy )?pocas hileras|(?:demasiadas|muchas) hileras para|no (?:es|llega a|alcanza"
+        r" (?:a|para)) (?:ser )?(?:super)?fino|no da (?:el|la) (?:grado|talla)|too few rows|not enough rows"
+        r"|(?:does not|doesn't|doesnt|do not|don't) have enough rows|no tiene (?:suficientes|las) hileras"
+        r"|(?:isn't|is not|not) really (?:a )?(?:super)?fin[oe]|rows (?:are )?(?:too )?(?:low|few)",
+    ),
+    (
+        "too_fast",
+        r"se hizo (?:muy|demasiado) (?:rapido|pronto)|(?:salio|paso) (?:muy|demasiado) pronto|way too fast",
+    ),
+    (
+        "other",
+        r"mancha\w*|rot[oa]s?|romp\w+|quebrad[oa]s?|torcid[oa]s?|desigual\w*|disparej[oa]s?|suci[oa]s?"
+        r"|quemad[oa]s?|amarillent[oa]s?|deshilachad[oa]s?|suelt[oa]s?|descosid[oa]s?|hongo\w*|moho"
+        r"|uneven|crooked|dirty|burn\w*|yellow\w*|frayed|loose|mould\w*|mold\w*|ripped|cracked|bent|warped|spot\w*",
+    ),
+]
