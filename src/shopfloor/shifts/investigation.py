@@ -27,6 +27,7 @@ from shopfloor.shifts.planning.planner import MODEL, OfflinePlanner, plan_steps
 from shopfloor.shifts.planning.plans import Plan, parse_address
 from shopfloor.shifts.planning.reading import canonical, closest, plan_read_as
 from shopfloor.shifts.planning.router import MONEY_WORDS, PRESCRIPTION, Unavailable, route
+from shopfloor.shifts.plant.calendar import coverage_line
 from shopfloor.shifts.plant.scope import Scope
 from shopfloor.shifts.tools.catalog import (
     BY_NAME,
@@ -255,7 +256,9 @@ def investigate(
         if missing:
             status = "partial"
             caveats.insert(0, "Not applied: " + "; ".join(missing) + ".")
-    sections = build_sections(routed, numbered, ctx.charts, status, caveats, BY_NAME)
+    # An unavailable answer states why and shows no figure (a window with no day held is never "0.0 ft").
+    shown = numbered if status != "unavailable" else []
+    sections = build_sections(routed, shown, ctx.charts if shown else [], status, caveats, BY_NAME)
     if status in PREFACE:
         spent = outcome.outcome is Outcome.BUDGET_EXHAUSTED
         sections.insert(0, {"type": "text", "text": SPEND_PREFACE if spent else PREFACE[status]})
@@ -486,11 +489,15 @@ def _done(
             "Profit needs revenue and a contribution margin: the records hold neither, the cost rates are "
             "assumed and the margin is not set, so this shows the losses, not a profit figure."
         )
-    if plan.window != "day" and any(
-        isinstance(e.get("coverage"), dict) and e["coverage"].get("status") != "complete" for e in evidence
-    ):
-        status = "partial"
-        caveats.append("The window is partial: missing or invalid days are unavailable, never zero.")
+    if plan.window != "day":
+        covers = [e["coverage"] for e in evidence if isinstance(e.get("coverage"), dict)]
+        if covers and all(c.get("status") == "unavailable" for c in covers):
+            # No day of the window is in the store: nothing to report, never a row of zeros.
+            return "unavailable", [coverage_line(covers[0]) or "No evidence was found for that window."]
+        line = next((coverage_line(c) for c in covers if c.get("status") != "complete"), None)
+        if line is not None:
+            status = "partial"
+            caveats.append(line)
     return status, caveats
 
 

@@ -41,7 +41,7 @@ def test_partial_window_withholds_rankings(conn):
     assert tables["Shift rankings (1 = best)"] == []
     assert all(r["minutes_change"] is None for r in tables["Recurring downtime, current vs previous"])
     assert [c["hatched"] for c in report["heatmap"]] == [True] * 5
-    assert "rankings withheld" in " ".join(report["sections"])
+    assert "Rankings withheld" in " ".join(report["sections"])
 
 
 @pytest.mark.parametrize("period", ["month", "fiscal", "year"])

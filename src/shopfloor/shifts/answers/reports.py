@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 import duckdb
 
-from shopfloor.shifts.plant.calendar import Window, previous_window, window_for
+from shopfloor.shifts.plant.calendar import Window, coverage_line, previous_window, window_for
 from shopfloor.shifts.plant.metrics import FIGURE_DIGITS, ratio
 from shopfloor.shifts.plant.scope import Scope
 from shopfloor.shifts.tools.context import RunContext, Sql, window_coverage
@@ -140,10 +140,9 @@ def period_report(
         sections.append(
             f"Most recorded downtime: {top['place']} / {top['reason']}, {top['minutes']:.1f} min."
         )
-    if not cover.complete:
-        sections.append(
-            "The window is partial: rankings withheld, deltas withheld, missing days unavailable."
-        )
+    line = coverage_line(cover.as_dict())
+    if line is not None:
+        sections.append(line)
     elif not prev_cover.complete:
         # Say why the previous columns are empty, so a withheld comparison never reads as "none before".
         sections.append(

@@ -354,7 +354,9 @@ def period_kpis(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     found = _kpi(env, "speed_to_target_pct")
     if found:
         i, row = found
-        against = "" if row["previous"] is None else f" against {fmt(row['previous'], '%')} the window before"
+        # A withheld comparison is not said at all: no "against X % the window before" (docs/METRICS.md).
+        withheld = env.get("deltas_withheld") or row["previous"] is None
+        against = "" if withheld else f" against {fmt(row['previous'], '%')} the window before"
         head = {
             "type": "headline",
             "text": f"Speed to target was **{fmt(row['current'], '%')}**{against} {cite(q, i)}.",
