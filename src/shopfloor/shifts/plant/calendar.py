@@ -216,9 +216,7 @@ def coverage_line(cov: Mapping[str, object]) -> str | None:
     if status == "complete" or status is None:
         return None
     if status == "unavailable":
-        return (
-            "No production day of this window is in the store: its figures are unavailable, never zero."
-        )
+        return "No production day of this window is in the store: its figures are unavailable, never zero."
     parts = [f"{cov.get('valid_days')} of {cov.get('expected_days')} production days complete"]
     missing = [str(d) for d in cov.get("missing_days") or []]  # type: ignore[attr-defined]
     if missing:
