@@ -78,3 +78,26 @@ def test_report_says_the_partial_window_the_same_way(conn):
     report = period_report(conn, "week", date(2026, 9, 21))
     text = " ".join(report["sections"])
     assert WHY in text and MISSING in text
+
+
+def test_notes_answer_shows_the_stop_records_notes(conn):
+    answer = investigate(
+        "Show shift and downtime notes", Scope(day=date(2026, 9, 16), shift=2, include="shift"), conn
+    )
+    env = answer.evidence[0]
+    # Shift 2 of the hand-built day has two stops, D2-1 and D2-2, each noted "synthetic reported symptom".
+    assert env["stop_notes"] == [
+        {
+            "text": "synthetic reported symptom",
+            "stops": 2,
+            "on_stops": "D2-1 Knife jam, D2-2 Scheduled maintenance",
+        }
+    ]
+    assert env["stop_notes_count"] == 2
+    text = answer.text()
+    assert (
+        "Stop note on 2 stops (D2-1 Knife jam, D2-2 Scheduled maintenance): “synthetic reported symptom”"
+        in text
+    )
+    assert answer.read_as.startswith("Read as: shift and stop notes")
+    assert invariants(answer.as_dict()) == []
