@@ -1348,8 +1348,13 @@ def _flag_words(span: Span) -> str:
         # "Por favor revisa el TQ-8H6RT, creo que está roto": the words of the report, from its first clause.
         span = span.part(flagged[0].start, span.end)
     said = span.said
-    for hit in sorted(code_hits(span), key=lambda h: -h.start):
-        said = said[: hit.start - span.start] + said[hit.end - span.start :]
+    # The words that name the hat ("TQ-8H6RT", "el de Manuel") are not the report.
+    named = [(h.start, h.end) for h in code_hits(span)]
+    by_weaver = weaver_hat_ref(span)
+    if by_weaver is not None:
+        named.append((by_weaver[1], by_weaver[2]))
+    for start, end in sorted(named, key=lambda n: -n[0]):
+        said = said[: start - span.start] + said[end - span.start :]
     said = re.sub(r"\s+([,;])", r"\1", said)
     words = said.replace(":", " ").split()
     while len(words) > 2 and fold(words[0]).strip(",") in _FLAG_LEADS:
