@@ -59,8 +59,11 @@ def test_sample_note_cards_decisions_hat_list_and_tags(
         "Por revisar",
     ]
     assert "Llamadas a herramientas: 7" in page.locator(".meta").inner_text()
+    # The offline reader writes its summary in the page's language.
+    assert page.locator("#result .summary").inner_text().startswith("Entendí:")
     blocked = card(page, "TQ-2C5P0")
-    assert "Bleaching" in blocked.locator(".rule").inner_text()  # the rule's own message
+    # The rule's message in the page's language (the API keeps it in English).
+    assert "la etapa siguiente es Blanqueo" in blocked.locator(".rule").inner_text()
     axe(page)
     shoot(page, "dashboard-cards")
 
@@ -166,6 +169,8 @@ def test_switch_to_english_is_kept_for_the_user(
     page.get_by_role("button", name="English").click()
     expect(page.locator("html")).to_have_attribute("lang", "en")
     assert page.get_by_role("button", name="Send").is_visible()
+    send(page, "El TQ-7F3K2 pasó a lavado")
+    assert page.locator("#result .summary").inner_text().startswith("I understood:")
     # A new browser (another phone) gets the same language after signing in.
     other = new_page()
     sign_in(other, "ana")

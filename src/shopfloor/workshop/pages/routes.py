@@ -30,7 +30,8 @@ from shopfloor.workshop.approvals import ApplyRequest, CardResult, Decision, Fie
 from shopfloor.workshop.deps import current_actor, state_of
 from shopfloor.workshop.pages import records, views
 from shopfloor.workshop.pages.i18n import SPEECH_LANG, browser_locale, page_locale, translations
-from shopfloor.workshop.pages.render import GRADE_LABELS, render
+from shopfloor.workshop.pages.labels import GRADE_LABELS
+from shopfloor.workshop.pages.render import render
 from shopfloor.workshop.pages.tags import Tag, tags_pdf
 from shopfloor.workshop.store import NotFound, Store, WorkshopRepo
 from shopfloor.workshop.store import models as m
@@ -285,6 +286,8 @@ def send_note(
             provider,
             request_id,
             state.settings.workshop_rate_limit_per_hour,
+            # The offline reader writes its summary in the page's language (docs/workshop-agent.md).
+            language="es" if p.locale == "es" else "en",
         )
     except ProviderConfigError as error:
         return p.html(
