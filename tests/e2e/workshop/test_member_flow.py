@@ -187,3 +187,29 @@ def test_sign_out_returns_to_the_sign_in_page(
     page.wait_for_url("**/workshop/signin")
     page.goto(workshop_server.url("/workshop/"))
     page.wait_for_url("**/workshop/signin**")
+
+
+def test_someone_else_answers_a_question_with_a_weaver_it_did_not_offer(
+    page: Any, sign_in: Callable[[Any, str], Any], axe: Callable[[Any], None]
+) -> None:
+    sign_in(page, "ana")
+    send(page, "Rosa entregó 2 finos de 16 hileras")
+    question = page.locator("article.card[data-status=question]")
+    assert question.locator(".chips button").all_inner_texts() == ["Rosa Pillco", "Rosa Guamán"]
+    question.locator("details.other summary").click()
+    assert question.get_by_text("Otra persona…").is_visible()
+    # Any active weaver of the workshop, not only the two the card offered.
+    options = question.get_by_label("Cualquier tejedora del taller").locator("option").all_inner_texts()
+    assert {"Rosa Pillco", "Rosa Guamán", "Manuel Delgado", "Carmen Quizhpi"} <= set(options)
+    axe(page)
+    question.get_by_label("Cualquier tejedora del taller").select_option(label="Carmen Quizhpi")
+    with page.expect_request("**/workshop/cards/*") as sent:
+        question.get_by_role("button", name="Responder con esta").click()
+    assert "other=1" in (sent.value.post_data or "")
+    answered = page.locator("article.card[data-card=create_hat]")
+    answered.locator(".outcome").wait_for()
+    assert answered.get_attribute("data-status") == "pending"
+    assert "Carmen Quizhpi" in answered.locator(".what").inner_text()
+    assert "Carmen Quizhpi no era una de las opciones" in answered.locator(".outcome").inner_text()
+    assert "Se eligió a alguien que la tarjeta no ofrecía." in answered.locator(".warnings").inner_text()
+    axe(page)

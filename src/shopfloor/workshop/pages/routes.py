@@ -379,10 +379,13 @@ def _decision(proposal_id: str, action: str, form: dict[str, str], kind: str) ->
     if action == "answer":
         choice = form.get("choice")
         values = views.edit_values(form, kind)
+        # "Someone else" (or "another hat"): a weaver or hat the card did not offer, named on purpose.
+        other = form.get("other") == "1"
         return Decision(
             proposal_id=proposal_id,
             action="answer",
-            choice=int(choice) if choice is not None and choice.isdigit() else None,
+            choice=None if other or choice is None or not choice.isdigit() else int(choice),
+            other=other,
             value=Fields.model_validate(values) if values else None,
         )
     if action in ("approve", "edit"):

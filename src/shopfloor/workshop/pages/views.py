@@ -77,6 +77,14 @@ class Card:
         return [name for name in self.missing if name not in covered]
 
     @property
+    def offers(self) -> str | None:
+        """What the question's choices name (``weaver_id`` or ``hat_code``), for its "someone else" choice."""
+        for key in ("weaver_id", "hat_code"):
+            if any(c.get(key) for c in self.choices):
+                return key
+        return None
+
+    @property
     def edit_fields(self) -> tuple[str, ...]:
         """Fields a person may edit on this card's type."""
         return EDIT_FIELDS.get(self.type, ())
