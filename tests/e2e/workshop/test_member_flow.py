@@ -128,6 +128,13 @@ def test_sample_note_cards_decisions_hat_list_and_tags(
     assert "Blanqueo" in row.inner_text()
     axe(page)
 
+    # A delivered hat's record says it arrived woven, not "Weaving → Weaving".
+    page.locator(".hat-row a", has_text=codes[0]).click()
+    page.wait_for_url(f"**/workshop/hats/{codes[0]}")
+    history = page.locator(".events").inner_text()
+    assert "Entregado tejido" in history
+    assert "Tejido → Tejido" not in history
+
 
 def test_a_question_card_is_answered_with_a_chip(
     page: Any, sign_in: Callable[[Any, str], Any], axe: Callable[[Any], None]

@@ -514,6 +514,7 @@ def _hat_context(p: Page, code: str) -> dict[str, Any]:
         except NotFound:
             raise PageError(404, p.gettext("No such hat in this workshop."), p.locale) from None
         names = _weaver_names(repo)
+        events = repo.events(hat.id, newest_first=True)
         proposals = [
             views.card_of(row, names)
             for row in repo.proposals(limit=500)
@@ -523,7 +524,8 @@ def _hat_context(p: Page, code: str) -> dict[str, Any]:
             "hat": hat,
             "weaver_name": names.get(hat.weaver_id or ""),
             "stepper": views.hat_stepper(hat.stage),
-            "events": repo.events(hat.id, newest_first=True),
+            "events": events,
+            "delivered": {e.id for e in events if views.delivered_woven(e.type, e.from_stage)},
             "flags": repo.flags([hat.id]),
             "anomalies": repo.anomalies(hat, utcnow()),
             "proposals": proposals,

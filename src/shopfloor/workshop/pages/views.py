@@ -247,6 +247,12 @@ def timeline(steps: list[dict[str, Any]]) -> list[Step]:
     return out
 
 
+def delivered_woven(event_type: str, from_stage: str | None) -> bool:
+    """A ``created`` event that records a delivery: the hat arrived woven (from Weaving, docs/workshop.md,
+    "Approving"), so the page says "Delivered woven" rather than "Weaving → Weaving"."""
+    return event_type == "created" and from_stage == domain.WOVEN_AT_DELIVERY
+
+
 def hat_stepper(stage: str) -> list[tuple[str, str]]:
     """Each stage with its state for the stepper: ``done``, ``current`` or ``todo``."""
     at = domain.stage_index(stage)
