@@ -476,19 +476,15 @@ def hats_page(
         rows = (
             []
             if error
-            else repo.hats(
+            else repo.hat_list(
                 stage=stage if domain.is_stage(stage) else None,
                 weaver_id=weaver or None,
+                grade=grade if grade in domain.GRADES else None,
                 code=code,
+                flagged=flagged,
             )
         )
-        if grade in domain.GRADES:
-            rows = [r for r in rows if r.grade == grade]
-        open_flags: dict[str, int] = {}
-        for f in repo.flags([r.id for r in rows]):
-            open_flags[f.hat_id] = open_flags.get(f.hat_id, 0) + 1
-        if flagged:
-            rows = [r for r in rows if open_flags.get(r.id)]
+        open_flags = repo.open_flag_counts()
         names = {w.id: w.name for w in weavers}
         return p.html(
             "hats.html",
@@ -515,11 +511,7 @@ def _hat_context(p: Page, code: str) -> dict[str, Any]:
             raise PageError(404, p.gettext("No such hat in this workshop."), p.locale) from None
         names = _weaver_names(repo)
         events = repo.events(hat.id, newest_first=True)
-        proposals = [
-            views.card_of(row, names)
-            for row in repo.proposals(limit=500)
-            if row.hat_code == hat.code or hat.code in ((row.applied or {}).get("hat_codes") or [])
-        ]
+        proposals = [views.card_of(row, names) for row in repo.proposals_about_hat(hat.id, hat.code)]
         return {
             "hat": hat,
             "weaver_name": names.get(hat.weaver_id or ""),
@@ -624,12 +616,8 @@ def runs_page(
     """Agent runs, newest first, with status and user filters (admins)."""
     with p.store.transaction(p.actor.workshop_id, write=False) as s:
         repo = WorkshopRepo(s, p.actor)
-        runs = repo.runs(limit=200, user_id=user or None)
-        if status:
-            runs = [r for r in runs if r.status == status]
-        counts: dict[str, int] = {}
-        for row in repo.proposals(limit=2000):
-            counts[row.run_id] = counts.get(row.run_id, 0) + 1
+        runs = repo.runs_where(limit=200, user_id=user or None, status=status or None)
+        counts = repo.proposal_counts([r.id for r in runs])
         users = {pr.id: pr.name for pr in repo.profiles()}
         return p.html(
             "runs.html",
