@@ -66,3 +66,4 @@ EVENT_LABELS = {
     "flag_resolved": N_("Flag resolved"),
     "owner_changed": N_("Owner changed"),
 }
+TOKEN_STATUS_LABELS = {"active": N_("Active"), "expired": N_("Expired"), "revoked": N_("Revoked")}

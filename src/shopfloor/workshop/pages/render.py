@@ -21,6 +21,7 @@ from shopfloor.workshop.pages.labels import (
     STAGE_LABELS,
     STATUS_LABELS,
     STRAW_LABELS,
+    TOKEN_STATUS_LABELS,
     WARNING_LABELS,
 )
 from shopfloor.workshop.pages.messages import localize
@@ -57,6 +58,7 @@ def environment(locale: str) -> Environment:
         outcome_labels=OUTCOME_LABELS,
         warning_labels=WARNING_LABELS,
         event_labels=EVENT_LABELS,
+        token_status_labels=TOKEN_STATUS_LABELS,
     )
     env.filters["when"] = _when
     gettext = translations(locale).gettext

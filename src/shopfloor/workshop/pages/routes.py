@@ -15,7 +15,7 @@ from typing import Annotated, Any
 from urllib.parse import quote
 
 import anyio.to_thread
-from fastapi import APIRouter, Depends, Form, Query, Request
+from fastapi import APIRouter, Depends, Form, Path, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import ValidationError
 
@@ -602,6 +602,46 @@ def _weaver_change(p: Page, weaver_id: str | None, form: dict[str, str]) -> HTML
     except NotFound:
         error = p.gettext("No such weaver in this workshop.")
     return p.html("_weavers_body.html", **_weavers_context(p), error=error, grades=domain.GRADES)
+
+
+# --- API tokens --------------------------------------------------------------------------------------------
+
+
+def _tokens_html(p: Page, error: str | None = None, secret: dict[str, str] | None = None) -> HTMLResponse:
+    # An admin sees every token of the workshop (docs/workshop.md, "Accounts"); a member their own.
+    everyone = p.actor.is_admin
+    tokens = accounts.list_tokens(p.store, p.actor, everyone=everyone)
+    template = "tokens.html" if not p.request.headers.get("hx-request") else "_tokens_body.html"
+    return p.html(template, tokens=tokens, everyone=everyone, error=error, secret=secret)
+
+
+@router.get("/tokens", response_class=HTMLResponse)
+def tokens_page(p: PageDep) -> HTMLResponse:
+    """One's API tokens (admins: everyone's in the workshop), to create and revoke."""
+    return _tokens_html(p)
+
+
+@router.post("/tokens", response_class=HTMLResponse)
+def create_token(p: PageDep, name: Annotated[str, Form(max_length=500)] = "") -> HTMLResponse:
+    """Create a token for the signed-in person; its secret is on the answer this once."""
+    name = " ".join(name.split())
+    if not 1 <= len(name) <= 120:
+        return _tokens_html(p, error=p.gettext("Give the token a name of 1 to 120 characters."))
+    settings = state_of(p.request).settings
+    token, info = accounts.create_token(p.store, p.actor, name, settings.token_ttl_days)
+    log.info("workshop.auth.token_created", extra={"user_id": p.actor.user_id, "token_id": info.id})
+    return _tokens_html(p, secret={"token": token, "name": info.name})
+
+
+@router.post("/tokens/{token_id}/revoke", response_class=HTMLResponse)
+def revoke_token(p: PageDep, token_id: Annotated[str, Path(max_length=40)]) -> HTMLResponse:
+    """Revoke one token: one's own, or (admins) anyone's in the workshop."""
+    try:
+        info = accounts.revoke_token(p.store, p.actor, token_id)
+    except NotFound:
+        return _tokens_html(p, error=p.gettext("No such token."))
+    log.info("workshop.auth.token_revoked", extra={"user_id": p.actor.user_id, "token_id": info.id})
+    return _tokens_html(p)
 
 
 # --- runs (admins) -------------------------------------------------------------------------------------------
