@@ -11,6 +11,7 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
+from shopfloor.agent.spend import money
 from shopfloor.workshop.pages.i18n import LOCALES, translations
 from shopfloor.workshop.pages.labels import (
     EVENT_LABELS,
@@ -61,6 +62,7 @@ def environment(locale: str) -> Environment:
         token_status_labels=TOKEN_STATUS_LABELS,
     )
     env.filters["when"] = _when
+    env.filters["usd"] = money
     gettext = translations(locale).gettext
     # A rule's or an approval's English message in this language (pages/messages.py).
     env.filters["say"] = lambda message: localize(message, gettext)

@@ -33,6 +33,7 @@ from shopfloor.workshop.pages.i18n import SPEECH_LANG, browser_locale, page_loca
 from shopfloor.workshop.pages.labels import GRADE_LABELS
 from shopfloor.workshop.pages.render import render
 from shopfloor.workshop.pages.tags import Tag, tags_pdf
+from shopfloor.workshop.spend import spend as workshop_spend
 from shopfloor.workshop.store import NotFound, Store, WorkshopRepo
 from shopfloor.workshop.store import models as m
 from shopfloor.workshop.store.models import utcnow
@@ -642,6 +643,22 @@ def revoke_token(p: PageDep, token_id: Annotated[str, Path(max_length=40)]) -> H
         return _tokens_html(p, error=p.gettext("No such token."))
     log.info("workshop.auth.token_revoked", extra={"user_id": p.actor.user_id, "token_id": info.id})
     return _tokens_html(p)
+
+
+# --- spend (admins) -----------------------------------------------------------------------------------------
+
+
+@router.get("/spending", response_class=HTMLResponse)
+def spend_page(p: AdminDep, month: Annotated[str | None, Query(max_length=7)] = None) -> HTMLResponse:
+    """The month's model spend by app, model and day, with the cap and what is left (admins). The figures
+    are those of ``GET /workshop/spend``, read by the same function."""
+    try:
+        body = workshop_spend(p.actor, p.store, p.request, month or None)
+    except ApiError as error:
+        if error.status != 400:
+            raise
+        raise PageError(400, p.gettext("A month looks like 2026-05."), p.locale) from None
+    return p.html("spend.html", spend=views.spend_view(body), bar_width=views.BAR_WIDTH)
 
 
 # --- runs (admins) -------------------------------------------------------------------------------------------
