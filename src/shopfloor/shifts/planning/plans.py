@@ -18,7 +18,7 @@ from shopfloor.shifts.plant.metrics import TREND_METRICS
 from shopfloor.shifts.plant.scope import Include
 
 MEASURES = MEASURE_NAMES  # one row per measure in planning/measures.py
-BY = ("reason", "place", "kind", "grade", "width", "crew")
+BY = ("reason", "place", "kind", "grade", "width", "crew", "shift")
 KINDS = ("Maintenance", "Operator", "PM")
 RANK_METRICS = ("speed", "downtime", "quality")
 ENTITY_FIELDS = ("grade", "crew", "reason", "place", "width")

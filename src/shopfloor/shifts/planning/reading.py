@@ -201,6 +201,8 @@ MEASURE_WORDS = {
     "speed_opportunity": "speed opportunity",
     "variance": "where the speed went",
     "opportunities": "levers in $ a year",
+    "compare_groups": "shifts compared on speed to target",
+    "named_cost": "cost at the assumed rates",
 }
 RANK_WORDS = {"speed": "speed", "downtime": "downtime", "quality": "quality"}
 TREND_WORDS = {
@@ -245,6 +247,11 @@ def read_as(
         what = f"weekly trend of {TREND_WORDS.get(metric or 'speed', metric or 'speed')}"
     if measure == "volume" and by != "grade":
         what = "volume (lineal feet)"
+    if measure == "compare_groups":
+        what = f"{'crews' if by == 'crew' else 'shifts'} compared on speed to target (best and worst)"
+        by = None
+    if measure == "named_cost":
+        by = None
     parts = [what + (f" by {by}" if by else "")]
     if kind:
         parts.append(f"{kind} only")

@@ -77,6 +77,8 @@ ENTRIES: tuple[Entry, ...] = (
     _entry(period.get_stops_profile, PeriodArgs, "Unplanned stops per production day and the Mon–Fri weekday profile of a window.", W, ("day", "stops", "bar", "Unplanned stops per production day"), shapes.stops),
     _entry(period.get_trend, period.TrendArgs, "Weekly series of one metric (1–26 weeks).", W, ("week_start", "value", "line", "Weekly trend"), shapes.trend),
     _entry(period.get_grade_totals, period.GradeArgs, "Per board grade totals of a window: volume, speed against target, stops, trim, dry-end.", W, ("grade", "pct_of_target", "bar", "Speed to target by grade (%)"), shapes.grades),
+    # Planned by the offline router only (best and worst shift, crews compared over a window): not in a model's catalog.
+    _entry(period.get_group_comparison, period.GroupArgs, "The shifts or the crews of a window side by side on speed to target, ranked only on a complete window.", W, ("group", "speed_to_target_pct", "bar", "Speed to target (%)"), shapes.group_comparison, offline_only=True),
     _entry(material.get_overrun, PeriodArgs, "Nominal versus actual cuts per knife with the share of lines inside, over and under ±2 %.", W, ("knife", "pct_of_nominal", "bar", "Cuts as % of nominal by knife"), shapes.overrun),
     _entry(material.get_rollstock, PeriodArgs, "Paper consumed per board grade and web width: lineal feet, MSF footprint, runs.", W, ("grade", "lineal_ft", "bar", "Paper consumed (lineal ft)"), shapes.rollstock),
     _entry(levers.get_downtime_review, PeriodArgs, "Maintenance and operator downtime of a window against the owner's bands, every reason by kind.", W, ("reason", "pct_of_scheduled", "bar", "Downtime as % of scheduled minutes"), shapes.review),
