@@ -199,3 +199,35 @@ def test_what_did_knife_jams_cost_leads_with_that_reasons_cost(conn):
         "150.0 min over 10 stops; $150,000.00 a year at that rate, scaled from 5 production days held" in head
     )
     assert "get_opportunities" not in [e["tool"] for e in answer["evidence"]]
+
+
+# --- waste of one grade or one web width --------------------------------------------------------------------
+
+
+def test_the_waste_of_one_web_width_reads_only_its_setups(conn):
+    env = ok(conn, "get_waste_breakdown", {"window": WEEK_A, "shift": None, "width": "98"})
+    trim = next(r for r in env["rows"] if r["item"] == "trim")
+    # Only shift 1 runs the 98 in web: 58,800 sq ft of trim a day on 360,000 ft × 98 / 12 = 2,940,000 gross.
+    assert trim["sqft"] == pytest.approx(5 * 58_800)
+    assert trim["pct_of_gross"] == pytest.approx(2.0)
+    assert trim["width_in"] == 98.0
+    warp = next(r for r in env["rows"] if r["item"] == "warp")
+    bond = next(r for r in env["rows"] if r["item"] == "bond")
+    assert (warp["sqft"], bond["sqft"]) == (pytest.approx(5 * 1_000), 0.0)
+
+
+def test_the_waste_of_one_grade_reads_only_its_setups(conn):
+    env = ok(conn, "get_waste_breakdown", {"window": WEEK_A, "shift": None, "grade": "275-BC"})
+    trim = next(r for r in env["rows"] if r["item"] == "trim")
+    # 275-BC: 25,760 sq ft of trim on 84,000 ft × 92 / 12 = 644,000 gross a day; its bond rejects 2,000.
+    assert trim["pct_of_gross"] == pytest.approx(4.0)
+    assert next(r for r in env["rows"] if r["item"] == "bond")["sqft"] == pytest.approx(5 * 2_000)
+    refused(conn, "get_waste_breakdown", {"window": WEEK_A, "shift": None, "width": "100"})
+
+
+def test_trim_on_98_inch_is_applied_not_named_as_not_applied(conn):
+    answer = ask(conn, "trim on 98 inch this week")
+    assert answer["status"] == "complete"
+    assert answer["address"] == "/a?window=week&anchor=2026-09-16&measure=waste&width=98"
+    assert headline(answer).startswith("Side trim on the 98 in web was **2.00 %** of gross")
+    assert "Not applied" not in text(answer)

@@ -455,9 +455,13 @@ def waste(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     out: list[Section] = []
     for i, row in enumerate(rows):
         if row["item"] == "trim":
+            # The grade or web width the waste was read for is said in the headline.
+            of = f" of grade {row['grade']}" if row.get("grade") else ""
+            if row.get("width_in") is not None:
+                of += f" on the {row['width_in']:.0f} in web"
             head = {
                 "type": "headline",
-                "text": f"Side trim was **{fmt(row['pct_of_gross'], '%')}** of gross {cite(q, i)}.",
+                "text": f"Side trim{of} was **{fmt(row['pct_of_gross'], '%')}** of gross {cite(q, i)}.",
             }
     for i, row in enumerate(rows):
         if row["item"] in ("shear", "dry-end total") or (

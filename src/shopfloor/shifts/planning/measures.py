@@ -51,6 +51,8 @@ class PlanView(Protocol):
     def place(self) -> str | None: ...
     @property
     def grade(self) -> str | None: ...
+    @property
+    def width(self) -> int | None: ...
 
 
 Steps = Callable[[PlanView], list[Step]]
@@ -211,6 +213,16 @@ def _trend(plan: PlanView) -> list[Step]:
     return [("get_trend", args)]
 
 
+def _waste(plan: PlanView) -> list[Step]:
+    """The waste breakdown, of the grade or web width named ("trim on 98 inch")."""
+    args: dict[str, Any] = {"window": _w(plan), "shift": plan.shift}
+    if plan.grade:
+        args["grade"] = plan.grade
+    if plan.width:
+        args["width"] = str(plan.width)
+    return [("get_waste_breakdown", args)]
+
+
 def _groups(plan: PlanView) -> list[Step]:
     group = "crew" if plan.by == "crew" else "shift"
     return [("get_group_comparison", {"window": _w(plan), "shift": plan.shift, "group_by": group})]
@@ -262,7 +274,7 @@ MEASURES: dict[str, Measure] = {
         _M("compare_shifts", _compare_shifts, None),
         _M("compare", None, _compare),
         _M("pareto", None, lambda p: [_pareto(p)]),
-        _M("waste", None, _window_tool("get_waste_breakdown")),
+        _M("waste", None, _waste),
         _M("stops", None, _window_tool("get_stops_profile")),
         _M("trend", None, _trend),
         _M("overrun", None, _window_tool("get_overrun")),

@@ -73,7 +73,7 @@ ENTRIES: tuple[Entry, ...] = (
     _entry(period.get_period_kpis, period.PeriodKpiArgs, "Dashboard tiles of a window (day, Mon–Fri week, month, 4-4-5 period) with the previous window.", W, ("measure", "current", "bar", "Window KPIs"), shapes.period_kpis),
     _entry(period.compare_periods, period.CompareArgs, "The KPI table for two windows.", W, ("measure", "current", "bar", "Window KPIs"), shapes.period_kpis),
     _entry(period.get_downtime_pareto, period.ParetoArgs, "Downtime of a window by reason, place or kind with share and cumulative share.", W, ("key", "minutes", "bar", "Downtime pareto (min)"), shapes.pareto),
-    _entry(period.get_waste_breakdown, PeriodArgs, "Trim, shear and each dry-end family of a window as sq ft and % of gross.", W, ("item", "sqft", "bar", "Waste (sq ft)"), shapes.waste),
+    _entry(period.get_waste_breakdown, period.WasteArgs, "Trim, shear and each dry-end family of a window as sq ft and % of gross, of one grade or web width if given.", W, ("item", "sqft", "bar", "Waste (sq ft)"), shapes.waste),
     _entry(period.get_stops_profile, PeriodArgs, "Unplanned stops per production day and the Mon–Fri weekday profile of a window.", W, ("day", "stops", "bar", "Unplanned stops per production day"), shapes.stops),
     _entry(period.get_trend, period.TrendArgs, "Weekly series of one metric (1–26 weeks).", W, ("week_start", "value", "line", "Weekly trend"), shapes.trend),
     _entry(period.get_grade_totals, period.GradeArgs, "Per board grade totals of a window: volume, speed against target, stops, trim, dry-end.", W, ("grade", "pct_of_target", "bar", "Speed to target by grade (%)"), shapes.grades),

@@ -90,6 +90,18 @@ def _enum(allowed: tuple[str, ...]) -> Any:
 Reason = Annotated[str, _one_of(STOP_REASONS, "reason"), _enum(STOP_REASONS)]
 Place = Annotated[str, _one_of(STOP_PLACES, "place"), _enum(STOP_PLACES)]
 Grade = Annotated[str, _one_of(tuple(GRADE_TARGETS), "grade"), _enum(tuple(GRADE_TARGETS))]
+Width = Literal[
+    "any", "98", "95", "92", "87"
+]  # the web widths of plant/catalog.py, as the address spells them
+
+
+class WasteArgs(PeriodArgs):
+    """Waste of a window, optionally of one board grade or one web width."""
+
+    grade: Grade = Field(default=ANY, description="Only setups of this board grade, or any.")
+    width: Width = Field(default="any", description="Only setups on this web width in inches, or any.")
+
+
 # The metrics each filter applies to: stops carry reason and place, setups carry the grade.
 STOP_METRICS = ("downtime_pct", "maintenance_pct", "operator_pct")
 SETUP_METRICS = ("speed_to_target", "lineal_ft", "trim_pct", "dry_end_pct")
@@ -270,22 +282,35 @@ def get_downtime_pareto(ctx: RunContext, args: ParetoArgs) -> dict[str, Any]:
     )
 
 
-def _waste_sums(ctx: RunContext, sql: Sql, window: Window, shift: int | None) -> dict[str, Any]:
-    p = params(window.start, window.end, shift)
+# The setups a waste answer reads: the window and shift, and the grade and web width when one is named.
+_WASTE_SETUPS = """
+    SELECT * FROM setups WHERE day BETWEEN $start AND $end AND ($shift IS NULL OR shift = $shift)
+      AND ($grade IS NULL OR grade = $grade) AND ($width IS NULL OR width_in = $width)
+"""
+
+
+def _waste_sums(
+    ctx: RunContext, sql: Sql, window: Window, shift: int | None, filters: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    p = {**params(window.start, window.end, shift), "grade": None, "width": None, **(filters or {})}
     total = sql.rows(
         ctx,
-        """
+        f"""
         SELECT count(*) AS setups, sum(gross_sqft) AS gross, sum(trim_sqft) AS trim, sum(shear_sqft) AS shear,
                sum(reject_sqft) AS rejects
-        FROM setups WHERE day BETWEEN $start AND $end AND ($shift IS NULL OR shift = $shift)
+        FROM ({_WASTE_SETUPS})
         """,
         p,
     )[0]
+    # A reject belongs to its setup's grade and web width (the reject's own width is the sheet's).
     families = sql.rows(
         ctx,
-        """
+        f"""
         SELECT family, coalesce(reason, '(not reported)') AS reason, count(*) AS records, sum(sqft) AS sqft
-        FROM rejects WHERE day BETWEEN $start AND $end AND ($shift IS NULL OR shift = $shift)
+        FROM rejects r
+        WHERE r.day BETWEEN $start AND $end AND ($shift IS NULL OR r.shift = $shift)
+          AND (($grade IS NULL AND $width IS NULL)
+               OR (r.day, r.shift, r.record_id) IN (SELECT (day, shift, record_id) FROM ({_WASTE_SETUPS})))
         GROUP BY ALL ORDER BY sqft DESC, family, reason
         """,
         p,
@@ -294,14 +319,20 @@ def _waste_sums(ctx: RunContext, sql: Sql, window: Window, shift: int | None) ->
     return {"total": total, "details": families}
 
 
-def get_waste_breakdown(ctx: RunContext, args: PeriodArgs) -> dict[str, Any]:
-    """Trim, shear and each dry-end family as sq ft and % of gross, with the previous window."""
+def get_waste_breakdown(ctx: RunContext, args: WasteArgs) -> dict[str, Any]:
+    """Trim, shear and each dry-end family as sq ft and % of gross, with the previous window; of one grade
+    or web width when one is given (every row then carries it)."""
     shift = scoped_shift(ctx, args.shift)
     current, previous = args_window(args.window)
     sql = Sql()
     cover = window_coverage(sql, ctx, current, shift)
-    now = _waste_sums(ctx, sql, current, shift)
-    before = _waste_sums(ctx, Sql(), previous, shift)
+    named: dict[str, Any] = {}
+    if args.grade != ANY:
+        named["grade"] = args.grade
+    if args.width != "any":
+        named["width"] = float(args.width)
+    now = _waste_sums(ctx, sql, current, shift, named)
+    before = _waste_sums(ctx, Sql(), previous, shift, named)
     days = cover.held_days  # a year is scaled from the days held, never the days expected
 
     def family_area(block: dict[str, Any]) -> dict[str, float]:
@@ -369,6 +400,8 @@ def get_waste_breakdown(ctx: RunContext, args: PeriodArgs) -> dict[str, Any]:
         }
     )
     details = [{**r, "share_of_dry_end": ratio(r["sqft"], dry, digits=FIGURE_DIGITS)} for r in now["details"]]
+    shown = {k if k != "width" else "width_in": v for k, v in named.items()}
+    rows = [{**row, **shown} for row in rows]
     return envelope(
         ctx,
         "get_waste_breakdown",
