@@ -231,3 +231,14 @@ def test_trim_on_98_inch_is_applied_not_named_as_not_applied(conn):
     assert answer["address"] == "/a?window=week&anchor=2026-09-16&measure=waste&width=98"
     assert headline(answer).startswith("Side trim on the 98 in web was **2.00 %** of gross")
     assert "Not applied" not in text(answer)
+
+
+def test_the_splicer_without_its_number_is_every_splicer(conn):
+    plan = route("is the splicer getting worse", ALL)
+    assert isinstance(plan, Plan)
+    assert (plan.measure, plan.metric, plan.place) == ("trend", "downtime_pct", "Splicers")
+    env = ok(conn, "get_trend", {"metric": "downtime_pct", "weeks": 1, "anchor": "2026-09-16", "shift": None,
+                                 "place": "Splicers"})  # fmt: skip
+    # Splicer 1 is the fixture's only splicer: 5 min a day; the knife jams at the upper knife are not counted.
+    assert env["rows"][0]["value"] == pytest.approx(100 * 25 / 7200, abs=1e-4)
+    assert env["rows"][0]["stops"] == 5

@@ -14,7 +14,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from shopfloor.agent.tools import ToolError
 from shopfloor.shifts.plant.calendar import Coverage, Window, production_days, window_for, windows_back
-from shopfloor.shifts.plant.catalog import GRADE_TARGETS, STOP_PLACES, STOP_REASONS
+from shopfloor.shifts.plant.catalog import GRADE_TARGETS, PLACE_FAMILIES, STOP_PLACES, STOP_REASONS
 from shopfloor.shifts.plant.metrics import FIGURE_DIGITS, TrendMetric, ratio
 from shopfloor.shifts.plant.money import RATES, board_usd, per_year
 from shopfloor.shifts.tools.context import (
@@ -88,7 +88,8 @@ def _enum(allowed: tuple[str, ...]) -> Any:
 
 
 Reason = Annotated[str, _one_of(STOP_REASONS, "reason"), _enum(STOP_REASONS)]
-Place = Annotated[str, _one_of(STOP_PLACES, "place"), _enum(STOP_PLACES)]
+_PLACES = STOP_PLACES + tuple(PLACE_FAMILIES)  # a family ("Splicers") is every place of it
+Place = Annotated[str, _one_of(_PLACES, "place"), _enum(_PLACES)]
 Grade = Annotated[str, _one_of(tuple(GRADE_TARGETS), "grade"), _enum(tuple(GRADE_TARGETS))]
 Width = Literal[
     "any", "98", "95", "92", "87"
@@ -510,7 +511,7 @@ def get_trend(ctx: RunContext, args: TrendArgs) -> dict[str, Any]:
                             sum(minutes) FILTER (WHERE kind = 'Maintenance') AS maint_min,
                             sum(minutes) FILTER (WHERE kind = 'Operator') AS operator_min
                      FROM stops WHERE day BETWEEN $start AND $end
-                       AND ($reason IS NULL OR reason = $reason) AND ($place IS NULL OR place = $place)
+                       AND ($reason IS NULL OR reason = $reason) AND ($place IS NULL OR place = $place OR list_contains($family, place))
                      GROUP BY day, shift) st USING (day, shift)
           WHERE sh.day BETWEEN $start AND $end AND ($shift IS NULL OR sh.shift = $shift)
             AND isodow(sh.day) <= 5)
@@ -525,6 +526,7 @@ def get_trend(ctx: RunContext, args: TrendArgs) -> dict[str, Any]:
             "shift": shift,
             "reason": named.get("reason"),
             "place": named.get("place"),
+            "family": list(PLACE_FAMILIES.get(named.get("place", ""), ())),
             "grade": named.get("grade"),
         },
     )
