@@ -14,15 +14,18 @@ from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from shopfloor.agent.providers.replay import REPLAY_MODELS as MODELS
+from shopfloor.agent.providers.replay import recording, replayed_provider
 from shopfloor.bench import Figure
 from shopfloor.shifts.planning.live import investigate_live, parse_planner
-from shopfloor.shifts.planning.live_replay import MODELS, recording, replayed_provider
 from shopfloor.shifts.plant.scope import Scope
 from shopfloor.shifts.records.store import DayRows, connect, open_read_only, replace_day
 
 DAY = date(2026, 9, 16)
 SCOPE = Scope(day=DAY, shift=2, include="shift")
 STATE: dict[str, Any] = {}
+
+SHIFTS_RECORDINGS = Path(__file__).resolve().parents[1] / "tests" / "shifts" / "live" / "recordings"
 
 
 def _day(day: date) -> DayRows:
@@ -129,7 +132,7 @@ def conn() -> Any:
 def diagnosis(provider: str, planner: str, scenario: str) -> dict[str, float]:
     """One replayed shift diagnosis with its narrative: model calls, cost (US cents, as the table prints three
     decimals) and tool calls per run."""
-    wire = recording(provider, scenario)
+    wire = recording(SHIFTS_RECORDINGS, provider, scenario)
     sdk = replayed_provider(provider, wire)
     answer = investigate_live(
         "why was second shift slow", SCOPE, conn(), parse_planner(planner), sdk, narrative=sdk

@@ -6,7 +6,7 @@ real SDK and the whole workshop run on a freshly seeded store: the loop, the sev
 save. Counts are the HTTP requests the SDK sent; costs come from the replayed usage priced by the model table,
 so they describe the recordings, not a live answer. Costs are shown in US cents (the table prints three
 decimals). The replay helper is the Shift Investigator's
-(``shopfloor.shifts.planning.live_replay``), so both apps' live figures are replayed the same way.
+(``shopfloor.agent.providers.replay``), so both apps' live figures are replayed the same way.
 """
 
 from __future__ import annotations
@@ -15,8 +15,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from shopfloor.agent.providers.replay import REPLAY_MODELS as MODELS
+from shopfloor.agent.providers.replay import recording, replayed_provider
 from shopfloor.bench import Figure
-from shopfloor.shifts.planning.live_replay import MODELS, recording, replayed_provider
 from shopfloor.workshop import domain
 from shopfloor.workshop.agent.persistence import StoreAgentStore
 from shopfloor.workshop.agent.run import run_agent
@@ -47,7 +48,7 @@ def sample_note_run(provider: str) -> dict[str, float]:
     tokens. Raises when the replay went wrong or the cards are not the four expected ones."""
     if provider in _runs:
         return _runs[provider]
-    wire = recording(provider, "sample_note", root=RECORDINGS)
+    wire = recording(RECORDINGS, provider, "sample_note")
     store = fresh_sample_store(_dir / f"{provider}.db")
     try:
         body: dict[str, Any] = run_agent(

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from shopfloor.shifts.planning.live_replay import recording, replayed_provider
+from shopfloor.agent.providers.replay import recording, replayed_provider
 from shopfloor.workshop.agent.persistence import StoreAgentStore
 from shopfloor.workshop.agent.prompt import SYSTEM_PROMPT, UserMessage, build_user_message
 from shopfloor.workshop.agent.run import run_agent
@@ -58,7 +58,7 @@ def test_every_workshop_recording_says_it_is_hand_written():
 def test_the_sample_note_through_the_real_sdk(
     agent_store: StoreAgentStore, provider, tokens_in, tokens_out, cost
 ):
-    wire = recording(provider, "sample_note", root=RECORDINGS)
+    wire = recording(RECORDINGS, provider, "sample_note")
     body = run_agent(
         agent_store, ANA, {"note": SAMPLE_NOTE}, replayed_provider(provider, wire), "req_live0000000", 20
     )
