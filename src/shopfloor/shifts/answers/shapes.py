@@ -455,9 +455,13 @@ def waste(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     out: list[Section] = []
     for i, row in enumerate(rows):
         if row["item"] == "trim":
+            # The grade or web width the waste was read for is said in the headline.
+            of = f" of grade {row['grade']}" if row.get("grade") else ""
+            if row.get("width_in") is not None:
+                of += f" on the {row['width_in']:.0f} in web"
             head = {
                 "type": "headline",
-                "text": f"Side trim was **{fmt(row['pct_of_gross'], '%')}** of gross {cite(q, i)}.",
+                "text": f"Side trim{of} was **{fmt(row['pct_of_gross'], '%')}** of gross {cite(q, i)}.",
             }
     for i, row in enumerate(rows):
         if row["item"] in ("shear", "dry-end total") or (
@@ -523,16 +527,25 @@ def trend(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     )
     head = None
     out: list[Section] = []
+    of = env.get("of") or {}
+    # The series of the thing named: "downtime of reason Knife jam", "speed to target of grade 275-BC".
+    what = TREND_NAMES.get(env["metric"], env["metric"]) + "".join(f" of {k} {v}" for k, v in of.items())
+    stops = "stops" in (rows[0] if rows else {})
     if rows:
         i = len(rows) - 1
         head = {
             "type": "headline",
             "text": f"The week of {rows[i]['week_start']} read **{fmt(rows[i]['value'], unit)}** for "
-            f"{TREND_NAMES.get(env['metric'], env['metric'])} {cite(q, i)}.",
+            f"{what} {cite(q, i)}.",
         }
         for i, row in enumerate(rows[-5:], start=max(0, len(rows) - 5)):
+            extra = ""
+            if stops and row.get("stops") is not None:
+                extra = f" ({_count(row['stops'], 'stop')}, {fmt(row['stop_min'], 'min')})"
             out.append(
-                finding(f"Week of {row['week_start']} ({row['coverage']}): {{}}", row["value"], unit, q, i)
+                finding(
+                    f"Week of {row['week_start']} ({row['coverage']}): {{}}{extra}", row["value"], unit, q, i
+                )
             )
     return head, out
 
@@ -847,7 +860,10 @@ def build_sections(
         (s for s in body if named and s["type"] == "finding" and str(named) in s["text"].split("**")[0]), None
     )
     promote_from = lead_tool if lead_tool and any(e["tool"] == lead_tool for e in evidence) else None
-    if entity_line is not None:
+    cost = named_cost_headline(plan, evidence) if plan.measure == "named_cost" else None
+    if cost is not None:
+        sections.append(cost)
+    elif entity_line is not None:
         body.remove(entity_line)
         sections.append({"type": "headline", "text": entity_line["text"][2:].rstrip(".") + "."})
     elif leading:
@@ -965,3 +981,84 @@ def _address_for(plan: Plan, question: str) -> str:
     if isinstance(routed, Plan):
         return replace(routed, after=None).address()
     return ""
+
+
+def group_comparison(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of a shifts-or-crews comparison over a window: on a complete window the best shift (or the
+    slowest crew) leads and every group follows, best first, labelled with which end is best; on a partial
+    window the groups are listed in their own order with no ranking, and the headline says why."""
+    q = env["query"]
+    rows = env["rows"]
+    group = env.get("group_by", "shift")
+    plural = f"{group}s"
+    out: list[Section] = []
+    if not rows:
+        return None, out
+    if not _ranked(env):
+        cov = env.get("coverage") or {}
+        why = f"{cov.get('valid_days')} of {cov.get('expected_days')} production days complete"
+        head = {
+            "type": "headline",
+            "text": f"The {plural} are compared, not ranked: the window is partial ({why}).",
+        }
+        for i, row in enumerate(rows):
+            out.append(finding(_group_text(row, None, len(rows)), row["speed_to_target_pct"], "%", q, i))
+        out.append({"type": "text", "text": WITHHELD})
+        return head, out
+    if group == "crew":
+        i = len(rows) - 1
+        while i > 0 and rows[i]["rank"] is None:
+            i -= 1
+        head = {
+            "type": "headline",
+            "text": f"{rows[i]['group']} was the slowest crew of the window at "
+            f"**{fmt(rows[i]['speed_to_target_pct'], '%')}** speed to target {cite(q, i)}.",
+        }
+    else:
+        head = {
+            "type": "headline",
+            "text": f"{rows[0]['group']} was the best shift of the window at "
+            f"**{fmt(rows[0]['speed_to_target_pct'], '%')}** speed to target {cite(q, 0)}.",
+        }
+    out.append({"type": "label", "text": f"Ranked by {env.get('best', 'speed to target')}, best first"})
+    for i, row in enumerate(rows):
+        out.append(finding(_group_text(row, row["rank"], len(rows)), row["speed_to_target_pct"], "%", q, i))
+    return head, out
+
+
+def _group_text(row: dict[str, Any], rank: int | None, count: int) -> str:
+    """One group's line: its name, its rank when ranked (with which end it is), then its figures."""
+    end = ""
+    if rank is not None:
+        end = " (best)" if rank == 1 else (" (worst)" if rank == count else "")
+        end = f", rank {rank} of {count}{end}"
+    return (
+        f"{row['group']}{end}: {{}} speed to target, shift speed {fmt(row['shift_fpm'], 'ft/min')}, "
+        f"unplanned downtime {fmt(row['unplanned_downtime_pct'], '%')}, "
+        f"dry-end waste {fmt(row['dry_end_pct'], '%')} over {_count(row['shifts_run'], 'shift')}"
+    )
+
+
+def named_cost_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | None:
+    """The headline of money asked for one named reason or place in a window: its dollars at the assumed
+    rates, its minutes and stops, and the per-year figure scaled by the production days held."""
+    named = plan.reason if plan.by != "place" else plan.place
+    env = next((e for e in evidence if e["tool"] == "get_downtime_pareto"), None)
+    if env is None or named is None:
+        return None
+    label = (env.get("window") or {}).get("label", "the window")
+    held = (env.get("coverage") or {}).get("held_days")
+    for i, row in enumerate(env["rows"]):
+        if row["key"] == named and row.get("usd") is not None:
+            per = row.get("usd_per_year")
+            days = f", scaled from {_count(held, 'production day')} held" if held else ""
+            year = f"; {fmt(per, '$')} a year at that rate{days}" if per is not None else ""
+            return {
+                "type": "headline",
+                "text": f"{named} cost **{fmt(row['usd'], '$')}** in {label} at the assumed rates: "
+                f"{fmt(row['minutes'], 'min')} over {_count(row['stops'], 'stop')}{year} {cite(env['query'], i)}.",
+            }
+    return {
+        "type": "headline",
+        "text": f"No {named} stops were recorded in {label}: there is nothing to price.",
+    }

@@ -45,6 +45,14 @@ class PlanView(Protocol):
     def other_shift(self) -> int | None: ...
     @property
     def other_anchor(self) -> date | None: ...
+    @property
+    def reason(self) -> str | None: ...
+    @property
+    def place(self) -> str | None: ...
+    @property
+    def grade(self) -> str | None: ...
+    @property
+    def width(self) -> int | None: ...
 
 
 Steps = Callable[[PlanView], list[Step]]
@@ -180,14 +188,48 @@ def _fpm_window(plan: PlanView) -> list[Step]:
     return out
 
 
+# The trend metrics a named reason or place filters (stops) and those a named grade filters (setups).
+STOP_TREND_METRICS = ("downtime_pct", "maintenance_pct", "operator_pct")
+SETUP_TREND_METRICS = ("speed_to_target", "lineal_ft", "trim_pct", "dry_end_pct")
+
+
 def _trend(plan: PlanView) -> list[Step]:
-    args = {
-        "metric": plan.metric or "speed",
+    metric = plan.metric or "speed"
+    stops = metric in STOP_TREND_METRICS
+    args: dict[str, Any] = {
+        "metric": metric,
         "weeks": plan.weeks or 8,
         "anchor": _w(plan)["anchor"],
         "shift": plan.shift,
     }
+    # The trend of the thing named, not of the whole line (docs/shifts-agent.md, "Reading"); only the
+    # filters set are written ("any" is the tool's default), so a plain trend's call is unchanged.
+    if stops and plan.reason:
+        args["reason"] = plan.reason
+    if stops and plan.place:
+        args["place"] = plan.place
+    if metric in SETUP_TREND_METRICS and plan.grade:
+        args["grade"] = plan.grade
     return [("get_trend", args)]
+
+
+def _waste(plan: PlanView) -> list[Step]:
+    """The waste breakdown, of the grade or web width named ("trim on 98 inch")."""
+    args: dict[str, Any] = {"window": _w(plan), "shift": plan.shift}
+    if plan.grade:
+        args["grade"] = plan.grade
+    if plan.width:
+        args["width"] = str(plan.width)
+    return [("get_waste_breakdown", args)]
+
+
+def _groups(plan: PlanView) -> list[Step]:
+    group = "crew" if plan.by == "crew" else "shift"
+    return [("get_group_comparison", {"window": _w(plan), "shift": plan.shift, "group_by": group})]
+
+
+def _named_cost(plan: PlanView) -> list[Step]:
+    return [_pareto(plan, "place" if plan.by == "place" else "reason")]
 
 
 def _speed_opportunity(plan: PlanView) -> list[Step]:
@@ -232,7 +274,7 @@ MEASURES: dict[str, Measure] = {
         _M("compare_shifts", _compare_shifts, None),
         _M("compare", None, _compare),
         _M("pareto", None, lambda p: [_pareto(p)]),
-        _M("waste", None, _window_tool("get_waste_breakdown")),
+        _M("waste", None, _waste),
         _M("stops", None, _window_tool("get_stops_profile")),
         _M("trend", None, _trend),
         _M("overrun", None, _window_tool("get_overrun")),
@@ -241,6 +283,8 @@ MEASURES: dict[str, Measure] = {
         _M("speed_opportunity", None, _speed_opportunity),
         _M("variance", None, lambda p: [_variance(p)]),
         _M("opportunities", None, _opportunities),
+        _M("compare_groups", None, _groups, headline="get_group_comparison"),
+        _M("named_cost", None, _named_cost),
     )
 }  # fmt: skip
 MEASURE_NAMES = tuple(MEASURES)

@@ -13,12 +13,19 @@ from urllib.parse import parse_qsl, quote, urlsplit
 
 from shopfloor.shifts.planning.measures import MEASURE_NAMES
 from shopfloor.shifts.plant.calendar import PERIODS, Period, parse_day
-from shopfloor.shifts.plant.catalog import CREWS, GRADE_TARGETS, STOP_PLACES, STOP_REASONS, WEB_WIDTHS
+from shopfloor.shifts.plant.catalog import (
+    CREWS,
+    GRADE_TARGETS,
+    PLACE_FAMILIES,
+    STOP_PLACES,
+    STOP_REASONS,
+    WEB_WIDTHS,
+)
 from shopfloor.shifts.plant.metrics import TREND_METRICS
 from shopfloor.shifts.plant.scope import Include
 
 MEASURES = MEASURE_NAMES  # one row per measure in planning/measures.py
-BY = ("reason", "place", "kind", "grade", "width", "crew")
+BY = ("reason", "place", "kind", "grade", "width", "crew", "shift")
 KINDS = ("Maintenance", "Operator", "PM")
 RANK_METRICS = ("speed", "downtime", "quality")
 ENTITY_FIELDS = ("grade", "crew", "reason", "place", "width")
@@ -185,7 +192,7 @@ def _plan_from(data: dict[str, str]) -> Plan:
         grade=_choice(data.get("grade"), tuple(GRADE_TARGETS), "grade"),
         crew=_choice(data.get("crew"), CREWS, "crew"),
         reason=_choice(data.get("reason"), STOP_REASONS, "reason"),
-        place=_choice(data.get("place"), STOP_PLACES, "place"),
+        place=_choice(data.get("place"), STOP_PLACES + tuple(PLACE_FAMILIES), "place"),
         width=_int(data.get("width"), tuple(int(w) for w in WEB_WIDTHS), "width"),
         after=after,
     )

@@ -153,6 +153,8 @@ def entities(text: str) -> Entities:
     if "Scheduled maintenance" in reasons:
         reasons = [r for r in reasons if r != "Scheduled maintenance"]  # a kind (PM), read below
     places = [p for p in STOP_PLACES if _place_named(p, text)]
+    if not any(p.startswith("Splicer ") for p in places) and re.search(r"\bsplicers?\b(?! ?\d)", text):
+        places.append("Splicers")  # "the splicer" without its number: every splicer (PLACE_FAMILIES)
     kinds = [k for k, pattern in _KIND_WORDS.items() if re.search(pattern, text)]
     if "PM" in kinds and "Maintenance" in kinds and not re.search(r"(?<!planned )maintenance", text):
         kinds.remove("Maintenance")
@@ -201,6 +203,8 @@ MEASURE_WORDS = {
     "speed_opportunity": "speed opportunity",
     "variance": "where the speed went",
     "opportunities": "levers in $ a year",
+    "compare_groups": "shifts compared on speed to target",
+    "named_cost": "cost at the assumed rates",
 }
 RANK_WORDS = {"speed": "speed", "downtime": "downtime", "quality": "quality"}
 TREND_WORDS = {
@@ -245,6 +249,11 @@ def read_as(
         what = f"weekly trend of {TREND_WORDS.get(metric or 'speed', metric or 'speed')}"
     if measure == "volume" and by != "grade":
         what = "volume (lineal feet)"
+    if measure == "compare_groups":
+        what = f"{'crews' if by == 'crew' else 'shifts'} compared on speed to target (best and worst)"
+        by = None
+    if measure == "named_cost":
+        by = None
     parts = [what + (f" by {by}" if by else "")]
     if kind:
         parts.append(f"{kind} only")

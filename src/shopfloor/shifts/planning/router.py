@@ -318,10 +318,24 @@ def route(question: str, scope: Scope, previous: Plan | None = None) -> Plan | U
         return replace(base, measure="compare_shifts", other_shift=compare_shift)
     if all_shifts and window == "day" and _has(q, COMPARE_SHIFTS):
         return replace(base, measure="compare_shifts", shift=None, include="day")
+    group = group_comparison(q, window, all_shifts)
+    if group == "shift" and not words.shifts:
+        if include == "shift":
+            return Unavailable(
+                "Comparing shifts needs the production-day scope (include every shift), not the selected "
+                "shift only."
+            )
+        return with_entities(replace(base, measure="compare_groups", by="shift", shift=None), entities(q))
+    if group == "crew":
+        return with_entities(replace(base, measure="compare_groups", by="crew"), entities(q))
     measure, extra = _intent(q, cue, by, window, words)
     if isinstance(measure, Unavailable):
         return measure
     plan = with_entities(replace(base, measure=measure, **extra), entities(q))
+    if plan.measure in ("opportunities", "dollars") and (plan.reason or plan.place) and _has(q, MONEY_WORDS):
+        # Money for a named reason or place is that one's cost, not the total of every lever.
+        by_place = plan.place is not None and plan.reason is None
+        plan = replace(plan, measure="named_cost", by="place" if by_place else "reason", lens=None)
     if window != "day" and measure in DAY_ONLY:
         if words.window is None and scope.period != "day":
             return Unavailable(
@@ -330,6 +344,27 @@ def route(question: str, scope: Scope, previous: Plan | None = None) -> Plan | U
             )
         return Unavailable("That question has no window form; ask about one production day.")
     return plan
+
+
+# "Which shift was best last week", "worst shift this month": the shifts over a window side by side.
+_BEST_SHIFT = (
+    r"\bwhich shift\b.*\b(best|worst|slowest|fastest)\b|\b(best|worst|slowest|fastest) shifts?\b|\bshifts? (was|were|is|are) (the )?(best|worst)\b"
+    r"|\b(rank|compare) (the |all )?shifts\b"
+)
+# "Which crew was slowest", "compare crews this month": the crews over a window side by side.
+_CREW_COMPARE = (
+    r"\bcompare\b|\bcompared\b|\bvs\.?\b|\bversus\b|\bwhich crew\b|\b(best|worst|slowest|fastest)\b"
+    r"|\brank|\bside by side\b"
+)
+
+
+def group_comparison(q: str, window: Period, all_shifts: bool) -> Literal["shift", "crew"] | None:
+    """Whether the question compares the shifts over a window (best and worst shift) or the crews."""
+    if _has(q, r"\bcrews?\b") and _has(q, _CREW_COMPARE) and not _has(q, r"\bnotes?\b|\bsaid\b|\bsay\b"):
+        return "crew"
+    if window != "day" and (_has(q, _BEST_SHIFT) or (all_shifts and _has(q, COMPARE_SHIFTS))):
+        return "shift"
+    return None
 
 
 FORECAST = (
@@ -371,7 +406,22 @@ def with_entities(plan: Plan, named: Entities) -> Plan:
         by = "grade"
     elif plan.measure == "fpm" and plan.window != "day" and (crew or width) and by is None:
         by = "crew" if crew else "width"
-    return replace(plan, by=by, grade=grade, crew=crew, reason=reason, place=place, width=width)
+    metric = plan.metric
+    if plan.measure == "trend":
+        metric = trend_metric_for(metric, reason or place, grade)
+    return replace(
+        plan, by=by, metric=metric, grade=grade, crew=crew, reason=reason, place=place, width=width
+    )
+
+
+def trend_metric_for(metric: str | None, stop_entity: str | None, grade: str | None) -> str | None:
+    """The trend metric of a named thing: a reason or place follows its downtime, a grade its speed to
+    target (a grade has no shift speed of its own); otherwise the metric asked."""
+    if stop_entity and metric not in ("downtime_pct", "maintenance_pct", "operator_pct"):
+        return "downtime_pct"
+    if grade and metric == "speed":
+        return "speed_to_target"
+    return metric
 
 
 def _intent(
@@ -399,7 +449,7 @@ def _intent(
             # A speed or volume question against the window before runs its own plan, whose KPI tiles
             # already carry the previous window.
             return "compare", {}
-    if words.weeks is not None or _has(q, r"\btrend(s|ing)?\b|\bweekly\b|\bweek by week\b|\bover time\b"):
+    if words.weeks is not None or _has(q, TREND_WORDS):
         return "trend", {"metric": _trend_metric(q, cue), "weeks": words.weeks or 8}
     if _has(q, r"\bover-?runs?\b|\bnominal\b|\bover and under\b"):
         return "overrun", {}
@@ -455,6 +505,13 @@ def _intent(
     ):
         return ("overview" if _has(q, r"\bwhy\b") or not ranged else "kpis"), {}
     return Unavailable("The offline planner does not support that question."), {}
+
+
+# "Is X getting worse": the weekly trend of X (docs/shifts-agent.md, "Reading").
+TREND_WORDS = (
+    r"\btrend(s|ing)?\b|\bweekly\b|\bweek by week\b|\bover time\b|\bgetting (worse|better)\b"
+    r"|\bworsening\b|\bimproving\b|\b(going|creeping|trending) (up|down)\b|\bon the rise\b"
+)
 
 
 def _count(q: str) -> bool:

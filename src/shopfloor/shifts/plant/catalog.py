@@ -49,6 +49,10 @@ STOP_PLACES: tuple[str, ...] = (
     "Wet end",
     "Plant",
 )
+# A place named without its number ("the splicer") is the family of those places (docs/shifts-agent.md).
+PLACE_FAMILIES: dict[str, tuple[str, ...]] = {
+    "Splicers": tuple(p for p in STOP_PLACES if p.startswith("Splicer "))
+}
 STOP_REASONS: tuple[str, ...] = (
     "Knife jam",
     "Equipment stop",

@@ -73,10 +73,12 @@ ENTRIES: tuple[Entry, ...] = (
     _entry(period.get_period_kpis, period.PeriodKpiArgs, "Dashboard tiles of a window (day, Mon–Fri week, month, 4-4-5 period) with the previous window.", W, ("measure", "current", "bar", "Window KPIs"), shapes.period_kpis),
     _entry(period.compare_periods, period.CompareArgs, "The KPI table for two windows.", W, ("measure", "current", "bar", "Window KPIs"), shapes.period_kpis),
     _entry(period.get_downtime_pareto, period.ParetoArgs, "Downtime of a window by reason, place or kind with share and cumulative share.", W, ("key", "minutes", "bar", "Downtime pareto (min)"), shapes.pareto),
-    _entry(period.get_waste_breakdown, PeriodArgs, "Trim, shear and each dry-end family of a window as sq ft and % of gross.", W, ("item", "sqft", "bar", "Waste (sq ft)"), shapes.waste),
+    _entry(period.get_waste_breakdown, period.WasteArgs, "Trim, shear and each dry-end family of a window as sq ft and % of gross, of one grade or web width if given.", W, ("item", "sqft", "bar", "Waste (sq ft)"), shapes.waste),
     _entry(period.get_stops_profile, PeriodArgs, "Unplanned stops per production day and the Mon–Fri weekday profile of a window.", W, ("day", "stops", "bar", "Unplanned stops per production day"), shapes.stops),
     _entry(period.get_trend, period.TrendArgs, "Weekly series of one metric (1–26 weeks).", W, ("week_start", "value", "line", "Weekly trend"), shapes.trend),
     _entry(period.get_grade_totals, period.GradeArgs, "Per board grade totals of a window: volume, speed against target, stops, trim, dry-end.", W, ("grade", "pct_of_target", "bar", "Speed to target by grade (%)"), shapes.grades),
+    # Planned by the offline router only (best and worst shift, crews compared over a window): not in a model's catalog.
+    _entry(period.get_group_comparison, period.GroupArgs, "The shifts or the crews of a window side by side on speed to target, ranked only on a complete window.", W, ("group", "speed_to_target_pct", "bar", "Speed to target (%)"), shapes.group_comparison, offline_only=True),
     _entry(material.get_overrun, PeriodArgs, "Nominal versus actual cuts per knife with the share of lines inside, over and under ±2 %.", W, ("knife", "pct_of_nominal", "bar", "Cuts as % of nominal by knife"), shapes.overrun),
     _entry(material.get_rollstock, PeriodArgs, "Paper consumed per board grade and web width: lineal feet, MSF footprint, runs.", W, ("grade", "lineal_ft", "bar", "Paper consumed (lineal ft)"), shapes.rollstock),
     _entry(levers.get_downtime_review, PeriodArgs, "Maintenance and operator downtime of a window against the owner's bands, every reason by kind.", W, ("reason", "pct_of_scheduled", "bar", "Downtime as % of scheduled minutes"), shapes.review),

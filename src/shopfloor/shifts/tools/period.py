@@ -8,12 +8,13 @@ are withheld unless the windows are complete (missing days are unavailable, neve
 from __future__ import annotations
 
 from datetime import date
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from shopfloor.agent.tools import ToolError
 from shopfloor.shifts.plant.calendar import Coverage, Window, production_days, window_for, windows_back
+from shopfloor.shifts.plant.catalog import GRADE_TARGETS, PLACE_FAMILIES, STOP_PLACES, STOP_REASONS
 from shopfloor.shifts.plant.metrics import FIGURE_DIGITS, TrendMetric, ratio
 from shopfloor.shifts.plant.money import RATES, board_usd, per_year
 from shopfloor.shifts.tools.context import (
@@ -67,14 +68,65 @@ class ParetoArgs(PeriodArgs):
     measure: Literal["minutes", "count"] = Field(description="Order by minutes or by stop count.")
 
 
+ANY = "any"
+
+
+def _one_of(allowed: tuple[str, ...], name: str) -> Any:
+    """A catalogue identifier or ``any``: an enum in the schema, refused in code when it is neither. Not
+    nullable, so the live catalogs stay within the providers' limits on union parameters."""
+
+    def check(value: str) -> str:
+        if value != ANY and value not in allowed:
+            raise ValueError(f"{name} must be {ANY} or one of {', '.join(allowed)}")
+        return value
+
+    return AfterValidator(check)
+
+
+def _enum(allowed: tuple[str, ...]) -> Any:
+    return Field(json_schema_extra={"enum": [ANY, *allowed]})
+
+
+Reason = Annotated[str, _one_of(STOP_REASONS, "reason"), _enum(STOP_REASONS)]
+_PLACES = STOP_PLACES + tuple(PLACE_FAMILIES)  # a family ("Splicers") is every place of it
+Place = Annotated[str, _one_of(_PLACES, "place"), _enum(_PLACES)]
+Grade = Annotated[str, _one_of(tuple(GRADE_TARGETS), "grade"), _enum(tuple(GRADE_TARGETS))]
+Width = Literal[
+    "any", "98", "95", "92", "87"
+]  # the web widths of plant/catalog.py, as the address spells them
+
+
+class WasteArgs(PeriodArgs):
+    """Waste of a window, optionally of one board grade or one web width."""
+
+    grade: Grade = Field(default=ANY, description="Only setups of this board grade, or any.")
+    width: Width = Field(default="any", description="Only setups on this web width in inches, or any.")
+
+
+# The metrics each filter applies to: stops carry reason and place, setups carry the grade.
+STOP_METRICS = ("downtime_pct", "maintenance_pct", "operator_pct")
+SETUP_METRICS = ("speed_to_target", "lineal_ft", "trim_pct", "dry_end_pct")
+
+
 class TrendArgs(BaseModel):
-    """A weekly series of one metric."""
+    """A weekly series of one metric, optionally of one stop reason, one place or one board grade."""
 
     model_config = ConfigDict(extra="forbid")
     metric: TrendMetric = Field(description="The metric of the series.")
     weeks: int = Field(description="Number of Mon–Fri weeks, 1 to 26, ending with the anchor's week.")
     anchor: date = Field(description="A date in the last week of the series, YYYY-MM-DD.")
     shift: Literal[1, 2, 3] | None = Field(description="One shift, or null for all three.")
+    reason: Reason = Field(default=ANY, description="Only stops of this reason (downtime metrics), or any.")
+    place: Place = Field(default=ANY, description="Only stops at this place (downtime metrics), or any.")
+    grade: Grade = Field(
+        default=ANY,
+        description="Only setups of this grade (speed_to_target, lineal_ft, trim_pct, dry_end_pct), or any.",
+    )
+
+    def filters(self) -> dict[str, str]:
+        """The filters set (``any`` is none), by name."""
+        pairs = (("reason", self.reason), ("place", self.place), ("grade", self.grade))
+        return {k: v for k, v in pairs if v != ANY}
 
 
 class GradeArgs(PeriodArgs):
@@ -231,22 +283,35 @@ def get_downtime_pareto(ctx: RunContext, args: ParetoArgs) -> dict[str, Any]:
     )
 
 
-def _waste_sums(ctx: RunContext, sql: Sql, window: Window, shift: int | None) -> dict[str, Any]:
-    p = params(window.start, window.end, shift)
+# The setups a waste answer reads: the window and shift, and the grade and web width when one is named.
+_WASTE_SETUPS = """
+    SELECT * FROM setups WHERE day BETWEEN $start AND $end AND ($shift IS NULL OR shift = $shift)
+      AND ($grade IS NULL OR grade = $grade) AND ($width IS NULL OR width_in = $width)
+"""
+
+
+def _waste_sums(
+    ctx: RunContext, sql: Sql, window: Window, shift: int | None, filters: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    p = {**params(window.start, window.end, shift), "grade": None, "width": None, **(filters or {})}
     total = sql.rows(
         ctx,
-        """
+        f"""
         SELECT count(*) AS setups, sum(gross_sqft) AS gross, sum(trim_sqft) AS trim, sum(shear_sqft) AS shear,
                sum(reject_sqft) AS rejects
-        FROM setups WHERE day BETWEEN $start AND $end AND ($shift IS NULL OR shift = $shift)
+        FROM ({_WASTE_SETUPS})
         """,
         p,
     )[0]
+    # A reject belongs to its setup's grade and web width (the reject's own width is the sheet's).
     families = sql.rows(
         ctx,
-        """
+        f"""
         SELECT family, coalesce(reason, '(not reported)') AS reason, count(*) AS records, sum(sqft) AS sqft
-        FROM rejects WHERE day BETWEEN $start AND $end AND ($shift IS NULL OR shift = $shift)
+        FROM rejects r
+        WHERE r.day BETWEEN $start AND $end AND ($shift IS NULL OR r.shift = $shift)
+          AND (($grade IS NULL AND $width IS NULL)
+               OR (r.day, r.shift, r.record_id) IN (SELECT (day, shift, record_id) FROM ({_WASTE_SETUPS})))
         GROUP BY ALL ORDER BY sqft DESC, family, reason
         """,
         p,
@@ -255,14 +320,20 @@ def _waste_sums(ctx: RunContext, sql: Sql, window: Window, shift: int | None) ->
     return {"total": total, "details": families}
 
 
-def get_waste_breakdown(ctx: RunContext, args: PeriodArgs) -> dict[str, Any]:
-    """Trim, shear and each dry-end family as sq ft and % of gross, with the previous window."""
+def get_waste_breakdown(ctx: RunContext, args: WasteArgs) -> dict[str, Any]:
+    """Trim, shear and each dry-end family as sq ft and % of gross, with the previous window; of one grade
+    or web width when one is given (every row then carries it)."""
     shift = scoped_shift(ctx, args.shift)
     current, previous = args_window(args.window)
     sql = Sql()
     cover = window_coverage(sql, ctx, current, shift)
-    now = _waste_sums(ctx, sql, current, shift)
-    before = _waste_sums(ctx, Sql(), previous, shift)
+    named: dict[str, Any] = {}
+    if args.grade != ANY:
+        named["grade"] = args.grade
+    if args.width != "any":
+        named["width"] = float(args.width)
+    now = _waste_sums(ctx, sql, current, shift, named)
+    before = _waste_sums(ctx, Sql(), previous, shift, named)
     days = cover.held_days  # a year is scaled from the days held, never the days expected
 
     def family_area(block: dict[str, Any]) -> dict[str, float]:
@@ -330,6 +401,8 @@ def get_waste_breakdown(ctx: RunContext, args: PeriodArgs) -> dict[str, Any]:
         }
     )
     details = [{**r, "share_of_dry_end": ratio(r["sqft"], dry, digits=FIGURE_DIGITS)} for r in now["details"]]
+    shown = {k if k != "width" else "width_in": v for k, v in named.items()}
+    rows = [{**row, **shown} for row in rows]
     return envelope(
         ctx,
         "get_waste_breakdown",
@@ -410,6 +483,11 @@ def get_trend(ctx: RunContext, args: TrendArgs) -> dict[str, Any]:
         raise ToolError("weeks must be 1 to 26.")
     if not EARLIEST <= args.anchor <= LATEST:
         raise ToolError("anchor must be a date between 2000 and 2100.")
+    named = args.filters()
+    if ("reason" in named or "place" in named) and args.metric not in STOP_METRICS:
+        raise ToolError(f"A reason or place trend follows a downtime metric: {', '.join(STOP_METRICS)}.")
+    if "grade" in named and args.metric not in SETUP_METRICS:
+        raise ToolError(f"A grade trend follows a setup metric: {', '.join(SETUP_METRICS)}.")
     shift = scoped_shift(ctx, args.shift)
     weeks = windows_back(window_for("week", args.anchor), args.weeks)
     sql = Sql()
@@ -423,23 +501,36 @@ def get_trend(ctx: RunContext, args: TrendArgs) -> dict[str, Any]:
                  coalesce(su.feet, 0) AS feet, coalesce(su.gross, 0) AS gross, coalesce(su.trim, 0) AS trim,
                  coalesce(su.rejects, 0) AS rejects, coalesce(su.target_feet, 0) AS target_feet,
                  coalesce(st.stop_min, 0) AS stop_min, coalesce(st.maint_min, 0) AS maint_min,
-                 coalesce(st.operator_min, 0) AS operator_min
+                 coalesce(st.operator_min, 0) AS operator_min, coalesce(st.stops, 0) AS stops
           FROM shifts sh
           LEFT JOIN (SELECT day, shift, sum(gross_feet) AS feet, sum(gross_sqft) AS gross, sum(trim_sqft) AS trim,
                             sum(reject_sqft) AS rejects, sum(target_fpm * elapsed_min) AS target_feet
-                     FROM setups WHERE day BETWEEN $start AND $end GROUP BY day, shift) su USING (day, shift)
-          LEFT JOIN (SELECT day, shift, sum(minutes) AS stop_min,
+                     FROM setups WHERE day BETWEEN $start AND $end AND ($grade IS NULL OR grade = $grade)
+                     GROUP BY day, shift) su USING (day, shift)
+          LEFT JOIN (SELECT day, shift, sum(minutes) AS stop_min, count(*) AS stops,
                             sum(minutes) FILTER (WHERE kind = 'Maintenance') AS maint_min,
                             sum(minutes) FILTER (WHERE kind = 'Operator') AS operator_min
-                     FROM stops WHERE day BETWEEN $start AND $end GROUP BY day, shift) st USING (day, shift)
+                     FROM stops WHERE day BETWEEN $start AND $end
+                       AND ($reason IS NULL OR reason = $reason) AND ($place IS NULL OR place = $place OR list_contains($family, place))
+                     GROUP BY day, shift) st USING (day, shift)
           WHERE sh.day BETWEEN $start AND $end AND ($shift IS NULL OR sh.shift = $shift)
             AND isodow(sh.day) <= 5)
         SELECT date_trunc('week', day)::DATE AS week_start, count(DISTINCT day) AS days,
-               bool_or(incomplete) AS any_incomplete, count(*) AS shift_rows, {expr} AS value
+               bool_or(incomplete) AS any_incomplete, count(*) AS shift_rows, {expr} AS value,
+               sum(stops) AS stops, sum(stop_min) AS stop_min
         FROM per GROUP BY week_start ORDER BY week_start
         """,
-        {"start": weeks[0].start, "end": weeks[-1].end, "shift": shift},
+        {
+            "start": weeks[0].start,
+            "end": weeks[-1].end,
+            "shift": shift,
+            "reason": named.get("reason"),
+            "place": named.get("place"),
+            "family": list(PLACE_FAMILIES.get(named.get("place", ""), ())),
+            "grade": named.get("grade"),
+        },
     )
+    # The filter of the series is on every row, so the thing named is shown where it was applied.
     by_week = {r["week_start"]: r for r in series}
     rows = []
     for week in weeks:
@@ -456,6 +547,15 @@ def get_trend(ctx: RunContext, args: TrendArgs) -> dict[str, Any]:
                 "value": found["value"] if found else None,
                 "days": found["days"] if found else 0,
                 "coverage": status,
+                **(
+                    {
+                        "stops": found["stops"] if found else None,
+                        "stop_min": found["stop_min"] if found else None,
+                    }
+                    if "reason" in named or "place" in named
+                    else {}
+                ),
+                **named,
             }
         )
     span = Window("week", weeks[0].start, weeks[-1].end)
@@ -472,6 +572,7 @@ def get_trend(ctx: RunContext, args: TrendArgs) -> dict[str, Any]:
         },
         shift=shift,
         metric=args.metric,
+        of=named or None,
         unit=UNITS.get(
             {"speed": "shift_fpm", "speed_to_target": "speed_to_target_pct"}.get(args.metric, args.metric), ""
         ),
@@ -534,3 +635,94 @@ def get_grade_totals(ctx: RunContext, args: GradeArgs) -> dict[str, Any]:
         ranked=cover.complete,
         note="Stops are allocated to setups by overlap, so a stop spanning two setups counts in both.",
     )
+
+
+class GroupArgs(PeriodArgs):
+    """The shifts or the crews of a window side by side."""
+
+    group_by: Literal["shift", "crew"] = Field(description="Compare the shifts or the crews.")
+
+
+# Allowlist: grouping name -> column of the shift rows (never a caller's string).
+GROUP_BY_COLUMNS = {"shift": "sh.shift", "crew": "sh.crew"}
+GROUP_BEST = "speed to target (highest is best)"
+
+
+def get_group_comparison(ctx: RunContext, args: GroupArgs) -> dict[str, Any]:
+    """The shifts or crews of a window side by side: speed to target, shift speed, lineal feet, unplanned
+    downtime and dry-end waste, each a ratio of sums over the group's shift rows. Ranked by speed to target
+    (highest best) only when the window is complete; a partial window lists them unranked."""
+    shift = scoped_shift(ctx, args.shift)
+    current, _previous = args_window(args.window)
+    sql = Sql()
+    cover = window_coverage(sql, ctx, current, shift)
+    column = GROUP_BY_COLUMNS[args.group_by]  # allowlisted: the argument model admits only these keys
+    found = sql.rows(
+        ctx,
+        f"""
+        WITH sh AS (SELECT day, shift, crew, scheduled_min FROM shifts
+                    WHERE day BETWEEN $start AND $end AND ($shift IS NULL OR shift = $shift)),
+        su AS (SELECT day, shift, sum(gross_feet) AS feet, sum(target_fpm * elapsed_min) AS target_feet,
+                      sum(gross_sqft) AS gross, sum(reject_sqft) AS rejects, sum(trim_sqft) AS trim
+               FROM setups WHERE day BETWEEN $start AND $end AND ($shift IS NULL OR shift = $shift)
+               GROUP BY day, shift),
+        st AS (SELECT day, shift, count(*) AS stops,
+                      sum(minutes) FILTER (WHERE kind IN ('Maintenance', 'Operator')) AS unplanned_min
+               FROM stops WHERE day BETWEEN $start AND $end AND ($shift IS NULL OR shift = $shift)
+               GROUP BY day, shift)
+        SELECT {column} AS grp, count(*) AS shift_rows, count(DISTINCT sh.day) AS days,
+               sum(sh.scheduled_min) AS scheduled, coalesce(sum(su.feet), 0) AS feet,
+               sum(su.target_feet) AS target_feet, sum(su.gross) AS gross, sum(su.rejects) AS rejects,
+               sum(su.trim) AS trim, coalesce(sum(st.stops), 0) AS stops,
+               coalesce(sum(st.unplanned_min), 0) AS unplanned_min
+        FROM sh LEFT JOIN su USING (day, shift) LEFT JOIN st USING (day, shift)
+        GROUP BY grp ORDER BY grp
+        """,
+        params(current.start, current.end, shift),
+    )
+    rows = []
+    for r in found:
+        sql.source_rows += int(r["shift_rows"])
+        rows.append(
+            {
+                "group": f"{args.group_by.capitalize()} {r['grp']}",
+                args.group_by: r["grp"],
+                "shifts_run": r["shift_rows"],
+                "days": r["days"],
+                "speed_to_target_pct": ratio(r["feet"], r["target_feet"], 100, digits=FIGURE_DIGITS),
+                "shift_fpm": ratio(r["feet"], r["scheduled"], digits=FIGURE_DIGITS),
+                "lineal_ft": r["feet"],
+                "unplanned_downtime_pct": ratio(
+                    r["unplanned_min"], r["scheduled"], 100, digits=FIGURE_DIGITS
+                ),
+                "stops": r["stops"],
+                "trim_pct": ratio(r["trim"], r["gross"], 100, digits=FIGURE_DIGITS),
+                "dry_end_pct": ratio(r["rejects"], r["gross"], 100, digits=FIGURE_DIGITS),
+                "rank": None,
+            }
+        )
+    if cover.complete:
+        rows = rank_groups(rows)
+    return envelope(
+        ctx,
+        "get_group_comparison",
+        sql,
+        rows,
+        window=current,
+        cover=cover,
+        shift=shift,
+        group_by=args.group_by,
+        best=GROUP_BEST,
+        ranked=cover.complete,
+        note=None if cover.complete else "The window is partial: the groups are listed, not ranked.",
+    )
+
+
+def rank_groups(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rows ordered best first by speed to target, each with its rank (1 = best); a group with no speed
+    to target comes last, unranked."""
+    known = sorted(
+        (r for r in rows if r["speed_to_target_pct"] is not None), key=lambda r: -r["speed_to_target_pct"]
+    )
+    unknown = [r for r in rows if r["speed_to_target_pct"] is None]
+    return [{**r, "rank": i} for i, r in enumerate(known, start=1)] + unknown
