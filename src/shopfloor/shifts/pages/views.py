@@ -15,13 +15,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-from fastapi.responses import HTMLResponse
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
 from shopfloor.settings import Settings
 from shopfloor.shifts.answers.chart_image import chart_svg
-from shopfloor.shifts.pages.guard import RequestTokens
 from shopfloor.shifts.planning.plans import AddressError, parse_address
 from shopfloor.shifts.planning.router import MAX_QUESTION_CHARS
 from shopfloor.shifts.plant.calendar import window_for
@@ -423,12 +421,20 @@ REPORT_TABLE_EMPTY = {
 TOKEN_SLOT = "@@request-token@@"
 
 
-class Pages:
-    """The page templates and what each page needs besides the answer (token, planner, mode)."""
+def page_view(settings: Settings) -> dict[str, Any]:
+    """What every page shows of the server's settings (plain data, for the worker processes)."""
+    return {
+        "planner": "offline-planner" if settings.model == "offline" or settings.public else settings.model,
+        "public": settings.public,
+    }
 
-    def __init__(self, settings: Settings, tokens: RequestTokens) -> None:
-        self.settings = settings
-        self.tokens = tokens
+
+class Pages:
+    """The page templates, and what each page shows besides the answer (the planner, the mode); pages are
+    drawn with :data:`TOKEN_SLOT` where the request token goes, and the server fills it per response."""
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        self.view = view
         self.env = Environment(
             loader=FileSystemLoader(HERE / "templates"),
             autoescape=select_autoescape(["html"]),
@@ -437,14 +443,11 @@ class Pages:
         )
         self.env.globals.update(marked=marked, hours=shift_hours)
 
-    def base(self, token: str | None = None) -> dict[str, Any]:
-        """What every page shows: the request token, the planner in use, the mode."""
+    def base(self) -> dict[str, Any]:
+        """What every page shows: the request token's slot, the planner in use, the mode."""
         return {
-            "token": token or self.tokens.issue(),
-            "planner": "offline-planner"
-            if self.settings.model == "offline" or self.settings.public
-            else self.settings.model,
-            "public": self.settings.public,
+            "token": TOKEN_SLOT,
+            **self.view,
             "examples": EXAMPLES,
             "periods": PERIODS,
             "placeholder": PLACEHOLDER,
@@ -505,20 +508,12 @@ class Pages:
             )
         return ctx
 
-    def page(self, ctx: dict[str, Any]) -> HTMLResponse:
-        """The whole page."""
-        return HTMLResponse(self.page_text(ctx))
+    def render(self, template: str, ctx: dict[str, Any]) -> str:
+        """``index.html`` (the whole page) or ``_main.html`` (the answer region that htmx swaps in, with the
+        controls an answer may move swapped out of band) as text."""
+        extra = {"nav": "ask"} if template == "index.html" else {"after_input": True}
+        return self.env.get_template(template).render({**self.base(), **ctx, **extra})
 
-    def page_text(self, ctx: dict[str, Any], token: str | None = None) -> str:
-        """The whole page as text (``token``: a stand-in the caller replaces, for a kept page)."""
-        return self.env.get_template("index.html").render({**self.base(token), **ctx, "nav": "ask"})
-
-    def fragment(self, ctx: dict[str, Any], headers: dict[str, str]) -> HTMLResponse:
-        """The answer region only (htmx swaps it in), with the follow-up field swapped out of band."""
-        html_text = self.env.get_template("_main.html").render({**self.base(), **ctx, "after_input": True})
-        return HTMLResponse(html_text, headers=headers)
-
-    def guide(self, days: dict[str, str]) -> HTMLResponse:
+    def guide(self, days: dict[str, str]) -> str:
         """The field guide."""
-        html_text = self.env.get_template("guide.html").render({**self.base(), "days": days, "nav": "guide"})
-        return HTMLResponse(html_text)
+        return self.env.get_template("guide.html").render({**self.base(), "days": days, "nav": "guide"})

@@ -1,0 +1,138 @@
+"""The work of the /shifts routes that runs in the investigator's worker processes (docs/shifts-agent.md,
+"The page"): investigations, period reports, the page's layout and charts, and the PDFs.
+
+Each function here is called by name in a worker process of :class:`~shopfloor.shifts.pages.runner.Runner`,
+so everything it takes and returns is plain picklable data (an answer is its ``as_dict()``, a page its
+text). Each job opens its own read-only connection to the record store and closes it when done, so the file
+is never held between jobs (an ingest can take its write lock then) and no connection crosses a process.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from datetime import date
+from pathlib import Path
+from typing import Any, TypeVar
+
+from shopfloor.web.errors import ApiError
+
+T = TypeVar("T")
+
+# Investigations are the background of the server: a worker yields the processor to the process that
+# answers the other apps' requests (docs/security.md, "The /shifts routes").
+WORKER_NICENESS = 10
+
+
+def init_worker() -> None:
+    """A worker process's start: lower its scheduling priority (best effort; a platform without ``nice``
+    keeps the default)."""
+    try:
+        os.nice(WORKER_NICENESS)
+    except (AttributeError, OSError):
+        pass
+
+
+def ready() -> bool:
+    """Nothing: the job that starts a worker process before the first request needs it."""
+    return True
+
+
+def in_store(path: Path, fn: Callable[[Any], T]) -> T:
+    """``fn`` over a read-only connection to the record store at ``path``; a missing or unopenable store is
+    a 503 in the envelope, never a 500 (docs/errors.md)."""
+    from shopfloor.shifts.records import store
+
+    if not path.is_file():
+        raise ApiError(503, "no_store", "The record store is not prepared; run `shopfloor prepare`.")
+    try:
+        conn = store.open_existing(path)
+    except store.StoreUnavailable:
+        # Held by a writer (an ingest) or not a record store.
+        raise ApiError(
+            503, "store_unavailable", "The record store cannot be opened now; try again shortly."
+        ) from None
+    try:
+        return fn(conn)
+    finally:
+        conn.close()
+
+
+def answer(path: Path, address: str) -> dict[str, Any]:
+    """The answer at a canonical address."""
+    from shopfloor.shifts.investigation import investigate_address
+
+    return in_store(path, lambda conn: investigate_address(address, conn).as_dict())
+
+
+def ask(path: Path, question: str, scope: Any) -> dict[str, Any]:
+    """A question the router does not resolve to an address, answered in ``scope`` by the offline planner."""
+    from shopfloor.shifts.investigation import investigate
+
+    return in_store(path, lambda conn: investigate(question, scope, conn).as_dict())
+
+
+def report(path: Path, period: str, day: date, shift: int | None) -> dict[str, Any]:
+    """The period report of ``period`` around ``day`` as JSON-ready data."""
+    from fastapi.encoders import jsonable_encoder
+
+    from shopfloor.shifts.answers.reports import period_report
+
+    return in_store(path, lambda conn: jsonable_encoder(period_report(conn, period, day, shift)))  # type: ignore[arg-type]
+
+
+def days(path: Path) -> dict[str, str]:
+    """The first and last production day of the record store."""
+    import duckdb
+
+    def read(conn: Any) -> dict[str, str]:
+        try:
+            first, last = conn.execute("SELECT min(day), max(day) FROM days").fetchone()
+        except duckdb.CatalogException:
+            # A DuckDB file that is not a record store (docs/errors.md, "no_store").
+            raise ApiError(
+                503, "no_store", "The file is not a record store; run `shopfloor prepare`."
+            ) from None
+        if first is None:
+            raise ApiError(503, "no_store", "The record store holds no days; run `shopfloor prepare`.")
+        return {"first": first.isoformat(), "last": last.isoformat()}
+
+    return in_store(path, read)
+
+
+_PAGES: dict[tuple[Any, ...], Any] = {}
+
+
+def render(view: dict[str, Any], template: str, parts: dict[str, Any]) -> str:
+    """A page (``template`` ``index.html``) or an answer fragment (``_main.html``) as text, its request token
+    left as :data:`~shopfloor.shifts.pages.views.TOKEN_SLOT` for the server to fill per response. ``parts``
+    are the arguments of :meth:`~shopfloor.shifts.pages.views.Pages.context`."""
+    from shopfloor.shifts.pages import views
+
+    key = tuple(sorted((k, repr(v)) for k, v in view.items()))
+    pages = _PAGES.get(key)
+    if pages is None:
+        pages = _PAGES[key] = views.Pages(view)
+    ctx = pages.context(**parts)
+    return str(pages.render(template, ctx))
+
+
+def answer_pdf(data: dict[str, Any]) -> bytes:
+    """The PDF of a retained answer."""
+    from shopfloor.shifts.answers.pdf import answer_pdf as draw
+
+    return draw(data)
+
+
+def report_pdf(data: dict[str, Any]) -> bytes:
+    """The PDF of a period report."""
+    from shopfloor.shifts.answers.pdf import report_pdf as draw
+
+    return draw(data)
+
+
+def guide(view: dict[str, Any], span: dict[str, str]) -> str:
+    """The field guide as text (its request token left as the slot)."""
+    from shopfloor.shifts.pages import views
+
+    return str(views.Pages(view).guide(span))
