@@ -34,9 +34,6 @@ from shopfloor.web.errors import ApiError
 T = TypeVar("T")
 log = get_logger("shopfloor.shifts.runner")
 
-# Seconds a client is asked to wait before trying again after a 503 of the investigator.
-RETRY_AFTER_S = 1
-
 
 def store_version(path: Path) -> tuple[int, int]:
     """The record store's version as its file's (modification time, size): an ingest changes it."""
@@ -141,7 +138,7 @@ class Runner:
         for attempt in (1, 2):
             pool = worker_pool(self.workers)
             try:
-                future = pool.submit(fn, *args)
+                future = pool.submit(work.call, fn, *args)
             except (BrokenProcessPool, RuntimeError):
                 # A pool whose worker died, or one shut down by another app's lifespan: start a new one.
                 discard_pool(pool)
@@ -149,7 +146,7 @@ class Runner:
                     raise busy() from None
                 continue
             try:
-                return await asyncio.wrap_future(future)
+                return work.outcome(await asyncio.wrap_future(future))  # type: ignore[no-any-return]
             except BrokenProcessPool:
                 discard_pool(pool)
                 log.error("shifts.worker_lost", extra={"job": getattr(fn, "__name__", str(fn))})

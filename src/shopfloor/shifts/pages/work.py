@@ -24,6 +24,35 @@ T = TypeVar("T")
 WORKER_NICENESS = 10
 
 
+def call(fn: Callable[..., T], *args: Any) -> tuple[str, Any]:
+    """``fn(*args)`` in the worker, its outcome as plain data: ``("ok", result)``, ``("error", (status, code,
+    message, extra))`` for an :class:`ApiError` (which does not survive pickling on its own), or
+    ``("crash", text)`` for anything else, so no exception object has to cross the process boundary."""
+    try:
+        return "ok", fn(*args)
+    except ApiError as error:
+        return "error", (error.status, error.code, error.message, error.extra)
+    except Exception:
+        import traceback
+
+        return "crash", traceback.format_exc()
+
+
+def outcome(result: tuple[str, Any]) -> Any:
+    """The value of a job's outcome (:func:`call`), or its error raised again in the server process."""
+    kind, value = result
+    if kind == "ok":
+        return value
+    if kind == "error":
+        status, code, message, extra = value
+        raise ApiError(status, code, message, **extra)
+    raise WorkerError(value)
+
+
+class WorkerError(RuntimeError):
+    """An unexpected error in a worker process, with the worker's traceback as text (answered 500)."""
+
+
 def init_worker() -> None:
     """A worker process's start: lower its scheduling priority (best effort; a platform without ``nice``
     keeps the default)."""
