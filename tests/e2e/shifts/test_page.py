@@ -81,6 +81,29 @@ def test_a_citation_opens_its_row_in_the_trace(page, shifts_server):
     assert page.evaluate(f"() => document.querySelector('{target}').classList.contains('cited')")
 
 
+def test_an_answer_opened_from_its_address_has_its_cards_after_the_headline_and_no_404(page, shifts_server):
+    failed: list[str] = []
+    page.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    open_page(page, shifts_server, "/shifts/a?day=2026-09-14&shift=2&measure=overview")
+    # Opened from its address, the answer says so rather than showing the address as a question.
+    assert page.locator("#main .asked").inner_text() == "Opened from its address"
+    assert page.locator("#main .asked q").count() == 0
+    # The headline, then the cards, then the findings.
+    order = page.evaluate(
+        """() => ['.answer .headline', '.answer .cards-block', '.answer .findings'].map(
+            s => document.querySelector(s)).map((n, i, all) => i === 0 ||
+            Boolean(all[i - 1].compareDocumentPosition(n) & Node.DOCUMENT_POSITION_FOLLOWING))"""
+    )
+    assert order == [True, True, True]
+    icon = page.locator("link[rel=icon]").get_attribute("href")
+    r = page.request.get(shifts_server.url(icon))
+    assert r.status == 200 and r.headers["content-type"].startswith("image/svg+xml")
+    assert failed == []
+    # Asked from the page, the same answer shows the question.
+    ask_by_button(page, "Summarize performance, downtime and waste. Show supporting charts.")
+    assert page.locator("#main .asked q").inner_text().startswith("Summarize performance")
+
+
 def test_where_to_look_links_open_their_address(page, shifts_server):
     open_page(page, shifts_server, "/shifts/a?day=2026-09-14&shift=2&measure=overview")
     link = page.locator("nav.where a").first

@@ -304,7 +304,7 @@ def test_the_61st_request_in_a_minute_is_429_in_the_envelope(client, settings):
 
 
 def test_static_files_come_from_an_allowlist(client):
-    for name in ("shifts.css", "shifts.js", "vendor/htmx-2.0.11.min.js"):
+    for name in ("shifts.css", "shifts.js", "vendor/htmx-2.0.11.min.js", "favicon.svg"):
         assert client.get(f"/shifts/static/{name}").status_code == 200
     for name in ("../api.py", "templates/base.html", "..%2f..%2fsettings.py", "views.py", "shifts.css.bak"):
         assert_envelope(client.get(f"/shifts/static/{name}"), 404, "not_found")

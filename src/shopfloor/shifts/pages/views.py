@@ -176,6 +176,15 @@ MEASURE_WORDS = {
 }
 
 
+def asked(answer: dict[str, Any]) -> str | None:
+    """The question the answer was asked with, or None when it was opened from its address (an address
+    answers without its question: the same address answers every question that resolves to it)."""
+    question = answer.get("question")
+    if not question or question == answer.get("address"):
+        return None
+    return str(question)
+
+
 def read_as(answer: dict[str, Any]) -> str | None:
     """The "Read as" line: the reader's own when the answer carries one, else what the plan asked for."""
     own = answer.get("read_as")
@@ -350,6 +359,7 @@ VENDOR = HERE.parents[1] / "web" / "static" / "vendor"
 STATIC: dict[str, tuple[Path, str]] = {
     "shifts.css": (HERE / "static" / "shifts.css", "text/css"),
     "shifts.js": (HERE / "static" / "shifts.js", "text/javascript"),
+    "favicon.svg": (HERE / "static" / "favicon.svg", "image/svg+xml"),
     "vendor/htmx-2.0.11.min.js": (VENDOR / "htmx-2.0.11.min.js", "text/javascript"),
 }
 
@@ -474,10 +484,17 @@ class Pages:
                 for card in group["cards"]:
                     card["anchor"] = None  # another run's citation: not a row of this answer's trace
         parts = split_sections(answer["sections"], answer["status"]) if answer else None
+        headline = None
+        if parts is not None:
+            # The headline leads the answer, above the cards; the findings under them are its detail.
+            headline = next((s for s in parts.lead if s["type"] == "headline"), None)
+            parts.lead = [s for s in parts.lead if s is not headline]
         ctx: dict[str, Any] = {
             "answer": answer,
             "read_as": read_as(answer) if answer else None,
+            "asked": asked(answer) if answer else None,
             "parts": parts,
+            "headline": headline,
             "groups": finding_groups(parts.lead) if parts else [],
             "charts": chart_views(answer.get("charts", [])) if answer else [],
             "cards": cards,
