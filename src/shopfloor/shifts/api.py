@@ -4,11 +4,12 @@
 - ``GET /q`` resolves a question with the offline router and redirects (303) to its canonical address.
 - ``GET /a`` answers an address as the page (``format=pdf``: a PDF, ``format=json``), ``GET /a.json`` as JSON.
 - ``POST /ask`` asks from the page (JSON body, the page's request token): the answer's fragment for htmx,
-  otherwise the answer as JSON.
+  otherwise the answer as JSON. Its ``planner`` is the page's planner control (offline unless a planner
+  whose key is set is chosen; public mode offline only).
 - ``GET /report`` a period report (JSON, ``format=pdf`` or ``format=html``).
 - ``GET /static/…`` the allowlisted static files.
 
-None of these calls a model, carries a key or keeps a session: follow-up context is the ``after=`` chain inside
+Apart from a live planner chosen on the page for ``POST /ask``, none of these calls a model, carries a key or keeps a session: follow-up context is the ``after=`` chain inside
 the address. Every route sits behind :class:`~shopfloor.shifts.pages.guard.ShiftsGuard`. Investigations, pages
 and PDFs are drawn in the investigator's own worker processes, and an address's answer is kept, so the page, its JSON and its PDF are
 one retained answer (:mod:`shopfloor.shifts.pages.runner`).
@@ -111,6 +112,7 @@ class AskBody(BaseModel):
     include: str | None = None
     period: str = "day"
     after: str | None = None
+    planner: str | None = Field(default=None, max_length=100)
 
 
 def create_app(settings: Settings) -> FastAPI:
@@ -136,6 +138,18 @@ def create_app(settings: Settings) -> FastAPI:
     def html(text: str, headers: dict[str, str] | None = None) -> HTMLResponse:
         """A drawn page with a fresh request token in its slot."""
         return HTMLResponse(text.replace(views.TOKEN_SLOT, tokens.issue()), headers=headers)
+
+    planners = {choice["name"]: choice for choice in view["planners"]}
+
+    def chosen_planner(name: str | None) -> str:
+        """The planner the ask names (the offline one when it names none), if it can run here; else 400."""
+        name = (name or "offline").strip() or "offline"
+        choice = planners.get(name)
+        if choice is None:
+            raise ApiError(400, "bad_planner", f"No planner is named {name!r}.")
+        if not choice["enabled"]:
+            raise ApiError(400, "bad_planner", f"The planner {name} cannot run here: {choice['why']}.")
+        return name
 
     async def version() -> tuple[int, int]:
         return store_version(db)
@@ -299,7 +313,13 @@ def create_app(settings: Settings) -> FastAPI:
             body.question, _parsed_scope(body.day, body.shift, body.include, body.period)
         )
         after = usable_after(body.after, scope)
-        answer = await asked(body.question, scope, after)
+        planner = chosen_planner(body.planner)
+        if planner == "offline":
+            answer = await asked(body.question, scope, after)
+        else:
+            # A live planner's answer costs a model call each time: it is never kept, and its address (if the
+            # router reads the question) answers with the offline planner.
+            answer = await runner.run(work.ask_live, db, settings, body.question, scope, planner, after)
         if request.headers.get("hx-request") != "true":
             return JSONResponse(jsonable_encoder(answer))
         if answer.get("address"):
@@ -307,7 +327,8 @@ def create_app(settings: Settings) -> FastAPI:
             # the fragment swaps them out of band.
             scope = scope_of_plan(parse_address(answer["address"]))
         form = views.form_state(scope, body.question, answer.get("address"))
-        headers = {"HX-Push-Url": "/shifts" + answer["address"]} if answer.get("address") else {}
+        pushed = answer.get("address") and planner == "offline"
+        headers = {"HX-Push-Url": "/shifts" + answer["address"]} if pushed else {}
         return html(await drawn("_main.html", answer, scope, form), headers)
 
     @app.get("/report", response_model=None, openapi_extra=query_params("period", "day", "shift", "format"))

@@ -431,10 +431,51 @@ REPORT_TABLE_EMPTY = {
 TOKEN_SLOT = "@@request-token@@"
 
 
+PLANNER_LABELS = {
+    "offline": "Offline planner (rule-based, no model)",
+    "loop": "tool loop",
+    "analyst": "analyst plan",
+}
+
+
+def planner_choices(available: list[dict[str, Any]], default: str, public: bool) -> list[dict[str, Any]]:
+    """The planner control's options: each planner ``available_planners`` lists, enabled when its key is set
+    (in public mode only the offline planner), with why a disabled one is; ``default`` is selected when it
+    can run, else the offline planner."""
+    out = []
+    for planner in available:
+        offline = planner["kind"] == "offline"
+        if offline:
+            why = None
+        elif public:
+            why = "public demo: offline only"
+        elif not planner["ready"]:
+            why = f"needs {planner['needs']} on the server"
+        else:
+            why = None
+        label = (
+            PLANNER_LABELS["offline"]
+            if offline
+            else f"{planner['model']} · {PLANNER_LABELS[planner['kind']]}"
+        )
+        out.append({"name": planner["name"], "label": label, "enabled": why is None, "why": why})
+    names = {c["name"] for c in out if c["enabled"]}
+    chosen = default if default in names else "offline"
+    for choice in out:
+        choice["selected"] = choice["name"] == chosen
+    return out
+
+
 def page_view(settings: Settings) -> dict[str, Any]:
-    """What every page shows of the server's settings (plain data, for the worker processes)."""
+    """What every page shows of the server's settings (plain data, for the worker processes): the planner
+    control's choices and the one in use, and the mode."""
+    from shopfloor.shifts.planning.live import available_planners
+
+    choices = planner_choices(available_planners(settings), settings.model, settings.public)
+    chosen = next(c["name"] for c in choices if c["selected"])
     return {
-        "planner": "offline-planner" if settings.model == "offline" or settings.public else settings.model,
+        "planner": "offline-planner" if chosen == "offline" else chosen,
+        "planners": choices,
         "public": settings.public,
     }
 

@@ -101,6 +101,32 @@ def ask(path: Path, question: str, scope: Any) -> dict[str, Any]:
     return in_store(path, lambda conn: investigate(question, scope, conn).as_dict())
 
 
+def ask_live(
+    path: Path, settings: Any, question: str, scope: Any, planner: str, after: str | None
+) -> dict[str, Any]:
+    """A question asked with the live planner ``planner`` (the page's planner control), its model calls held
+    to the plant's monthly spend cap (docs/pricing.md, "Spend under a cap"); the same model writes the
+    narrative. A planner that cannot be built (no key, a retired model) is a 400, and nothing is called."""
+    from shopfloor.agent.providers.factory import ProviderConfigError
+    from shopfloor.agent.spend import budget_for
+    from shopfloor.shifts.planning.live import PlannerError, build_provider, investigate_live, parse_planner
+
+    try:
+        choice = parse_planner(planner, settings)
+        provider = build_provider(choice, settings)
+    except (PlannerError, ProviderConfigError) as error:
+        raise ApiError(400, "bad_planner", f"The planner {planner} cannot run: {error}.") from None
+    budget = budget_for(settings, "shifts", settings.shifts_plant_id)
+
+    def run(conn: Any) -> dict[str, Any]:
+        found = investigate_live(
+            question, scope, conn, choice, provider, after=after, narrative=provider, budget=budget
+        )
+        return found.as_dict()
+
+    return in_store(path, run)
+
+
 def report(path: Path, period: str, day: date, shift: int | None) -> dict[str, Any]:
     """The period report of ``period`` around ``day`` as JSON-ready data."""
     from fastapi.encoders import jsonable_encoder
