@@ -260,7 +260,10 @@ def test_pdf_first_page_screenshot(page, shifts_server, tmp_path, shoot):
         ["pdftoppm", "-r", "110", "-png", "-f", "1", "-l", "1", str(pdf), str(tmp_path / "p")], check=True
     )
     png = next(tmp_path.glob("p*.png"))
-    page.set_content(f"<img alt='First page of the answer PDF' src='data:image/png;base64,{_b64(png)}'>")
+    page.set_content(
+        "<style>body { margin: 0 } img { display: block; max-width: 100%; height: auto }</style>"
+        f"<img alt='First page of the answer PDF' src='data:image/png;base64,{_b64(png)}'>"
+    )
     files = shoot(page, "shifts-pdf-first-page")
     assert all(Path(f).stat().st_size > 10_000 for f in files)
 
