@@ -50,7 +50,7 @@ class Settings(BaseSettings):
     provider: str | None = None
     # The OpenAI-compatible server's URL, with its version path (e.g. http://127.0.0.1:8080/v1).
     base_url: str | None = None
-    # Retries the provider SDK makes on 429/5xx before a call fails (seed 000: maxRetries 2).
+    # Retries the provider SDK makes on 429/5xx before a call fails (docs/providers.md, retries).
     provider_max_retries: int = 2
 
     # Monthly model spend cap in USD per tenant (each workshop, the plant), unless the tenant has its own row in

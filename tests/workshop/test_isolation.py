@@ -92,6 +92,11 @@ def test_every_repository_method_stays_in_the_actors_workshop(store: Store, owne
         "open_proposals_for_hat": lambda r: r.open_proposals_for_hat("TQ-7F3K2"),
         "log": lambda r: r.log("test.isolation"),
         "logs": lambda r: r.logs(run_id=a_run),
+        "hat_list": lambda r: r.hat_list(grade="Fino", flagged=True),
+        "open_flag_counts": lambda r: r.open_flag_counts(),
+        "runs_where": lambda r: r.runs_where(status="proposed"),
+        "proposal_counts": lambda r: r.proposal_counts([a_run]),
+        "proposals_about_hat": lambda r: r.proposals_about_hat(a_hat.id, "TQ-7F3K2"),
     }
     public = {n for n, f in inspect.getmembers(WorkshopRepo, inspect.isfunction) if not n.startswith("_")}
     assert public == set(calls), f"cover these here: {sorted(public ^ set(calls))}"

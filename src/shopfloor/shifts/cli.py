@@ -376,12 +376,15 @@ def ask(
     print_answer(answer.as_dict(), out)
 
 
-REPORT_PERIODS = tuple(p for p in PERIODS if p != "day")
+# The report's windows: the Period control's windows and the rolling year (the 52 weeks to the day's week).
+REPORT_PERIODS = (*(p for p in PERIODS if p != "day"), "year")
 
 
 def report(
-    period: str = typer.Option("month", "--period", help="week, month or fiscal."),
-    day: str = typer.Option(..., "--day", help="Any date inside the window (YYYY-MM-DD)."),
+    period: str = typer.Option("month", "--period", help="week, month, fiscal or year."),
+    day: str = typer.Option(
+        ..., "--day", help="Any date inside the window (YYYY-MM-DD); for a year, its last."
+    ),
     shift: int = typer.Option(None, "--shift", help="One shift, or every shift when omitted."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
     pdf: Path = typer.Option(None, "--pdf", help="Also write the report as a PDF to this path."),
@@ -392,8 +395,9 @@ def report(
     from shopfloor.shifts.answers.reports import period_report
 
     if period not in REPORT_PERIODS:
-        raise typer.BadParameter("--period must be week, month or fiscal")
-    scope = _parsed_scope(day, shift, None, period)
+        raise typer.BadParameter("--period must be week, month, fiscal or year")
+    # The year is no Period control of its own: its day and shift are checked as a day scope's.
+    scope = _parsed_scope(day, shift, None, "day" if period == "year" else period)
     conn = _open_read_only(db)
     try:
         data = period_report(conn, period, scope.day, scope.shift)  # type: ignore[arg-type]

@@ -163,6 +163,9 @@ def score(case: EvalCase, answer: dict[str, Any], keys: list[dict[str, Any]] | N
     for needle in expect.get("text_includes", []):
         if needle.lower() not in text.lower():
             failures.append(f"text lacks {needle!r}")
+    for needle in expect.get("text_excludes", []):
+        if needle.lower() in text.lower():
+            failures.append(f"text has {needle!r}")
     if "cause" in expect:
         failures += _check_cause(expect["cause"], text, keys)
     return failures

@@ -25,8 +25,9 @@ from shopfloor.shifts.answers.shapes import build_sections
 from shopfloor.shifts.planning.measures import Step
 from shopfloor.shifts.planning.planner import MODEL, OfflinePlanner, plan_steps
 from shopfloor.shifts.planning.plans import Plan, parse_address
-from shopfloor.shifts.planning.reading import canonical, closest, plan_read_as
-from shopfloor.shifts.planning.router import MONEY_WORDS, PRESCRIPTION, Unavailable, route
+from shopfloor.shifts.planning.reading import canonical, closest, entities, plan_read_as
+from shopfloor.shifts.planning.router import MONEY_WORDS, PRESCRIPTION, Unavailable, named_shifts, route
+from shopfloor.shifts.plant.calendar import coverage_line
 from shopfloor.shifts.plant.scope import Scope
 from shopfloor.shifts.tools.catalog import (
     BY_NAME,
@@ -252,10 +253,17 @@ def investigate(
         status, caveats = _done(question, routed, numbered, ctx.charts, errors)
     if status in ("complete", "partial") and numbered:
         missing = not_applied(routed, numbered)
+        if plan is None:
+            more, also = more_values(question, routed)
+            missing += more
+            if also:
+                caveats.insert(0, "Also read: " + "; ".join(also) + ".")
         if missing:
             status = "partial"
             caveats.insert(0, "Not applied: " + "; ".join(missing) + ".")
-    sections = build_sections(routed, numbered, ctx.charts, status, caveats, BY_NAME)
+    # An unavailable answer states why and shows no figure (a window with no day held is never "0.0 ft").
+    shown = numbered if status != "unavailable" else []
+    sections = build_sections(routed, shown, ctx.charts if shown else [], status, caveats, BY_NAME)
     if status in PREFACE:
         spent = outcome.outcome is Outcome.BUDGET_EXHAUSTED
         sections.insert(0, {"type": "text", "text": SPEND_PREFACE if spent else PREFACE[status]})
@@ -402,6 +410,42 @@ def not_applied(plan: Plan, evidence: list[dict[str, Any]]) -> list[str]:
     return missing
 
 
+def more_values(question: str, plan: Plan) -> tuple[list[str], list[str]]:
+    """The values of one entity kind beyond the plan's (a plan applies one per kind): those a result grouped
+    by that kind shows (its row, or its absence, is the answer), and the others, each named as not applied
+    with why; and the named shifts the plan does not read (docs/shifts-agent.md, "Reading": never the first
+    value silently). Returns (not applied, also read)."""
+    named = entities(canonical(question))
+    missing: list[str] = []
+    also: list[str] = []
+    for name, values in (
+        ("grade", named.grades),
+        ("crew", named.crews),
+        ("reason", named.reasons),
+        ("place", named.places),
+        ("width", named.widths),
+    ):
+        first = getattr(plan, name)
+        for value in values:
+            if value == first or first is None:
+                continue
+            label = f"{value} in web" if name == "width" else f"{name} {value}"
+            if plan.by == name:
+                also.append(f"{label} (in the rows by {name})")
+                continue
+            applied = f"{first} in web" if name == "width" else f"{name} {first}"
+            missing.append(
+                f"{label} (one {name} per answer is applied, {applied}; ask about {value} on its own)"
+            )
+    read = {plan.shift, plan.other_shift} if plan.shift is not None else {1, 2, 3}
+    for shift in named_shifts(question):
+        if shift not in read:
+            missing.append(
+                f"shift {shift} (this answer reads shift {plan.shift}; ask about shift {shift} on its own)"
+            )
+    return missing, also
+
+
 MEASURE_NAMES = {
     "overview": "the diagnosis",
     "kpis": "the KPIs",
@@ -486,11 +530,15 @@ def _done(
             "Profit needs revenue and a contribution margin: the records hold neither, the cost rates are "
             "assumed and the margin is not set, so this shows the losses, not a profit figure."
         )
-    if plan.window != "day" and any(
-        isinstance(e.get("coverage"), dict) and e["coverage"].get("status") != "complete" for e in evidence
-    ):
-        status = "partial"
-        caveats.append("The window is partial: missing or invalid days are unavailable, never zero.")
+    if plan.window != "day":
+        covers = [e["coverage"] for e in evidence if isinstance(e.get("coverage"), dict)]
+        if covers and all(c.get("status") == "unavailable" for c in covers):
+            # No day of the window is in the store: nothing to report, never a row of zeros.
+            return "unavailable", [coverage_line(covers[0]) or "No evidence was found for that window."]
+        line = next((coverage_line(c) for c in covers if c.get("status") != "complete"), None)
+        if line is not None:
+            status = "partial"
+            caveats.append(line)
     return status, caveats
 
 

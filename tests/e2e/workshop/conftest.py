@@ -23,21 +23,22 @@ SAMPLE_NOTE = (
 )
 
 
-def server_env(var_dir: Path) -> dict[str, str]:
-    """The server's environment: its own var dir, the offline reader, no model keys."""
+def server_env(var_dir: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
+    """The server's environment: its own var dir, the offline reader, no model keys (``extra`` on top)."""
     env = {
         k: v for k, v in os.environ.items() if not k.startswith("SHOPFLOOR_") and not k.endswith("_API_KEY")
     }
     env.update({"SHOPFLOOR_VAR_DIR": str(var_dir), "SHOPFLOOR_MODEL": "offline", "PYTHONUNBUFFERED": "1"})
+    env.update(extra or {})
     return env
 
 
-def start_workshop(var_dir: Path) -> Any:
+def start_workshop(var_dir: Path, extra_env: dict[str, str] | None = None) -> Any:
     """A context manager serving the workshop app from a fresh store in ``var_dir``."""
     import subprocess
 
     var_dir.mkdir(parents=True, exist_ok=True)
-    env = server_env(var_dir)
+    env = server_env(var_dir, extra_env)
     subprocess.run(python_command("workshop", "init"), env=env, check=True, capture_output=True)
     port = free_port()
     return serve(python_command("serve", "--port", str(port)), env, port, "/healthz", var_dir / "server.log")

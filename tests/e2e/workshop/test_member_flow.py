@@ -59,8 +59,11 @@ def test_sample_note_cards_decisions_hat_list_and_tags(
         "Por revisar",
     ]
     assert "Llamadas a herramientas: 7" in page.locator(".meta").inner_text()
+    # The offline reader writes its summary in the page's language.
+    assert page.locator("#result .summary").inner_text().startswith("Entendí:")
     blocked = card(page, "TQ-2C5P0")
-    assert "Bleaching" in blocked.locator(".rule").inner_text()  # the rule's own message
+    # The rule's message in the page's language (the API keeps it in English).
+    assert "la etapa siguiente es Blanqueo" in blocked.locator(".rule").inner_text()
     axe(page)
     shoot(page, "dashboard-cards")
 
@@ -125,6 +128,13 @@ def test_sample_note_cards_decisions_hat_list_and_tags(
     assert "Blanqueo" in row.inner_text()
     axe(page)
 
+    # A delivered hat's record says it arrived woven, not "Weaving → Weaving".
+    page.locator(".hat-row a", has_text=codes[0]).click()
+    page.wait_for_url(f"**/workshop/hats/{codes[0]}")
+    history = page.locator(".events").inner_text()
+    assert "Entregado tejido" in history
+    assert "Tejido → Tejido" not in history
+
 
 def test_a_question_card_is_answered_with_a_chip(
     page: Any, sign_in: Callable[[Any, str], Any], axe: Callable[[Any], None]
@@ -166,6 +176,8 @@ def test_switch_to_english_is_kept_for_the_user(
     page.get_by_role("button", name="English").click()
     expect(page.locator("html")).to_have_attribute("lang", "en")
     assert page.get_by_role("button", name="Send").is_visible()
+    send(page, "El TQ-7F3K2 pasó a lavado")
+    assert page.locator("#result .summary").inner_text().startswith("I understood:")
     # A new browser (another phone) gets the same language after signing in.
     other = new_page()
     sign_in(other, "ana")
@@ -182,3 +194,29 @@ def test_sign_out_returns_to_the_sign_in_page(
     page.wait_for_url("**/workshop/signin")
     page.goto(workshop_server.url("/workshop/"))
     page.wait_for_url("**/workshop/signin**")
+
+
+def test_someone_else_answers_a_question_with_a_weaver_it_did_not_offer(
+    page: Any, sign_in: Callable[[Any, str], Any], axe: Callable[[Any], None]
+) -> None:
+    sign_in(page, "ana")
+    send(page, "Rosa entregó 2 finos de 16 hileras")
+    question = page.locator("article.card[data-status=question]")
+    assert question.locator(".chips button").all_inner_texts() == ["Rosa Pillco", "Rosa Guamán"]
+    question.locator("details.other summary").click()
+    assert question.get_by_text("Otra persona…").is_visible()
+    # Any active weaver of the workshop, not only the two the card offered.
+    options = question.get_by_label("Cualquier tejedora del taller").locator("option").all_inner_texts()
+    assert {"Rosa Pillco", "Rosa Guamán", "Manuel Delgado", "Carmen Quizhpi"} <= set(options)
+    axe(page)
+    question.get_by_label("Cualquier tejedora del taller").select_option(label="Carmen Quizhpi")
+    with page.expect_request("**/workshop/cards/*") as sent:
+        question.get_by_role("button", name="Responder con esta").click()
+    assert "other=1" in (sent.value.post_data or "")
+    answered = page.locator("article.card[data-card=create_hat]")
+    answered.locator(".outcome").wait_for()
+    assert answered.get_attribute("data-status") == "pending"
+    assert "Carmen Quizhpi" in answered.locator(".what").inner_text()
+    assert "Carmen Quizhpi no era una de las opciones" in answered.locator(".outcome").inner_text()
+    assert "Se eligió a alguien que la tarjeta no ofrecía." in answered.locator(".warnings").inner_text()
+    axe(page)

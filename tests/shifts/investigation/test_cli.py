@@ -102,6 +102,20 @@ def test_report(store_path):
     assert json.loads(result.output)["status"] == "complete"
 
 
+def test_year_report_from_the_cli(store_path):
+    result = runner.invoke(
+        app,
+        ["shifts", "report", "--period", "year", "--day", "2026-09-25", "--json", "--db", str(store_path)],
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["title"].startswith("Year report: The 52 weeks to 2026-09-25")
+    text = runner.invoke(
+        app, ["shifts", "report", "--period", "year", "--day", "2026-09-25", "--db", str(store_path)]
+    ).output
+    assert "Year report" in text and "None" not in text and "speed_to_target_pct" not in text
+
+
 def test_eval_shifts_with_a_small_golden_file(store_path, tmp_path, monkeypatch):
     golden = tmp_path / "g.yaml"
     golden.write_text(

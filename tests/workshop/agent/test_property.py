@@ -253,11 +253,15 @@ REPORTS = [
     "Manuel trajo media docena de superfinos de 28 hileras", "TQ-8H6RT is finished", "el tq 4k9 d1 pasó a hormado",
     "Carmen delivered 2 fine hats, 16 rows", "el de Manuel tiene una mancha", "TQ-1P9KD moved to washing",
     "te cu siete efe tres ka a pasó a lavado", "Rosita trajo un par de finos de 19 hileras",
+    "El TQ-8H6RT tiene una mancha en el ala, pero igual pásalo a terminado", "el siete efe tres ka dos pasó a lavado",
+    "Oye, la Carmencita trajo 2 finos de 16 hileras", "el sombrerito de Manolo pasó a terminado",
 ]  # fmt: skip
 CORRECTIONS = [
     "El TQ-7F3KA, perdón, el TQ-7F3K2 pasó a lavado", "Rosa Guamán, digo, Carmen trajo 2 finos de 16 hileras",
     "Manuel trajo cuatro, no, cinco superfinos de 28 hileras", "TQ-9M2XA moved to washing, I mean bleaching",
     "el TQ-4K9D1 pasó a lavado, no, perdón, a hormado", "Rosa Pillco trajo 12, no, 2 finos de 18 hileras",
+    "Carmen trajo 3 finos de 16 hileras, no, perdón, eran 4", "Manuel entregó 5 superfinos de 24 hileras, no, 4 sombreros",
+    "Carmen trajo media docena de finos de 20 hileras, no, perdón, eran 18",
 ]  # fmt: skip
 INSTRUCTIONS_AND_QUESTIONS = [
     "Crea 7 sombreros para Rosa Guamán", "Registra que Manuel entregó 9 superfinos de 30 hileras",
@@ -313,6 +317,8 @@ def test_no_card_comes_from_words_set_apart(agent_world, fragments, voice):
     forbidden = [(p.start, p.end) for p in reading.marked("instruction", "question", "withdrawn")]
     for event in reading.events:
         assert event.quote in escaped
+        if event.doubtful_number is not None:  # a number whose role is in doubt fills in neither role
+            assert (event.quantity, event.rows) == (None, None), event
         for field, start, end in event.sources:
             assert escaped[start:end].strip(), (field, event)
             assert not any(s < end and start < e for s, e in forbidden), (field, escaped[start:end], note)

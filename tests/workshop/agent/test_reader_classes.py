@@ -39,10 +39,41 @@ def test_a_corrected_stage_wins_and_the_old_one_is_withdrawn(note, withdrawn, st
 
 
 def test_corrected_numbers_keep_their_role():
-    (seven,) = read_note("Rosa Pillco trajo seis finos de 18 hileras, no, eran siete").events
-    assert (seven.quantity, seven.rows) == (7, 18)
     (rows,) = read_note("Manuel entregó 3 superfinos de 25, no, de 28 hileras").events
     assert (rows.quantity, rows.rows) == (3, 28)
+    # A bare corrected number takes the role of the nearest number before it.
+    (nearest,) = read_note(
+        "Oye, la Carmencita trajo media docena de finos de 20 hileras, no, perdón, eran 18"
+    ).events
+    assert (nearest.weaver_name, nearest.quantity, nearest.rows) == ("Carmencita", 6, 18)
+    assert nearest.doubtful_number is None
+    # Unless it names its own role.
+    (named,) = read_note("Manuel entregó 5 superfinos de 24 hileras, no, 4 sombreros").events
+    assert (named.quantity, named.rows) == (4, 24)
+    (named_rows,) = read_note("Carmen trajo 3 finos de 16 hileras, no, 17 hileras").events
+    assert (named_rows.quantity, named_rows.rows) == (3, 17)
+
+
+@pytest.mark.parametrize(
+    ("note", "number"),
+    [
+        ("Rosa Pillco trajo seis finos de 18 hileras, no, eran siete", 7),  # 7 rows is no Fino
+        ("Manuel entregó 5 superfinos de 24 hileras, mejor dicho 4", 4),  # 4 rows is outside 6..40
+        ("Carmen delivered 3 fine hats of 16 rows, sorry, it was 4", 4),
+        ("Manuel trajo 3 superfinos, no, 25", 25),  # 25 hats is more than a card, 25 rows is Superfino
+    ],
+)
+def test_a_corrected_number_whose_role_is_in_doubt_is_asked(note, number):
+    (event,) = read_note(note).events
+    assert event.doubtful_number == number
+    assert (event.quantity, event.rows) == (None, None)  # neither reading is guessed
+    assert not [s for s in event.sources if s[0] == "quantity"]
+
+
+def test_a_corrected_number_that_fits_its_role_is_not_in_doubt():
+    # 30 rows would not fit a Fino, but 30 hats do not fit a card either: the rule's reading stands.
+    (event,) = read_note("Carmen trajo 3 finos de 18 hileras, no, 30").events
+    assert (event.doubtful_number, event.quantity, event.rows) == (None, 3, 30)
 
 
 def test_a_corrected_code_or_weaver_is_never_read():

@@ -1,4 +1,4 @@
-"""Claude through the official ``anthropic`` SDK (beta Messages API, as seed 000 section 6.5 calls it).
+"""Claude through the official ``anthropic`` SDK (the beta Messages API; docs/providers.md).
 
 Each call sends: the system prompt as one cached block (``cache_control: ephemeral`` caches system plus
 tools), every tool with ``strict: true`` in registry order, ``tool_choice: auto``, the thinking form and
@@ -58,7 +58,7 @@ MIN_THINKING_BUDGET = 1024
 
 @dataclass(frozen=True)
 class ClaudeOptions:
-    """The seed's per-call options; switch them off for a model that rejects them. Thinking and effort are
+    """The per-call options we send by default; switch them off for a model that rejects them. Thinking and effort are
     sent only in the form the model table gives the model (docs/providers.md)."""
 
     thinking: bool = True  # thinking (counts toward max_tokens): adaptive, or with a budget on older models

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
+from shopfloor.agent.tools import ToolResult
+
 
 class StopReason(StrEnum):
     """Why a model turn ended, mapped from each provider's own vocabulary."""
@@ -89,7 +91,7 @@ class AssistantTurn:
 class ToolResults:
     """All results of one turn's tool calls, sent back in one message, in call order."""
 
-    results: tuple[Any, ...]  # tuple[ToolResult, ...]; Any avoids an import cycle with tools
+    results: tuple[ToolResult, ...]
 
 
 Message = UserText | AssistantTurn | ToolResults

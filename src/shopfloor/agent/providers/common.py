@@ -12,7 +12,7 @@ from shopfloor.agent.providers.base import ProviderError
 # How many characters of a provider's own error message we keep (enough to act on, short for logs).
 MAX_ERROR_CHARS = 300
 DEFAULT_MAX_RETRIES = 2
-# Seed 000: CALL_TIMEOUT_MS = 25000. The loop passes a smaller one when the run budget is nearly spent.
+# Each model call gets 25 s (docs/architecture.md, "Bounds"); the loop passes less when the run budget is nearly spent.
 DEFAULT_TIMEOUT_S = 25.0
 # Key-shaped strings, masked or not (servers sometimes quote part of a rejected key back).
 _KEY_LIKE = re.compile(r"\b(?:sk-|sk_|AIza)[A-Za-z0-9_\-*.]{6,}")

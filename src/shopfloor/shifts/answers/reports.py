@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 import duckdb
 
-from shopfloor.shifts.plant.calendar import Window, previous_window, window_for
+from shopfloor.shifts.plant.calendar import Window, coverage_line, previous_window, window_for
 from shopfloor.shifts.plant.metrics import FIGURE_DIGITS, ratio
 from shopfloor.shifts.plant.scope import Scope
 from shopfloor.shifts.tools.context import RunContext, Sql, window_coverage
@@ -106,6 +106,8 @@ def period_report(
         "SELECT day, sha256 FROM days WHERE day BETWEEN $start AND $end ORDER BY day",
         {"start": current.start, "end": current.end},
     )
+    # Planned maintenance (schedule-driven) and power outages (external) sort after the unplanned reasons.
+    recurring.sort(key=lambda r: (_CLASS_ORDER.get(str(r["kind"]), 0), -float(r["minutes"] or 0)))
     rankings = _rankings(daily) if cover.complete else []
     matrix = [
         {
@@ -121,39 +123,33 @@ def period_report(
         for r in daily
     ]
     heatmap = _heatmap(daily, cover.expected)
+    label = year_label(current) if period == "year" else current.label
+    line = coverage_line(cover.as_dict())
     sections = [
-        f"{current.label if period != 'year' else 'The 52 weeks to ' + current.end.isoformat()}: "
-        f"{len(cover.valid)} of {len(cover.expected)} production days complete.",
+        f"{label}: all {len(cover.expected)} production days complete." if line is None else f"{label}."
     ]
-    if now["shift_fpm"] is not None:
-        change = ""
-        if both and before["shift_fpm"] is not None:
-            change = f", {now['shift_fpm'] - before['shift_fpm']:+.1f} ft/min on the window before"
-        sections.append(f"Shift speed {now['shift_fpm']:.1f} ft/min{change}.")
-    if now["maintenance_pct"] is not None:
-        change = ""
-        if both and before["maintenance_pct"] is not None:
-            change = f" ({now['maintenance_pct'] - before['maintenance_pct']:+.2f} points)"
-        sections.append(f"Maintenance downtime {now['maintenance_pct']:.2f} % of scheduled minutes{change}.")
-    if cover.complete and recurring:
-        top = recurring[0]
+    if line is not None:
+        sections.append(line)
+    elif not prev_cover.complete:
+        # Say why the previous columns are empty, so a withheld comparison never reads as "none before".
+        before_label = year_label(previous) if period == "year" else previous.label
+        sections.append(
+            f"The window before ({before_label}) is incomplete: comparisons with it are withheld, never zero."
+        )
+    sections += report_lines(now, before if both else None)
+    unplanned = [r for r in recurring if r["kind"] not in _CLASS_ORDER]
+    if cover.complete and unplanned:
+        top = unplanned[0]
         sections.append(
             f"Most recorded downtime: {top['place']} / {top['reason']}, {top['minutes']:.1f} min."
         )
-    if not cover.complete:
-        sections.append(
-            "The window is partial: rankings withheld, deltas withheld, missing days unavailable."
-        )
-    elif not prev_cover.complete:
-        # Say why the previous columns are empty, so a withheld comparison never reads as "none before".
-        sections.append(
-            f"The window before ({previous.label}) is incomplete: comparisons with it are withheld, never zero."
-        )
+    if now["pm_pct"] is not None:
+        sections.append(f"Planned maintenance {now['pm_pct']:.2f} % of scheduled minutes (schedule-driven).")
     tables = [
-        {"title": "Recurring downtime, current vs previous", "rows": recurring},
-        {"title": "Shift rankings (1 = best)", "rows": rankings},
-        {"title": "Daily matrix", "rows": matrix},
-        {"title": "Reported notes (untrusted text)", "rows": notes},
+        _table("Recurring downtime, current vs previous", recurring, RECURRING_COLUMNS),
+        _table("Shift rankings (1 = best)", rankings, RANKING_COLUMNS),
+        _table("Daily matrix", matrix, MATRIX_COLUMNS),
+        _table("Reported notes (untrusted text)", notes, NOTE_COLUMNS),
     ]
     charts = [
         {
@@ -167,10 +163,15 @@ def period_report(
             "points": [{"x": f"{r['place']} / {r['reason']}", "y": r["minutes"]} for r in recurring[:10]],
         },
     ]
+    window = current.as_dict()
+    title = f"Period report: {current.label}"
+    if period == "year":
+        window = {**window, "period": "year", "label": label}
+        title = f"Year report: {label}"
     return {
-        "title": f"Period report: {current.label}" + (f", shift {shift}" if shift else ""),
+        "title": title + (f", shift {shift}" if shift else ""),
         "status": "complete" if cover.complete else "partial",
-        "window": current.as_dict(),
+        "window": window,
         "previous_window": previous.as_dict(),
         "coverage": cover.as_dict(),
         "previous_coverage": prev_cover.as_dict(),
@@ -182,6 +183,105 @@ def period_report(
         "dataset_hashes": hashes,
         "sql": sql.statements,
     }
+
+
+_CLASS_ORDER = {"External": 1, "PM": 2}
+
+
+def year_label(window: Window) -> str:
+    """A year report's window in words: "the 52 weeks to 2026-11-27 (Mon–Fri)"."""
+    return f"The 52 weeks to {window.end.isoformat()} (Mon–Fri)"
+
+
+def _pct(value: Any) -> str:
+    return "Unavailable" if value is None else f"{value:,.2f} %"
+
+
+def _change(now: Any, before: Any, unit: str, digits: int) -> str:
+    if before is None or now is None:
+        return ""
+    return f" ({now - before:+,.{digits}f} {unit} on the window before)"
+
+
+def report_lines(now: dict[str, Any], before: dict[str, Any] | None) -> list[str]:
+    """The report's figures in words (docs/METRICS.md): speed to target and shift speed, lineal feet and MSF,
+    maintenance and operator downtime, trim, shear and dry-end, setups and paper changes. ``before`` is the
+    window before, only when both windows are complete (otherwise no change is said)."""
+    prev = before or {}
+    if now.get("lineal_ft") is None:
+        return ["The window holds no production: its figures are unavailable, never zero."]
+    speed = f"Speed to target {_pct(now['speed_to_target_pct'])} of grade target speed" + _change(
+        now["speed_to_target_pct"], prev.get("speed_to_target_pct"), "points", 2
+    )
+    if now["shift_fpm"] is not None:
+        speed += f"; shift speed {now['shift_fpm']:,.1f} ft/min including stops" + _change(
+            now["shift_fpm"], prev.get("shift_fpm"), "ft/min", 1
+        )
+    msf = "Unavailable" if now["gross_sqft"] is None else f"{now['gross_sqft'] / 1000:,.1f} MSF"
+    lines = [
+        speed + ".",
+        f"Lineal footage {now['lineal_ft']:,.0f} ft; gross area {msf}.",
+        f"Maintenance downtime {_pct(now['maintenance_pct'])}"
+        + _change(now["maintenance_pct"], prev.get("maintenance_pct"), "points", 2)
+        + f" and operator downtime {_pct(now['operator_pct'])}"
+        + _change(now["operator_pct"], prev.get("operator_pct"), "points", 2)
+        + " of scheduled minutes (band 2.5 % each).",
+        f"Side trim {_pct(now['trim_pct'])}, shear {_pct(now['shear_pct'])} and dry-end waste "
+        f"{_pct(now['dry_end_pct'])} of gross.",
+        f"Setups {now['valid_setups']:,} valid ({now['setups_above_trim_flag']:,} above the 3.25 % trim flag), "
+        f"{now['paper_changes']:,} paper changes.",
+    ]
+    return lines
+
+
+# Each report table's columns: (row key, the words a person reads). Raw rows stay in the table's ``data``.
+RECURRING_COLUMNS = (
+    ("kind", "Kind"),
+    ("place", "Place"),
+    ("reason", "Reason"),
+    ("count", "Stops"),
+    ("minutes", "Minutes"),
+    ("previous_count", "Stops, window before"),
+    ("previous_minutes", "Minutes, window before"),
+    ("minutes_change", "Change in minutes"),
+)
+RANKING_COLUMNS = (
+    ("shift", "Shift"),
+    ("speed_to_target_pct", "Speed to target (%)"),
+    ("speed_to_target_pct_rank", "Speed rank"),
+    ("maintenance_pct", "Maintenance downtime (%)"),
+    ("maintenance_pct_rank", "Maintenance rank"),
+    ("dry_end_pct", "Dry-end waste (%)"),
+    ("dry_end_pct_rank", "Dry-end rank"),
+)
+MATRIX_COLUMNS = (
+    ("day", "Day"),
+    ("shift", "Shift"),
+    ("crew", "Crew"),
+    ("complete", "Complete"),
+    ("lineal_ft", "Lineal feet"),
+    ("speed_to_target_pct", "Speed to target (%)"),
+    ("maintenance_pct", "Maintenance downtime (%)"),
+    ("dry_end_pct", "Dry-end waste (%)"),
+)
+NOTE_COLUMNS = (("day", "Day"), ("shift", "Shift"), ("text", "Note"))
+
+
+def display(value: Any) -> Any:
+    """A report cell as a person reads it: "Unavailable" for a missing value, yes/no, two decimals."""
+    if value is None:
+        return "Unavailable"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return round(value, 2)
+    return value
+
+
+def _table(title: str, data: list[dict[str, Any]], columns: tuple[tuple[str, str], ...]) -> dict[str, Any]:
+    """A report table: ``rows`` in words for people (the page, the PDF, the terminal), ``data`` the values."""
+    rows = [{label: display(row.get(key)) for key, label in columns} for row in data]
+    return {"title": title, "rows": rows, "data": data, "columns": [label for _key, label in columns]}
 
 
 def _rankings(daily: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -288,7 +288,31 @@ def notes(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     out.append(
         finding(f"{{}} {'note' if n == 1 else 'notes'} recorded for the shift", n, "", env["query"], None)
     )
+    stop_notes = env.get("stop_notes") or []
+    if stop_notes:
+        out.append({"type": "label", "text": "Stop notes"})
+        for row in stop_notes:
+            text = _quoted(row["text"])
+            stops = _quoted(row["on_stops"])
+            out.append(
+                {"type": "text", "text": f"Stop note on {_count(row['stops'], 'stop')} ({stops}): “{text}”"}
+            )
+        count = env.get("stop_notes_count", 0)
+        out.append(
+            finding(
+                f"{{}} {'stop carries' if count == 1 else 'stops carry'} a note",
+                count,
+                "",
+                env["query"],
+                None,
+            )
+        )
     return None, out
+
+
+def _quoted(value: Any) -> str:
+    """Untrusted record text, with the markers that shapes use removed."""
+    return str(value).replace("**", "").replace("(query", "(q")
 
 
 def count_rows(label: str) -> Shaper:
@@ -354,7 +378,9 @@ def period_kpis(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     found = _kpi(env, "speed_to_target_pct")
     if found:
         i, row = found
-        against = "" if row["previous"] is None else f" against {fmt(row['previous'], '%')} the window before"
+        # A withheld comparison is not said at all: no "against X % the window before" (docs/METRICS.md).
+        withheld = env.get("deltas_withheld") or row["previous"] is None
+        against = "" if withheld else f" against {fmt(row['previous'], '%')} the window before"
         head = {
             "type": "headline",
             "text": f"Speed to target was **{fmt(row['current'], '%')}**{against} {cite(q, i)}.",

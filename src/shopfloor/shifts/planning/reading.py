@@ -186,7 +186,7 @@ MEASURE_WORDS = {
     "volume": "volume",
     "setups": "setup matrix",
     "orders": "order matrix",
-    "notes": "shift notes",
+    "notes": "shift and stop notes",
     "rankings": "rankings",
     "dollars": "where the money went",
     "compare_shifts": "shift comparison",

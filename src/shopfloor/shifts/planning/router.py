@@ -159,7 +159,14 @@ def named_shifts(question: str) -> list[int]:
         rf"\b({_ORD}(?:\s*(?:,|and|or|vs\.?|versus|to|with)\s*(?:the\s+)?{_ORD})+)\s+shifts?\b", q
     ):
         found |= {_ORDINALS[w] for w in re.findall(_ORD, listed.group(1))}
+    # "shifts 1 and 3", "shift 1, 2 and 3": numbers listed after one "shift(s)".
+    for listed in re.finditer(rf"\bshifts? ({_NUM}(?:\s*(?:,|and|or|&|vs\.?|versus)\s*{_NUM})+)\b", q):
+        found |= {_NUMBERS[w] for w in re.findall(_NUM, listed.group(1))}
     return sorted(found)
+
+
+_NUMBERS = {"1": 1, "one": 1, "2": 2, "two": 2, "3": 3, "three": 3}
+_NUM = r"(?:[123]|one|two|three)\b"
 
 
 def named_months(question: str, day: date) -> list[date]:
@@ -275,7 +282,10 @@ def route(question: str, scope: Scope, previous: Plan | None = None) -> Plan | U
     shift = scope.shift
     include = scope.include
     compare_shift: int | None = None
-    all_shifts = _has(q, ALL_SHIFTS) and not words.shifts
+    # Naming every shift ("shifts 1, 2 and 3") is all shifts, never the first two.
+    all_shifts = (_has(q, ALL_SHIFTS) and not words.shifts) or len(words.shifts) == 3
+    if len(words.shifts) == 3:
+        words = replace(words, shifts=())
     if len(words.shifts) == 1:
         shift = words.shifts[0]
     elif len(words.shifts) > 1:

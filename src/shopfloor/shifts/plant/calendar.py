@@ -8,7 +8,7 @@ both directions, so the period before P1 is the 5-week P12 of the year before.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Literal
@@ -75,11 +75,19 @@ class Coverage:
     valid: tuple[date, ...]
     missing: tuple[date, ...] = field(default=())
     invalid: tuple[date, ...] = field(default=())
+    # Why each invalid day is incomplete ("2 excluded setups on shift 2 (…)"), in day order.
+    why: tuple[tuple[date, str], ...] = field(default=())
 
     @property
     def complete(self) -> bool:
         """True only when every expected day is present and valid."""
         return self.status == "complete"
+
+    @property
+    def held_days(self) -> int:
+        """The production days the store holds for the window (valid or with excluded records): what a
+        window's dollars are scaled from to a year, never the days it should hold (docs/COST_MODEL.md)."""
+        return len(self.expected) - len(self.missing)
 
     def as_dict(self) -> dict[str, object]:
         """JSON form used in tool envelopes."""
@@ -89,6 +97,8 @@ class Coverage:
             "valid_days": len(self.valid),
             "missing_days": [d.isoformat() for d in self.missing],
             "incomplete_days": [d.isoformat() for d in self.invalid],
+            "held_days": self.held_days,
+            "incomplete_why": {d.isoformat(): text for d, text in self.why},
         }
 
 
@@ -162,7 +172,12 @@ def production_days(window: Window) -> list[date]:
     return days
 
 
-def coverage(window: Window, present: Iterable[date], invalid: Iterable[date] = ()) -> Coverage:
+def coverage(
+    window: Window,
+    present: Iterable[date],
+    invalid: Iterable[date] = (),
+    why: Mapping[date, str] | None = None,
+) -> Coverage:
     """Complete when every expected production day is present and not invalid; otherwise partial.
 
     ``present`` are the days the store holds, ``invalid`` the present days (for the scope in question)
@@ -181,7 +196,43 @@ def coverage(window: Window, present: Iterable[date], invalid: Iterable[date] = 
         status = "partial"
     else:
         status = "complete"
-    return Coverage(status, expected, valid, missing, bad)
+    reasons = tuple((d, (why or {})[d]) for d in bad if d in (why or {}))
+    return Coverage(status, expected, valid, missing, bad, reasons)
+
+
+LISTED_DAYS = 5  # days a coverage line names before it counts the rest
+
+
+def _days_text(days: list[str]) -> str:
+    shown = ", ".join(days[:LISTED_DAYS])
+    return shown + (f" and {len(days) - LISTED_DAYS} more" if len(days) > LISTED_DAYS else "")
+
+
+def coverage_line(cov: Mapping[str, object]) -> str | None:
+    """The one sentence that says a window is not complete, and why (docs/METRICS.md, "Windows"): the days
+    missing from the store, each incomplete day with its excluded records, and what is withheld. ``None``
+    for a complete window. Every answer and report says a partial or empty window this way."""
+    status = cov.get("status")
+    if status == "complete" or status is None:
+        return None
+    if status == "unavailable":
+        return "No production day of this window is in the store: its figures are unavailable, never zero."
+    parts = [f"{cov.get('valid_days')} of {cov.get('expected_days')} production days complete"]
+    missing = [str(d) for d in cov.get("missing_days") or []]  # type: ignore[attr-defined]
+    if missing:
+        parts.append(f"not in the store: {_days_text(missing)}")
+    why = dict(cov.get("incomplete_why") or {})  # type: ignore[call-overload]
+    incomplete = [str(d) for d in cov.get("incomplete_days") or []]  # type: ignore[attr-defined]
+    explained = [f"{d} has {why[d]}" for d in incomplete if d in why]
+    if explained:
+        parts.append(_days_text(explained))
+    bare = [d for d in incomplete if d not in why]
+    if bare:
+        parts.append(f"incomplete: {_days_text(bare)}")
+    return (
+        "The window is partial: " + "; ".join(parts) + ". Rankings withheld, deltas withheld, missing days "
+        "unavailable (never zero)."
+    )
 
 
 def in_calendar(day: date) -> bool:

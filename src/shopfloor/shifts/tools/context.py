@@ -116,21 +116,47 @@ def require_day_control(ctx: RunContext, tool: str) -> None:
 
 
 def window_coverage(sql: Sql, ctx: RunContext, window: Window, shift: int | None) -> Coverage:
-    """Coverage of ``window`` for the shift scope: days present, and days with excluded records."""
+    """Coverage of ``window`` for the shift scope: days present, and days with excluded records (each with
+    what was excluded, so a partial window can say why, docs/METRICS.md "Windows")."""
     rows = sql.rows(
         ctx,
         """
-        SELECT day, count(*) AS n, bool_or(coverage <> 'complete' OR excluded > 0) AS incomplete
-        FROM shifts
-        WHERE day BETWEEN $start AND $end AND ($shift IS NULL OR shift = $shift)
-        GROUP BY day ORDER BY day
+        WITH ex AS (
+          SELECT day, count(*) AS excluded, string_agg(DISTINCT kind, ', ' ORDER BY kind) AS kinds,
+                 string_agg(DISTINCT CAST(shift AS VARCHAR), ', ' ORDER BY CAST(shift AS VARCHAR)) AS on_shifts,
+                 string_agg(DISTINCT error, '; ' ORDER BY error) AS errors
+          FROM excluded_records
+          WHERE day BETWEEN $start AND $end AND ($shift IS NULL OR shift = $shift)
+          GROUP BY day)
+        SELECT s.day, count(*) AS n, bool_or(s.coverage <> 'complete' OR s.excluded > 0) AS incomplete,
+               any_value(ex.excluded) AS excluded, any_value(ex.kinds) AS kinds,
+               any_value(ex.on_shifts) AS on_shifts, any_value(ex.errors) AS errors
+        FROM shifts s LEFT JOIN ex USING (day)
+        WHERE s.day BETWEEN $start AND $end AND ($shift IS NULL OR s.shift = $shift)
+        GROUP BY s.day ORDER BY s.day
         """,
         {"start": window.start, "end": window.end, "shift": shift},
     )
     need = 1 if shift is not None else 3
     present = [date.fromisoformat(r["day"]) for r in rows]
     invalid = {date.fromisoformat(r["day"]) for r in rows if r["incomplete"] or r["n"] < need}
-    return coverage(window, present, invalid)
+    why = {date.fromisoformat(r["day"]): incomplete_why(r, need) for r in rows}
+    return coverage(window, present, invalid, {d: text for d, text in why.items() if text and d in invalid})
+
+
+def incomplete_why(row: dict[str, Any], need: int) -> str:
+    """Why a stored day is incomplete for the scope, in words: its excluded records, or its missing shifts."""
+    parts = []
+    if row.get("excluded"):
+        n = int(row["excluded"])
+        noun = str(row["kinds"] or "record")
+        many = "s" if n > 1 else ""
+        shifts = str(row["on_shifts"])
+        where = f"shift {shifts}" if "," not in shifts else f"shifts {shifts}"
+        parts.append(f"{'one' if n == 1 else n} excluded {noun}{many} on {where} ({row['errors']})")
+    if int(row.get("n") or 0) < need:
+        parts.append(f"{row['n']} of {need} shifts in the store")
+    return " and ".join(parts)
 
 
 def envelope(

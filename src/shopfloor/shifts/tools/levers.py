@@ -11,7 +11,6 @@ from typing import Any, Literal
 from pydantic import Field
 
 from shopfloor.agent.tools import ToolError
-from shopfloor.shifts.plant.calendar import production_days
 from shopfloor.shifts.plant.metrics import FIGURE_DIGITS, ratio
 from shopfloor.shifts.plant.money import COST_NOTE, RATES, board_usd, kind_class, machine_usd, per_year
 from shopfloor.shifts.tools.context import (
@@ -50,7 +49,7 @@ def get_opportunities(ctx: RunContext, args: OpportunityArgs) -> dict[str, Any]:
     sql = Sql()
     cover = window_coverage(sql, ctx, current, shift)
     p = params(current.start, current.end, shift)
-    days = len(production_days(current))
+    days = cover.held_days  # a year is scaled from the days held, never the days expected
     speed = sql.rows(
         ctx,
         """
@@ -385,7 +384,7 @@ def get_speed_opportunity(ctx: RunContext, args: SpeedOpportunityArgs) -> dict[s
         saved = (row["rest_min"] or 0) - ((row["rest_feet"] or 0) / best if best else 0)
         row["opportunity_hours"] = round(max(0.0, saved) / 60, 4)
         row["usd"] = machine_usd(max(0.0, saved))
-        row["usd_per_year"] = per_year(row["usd"], len(production_days(current)))
+        row["usd_per_year"] = per_year(row["usd"], cover.held_days)
     return envelope(
         ctx,
         "get_speed_opportunity",

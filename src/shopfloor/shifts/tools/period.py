@@ -87,7 +87,11 @@ def _kpi_block(
     ctx: RunContext, sql: Sql, window: Window, shift: int | None
 ) -> tuple[dict[str, Any], Coverage]:
     cover = window_coverage(sql, ctx, window, shift)
-    return kpis(kpi_sums(ctx, sql, window.start, window.end, shift)), cover
+    values = kpis(kpi_sums(ctx, sql, window.start, window.end, shift))
+    if cover.status == "unavailable":
+        # A window the store holds no day of has no figures: missing is not zero (docs/METRICS.md).
+        values = dict.fromkeys(values)
+    return values, cover
 
 
 def _kpi_table(
@@ -181,7 +185,9 @@ def get_downtime_pareto(ctx: RunContext, args: ParetoArgs) -> dict[str, Any]:
     current, previous = args_window(args.window)
     sql = Sql()
     cover = window_coverage(sql, ctx, current, shift)
-    rows = downtime_rows(ctx, sql, params(current.start, current.end, shift), args.group_by, None)
+    rows = downtime_rows(
+        ctx, sql, params(current.start, current.end, shift), args.group_by, None, days=cover.held_days
+    )
     prev_sql = Sql()
     prev_cover = window_coverage(prev_sql, ctx, previous, shift)
     before = {
@@ -257,7 +263,7 @@ def get_waste_breakdown(ctx: RunContext, args: PeriodArgs) -> dict[str, Any]:
     cover = window_coverage(sql, ctx, current, shift)
     now = _waste_sums(ctx, sql, current, shift)
     before = _waste_sums(ctx, Sql(), previous, shift)
-    days = len(production_days(current))
+    days = cover.held_days  # a year is scaled from the days held, never the days expected
 
     def family_area(block: dict[str, Any]) -> dict[str, float]:
         area = dict.fromkeys(FAMILIES, 0.0)

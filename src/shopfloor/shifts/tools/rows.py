@@ -52,9 +52,17 @@ def shift_coverage(ctx: RunContext, sql: Sql, shift: int) -> dict[str, Any]:
 
 
 def downtime_rows(
-    ctx: RunContext, sql: Sql, p: dict[str, Any], group_by: str, kind: str | None
+    ctx: RunContext,
+    sql: Sql,
+    p: dict[str, Any],
+    group_by: str,
+    kind: str | None,
+    *,
+    days: int | None = None,
 ) -> list[dict[str, Any]]:
-    """Downtime grouped by an allowlisted column; unplanned first by minutes, then external, then PM."""
+    """Downtime grouped by an allowlisted column; unplanned first by minutes, then external, then PM.
+    ``days`` is the production days held that a window's dollars scale from to a year (default: the
+    window's calendar days)."""
     column = GROUP_COLUMNS[group_by]  # never a caller's string: the argument model allowed only these keys
     rows = sql.rows(
         ctx,
@@ -73,7 +81,8 @@ def downtime_rows(
         {**p, "kind": kind},
     )
     sql.source_rows += sum(int(r["stops"]) for r in rows)
-    days = len(production_days(Window("day", p["start"], p["end"]))) if "start" in p else 1
+    if days is None:
+        days = len(production_days(Window("day", p["start"], p["end"]))) if "start" in p else 1
     for row in rows:
         row["min_per_stop"] = ratio(row["minutes"], row["stops"], digits=FIGURE_DIGITS)
         row["usd"] = machine_usd(row["minutes"])

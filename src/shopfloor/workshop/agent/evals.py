@@ -75,6 +75,7 @@ FIELDS = (
     "fix_grade",
     "confirmed_by_record",
     "code_heard",
+    "flag_words",
 )
 
 
@@ -103,10 +104,19 @@ def flatten(proposal: dict[str, Any]) -> dict[str, Any]:
         "fix_grade": fix.get("grade"),
         "confirmed_by_record": rule.get("confirmed_by_record"),
         "code_heard": payload.get("code_heard"),
+        "flag_words": flag_words(payload.get("message")),
     }
     for warning in rule.get("warnings") or []:
         flat[f"warning:{warning}"] = True
     return flat
+
+
+def flag_words(message: object) -> str | None:
+    """The person's own words in a flag's message (the text between its first and last double quote), or
+    None: a case checks what the flag says without tying itself to the message's wording around it."""
+    if not isinstance(message, str) or message.count('"') < 2:
+        return None
+    return message[message.index('"') + 1 : message.rindex('"')]
 
 
 def expected_item(raw: dict[str, Any]) -> dict[str, Any]:

@@ -1,5 +1,6 @@
 """Jinja2 for the pages: one environment per language (gettext installed once, so rendering is thread-safe),
-autoescaping on for every template, and the labels of the record vocabulary marked for translation."""
+autoescaping on for every template, the record vocabulary's labels (``labels.py``) and the rules' messages
+in the page's language (``messages.py``)."""
 
 from __future__ import annotations
 
@@ -10,72 +11,23 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
+from shopfloor.agent.spend import money
 from shopfloor.workshop.pages.i18n import LOCALES, translations
+from shopfloor.workshop.pages.labels import (
+    EVENT_LABELS,
+    FLAG_LABELS,
+    GRADE_LABELS,
+    OUTCOME_LABELS,
+    RUN_STATUS_LABELS,
+    STAGE_LABELS,
+    STATUS_LABELS,
+    STRAW_LABELS,
+    TOKEN_STATUS_LABELS,
+    WARNING_LABELS,
+)
+from shopfloor.workshop.pages.messages import localize
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
-
-
-def N_(message: str) -> str:
-    """Marks a message for extraction; it is translated where it is shown."""
-    return message
-
-
-# The record vocabulary is English in the store; these are what a person reads.
-STAGE_LABELS = {
-    "Weaving": N_("Weaving"),
-    "Washing": N_("Washing"),
-    "Bleaching": N_("Bleaching"),
-    "Blocking": N_("Blocking"),
-    "Finished": N_("Finished"),
-}
-GRADE_LABELS = {"Standard": N_("Standard"), "Fino": N_("Fino"), "Superfino": N_("Superfino")}
-STRAW_LABELS = {"Natural": N_("Natural"), "Bleached": N_("Bleached"), "Dyed": N_("Dyed")}
-FLAG_LABELS = {
-    "grade_mismatch": N_("Grade does not match rows"),
-    "too_fast": N_("Left weaving too fast"),
-    "weaver_not_found": N_("Weaver missing"),
-    "other": N_("Other problem"),
-}
-STATUS_LABELS = {
-    "pending": N_("To review"),
-    "question": N_("Question"),
-    "blocked": N_("Blocked"),
-    "approved": N_("Approved"),
-    "rejected": N_("Rejected"),
-    "failed": N_("Failed"),
-}
-RUN_STATUS_LABELS = {
-    "running": N_("Running"),
-    "proposed": N_("Proposed"),
-    "failed": N_("Failed"),
-    "stopped": N_("Stopped"),
-    "approved": N_("Approved"),
-    "partially_approved": N_("Partly approved"),
-    "rejected": N_("Rejected"),
-}
-OUTCOME_LABELS = {
-    "applied": N_("Applied"),
-    "rejected": N_("Rejected; nothing was changed."),
-    "answered": N_("Answer saved"),
-    "unchanged": N_("Nothing changed"),
-    "blocked": N_("Now blocked"),
-    "conflict": N_("Conflict: the record changed meanwhile"),
-    "not_found": N_("Not found"),
-    "invalid": N_("Not accepted"),
-}
-WARNING_LABELS = {
-    "too_fast": N_("Leaves weaving sooner than this grade usually takes."),
-    "open_proposal_exists": N_("Another open card is about this hat."),
-    "grade_mismatch": N_("The grade does not fit the rows per inch."),
-    "not_confirmed_by_record": N_("The record does not show this problem; check it."),
-}
-EVENT_LABELS = {
-    "created": N_("Created"),
-    "stage_changed": N_("Stage changed"),
-    "flag_raised": N_("Flag raised"),
-    "flag_resolved": N_("Flag resolved"),
-    "owner_changed": N_("Owner changed"),
-}
 
 
 def _when(value: datetime | str | None) -> str:
@@ -107,8 +59,13 @@ def environment(locale: str) -> Environment:
         outcome_labels=OUTCOME_LABELS,
         warning_labels=WARNING_LABELS,
         event_labels=EVENT_LABELS,
+        token_status_labels=TOKEN_STATUS_LABELS,
     )
     env.filters["when"] = _when
+    env.filters["usd"] = money
+    gettext = translations(locale).gettext
+    # A rule's or an approval's English message in this language (pages/messages.py).
+    env.filters["say"] = lambda message: localize(message, gettext)
     return env
 
 

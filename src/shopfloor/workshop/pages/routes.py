@@ -15,7 +15,7 @@ from typing import Annotated, Any
 from urllib.parse import quote
 
 import anyio.to_thread
-from fastapi import APIRouter, Depends, Form, Query, Request
+from fastapi import APIRouter, Depends, Form, Path, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import ValidationError
 
@@ -30,8 +30,10 @@ from shopfloor.workshop.approvals import ApplyRequest, CardResult, Decision, Fie
 from shopfloor.workshop.deps import current_actor, state_of
 from shopfloor.workshop.pages import records, views
 from shopfloor.workshop.pages.i18n import SPEECH_LANG, browser_locale, page_locale, translations
-from shopfloor.workshop.pages.render import GRADE_LABELS, render
+from shopfloor.workshop.pages.labels import GRADE_LABELS
+from shopfloor.workshop.pages.render import render
 from shopfloor.workshop.pages.tags import Tag, tags_pdf
+from shopfloor.workshop.spend import spend as workshop_spend
 from shopfloor.workshop.store import NotFound, Store, WorkshopRepo
 from shopfloor.workshop.store import models as m
 from shopfloor.workshop.store.models import utcnow
@@ -285,6 +287,8 @@ def send_note(
             provider,
             request_id,
             state.settings.workshop_rate_limit_per_hour,
+            # The offline reader writes its summary in the page's language (docs/workshop-agent.md).
+            language="es" if p.locale == "es" else "en",
         )
     except ProviderConfigError as error:
         return p.html(
@@ -376,10 +380,13 @@ def _decision(proposal_id: str, action: str, form: dict[str, str], kind: str) ->
     if action == "answer":
         choice = form.get("choice")
         values = views.edit_values(form, kind)
+        # "Someone else" (or "another hat"): a weaver or hat the card did not offer, named on purpose.
+        other = form.get("other") == "1"
         return Decision(
             proposal_id=proposal_id,
             action="answer",
-            choice=int(choice) if choice is not None and choice.isdigit() else None,
+            choice=None if other or choice is None or not choice.isdigit() else int(choice),
+            other=other,
             value=Fields.model_validate(values) if values else None,
         )
     if action in ("approve", "edit"):
@@ -470,19 +477,15 @@ def hats_page(
         rows = (
             []
             if error
-            else repo.hats(
+            else repo.hat_list(
                 stage=stage if domain.is_stage(stage) else None,
                 weaver_id=weaver or None,
+                grade=grade if grade in domain.GRADES else None,
                 code=code,
+                flagged=flagged,
             )
         )
-        if grade in domain.GRADES:
-            rows = [r for r in rows if r.grade == grade]
-        open_flags: dict[str, int] = {}
-        for f in repo.flags([r.id for r in rows]):
-            open_flags[f.hat_id] = open_flags.get(f.hat_id, 0) + 1
-        if flagged:
-            rows = [r for r in rows if open_flags.get(r.id)]
+        open_flags = repo.open_flag_counts()
         names = {w.id: w.name for w in weavers}
         return p.html(
             "hats.html",
@@ -508,16 +511,14 @@ def _hat_context(p: Page, code: str) -> dict[str, Any]:
         except NotFound:
             raise PageError(404, p.gettext("No such hat in this workshop."), p.locale) from None
         names = _weaver_names(repo)
-        proposals = [
-            views.card_of(row, names)
-            for row in repo.proposals(limit=500)
-            if row.hat_code == hat.code or hat.code in ((row.applied or {}).get("hat_codes") or [])
-        ]
+        events = repo.events(hat.id, newest_first=True)
+        proposals = [views.card_of(row, names) for row in repo.proposals_about_hat(hat.id, hat.code)]
         return {
             "hat": hat,
             "weaver_name": names.get(hat.weaver_id or ""),
             "stepper": views.hat_stepper(hat.stage),
-            "events": repo.events(hat.id, newest_first=True),
+            "events": events,
+            "delivered": {e.id for e in events if views.delivered_woven(e.type, e.from_stage)},
             "flags": repo.flags([hat.id]),
             "anomalies": repo.anomalies(hat, utcnow()),
             "proposals": proposals,
@@ -604,6 +605,62 @@ def _weaver_change(p: Page, weaver_id: str | None, form: dict[str, str]) -> HTML
     return p.html("_weavers_body.html", **_weavers_context(p), error=error, grades=domain.GRADES)
 
 
+# --- API tokens --------------------------------------------------------------------------------------------
+
+
+def _tokens_html(p: Page, error: str | None = None, secret: dict[str, str] | None = None) -> HTMLResponse:
+    # An admin sees every token of the workshop (docs/workshop.md, "Accounts"); a member their own.
+    everyone = p.actor.is_admin
+    tokens = accounts.list_tokens(p.store, p.actor, everyone=everyone)
+    template = "tokens.html" if not p.request.headers.get("hx-request") else "_tokens_body.html"
+    return p.html(template, tokens=tokens, everyone=everyone, error=error, secret=secret)
+
+
+@router.get("/tokens", response_class=HTMLResponse)
+def tokens_page(p: PageDep) -> HTMLResponse:
+    """One's API tokens (admins: everyone's in the workshop), to create and revoke."""
+    return _tokens_html(p)
+
+
+@router.post("/tokens", response_class=HTMLResponse)
+def create_token(p: PageDep, name: Annotated[str, Form(max_length=500)] = "") -> HTMLResponse:
+    """Create a token for the signed-in person; its secret is on the answer this once."""
+    name = " ".join(name.split())
+    if not 1 <= len(name) <= 120:
+        return _tokens_html(p, error=p.gettext("Give the token a name of 1 to 120 characters."))
+    settings = state_of(p.request).settings
+    token, info = accounts.create_token(p.store, p.actor, name, settings.token_ttl_days)
+    log.info("workshop.auth.token_created", extra={"user_id": p.actor.user_id, "token_id": info.id})
+    return _tokens_html(p, secret={"token": token, "name": info.name})
+
+
+@router.post("/tokens/{token_id}/revoke", response_class=HTMLResponse)
+def revoke_token(p: PageDep, token_id: Annotated[str, Path(max_length=40)]) -> HTMLResponse:
+    """Revoke one token: one's own, or (admins) anyone's in the workshop."""
+    try:
+        info = accounts.revoke_token(p.store, p.actor, token_id)
+    except NotFound:
+        return _tokens_html(p, error=p.gettext("No such token."))
+    log.info("workshop.auth.token_revoked", extra={"user_id": p.actor.user_id, "token_id": info.id})
+    return _tokens_html(p)
+
+
+# --- spend (admins) -----------------------------------------------------------------------------------------
+
+
+@router.get("/spending", response_class=HTMLResponse)
+def spend_page(p: AdminDep, month: Annotated[str | None, Query(max_length=7)] = None) -> HTMLResponse:
+    """The month's model spend by app, model and day, with the cap and what is left (admins). The figures
+    are those of ``GET /workshop/spend``, read by the same function."""
+    try:
+        body = workshop_spend(p.actor, p.store, p.request, month or None)
+    except ApiError as error:
+        if error.status != 400:
+            raise
+        raise PageError(400, p.gettext("A month looks like 2026-05."), p.locale) from None
+    return p.html("spend.html", spend=views.spend_view(body), bar_width=views.BAR_WIDTH)
+
+
 # --- runs (admins) -------------------------------------------------------------------------------------------
 
 
@@ -616,12 +673,8 @@ def runs_page(
     """Agent runs, newest first, with status and user filters (admins)."""
     with p.store.transaction(p.actor.workshop_id, write=False) as s:
         repo = WorkshopRepo(s, p.actor)
-        runs = repo.runs(limit=200, user_id=user or None)
-        if status:
-            runs = [r for r in runs if r.status == status]
-        counts: dict[str, int] = {}
-        for row in repo.proposals(limit=2000):
-            counts[row.run_id] = counts.get(row.run_id, 0) + 1
+        runs = repo.runs_where(limit=200, user_id=user or None, status=status or None)
+        counts = repo.proposal_counts([r.id for r in runs])
         users = {pr.id: pr.name for pr in repo.profiles()}
         return p.html(
             "runs.html",

@@ -77,6 +77,14 @@ class Card:
         return [name for name in self.missing if name not in covered]
 
     @property
+    def offers(self) -> str | None:
+        """What the question's choices name (``weaver_id`` or ``hat_code``), for its "someone else" choice."""
+        for key in ("weaver_id", "hat_code"):
+            if any(c.get(key) for c in self.choices):
+                return key
+        return None
+
+    @property
     def edit_fields(self) -> tuple[str, ...]:
         """Fields a person may edit on this card's type."""
         return EDIT_FIELDS.get(self.type, ())
@@ -239,7 +247,77 @@ def timeline(steps: list[dict[str, Any]]) -> list[Step]:
     return out
 
 
+def delivered_woven(event_type: str, from_stage: str | None) -> bool:
+    """A ``created`` event that records a delivery: the hat arrived woven (from Weaving, docs/workshop.md,
+    "Approving"), so the page says "Delivered woven" rather than "Weaving → Weaving"."""
+    return event_type == "created" and from_stage == domain.WOVEN_AT_DELIVERY
+
+
 def hat_stepper(stage: str) -> list[tuple[str, str]]:
     """Each stage with its state for the stepper: ``done``, ``current`` or ``todo``."""
     at = domain.stage_index(stage)
     return [(s, "done" if n < at else "current" if n == at else "todo") for n, s in enumerate(domain.STAGES)]
+
+
+@dataclass
+class SpendDay:
+    """One day of a month's spend: what counted against the cap, and the bar's length out of ``BAR_WIDTH``."""
+
+    day: str
+    calls: int
+    charged_usd: float
+    bar: int
+
+
+@dataclass
+class SpendView:
+    """A workshop's month of model spend as the spend page shows it."""
+
+    month: str
+    spent_usd: float
+    reserved_usd: float
+    cap_usd: float | None
+    left_usd: float | None
+    rows: list[dict[str, Any]]
+    days: list[SpendDay]
+    previous: str
+    next: str
+
+
+BAR_WIDTH = 200
+
+
+def _shift_month(month: str, by: int) -> str:
+    year, number = (int(x) for x in month.split("-"))
+    index = year * 12 + number - 1 + by
+    return f"{index // 12:04d}-{index % 12 + 1:02d}"
+
+
+def spend_view(body: dict[str, Any]) -> SpendView:
+    """The spend page's figures from the answer of ``GET /workshop/spend`` (docs/pricing.md): the month's
+    totals with the cap and what is left, the rows by app, model and day, and one bar per day scaled to the
+    dearest day."""
+    month = str(body["month"])
+    totals = body.get("totals") or [{}]
+    spent = sum(float(t.get("spent_usd") or 0) for t in totals)
+    reserved = sum(float(t.get("reserved_usd") or 0) for t in totals)
+    cap = totals[0].get("cap_usd")
+    left = None if cap is None else max(0.0, float(cap) - spent - reserved)
+    rows = sorted(body.get("rows") or [], key=lambda r: (r["day"], r["app"], r["model"]))
+    by_day: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        by_day.setdefault(str(row["day"]), []).append(row)
+    charged = {d: sum(float(r["charged_usd"]) for r in rs) for d, rs in by_day.items()}
+    top = max(charged.values(), default=0.0)
+    days = [
+        SpendDay(
+            d,
+            sum(int(r["calls"]) for r in by_day[d]),
+            charged[d],
+            round(BAR_WIDTH * charged[d] / top) if top > 0 else 0,
+        )
+        for d in sorted(by_day)
+    ]
+    return SpendView(
+        month, spent, reserved, cap, left, rows, days, _shift_month(month, -1), _shift_month(month, 1)
+    )

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import ColumnElement, func, select
+from sqlalchemy import ColumnElement, func, or_, select
 from sqlalchemy.orm import Session
 
 from shopfloor.workshop import domain
@@ -240,6 +240,48 @@ class WorkshopRepo:
             stmt = stmt.where(m.HatFlag.status == "open")
         return list(self.session.scalars(stmt.order_by(m.HatFlag.created_at, m.HatFlag.id)))
 
+    def hat_list(
+        self,
+        *,
+        stage: str | None = None,
+        weaver_id: str | None = None,
+        grade: str | None = None,
+        code: str | None = None,
+        flagged: bool = False,
+        limit: int | None = None,
+    ) -> list[m.Hat]:
+        """Hats for the hats page, sorted by code: by stage, weaver, grade, code, and (``flagged``) only
+        those with an open flag, each filter in the query."""
+        stmt = select(m.Hat).where(m.Hat.workshop_id == self.workshop_id)
+        if stage is not None:
+            stmt = stmt.where(m.Hat.stage == stage)
+        if weaver_id is not None:
+            stmt = stmt.where(m.Hat.weaver_id == weaver_id)
+        if grade is not None:
+            stmt = stmt.where(m.Hat.grade == grade)
+        if code is not None:
+            stmt = stmt.where(m.Hat.code == code)
+        if flagged:
+            open_flag = select(m.HatFlag.id).where(
+                m.HatFlag.workshop_id == self.workshop_id,
+                m.HatFlag.hat_id == m.Hat.id,
+                m.HatFlag.status == "open",
+            )
+            stmt = stmt.where(open_flag.exists())
+        stmt = stmt.order_by(m.Hat.code)
+        if limit is not None:
+            stmt = stmt.limit(limit)
+        return list(self.session.scalars(stmt))
+
+    def open_flag_counts(self, hat_ids: Sequence[str] | None = None) -> dict[str, int]:
+        """Open flags per hat id (of some hats, or of the whole workshop), counted in the query."""
+        stmt = select(m.HatFlag.hat_id, func.count()).where(
+            m.HatFlag.workshop_id == self.workshop_id, m.HatFlag.status == "open"
+        )
+        if hat_ids is not None:
+            stmt = stmt.where(m.HatFlag.hat_id.in_(list(hat_ids)))
+        return {hat_id: int(n) for hat_id, n in self.session.execute(stmt.group_by(m.HatFlag.hat_id))}
+
     def anomalies(self, row: m.Hat, now: datetime | None = None) -> list[domain.Anomaly]:
         """``domain.detect_anomalies`` on the stored record."""
         events = [event_view(e) for e in self.events(row.id)]
@@ -268,6 +310,47 @@ class WorkshopRepo:
         if statuses is not None:
             stmt = stmt.where(m.Proposal.status.in_(list(statuses)))
         stmt = stmt.order_by(m.Proposal.created_at.desc(), m.Proposal.position).limit(limit)
+        return list(self.session.scalars(stmt))
+
+    def runs_where(
+        self, limit: int = 50, user_id: str | None = None, status: str | None = None
+    ) -> list[m.AgentRun]:
+        """Newest runs of the workshop, filtered by user and status in the query."""
+        stmt = select(m.AgentRun).where(m.AgentRun.workshop_id == self.workshop_id)
+        if user_id is not None:
+            stmt = stmt.where(m.AgentRun.user_id == user_id)
+        if status is not None:
+            stmt = stmt.where(m.AgentRun.status == status)
+        return list(self.session.scalars(stmt.order_by(m.AgentRun.created_at.desc()).limit(limit)))
+
+    def proposal_counts(self, run_ids: Sequence[str]) -> dict[str, int]:
+        """How many proposals each of these runs has, counted in the query."""
+        if not run_ids:
+            return {}
+        stmt = (
+            select(m.Proposal.run_id, func.count())
+            .where(m.Proposal.workshop_id == self.workshop_id, m.Proposal.run_id.in_(list(run_ids)))
+            .group_by(m.Proposal.run_id)
+        )
+        return {run_id: int(n) for run_id, n in self.session.execute(stmt)}
+
+    def proposals_about_hat(self, hat_id: str, code: str, limit: int = 100) -> list[m.Proposal]:
+        """Cards about one hat, newest first: those naming its code (the indexed ``hat_code``) and those whose
+        approval wrote one of its events (the create card that made it, say)."""
+        wrote = select(m.HatEvent.proposal_id).where(
+            m.HatEvent.workshop_id == self.workshop_id,
+            m.HatEvent.hat_id == hat_id,
+            m.HatEvent.proposal_id.is_not(None),
+        )
+        stmt = (
+            select(m.Proposal)
+            .where(
+                m.Proposal.workshop_id == self.workshop_id,
+                or_(m.Proposal.hat_code == code, m.Proposal.id.in_(wrote)),
+            )
+            .order_by(m.Proposal.created_at.desc(), m.Proposal.position)
+            .limit(limit)
+        )
         return list(self.session.scalars(stmt))
 
     def proposal(self, proposal_id: str) -> m.Proposal:

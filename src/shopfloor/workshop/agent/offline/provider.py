@@ -459,6 +459,17 @@ def _plan_create(event: NoteEvent, history: _History) -> tuple[str, Call] | None
             f"The note mentions {what}, and {len(matches)} weavers match that name.",
         )
     weaver = matches[0]
+    if event.doubtful_number is not None:
+        return "q_number", _ask(
+            "create_hat",
+            f"The note corrects a number to {event.doubtful_number}: is that how many hats {weaver['name']} "
+            "delivered, or their rows per inch?",
+            choices,
+            draft,
+            event,
+            f"The note says {weaver['name']} delivered hats and corrects a number without saying whether it is "
+            "the count or the rows, so I asked instead of guessing.",
+        )
     if event.rows is None or not domain.validate_rows(event.rows):
         said = f" The note says grado {event.grado}, which is not a row count." if event.grado else ""
         if event.rows is not None:
@@ -689,6 +700,10 @@ def _understood(event: NoteEvent, kind: str, args: dict[str, Any], names: dict[s
         return words[kind].format(names=_join([_plain(n, 30) for n in event.weavers], lang))
     if kind == "q_too_many":
         return words[kind].format(weaver=weaver, n=event.quantity)
+    if kind == "q_number":
+        grade = grades[event.grade] if event.grade else ""
+        what = words["delivered_grade"].format(grade=grade) if grade else words["delivered_some"]
+        return words[kind].format(weaver=weaver, what=what, n=event.doubtful_number)
     if kind in {"q_rows", "q_quantity"}:
         grade = grades[event.grade] if event.grade else ""
         if event.quantity is not None and kind == "q_rows":

@@ -64,7 +64,15 @@ from shopfloor.workshop.agent.offline.vocabulary import (
     TARGET_BEFORE_EN,
     TENS,
 )
-from shopfloor.workshop.domain import HONORIFICS, QUOTE_MAX, QUOTE_MIN
+from shopfloor.workshop.domain import (
+    HONORIFICS,
+    MAX_QUANTITY,
+    MIN_QUANTITY,
+    QUOTE_MAX,
+    QUOTE_MIN,
+    grade_for,
+    validate_rows,
+)
 
 EventKind = Literal["create", "advance", "flag"]
 SkipReason = Literal["injection", "future", "negated", "noise", "unread", "question"]
@@ -172,6 +180,9 @@ class NoteEvent:
     # Where in the note the weaver, code and quantity were read: (field, start, end) offsets of the note.
     sources: tuple[tuple[str, int, int], ...] = ()
     flag_words: str | None = None  # the person's own words for a flag
+    # A corrected number whose role (how many hats, or rows per inch) stays in doubt: the reader asks, and
+    # leaves both the quantity and the rows out of the draft.
+    doubtful_number: int | None = None
 
 
 @dataclass(frozen=True)
@@ -232,15 +243,23 @@ class Span:
     # Corrected values: (start of the new value, start of the withdrawn one), so the new value is read in
     # the place of the old ("de 25, no, de 28 hileras": 28 is the row count).
     moved: tuple[tuple[int, int], ...] = ()
+    # Corrected numbers whose role stays in doubt: (start of the new number, its value); see ``_corrections``.
+    doubtful: tuple[tuple[int, int], ...] = ()
 
     @classmethod
-    def whole(cls, note: str, source: str | None = None, moved: tuple[tuple[int, int], ...] = ()) -> Span:
+    def whole(
+        cls,
+        note: str,
+        source: str | None = None,
+        moved: tuple[tuple[int, int], ...] = (),
+        doubtful: tuple[tuple[int, int], ...] = (),
+    ) -> Span:
         """All of ``note`` (``source``: the note as written, when ``note`` is a masked copy of it)."""
-        return cls(note, fold(note), 0, len(note), note if source is None else source, moved)
+        return cls(note, fold(note), 0, len(note), note if source is None else source, moved, doubtful)
 
     def part(self, start: int, end: int) -> Span:
         """Another stretch of the same note."""
-        return Span(self.note, self.folded, start, end, self.source, self.moved)
+        return Span(self.note, self.folded, start, end, self.source, self.moved, self.doubtful)
 
     @property
     def text(self) -> str:
@@ -467,6 +486,50 @@ def _spaced_bare_codes(span: Span, taken: list[tuple[int, int]]) -> list[CodeHit
     return hits
 
 
+def _spelled_piece(word: str) -> tuple[str, bool] | None:
+    """One character of a code said as a Spanish letter name or a digit word, and whether that word could
+    only be a letter name (not "de", "te", "a": ordinary words of a sentence)."""
+    if word in LETTER_NAMES and len(word) > 1:
+        return LETTER_NAMES[word], word not in _KNOWN
+    if word in DIGIT_WORDS and not word.isdigit():
+        return DIGIT_WORDS[word], False
+    return None
+
+
+def _spelled_bare_codes(span: Span, taken: list[tuple[int, int]]) -> list[CodeHit]:
+    """A code without its prefix said in letter names and digit words ("el siete efe tres ka dos"): a run of
+    exactly five such words, at least two letters and two digits, one of the letters a word that is nothing
+    but a letter name (so "dos de uno" in a sentence is never a code). Spelled: confidence check."""
+    words = [
+        (m.group(), m.start() + span.start, m.end() + span.start)
+        for m in _CODE_TOKEN.finditer(span.folded_text)
+    ]
+    hits: list[CodeHit] = []
+    i = 0
+    while i < len(words):
+        run: list[tuple[str, bool]] = []
+        j = i
+        while j < len(words) and len(run) < 6:
+            piece = _spelled_piece(words[j][0])
+            gap = span.note[words[j - 1][2] : words[j][1]] if j > i else ""
+            if piece is None or gap.strip(" -") or any(s <= words[j][1] < e for s, e in taken):
+                break
+            run.append(piece)
+            j += 1
+        body = "".join(c for c, _ in run)
+        if (
+            len(run) == 5
+            and sum(c.isalpha() for c in body) >= 2
+            and sum(c.isdigit() for c in body) >= 2
+            and any(only for _, only in run)
+        ):
+            hits.append(CodeHit(f"TQ-{body}", words[i][1], words[j - 1][2], spelled=True))
+            i = j
+            continue
+        i += 1
+    return hits
+
+
 def code_hits(span: Span) -> list[CodeHit]:
     """Every hat code heard in ``span`` (whole, spelled or partial), in order."""
     found: list[CodeHit] = []
@@ -479,6 +542,8 @@ def code_hits(span: Span) -> list[CodeHit]:
     found.extend(_spoken_codes(span, taken))
     taken = [(h.start, h.end) for h in found]
     found.extend(_spaced_bare_codes(span, taken))
+    taken = [(h.start, h.end) for h in found]
+    found.extend(_spelled_bare_codes(span, taken))
     return sorted(found, key=lambda h: h.start)
 
 
@@ -506,7 +571,7 @@ _HONORIFIC_NAME = re.compile(
     + r")\s+[A-Za-zÁÉÍÓÚÑÜáéíóúñü]+(?:\s+[A-Za-zÁÉÍÓÚÑÜáéíóúñü]+)?"
 )
 _WEAVER_HAT = re.compile(
-    r"(?<![\w])(?:[Ee]l|[Ll]a|[Ll]os|[Ll]as)\s+(?:sombreros?\s+)?(?:de|del)\s+(?:(?:la|el|do[ñn]a|don)\s+)?"
+    r"(?<![\w])(?:[Ee]l|[Ll]a|[Ll]os|[Ll]as)\s+(?:(?:[Ss]omb|[Cc]uerp|[Pp]iez)\w*\s+)?(?:de|del)\s+(?:(?:la|el|do[ñn]a|don)\s+)?"
     r"([A-Za-zÁÉÍÓÚÑÜáéíóúñü]+(?:\s+" + _NAME_WORD + r")?)"
     r"|(?<![\w])[Tt]he\s+(?:one|hat)\s+(?:of|from|by)\s+([A-Za-zÁÉÍÓÚÑÜáéíóúñü]+(?:\s+" + _NAME_WORD + r")?)"
     r"|(" + _NAME_WORD + r")'s\s+(?:hat|one)\b"
@@ -516,7 +581,9 @@ _CAPITALISED = re.compile(r"(?<![\w\-])" + _NAME_WORD + r"(?:\s+" + _NAME_WORD +
 
 def _is_name(words: str) -> bool:
     parts = fold(words).split()
-    return bool(parts) and all(p not in STOP_WORDS and not p.isdigit() for p in parts[:1])
+    return bool(parts) and all(
+        p not in STOP_WORDS and p not in FILLER_WORDS and not p.isdigit() for p in parts[:1]
+    )
 
 
 def weaver_hat_ref(span: Span) -> tuple[str, int, int] | None:
@@ -560,8 +627,11 @@ def person_name(span: Span, skip: list[tuple[int, int]]) -> str | None:
     for match in _CAPITALISED.finditer(span.note, span.start, span.end):
         if any(s <= match.start() < e for s, e in skip):
             continue
-        words = [w for w in match.group().split() if fold(w) not in STOP_WORDS]
-        # A capitalised stop word at the start of a sentence ("El", "Mañana") is not part of a name.
+        # A capitalised stop word at the start of a sentence ("El", "Mañana") is not part of a name, and
+        # neither is a filler word ("Oye, la Carmencita trajo…", "Mira, Manuel…"): filler is never a weaver.
+        words = [
+            w for w in match.group().split() if fold(w) not in STOP_WORDS and fold(w) not in FILLER_WORDS
+        ]
         if words and match.group().split()[0] == words[0]:
             return " ".join(words[:3])
         if words:
@@ -878,16 +948,66 @@ def _rows_like(sentence: Span, value: tuple[str, int, int]) -> bool:
     )
 
 
+def _number_unit(sentence: Span, value: tuple[str, int, int]) -> str | None:
+    """The role a corrected number names itself: "rows" ("no, 22 hileras", "no, de 28"), "quantity" ("no, 4
+    sombreros", "no, cinco superfinos"), or None when it is said bare ("no, perdón, eran 22")."""
+    if _rows_like(sentence, value):
+        return "rows"
+    tokens = sentence.tokens()
+    end = next((k for k, t in enumerate(tokens) if t.end == value[2]), None)
+    after = tokens[end + 1].text if end is not None and end + 1 < len(tokens) else ""
+    return "quantity" if after in HAT_NOUNS or after in GRADE_WORDS else None
+
+
+def _number_value(sentence: Span, value: tuple[str, int, int]) -> int | None:
+    tokens = sentence.part(value[1], value[2]).tokens()
+    found = _number_at(tokens, 0) if tokens else None
+    return found[0] if found is not None else None
+
+
+def _fits(role: str, value: int, grade: str | None) -> bool:
+    """Whether ``value`` can be a number of that role: 1 to 20 hats, or 6 to 40 rows of the grade said."""
+    if role == "quantity":
+        return MIN_QUANTITY <= value <= MAX_QUANTITY
+    return validate_rows(value) and (grade is None or grade_for(value) == grade)
+
+
+def _role_in_doubt(sentence: Span, old: tuple[str, int, int], new: tuple[str, int, int]) -> int | None:
+    """For a bare corrected number, its value when the rule's reading does not fit and the other one does
+    (docs/workshop-agent.md, "Corrections"): "5 superfinos de 24 hileras, mejor dicho 4" — 4 rows is no row
+    count, 4 hats would be — so the reader asks instead of guessing."""
+    value = _number_value(sentence, new)
+    if value is None:
+        return None
+    role = "rows" if _rows_like(sentence, old) else "quantity"
+    other = "quantity" if role == "rows" else "rows"
+    grade = next((GRADE_WORDS[w] for w in sentence.words() if w in GRADE_WORDS), None)
+    if not _fits(role, value, grade) and _fits(other, value, grade):
+        return value
+    return None
+
+
 def _blank(chars: list[str], start: int, end: int) -> None:
     for k in range(start, end):
         if not chars[k].isspace():
             chars[k] = " "
 
 
-def _corrections(sentence: Span, chars: list[str], moved: list[tuple[int, int]], parts: list[Part]) -> None:
+def _corrections(
+    sentence: Span,
+    chars: list[str],
+    moved: list[tuple[int, int]],
+    parts: list[Part],
+    doubtful: list[tuple[int, int]],
+) -> None:
     """Withdraw what a correction takes back: the value before "no, perdón" / "digo" / "I mean" of the same
     kind as the value after it. The withdrawn words and the correction words are blanked out of the text the
-    reader reads (quotes still come from the note as written)."""
+    reader reads (quotes still come from the note as written).
+
+    A corrected number takes the role of the nearest number before it ("finos de 20 hileras, no, perdón, eran
+    18" is 18 rows), unless it names its own ("no, 4 sombreros" is how many); when the rule's reading does not
+    fit and the other one does, the old number is withdrawn and the new one kept as doubtful, so the reader asks
+    (docs/workshop-agent.md, "Corrections")."""
     scope = sentence.start
     for match in _CORRECTION.finditer(sentence.folded, sentence.start, sentence.end):
         m0, m1 = match.start(), match.end()
@@ -897,21 +1017,34 @@ def _corrections(sentence: Span, chars: list[str], moved: list[tuple[int, int]],
         new_values = _values(sentence.part(m1, sentence.end), leading=True)
         old_values = _values(sentence.part(scope, m0), leading=False)
         withdrawn: list[tuple[str, int, int, int]] = []  # kind, old start, old end, new start
+        doubts = len(doubtful)
         for kind in dict.fromkeys(k for k, _, _ in new_values):
             new_of_kind = [v for v in new_values if v[0] == kind]
             old_of_kind = [v for v in old_values if v[0] == kind]
-            if kind == "number" and len(new_of_kind) == 1 and len(old_of_kind) > 1:
-                # "seis finos de 18 hileras, no, eran siete": the new number replaces the one of its role.
-                rows = _rows_like(sentence, new_of_kind[0])
-                same = [v for v in old_of_kind if _rows_like(sentence, v) == rows]
-                old_of_kind = same or old_of_kind
-            old_of_kind = old_of_kind[-len(new_of_kind) :]
+            if kind == "number" and len(new_of_kind) == 1 and old_of_kind:
+                unit = _number_unit(sentence, new_of_kind[0])
+                if unit is not None:
+                    # "de 24 hileras, no, 4 sombreros": the new number replaces the one of the role it names,
+                    # or none when the note gave no number of that role before.
+                    old_of_kind = [v for v in old_of_kind if _rows_like(sentence, v) == (unit == "rows")]
+                else:
+                    old_of_kind = old_of_kind[-1:]
+                    value = _role_in_doubt(sentence, old_of_kind[0], new_of_kind[0])
+                    if value is not None:
+                        (_, old_start, old_end), new = old_of_kind[0], new_of_kind[0]
+                        parts.append(
+                            Part("withdrawn", sentence.source[old_start:old_end], old_start, old_end)
+                        )
+                        _blank(chars, old_start, old_end)
+                        doubtful.append((new[1], value))
+                        old_of_kind = []
+            old_of_kind = old_of_kind[-len(new_of_kind) :] if old_of_kind else []
             for old, new in zip(
                 old_of_kind, new_of_kind[-len(old_of_kind) :] if old_of_kind else [], strict=False
             ):
                 withdrawn.append((kind, old[1], old[2], new[1]))
         if not withdrawn:
-            if bare:
+            if bare and len(doubtful) == doubts:
                 continue  # a plain ", no," with nothing to replace is a denial, read as one
             parts.append(Part("filler", sentence.source[m0:m1].strip(" ,"), m0, m1))
             _blank(chars, m0, m1)
@@ -963,6 +1096,16 @@ def _question_start(sentence: Span) -> int | None:
     return None
 
 
+def _lead_filler_end(span: Span) -> int:
+    """Where the words of ``span`` start after filler words each followed by a comma ("Oye, bueno, ¿cuántos…")."""
+    end = span.start
+    for match in re.finditer(r"([a-z]+)\s*,\s*", span.folded[span.start : span.end]):
+        if match.start() != end - span.start or match.group(1) not in FILLER_WORDS:
+            break
+        end = span.start + match.end()
+    return end
+
+
 def _instruction(sentence: Span) -> bool:
     folded = sentence.folded_text
     return bool(_INJECTION.search(folded) or _CLAUSE_INSTRUCTION.search(folded))
@@ -980,6 +1123,7 @@ def read_note(note: str, has_hat_tag: bool = False) -> Reading:
     questions: list[Question] = []
     chars = list(note)
     moved: list[tuple[int, int]] = []
+    doubtful: list[tuple[int, int]] = []
     readable: list[tuple[int, int]] = []
     for sentence in _sentences(Span.whole(note)):
         asked = _question_start(sentence)
@@ -987,6 +1131,12 @@ def read_note(note: str, has_hat_tag: bool = False) -> Reading:
             if asked > sentence.start:
                 readable.append((sentence.start, asked))
             question = _strip(sentence.part(asked, sentence.end))
+            lead = _lead_filler_end(question)
+            if lead > question.start:
+                parts.append(
+                    Part("filler", question.said[: lead - question.start].strip(" ,"), question.start, lead)
+                )
+                question = _strip(question.part(lead, question.end))
             text = question.said.strip("¿? ")
             skipped.append(Skipped("question", text))
             parts.append(Part("question", question.said, question.start, question.end))
@@ -1005,11 +1155,11 @@ def read_note(note: str, has_hat_tag: bool = False) -> Reading:
             skipped.append(Skipped("injection", sentence.said))
             parts.append(Part("instruction", sentence.said, sentence.start, sentence.end))
             continue
-        _corrections(sentence, chars, moved, parts)
+        _corrections(sentence, chars, moved, parts, doubtful)
         _skipped_stages(sentence, chars, parts)
         _asides(sentence, chars, parts)
         readable.append((sentence.start, sentence.end))
-    whole = Span.whole("".join(chars), note, tuple(moved))
+    whole = Span.whole("".join(chars), note, tuple(moved), tuple(doubtful))
     for start, end in readable:
         _read_sentence(_strip(whole.part(start, end)), has_hat_tag, events, skipped, parts)
     parts.sort(key=lambda p: p.start)
@@ -1063,9 +1213,17 @@ def _read_sentence(
             last = inherited_hats.get(segments[-1], segments[-1])
             names_hat = bool(find_codes(last) or weaver_hat_ref(last))
             own_flag = _flag_kind(clause) is not None and _flag_kind(segments[-1]) is None
+            own_move = (
+                _flag_kind(segments[-1]) is not None
+                and _flag_kind(clause) is None
+                and any(m.target for m in stage_mentions(clause, True))
+                and not any(m.target for m in stage_mentions(segments[-1], True))
+            )
             after_denial = _is_negated(segments[-1]) and not _is_negated(clause) and _has_content(clause)
-            if names_hat and (own_flag or after_denial):
+            if names_hat and (own_flag or own_move or after_denial):
                 # "pasó a blanqueo, pero ojo que tiene una mancha": a flag on the hat just moved, its own card;
+                # "tiene una mancha, pero igual pásalo a blanqueo": the move is its own card, and the flag keeps
+                # only the person's words about the hat;
                 # "ya no está en lavado, pasó a blanqueo": the denial keeps to its clause, the move is read.
                 segments.append(clause)
                 inherited_hats[clause] = last
@@ -1190,8 +1348,13 @@ def _flag_words(span: Span) -> str:
         # "Por favor revisa el TQ-8H6RT, creo que está roto": the words of the report, from its first clause.
         span = span.part(flagged[0].start, span.end)
     said = span.said
-    for hit in sorted(code_hits(span), key=lambda h: -h.start):
-        said = said[: hit.start - span.start] + said[hit.end - span.start :]
+    # The words that name the hat ("TQ-8H6RT", "el de Manuel") are not the report.
+    named = [(h.start, h.end) for h in code_hits(span)]
+    by_weaver = weaver_hat_ref(span)
+    if by_weaver is not None:
+        named.append((by_weaver[1], by_weaver[2]))
+    for start, end in sorted(named, key=lambda n: -n[0]):
+        said = said[: start - span.start] + said[end - span.start :]
     said = re.sub(r"\s+([,;])", r"\1", said)
     words = said.replace(":", " ").split()
     while len(words) > 2 and fold(words[0]).strip(",") in _FLAG_LEADS:
@@ -1300,6 +1463,11 @@ def _read_segment(
         numbers.quantity is not None
         and (numbers.said_grade is not None or numbers.has_hat_noun or inherited_weaver is not None)
     )
+    doubt = next((value for at, value in span.doubtful if span.start <= at < span.end), None)
+    if doubt is not None:
+        # Both readings of a doubtful correction change the quantity or the rows: neither is read.
+        numbers.quantity, numbers.quantity_at, numbers.rows = None, None, None
+        create_signal = create_signal or bool(words & CREATE_VERBS)
     if name is not None and create_signal:
         sources: list[tuple[str, int, int]] = []
         named = _name_at(span, name)
@@ -1319,6 +1487,7 @@ def _read_segment(
                 weavers=partners,
                 each=bool(partners) and _EACH.search(segment) is not None,
                 sources=tuple(sources),
+                doubtful_number=doubt,
             )
         )
         parts.append(Part("read", span.said, span.start, span.end, "create"))

@@ -47,6 +47,7 @@ TEXT: Final[dict[str, Words]] = {
         "q_rows": "{weaver} delivered {what} (I asked the rows per inch)",
         "q_quantity": "{weaver} delivered {what} (I asked how many)",
         "q_too_many": "{weaver} delivered {n} hats, more than one card holds (I asked how to split them)",
+        "q_number": "{weaver} delivered {what}, with a number corrected to {n} (I asked if it is hats or rows)",
         "q_batch": "one batch from {names} (I asked whose hats they are)",
         "q_which_hat": "{what} (I asked which hat)",
         "q_no_hat": "{what}, but no hat here matches it (I asked which hat)",
@@ -94,6 +95,8 @@ TEXT: Final[dict[str, Words]] = {
         "q_too_many": "{weaver} entregó {n} sombreros, más de los que caben en una tarjeta (pregunté cómo "
         "dividirlos)",
         "q_batch": "un lote de {names} (pregunté de quién son)",
+        "q_number": "{weaver} entregó {what}, con un número corregido a {n} (pregunté si son sombreros o "
+        "hileras)",
         "q_which_hat": "{what} (pregunté qué sombrero es)",
         "q_no_hat": "{what}, pero ningún sombrero de aquí coincide (pregunté cuál es)",
         "q_partial": "{what}, con parte del código sin oír (pregunté qué sombrero es)",

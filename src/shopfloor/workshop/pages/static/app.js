@@ -101,6 +101,29 @@
     }
   });
 
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", composer);
-  else composer();
+  // The copy button beside a new API token's secret: shown only where the browser can write the clipboard
+  // (a secure context); otherwise the person selects the text.
+  function copyButtons(root) {
+    if (!navigator.clipboard || !window.isSecureContext) return;
+    var buttons = (root || document).querySelectorAll("button[data-copy]");
+    for (var i = 0; i < buttons.length; i++) buttons[i].hidden = false;
+  }
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("button[data-copy]");
+    if (!button) return;
+    var source = document.querySelector(button.getAttribute("data-copy"));
+    if (!source) return;
+    navigator.clipboard.writeText(source.textContent.trim()).then(
+      function () { button.textContent = button.getAttribute("data-copied") || button.textContent; },
+      function () { button.hidden = true; } // refused: the secret stays on the page to select by hand
+    );
+  });
+  document.addEventListener("htmx:afterSettle", function () { copyButtons(document); });
+
+  function start() {
+    composer();
+    copyButtons(document);
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
 })();

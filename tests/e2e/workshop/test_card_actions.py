@@ -1,0 +1,156 @@
+"""Every card action by keyboard alone, a refused edit that leaves the card as it was, and the "Agent failed"
+card of a run the budget refused."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import Server
+from tests.e2e.workshop.conftest import ACCOUNTS, SAMPLE_NOTE, start_workshop
+from tests.e2e.workshop.test_member_flow import card, send
+
+
+def press(page: Any, target: Any, key: str = "Enter") -> None:
+    """Focus ``target`` through the page's own focus order and press ``key`` (no mouse)."""
+    target.focus()
+    expect(target).to_be_focused()
+    page.keyboard.press(key)
+
+
+def test_every_card_action_works_from_the_keyboard(
+    page: Any, sign_in: Callable[[Any, str], Any], axe: Callable[[Any], None]
+) -> None:
+    sign_in(page, "ana")
+    send(page, SAMPLE_NOTE)
+
+    # Fix (a blocked card), then approve the fixed card.
+    blocked = card(page, "TQ-2C5P0")
+    press(page, blocked.get_by_role("button", name="Corregir: pasar a Blanqueo"))
+    fixed = page.locator("article.card.previewing")
+    fixed.wait_for()
+    press(page, fixed.get_by_role("button", name="Aprobar"))
+    expect(card(page, "TQ-2C5P0")).to_have_attribute("data-status", "approved")
+
+    # Edit: open the form with Enter on its summary, type, and save with Enter.
+    create = page.locator("article.card[data-card=create_hat]")
+    press(page, create.locator("details.edit summary"))
+    quantity = create.get_by_label("Cuántos sombreros")
+    expect(quantity).to_be_visible()
+    quantity.focus()
+    page.keyboard.press("Control+A")
+    page.keyboard.type("2")
+    press(page, create.get_by_role("button", name="Guardar y aprobar"))
+    create = page.locator("article.card[data-card=create_hat]")
+    expect(create).to_have_attribute("data-status", "approved")
+    assert len(create.locator(".codes a").all_inner_texts()) == 2
+
+    # Reject with the space bar.
+    flag = page.locator("article.card[data-card=flag_issue]")
+    press(page, flag.get_by_role("button", name="Rechazar"), " ")
+    expect(page.locator("article.card[data-card=flag_issue]")).to_have_attribute("data-status", "rejected")
+
+    # Approve all pending (the last card) from the keyboard.
+    press(page, page.get_by_role("button", name="Aprobar todas las pendientes"))
+    expect(card(page, "TQ-7F3K2")).to_have_attribute("data-status", "approved")
+    axe(page)
+
+    # An answer chip, and the "someone else" choice, by keyboard.
+    send(page, "Rosa entregó 2 finos de 16 hileras")
+    question = page.locator("article.card[data-status=question]")
+    press(page, question.locator(".chips button", has_text="Rosa Pillco"))
+    answered = page.locator("article.card[data-card=create_hat]")
+    expect(answered).to_have_attribute("data-status", "pending")
+    assert "Rosa Pillco" in answered.locator(".what").inner_text()
+
+    send(page, "Rosa entregó 2 finos de 16 hileras")
+    question = page.locator("article.card[data-status=question]")
+    press(page, question.locator("details.other summary"))
+    chooser = question.get_by_label("Cualquier tejedora del taller")
+    chooser.focus()
+    chooser.select_option(label="Manuel Delgado")  # a select's own keyboard is the browser's
+    press(page, question.get_by_role("button", name="Responder con esta"))
+    answered = page.locator("article.card[data-card=create_hat]")
+    expect(answered).to_have_attribute("data-status", "pending")
+    assert "Manuel Delgado" in answered.locator(".what").inner_text()
+
+
+def test_a_refused_edit_leaves_the_card_as_it_was_and_says_why(
+    page: Any, sign_in: Callable[[Any, str], Any], axe: Callable[[Any], None]
+) -> None:
+    sign_in(page, "ana")
+    send(page, "Doña Rosa Pillco terminó 3 finos de 18 hileras")
+    create = page.locator("article.card[data-card=create_hat]")
+    before = create.locator(".what").inner_text()
+    assert "18 hileras" in before
+    create.locator("details.edit summary").click()
+    create.get_by_label("Hileras por pulgada").fill("12")  # Fino needs 14 to 20: the rules refuse it
+    create.get_by_role("button", name="Guardar y aprobar").click()
+    create = page.locator("article.card[data-card=create_hat]")
+    outcome = create.locator(".outcome")
+    outcome.wait_for()
+    assert "Fino necesita de 14 a 20 hileras por pulgada; 12 hileras es Estándar." in outcome.inner_text()
+    assert "La tarjeta no se cambió." in outcome.inner_text()
+    # The card keeps its state and fields: still to review, 18 rows, approvable as it was.
+    assert create.get_attribute("data-status") == "pending"
+    assert create.locator(".what").inner_text() == before
+    axe(page)
+    page.reload()
+    create = page.locator("article.card[data-card=create_hat]")
+    assert create.get_attribute("data-status") == "pending"
+    assert create.locator(".what").inner_text() == before
+    create.get_by_role("button", name="Aprobar").click()
+    expect(page.locator("article.card[data-card=create_hat]")).to_have_attribute("data-status", "approved")
+
+
+@pytest.fixture(scope="module")
+def capped_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A workshop server whose runs use a priced live model under a monthly cap of $0: the budget refuses
+    the first model call before it is made, so no request leaves the machine (the key is never used)."""
+    extra = {
+        "SHOPFLOOR_MODEL": "claude-haiku-4-5",
+        "ANTHROPIC_API_KEY": "sk-ant-test-not-used",
+        "SHOPFLOOR_MONTHLY_CAP_USD": "0",
+    }
+    with start_workshop(tmp_path_factory.mktemp("capped-var"), extra) as server:
+        yield server
+
+
+def _sign_in(page: Any, server: Server, who: str) -> None:
+    email, password = ACCOUNTS[who]
+    page.goto(server.url("/workshop/signin"))
+    page.fill("#email", email)
+    page.fill("#password", password)
+    page.click("form button[type=submit]")
+    page.wait_for_url("**/workshop/")
+
+
+def test_the_agent_failed_card_and_its_details_for_admins(
+    new_page: Callable[..., Any], capped_server: Server, axe: Callable[[Any], None]
+) -> None:
+    member = new_page()
+    _sign_in(member, capped_server, "ana")
+    member.fill("#note", "El TQ-7F3K2 pasó a lavado")
+    member.click("#composer button[type=submit]")
+    failed = member.locator("#result article.state-failed")
+    failed.wait_for()
+    text = failed.text_content() or ""
+    assert "El asistente falló" in text
+    assert "El presupuesto de modelos del taller para este mes está agotado." in text
+    assert "budget_exhausted" in text
+    assert failed.get_by_role("link", name="Ver detalles").count() == 0  # details are for admins
+    axe(member)
+
+    admin = new_page()
+    _sign_in(admin, capped_server, "admin")
+    admin.fill("#note", "El TQ-7F3K2 pasó a lavado")
+    admin.click("#composer button[type=submit]")
+    failed = admin.locator("#result article.state-failed")
+    failed.wait_for()
+    failed.get_by_role("link", name="View details").click()
+    admin.wait_for_url("**/workshop/runs/*")
+    assert "budget_exhausted" in admin.locator("main").inner_text()
+    axe(admin)
