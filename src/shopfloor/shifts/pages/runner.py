@@ -74,7 +74,12 @@ def worker_pool(workers: int) -> ProcessPoolExecutor:
         if pool is None:
             context = multiprocessing.get_context("forkserver")
             context.set_forkserver_preload(PRELOAD)
-            pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=work.init_worker)
+            pool = ProcessPoolExecutor(
+                max_workers=workers,
+                mp_context=context,
+                initializer=work.init_worker,
+                initargs=(os.getpid(),),
+            )
             _pools[workers] = pool
         return pool
 

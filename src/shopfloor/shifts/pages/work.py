@@ -10,6 +10,8 @@ is never held between jobs (an ingest can take its write lock then) and no conne
 from __future__ import annotations
 
 import os
+import threading
+import time
 from collections.abc import Callable
 from datetime import date
 from pathlib import Path
@@ -22,6 +24,8 @@ T = TypeVar("T")
 # Investigations are the background of the server: a worker yields the processor to the process that
 # answers the other apps' requests (docs/security.md, "The /shifts routes").
 WORKER_NICENESS = 10
+# How often a worker checks that the server process still runs.
+SERVER_WATCH_S = 1.0
 
 
 def call(fn: Callable[..., T], *args: Any) -> tuple[str, Any]:
@@ -53,13 +57,37 @@ class WorkerError(RuntimeError):
     """An unexpected error in a worker process, with the worker's traceback as text (answered 500)."""
 
 
-def init_worker() -> None:
+def init_worker(server_pid: int) -> None:
     """A worker process's start: lower its scheduling priority (best effort; a platform without ``nice``
-    keeps the default)."""
+    keeps the default), and watch the server process: a worker is a child of the fork server, not of the
+    server, so a server that is killed (SIGKILL) would leave its workers, and with them the fork server,
+    running."""
     try:
         os.nice(WORKER_NICENESS)
     except (AttributeError, OSError):
         pass
+    threading.Thread(target=_exit_with, args=(server_pid,), name="server-watch", daemon=True).start()
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return False  # the number now belongs to another user's process
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return stat.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except OSError:
+        return True  # no /proc: the signal check is all there is
+
+
+def _exit_with(server_pid: int) -> None:
+    while alive(server_pid):
+        time.sleep(SERVER_WATCH_S)
+    os._exit(0)
 
 
 def ready() -> bool:
