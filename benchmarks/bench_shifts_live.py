@@ -14,15 +14,18 @@ from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from shopfloor.agent.providers.replay import REPLAY_MODELS as MODELS
+from shopfloor.agent.providers.replay import recording, replayed_provider
 from shopfloor.bench import Figure
 from shopfloor.shifts.planning.live import investigate_live, parse_planner
-from shopfloor.shifts.planning.live_replay import MODELS, recording, replayed_provider
 from shopfloor.shifts.plant.scope import Scope
 from shopfloor.shifts.records.store import DayRows, connect, open_read_only, replace_day
 
 DAY = date(2026, 9, 16)
 SCOPE = Scope(day=DAY, shift=2, include="shift")
 STATE: dict[str, Any] = {}
+
+SHIFTS_RECORDINGS = Path(__file__).resolve().parents[1] / "tests" / "shifts" / "live" / "recordings"
 
 
 def _day(day: date) -> DayRows:
@@ -127,8 +130,9 @@ def conn() -> Any:
 
 
 def diagnosis(provider: str, planner: str, scenario: str) -> dict[str, float]:
-    """One replayed shift diagnosis with its narrative: model calls, cost ($) and tool calls per run."""
-    wire = recording(provider, scenario)
+    """One replayed shift diagnosis with its narrative: model calls, cost (US cents, as the table prints three
+    decimals) and tool calls per run."""
+    wire = recording(SHIFTS_RECORDINGS, provider, scenario)
     sdk = replayed_provider(provider, wire)
     answer = investigate_live(
         "why was second shift slow", SCOPE, conn(), parse_planner(planner), sdk, narrative=sdk
@@ -136,9 +140,11 @@ def diagnosis(provider: str, planner: str, scenario: str) -> dict[str, float]:
     if wire.problems or answer.status != "complete":
         raise RuntimeError(f"{provider}/{scenario}: {answer.status} {wire.problems or answer.errors}")
     usage = answer.usage
+    if usage["cost_usd"] is None:  # an unknown cost is never shown as $0 (docs/pricing.md)
+        raise RuntimeError(f"{provider}/{scenario}: the replayed model has no known price")
     return {
         "median": float(usage["model_calls"]),
-        "cost_usd": float(usage["cost_usd"] or 0.0),
+        "cost_cents": float(usage["cost_usd"]) * 100,
         "tool_calls": float(usage["tool_calls"]),
         "tokens_in": float(usage["tokens_in"]),
         "tokens_out": float(usage["tokens_out"]),
@@ -148,7 +154,7 @@ def diagnosis(provider: str, planner: str, scenario: str) -> dict[str, float]:
 FIGURES = [
     *(
         Figure(
-            f"shift diagnosis, {provider} tool loop ({MODELS[provider]}): model calls per run (cost $ below)",
+            f"shift diagnosis, {provider} tool loop ({MODELS[provider]}): model calls per run (cost below)",
             unit="calls",
             goal=10.0,
             measure=lambda provider=provider: diagnosis(provider, MODELS[provider], "complete"),  # type: ignore[misc]
@@ -156,7 +162,7 @@ FIGURES = [
         for provider in ("anthropic", "openai", "gemini")
     ),
     Figure(
-        "shift diagnosis, anthropic analyst (claude-opus-5-5): model calls per run (cost $ below)",
+        "shift diagnosis, anthropic analyst (claude-opus-5-5): model calls per run (cost below)",
         unit="calls",
         goal=10.0,
         measure=lambda: diagnosis("anthropic", "analyst", "analyst_complete"),

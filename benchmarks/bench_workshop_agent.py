@@ -125,7 +125,7 @@ def _wait_until_up(port: int) -> None:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
-            if httpx2.get(f"http://127.0.0.1:{port}/workshop/", timeout=1).status_code == 200:
+            if httpx2.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
                 return
         except httpx2.TransportError:
             pass

@@ -11,13 +11,13 @@ import pytest
 
 from shopfloor.agent.loop import Outcome, run_loop
 from shopfloor.agent.providers.base import ModelRequest, Provider, Turn, UserText
-from shopfloor.agent.providers.replay import Recorder, Replay
+from shopfloor.agent.providers.replay import FAKE_KEY, Recorder, Replay
 from shopfloor.agent.tools import ToolRegistry
 from shopfloor.agent.trace import Trace
 from shopfloor.settings import provider_key
 
 RECORDINGS = Path(__file__).parent / "recordings"
-FAKE_KEY = "sk-test-0123456789abcdef-not-a-real-key"
+
 SYSTEM = "You are the test assistant."
 
 

@@ -47,13 +47,16 @@ def with_shift_start(xml: str, day: str, value: str, quote: bool = False) -> str
 
 
 def with_root_attr(xml: str, attr: str, value: str) -> str:
-    return re.sub(rf'(<production [^>]*?){attr}="[^"]*"', rf"\g<1>{attr}={quoteattr(value)}", xml, count=1)
+    # A function as the replacement: the value is text, not a template (a backslash in it is no escape).
+    written = f"{attr}={quoteattr(value)}"
+    return re.sub(rf'(<production [^>]*?){attr}="[^"]*"', lambda m: m.group(1) + written, xml, count=1)
 
 
 def set_setup_attr(xml: str, record_id: str, attr: str, value: str) -> str:
     start = xml.index(f'<setup id="{record_id}"')
     end = xml.index(">", start)
-    tag = re.sub(rf'\b{attr}="[^"]*"', f"{attr}={quoteattr(value)}", xml[start:end], count=1)
+    written = f"{attr}={quoteattr(value)}"
+    tag = re.sub(rf'\b{attr}="[^"]*"', lambda _m: written, xml[start:end], count=1)
     return xml[:start] + tag + xml[end:]
 
 

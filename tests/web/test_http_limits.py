@@ -164,7 +164,30 @@ def test_the_limits_come_from_settings():
             http_header_timeout_s=3,
         )
     )
-    assert options["h11_max_incomplete_event_size"] == 12345
     assert options["timeout_keep_alive"] == 7 and options["limit_concurrency"] == 99
     assert options["server_header"] is False
-    assert options["http"] == "shopfloor.web.server:LimitedH11Protocol"
+    assert options["http"] == "shopfloor.web.server:LimitedHttpToolsProtocol"
+
+
+def test_the_server_runs_the_httptools_parser_with_the_limits():
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    from shopfloor.web.server import LimitedHttpToolsProtocol
+
+    assert issubclass(LimitedHttpToolsProtocol, HttpToolsProtocol)
+
+
+def test_a_later_request_on_a_kept_alive_connection_has_the_same_limits(port):
+    with _connect(port) as sock:
+        sock.sendall(_request())
+        assert read_response(sock)[0] == 200
+        sock.sendall(_request(f"x-big: {'a' * (2 * MAX_HEADER_BYTES)}\r\n"))
+        assert read_response(sock)[0] == 431
+        assert closed_by_peer(sock, within=5)
+    with _connect(port) as sock:  # the second head starts, then stalls: cut off at the head deadline
+        sock.sendall(_request())
+        assert read_response(sock)[0] == 200
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: t\r\n")
+        started = time.monotonic()
+        assert closed_by_peer(sock, within=HEADER_TIMEOUT_S + 3)
+        assert time.monotonic() - started >= HEADER_TIMEOUT_S * 0.8

@@ -1,10 +1,10 @@
 """The HTTP server's limits, in one place: what ``shopfloor serve`` passes to uvicorn (docs/security.md).
 
-uvicorn's ``httptools`` parser has no limit on the size of a request head; ``h11`` bounds only a head still
-incomplete (``h11_max_incomplete_event_size``), so a large head arriving in one read passes. Neither has a
-deadline for a request head, and a fresh connection that sends nothing never times out.
-:class:`LimitedH11Protocol` adds both: every head over the limit is refused with a 431, and a head must
-arrive in time.
+uvicorn's ``httptools`` parser has no limit on the size of a request head (``h11`` bounds only a head still
+incomplete, so a large head arriving in one read passes), and neither parser has a deadline for a request
+head: a fresh connection that sends nothing never times out. :class:`LimitedHttpToolsProtocol` adds both to
+httptools, the faster of the two (docs/workshop-agent.md, "Benchmarks"): every head over the limit is
+refused with a 431, and a head must arrive in time.
 """
 
 from __future__ import annotations
@@ -13,20 +13,18 @@ import asyncio
 import json
 from typing import Any
 
-import h11
-from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from shopfloor.logs import new_request_id
 from shopfloor.settings import Settings, get_settings
 
-PROTOCOL = "shopfloor.web.server:LimitedH11Protocol"
+PROTOCOL = "shopfloor.web.server:LimitedHttpToolsProtocol"
 
 
 def uvicorn_options(settings: Settings) -> dict[str, Any]:
     """The uvicorn options that enforce ``settings``' HTTP limits (and send no ``server`` header)."""
     return {
         "http": PROTOCOL,
-        "h11_max_incomplete_event_size": settings.http_max_header_bytes,
         "timeout_keep_alive": settings.http_keep_alive_s,
         "limit_concurrency": settings.http_max_concurrency,
         "server_header": False,
@@ -57,22 +55,23 @@ def head_refusal() -> bytes:
     return head.encode() + body
 
 
-class LimitedH11Protocol(H11Protocol):
-    """h11 with two limits on each request head: it may be at most ``h11_max_incomplete_event_size`` bytes
-    (``http_max_header_bytes``), and from the connection's start, or from the first byte of a later request,
-    it must arrive within ``http_header_timeout_s``, or the connection is closed.
+class LimitedHttpToolsProtocol(HttpToolsProtocol):
+    """httptools with two limits on each request head: at most ``http_max_header_bytes`` bytes, arriving
+    within ``http_header_timeout_s`` of the connection's start or of the first byte of a later request, or
+    the connection is closed.
 
-    The timeout is read from the process's settings: server worker processes rebuild everything from the
-    same ``SHOPFLOOR_*`` environment."""
+    httptools buffers a header it has not finished reading without any bound, so the head is measured here,
+    from the bytes received, before the parser sees them. The limits are read from the process's settings:
+    server worker processes rebuild everything from the same ``SHOPFLOOR_*`` environment."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.header_timeout_s = get_settings().http_header_timeout_s
+        settings = get_settings()
+        self.header_timeout_s = settings.http_header_timeout_s
+        self.max_head_bytes = settings.http_max_header_bytes
         self._head_deadline: asyncio.TimerHandle | None = None
-        self.max_head_bytes = (
-            self.config.h11_max_incomplete_event_size or get_settings().http_max_header_bytes
-        )
-        self._head = b""  # the current request head so far, kept up to just over the limit
+        self._in_head = True  # between the end of a request (or the connection's start) and its headers
+        self._head = b""
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         """Start the head deadline: a connection that sends nothing is closed too."""
@@ -80,8 +79,8 @@ class LimitedH11Protocol(H11Protocol):
         self._arm()
 
     def data_received(self, data: bytes) -> None:
-        """Keep the deadline while a head is incomplete; drop it once the request line and headers are in."""
-        if self.conn.their_state is h11.IDLE:
+        """Measure the head before the parser buffers it; refuse one over the limit with a 431."""
+        if self._in_head:
             self._arm()
             self._head = (self._head + data)[: self.max_head_bytes + 4]
             if head_too_large(self._head, self.max_head_bytes):
@@ -90,9 +89,18 @@ class LimitedH11Protocol(H11Protocol):
                 self.transport.close()
                 return
         super().data_received(data)
-        if self.conn.their_state is not h11.IDLE:
-            self._disarm()
-            self._head = b""
+
+    def on_headers_complete(self) -> None:
+        """The head is in: no deadline, nothing more to measure until the next request."""
+        self._in_head = False
+        self._head = b""
+        self._disarm()
+        super().on_headers_complete()
+
+    def on_message_complete(self) -> None:
+        """The next bytes on this connection start a new head."""
+        super().on_message_complete()
+        self._in_head = True
 
     def connection_lost(self, exc: Exception | None) -> None:
         """No deadline outlives its connection."""
@@ -110,5 +118,5 @@ class LimitedH11Protocol(H11Protocol):
 
     def _head_too_slow(self) -> None:
         self._head_deadline = None
-        if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+        if self._in_head and not self.transport.is_closing():
             self.transport.close()

@@ -1,13 +1,14 @@
 """The hand-built record store of tests/shifts/investigation, and the recorded exchanges of
-``recordings/<provider>/`` served to the real SDKs (``shifts/planning/live_replay.py``)."""
+``recordings/<provider>/`` served to the real SDKs (``shopfloor.agent.providers.replay``)."""
 
 from __future__ import annotations
 
 from datetime import date
+from pathlib import Path
 
 import pytest
 
-from shopfloor.shifts.planning.live_replay import recording, replayed_provider
+from shopfloor.agent.providers.replay import TaggedReplay, recording, replayed_provider
 from shopfloor.shifts.plant.scope import Scope
 from shopfloor.shifts.records.store import connect, open_read_only, replace_day
 from tests.shifts.investigation.conftest import WEEK_A, WEEK_B, build_day
@@ -15,8 +16,13 @@ from tests.shifts.investigation.conftest import WEEK_A, WEEK_B, build_day
 DAY = date(2026, 9, 16)
 SHIFT2 = Scope(day=DAY, shift=2, include="shift")
 PROVIDERS = ("anthropic", "openai", "gemini")
-replay = recording
+RECORDINGS = Path(__file__).parent / "recordings"
 sdk_provider = replayed_provider
+
+
+def replay(provider: str, scenario: str) -> TaggedReplay:
+    """The recording ``recordings/<provider>/<scenario>.json``."""
+    return recording(RECORDINGS, provider, scenario)
 
 
 @pytest.fixture(scope="session")

@@ -18,12 +18,15 @@ writes every exchange in the same format, with auth headers and the key removed.
 from __future__ import annotations
 
 import json
+import re
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import httpx2
+
+from shopfloor.agent.providers.base import Provider
 
 # Request headers that carry credentials; never captured or written.
 SECRET_HEADERS = frozenset({"authorization", "x-api-key", "x-goog-api-key", "api-key", "cookie"})
@@ -90,7 +93,7 @@ class Replay:
         self._lock = threading.Lock()
 
     @classmethod
-    def from_file(cls, path: Path) -> Replay:
+    def from_file(cls, path: Path) -> Self:
         """Load a recording file."""
         data = json.loads(path.read_text(encoding="utf-8"))
         return cls([Exchange.from_dict(e) for e in data["exchanges"]], name=path.stem)
@@ -225,3 +228,49 @@ def _json_body(content: bytes) -> Any:
 
 def _public_headers(headers: httpx2.Headers) -> dict[str, str]:
     return {k.lower(): v for k, v in headers.items() if k.lower() not in SECRET_HEADERS}
+
+
+# Replays that the tests and `make bench` run through the real adapters (docs/providers.md, "Recordings").
+FAKE_KEY = "sk-test-0123456789abcdef-not-a-real-key"
+REPLAY_MODELS = {"anthropic": "claude-opus-5-5", "openai": "gpt-6.1-terra", "gemini": "gemini-2.5-flash-lite"}
+_RUN_TAG = re.compile(rb"\br\d+-([0-9a-f]{6})\b")
+
+
+class TaggedReplay(Replay):
+    """A replay whose recorded answers write ``{run}`` where a run's result-id tag goes.
+
+    A model learns result ids (``r1-3fa9c0``) from the results it was sent, and the tag changes with every run,
+    so a recording cannot hold it: the replay fills in the tag found in the request it answers.
+    """
+
+    def handler(self, request: httpx2.Request) -> httpx2.Response:
+        """Answer from the recording, with ``{run}`` replaced by the tag the request carries."""
+        response = super().handler(request)
+        tags = _RUN_TAG.findall(request.content)
+        body = response.content
+        if tags and b"{run}" in body:
+            body = body.replace(b"{run}", tags[-1])
+        headers = {k: v for k, v in response.headers.items() if k.lower() != "content-length"}
+        return httpx2.Response(response.status_code, headers=headers, content=body, request=request)
+
+
+def recording(root: Path, provider: str, scenario: str) -> TaggedReplay:
+    """The recording ``<root>/<provider>/<scenario>.json``."""
+    return TaggedReplay.from_file(root / provider / f"{scenario}.json")
+
+
+def replayed_provider(provider: str, wire: Replay) -> Provider:
+    """The real adapter for ``provider`` (with its replay model) on ``wire``, the SDKs' own retries kept."""
+    client = wire.http_client()
+    model = REPLAY_MODELS[provider]
+    if provider == "anthropic":
+        from shopfloor.agent.providers.anthropic_provider import AnthropicProvider
+
+        return AnthropicProvider(FAKE_KEY, model=model, http_client=client)
+    if provider == "openai":
+        from shopfloor.agent.providers.openai_provider import OpenAIProvider
+
+        return OpenAIProvider(FAKE_KEY, model=model, http_client=client)
+    from shopfloor.agent.providers.gemini_provider import GeminiProvider
+
+    return GeminiProvider(FAKE_KEY, model=model, http_client=client, retry_initial_delay_s=0.001)

@@ -82,7 +82,11 @@ def _run_note(
     try:
         provider = choose_provider(model, settings)
     except ProviderConfigError as error:
-        raise ApiError(400, "bad_request", str(error)) from None
+        # A --model the caller typed is a bad parameter; a model from the settings is the same
+        # configuration error the HTTP route answers (docs/workshop-agent.md, "Contract").
+        if model:
+            raise ApiError(400, "bad_request", str(error)) from None
+        raise ApiError(500, "model_not_configured", str(error)) from None
     body: dict[str, Any] = {"note": text, "input_mode": mode}
     if hat_tag:
         body["hat_tag"] = hat_tag
