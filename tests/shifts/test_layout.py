@@ -21,7 +21,7 @@ def shifts_graph() -> dict[str, set[str]]:
 
 def test_the_graph_sees_imports_inside_functions_and_the_faces_lazy_names():
     graph = shifts_graph()
-    assert "shopfloor.shifts.investigation" in graph["shopfloor.shifts.api"]  # inside a route
+    assert "shopfloor.shifts.investigation" in graph["shopfloor.shifts.pages.work"]  # inside a worker job
     assert "shopfloor.shifts.investigation" in graph["shopfloor.shifts"]  # the face's lazy names
 
 

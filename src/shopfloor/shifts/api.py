@@ -4,38 +4,38 @@
 - ``GET /q`` resolves a question with the offline router and redirects (303) to its canonical address.
 - ``GET /a`` answers an address as the page (``format=pdf``: a PDF, ``format=json``), ``GET /a.json`` as JSON.
 - ``POST /ask`` asks from the page (JSON body, the page's request token): the answer's fragment for htmx,
-  otherwise the answer as JSON.
+  otherwise the answer as JSON. Its ``planner`` is the page's planner control (offline unless a planner
+  whose key is set is chosen; public mode offline only).
 - ``GET /report`` a period report (JSON, ``format=pdf`` or ``format=html``).
 - ``GET /static/…`` the allowlisted static files.
 
-None of these calls a model, carries a key or keeps a session: follow-up context is the ``after=`` chain inside
-the address. Every route sits behind :class:`~shopfloor.shifts.pages.guard.ShiftsGuard`. Investigations run in
-the investigator's own bounded pool, and an address's answer is kept, so the page, its JSON and its PDF are
+Apart from a live planner chosen on the page for ``POST /ask``, none of these calls a model, carries a key or keeps a session: follow-up context is the ``after=`` chain inside
+the address. Every route sits behind :class:`~shopfloor.shifts.pages.guard.ShiftsGuard`. Investigations, pages
+and PDFs are drawn in the investigator's own worker processes, and an address's answer is kept, so the page, its JSON and its PDF are
 one retained answer (:mod:`shopfloor.shifts.pages.runner`).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import date
 from typing import Any
 
-import duckdb
 from fastapi import FastAPI, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from shopfloor.settings import Settings
-from shopfloor.shifts.pages import views
+from shopfloor.shifts.pages import views, work
 from shopfloor.shifts.pages.guard import RequestTokens, ShiftsGuard
 from shopfloor.shifts.pages.limits import make_counter
 from shopfloor.shifts.pages.runner import Runner, store_version
 from shopfloor.shifts.planning.plans import ADDRESS_KEYS, AddressError, Plan, parse_address
 from shopfloor.shifts.planning.router import MAX_QUESTION_CHARS, Unavailable, route
 from shopfloor.shifts.plant.scope import Scope, ScopeError
-from shopfloor.shifts.records import store
 from shopfloor.web.errors import ApiError, install_error_handlers
 
 REPORT_PERIODS = ("week", "month", "fiscal")
@@ -112,48 +112,51 @@ class AskBody(BaseModel):
     include: str | None = None
     period: str = "day"
     after: str | None = None
+    planner: str | None = Field(default=None, max_length=100)
 
 
 def create_app(settings: Settings) -> FastAPI:
-    """The Shift Investigator sub-app, behind its guard."""
-    app = FastAPI(title="Shift Investigator", docs_url=None, redoc_url=None)
-    install_error_handlers(app)
+    """The Shift Investigator sub-app, behind its guard; its lifespan starts and stops the worker processes."""
     workers = 1 if settings.public else settings.shifts_max_concurrency
     runner = Runner(workers, settings.shifts_max_waiting, settings.shifts_answer_cache)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        runner.start()
+        try:
+            yield
+        finally:
+            runner.close()
+
+    app = FastAPI(title="Shift Investigator", docs_url=None, redoc_url=None, lifespan=lifespan)
+    install_error_handlers(app)
     tokens = RequestTokens(settings.session_secret())
     app.state.runner = runner
-    pages = views.Pages(settings, tokens)
+    view = views.page_view(settings)
+    db = settings.shifts_db_path()
 
-    def in_store(fn: Callable[[Any], Any]) -> Callable[[], Any]:
-        path = settings.shifts_db_path()
+    def html(text: str, headers: dict[str, str] | None = None) -> HTMLResponse:
+        """A drawn page with a fresh request token in its slot."""
+        return HTMLResponse(text.replace(views.TOKEN_SLOT, tokens.issue()), headers=headers)
 
-        def job() -> Any:
-            if not path.is_file():
-                raise ApiError(503, "no_store", "The record store is not prepared; run `shopfloor prepare`.")
-            try:
-                conn = store.open_existing(path)
-            except store.StoreUnavailable:
-                # Held by a writer (an ingest) or not a record store: a clear 503, never a 500 (docs/errors.md).
-                raise ApiError(
-                    503,
-                    "store_unavailable",
-                    "The record store cannot be opened now; try again shortly.",
-                ) from None
-            try:
-                return fn(conn)
-            finally:
-                conn.close()
+    planners = {choice["name"]: choice for choice in view["planners"]}
 
-        return job
+    def chosen_planner(name: str | None) -> str:
+        """The planner the ask names (the offline one when it names none), if it can run here; else 400."""
+        name = (name or "offline").strip() or "offline"
+        choice = planners.get(name)
+        if choice is None:
+            raise ApiError(400, "bad_planner", f"No planner is named {name!r}.")
+        if not choice["enabled"]:
+            raise ApiError(400, "bad_planner", f"The planner {name} cannot run here: {choice['why']}.")
+        return name
 
     async def version() -> tuple[int, int]:
-        return store_version(settings.shifts_db_path())
+        return store_version(db)
 
     async def answer_for(address: str) -> dict[str, Any]:
-        from shopfloor.shifts.investigation import investigate_address
-
         key = ("answer", address, await version())
-        return await runner.once(key, in_store(lambda conn: investigate_address(address, conn).as_dict()))  # type: ignore[no-any-return]
+        return await runner.once(key, work.answer, db, address)
 
     async def asked(question: str, scope: Scope, after: str | None) -> dict[str, Any]:
         previous = parse_address(after) if after else None
@@ -162,36 +165,18 @@ def create_app(settings: Settings) -> FastAPI:
             answer = dict(await answer_for(routed.address()))
             answer["question"] = question
             return answer
-        from shopfloor.shifts.investigation import investigate
-
-        return await runner.run(in_store(lambda conn: investigate(question, scope, conn).as_dict()))  # type: ignore[no-any-return]
+        return await runner.run(work.ask, db, question, scope)
 
     async def report_for(period: str, day: date, shift: int | None) -> dict[str, Any]:
-        from shopfloor.shifts.answers.reports import period_report
-
         key = ("report", period, day, shift, await version())
-        return await runner.once(  # type: ignore[no-any-return]
-            key,
-            in_store(lambda conn: jsonable_encoder(period_report(conn, period, day, shift))),  # type: ignore[arg-type]
-        )
+        return await runner.once(key, work.report, db, period, day, shift)
 
     async def days() -> dict[str, str]:
-        def read(conn: Any) -> dict[str, str]:
-            try:
-                first, last = conn.execute("SELECT min(day), max(day) FROM days").fetchone()
-            except duckdb.CatalogException:
-                # A DuckDB file that is not a record store (docs/errors.md, "no_store").
-                raise ApiError(
-                    503, "no_store", "The file is not a record store; run `shopfloor prepare`."
-                ) from None
-            if first is None:
-                raise ApiError(503, "no_store", "The record store holds no days; run `shopfloor prepare`.")
-            return {"first": first.isoformat(), "last": last.isoformat()}
+        return await runner.once(("days", await version()), work.days, db)
 
-        return await runner.once(("days", await version()), in_store(read))  # type: ignore[no-any-return]
-
-    async def context(answer: dict[str, Any] | None, scope: Scope, form: dict[str, Any]) -> dict[str, Any]:
-        """Everything a page or a fragment shows: the answer, its cards, the window's report."""
+    async def drawn(template: str, answer: dict[str, Any] | None, scope: Scope, form: dict[str, Any]) -> str:
+        """The page or the answer fragment: the answer, its cards, the window's report, laid out and with
+        its charts drawn in a worker process, never in the server's."""
         cards_answer = answer
         if answer is None or not views.kpi_groups(answer):
             cards_answer = None
@@ -201,9 +186,15 @@ def create_app(settings: Settings) -> FastAPI:
         report = None
         if scope.period in REPORT_PERIODS:
             report = await report_for(scope.period, scope.day, scope.shift)
-        span = await days()
-        # Charts are drawn and tables laid out in the investigator's pool, never on the event loop.
-        return await runner.run(lambda: pages.context(answer, cards_answer, report, scope, form, span))  # type: ignore[no-any-return]
+        parts = {
+            "answer": answer,
+            "cards_answer": cards_answer,
+            "report": report,
+            "scope": scope,
+            "form": form,
+            "days": await days(),
+        }
+        return await runner.run(work.render, view, template, parts)
 
     @app.get("/", response_class=HTMLResponse, openapi_extra=query_params(*SCOPE_PARAMS))
     async def index(request: Request) -> HTMLResponse:
@@ -214,12 +205,12 @@ def create_app(settings: Settings) -> FastAPI:
             q.get("day") or span["last"], q.get("shift", "2"), q.get("include"), q.get("period", "day")
         )
         form = views.form_state(scope, "", None)
-        return pages.page(await context(None, scope, form))
+        return html(await drawn("index.html", None, scope, form))
 
     @app.get("/guide", response_class=HTMLResponse)
     async def guide() -> HTMLResponse:
         """The field guide: the plant, the measures, the tools, the loop, the limits, how to ask."""
-        return pages.guide(await days())
+        return html(await runner.run(work.guide, view, await days()))
 
     @app.get("/scope", response_class=HTMLResponse, openapi_extra=query_params(*SCOPE_PARAMS))
     async def scope_fragment(request: Request) -> HTMLResponse:
@@ -254,7 +245,7 @@ def create_app(settings: Settings) -> FastAPI:
                 )
             answer = await asked(question, scope, after)
             form = views.form_state(scope, question, None)
-            return pages.page(await context(answer, scope, form))
+            return html(await drawn("index.html", answer, scope, form))
         root = request.scope.get("root_path", "")
         return RedirectResponse(root + routed.address(), status_code=303)
 
@@ -276,23 +267,20 @@ def create_app(settings: Settings) -> FastAPI:
         if fmt is None:
             kept = runner.kept(page_key)
             if kept is not None:
-                return HTMLResponse(kept.replace(views.TOKEN_SLOT, tokens.issue()))
+                return html(kept)
         answer = await answer_for(address)
         if fmt == "json":
             return JSONResponse(jsonable_encoder(answer))
         if fmt == "pdf":
-            from shopfloor.shifts.answers.pdf import answer_pdf
-
-            pdf = await runner.once(("answer.pdf", address, await version()), lambda: answer_pdf(answer))
+            pdf = await runner.once(("answer.pdf", address, await version()), work.answer_pdf, answer)
             return Response(pdf, media_type="application/pdf", headers=_attachment("answer.pdf"))
         scope = scope_of_plan(plan)
         question = answer.get("question") or address
         form = views.form_state(scope, question if question != address else "", address)
-        ctx = await context(answer, scope, form)
-        # Drawn in the investigator's pool, not on the event loop, and kept: the same address is the same page.
-        text = await runner.run(lambda: pages.page_text(ctx, views.TOKEN_SLOT))
+        # Kept: the same address is the same page (its token slot filled per response).
+        text = await drawn("index.html", answer, scope, form)
         runner.keep(page_key, text)
-        return HTMLResponse(text.replace(views.TOKEN_SLOT, tokens.issue()))
+        return html(text)
 
     @app.get("/a.json", openapi_extra=ADDRESS_PARAMS)
     async def answer_json(request: Request) -> JSONResponse:
@@ -325,7 +313,13 @@ def create_app(settings: Settings) -> FastAPI:
             body.question, _parsed_scope(body.day, body.shift, body.include, body.period)
         )
         after = usable_after(body.after, scope)
-        answer = await asked(body.question, scope, after)
+        planner = chosen_planner(body.planner)
+        if planner == "offline":
+            answer = await asked(body.question, scope, after)
+        else:
+            # A live planner's answer costs a model call each time: it is never kept, and its address (if the
+            # router reads the question) answers with the offline planner.
+            answer = await runner.run(work.ask_live, db, settings, body.question, scope, planner, after)
         if request.headers.get("hx-request") != "true":
             return JSONResponse(jsonable_encoder(answer))
         if answer.get("address"):
@@ -333,9 +327,9 @@ def create_app(settings: Settings) -> FastAPI:
             # the fragment swaps them out of band.
             scope = scope_of_plan(parse_address(answer["address"]))
         form = views.form_state(scope, body.question, answer.get("address"))
-        ctx = await context(answer, scope, form)
-        headers = {"HX-Push-Url": "/shifts" + answer["address"]} if answer.get("address") else {}
-        return pages.fragment(ctx, headers)
+        pushed = answer.get("address") and planner == "offline"
+        headers = {"HX-Push-Url": "/shifts" + answer["address"]} if pushed else {}
+        return html(await drawn("_main.html", answer, scope, form), headers)
 
     @app.get("/report", response_model=None, openapi_extra=query_params("period", "day", "shift", "format"))
     async def report(request: Request) -> Response:
@@ -349,14 +343,12 @@ def create_app(settings: Settings) -> FastAPI:
         scope = _parsed_scope(q.get("day", ""), q.get("shift"), None, "day")
         data = await report_for(period, scope.day, scope.shift)
         if fmt == "pdf":
-            from shopfloor.shifts.answers.pdf import report_pdf
-
             key = ("report.pdf", period, scope.day, scope.shift, await version())
-            pdf = await runner.once(key, lambda: report_pdf(data))
+            pdf = await runner.once(key, work.report_pdf, data)
             return Response(pdf, media_type="application/pdf", headers=_attachment("period-report.pdf"))
         if fmt == "html":
             page_scope = _parsed_scope(scope.day.isoformat(), scope.shift, None, period)
-            return pages.page(await context(None, page_scope, views.form_state(page_scope, "", None)))
+            return html(await drawn("index.html", None, page_scope, views.form_state(page_scope, "", None)))
         return JSONResponse(data)
 
     # The OpenAPI document names the media types the allowlist serves (docs/security.md, "Input limits").

@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from shopfloor.shifts.pages.views import EXAMPLES
-from tests.e2e.conftest import Server
+from tests.e2e.conftest import Server, free_port, python_command, serve
+from tests.e2e.shifts.conftest import build_store, shifts_env
 
 START = "/shifts/?day=2026-09-14&shift=2&include=shift&period=day"
 
@@ -79,6 +80,29 @@ def test_a_citation_opens_its_row_in_the_trace(page, shifts_server):
     row.wait_for(state="visible")
     assert page.evaluate(f"() => document.querySelector('{target}').closest('details').open")
     assert page.evaluate(f"() => document.querySelector('{target}').classList.contains('cited')")
+
+
+def test_an_answer_opened_from_its_address_has_its_cards_after_the_headline_and_no_404(page, shifts_server):
+    failed: list[str] = []
+    page.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    open_page(page, shifts_server, "/shifts/a?day=2026-09-14&shift=2&measure=overview")
+    # Opened from its address, the answer says so rather than showing the address as a question.
+    assert page.locator("#main .asked").inner_text() == "Opened from its address"
+    assert page.locator("#main .asked q").count() == 0
+    # The headline, then the cards, then the findings.
+    order = page.evaluate(
+        """() => ['.answer .headline', '.answer .cards-block', '.answer .findings'].map(
+            s => document.querySelector(s)).map((n, i, all) => i === 0 ||
+            Boolean(all[i - 1].compareDocumentPosition(n) & Node.DOCUMENT_POSITION_FOLLOWING))"""
+    )
+    assert order == [True, True, True]
+    icon = page.locator("link[rel=icon]").get_attribute("href")
+    r = page.request.get(shifts_server.url(icon))
+    assert r.status == 200 and r.headers["content-type"].startswith("image/svg+xml")
+    assert failed == []
+    # Asked from the page, the same answer shows the question.
+    ask_by_button(page, "Summarize performance, downtime and waste. Show supporting charts.")
+    assert page.locator("#main .asked q").inner_text().startswith("Summarize performance")
 
 
 def test_where_to_look_links_open_their_address(page, shifts_server):
@@ -236,7 +260,10 @@ def test_pdf_first_page_screenshot(page, shifts_server, tmp_path, shoot):
         ["pdftoppm", "-r", "110", "-png", "-f", "1", "-l", "1", str(pdf), str(tmp_path / "p")], check=True
     )
     png = next(tmp_path.glob("p*.png"))
-    page.set_content(f"<img alt='First page of the answer PDF' src='data:image/png;base64,{_b64(png)}'>")
+    page.set_content(
+        "<style>body { margin: 0 } img { display: block; max-width: 100%; height: auto }</style>"
+        f"<img alt='First page of the answer PDF' src='data:image/png;base64,{_b64(png)}'>"
+    )
     files = shoot(page, "shifts-pdf-first-page")
     assert all(Path(f).stat().st_size > 10_000 for f in files)
 
@@ -245,3 +272,58 @@ def _b64(path: Path) -> str:
     import base64
 
     return base64.b64encode(path.read_bytes()).decode("ascii")
+
+
+def planner_states(page: Any) -> dict[str, tuple[bool, bool]]:
+    """The planner control's options: value -> (selected, disabled)."""
+    return {
+        o["value"]: (o["selected"], o["disabled"])
+        for o in page.evaluate(
+            "() => [...document.querySelectorAll('#planner option')].map("
+            "o => ({value: o.value, selected: o.selected, disabled: o.disabled}))"
+        )
+    }
+
+
+def test_the_planner_control_without_keys_offers_offline_only(page, shifts_server):
+    open_page(page, shifts_server)
+    states = planner_states(page)
+    assert states.pop("offline") == (True, False)
+    assert states and all(disabled and not selected for selected, disabled in states.values())
+    disabled = page.locator("#planner option[value='claude-opus-5-5']").inner_text()
+    assert "needs ANTHROPIC_API_KEY on the server" in disabled
+    assert page.locator("#planner-help").is_visible()
+    assert "cannot be chosen" in page.locator("#planner-help").inner_text()
+    # The choice travels with the ask.
+    with page.expect_request(lambda r: r.url.endswith("/shifts/ask")) as info:
+        page.get_by_role("button", name="Show setup matrix", exact=True).click()
+    assert info.value.post_data_json["planner"] == "offline"
+    page.wait_for_selector("#main .answer")
+    assert "Planner offline-planner" in page.locator(".trace .usage").inner_text()
+    assert "cost $0.0000" in page.locator(".trace .usage").inner_text()
+
+
+@pytest.fixture(scope="module")
+def keyed_server(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """A server with an Anthropic key in its environment (never used: offline stays the choice)."""
+    var_dir = tmp_path_factory.mktemp("shifts-keyed")
+    store = build_store(var_dir / "shifts.duckdb")
+    port = free_port()
+    env = shifts_env(var_dir, store, ANTHROPIC_API_KEY="sk-ant-test-never-sent")
+    with serve(
+        python_command("serve", "--port", str(port)), env, port, "/healthz", var_dir / "log"
+    ) as server:
+        yield server
+
+
+def test_a_key_on_the_server_enables_its_planners_and_offline_stays_chosen(page, keyed_server):
+    open_page(page, keyed_server)
+    states = planner_states(page)
+    assert states["offline"] == (True, False)
+    assert states["claude-opus-5-5"] == (False, False) and states["analyst:claude-opus-5-5"] == (False, False)
+    assert states["gpt-6.1-terra"][1] and states["gemini-2.5-flash-lite"][1]
+    with page.expect_request(lambda r: r.url.endswith("/shifts/ask")) as info:
+        page.get_by_role("button", name="Show rankings", exact=True).click()
+    assert info.value.post_data_json["planner"] == "offline"
+    page.wait_for_selector("#main .answer")
+    assert "cost $0.0000" in page.locator(".trace .usage").inner_text()

@@ -12,6 +12,7 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote
 
 import pytest
@@ -112,14 +113,28 @@ def test_period_report_route(client):
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
 
 
-def test_missing_store_is_503(tmp_path):
+def test_missing_store_is_503_with_retry_after(tmp_path):
     c = TestClient(
         create_app(Settings(shifts_db=tmp_path / "none.duckdb", var_dir=tmp_path)),
         raise_server_exceptions=False,
         base_url=BASE,
     )
-    r = c.get("/shifts/a?day=2026-09-16&measure=overview")
-    assert r.status_code == 503 and r.json()["error"]["code"] == "no_store"
+    for path in ("/shifts/a?day=2026-09-16&measure=overview", "/shifts/", "/shifts/guide"):
+        r = c.get(path)
+        assert_envelope(r, 503, "no_store")
+        assert r.headers["retry-after"] == "1", path
+
+
+def test_a_store_that_cannot_be_opened_is_503_with_retry_after(tmp_path):
+    junk = tmp_path / "junk.duckdb"
+    junk.write_bytes(b"not a database " * 100)
+    c = TestClient(
+        create_app(Settings(shifts_db=junk, var_dir=tmp_path)), raise_server_exceptions=False, base_url=BASE
+    )
+    r = c.get("/shifts/a.json?day=2026-09-16&measure=overview")
+    assert_envelope(r, 503, "store_unavailable")
+    assert r.headers["retry-after"] == "1"
+    assert junk.read_bytes() == b"not a database " * 100  # nothing changed
 
 
 def test_pdf_and_escaping(client):
@@ -289,7 +304,7 @@ def test_the_61st_request_in_a_minute_is_429_in_the_envelope(client, settings):
 
 
 def test_static_files_come_from_an_allowlist(client):
-    for name in ("shifts.css", "shifts.js", "vendor/htmx-2.0.11.min.js"):
+    for name in ("shifts.css", "shifts.js", "vendor/htmx-2.0.11.min.js", "favicon.svg"):
         assert client.get(f"/shifts/static/{name}").status_code == 200
     for name in ("../api.py", "templates/base.html", "..%2f..%2fsettings.py", "views.py", "shifts.css.bak"):
         assert_envelope(client.get(f"/shifts/static/{name}"), 404, "not_found")
@@ -403,3 +418,57 @@ def test_two_server_processes_share_one_limit(store_path, tmp_path, backend):
         for server in servers:
             server.terminate()
             server.wait(timeout=10)
+
+
+@pytest.mark.slow
+def test_past_the_waiting_limit_is_503_busy_in_the_envelope_with_retry_after(store_path, tmp_path):
+    """One worker and no waiting room: of eight first visits at once, some are answered and the rest are
+    refused at once with 503 ``busy`` in the envelope and ``Retry-After``; a refused one is answered later."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from tests.web.live import free_port
+
+    port = free_port()
+    extra = {"SHOPFLOOR_SHIFTS_MAX_CONCURRENCY": "1", "SHOPFLOOR_SHIFTS_MAX_WAITING": "0"}
+    server = _serve(tmp_path, store_path, port, extra)
+    try:
+        _wait_for(port, server)
+        paths = [
+            f"/shifts/a.json?day=2026-09-{d}&shift={s}&measure=overview"
+            for d in (14, 15, 16, 17)
+            for s in (1, 2)
+        ]
+
+        def fetch(path: str) -> tuple[str, int, Any, bytes]:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=60) as r:
+                    return path, int(r.status), r.headers, r.read()
+            except urllib.error.HTTPError as error:
+                return path, int(error.code), error.headers, error.read()
+
+        with ThreadPoolExecutor(len(paths)) as pool:
+            results = list(pool.map(fetch, paths))
+        statuses = [status for _, status, _, _ in results]
+        assert set(statuses) == {200, 503}, statuses
+        for path, status, headers, body in results:
+            if status == 503:
+                error = json.loads(body)["error"]
+                assert error["code"] == "busy" and error["request_id"] and error["message"], body
+                assert headers["Retry-After"] == "1" and headers["Cache-Control"] == "no-store"
+                refused = path
+        assert fetch(refused)[1] == 200
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
+
+
+def _wait_for(port: int, server: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 30
+    while True:
+        assert server.poll() is None, server.stderr.read().decode() if server.stderr else ""
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2):
+                return
+        except OSError:
+            assert time.monotonic() < deadline
+            time.sleep(0.1)

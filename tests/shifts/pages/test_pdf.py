@@ -3,6 +3,7 @@ on the pages, page numbers and the footer, tables that say how many rows they sh
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -52,6 +53,16 @@ def test_day_answer_pdf_pages(client, tmp_path):
     assert "Figure: Shift 2: Speed to target by grade (%)" in text
     assert any(has_colour(page, CHART_BLUE) for page in images)
     assert "rows shown" in text and "Definitions" in text and "Limitations" in text
+    # Opened from its address, the answer has a plain title and its "Read as" line, never the address as title.
+    read_as = client.get("/shifts/a.json?day=2026-09-16&shift=2&measure=overview").json()["read_as"]
+    assert read_as and read_as[:40] in text and "planner: offline" in text
+    assert any(line.strip() == "Shift Investigator answer" for line in text.splitlines())
+    address = "/a?day=2026-09-16&shift=2&measure=overview"
+    assert all(line.strip() != address for line in text.splitlines())
+    # The footer stops short of the page number (the two never run into each other).
+    assert all(
+        re.search(r"\S\s{2,}Page \d+$", line.rstrip()) for line in text.splitlines() if "Page " in line
+    )
 
 
 def test_period_report_pdf_pages(client, tmp_path):

@@ -19,7 +19,15 @@ from reportlab.lib import colors
 from reportlab.lib.pagesizes import letter
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import inch
-from reportlab.platypus import Image, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import (
+    Image,
+    KeepTogether,
+    Paragraph,
+    SimpleDocTemplate,
+    Spacer,
+    Table,
+    TableStyle,
+)
 
 from shopfloor.shifts.answers.chart_image import HEIGHT_IN, WIDTH_IN, chart_png
 
@@ -65,8 +73,13 @@ def _document(buffer: io.BytesIO, title: str) -> tuple[SimpleDocTemplate, Any]:
         canvas.saveState()
         canvas.setFont("Helvetica", 8)
         canvas.setFillColor(colors.grey)
-        canvas.drawString(document.leftMargin, 0.5 * inch, f"{FOOTER} · {title[:70]}")
-        canvas.drawRightString(letter[0] - document.rightMargin, 0.5 * inch, f"Page {document.page}")
+        number = f"Page {document.page}"
+        room = document.width - canvas.stringWidth(number, "Helvetica", 8) - 12
+        text = f"{FOOTER} · {title}"
+        while canvas.stringWidth(text, "Helvetica", 8) > room and len(text) > 1:
+            text = text[:-2] + "…"  # the footer stops short of the page number
+        canvas.drawString(document.leftMargin, 0.5 * inch, text)
+        canvas.drawRightString(letter[0] - document.rightMargin, 0.5 * inch, number)
         canvas.restoreState()
 
     return doc, on_page
@@ -100,11 +113,27 @@ def table_flowables(
 
 
 def _chart(chart: dict[str, Any], styles: dict[str, ParagraphStyle]) -> list[Any]:
+    # The caption stays on the page of its figure.
     return [
         Spacer(1, 6),
-        Paragraph(f"Figure: {html.escape(str(chart['title']))}", styles["h3"]),
-        Image(io.BytesIO(chart_png(chart, for_pdf=True)), width=WIDTH_IN * inch, height=HEIGHT_IN * inch),
+        KeepTogether(
+            [
+                Paragraph(f"Figure: {html.escape(str(chart['title']))}", styles["h3"]),
+                Image(
+                    io.BytesIO(chart_png(chart, for_pdf=True)), width=WIDTH_IN * inch, height=HEIGHT_IN * inch
+                ),
+            ]
+        ),
     ]
+
+
+def heading(answer: dict[str, Any]) -> str:
+    """The answer's title: the question it was asked with; opened from its address, a plain title (its
+    "Read as" line follows it), never the address."""
+    question = answer.get("question")
+    if question and question != answer.get("address"):
+        return str(question)
+    return "Shift Investigator answer"
 
 
 def answer_pdf(answer: dict[str, Any]) -> bytes:
@@ -112,12 +141,16 @@ def answer_pdf(answer: dict[str, Any]) -> bytes:
     tables, definitions and limitations."""
     styles = _styles()
     buffer = io.BytesIO()
-    title = f"Shift Investigator answer: {answer.get('question') or answer.get('address') or ''}"
+    title = f"Shift Investigator answer: {heading(answer)}"
     doc, on_page = _document(buffer, title)
     scope = answer.get("scope") or {}
+    usage = answer.get("usage") or {}
     story: list[Any] = [
-        Paragraph("Synthetic records · offline planning", styles["caveat"]),
-        Paragraph(html.escape(answer.get("question") or "Shift Investigator answer"), styles["title"]),
+        Paragraph(
+            f"Synthetic records · planner: {html.escape(str(usage.get('planner') or 'offline'))}",
+            styles["caveat"],
+        ),
+        Paragraph(html.escape(heading(answer)), styles["title"]),
         Paragraph(
             f"Scope: {html.escape(_scope_text(scope))} · Status {html.escape(str(answer.get('status')))} · "
             f"{html.escape(answer.get('address') or '')}",

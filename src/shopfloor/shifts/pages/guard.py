@@ -2,7 +2,7 @@
 
 In order: the Host check (only the configured host names, so a DNS-rebinding page gets nothing), no body on
 a GET, and on a POST JSON only, at most ``shifts_max_body_bytes``, a same-site Origin and the page's request
-token; then the shared per-minute limit. Every refusal is the one error envelope and happens before the route
+token; then the shared per-minute limit. Every 503 carries ``Retry-After``. Every refusal is the one error envelope and happens before the route
 runs, so a refused request changes nothing (it is not counted either). Static files are served from an
 allowlist by the route itself and are not counted. Answers and pages are never cached (``no-store``).
 
@@ -28,8 +28,13 @@ from shopfloor.web.errors import envelope
 log = get_logger("shopfloor.shifts.guard")
 
 TOKEN_HEADER = "x-request-token"
+# Every 503 of the /shifts routes says when to try again (docs/security.md, "The /shifts routes"): the
+# investigator busy past its waiting limit, a record store not prepared or held by an ingest, the shared
+# count out of reach. All of them pass in seconds or need a person, so one short wait serves.
+RETRY_AFTER_S = 1
 TOKEN_MAX_AGE_S = 12 * 3600
 STATIC_PREFIX = "/static/"
+RETRY_503 = {"Retry-After": str(RETRY_AFTER_S)}
 
 
 def host_name(host_header: str) -> str:
@@ -180,9 +185,9 @@ class ShiftsGuard:
             return
         static = route_path(scope).startswith(STATIC_PREFIX)
         if not static and not await self.pace():
-            await envelope(503, "busy", "The investigator is busy; try again in a moment.")(
-                scope, receive, send
-            )
+            await envelope(
+                503, "busy", "The investigator is busy; try again in a moment.", headers=RETRY_503
+            )(scope, receive, send)
             return
         if not static:
             client = (scope.get("client") or ("unknown", 0))[0]
@@ -194,7 +199,10 @@ class ShiftsGuard:
                 # unlimited.
                 log.exception("shifts.rate_limit_unavailable")
                 await envelope(
-                    503, "rate_limit_unavailable", "The request limit cannot be checked right now."
+                    503,
+                    "rate_limit_unavailable",
+                    "The request limit cannot be checked right now.",
+                    headers=RETRY_503,
                 )(scope, receive, send)
                 return
             if count > self.settings.shifts_rate_limit_per_minute:
@@ -240,6 +248,8 @@ class ShiftsGuard:
             if message["type"] == "http.response.start" and not static:
                 headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"cache-control"]
                 headers.append((b"cache-control", b"no-store"))
+                if message.get("status") == 503 and not any(k.lower() == b"retry-after" for k, _ in headers):
+                    headers.append((b"retry-after", str(RETRY_AFTER_S).encode()))
                 message["headers"] = headers
             await send(message)
 

@@ -1,28 +1,38 @@
-"""Where /shifts work runs: its own bounded pool of threads, and the answers kept by address.
+"""Where /shifts work runs: the investigator's own pool of worker processes, and the answers kept by address.
 
-The investigator never borrows the server's shared thread pool (the one sync routes of every app run in), so
-a flood of /shifts requests cannot hold the threads the workshop needs: at most ``shifts_max_concurrency``
-investigations run at once in their own pool, at most ``shifts_max_waiting`` more wait, and the rest are
-answered 503 at once. An address answers the same sections every time for one state of the record store,
-so the answer is kept by (address, store version) and the same answer serves the page, its JSON and its PDF;
-requests for an address already being answered wait for that one run instead of starting another
-(docs/shifts-agent.md, "Speed").
+Investigations, period reports, the page's layout with its charts, and the PDFs run in worker processes
+(:mod:`shopfloor.shifts.pages.work`), never in the server process: there they would share its interpreter
+lock with every other app, and a flood of /shifts requests would slow the workshop (docs/security.md,
+"The /shifts routes"). At most ``shifts_max_concurrency`` jobs run at once, at most ``shifts_max_waiting``
+more wait, and the rest are answered 503 with ``Retry-After`` at once. The workers are started by a fork
+server (no state of the server process, its threads or its connections is inherited), each job opens its
+own read-only connection to the record store, and each worker runs at a lower scheduling priority.
+
+An address answers the same sections every time for one state of the record store, so the answer is kept
+here, in the server process, by (address, store version), and the same answer serves the page, its JSON and
+its PDF; requests for an address already being answered wait for that one run instead of starting another
+(docs/shifts-agent.md, "The page").
 """
 
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any, TypeVar
 
+from shopfloor.logs import get_logger
+from shopfloor.shifts.pages import work
 from shopfloor.web.errors import ApiError
 
 T = TypeVar("T")
+log = get_logger("shopfloor.shifts.runner")
 
 
 def store_version(path: Path) -> tuple[int, int]:
@@ -36,24 +46,64 @@ def store_version(path: Path) -> tuple[int, int]:
     return stat.st_mtime_ns, stat.st_size
 
 
+def busy() -> ApiError:
+    """The 503 past the waiting limit (the guard adds ``Retry-After``)."""
+    return ApiError(503, "busy", "The investigator is busy; try again in a moment.")
+
+
+# Imported by the fork server once, so a worker process starts with them loaded.
+PRELOAD = [
+    "shopfloor.shifts.pages.work",
+    "shopfloor.shifts.pages.views",
+    "shopfloor.shifts.investigation",
+    "shopfloor.shifts.answers.reports",
+    "shopfloor.shifts.answers.pdf",
+]
+
+_pools: dict[int, ProcessPoolExecutor] = {}
+_pools_lock = threading.Lock()
+
+
+def worker_pool(workers: int) -> ProcessPoolExecutor:
+    """The process's pool of ``workers`` worker processes, started on first use.
+
+    One per server process and size, whichever sub-app asks (an app built only to answer one test shares
+    it too), so an app that never ran its lifespan cannot leave processes of its own behind."""
+    with _pools_lock:
+        pool = _pools.get(workers)
+        if pool is None:
+            context = multiprocessing.get_context("forkserver")
+            context.set_forkserver_preload(PRELOAD)
+            pool = ProcessPoolExecutor(
+                max_workers=workers,
+                mp_context=context,
+                initializer=work.init_worker,
+                initargs=(os.getpid(),),
+            )
+            _pools[workers] = pool
+        return pool
+
+
+def discard_pool(pool: ProcessPoolExecutor) -> None:
+    """Forget ``pool`` (broken or shut down) so the next job starts a new one, and stop what is left of it."""
+    with _pools_lock:
+        for size, known in list(_pools.items()):
+            if known is pool:
+                del _pools[size]
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
 class Runner:
-    """The investigator's pool, admission count and kept answers (one per sub-app)."""
+    """The investigator's admission count and kept answers (one per sub-app), over the process's pool."""
 
     def __init__(self, workers: int, waiting: int, keep: int) -> None:
         self.workers = workers
         self.capacity = workers + waiting
         self.keep_count = keep
-        self._pool: ThreadPoolExecutor | None = None
         self._lock = threading.Lock()
         self._admitted = 0
         self._kept: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
         self._running: dict[tuple[Any, ...], Future[Any]] = {}
-
-    def _executor(self) -> ThreadPoolExecutor:
-        with self._lock:
-            if self._pool is None:
-                self._pool = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="shifts")
-            return self._pool
 
     def kept(self, key: tuple[Any, ...]) -> Any | None:
         """A kept result, or None."""
@@ -70,22 +120,46 @@ class Runner:
             while len(self._kept) > self.keep_count:
                 self._kept.popitem(last=False)
 
-    async def run(self, fn: Callable[[], T]) -> T:
-        """Run ``fn`` in the investigator's pool, or refuse with 503 when the pool and its queue are full."""
+    def start(self) -> None:
+        """Start the worker processes now (the app's lifespan), so the first request does not wait for them."""
+        pool = worker_pool(self.workers)
+        for _ in range(self.workers):
+            pool.submit(work.ready)
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in a worker process (``fn`` a function of :mod:`~shopfloor.shifts.pages.work`), or
+        503 ``busy`` at once when the pool and its queue are full."""
         with self._lock:
             if self._admitted >= self.capacity:
-                raise ApiError(
-                    503, "busy", "The investigator is busy; try again in a moment.", retry_after_s=1
-                )
+                raise busy()
             self._admitted += 1
         try:
-            return await asyncio.wrap_future(self._executor().submit(fn))
+            return await self._submit(fn, *args)
         finally:
             with self._lock:
                 self._admitted -= 1
 
-    async def once(self, key: tuple[Any, ...], fn: Callable[[], T]) -> T:
-        """The kept result for ``key``, else ``fn``'s, run once however many requests ask at the same time."""
+    async def _submit(self, fn: Callable[..., T], *args: Any) -> T:
+        for attempt in (1, 2):
+            pool = worker_pool(self.workers)
+            try:
+                future = pool.submit(work.call, fn, *args)
+            except (BrokenProcessPool, RuntimeError):
+                # A pool whose worker died, or one shut down by another app's lifespan: start a new one.
+                discard_pool(pool)
+                if attempt == 2:
+                    raise busy() from None
+                continue
+            try:
+                return work.outcome(await asyncio.wrap_future(future))  # type: ignore[no-any-return]
+            except BrokenProcessPool:
+                discard_pool(pool)
+                log.error("shifts.worker_lost", extra={"job": getattr(fn, "__name__", str(fn))})
+                raise busy() from None
+        raise busy()  # not reached: the second attempt returns or raises
+
+    async def once(self, key: tuple[Any, ...], fn: Callable[..., T], *args: Any) -> T:
+        """The kept result for ``key``, else ``fn(*args)``'s, run once however many requests ask at once."""
         found = self.kept(key)
         if found is not None:
             return found  # type: ignore[no-any-return]
@@ -99,7 +173,7 @@ class Runner:
         if running is not mine:
             return await asyncio.wrap_future(running)  # type: ignore[no-any-return]
         try:
-            result = await self.run(fn)
+            result = await self.run(fn, *args)
         except BaseException as exc:
             mine.set_exception(exc)
             with self._lock:
@@ -114,8 +188,8 @@ class Runner:
         return result
 
     def close(self) -> None:
-        """Stop the pool's threads (queued work is dropped)."""
-        with self._lock:
-            pool, self._pool = self._pool, None
+        """Stop the worker processes (the app's lifespan ends; queued work is dropped)."""
+        with _pools_lock:
+            pool = _pools.pop(self.workers, None)
         if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+            pool.shutdown(wait=True, cancel_futures=True)

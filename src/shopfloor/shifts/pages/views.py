@@ -15,13 +15,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-from fastapi.responses import HTMLResponse
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
 from shopfloor.settings import Settings
 from shopfloor.shifts.answers.chart_image import chart_svg
-from shopfloor.shifts.pages.guard import RequestTokens
 from shopfloor.shifts.planning.plans import AddressError, parse_address
 from shopfloor.shifts.planning.router import MAX_QUESTION_CHARS
 from shopfloor.shifts.plant.calendar import window_for
@@ -176,6 +174,15 @@ MEASURE_WORDS = {
     "stops": "the stops profile",
     "trend": "a weekly trend",
 }
+
+
+def asked(answer: dict[str, Any]) -> str | None:
+    """The question the answer was asked with, or None when it was opened from its address (an address
+    answers without its question: the same address answers every question that resolves to it)."""
+    question = answer.get("question")
+    if not question or question == answer.get("address"):
+        return None
+    return str(question)
 
 
 def read_as(answer: dict[str, Any]) -> str | None:
@@ -352,6 +359,7 @@ VENDOR = HERE.parents[1] / "web" / "static" / "vendor"
 STATIC: dict[str, tuple[Path, str]] = {
     "shifts.css": (HERE / "static" / "shifts.css", "text/css"),
     "shifts.js": (HERE / "static" / "shifts.js", "text/javascript"),
+    "favicon.svg": (HERE / "static" / "favicon.svg", "image/svg+xml"),
     "vendor/htmx-2.0.11.min.js": (VENDOR / "htmx-2.0.11.min.js", "text/javascript"),
 }
 
@@ -423,12 +431,61 @@ REPORT_TABLE_EMPTY = {
 TOKEN_SLOT = "@@request-token@@"
 
 
-class Pages:
-    """The page templates and what each page needs besides the answer (token, planner, mode)."""
+PLANNER_LABELS = {
+    "offline": "Offline planner (rule-based, no model)",
+    "loop": "tool loop",
+    "analyst": "analyst plan",
+}
 
-    def __init__(self, settings: Settings, tokens: RequestTokens) -> None:
-        self.settings = settings
-        self.tokens = tokens
+
+def planner_choices(available: list[dict[str, Any]], default: str, public: bool) -> list[dict[str, Any]]:
+    """The planner control's options: each planner ``available_planners`` lists, enabled when its key is set
+    (in public mode only the offline planner), with why a disabled one is; ``default`` is selected when it
+    can run, else the offline planner."""
+    out = []
+    for planner in available:
+        offline = planner["kind"] == "offline"
+        if offline:
+            why = None
+        elif public:
+            why = "public demo: offline only"
+        elif not planner["ready"]:
+            why = f"needs {planner['needs']} on the server"
+        else:
+            why = None
+        label = (
+            PLANNER_LABELS["offline"]
+            if offline
+            else f"{planner['model']} · {PLANNER_LABELS[planner['kind']]}"
+        )
+        out.append({"name": planner["name"], "label": label, "enabled": why is None, "why": why})
+    names = {c["name"] for c in out if c["enabled"]}
+    chosen = default if default in names else "offline"
+    for choice in out:
+        choice["selected"] = choice["name"] == chosen
+    return out
+
+
+def page_view(settings: Settings) -> dict[str, Any]:
+    """What every page shows of the server's settings (plain data, for the worker processes): the planner
+    control's choices and the one in use, and the mode."""
+    from shopfloor.shifts.planning.live import available_planners
+
+    choices = planner_choices(available_planners(settings), settings.model, settings.public)
+    chosen = next(c["name"] for c in choices if c["selected"])
+    return {
+        "planner": "offline-planner" if chosen == "offline" else chosen,
+        "planners": choices,
+        "public": settings.public,
+    }
+
+
+class Pages:
+    """The page templates, and what each page shows besides the answer (the planner, the mode); pages are
+    drawn with :data:`TOKEN_SLOT` where the request token goes, and the server fills it per response."""
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        self.view = view
         self.env = Environment(
             loader=FileSystemLoader(HERE / "templates"),
             autoescape=select_autoescape(["html"]),
@@ -437,14 +494,11 @@ class Pages:
         )
         self.env.globals.update(marked=marked, hours=shift_hours)
 
-    def base(self, token: str | None = None) -> dict[str, Any]:
-        """What every page shows: the request token, the planner in use, the mode."""
+    def base(self) -> dict[str, Any]:
+        """What every page shows: the request token's slot, the planner in use, the mode."""
         return {
-            "token": token or self.tokens.issue(),
-            "planner": "offline-planner"
-            if self.settings.model == "offline" or self.settings.public
-            else self.settings.model,
-            "public": self.settings.public,
+            "token": TOKEN_SLOT,
+            **self.view,
             "examples": EXAMPLES,
             "periods": PERIODS,
             "placeholder": PLACEHOLDER,
@@ -471,10 +525,17 @@ class Pages:
                 for card in group["cards"]:
                     card["anchor"] = None  # another run's citation: not a row of this answer's trace
         parts = split_sections(answer["sections"], answer["status"]) if answer else None
+        headline = None
+        if parts is not None:
+            # The headline leads the answer, above the cards; the findings under them are its detail.
+            headline = next((s for s in parts.lead if s["type"] == "headline"), None)
+            parts.lead = [s for s in parts.lead if s is not headline]
         ctx: dict[str, Any] = {
             "answer": answer,
             "read_as": read_as(answer) if answer else None,
+            "asked": asked(answer) if answer else None,
             "parts": parts,
+            "headline": headline,
             "groups": finding_groups(parts.lead) if parts else [],
             "charts": chart_views(answer.get("charts", [])) if answer else [],
             "cards": cards,
@@ -505,20 +566,12 @@ class Pages:
             )
         return ctx
 
-    def page(self, ctx: dict[str, Any]) -> HTMLResponse:
-        """The whole page."""
-        return HTMLResponse(self.page_text(ctx))
+    def render(self, template: str, ctx: dict[str, Any]) -> str:
+        """``index.html`` (the whole page) or ``_main.html`` (the answer region that htmx swaps in, with the
+        controls an answer may move swapped out of band) as text."""
+        extra = {"nav": "ask"} if template == "index.html" else {"after_input": True}
+        return self.env.get_template(template).render({**self.base(), **ctx, **extra})
 
-    def page_text(self, ctx: dict[str, Any], token: str | None = None) -> str:
-        """The whole page as text (``token``: a stand-in the caller replaces, for a kept page)."""
-        return self.env.get_template("index.html").render({**self.base(token), **ctx, "nav": "ask"})
-
-    def fragment(self, ctx: dict[str, Any], headers: dict[str, str]) -> HTMLResponse:
-        """The answer region only (htmx swaps it in), with the follow-up field swapped out of band."""
-        html_text = self.env.get_template("_main.html").render({**self.base(), **ctx, "after_input": True})
-        return HTMLResponse(html_text, headers=headers)
-
-    def guide(self, days: dict[str, str]) -> HTMLResponse:
+    def guide(self, days: dict[str, str]) -> str:
         """The field guide."""
-        html_text = self.env.get_template("guide.html").render({**self.base(), "days": days, "nav": "guide"})
-        return HTMLResponse(html_text)
+        return self.env.get_template("guide.html").render({**self.base(), "days": days, "nav": "guide"})

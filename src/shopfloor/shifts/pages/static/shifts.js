@@ -41,7 +41,7 @@
   });
   window.addEventListener("hashchange", function () { openTarget(window.location.hash); });
 
-  // WebMCP: the visible investigate action, with a validated question; offline, day period only.
+  // WebMCP: the visible investigate action, with a validated question; offline planner, day period only.
   function registerWebMcp() {
     var mc = navigator.modelContext;
     if (!mc || typeof mc.registerTool !== "function") { return; }
@@ -64,6 +64,8 @@
         var extra = Object.keys(input).filter(function (k) { return k !== "question"; });
         if (extra.length) { return Promise.reject(new Error("unexpected argument: " + extra[0])); }
         document.getElementById("period").value = "day";
+        var planner = document.getElementById("planner");
+        if (planner) { planner.value = "offline"; }
         document.getElementById("question").value = question;
         return new Promise(function (resolve) {
           var main = document.getElementById("main");

@@ -1,0 +1,221 @@
+"""The work of the /shifts routes that runs in the investigator's worker processes (docs/shifts-agent.md,
+"The page"): investigations, period reports, the page's layout and charts, and the PDFs.
+
+Each function here is called by name in a worker process of :class:`~shopfloor.shifts.pages.runner.Runner`,
+so everything it takes and returns is plain picklable data (an answer is its ``as_dict()``, a page its
+text). Each job opens its own read-only connection to the record store and closes it when done, so the file
+is never held between jobs (an ingest can take its write lock then) and no connection crosses a process.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable
+from datetime import date
+from pathlib import Path
+from typing import Any, TypeVar
+
+from shopfloor.web.errors import ApiError
+
+T = TypeVar("T")
+
+# Investigations are the background of the server: a worker yields the processor to the process that
+# answers the other apps' requests (docs/security.md, "The /shifts routes").
+WORKER_NICENESS = 10
+# How often a worker checks that the server process still runs.
+SERVER_WATCH_S = 1.0
+
+
+def call(fn: Callable[..., T], *args: Any) -> tuple[str, Any]:
+    """``fn(*args)`` in the worker, its outcome as plain data: ``("ok", result)``, ``("error", (status, code,
+    message, extra))`` for an :class:`ApiError` (which does not survive pickling on its own), or
+    ``("crash", text)`` for anything else, so no exception object has to cross the process boundary."""
+    try:
+        return "ok", fn(*args)
+    except ApiError as error:
+        return "error", (error.status, error.code, error.message, error.extra)
+    except Exception:
+        import traceback
+
+        return "crash", traceback.format_exc()
+
+
+def outcome(result: tuple[str, Any]) -> Any:
+    """The value of a job's outcome (:func:`call`), or its error raised again in the server process."""
+    kind, value = result
+    if kind == "ok":
+        return value
+    if kind == "error":
+        status, code, message, extra = value
+        raise ApiError(status, code, message, **extra)
+    raise WorkerError(value)
+
+
+class WorkerError(RuntimeError):
+    """An unexpected error in a worker process, with the worker's traceback as text (answered 500)."""
+
+
+def init_worker(server_pid: int) -> None:
+    """A worker process's start: lower its scheduling priority (best effort; a platform without ``nice``
+    keeps the default), and watch the server process: a worker is a child of the fork server, not of the
+    server, so a server that is killed (SIGKILL) would leave its workers, and with them the fork server,
+    running."""
+    try:
+        os.nice(WORKER_NICENESS)
+    except (AttributeError, OSError):
+        pass
+    threading.Thread(target=_exit_with, args=(server_pid,), name="server-watch", daemon=True).start()
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return False  # the number now belongs to another user's process
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return stat.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except OSError:
+        return True  # no /proc: the signal check is all there is
+
+
+def _exit_with(server_pid: int) -> None:
+    while alive(server_pid):
+        time.sleep(SERVER_WATCH_S)
+    os._exit(0)
+
+
+def ready() -> bool:
+    """Nothing: the job that starts a worker process before the first request needs it."""
+    return True
+
+
+def in_store(path: Path, fn: Callable[[Any], T]) -> T:
+    """``fn`` over a read-only connection to the record store at ``path``; a missing or unopenable store is
+    a 503 in the envelope, never a 500 (docs/errors.md)."""
+    from shopfloor.shifts.records import store
+
+    if not path.is_file():
+        raise ApiError(503, "no_store", "The record store is not prepared; run `shopfloor prepare`.")
+    try:
+        conn = store.open_existing(path)
+    except store.StoreUnavailable:
+        # Held by a writer (an ingest) or not a record store.
+        raise ApiError(
+            503, "store_unavailable", "The record store cannot be opened now; try again shortly."
+        ) from None
+    try:
+        return fn(conn)
+    finally:
+        conn.close()
+
+
+def answer(path: Path, address: str) -> dict[str, Any]:
+    """The answer at a canonical address."""
+    from shopfloor.shifts.investigation import investigate_address
+
+    return in_store(path, lambda conn: investigate_address(address, conn).as_dict())
+
+
+def ask(path: Path, question: str, scope: Any) -> dict[str, Any]:
+    """A question the router does not resolve to an address, answered in ``scope`` by the offline planner."""
+    from shopfloor.shifts.investigation import investigate
+
+    return in_store(path, lambda conn: investigate(question, scope, conn).as_dict())
+
+
+def ask_live(
+    path: Path, settings: Any, question: str, scope: Any, planner: str, after: str | None
+) -> dict[str, Any]:
+    """A question asked with the live planner ``planner`` (the page's planner control), its model calls held
+    to the plant's monthly spend cap (docs/pricing.md, "Spend under a cap"); the same model writes the
+    narrative. A planner that cannot be built (no key, a retired model) is a 400, and nothing is called."""
+    from shopfloor.agent.providers.factory import ProviderConfigError
+    from shopfloor.agent.spend import budget_for
+    from shopfloor.shifts.planning.live import PlannerError, build_provider, investigate_live, parse_planner
+
+    try:
+        choice = parse_planner(planner, settings)
+        provider = build_provider(choice, settings)
+    except (PlannerError, ProviderConfigError) as error:
+        raise ApiError(400, "bad_planner", f"The planner {planner} cannot run: {error}.") from None
+    budget = budget_for(settings, "shifts", settings.shifts_plant_id)
+
+    def run(conn: Any) -> dict[str, Any]:
+        found = investigate_live(
+            question, scope, conn, choice, provider, after=after, narrative=provider, budget=budget
+        )
+        return found.as_dict()
+
+    return in_store(path, run)
+
+
+def report(path: Path, period: str, day: date, shift: int | None) -> dict[str, Any]:
+    """The period report of ``period`` around ``day`` as JSON-ready data."""
+    from fastapi.encoders import jsonable_encoder
+
+    from shopfloor.shifts.answers.reports import period_report
+
+    return in_store(path, lambda conn: jsonable_encoder(period_report(conn, period, day, shift)))  # type: ignore[arg-type]
+
+
+def days(path: Path) -> dict[str, str]:
+    """The first and last production day of the record store."""
+    import duckdb
+
+    def read(conn: Any) -> dict[str, str]:
+        try:
+            first, last = conn.execute("SELECT min(day), max(day) FROM days").fetchone()
+        except duckdb.CatalogException:
+            # A DuckDB file that is not a record store (docs/errors.md, "no_store").
+            raise ApiError(
+                503, "no_store", "The file is not a record store; run `shopfloor prepare`."
+            ) from None
+        if first is None:
+            raise ApiError(503, "no_store", "The record store holds no days; run `shopfloor prepare`.")
+        return {"first": first.isoformat(), "last": last.isoformat()}
+
+    return in_store(path, read)
+
+
+_PAGES: dict[tuple[Any, ...], Any] = {}
+
+
+def render(view: dict[str, Any], template: str, parts: dict[str, Any]) -> str:
+    """A page (``template`` ``index.html``) or an answer fragment (``_main.html``) as text, its request token
+    left as :data:`~shopfloor.shifts.pages.views.TOKEN_SLOT` for the server to fill per response. ``parts``
+    are the arguments of :meth:`~shopfloor.shifts.pages.views.Pages.context`."""
+    from shopfloor.shifts.pages import views
+
+    key = tuple(sorted((k, repr(v)) for k, v in view.items()))
+    pages = _PAGES.get(key)
+    if pages is None:
+        pages = _PAGES[key] = views.Pages(view)
+    ctx = pages.context(**parts)
+    return str(pages.render(template, ctx))
+
+
+def answer_pdf(data: dict[str, Any]) -> bytes:
+    """The PDF of a retained answer."""
+    from shopfloor.shifts.answers.pdf import answer_pdf as draw
+
+    return draw(data)
+
+
+def report_pdf(data: dict[str, Any]) -> bytes:
+    """The PDF of a period report."""
+    from shopfloor.shifts.answers.pdf import report_pdf as draw
+
+    return draw(data)
+
+
+def guide(view: dict[str, Any], span: dict[str, str]) -> str:
+    """The field guide as text (its request token left as the slot)."""
+    from shopfloor.shifts.pages import views
+
+    return str(views.Pages(view).guide(span))
