@@ -101,6 +101,9 @@ class Settings(BaseSettings):
     shifts_hosts: str = "127.0.0.1,localhost,[::1]"
     # Public demo mode: an Origin allowlist replaces the loopback Host rule, investigations run one at a time.
     public: bool = False
+    # Public mode only: live investigations the whole server may run per UTC day with the server's own key (the
+    # daily round guard, counted across processes like the rate limit); 0 keeps public mode offline only.
+    public_live_rounds_per_day: int = Field(default=0, ge=0, le=100_000)
     # Public mode only: the origins (scheme://host[:port], comma-separated) allowed to call and be served.
     shifts_origins: str = ""
     # Requests per client address per minute over every /shifts route, shared by all server processes.

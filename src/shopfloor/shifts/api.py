@@ -31,12 +31,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from shopfloor.settings import Settings
 from shopfloor.shifts.pages import views, work
 from shopfloor.shifts.pages.guard import RequestTokens, ShiftsGuard
-from shopfloor.shifts.pages.limits import make_counter
+from shopfloor.shifts.pages.limits import current_day, make_counter, seconds_to_next_day
 from shopfloor.shifts.pages.runner import Runner, store_version
 from shopfloor.shifts.planning.plans import ADDRESS_KEYS, AddressError, Plan, parse_address
 from shopfloor.shifts.planning.router import MAX_QUESTION_CHARS, Unavailable, route
 from shopfloor.shifts.plant.scope import Scope, ScopeError
-from shopfloor.web.errors import ApiError, install_error_handlers
+from shopfloor.web.errors import ApiError, envelope, install_error_handlers
 
 REPORT_PERIODS = ("week", "month", "fiscal")
 SCOPE_PARAMS = ("day", "shift", "include", "period")
@@ -140,6 +140,8 @@ def create_app(settings: Settings) -> FastAPI:
         return HTMLResponse(text.replace(views.TOKEN_SLOT, tokens.issue()), headers=headers)
 
     planners = {choice["name"]: choice for choice in view["planners"]}
+    # One counter for the shared per-minute limit and the public demo's daily rounds (several processes share it).
+    rounds = make_counter(settings.redis_url, settings.var_dir)
 
     def chosen_planner(name: str | None) -> str:
         """The planner the ask names (the offline one when it names none), if it can run here; else 400."""
@@ -314,6 +316,19 @@ def create_app(settings: Settings) -> FastAPI:
         )
         after = usable_after(body.after, scope)
         planner = chosen_planner(body.planner)
+        # The daily round guard: in public mode the server's key pays for a bounded number of live rounds a
+        # day, whoever asks (docs/deploy.md); a visitor never brings a key.
+        live_in_public = settings.public and planner != "offline"
+        if (
+            live_in_public
+            and rounds.hit("public-live-rounds", current_day()) > settings.public_live_rounds_per_day
+        ):
+            return envelope(
+                429,
+                "rounds_exhausted",
+                "Today's live rounds of this demo are used; ask with the offline planner, or tomorrow.",
+                headers={"Retry-After": str(seconds_to_next_day())},
+            )
         if planner == "offline":
             answer = await asked(body.question, scope, after)
         else:
@@ -373,7 +388,7 @@ def create_app(settings: Settings) -> FastAPI:
         ShiftsGuard,
         settings=settings,
         tokens=tokens,
-        counter=make_counter(settings.redis_url, settings.var_dir),
+        counter=rounds,
     )
     return app
 

@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 
 from shopfloor.settings import Settings
 from shopfloor.shifts.pages import views
+from shopfloor.shifts.pages.limits import current_day, make_counter
 from shopfloor.shifts.plant.scope import Scope
 from shopfloor.web.app import create_app
 
@@ -93,6 +94,28 @@ def test_public_mode_is_offline_only_even_with_a_key(store_path, tmp_path, monke
     r = ask(client, token_of(page), planner="claude-opus-5-5")
     assert r.status_code == 400 and r.json()["error"]["code"] == "bad_planner"
     assert "public demo" in r.json()["error"]["message"]
+
+
+def test_public_mode_with_a_daily_round_guard_runs_live_rounds_until_the_days_are_used(
+    store_path, tmp_path, monkeypatch
+):
+    """With the server's key and a round guard, public mode offers the keyed planners; once the day's rounds
+    are used (counted in the store every server process shares), a live ask is 429 before any model call."""
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-not-used")
+    client = client_for(store_path, tmp_path, public=True, shifts_origins=BASE, public_live_rounds_per_day=2)
+    page = client.get("/shifts/", params={"day": "2026-09-16"}).text
+    found = options(page)
+    assert found["claude-opus-5-5"][1] is False  # the server's key and the guard: a live round may run
+    assert found["gpt-6.1-terra"][1] is True and "OPENAI_API_KEY" in found["gpt-6.1-terra"][2]
+    # Two rounds already ran today, in this or another server process (the shared counter of the var dir).
+    shared = make_counter(None, tmp_path)
+    for _ in range(2):
+        shared.hit("public-live-rounds", current_day())
+    r = ask(client, token_of(page), planner="claude-opus-5-5")
+    assert r.status_code == 429 and r.json()["error"]["code"] == "rounds_exhausted"
+    assert 1 <= int(r.headers["retry-after"]) <= 86_400
+    # The offline planner still answers.
+    assert ask(client, token_of(page)).status_code == 200
 
 
 def test_the_ask_refuses_a_planner_that_cannot_run_and_changes_nothing(store_path, tmp_path):

@@ -27,6 +27,20 @@ def current_window(now: float | None = None) -> int:
     return int((time.time() if now is None else now) // WINDOW_S)
 
 
+DAY_S = 86_400
+
+
+def current_day(now: float | None = None) -> int:
+    """The number of the UTC day ``now`` falls in (the public demo's daily round guard counts in it)."""
+    return int((time.time() if now is None else now) // DAY_S)
+
+
+def seconds_to_next_day(now: float | None = None) -> int:
+    """Whole seconds until the next UTC day (at least 1)."""
+    now = time.time() if now is None else now
+    return max(1, int(DAY_S - now % DAY_S + 0.999))
+
+
 def retry_after(now: float | None = None) -> int:
     """Whole seconds until the current window ends (at least 1)."""
     now = time.time() if now is None else now

@@ -438,16 +438,18 @@ PLANNER_LABELS = {
 }
 
 
-def planner_choices(available: list[dict[str, Any]], default: str, public: bool) -> list[dict[str, Any]]:
+def planner_choices(
+    available: list[dict[str, Any]], default: str, public: bool, public_rounds: int = 0
+) -> list[dict[str, Any]]:
     """The planner control's options: each planner ``available_planners`` lists, enabled when its key is set
-    (in public mode only the offline planner), with why a disabled one is; ``default`` is selected when it
-    can run, else the offline planner."""
+    on the server (in public mode only when a daily round guard is configured, ``public_rounds`` > 0), with
+    why a disabled one is; ``default`` is selected when it can run, else the offline planner."""
     out = []
     for planner in available:
         offline = planner["kind"] == "offline"
         if offline:
             why = None
-        elif public:
+        elif public and public_rounds == 0:
             why = "public demo: offline only"
         elif not planner["ready"]:
             why = f"needs {planner['needs']} on the server"
@@ -471,7 +473,9 @@ def page_view(settings: Settings) -> dict[str, Any]:
     control's choices and the one in use, and the mode."""
     from shopfloor.shifts.planning.live import available_planners
 
-    choices = planner_choices(available_planners(settings), settings.model, settings.public)
+    choices = planner_choices(
+        available_planners(settings), settings.model, settings.public, settings.public_live_rounds_per_day
+    )
     chosen = next(c["name"] for c in choices if c["selected"])
     return {
         "planner": "offline-planner" if chosen == "offline" else chosen,
