@@ -117,7 +117,10 @@ def split_sections(sections: list[dict[str, Any]], status: str) -> Parts:
     lead: list[dict[str, Any]] = []
     rest: list[dict[str, Any]] = []
     where: list[dict[str, Any]] = []
-    for index, section in enumerate(sections):
+    # The "Read as" section is drawn on its own line above the answer, so it is not repeated here; the
+    # preface is the first section after it.
+    shown = [section for section in sections if section["type"] != "read_as"]
+    for index, section in enumerate(shown):
         kind = section["type"]
         if kind == "label" and section["text"] == "Where to look":
             continue
