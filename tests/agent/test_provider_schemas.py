@@ -6,7 +6,7 @@ from typing import Literal
 import pytest
 from pydantic import BaseModel, Field
 
-from shopfloor.agent.providers.schema_rules import depth, provider_schema_problems
+from shopfloor.agent.providers.profiles import depth, provider_schema_problems
 from shopfloor.agent.tools import strict_schema
 
 PROVIDERS = ["anthropic", "openai", "gemini"]
@@ -143,14 +143,14 @@ NULLABLE = {"anyOf": [{"type": "string"}, {"type": "null"}]}
 
 
 def test_a_registry_within_every_providers_limits_passes(registry):
-    from shopfloor.agent.providers.schema_rules import registry_problems
+    from shopfloor.agent.providers.profiles import registry_problems
 
     for provider in ("anthropic", "openai", "gemini"):
         assert registry_problems(provider, registry.specs()) == []
 
 
 def test_anthropic_refuses_more_than_20_strict_tools():
-    from shopfloor.agent.providers.schema_rules import registry_problems
+    from shopfloor.agent.providers.profiles import registry_problems
 
     specs = [_spec(f"t{i}", {"a": {"type": "string"}}) for i in range(21)]
     assert registry_problems("anthropic", specs) == ["request: 21 strict tools, Claude accepts at most 20"]
@@ -159,7 +159,7 @@ def test_anthropic_refuses_more_than_20_strict_tools():
 
 
 def test_anthropic_refuses_more_than_16_union_parameters():
-    from shopfloor.agent.providers.schema_rules import registry_problems
+    from shopfloor.agent.providers.profiles import registry_problems
 
     # 17 nullable parameters over two tools: 17 union-typed parameters in one request.
     specs = [
@@ -177,7 +177,7 @@ def test_anthropic_refuses_more_than_16_union_parameters():
 
 
 def test_anthropic_refuses_more_than_24_optional_parameters():
-    from shopfloor.agent.providers.schema_rules import registry_problems
+    from shopfloor.agent.providers.profiles import registry_problems
 
     specs = [_spec("a", {f"p{i}": {"type": "string"} for i in range(25)}, required=[])]
     problems = registry_problems("anthropic", specs)
@@ -185,7 +185,7 @@ def test_anthropic_refuses_more_than_24_optional_parameters():
 
 
 def test_gemini_refuses_integer_enums():
-    from shopfloor.agent.providers.schema_rules import registry_problems
+    from shopfloor.agent.providers.profiles import registry_problems
 
     specs = [_spec("a", {"size": {"type": "integer", "enum": [1, 2, 3]}})]
     problems = registry_problems("gemini", specs)

@@ -1,8 +1,10 @@
 """One table of what each live model can do and costs; the adapters, pricing and the factory read it.
 
 Every model-specific choice (thinking form, effort, reasoning items, validated function calling, cache
-minimum, strict-tool limits, prices, retirement) comes from a :class:`ModelInfo` row here, never from a model
-name pattern in an adapter. Sources and dates: docs/pricing.md and docs/providers.md.
+minimum, prices, retirement) comes from a :class:`ModelInfo` row here, never from a model
+name pattern in an adapter. What a whole provider family accepts (strict-tool limits, schema rewrites,
+request caps) is its profile in ``agent/providers/profiles/``. Sources and dates: docs/pricing.md and
+docs/providers.md.
 """
 
 from __future__ import annotations
@@ -32,29 +34,6 @@ class Price:
 
 
 @dataclass(frozen=True)
-class StrictLimits:
-    """What one request with strict tools may hold; None means no documented limit."""
-
-    max_strict_tools: int | None = None
-    max_optional_params: int | None = None
-    max_union_params: int | None = None
-    enum_strings_only: bool = False
-    max_depth: int | None = None
-    max_properties: int | None = None
-    max_enum_values: int | None = None
-
-
-# Per provider, from each provider's documentation (docs/providers.md, "Strict schemas, per provider").
-STRICT_LIMITS: dict[str, StrictLimits] = {
-    "anthropic": StrictLimits(max_strict_tools=20, max_optional_params=24, max_union_params=16),
-    "openai": StrictLimits(max_depth=10, max_properties=5000, max_enum_values=1000),
-    "gemini": StrictLimits(enum_strings_only=True),
-    # Local servers document no strict mode; the OpenAI rules are the closest description.
-    "openai-compatible": StrictLimits(max_depth=10, max_properties=5000, max_enum_values=1000),
-}
-
-
-@dataclass(frozen=True)
 class ModelInfo:
     """One model: who serves it, how it thinks, what it accepts, what it costs and when it leaves."""
 
@@ -68,11 +47,6 @@ class ModelInfo:
     retires: date | None = None  # the provider stops serving it on this day
     replacement: str | None = None
     validated_calls: bool = False  # Gemini: accepts FunctionCallingConfigMode.VALIDATED
-
-    @property
-    def strict(self) -> StrictLimits:
-        """The strict-tool limits of this model's provider."""
-        return STRICT_LIMITS[self.provider]
 
     def default_effort(self) -> str | None:
         """``medium`` when the model accepts it, else no effort."""

@@ -8,7 +8,7 @@ import pytest
 
 from shopfloor.agent.dispatch import dispatch
 from shopfloor.agent.providers.base import ToolCall
-from shopfloor.agent.providers.schema_rules import registry_problems
+from shopfloor.agent.providers.profiles import registry_problems
 from shopfloor.settings import Settings
 from shopfloor.shifts.planning.catalogs import (
     PREVIEW_ROWS,

@@ -8,7 +8,7 @@ import copy
 
 import pytest
 
-from shopfloor.agent.providers.schema_rules import is_union, parameters, registry_problems
+from shopfloor.agent.providers.profiles import is_union, parameters, registry_problems
 from shopfloor.workshop.agent.tools import REGISTRY
 
 

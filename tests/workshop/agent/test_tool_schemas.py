@@ -195,6 +195,6 @@ def test_argument_models_reject_what_the_schemas_reject():
 @pytest.mark.parametrize("provider", ["gemini", "anthropic", "openai"])
 @pytest.mark.parametrize("name", list(SEED_TOOLS))
 def test_each_schema_meets_every_providers_strict_rules(provider, name):
-    from shopfloor.agent.providers.schema_rules import provider_schema_problems
+    from shopfloor.agent.providers.profiles import provider_schema_problems
 
     assert provider_schema_problems(provider, REGISTRY.get(name).spec()["parameters"]) == []

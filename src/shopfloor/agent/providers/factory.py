@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import re
 import threading
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from shopfloor.agent.capabilities import retirement_problem
+from shopfloor.agent.providers.profiles import PROFILES, ModelProfile, family_serving, profile_named
+from shopfloor.agent.providers.profiles.chat_completions import LOCAL
 from shopfloor.settings import KEY_ENV, Settings, provider_key
 
 if TYPE_CHECKING:
@@ -17,17 +18,13 @@ if TYPE_CHECKING:
 
     from shopfloor.agent.providers.base import Provider
 
-# The model each provider serves when only its key is known. Gemini comes first: it is the default live
-# provider (cheapest for the short, tool-heavy runs both apps make).
-DEFAULT_MODELS = {
-    "gemini": "gemini-2.5-flash-lite",
-    "anthropic": "claude-opus-5-5",
-    "openai": "gpt-6.1-terra",
-}
+# The model each provider serves when only its key is known, from the profiles. Gemini comes first: it is the
+# default live provider (cheapest for the short, tool-heavy runs both apps make).
+DEFAULT_MODELS = {p.family: p.default_model for p in PROFILES.values() if p.default_model is not None}
 
 
 # A local server speaking Chat Completions (llama.cpp, Ollama, vLLM, LM Studio); chosen only by setting.
-LOCAL_PROVIDER = "openai-compatible"
+LOCAL_PROVIDER = LOCAL.family
 
 
 class ProviderConfigError(ValueError):
@@ -44,17 +41,20 @@ def provider_for_model(model: str, settings: Settings | None = None) -> str:
                 f"or {LOCAL_PROVIDER}"
             )
         return settings.provider
-    name = model.removeprefix("models/")
-    if name.startswith("gemini"):
-        return "gemini"
-    if name.startswith("claude"):
-        return "anthropic"
-    if name.startswith("gpt") or re.match(r"o\d", name):
-        return "openai"
-    raise ProviderConfigError(
-        f"cannot tell which provider serves model {model!r}; use a gemini-*, claude-*, gpt-* or o<N> "
-        "model, or set SHOPFLOOR_PROVIDER"
-    )
+    family = family_serving(model)
+    if family is None:
+        raise ProviderConfigError(
+            f"cannot tell which provider serves model {model!r}; use a gemini-*, claude-*, gpt-* or o<N> "
+            "model, or set SHOPFLOOR_PROVIDER"
+        )
+    return family
+
+
+def profile_for(model: str, settings: Settings | None = None) -> ModelProfile:
+    """The profile of the family serving ``model`` (``settings.provider`` overrides the name): its strict
+    limits, schema transformer and request cap. Apps ask this instead of testing a provider name; raises
+    :class:`ProviderConfigError` as :func:`provider_for_model` does."""
+    return profile_named(provider_for_model(model, settings))
 
 
 def make_provider(

@@ -1,7 +1,8 @@
-"""Each provider's documented rules for strict tool schemas, on top of the shared strict checker.
+"""Each family's documented rules for strict tool schemas, on top of the shared strict checker.
 
-``tools.schema_problems`` holds what all three share (every property required, closed objects, only the
-kept keywords). The checks here add what one provider documents on its own; see docs/providers.md.
+``tools.schema_problems`` holds what every family shares (every property required, closed objects, only the
+kept keywords). The checks here add what one family's :class:`StrictLimits` documents on its own; see
+docs/providers.md, "Strict schemas, per provider".
 """
 
 from __future__ import annotations
@@ -9,21 +10,22 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from shopfloor.agent.capabilities import STRICT_LIMITS
+from shopfloor.agent.providers.profiles.base import ModelProfile
+from shopfloor.agent.providers.profiles.registry import profile_named
 from shopfloor.agent.tools import schema_problems
-
-_LABELS = {"anthropic": "Claude", "openai": "OpenAI", "gemini": "Gemini", "openai-compatible": "the server"}
 
 JSON_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
 
-# OpenAI strict mode: nesting depth, total properties and total enum values are capped.
-OPENAI_MAX_DEPTH = 10
-OPENAI_MAX_PROPERTIES = 5000
-OPENAI_MAX_ENUM_VALUES = 1000
+
+def _profile(provider: ModelProfile | str) -> ModelProfile:
+    return provider if isinstance(provider, ModelProfile) else profile_named(provider)
 
 
-def provider_schema_problems(provider: str, schema: dict[str, Any]) -> list[str]:
-    """Everything in a tool's parameter ``schema`` that ``provider``'s strict mode would reject."""
+def provider_schema_problems(provider: ModelProfile | str, schema: dict[str, Any]) -> list[str]:
+    """Everything in a tool's parameter ``schema`` that ``provider``'s strict mode would reject
+    (``provider``: a profile or its family name)."""
+    profile = _profile(provider)
+    limits = profile.strict
     problems = schema_problems(schema)
     if schema.get("type") != "object" or "anyOf" in schema:
         problems.append("$: the root of a tool schema must be a plain object")
@@ -35,22 +37,25 @@ def provider_schema_problems(provider: str, schema: dict[str, Any]) -> list[str]
         if enum is not None:
             if not enum:
                 problems.append(f"{path}: empty enum")
-            if provider == "gemini" and (
+            if limits.enum_strings_only and (
                 not all(isinstance(v, str) for v in enum) or node_type not in (None, "string")
             ):
-                problems.append(f"{path}: Gemini enums hold strings only")
-            if provider == "anthropic" and not all(
+                problems.append(f"{path}: {profile.label} enums hold strings only")
+            if limits.enum_scalars_only and not all(
                 v is None or isinstance(v, str | int | float | bool) for v in enum
             ):
-                problems.append(f"{path}: Claude enums hold scalar values only")
-    if provider == "openai":
-        if depth(schema) > OPENAI_MAX_DEPTH:
-            problems.append(f"$: nested deeper than {OPENAI_MAX_DEPTH} object levels")
-        nodes = [node for _path, node in walk(schema)]
-        if sum(len(n.get("properties", {})) for n in nodes) > OPENAI_MAX_PROPERTIES:
-            problems.append(f"$: more than {OPENAI_MAX_PROPERTIES} properties")
-        if sum(len(n.get("enum", [])) for n in nodes) > OPENAI_MAX_ENUM_VALUES:
-            problems.append(f"$: more than {OPENAI_MAX_ENUM_VALUES} enum values")
+                problems.append(f"{path}: {profile.label} enums hold scalar values only")
+    nodes = [node for _path, node in walk(schema)]
+    if limits.max_depth is not None and depth(schema) > limits.max_depth:
+        problems.append(f"$: nested deeper than {limits.max_depth} object levels")
+    if limits.max_properties is not None and (
+        sum(len(n.get("properties", {})) for n in nodes) > limits.max_properties
+    ):
+        problems.append(f"$: more than {limits.max_properties} properties")
+    if limits.max_enum_values is not None and (
+        sum(len(n.get("enum", [])) for n in nodes) > limits.max_enum_values
+    ):
+        problems.append(f"$: more than {limits.max_enum_values} enum values")
     return problems
 
 
@@ -74,22 +79,20 @@ def depth(node: dict[str, Any]) -> int:
     return below + (1 if node.get("type") == "object" else 0)
 
 
-def registry_problems(provider: str, specs: Sequence[dict[str, Any]]) -> list[str]:
+def registry_problems(provider: ModelProfile | str, specs: Sequence[dict[str, Any]]) -> list[str]:
     """Everything ``provider`` would refuse in one request offering the tool ``specs`` (``registry.specs()``):
-    each tool's schema problems, prefixed with the tool's name, and the per-request strict limits of the
-    model table (Claude: at most 20 strict tools, 24 optional parameters, 16 parameters with union types).
+    each tool's schema problems, prefixed with the tool's name, and the family's per-request strict limits
+    (Claude: at most 20 strict tools, 24 optional parameters, 16 parameters with union types).
 
     Apps call this on the registries they offer a live model; an empty list means the request is accepted.
     """
+    profile = _profile(provider)
     problems = [
         f"{spec['name']}: {p}"
         for spec in specs
-        for p in provider_schema_problems(provider, spec["parameters"])
+        for p in provider_schema_problems(profile, spec["parameters"])
     ]
-    limits = STRICT_LIMITS.get(provider)
-    if limits is None:
-        return problems
-    label = _LABELS.get(provider, provider)
+    limits = profile.strict
     params = [param for spec in specs for param in parameters(spec["parameters"])]
     optional = sum(1 for _schema, required in params if not required)
     unions = sum(1 for schema, _required in params if is_union(schema))
@@ -99,7 +102,7 @@ def registry_problems(provider: str, specs: Sequence[dict[str, Any]]) -> list[st
         (unions, limits.max_union_params, "parameters with union types"),
     ):
         if limit is not None and count > limit:
-            problems.append(f"request: {count} {what}, {label} accepts at most {limit}")
+            problems.append(f"request: {count} {what}, {profile.label} accepts at most {limit}")
     return problems
 
 
