@@ -1,6 +1,7 @@
 """The spend ledger: monthly caps, atomic reservations and settled costs in SQL, for both apps.
 
-Three tables in the workshop's SQL store (migration 0005; docs/pricing.md, "Spend under a cap"):
+Three tables in the database the app gives the ledger — both apps give the workshop's SQL store, which
+creates them (migration 0005; docs/pricing.md, "Spend under a cap"):
 
 * ``spend_months`` — one row per app, tenant (workshop id or plant id) and month: spent and reserved money;
 * ``spend_caps`` — a tenant's own monthly cap, overriding ``Settings.monthly_cap_usd``;
@@ -38,7 +39,6 @@ from sqlalchemy import (
 )
 
 from shopfloor.agent.budget import BudgetExhausted, Hold, to_nano, to_usd, worst_case_usd
-from shopfloor.settings import Settings
 
 METADATA = MetaData()
 
@@ -361,10 +361,10 @@ def ledger_at(url: str) -> SqlLedger:
     return SqlLedger(engine)
 
 
-def budget_for(settings: Settings, app: str, tenant: str) -> LedgerBudget:
-    """The budget of ``app``'s ``tenant`` on the ledger in the workshop store (the Shift Investigator's live
-    planners pass ``budget_for(settings, "shifts", settings.shifts_plant_id)`` to ``investigate``)."""
-    return LedgerBudget(ledger_at(settings.workshop_db_url()), app, tenant, settings.monthly_cap_usd)
+def budget_for(url: str, app: str, tenant: str, default_cap_usd: float | None) -> LedgerBudget:
+    """The budget of ``app``'s ``tenant`` on the ledger in the database at ``url``, which the app names (the
+    Shift Investigator's live planners pass the workshop store's URL and ``Settings.monthly_cap_usd``)."""
+    return LedgerBudget(ledger_at(url), app, tenant, default_cap_usd)
 
 
 def as_json(totals: list[MonthTotal], rows: list[SpendRow]) -> dict[str, Any]:

@@ -144,7 +144,9 @@ def ask_live(
         provider = build_provider(choice, settings)
     except (PlannerError, ProviderConfigError) as error:
         raise ApiError(400, "bad_planner", f"The planner {planner} cannot run: {error}.") from None
-    budget = budget_for(settings, "shifts", settings.shifts_plant_id)
+    budget = budget_for(
+        settings.workshop_db_url(), "shifts", settings.shifts_plant_id, settings.monthly_cap_usd
+    )
 
     def run(conn: Any) -> dict[str, Any]:
         found = investigate_live(
