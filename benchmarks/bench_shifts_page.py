@@ -57,8 +57,8 @@ def in_process() -> dict[str, float]:
     """Every address once to warm, then each ten times through the whole app in process."""
     from fastapi.testclient import TestClient
 
+    from shopfloor.server.app import create_app
     from shopfloor.settings import Settings
-    from shopfloor.web.app import create_app
 
     var = Path(tempfile.mkdtemp(prefix="bench-page-"))
     settings = Settings(

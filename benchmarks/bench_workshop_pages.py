@@ -150,8 +150,8 @@ def decision_time() -> dict[str, float]:
     """Server time (ms) of one card decision through the page route, over 60 cards."""
     from fastapi.testclient import TestClient
 
+    from shopfloor.server.app import create_app
     from shopfloor.settings import Settings
-    from shopfloor.web.app import create_app
     from shopfloor.workshop import domain
     from shopfloor.workshop.agent.persistence import save_proposed_run
     from shopfloor.workshop.sample import WORKSHOP_A, fresh_sample_store

@@ -1,5 +1,6 @@
 """The whole tree's layout rules (docs/architecture.md, "Layout"): no import loop anywhere in ``src/``, the
-core imports no app, and neither app imports the other."""
+core imports no app, neither app imports the other, ``web`` sits below both apps and ``server`` (the
+composition root) above both."""
 
 from __future__ import annotations
 
@@ -36,3 +37,22 @@ def test_neither_app_imports_the_other():
     graph = whole_graph()
     assert _imports_from(graph, "shopfloor.workshop", "shopfloor.shifts") == []
     assert _imports_from(graph, "shopfloor.shifts", "shopfloor.workshop") == []
+
+
+APPS = ("shopfloor.workshop", "shopfloor.shifts")
+
+
+def test_web_is_below_both_apps():
+    """``web`` holds only the edge pieces both apps import; it imports neither app nor the root above them."""
+    graph = whole_graph()
+    for above in (*APPS, "shopfloor.server"):
+        assert _imports_from(graph, "shopfloor.web", above) == []
+
+
+def test_the_server_root_is_above_both_apps():
+    """Nothing in the core, ``web`` or either app imports the composition root; only the command does."""
+    graph = whole_graph()
+    assert _imports_from(graph, "shopfloor.server", "shopfloor.workshop") != []
+    assert _imports_from(graph, "shopfloor.server", "shopfloor.shifts") != []
+    for below in ("shopfloor.agent", "shopfloor.web", *APPS, "shopfloor.settings", "shopfloor.logs"):
+        assert _imports_from(graph, below, "shopfloor.server") == []

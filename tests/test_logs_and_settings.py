@@ -8,8 +8,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from shopfloor.logs import bound_request_id, configure_logging, get_logger
+from shopfloor.server.app import create_app
 from shopfloor.settings import Settings, get_settings, provider_key
-from shopfloor.web.app import create_app
 
 
 @pytest.fixture

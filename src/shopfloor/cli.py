@@ -45,8 +45,8 @@ def serve(
     """Serve both apps on one ASGI server (loopback by default)."""
     import uvicorn
 
-    from shopfloor.web.app import create_app
-    from shopfloor.web.server import uvicorn_options
+    from shopfloor.server.app import create_app
+    from shopfloor.server.http_limits import uvicorn_options
 
     settings = get_settings()
     bind_host = host or settings.host
@@ -61,7 +61,7 @@ def serve(
         return
     # Each worker process builds the app from the same SHOPFLOOR_* environment.
     uvicorn.run(
-        "shopfloor.web.app:create_app",
+        "shopfloor.server.app:create_app",
         factory=True,
         host=bind_host,
         port=bind_port,

@@ -66,7 +66,7 @@ class Settings(BaseSettings):
     # How often the workshop app marks runs a crash left `running` as failed (docs/security.md).
     workshop_orphan_sweep_s: float = Field(default=60.0, gt=0, le=3600)
 
-    # HTTP limits `shopfloor serve` gives the server (docs/security.md, HTTP limits; shopfloor.web.server).
+    # HTTP limits `shopfloor serve` gives the server (docs/security.md, HTTP limits; shopfloor.server.http_limits).
     # Largest request line plus headers; a bigger head is refused with 400 and the connection closed.
     http_max_header_bytes: int = Field(default=16 * 1024, ge=1024, le=1024 * 1024)
     # A request head must arrive within this many seconds of the connection's start (or of its first byte).

@@ -9,8 +9,8 @@ from fastapi.testclient import TestClient
 
 from shopfloor.agent.providers.base import ModelRequest, UserText
 from shopfloor.agent.providers.factory import close_providers, make_provider
+from shopfloor.server.app import create_app
 from shopfloor.settings import Settings
-from shopfloor.web.app import create_app
 from tests.agent.slow_server import SlowServer
 
 ANSWER = {

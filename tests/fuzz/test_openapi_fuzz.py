@@ -23,8 +23,8 @@ from hypothesis.errors import Unsatisfiable
 from schemathesis.generation import GenerationMode
 from starlette.routing import Mount
 
+from shopfloor.server.app import create_app
 from shopfloor.settings import Settings
-from shopfloor.web.app import create_app
 from shopfloor.workshop import accounts, domain
 from shopfloor.workshop.sample import WORKSHOP_A
 from shopfloor.workshop.store import Store

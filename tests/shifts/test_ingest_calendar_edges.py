@@ -7,10 +7,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from shopfloor.server.app import create_app
 from shopfloor.settings import Settings
 from shopfloor.shifts.plant.calendar import PERIODS
 from shopfloor.shifts.plant.scope import Scope, ScopeError
-from shopfloor.web.app import create_app
 
 
 @pytest.fixture(scope="module")

@@ -2,8 +2,8 @@
 
 from fastapi.testclient import TestClient
 
+from shopfloor.server.app import create_app
 from shopfloor.settings import Settings
-from shopfloor.web.app import create_app
 
 
 def client(**kw) -> TestClient:

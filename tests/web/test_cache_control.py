@@ -9,8 +9,8 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from starlette.responses import Response
 
+from shopfloor.server.app import create_app
 from shopfloor.settings import Settings
-from shopfloor.web.app import create_app
 from shopfloor.web.middleware import SecurityHeadersMiddleware, needs_no_store
 from shopfloor.workshop.sample import fresh_sample_store
 

@@ -11,8 +11,8 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from starlette.routing import Mount
 
+from shopfloor.server.app import create_app
 from shopfloor.settings import Settings
-from shopfloor.web.app import create_app
 from shopfloor.workshop import accounts, domain
 from shopfloor.workshop.api import create_app as create_workshop_app
 from shopfloor.workshop.sample import WORKSHOP_A, fresh_sample_store

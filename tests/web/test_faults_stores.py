@@ -14,8 +14,8 @@ from sqlalchemy import create_engine, event, func, select, text
 from sqlalchemy.engine import make_url
 from starlette.routing import Mount
 
+from shopfloor.server.app import create_app
 from shopfloor.settings import Settings
-from shopfloor.web.app import create_app
 from shopfloor.workshop import accounts, domain
 from shopfloor.workshop.deps import WorkshopState
 from shopfloor.workshop.sample import WORKSHOP_A, fresh_sample_store, load_sample

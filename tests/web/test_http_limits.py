@@ -14,8 +14,8 @@ from pathlib import Path
 import httpx2
 import pytest
 
+from shopfloor.server.http_limits import head_too_large, uvicorn_options
 from shopfloor.settings import Settings
-from shopfloor.web.server import head_too_large, uvicorn_options
 
 from .live import closed_by_peer, free_port, read_response
 
@@ -166,13 +166,13 @@ def test_the_limits_come_from_settings():
     )
     assert options["timeout_keep_alive"] == 7 and options["limit_concurrency"] == 99
     assert options["server_header"] is False
-    assert options["http"] == "shopfloor.web.server:LimitedHttpToolsProtocol"
+    assert options["http"] == "shopfloor.server.http_limits:LimitedHttpToolsProtocol"
 
 
 def test_the_server_runs_the_httptools_parser_with_the_limits():
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-    from shopfloor.web.server import LimitedHttpToolsProtocol
+    from shopfloor.server.http_limits import LimitedHttpToolsProtocol
 
     assert issubclass(LimitedHttpToolsProtocol, HttpToolsProtocol)
 

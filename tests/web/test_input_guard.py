@@ -149,8 +149,8 @@ def test_json_too_deep(text, limit, too_deep):
 
 def test_the_guard_answers_before_the_route_reads_anything(tmp_path):
     """Without a store at all, refused input never reaches the app (it would fail to open the store)."""
+    from shopfloor.server.app import create_app
     from shopfloor.settings import Settings
-    from shopfloor.web.app import create_app
 
     missing = tmp_path / "missing" / "w.db"
     c = TestClient(create_app(Settings(var_dir=tmp_path, workshop_db=f"sqlite:///{missing}")))

@@ -10,8 +10,8 @@ from fastapi.testclient import TestClient
 from pydantic import BaseModel
 from starlette.routing import Mount
 
+from shopfloor.server.app import create_app
 from shopfloor.settings import Settings
-from shopfloor.web.app import create_app
 from shopfloor.web.errors import install_error_handlers
 from shopfloor.web.responses import CSSResponse
 

@@ -10,8 +10,8 @@ from collections.abc import Iterator
 import pytest
 from fastapi import FastAPI
 
+from shopfloor.server.app import create_app
 from shopfloor.settings import Settings
-from shopfloor.web.app import create_app
 from shopfloor.web.errors import install_error_handlers
 
 from .live import read_response, serving

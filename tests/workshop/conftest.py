@@ -20,8 +20,8 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 from starlette.routing import Mount
 
+from shopfloor.server.app import create_app
 from shopfloor.settings import Settings
-from shopfloor.web.app import create_app
 from shopfloor.workshop import passwords
 from shopfloor.workshop.sample import WORKSHOP_A, WORKSHOP_B, fresh_sample_store, load_sample
 from shopfloor.workshop.store import Store, open_store

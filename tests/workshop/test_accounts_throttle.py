@@ -16,8 +16,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 from starlette.routing import Mount
 
+from shopfloor.server.app import create_app
 from shopfloor.settings import Settings
-from shopfloor.web.app import create_app
 from shopfloor.workshop import accounts
 from shopfloor.workshop.sample import WORKSHOP_A
 from shopfloor.workshop.store import Store

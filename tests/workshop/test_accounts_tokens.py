@@ -17,8 +17,8 @@ from sqlalchemy import inspect, select, text, update
 from starlette.routing import Mount
 from typer.testing import CliRunner
 
+from shopfloor.server.app import create_app
 from shopfloor.settings import Settings, get_settings
-from shopfloor.web.app import create_app
 from shopfloor.workshop import accounts, cli, domain
 from shopfloor.workshop.sample import WORKSHOP_A, WORKSHOP_B, load_sample
 from shopfloor.workshop.store import NotFound, Store, open_store

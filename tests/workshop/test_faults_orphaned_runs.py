@@ -22,8 +22,8 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 
+from shopfloor.server.app import create_app
 from shopfloor.settings import Settings
-from shopfloor.web.app import create_app
 from shopfloor.workshop import accounts, domain
 from shopfloor.workshop.agent.persistence import StoreAgentStore, fail_orphaned_runs
 from shopfloor.workshop.agent.run import RunRow

@@ -11,12 +11,12 @@ import pytest
 
 from tests.imports import SRC, find_cycle, import_graph
 
-SCOPES = ("shopfloor/workshop", "shopfloor/web")
+SCOPES = ("shopfloor/workshop", "shopfloor/web", "shopfloor/server")
 
 
 def test_no_import_cycle_in_the_workshop_or_the_web_layer():
     graph = import_graph(SRC, SCOPES)
-    assert "shopfloor.workshop.agent.api" in graph and "shopfloor.web.app" in graph
+    assert "shopfloor.workshop.agent.api" in graph and "shopfloor.server.app" in graph
     assert find_cycle(graph) is None, " -> ".join(find_cycle(graph) or [])
 
 

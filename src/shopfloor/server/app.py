@@ -17,15 +17,15 @@ from starlette.types import ASGIApp
 
 from shopfloor import __version__
 from shopfloor.agent.providers import close_providers
-from shopfloor.settings import Settings, get_settings
-from shopfloor.shifts.api import create_app as create_shifts_app
-from shopfloor.web.errors import ApiError, ErrorBoundaryMiddleware, install_error_handlers
-from shopfloor.web.health import (
+from shopfloor.server.health import (
     HEALTH_RESPONSES,
     READY_RESPONSES,
     shifts_store_check,
     workshop_store_check,
 )
+from shopfloor.settings import Settings, get_settings
+from shopfloor.shifts.api import create_app as create_shifts_app
+from shopfloor.web.errors import ApiError, ErrorBoundaryMiddleware, install_error_handlers
 from shopfloor.web.input_guard import InputGuardMiddleware
 from shopfloor.web.middleware import (
     BodyLimitMiddleware,

@@ -18,7 +18,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from shopfloor.logs import new_request_id
 from shopfloor.settings import Settings, get_settings
 
-PROTOCOL = "shopfloor.web.server:LimitedHttpToolsProtocol"
+PROTOCOL = "shopfloor.server.http_limits:LimitedHttpToolsProtocol"
 
 
 def uvicorn_options(settings: Settings) -> dict[str, Any]:

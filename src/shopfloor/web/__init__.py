@@ -1,1 +1,1 @@
-"""Shared ASGI pieces: request ids, the error envelope, security headers, body limits, and the main app."""
+"""Shared ASGI edge pieces both apps import: request ids, the error envelope, security headers, body limits."""

@@ -18,8 +18,8 @@ from urllib.parse import unquote
 import pytest
 from fastapi.testclient import TestClient
 
+from shopfloor.server.app import create_app
 from shopfloor.settings import Settings
-from shopfloor.web.app import create_app
 
 BASE = "http://127.0.0.1:8000"
 ORIGIN = {"origin": BASE}
@@ -351,7 +351,7 @@ def _serve(var_dir: Path, store: Path, port: int, extra: dict[str, str]) -> subp
         }
     )
     code = (
-        "import uvicorn; from shopfloor.web.app import create_app; "
+        "import uvicorn; from shopfloor.server.app import create_app; "
         f"uvicorn.run(create_app(), host='127.0.0.1', port={port}, log_level='warning')"
     )
     return subprocess.Popen(

@@ -13,8 +13,8 @@ import pytest
 from fastapi.testclient import TestClient
 from matplotlib.image import imread
 
+from shopfloor.server.app import create_app
 from shopfloor.settings import Settings
-from shopfloor.web.app import create_app
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="poppler-utils is not installed")
 

@@ -12,11 +12,11 @@ import re
 import pytest
 from fastapi.testclient import TestClient
 
+from shopfloor.server.app import create_app
 from shopfloor.settings import Settings
 from shopfloor.shifts.pages import views
 from shopfloor.shifts.pages.limits import current_day, make_counter
 from shopfloor.shifts.plant.scope import Scope
-from shopfloor.web.app import create_app
 
 BASE = "http://127.0.0.1:8000"
 QUESTION = {"question": "why was second shift slow", "day": "2026-09-16", "shift": 2, "include": "shift"}

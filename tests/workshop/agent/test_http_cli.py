@@ -17,8 +17,8 @@ from typer.testing import CliRunner
 
 from shopfloor.agent.providers.base import ModelRequest, StopReason
 from shopfloor.agent.providers.scripted import ScriptedProvider, text_turn, tool_turn
+from shopfloor.server.app import create_app
 from shopfloor.settings import Settings, get_settings
-from shopfloor.web.app import create_app
 from shopfloor.workshop import accounts
 from shopfloor.workshop.agent import api as agent_api
 from shopfloor.workshop.sample import fresh_sample_store

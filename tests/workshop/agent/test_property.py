@@ -21,8 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
 
+from shopfloor.server.app import create_app
 from shopfloor.settings import Settings
-from shopfloor.web.app import create_app
 from shopfloor.workshop import accounts, domain
 from shopfloor.workshop.agent.offline import OfflineReader
 from shopfloor.workshop.agent.offline.reader import read_note
