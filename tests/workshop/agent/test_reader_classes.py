@@ -13,7 +13,9 @@ from shopfloor.workshop.agent.offline.provider import (
     flag_message,
     weaver_queries,
 )
-from shopfloor.workshop.agent.offline.reader import HatRef, canon, read_note
+from shopfloor.workshop.agent.offline.reader import read_note
+from shopfloor.workshop.agent.offline.results import HatRef
+from shopfloor.workshop.agent.offline.text import canon
 from shopfloor.workshop.agent.run import run_agent
 
 from .conftest import ANA

@@ -27,14 +27,9 @@ from shopfloor.agent.providers.base import (
     Usage,
 )
 from shopfloor.workshop import domain
-from shopfloor.workshop.agent.offline.reader import (
-    HatRef,
-    NoteEvent,
-    Part,
-    Reading,
-    fold,
-    read_note,
-)
+from shopfloor.workshop.agent.offline.reader import read_note
+from shopfloor.workshop.agent.offline.results import HatRef, NoteEvent, Part, Reading
+from shopfloor.workshop.agent.offline.text import fold
 from shopfloor.workshop.agent.offline.vocabulary import NICKNAMES
 from shopfloor.workshop.agent.offline.wording import FLAG_NAMES, GRADE_NAMES, STAGE_NAMES, TEXT
 from shopfloor.workshop.agent.prompt import UserMessage
