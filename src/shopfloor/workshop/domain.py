@@ -327,6 +327,8 @@ MIN_QUANTITY = 1
 MAX_QUANTITY = 20
 QUANTITY_ERROR = f"quantity must be between {MIN_QUANTITY} and {MAX_QUANTITY}."
 MAX_PROPOSALS = 10
+# A note for the agent: 1 to MAX_NOTE characters after trimming, the same for the API, the pages and the run.
+MAX_NOTE = 1000
 
 
 def validate_quantity(quantity: object) -> bool:
