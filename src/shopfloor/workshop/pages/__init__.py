@@ -10,8 +10,9 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.staticfiles import StaticFiles
 
 from shopfloor.workshop.pages.i18n import browser_locale
+from shopfloor.workshop.pages.page import PageError, SignInRequired
 from shopfloor.workshop.pages.render import check_catalogues, render
-from shopfloor.workshop.pages.routes import PageError, SignInRequired, router
+from shopfloor.workshop.pages.routes import router
 
 STATIC = Path(__file__).resolve().parent / "static"
 VENDOR = Path(__file__).resolve().parents[2] / "web" / "static" / "vendor"
