@@ -27,6 +27,8 @@ from typing import Any, Literal, TypedDict
 Stage = Literal["Weaving", "Washing", "Bleaching", "Blocking", "Finished"]
 STAGES: tuple[Stage, ...] = ("Weaving", "Washing", "Bleaching", "Blocking", "Finished")
 FINISHED: Stage = "Finished"
+# The stages a hat is still being made in: every stage before Finished.
+OPEN_STAGES: tuple[Stage, ...] = tuple(s for s in STAGES if s != FINISHED)
 
 
 def stage_index(stage: str) -> int:

@@ -44,7 +44,6 @@ FLAG_LABELS = {
     "weaver_not_found": "The weaver is missing, the note says",
     "other": "Problem reported in the note",
 }
-STAGES_OPEN = ("Weaving", "Washing", "Bleaching", "Blocking")
 CLOSE_NAME = 80  # RapidFuzz ratio from which a heard name word is one weaver's name said differently
 
 
@@ -226,13 +225,13 @@ def plan_lookups(reading: Reading) -> list[Call]:
         calls.append(("find_hats", {"codes": [], "weaver_name": query, "stage": stage, "open_only": True}))
     if any(e.hat is not None and e.hat.partial for e in reading.events):
         # The hats a partial code could be: every open hat, by stage (a lookup needs a filter).
-        for stage in STAGES_OPEN:
+        for stage in domain.OPEN_STAGES:
             calls.append(("find_hats", {"codes": [], "weaver_name": None, "stage": stage, "open_only": True}))
     return calls
 
 
 _WORDS = re.compile(r"[a-z]+")
-_TITLES = {"dona", "don", "sra", "sr", "senora", "senor", "srta", "la", "el", "mrs", "mr", "ms", "miss"}
+_TITLES = domain.HONORIFICS | {"la", "el"}
 
 
 def _name_words(name: str) -> list[str]:
