@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from shopfloor.workshop.agent.offline import OfflineReader
-from shopfloor.workshop.agent.offline.provider import (
+from shopfloor.workshop.agent.offline.plans import (
     accounting,
     close_weavers,
     flag_message,
