@@ -55,6 +55,7 @@ class Page:
         body = render(
             self.locale,
             template,
+            root=root_of(self.request),
             actor=self.actor,
             csrf=self.csrf,
             workshop=self.workshop,
@@ -94,6 +95,11 @@ def admin_page(p: Annotated[Page, Depends(page)]) -> Page:
 
 PageDep = Annotated[Page, Depends(page)]
 AdminDep = Annotated[Page, Depends(admin_page)]
+
+
+def root_of(request: Request) -> str:
+    """Where the workshop app is mounted ("/workshop"), as the request says: every page link starts there."""
+    return str(request.scope.get("root_path", ""))
 
 
 def weaver_names(repo: WorkshopRepo) -> dict[str, str]:

@@ -15,6 +15,7 @@ from shopfloor.workshop.pages.page import (
     PageDep,
     PageError,
     log,
+    root_of,
 )
 from shopfloor.workshop.pages.render import render
 
@@ -32,7 +33,9 @@ def _safe_next(value: str | None) -> str:
 def signin_form(request: Request, next: str | None = None) -> HTMLResponse:
     """The sign-in page, in the browser's language."""
     locale = browser_locale(request.headers.get("accept-language"))
-    return HTMLResponse(render(locale, "signin.html", next=_safe_next(next), error=None, email=""))
+    return HTMLResponse(
+        render(locale, "signin.html", root=root_of(request), next=_safe_next(next), error=None, email="")
+    )
 
 
 @router.post("/signin", response_model=None)
@@ -59,7 +62,7 @@ def signin(
             "seconds": exc.retry_after_s
         }
         return HTMLResponse(
-            render(locale, "signin.html", next=next, error=error, email=email),
+            render(locale, "signin.html", root=root_of(request), next=next, error=error, email=email),
             status_code=429,
             headers={"Retry-After": str(exc.retry_after_s)},
         )
@@ -67,7 +70,8 @@ def signin(
         log.info("workshop.auth.login_failed")
         error = gettext("Email or password is wrong.")
         return HTMLResponse(
-            render(locale, "signin.html", next=next, error=error, email=email), status_code=401
+            render(locale, "signin.html", root=root_of(request), next=next, error=error, email=email),
+            status_code=401,
         )
     response = RedirectResponse(_safe_next(next), status_code=303)
     response.set_cookie(
