@@ -36,6 +36,8 @@ SESSION_COOKIE = "tt_session"
 SESSION_MAX_AGE_S = 12 * 3600
 CSRF_HEADER = "x-csrf-token"
 TOKEN_PREFIX = "tt_"
+# A token's name: 1 to TOKEN_NAME_MAX characters (the api_tokens.name column), for the API and the pages.
+TOKEN_NAME_MAX = 120
 
 # Every request is authenticated with these two reads, so they are Core statements built once.
 _PROFILES = cast(Table, m.Profile.__table__)
@@ -502,7 +504,7 @@ def create_token(
         row = m.ApiToken(
             workshop_id=actor.workshop_id,
             user_id=actor.user_id,
-            name=name[:120],
+            name=name[:TOKEN_NAME_MAX],
             token_hash=token_hash(token),
             created_at=now,
             expires_at=now + timedelta(days=ttl_days),

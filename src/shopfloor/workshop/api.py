@@ -44,7 +44,7 @@ class TokenBody(BaseModel):
     """A new API token's label."""
 
     model_config = ConfigDict(extra="forbid")
-    name: StrictStr = Field(default="api", min_length=1, max_length=120)
+    name: StrictStr = Field(default="api", min_length=1, max_length=accounts.TOKEN_NAME_MAX)
 
 
 def _iso(value: datetime | None) -> str | None:

@@ -27,6 +27,8 @@ from typing import Any, Literal, TypedDict
 Stage = Literal["Weaving", "Washing", "Bleaching", "Blocking", "Finished"]
 STAGES: tuple[Stage, ...] = ("Weaving", "Washing", "Bleaching", "Blocking", "Finished")
 FINISHED: Stage = "Finished"
+# The stages a hat is still being made in: every stage before Finished.
+OPEN_STAGES: tuple[Stage, ...] = tuple(s for s in STAGES if s != FINISHED)
 
 
 def stage_index(stage: str) -> int:
@@ -327,6 +329,8 @@ MIN_QUANTITY = 1
 MAX_QUANTITY = 20
 QUANTITY_ERROR = f"quantity must be between {MIN_QUANTITY} and {MAX_QUANTITY}."
 MAX_PROPOSALS = 10
+# A note for the agent: 1 to MAX_NOTE characters after trimming, the same for the API, the pages and the run.
+MAX_NOTE = 1000
 
 
 def validate_quantity(quantity: object) -> bool:

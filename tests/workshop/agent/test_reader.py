@@ -2,7 +2,9 @@
 
 import pytest
 
-from shopfloor.workshop.agent.offline.reader import HatRef, fold, read_note
+from shopfloor.workshop.agent.offline.reader import read_note
+from shopfloor.workshop.agent.offline.results import HatRef
+from shopfloor.workshop.agent.offline.text import fold
 
 SAMPLE = (
     "Doña Rosa Pillco terminó 3 finos de 18 hileras. El TQ-7F3K2 pasó a lavado, el TQ-2C5P0 ya está listo y "

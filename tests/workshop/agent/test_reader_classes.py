@@ -7,13 +7,15 @@ from __future__ import annotations
 import pytest
 
 from shopfloor.workshop.agent.offline import OfflineReader
-from shopfloor.workshop.agent.offline.provider import (
+from shopfloor.workshop.agent.offline.plans import (
     accounting,
     close_weavers,
     flag_message,
     weaver_queries,
 )
-from shopfloor.workshop.agent.offline.reader import HatRef, canon, read_note
+from shopfloor.workshop.agent.offline.reader import read_note
+from shopfloor.workshop.agent.offline.results import HatRef
+from shopfloor.workshop.agent.offline.text import canon
 from shopfloor.workshop.agent.run import run_agent
 
 from .conftest import ANA

@@ -15,7 +15,9 @@ from shopfloor.workshop.agent.args import (
     ProposeFlagArgs,
 )
 from shopfloor.workshop.agent.offline import OfflineReader
-from shopfloor.workshop.agent.offline.reader import Span, person_name, read_note
+from shopfloor.workshop.agent.offline.names import person_name
+from shopfloor.workshop.agent.offline.reader import read_note
+from shopfloor.workshop.agent.offline.text import Span
 from shopfloor.workshop.agent.offline.vocabulary import GRADE_WORDS, STAGE_WORDS
 from shopfloor.workshop.agent.run import run_agent
 from shopfloor.workshop.agent.tools import TOOLS

@@ -29,9 +29,10 @@ from shopfloor.web.dependencies import require_json
 from shopfloor.web.errors import ApiError
 from shopfloor.web.middleware import accept_request_id
 from shopfloor.web.openapi import error_responses
+from shopfloor.workshop import domain
 from shopfloor.workshop.agent.persistence import StoreAgentStore, fail_orphaned_runs
 from shopfloor.workshop.agent.provider_choice import choose_provider
-from shopfloor.workshop.agent.run import MAX_NOTE, run_agent
+from shopfloor.workshop.agent.run import run_agent
 from shopfloor.workshop.deps import WorkshopState, current_actor, state_of
 
 router = APIRouter()
@@ -91,7 +92,7 @@ NOTE_BODY: dict[str, Any] = {
                 "required": ["note"],
                 "additionalProperties": False,
                 "properties": {
-                    "note": {"type": "string", "minLength": 1, "maxLength": MAX_NOTE},
+                    "note": {"type": "string", "minLength": 1, "maxLength": domain.MAX_NOTE},
                     "input_mode": {"type": "string", "enum": ["voice", "typed"], "default": "typed"},
                     "hat_tag": {"type": ["string", "null"], "description": "A hat code like TQ-7F3K2"},
                 },

@@ -32,12 +32,11 @@ from shopfloor.workshop.agent.prompt import (
     build_user_message,
 )
 from shopfloor.workshop.agent.tools import REGISTRY
-from shopfloor.workshop.domain import Actor
+from shopfloor.workshop.domain import Actor, Hat
 from shopfloor.workshop.spend import run_budget
 
 SOURCE = "edge:workshop-agent"
 AGENT = "workshop"
-MAX_NOTE = 1000
 # The run's bounds on the core loop (docs/workshop-agent.md, "One run", step 5).
 LIMITS = LoopLimits(max_iterations=6, max_tokens=8000, call_timeout_s=25, run_budget_s=45)
 # A run still `running` this long after it started has no process left to finish it (the server was killed
@@ -184,8 +183,8 @@ def validate_body(body: Any) -> UserMessage:
     if not isinstance(note, str):
         raise ApiError(400, "bad_request", "note must be a string.")
     note = note.strip()
-    if not 1 <= len(note) <= MAX_NOTE:
-        raise ApiError(400, "bad_request", f"note must be 1 to {MAX_NOTE} characters after trimming.")
+    if not 1 <= len(note) <= domain.MAX_NOTE:
+        raise ApiError(400, "bad_request", f"note must be 1 to {domain.MAX_NOTE} characters after trimming.")
     mode = body.get("input_mode", "typed")
     if mode not in ("voice", "typed"):
         raise ApiError(400, "bad_request", 'input_mode must be "voice" or "typed".')
@@ -198,24 +197,43 @@ def validate_body(body: Any) -> UserMessage:
     return UserMessage(note, "voice" if mode == "voice" else "typed", hat_tag)
 
 
-def run_agent(
+@dataclass(frozen=True)
+class _Admitted:
+    """A note past validation and the hourly limit, with its run row written."""
+
+    run_id: str
+    request: UserMessage
+    reads: WorkshopReads
+    tagged: Hat | None
+    model_name: str
+
+
+@dataclass(frozen=True)
+class _Saved:
+    """A finished run as saved: what the response (or the HTTP error) is made of."""
+
+    status: str
+    summary: str | None
+    proposals: list[BufferedProposal]
+    ids: list[str]
+    latency_ms: int
+    http_error: tuple[int, str, str] | None
+
+
+def _admit(
     store: AgentStore,
     actor: Actor,
     body: Any,
     provider: Provider,
     request_id: str,
     rate_limit_per_hour: int,
-    abort: threading.Event | None = None,
-    now: Callable[[], datetime] = lambda: datetime.now(UTC),
-    limits: LoopLimits = LIMITS,
-    language: Language = "en",
-) -> dict[str, Any]:
-    """Run the workshop agent for one note and return the response body (or raise ``ApiError``).
-
-    ``language`` is the language of the page the note came from ("es" or "en"); the offline reader writes
-    its summary in it."""
-    started = time.monotonic()
-    logger = RunLogger(request_id, actor)
+    now: Callable[[], datetime],
+    language: Language,
+    logger: RunLogger,
+) -> _Admitted:
+    """Validate the body, read the tagged hat and insert the run row within the hourly limit (steps 1 to 3 of
+    docs/workshop-agent.md, "One run"). A refusal is logged and raised as ``ApiError``, with no run row."""
+    reads: WorkshopReads | None = None
     try:
         request = replace(validate_body(body), language="es" if language == "es" else "en")
         reads = store.reads(actor)
@@ -244,7 +262,7 @@ def run_agent(
                 429, "rate_limited", f"At most {rate_limit_per_hour} notes per hour. Try again later."
             )
     except ApiError as refused:
-        if "reads" in locals():
+        if reads is not None:
             reads.close()
         logger(
             "agent.run.error", "warn", {"phase": "validate", "status": refused.status, "code": refused.code}
@@ -252,38 +270,104 @@ def run_agent(
         store.write_logs(actor, logger.take())
         raise
     logger.echo(start)  # its row was inserted with the run row
-    trace = Trace()
+    return _Admitted(run_id, request, reads, tagged, model_name)
+
+
+def _context(
+    run: _Admitted,
+    actor: Actor,
+    request_id: str,
+    now: Callable[[], datetime],
+    trace: Trace,
+    logger: RunLogger,
+) -> RunContext:
+    """The run's context for the tools: the actor, the note, the reads, and the tagged hat as already seen."""
+    request = run.request
     ctx = RunContext(
-        run_id=run_id,
+        run_id=run.run_id,
         request_id=request_id,
         actor=actor,
         workshop_id=actor.workshop_id,
         note=request.note,
         input_mode=request.input_mode,
         hat_tag=request.hat_tag,
-        reads=reads,
+        reads=run.reads,
         now=now(),
         trace=trace,
         on_event=logger,
     )
-    if tagged is not None:
-        ctx.seen_hats[tagged.code] = SeenHat(tagged, "tag")
-    if isinstance(provider, ReadsUserMessage):
-        # The offline reader gets the message as data; a live model reads the rendered text.
-        provider = provider.for_message(request)
+    if run.tagged is not None:
+        ctx.seen_hats[run.tagged.code] = SeenHat(run.tagged, "tag")
+    return ctx
+
+
+def _result(
+    run: _Admitted,
+    status: str,
+    summary: str | None,
+    trace: Trace,
+    proposals: list[BufferedProposal],
+    latency_ms: int,
+    error: dict[str, Any] | None,
+) -> RunResult:
+    """What the final save writes over the run row."""
+    return RunResult(
+        run.run_id,
+        status,
+        summary,
+        trace.to_list(),
+        proposals,
+        trace.tokens_in,
+        trace.tokens_out,
+        latency_ms,
+        trace.cost_usd,
+        trace.model or run.model_name,
+        error,
+    )
+
+
+def _log_end(
+    logger: RunLogger,
+    outcome: LoopOutcome,
+    status: str,
+    error: dict[str, Any] | None,
+    payload: dict[str, Any],
+) -> None:
+    """The run's last log event: an error for a failed run; a warning when a proposing run fell back."""
+    if status == "failed":
+        logger("agent.run.error", "error", {**payload, "phase": "loop", "error": error})
+    else:
+        fell_back = outcome.outcome is not Outcome.END_TURN or not outcome.text
+        logger("agent.run.end", "warn" if fell_back and status == "proposed" else "info", payload)
+
+
+def _loop_and_save(
+    store: AgentStore,
+    run: _Admitted,
+    provider: Provider,
+    ctx: RunContext,
+    trace: Trace,
+    logger: RunLogger,
+    limits: LoopLimits,
+    abort: threading.Event | None,
+    started: float,
+) -> _Saved:
+    """Run the bounded loop and save the run with its proposals in one transaction (steps 4 to 6); a run
+    that crashed on the way is saved as failed, and the reads are closed whatever happens."""
+    actor = ctx.actor
     saved = False
     try:
         outcome = run_loop(
             provider,
             SYSTEM_PROMPT,
-            build_user_message(request),
+            build_user_message(run.request),
             REGISTRY,
             ctx,
             trace,
             limits=limits,
             abort=abort,
             on_event=logger,
-            tool_batch=reads.batch,
+            tool_batch=run.reads.batch,
             budget=run_budget(store, actor),  # the workshop's monthly spend cap (docs/pricing.md)
         )
         status, summary, error, http_error = map_outcome(outcome, len(ctx.proposals))
@@ -299,59 +383,57 @@ def run_agent(
             "cost_usd": trace.cost_usd,
             "latency_ms": latency_ms,
         }
-        if status == "failed":
-            logger("agent.run.error", "error", {**end_payload, "phase": "loop", "error": error})
-        else:
-            fell_back = outcome.outcome is not Outcome.END_TURN or not outcome.text
-            logger("agent.run.end", "warn" if fell_back and status == "proposed" else "info", end_payload)
-        ids = store.save_agent_run(
-            actor,
-            RunResult(
-                run_id,
-                status,
-                summary,
-                trace.to_list(),
-                keep,
-                trace.tokens_in,
-                trace.tokens_out,
-                latency_ms,
-                trace.cost_usd,
-                trace.model or model_name,
-                error,
-            ),
-            logger.take(),
-        )
+        _log_end(logger, outcome, status, error, end_payload)
+        result = _result(run, status, summary, trace, keep, latency_ms, error)
+        ids = store.save_agent_run(actor, result, logger.take())
         saved = True
     finally:
-        reads.close()
+        run.reads.close()
         if not saved:
             logger("agent.run.error", "error", {"phase": "crash", "status": "failed"})
+            crash = {"type": "crash", "message": "The run stopped on an internal error."}
+            latency = int((time.monotonic() - started) * 1000)
             store.save_agent_run(
-                actor,
-                RunResult(
-                    run_id,
-                    "failed",
-                    None,
-                    trace.to_list(),
-                    [],
-                    trace.tokens_in,
-                    trace.tokens_out,
-                    int((time.monotonic() - started) * 1000),
-                    trace.cost_usd,
-                    trace.model or model_name,
-                    {"type": "crash", "message": "The run stopped on an internal error."},
-                ),
-                logger.take(),
+                actor, _result(run, "failed", None, trace, [], latency, crash), logger.take()
             )
-    if http_error is not None:
-        raise ApiError(http_error[0], http_error[1], http_error[2], run_id=run_id)
+    return _Saved(status, summary, keep, ids, latency_ms, http_error)
+
+
+def run_agent(
+    store: AgentStore,
+    actor: Actor,
+    body: Any,
+    provider: Provider,
+    request_id: str,
+    rate_limit_per_hour: int,
+    abort: threading.Event | None = None,
+    now: Callable[[], datetime] = lambda: datetime.now(UTC),
+    limits: LoopLimits = LIMITS,
+    language: Language = "en",
+) -> dict[str, Any]:
+    """Run the workshop agent for one note and return the response body (or raise ``ApiError``).
+
+    ``language`` is the language of the page the note came from ("es" or "en"); the offline reader writes
+    its summary in it."""
+    started = time.monotonic()
+    logger = RunLogger(request_id, actor)
+    run = _admit(store, actor, body, provider, request_id, rate_limit_per_hour, now, language, logger)
+    trace = Trace()
+    ctx = _context(run, actor, request_id, now, trace, logger)
+    if isinstance(provider, ReadsUserMessage):
+        # The offline reader gets the message as data; a live model reads the rendered text.
+        provider = provider.for_message(run.request)
+    saved = _loop_and_save(store, run, provider, ctx, trace, logger, limits, abort, started)
+    if saved.http_error is not None:
+        code, kind, message = saved.http_error
+        raise ApiError(code, kind, message, run_id=run.run_id)
     return {
-        "run_id": run_id,
-        "summary": summary,
-        "proposals": [p.to_json(pid) for p, pid in zip(keep, ids, strict=True)],
+        "run_id": run.run_id,
+        "summary": saved.summary,
+        "proposals": [p.to_json(pid) for p, pid in zip(saved.proposals, saved.ids, strict=True)],
         "meta": {
             "tool_calls": trace.tool_calls,
-            "latency_ms": latency_ms,
+            "latency_ms": saved.latency_ms,
             "tokens_in": trace.tokens_in,
             "tokens_out": trace.tokens_out,
             "cost_usd": trace.cost_usd,

@@ -10,8 +10,9 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.staticfiles import StaticFiles
 
 from shopfloor.workshop.pages.i18n import browser_locale
+from shopfloor.workshop.pages.page import PageError, SignInRequired, root_of
 from shopfloor.workshop.pages.render import check_catalogues, render
-from shopfloor.workshop.pages.routes import PageError, SignInRequired, router
+from shopfloor.workshop.pages.routes import router
 
 STATIC = Path(__file__).resolve().parent / "static"
 VENDOR = Path(__file__).resolve().parents[2] / "web" / "static" / "vendor"
@@ -36,5 +37,7 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(PageError)
     async def _page_error(request: Request, exc: PageError) -> HTMLResponse:
         locale = exc.locale or browser_locale(request.headers.get("accept-language"))
-        body = render(locale, "error.html", status=exc.status, message=exc.message, actor=None)
+        body = render(
+            locale, "error.html", root=root_of(request), status=exc.status, message=exc.message, actor=None
+        )
         return HTMLResponse(body, status_code=exc.status)

@@ -69,9 +69,10 @@ def environment(locale: str) -> Environment:
     return env
 
 
-def render(locale: str, name: str, **context: Any) -> str:
-    """Render template ``name`` in ``locale``."""
-    return environment(locale).get_template(name).render(locale=locale, **context)
+def render(locale: str, name: str, *, root: str, **context: Any) -> str:
+    """Render template ``name`` in ``locale``; ``root`` is where the workshop app is mounted (its requests'
+    ``root_path``), the start of every link in the templates."""
+    return environment(locale).get_template(name).render(locale=locale, root=root, **context)
 
 
 def check_catalogues() -> None:

@@ -7,6 +7,7 @@ model wrote stays a string here and is escaped by the templates' autoescaping.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -159,91 +160,105 @@ def _pretty(value: Any) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False, sort_keys=True, default=str)
 
 
+def _model_call_step(i: int, kind: str, raw: dict[str, Any]) -> Step:
+    """A model call: model and stop reason, tokens (and cache), cost, the text it wrote."""
+    tokens = f"{raw.get('tokens_in', 0)} in · {raw.get('tokens_out', 0)} out"
+    if raw.get("cache_read") or raw.get("cache_write"):
+        tokens += f" · cache {raw.get('cache_read', 0)} read / {raw.get('cache_write', 0)} written"
+    return Step(
+        i,
+        kind,
+        f"{raw.get('model', '')} · {raw.get('stop_reason', '')}",
+        None,
+        True,
+        raw.get("duration_ms"),
+        tokens,
+        raw.get("cost_usd"),
+        None,
+        _pretty(raw.get("text")) if raw.get("text") else None,
+    )
+
+
+def _tool_call_step(i: int, kind: str, raw: dict[str, Any]) -> Step:
+    """A tool call: the tool, read or propose, its input and output."""
+    return Step(
+        i,
+        kind,
+        str(raw.get("tool", "")),
+        "read" if raw.get("access") == "read" else "propose",
+        not raw.get("is_error"),
+        raw.get("duration_ms"),
+        None,
+        None,
+        _pretty(raw.get("input")),
+        _pretty(raw.get("output")),
+    )
+
+
+def _rule_check_step(i: int, kind: str, raw: dict[str, Any]) -> Step:
+    """A rule check: the rule, hat and code, and what the rule said."""
+    title = " · ".join(str(raw[k]) for k in ("rule", "hat_code", "code") if raw.get(k))
+    return Step(
+        i,
+        kind,
+        title,
+        None,
+        bool(raw.get("allowed")),
+        raw.get("duration_ms"),
+        None,
+        None,
+        None,
+        _pretty({k: raw.get(k) for k in ("allowed", "code", "message")}),
+    )
+
+
+def _proposal_step(i: int, kind: str, raw: dict[str, Any]) -> Step:
+    """A proposal: its type and status (a blocked one is not ok)."""
+    return Step(
+        i,
+        kind,
+        f"{raw.get('type', '')} · {raw.get('status', '')}",
+        None,
+        raw.get("status") != "blocked",
+        None,
+        None,
+        None,
+        None,
+        _pretty(raw),
+    )
+
+
+def _error_step(i: int, kind: str, raw: dict[str, Any]) -> Step:
+    """Any other step (an error): its error type and body."""
+    return Step(
+        i,
+        kind,
+        str((raw.get("error") or {}).get("type", kind)),
+        None,
+        False,
+        None,
+        None,
+        None,
+        None,
+        _pretty(raw.get("error", raw)),
+    )
+
+
+_STEP_OF: dict[str, Callable[[int, str, dict[str, Any]], Step]] = {
+    "model_call": _model_call_step,
+    "tool_call": _tool_call_step,
+    "rule_check": _rule_check_step,
+    "proposal": _proposal_step,
+}
+
+
 def timeline(steps: list[dict[str, Any]]) -> list[Step]:
     """The run's trace steps as timeline entries (model call, tool call, rule check, proposal, error)."""
     out: list[Step] = []
     for n, raw in enumerate(steps, start=1):
         kind = str(raw.get("kind"))
-        i = n  # shown from 1; the stored ``i`` counts from 0
-        if kind == "model_call":
-            tokens = f"{raw.get('tokens_in', 0)} in · {raw.get('tokens_out', 0)} out"
-            if raw.get("cache_read") or raw.get("cache_write"):
-                tokens += f" · cache {raw.get('cache_read', 0)} read / {raw.get('cache_write', 0)} written"
-            out.append(
-                Step(
-                    i,
-                    kind,
-                    f"{raw.get('model', '')} · {raw.get('stop_reason', '')}",
-                    None,
-                    True,
-                    raw.get("duration_ms"),
-                    tokens,
-                    raw.get("cost_usd"),
-                    None,
-                    _pretty(raw.get("text")) if raw.get("text") else None,
-                )
-            )
-        elif kind == "tool_call":
-            out.append(
-                Step(
-                    i,
-                    kind,
-                    str(raw.get("tool", "")),
-                    "read" if raw.get("access") == "read" else "propose",
-                    not raw.get("is_error"),
-                    raw.get("duration_ms"),
-                    None,
-                    None,
-                    _pretty(raw.get("input")),
-                    _pretty(raw.get("output")),
-                )
-            )
-        elif kind == "rule_check":
-            title = " · ".join(str(raw[k]) for k in ("rule", "hat_code", "code") if raw.get(k))
-            out.append(
-                Step(
-                    i,
-                    kind,
-                    title,
-                    None,
-                    bool(raw.get("allowed")),
-                    raw.get("duration_ms"),
-                    None,
-                    None,
-                    None,
-                    _pretty({k: raw.get(k) for k in ("allowed", "code", "message")}),
-                )
-            )
-        elif kind == "proposal":
-            out.append(
-                Step(
-                    i,
-                    kind,
-                    f"{raw.get('type', '')} · {raw.get('status', '')}",
-                    None,
-                    raw.get("status") != "blocked",
-                    None,
-                    None,
-                    None,
-                    None,
-                    _pretty(raw),
-                )
-            )
-        else:
-            out.append(
-                Step(
-                    i,
-                    kind,
-                    str((raw.get("error") or {}).get("type", kind)),
-                    None,
-                    False,
-                    None,
-                    None,
-                    None,
-                    None,
-                    _pretty(raw.get("error", raw)),
-                )
-            )
+        # Shown from 1; the stored ``i`` counts from 0.
+        out.append(_STEP_OF.get(kind, _error_step)(n, kind, raw))
     return out
 
 

@@ -1,0 +1,198 @@
+"""Hat codes as heard in a note: "TQ-7F3K2", "tq 4k9 d1", a bare body, or spelled in Spanish letter names and
+digit words ("te cu siete efe…"); four characters heard of five are a partial code.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from shopfloor.workshop.agent.offline.text import (
+    DOMAIN,
+    KNOWN,
+    Span,
+)
+from shopfloor.workshop.agent.offline.vocabulary import (
+    DIGIT_WORDS,
+    LETTER_NAMES,
+    PREFIX_TOKENS,
+)
+
+# A hat code as heard: "TQ-7F3K2", "tq 2c5po", "TQ.7F3K2", or a bare body with a digit and a letter.
+_CODE_WITH_PREFIX = re.compile(
+    r"(?<![A-Za-z0-9])[Tt][Qq][\s.\-]{0,2}(?=[A-Za-z]{0,4}[0-9]|[A-Z]{5})[0-9A-Za-z]{5}(?![A-Za-z0-9])"
+)
+_BARE_CODE = re.compile(r"(?<![A-Za-z0-9\-])(?=[0-9A-Z]*[0-9])(?=[0-9A-Z]*[A-Z])[0-9A-Z]{5}(?![A-Za-z0-9])")
+
+
+@dataclass(frozen=True)
+class CodeHit:
+    """A hat code heard in the note: what to look up, where it was said, and how."""
+
+    heard: str  # what find_hats is given: the words as heard, or the code spelled out ("TQ-4K9D1")
+    start: int
+    end: int
+    spelled: bool = False
+    partial: str | None = None  # four characters of the body: one was not heard
+
+
+_CODE_TOKEN = re.compile(r"[a-z0-9]+")
+
+
+def _code_piece(word: str, literal: bool = False) -> tuple[str, bool] | None:
+    """The characters one spoken word adds to a code body, and whether it was a letter name or digit word
+    (``literal``: a short word is its own letters, "ka" as KA rather than K)."""
+    if literal and 1 < len(word) <= 3 and word.isalpha():
+        return word.upper(), False
+    if word in LETTER_NAMES and len(word) > 1:
+        return LETTER_NAMES[word], True
+    if word in DIGIT_WORDS and not word.isdigit() and len(word) > 1:
+        return DIGIT_WORDS[word], True
+    if len(word) == 1:
+        return word.upper(), False
+    if len(word) <= 5 and any(c.isdigit() for c in word):
+        return word.upper(), False
+    if len(word) <= 3 and word not in KNOWN and word not in DOMAIN:
+        return word.upper(), False
+    return None
+
+
+def _spoken_codes(span: Span, taken: list[tuple[int, int]]) -> list[CodeHit]:
+    """Codes said in pieces: "tq 4k9 d1", "t q 3 d 8 q v", "te cu siete efe tres ka dos" (Spanish letter
+    names and digit words), and four-character bodies after the prefix (partial codes)."""
+    words = [
+        (m.group(), m.start() + span.start, m.end() + span.start)
+        for m in _CODE_TOKEN.finditer(span.folded_text)
+    ]
+    hits: list[CodeHit] = []
+    i = 0
+    while i < len(words):
+        prefix = next((p for p in PREFIX_TOKENS if tuple(w for w, _, _ in words[i : i + len(p)]) == p), None)
+        if prefix is None or any(s <= words[i][1] < e for s, e in taken):
+            i += 1
+            continue
+        body, spelled, j, end = _code_body(span, words, i + len(prefix), literal=False)
+        if len(body) != 5:
+            other = _code_body(span, words, i + len(prefix), literal=True)
+            if len(other[0]) == 5:
+                body, spelled, j, end = other
+        spelled = spelled or prefix not in {("tq",), ("t", "q")}
+        start = words[i][1]
+        if len(body) == 5:
+            heard = f"TQ-{body}" if spelled else span.note[start:end]
+            hits.append(CodeHit(heard, start, end, spelled=spelled))
+        elif len(body) == 4 and any(c.isdigit() for c in body):
+            hits.append(CodeHit(f"TQ-{body}", start, end, spelled=spelled, partial=body))
+        i = max(j, i + 1)
+    return hits
+
+
+def _code_body(
+    span: Span, words: list[tuple[str, int, int]], j: int, literal: bool
+) -> tuple[str, bool, int, int]:
+    """The code body said from word ``j`` on: (characters, spelled, next word, end offset)."""
+    body, spelled, end = "", False, words[j - 1][2]
+    while j < len(words) and len(body) < 5:
+        gap = span.note[end : words[j][1]]
+        if gap.strip(" -.") or len(gap) > 2:
+            break
+        piece = _code_piece(words[j][0], literal)
+        if piece is None or len(body) + len(piece[0]) > 5:
+            break
+        body, spelled, end, j = body + piece[0], spelled or piece[1], words[j][2], j + 1
+    return body, spelled, j, end
+
+
+def _spaced_bare_codes(span: Span, taken: list[tuple[int, int]]) -> list[CodeHit]:
+    """A code without its prefix said in groups ("el 4k9 d1 pasó"): two or more short groups of letters and
+    digits making five characters, with at least two of each (so "18 a 20" is never a code)."""
+    words = [
+        (m.group(), m.start() + span.start, m.end() + span.start)
+        for m in _CODE_TOKEN.finditer(span.folded_text)
+    ]
+    hits: list[CodeHit] = []
+    for i in range(len(words)):
+        body, end, j = "", words[i][1], i
+        while j < len(words) and len(body) < 5:
+            word = words[j][0]
+            fits = len(word) == 1 or (
+                len(word) <= 4 and any(c.isdigit() for c in word) and not word.isdigit()
+            )
+            gap = span.note[end : words[j][1]] if j > i else ""
+            if not fits or gap.strip(" -") or len(body) + len(word) > 5:
+                break
+            body, end, j = body + word, words[j][2], j + 1
+        start = words[i][1]
+        letters, digits = sum(c.isalpha() for c in body), sum(c.isdigit() for c in body)
+        overlaps = any(s < end and start < e for s, e in taken) or any(
+            h.start < end and start < h.end for h in hits
+        )
+        if len(body) == 5 and j - i >= 2 and letters >= 2 and digits >= 2 and not overlaps:
+            hits.append(CodeHit(span.note[start:end], start, end))
+    return hits
+
+
+def _spelled_piece(word: str) -> tuple[str, bool] | None:
+    """One character of a code said as a Spanish letter name or a digit word, and whether that word could
+    only be a letter name (not "de", "te", "a": ordinary words of a sentence)."""
+    if word in LETTER_NAMES and len(word) > 1:
+        return LETTER_NAMES[word], word not in KNOWN
+    if word in DIGIT_WORDS and not word.isdigit():
+        return DIGIT_WORDS[word], False
+    return None
+
+
+def _spelled_bare_codes(span: Span, taken: list[tuple[int, int]]) -> list[CodeHit]:
+    """A code without its prefix said in letter names and digit words ("el siete efe tres ka dos"): a run of
+    exactly five such words, at least two letters and two digits, one of the letters a word that is nothing
+    but a letter name (so "dos de uno" in a sentence is never a code). Spelled: confidence check."""
+    words = [
+        (m.group(), m.start() + span.start, m.end() + span.start)
+        for m in _CODE_TOKEN.finditer(span.folded_text)
+    ]
+    hits: list[CodeHit] = []
+    i = 0
+    while i < len(words):
+        run: list[tuple[str, bool]] = []
+        j = i
+        while j < len(words) and len(run) < 6:
+            piece = _spelled_piece(words[j][0])
+            gap = span.note[words[j - 1][2] : words[j][1]] if j > i else ""
+            if piece is None or gap.strip(" -") or any(s <= words[j][1] < e for s, e in taken):
+                break
+            run.append(piece)
+            j += 1
+        body = "".join(c for c, _ in run)
+        if (
+            len(run) == 5
+            and sum(c.isalpha() for c in body) >= 2
+            and sum(c.isdigit() for c in body) >= 2
+            and any(only for _, only in run)
+        ):
+            hits.append(CodeHit(f"TQ-{body}", words[i][1], words[j - 1][2], spelled=True))
+            i = j
+            continue
+        i += 1
+    return hits
+
+
+def code_hits(span: Span) -> list[CodeHit]:
+    """Every hat code heard in ``span`` (whole, spelled or partial), in order."""
+    found: list[CodeHit] = []
+    for pattern in (_CODE_WITH_PREFIX, _BARE_CODE):
+        for match in pattern.finditer(span.note, span.start, span.end):
+            if any(h.start <= match.start() < h.end for h in found):
+                continue
+            found.append(CodeHit(match.group(), match.start(), match.end()))
+    taken = [(h.start, h.end) for h in found]
+    found.extend(_spoken_codes(span, taken))
+    taken = [(h.start, h.end) for h in found]
+    found.extend(_spaced_bare_codes(span, taken))
+    taken = [(h.start, h.end) for h in found]
+    found.extend(_spelled_bare_codes(span, taken))
+    return sorted(found, key=lambda h: h.start)
+
+
+def find_codes(span: Span) -> list[tuple[str, int, int]]:
+    """Hat codes as heard in ``span`` with their offsets in the note, in order (partial ones included)."""
+    return [(h.heard, h.start, h.end) for h in code_hits(span)]

@@ -1,0 +1,244 @@
+"""Words a note takes back or sets aside, blanked out of what the reader reads: corrections ("no, perdón",
+"I mean"), stages said as skipped, asides (docs/workshop-agent.md, "Corrections").
+
+Quotes still come from the note as written; a blanked character becomes a space, so offsets never move.
+"""
+
+from __future__ import annotations
+
+import re
+
+from shopfloor.workshop.agent.offline.codes import code_hits
+from shopfloor.workshop.agent.offline.names import (
+    is_name_word,
+)
+from shopfloor.workshop.agent.offline.quantities import number_at
+from shopfloor.workshop.agent.offline.results import (
+    Part,
+)
+from shopfloor.workshop.agent.offline.text import (
+    Span,
+)
+from shopfloor.workshop.agent.offline.vocabulary import (
+    ASIDES_ANYWHERE,
+    CORRECTION_FILLERS,
+    CORRECTION_PATTERNS,
+    GRADE_WORDS,
+    HAT_NOUNS,
+    ROW_WORDS,
+    SKIP_PATTERNS,
+    STAGE_WORDS,
+)
+from shopfloor.workshop.domain import (
+    MAX_QUANTITY,
+    MIN_QUANTITY,
+    grade_for,
+    validate_rows,
+)
+
+_CORRECTION = re.compile(
+    r"[\s,;:]*\b(?:"
+    + "|".join(CORRECTION_PATTERNS)
+    + r")\b[\s,;:.]*"
+    + CORRECTION_FILLERS
+    + r"|[\s]*,\s*no\s*,\s*"
+    + CORRECTION_FILLERS
+    + r"|\s*,\s*no no\s*,?\s*"
+    + CORRECTION_FILLERS
+)
+
+
+_ASIDE_ANYWHERE = re.compile(r"\b(?:" + "|".join(ASIDES_ANYWHERE) + r")\b")
+_SKIP = re.compile(
+    r"\b(?:" + "|".join(SKIP_PATTERNS) + r")\s*(?:el |la |los |las |the |por |through )?(?=\w)"
+)
+
+
+_CONNECTORS = {
+    "de", "a", "al", "en", "el", "la", "los", "las", "del", "of", "to", "the", "in", "at", "un", "una", "y",
+    "sombreros", "sombrero", "hats", "hat", "hileras", "hilera", "rows", "row", "tq",
+}  # fmt: skip
+
+
+def _values(span: Span, leading: bool) -> list[tuple[str, int, int]]:
+    """Values said in ``span``: (kind, start, end) for codes, numbers, stages, grades and names. With
+    ``leading``, only the values at its start (the new value after a correction), up to the first other word."""
+    codes = code_hits(span)
+    tokens = span.tokens()
+    out: list[tuple[str, int, int]] = []
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        code = next((h for h in codes if h.start <= tok.start < h.end), None)
+        number = number_at(tokens, i)
+        word = tok.text
+        original = span.note[tok.start : tok.end]
+        if code is not None:
+            if not out or out[-1][1] != code.start:
+                out.append(("code", code.start, code.end))
+            while i < len(tokens) and tokens[i].start < code.end:
+                i += 1
+            continue
+        if number is not None:
+            out.append(("number", tok.start, tokens[i + number[1] - 1].end))
+            i += number[1]
+            continue
+        if word in STAGE_WORDS:
+            out.append(("stage", tok.start, tok.end))
+        elif word in GRADE_WORDS:
+            out.append(("grade", tok.start, tok.end))
+        elif ((original[:1].isupper() and not span.dictated) or span.dictated) and is_name_word(word):
+            if out and out[-1][0] == "name" and span.note[out[-1][2] : tok.start].strip() == "":
+                out[-1] = ("name", out[-1][1], tok.end)
+            else:
+                out.append(("name", tok.start, tok.end))
+        elif leading and word not in _CONNECTORS:
+            break
+        i += 1
+    return out
+
+
+def _rows_like(sentence: Span, value: tuple[str, int, int]) -> bool:
+    """Whether a number said in ``sentence`` is a row count by the words right around it."""
+    tokens = sentence.tokens()
+    at = next((k for k, t in enumerate(tokens) if t.start == value[1]), None)
+    if at is None:
+        return False
+    end = next((k for k, t in enumerate(tokens) if t.end == value[2]), at)
+    after = tokens[end + 1].text if end + 1 < len(tokens) else ""
+    before = tokens[at - 1].text if at > 0 else ""
+    before2 = tokens[at - 2].text if at > 1 else ""
+    return after in ROW_WORDS or (
+        before in {"de", "of"}
+        and (before2 in GRADE_WORDS or before2 in HAT_NOUNS or before2 in {"no", "perdon", "digo", "mean"})
+    )
+
+
+def _number_unit(sentence: Span, value: tuple[str, int, int]) -> str | None:
+    """The role a corrected number names itself: "rows" ("no, 22 hileras", "no, de 28"), "quantity" ("no, 4
+    sombreros", "no, cinco superfinos"), or None when it is said bare ("no, perdón, eran 22")."""
+    if _rows_like(sentence, value):
+        return "rows"
+    tokens = sentence.tokens()
+    end = next((k for k, t in enumerate(tokens) if t.end == value[2]), None)
+    after = tokens[end + 1].text if end is not None and end + 1 < len(tokens) else ""
+    return "quantity" if after in HAT_NOUNS or after in GRADE_WORDS else None
+
+
+def _number_value(sentence: Span, value: tuple[str, int, int]) -> int | None:
+    tokens = sentence.part(value[1], value[2]).tokens()
+    found = number_at(tokens, 0) if tokens else None
+    return found[0] if found is not None else None
+
+
+def _fits(role: str, value: int, grade: str | None) -> bool:
+    """Whether ``value`` can be a number of that role: 1 to 20 hats, or 6 to 40 rows of the grade said."""
+    if role == "quantity":
+        return MIN_QUANTITY <= value <= MAX_QUANTITY
+    return validate_rows(value) and (grade is None or grade_for(value) == grade)
+
+
+def _role_in_doubt(sentence: Span, old: tuple[str, int, int], new: tuple[str, int, int]) -> int | None:
+    """For a bare corrected number, its value when the rule's reading does not fit and the other one does
+    (docs/workshop-agent.md, "Corrections"): "5 superfinos de 24 hileras, mejor dicho 4" — 4 rows is no row
+    count, 4 hats would be — so the reader asks instead of guessing."""
+    value = _number_value(sentence, new)
+    if value is None:
+        return None
+    role = "rows" if _rows_like(sentence, old) else "quantity"
+    other = "quantity" if role == "rows" else "rows"
+    grade = next((GRADE_WORDS[w] for w in sentence.words() if w in GRADE_WORDS), None)
+    if not _fits(role, value, grade) and _fits(other, value, grade):
+        return value
+    return None
+
+
+def _blank(chars: list[str], start: int, end: int) -> None:
+    for k in range(start, end):
+        if not chars[k].isspace():
+            chars[k] = " "
+
+
+def withdraw_corrections(
+    sentence: Span,
+    chars: list[str],
+    moved: list[tuple[int, int]],
+    parts: list[Part],
+    doubtful: list[tuple[int, int]],
+) -> None:
+    """Withdraw what a correction takes back: the value before "no, perdón" / "digo" / "I mean" of the same
+    kind as the value after it. The withdrawn words and the correction words are blanked out of the text the
+    reader reads (quotes still come from the note as written).
+
+    A corrected number takes the role of the nearest number before it ("finos de 20 hileras, no, perdón, eran
+    18" is 18 rows), unless it names its own ("no, 4 sombreros" is how many); when the rule's reading does not
+    fit and the other one does, the old number is withdrawn and the new one kept as doubtful, so the reader asks
+    (docs/workshop-agent.md, "Corrections")."""
+    scope = sentence.start
+    for match in _CORRECTION.finditer(sentence.folded, sentence.start, sentence.end):
+        m0, m1 = match.start(), match.end()
+        bare = (
+            "perd" not in match.group() and re.search(r"[a-z]{3,}", match.group().replace("no", "")) is None
+        )
+        new_values = _values(sentence.part(m1, sentence.end), leading=True)
+        old_values = _values(sentence.part(scope, m0), leading=False)
+        withdrawn: list[tuple[str, int, int, int]] = []  # kind, old start, old end, new start
+        doubts = len(doubtful)
+        for kind in dict.fromkeys(k for k, _, _ in new_values):
+            new_of_kind = [v for v in new_values if v[0] == kind]
+            old_of_kind = [v for v in old_values if v[0] == kind]
+            if kind == "number" and len(new_of_kind) == 1 and old_of_kind:
+                unit = _number_unit(sentence, new_of_kind[0])
+                if unit is not None:
+                    # "de 24 hileras, no, 4 sombreros": the new number replaces the one of the role it names,
+                    # or none when the note gave no number of that role before.
+                    old_of_kind = [v for v in old_of_kind if _rows_like(sentence, v) == (unit == "rows")]
+                else:
+                    old_of_kind = old_of_kind[-1:]
+                    value = _role_in_doubt(sentence, old_of_kind[0], new_of_kind[0])
+                    if value is not None:
+                        (_, old_start, old_end), new = old_of_kind[0], new_of_kind[0]
+                        parts.append(
+                            Part("withdrawn", sentence.source[old_start:old_end], old_start, old_end)
+                        )
+                        _blank(chars, old_start, old_end)
+                        doubtful.append((new[1], value))
+                        old_of_kind = []
+            old_of_kind = old_of_kind[-len(new_of_kind) :] if old_of_kind else []
+            for old, new in zip(
+                old_of_kind, new_of_kind[-len(old_of_kind) :] if old_of_kind else [], strict=False
+            ):
+                withdrawn.append((kind, old[1], old[2], new[1]))
+        if not withdrawn:
+            if bare and len(doubtful) == doubts:
+                continue  # a plain ", no," with nothing to replace is a denial, read as one
+            parts.append(Part("filler", sentence.source[m0:m1].strip(" ,"), m0, m1))
+            _blank(chars, m0, m1)
+            continue
+        for kind, start, end, new_start in withdrawn:
+            parts.append(Part("withdrawn", sentence.source[start:end], start, end))
+            _blank(chars, start, end)
+            if kind in {"number", "stage"}:
+                moved.append((new_start, start))
+        parts.append(Part("filler", sentence.source[m0:m1].strip(" ,"), m0, m1))
+        _blank(chars, m0, m1)
+        scope = m1
+
+
+def blank_skipped_stages(sentence: Span, chars: list[str], parts: list[Part]) -> None:
+    """A stage said as skipped ("sáltate el lavado", "without washing") is part of the request, never its
+    target: the skip words and the stage are blanked out of what the reader reads."""
+    for match in _SKIP.finditer(sentence.folded, sentence.start, sentence.end):
+        rest = sentence.part(match.end(), sentence.end).tokens()
+        if rest and rest[0].text in STAGE_WORDS:
+            _blank(chars, match.start(), rest[0].end)
+            parts.append(
+                Part("read", sentence.source[match.start() : rest[0].end], match.start(), rest[0].end)
+            )
+
+
+def blank_asides(sentence: Span, chars: list[str], parts: list[Part]) -> None:
+    """Asides ("no hay tiempo", "no worries") deny nothing the note reports: blanked out, marked filler."""
+    for match in _ASIDE_ANYWHERE.finditer(sentence.folded, sentence.start, sentence.end):
+        _blank(chars, match.start(), match.end())
+        parts.append(Part("filler", sentence.source[match.start() : match.end()], match.start(), match.end()))

@@ -1,0 +1,228 @@
+"""One segment of a note to its events (the cards: create, advance, flag), or to a part named as skipped."""
+
+from __future__ import annotations
+
+import re
+
+from shopfloor.workshop.agent.offline.codes import CodeHit, code_hits
+from shopfloor.workshop.agent.offline.names import (
+    name_at,
+    person_name,
+    weaver_hat_ref,
+)
+from shopfloor.workshop.agent.offline.quantities import read_numbers
+from shopfloor.workshop.agent.offline.results import (
+    HatRef,
+    NoteEvent,
+    Part,
+    Skipped,
+    SkipReason,
+    skip_part,
+)
+from shopfloor.workshop.agent.offline.signals import (
+    FUTURE,
+    INJECTION,
+    flag_kind_of,
+    is_negated,
+    is_noise,
+)
+from shopfloor.workshop.agent.offline.stages import stage_mentions
+from shopfloor.workshop.agent.offline.text import (
+    Span,
+    fold,
+    split_clauses,
+)
+from shopfloor.workshop.agent.offline.vocabulary import (
+    CREATE_VERBS,
+)
+from shopfloor.workshop.domain import (
+    QUOTE_MAX,
+    QUOTE_MIN,
+)
+
+# "Rosa y Carmen entregaron 3 finos cada una", "Rosa and Carmen each delivered…": the quantity is per weaver.
+# Right after a row count, "cada uno" / "each" ("de 18 hileras cada uno", "of 18 rows each") is about every hat
+# (sombreros, hats); the feminine "cada una" can only be about the weavers (tejedoras).
+_AFTER_ROWS = r"(?<!hileras )(?<!hilera )(?<!rows )(?<!row )"
+_EACH = re.compile(rf"\b(?:cada una|cada quien|apiece)\b|{_AFTER_ROWS}\b(?:cada uno|each)\b")
+
+
+def _quote(span: Span) -> str:
+    """The exact words of the note for a span, cut at a word boundary to at most 160 characters."""
+    text = span.said
+    if len(text) <= QUOTE_MAX:
+        return text
+    cut = text[:QUOTE_MAX]
+    space = cut.rfind(" ")
+    return cut[:space] if space >= QUOTE_MIN else cut
+
+
+def _flag_words(span: Span) -> str:
+    """The person's own words for a flag: the segment as written, without the words that only join it to
+    the clause before ("pero ojo que tiene una mancha" gives "tiene una mancha")."""
+    flagged = [c for c in split_clauses(span) if flag_kind_of(c) is not None]
+    if flagged:
+        # "Por favor revisa el TQ-8H6RT, creo que está roto": the words of the report, from its first clause.
+        span = span.part(flagged[0].start, span.end)
+    said = span.said
+    # The words that name the hat ("TQ-8H6RT", "el de Manuel") are not the report.
+    named = [(h.start, h.end) for h in code_hits(span)]
+    by_weaver = weaver_hat_ref(span)
+    if by_weaver is not None:
+        named.append((by_weaver[1], by_weaver[2]))
+    for start, end in sorted(named, key=lambda n: -n[0]):
+        said = said[: start - span.start] + said[end - span.start :]
+    said = re.sub(r"\s+([,;])", r"\1", said)
+    words = said.replace(":", " ").split()
+    while len(words) > 2 and fold(words[0]).strip(",") in _FLAG_LEADS:
+        words = words[1:]
+    return " ".join(words)
+
+
+# Words that only join a flag clause to what comes before it, or point at the hat.
+_FLAG_LEADS = {
+    "pero", "y", "ojo", "que", "aunque", "ademas", "tambien", "but", "and", "also", "though", "note", "el", "la",
+    "al", "de", "del", "the", "sombrero", "hat", "-",
+}  # fmt: skip
+
+
+Sources = tuple[tuple[str, int, int], ...]
+
+
+def _skip_reason(span: Span) -> SkipReason | None:
+    """Why a segment makes no event before it is read further: an order to the assistant, the future, filler,
+    a denial, or too few words to quote."""
+    segment = span.folded_text
+    if INJECTION.search(segment):
+        return "injection"
+    if FUTURE.search(segment):
+        return "future"
+    if is_noise(segment):
+        return "noise"
+    if is_negated(span):
+        return "negated"
+    if len(_quote(span).strip()) < QUOTE_MIN:
+        return "unread"
+    return None
+
+
+def _hat_events(
+    span: Span, quote: str, ref: HatRef, sources: Sources, to_stage: str | None, flag_kind: str | None
+) -> list[NoteEvent]:
+    """What a segment says of one hat: the move to ``to_stage``, then the flag, each when said."""
+    out = []
+    if to_stage is not None:
+        out.append(NoteEvent("advance", quote, hat=ref, to_stage=to_stage, sources=sources))
+    if flag_kind is not None:
+        flag_words = _flag_words(span)
+        out.append(
+            NoteEvent("flag", quote, hat=ref, flag_kind=flag_kind, sources=sources, flag_words=flag_words)
+        )
+    return out
+
+
+def _hat_refs(
+    span: Span, hits: list[CodeHit], by_weaver: tuple[str, int, int] | None, locator: str | None
+) -> list[tuple[HatRef, Sources]]:
+    """The hats a segment names, by code (whole, spelled or partial) or else by their weaver."""
+    if by_weaver and not hits:
+        return [(HatRef(weaver_name=by_weaver[0], stage=locator), (("weaver", by_weaver[1], by_weaver[2]),))]
+    return [
+        (
+            HatRef(
+                code=None if h.partial else h.heard,
+                spelled=h.spelled,
+                partial=h.partial,
+                said=span.source[h.start : h.end] if h.spelled or h.partial else None,
+            ),
+            (("code", h.start, h.end),),
+        )
+        for h in hits
+    ]
+
+
+def _create_event(
+    span: Span, quote: str, inherited_weaver: str | None, partners: tuple[str, ...]
+) -> NoteEvent | None:
+    """The new hats a segment reports of a weaver, or None when it reports none."""
+    name = person_name(span, []) or inherited_weaver
+    numbers = read_numbers(span)
+    words = set(span.words())
+    # A delivery verb needs something delivered ("dejó las cajas en la bodega" is not new hats).
+    said_hats = numbers.quantity is not None or numbers.said_grade is not None or numbers.has_hat_noun
+    create_signal = (bool(words & CREATE_VERBS) and (said_hats or numbers.rows is not None)) or (
+        numbers.quantity is not None
+        and (numbers.said_grade is not None or numbers.has_hat_noun or inherited_weaver is not None)
+    )
+    doubt = next((value for at, value in span.doubtful if span.start <= at < span.end), None)
+    if doubt is not None:
+        # Both readings of a doubtful correction change the quantity or the rows: neither is read.
+        numbers.quantity, numbers.quantity_at, numbers.rows = None, None, None
+        create_signal = create_signal or bool(words & CREATE_VERBS)
+    if name is None or not create_signal:
+        return None
+    sources: list[tuple[str, int, int]] = []
+    named = name_at(span, name)
+    if named is not None:
+        sources.append(("weaver", named[0], named[1]))
+    if numbers.quantity_at is not None:
+        sources.append(("quantity", numbers.quantity_at[0], numbers.quantity_at[1]))
+    return NoteEvent(
+        "create",
+        quote,
+        weaver_name=name,
+        quantity=numbers.quantity,
+        grade=numbers.said_grade,
+        rows=numbers.rows,
+        grado=numbers.grado if numbers.rows is None else None,
+        weavers=partners,
+        each=bool(partners) and _EACH.search(span.folded_text) is not None,
+        sources=tuple(sources),
+        doubtful_number=doubt,
+    )
+
+
+def read_segment(
+    span: Span,
+    has_hat_tag: bool,
+    events: list[NoteEvent],
+    skipped: list[Skipped],
+    parts: list[Part],
+    inherited_weaver: str | None = None,
+    partners: tuple[str, ...] = (),
+    inherited_hat: Span | None = None,
+) -> None:
+    """Read one segment into ``events`` and account for it in ``parts`` (or ``skipped``).
+
+    A segment that names hats (by code or by weaver, its own or the ``inherited_hat`` of the clause before)
+    moves or flags them; otherwise it reports new hats of a weaver (its own, ``inherited_weaver``, or a batch
+    of ``partners``); with the hat tag, a move or flag without a hat is about the tagged hat.
+    """
+    reason = _skip_reason(span)
+    if reason is not None:
+        skip_part(skipped, parts, reason, span)
+        return
+    quote = _quote(span)
+    hat = inherited_hat or span
+    hits = code_hits(hat)
+    by_weaver = weaver_hat_ref(hat)
+    hat_subject = bool(hits or by_weaver)
+    targets = [m for m in stage_mentions(span, hat_subject) if m.target]
+    to_stage = targets[-1].stage if targets else None
+    flag_kind = flag_kind_of(span)
+    read: list[NoteEvent] = []
+    if hat_subject:
+        locator = next((m.stage for m in stage_mentions(hat, hat_subject) if not m.target), None)
+        for ref, where in _hat_refs(span, hits, by_weaver, locator):
+            read.extend(_hat_events(span, quote, ref, where, to_stage, flag_kind))
+    else:
+        create = _create_event(span, quote, inherited_weaver, partners)
+        if create is not None:
+            read = [create]
+        elif has_hat_tag:
+            read = _hat_events(span, quote, HatRef(), (), to_stage, flag_kind)
+    if not read:
+        skip_part(skipped, parts, "unread", span)
+        return
+    events.extend(read)
+    parts.append(Part("read", span.said, span.start, span.end, read[-1].kind))

@@ -1,0 +1,156 @@
+"""Weavers named in a note: "Doña Rosa", a capitalised name, a dictated lower-case name before a delivery verb,
+and a hat named by its weaver ("el de Carmen", "Carmen's hat").
+"""
+
+from __future__ import annotations
+
+import re
+
+from shopfloor.workshop.agent.offline.text import (
+    DOMAIN,
+    KNOWN,
+    WORD,
+    Span,
+    fold,
+)
+from shopfloor.workshop.agent.offline.vocabulary import (
+    CREATE_VERBS,
+    FILLER_WORDS,
+    PRONOUNS,
+    STAGE_WORDS,
+    STOP_WORDS,
+)
+from shopfloor.workshop.domain import (
+    HONORIFICS,
+)
+
+_NAME_WORD = r"[A-ZÁÉÍÓÚÑÜ][a-záéíóúñü]+"
+
+
+def honorific_pattern(folded: str) -> str:
+    """The pattern of one folded honorific as written in a note: first letter in either case, "n" also as
+    "ñ", an optional closing period ("dona" matches "Doña", "doña", "Dona"; "sra" matches "Sra.")."""
+    first, rest = folded[0], folded[1:]
+    letters = "".join("[ñn]" if ch == "n" else re.escape(ch) for ch in rest)
+    return f"[{first.upper()}{first}]{letters}\\.?"
+
+
+# Built from the domain's honorifics, longest first, so the reader hears as a title exactly what the weaver
+# matcher drops from a name (docs/workshop-agent.md, "One vocabulary").
+_HONORIFIC_NAME = re.compile(
+    r"(?<![\w])(?:"
+    + "|".join(honorific_pattern(h) for h in sorted(HONORIFICS, key=lambda h: (-len(h), h)))
+    + r")\s+[A-Za-zÁÉÍÓÚÑÜáéíóúñü]+(?:\s+[A-Za-zÁÉÍÓÚÑÜáéíóúñü]+)?"
+)
+_WEAVER_HAT = re.compile(
+    r"(?<![\w])(?:[Ee]l|[Ll]a|[Ll]os|[Ll]as)\s+(?:(?:[Ss]omb|[Cc]uerp|[Pp]iez)\w*\s+)?(?:de|del)\s+(?:(?:la|el|do[ñn]a|don)\s+)?"
+    r"([A-Za-zÁÉÍÓÚÑÜáéíóúñü]+(?:\s+" + _NAME_WORD + r")?)"
+    r"|(?<![\w])[Tt]he\s+(?:one|hat)\s+(?:of|from|by)\s+([A-Za-zÁÉÍÓÚÑÜáéíóúñü]+(?:\s+" + _NAME_WORD + r")?)"
+    r"|(" + _NAME_WORD + r")'s\s+(?:hat|one)\b"
+)
+_CAPITALISED = re.compile(r"(?<![\w\-])" + _NAME_WORD + r"(?:\s+" + _NAME_WORD + r")*")
+
+
+def _is_name(words: str) -> bool:
+    parts = fold(words).split()
+    return bool(parts) and all(
+        p not in STOP_WORDS and p not in FILLER_WORDS and not p.isdigit() for p in parts[:1]
+    )
+
+
+def weaver_hat_ref(span: Span) -> tuple[str, int, int] | None:
+    """A hat described by its weaver ("el de Carmen", "the one from Carmen", "Carmen's hat")."""
+    for match in _WEAVER_HAT.finditer(span.note, span.start, span.end):
+        name = next(g for g in match.groups() if g)
+        words = name.split()
+        # "el de Carmen Quizhpi" keeps the surname; "el de carmen en blanqueo" stops at the first stop word.
+        kept = []
+        for word in words:
+            if fold(word) in STOP_WORDS:
+                break
+            kept.append(word)
+        end = match.end()
+        if span.dictated and len(kept) == 1:
+            # Dictated: "el de rosa guamán" keeps a lower-case surname that is no word the reader knows.
+            after = re.match(r"\s+([a-záéíóúñü]+)", span.note[end : span.end])
+            if (
+                after is not None
+                and is_name_word(fold(after.group(1)))
+                and fold(after.group(1)) not in STAGE_WORDS
+            ):
+                kept.append(after.group(1))
+                end += after.end()
+        if kept and _is_name(" ".join(kept)):
+            return " ".join(kept), match.start(), end
+    return None
+
+
+def person_name(span: Span, skip: list[tuple[int, int]]) -> str | None:
+    """The first person named in ``span`` outside the ``skip`` offsets, as heard."""
+    for match in _HONORIFIC_NAME.finditer(span.note, span.start, span.end):
+        if not any(s <= match.start() < e for s, e in skip):
+            tail = match.group().split()[1:]
+            if tail and fold(tail[0]) not in STOP_WORDS:
+                words = match.group().split()
+                # A surname is taken in lower case only from an all-lower-case (dictated) note.
+                if len(words) == 3 and words[2][:1].islower() and not span.dictated:
+                    words = words[:2]
+                return _trim_name(" ".join(words))
+    for match in _CAPITALISED.finditer(span.note, span.start, span.end):
+        if any(s <= match.start() < e for s, e in skip):
+            continue
+        # A capitalised stop word at the start of a sentence ("El", "Mañana") is not part of a name, and
+        # neither is a filler word ("Oye, la Carmencita trajo…", "Mira, Manuel…"): filler is never a weaver.
+        words = [
+            w for w in match.group().split() if fold(w) not in STOP_WORDS and fold(w) not in FILLER_WORDS
+        ]
+        if words and match.group().split()[0] == words[0]:
+            return " ".join(words[:3])
+        if words:
+            return " ".join(words[:3])
+    if span.dictated:
+        return _dictated_subject(span, skip)
+    return None
+
+
+def _dictated_subject(span: Span, skip: list[tuple[int, int]]) -> str | None:
+    """In an all-lower-case (dictated) note, the one to three words right before a delivery verb name who
+    delivered: "rosa pillco terminó tres finos", "carmen delivered two fine hats"."""
+    start = span.start
+    words = list(WORD.finditer(span.folded_text))
+    verb = next((i for i, w in enumerate(words) if w.group() in CREATE_VERBS), None)
+    if verb is None:
+        return None
+    kept: list[re.Match[str]] = []
+    for word in reversed(words[:verb]):
+        text = word.group()
+        inside_skip = any(s <= start + word.start() < e for s, e in skip)
+        if text in STOP_WORDS or text in PRONOUNS or not text.isalpha() or inside_skip or len(kept) == 3:
+            break
+        kept.insert(0, word)
+    if not kept:
+        return None
+    return span.note[start + kept[0].start() : start + kept[-1].end()]
+
+
+def _trim_name(name: str) -> str:
+    words = name.split()
+    kept = [words[0]]
+    for word in words[1:]:
+        if fold(word).strip(".") in STOP_WORDS:
+            break
+        kept.append(word)
+    return " ".join(kept)
+
+
+def is_name_word(word: str) -> bool:
+    """Whether a folded word can be part of a name: a word the reader knows for nothing else."""
+    return word.isalpha() and word not in KNOWN and word not in DOMAIN and word not in CREATE_VERBS
+
+
+def name_at(span: Span, name: str) -> tuple[int, int] | None:
+    """Where a name read in ``span`` stands in the note."""
+    at = span.note.find(name, span.start, span.end)
+    if at < 0:
+        at = span.folded.find(fold(name), span.start, span.end)
+    return (at, at + len(name)) if at >= 0 else None

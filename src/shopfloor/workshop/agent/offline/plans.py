@@ -1,0 +1,549 @@
+"""The offline reader's plan for a turn: the lookups a reading needs, then one proposal or question per event
+from the lookups' results; and the accounting of the note shown in the first turn.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from rapidfuzz import fuzz
+from rapidfuzz.distance import Levenshtein
+
+from shopfloor.workshop import domain
+from shopfloor.workshop.agent.offline.history import History
+from shopfloor.workshop.agent.offline.results import HatRef, NoteEvent, Reading
+from shopfloor.workshop.agent.offline.text import fold
+from shopfloor.workshop.agent.offline.vocabulary import NICKNAMES
+from shopfloor.workshop.agent.prompt import UserMessage
+from shopfloor.workshop.domain import MAX_FLAG_MESSAGE, MAX_PROPOSALS, MAX_QUANTITY
+
+MAX_CODES_PER_CALL = 10
+FLAG_LABELS = {
+    "grade_mismatch": "Grade does not match the rows, the note says",
+    "too_fast": "Moved through the stages too fast, the note says",
+    "weaver_not_found": "The weaver is missing, the note says",
+    "other": "Problem reported in the note",
+}
+CLOSE_NAME = 80  # RapidFuzz ratio from which a heard name word is one weaver's name said differently
+
+
+def plain_text(text: str, limit: int = 60) -> str:
+    """Note text made safe for a one-line summary: no markup, no sentence ends, no line breaks, and cut only
+    between words (with "…")."""
+    text = (
+        text.replace("&lt;", " ")
+        .replace("&gt;", " ")
+        .replace("&amp;", "&")
+        .replace("<", " ")
+        .replace(">", " ")
+    )
+    flat = " ".join(re.sub(r"[.?!¿¡;:\"]+", " ", text).split())
+    if len(flat) <= limit:
+        return flat
+    return cut_text(flat, limit - 1).rstrip(" ,") + "…"
+
+
+def cut_text(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters between words."""
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    space = cut.rfind(" ")
+    return cut[:space] if space > 0 else cut
+
+
+@dataclass
+class _Resolved:
+    """What a hat reference resolved to: one code, or candidates to ask about."""
+
+    code: str | None = None
+    exact: bool = True
+    candidates: list[str] = field(default_factory=list)
+    failed: str | None = None
+    stage: str | None = None  # where the hat is now, per the lookup
+
+
+Call = tuple[str, dict[str, Any]]
+# What each planned call is about, so the summary can say what was understood (kind of question, event).
+Planned = tuple[NoteEvent, str, Call]
+
+
+def accounting(reading: Reading) -> str:
+    """The reader's account of every part of the note, one line each ("read (create): …", "instruction
+    (ignored): …"), as the text of its first turn in the trace (docs/workshop-agent.md, "Every part of a
+    note")."""
+    labels = {
+        "read": "read",
+        "filler": "filler",
+        "instruction": "instruction (ignored)",
+        "future": "future (not proposed)",
+        "question": "question (not a report)",
+        "withdrawn": "withdrawn (corrected)",
+        "denied": "denied (did not happen)",
+        "unread": "unread",
+    }
+    lines = ["Reading of the note:"]
+    for part in reading.parts:
+        label = labels[part.mark] + (f" as {part.event}" if part.event else "")
+        lines.append(f"- {label}: {plain_text(part.text, 160)}")
+    return "\n".join(lines)
+
+
+def _code_refs(reading: Reading) -> list[str]:
+    codes: list[str] = []
+    for event in reading.events:
+        if event.hat is not None and event.hat.code is not None and event.hat.code not in codes:
+            codes.append(event.hat.code)
+    for question in reading.questions:
+        codes.extend(c for c in question.codes if c not in codes)
+    return codes
+
+
+def _weaver_refs(reading: Reading) -> list[tuple[str, str | None]]:
+    refs: list[tuple[str, str | None]] = []
+    for event in reading.events:
+        if event.hat is not None and event.hat.weaver_name is not None:
+            key = (event.hat.weaver_name, event.hat.stage)
+            if key not in refs:
+                refs.append(key)
+    return refs
+
+
+def _create_names(reading: Reading) -> list[str]:
+    names: list[str] = []
+    for event in reading.events:
+        if event.kind != "create":
+            continue
+        for name in event.weavers or ((event.weaver_name,) if event.weaver_name else ()):
+            if name not in names:
+                names.append(name)
+    return names
+
+
+def plan_lookups(reading: Reading) -> list[Call]:
+    """The independent lookups of the first turn: every person named, every code, every hat by weaver, and
+    the open hats by stage when a code was heard only in part."""
+    calls: list[Call] = [("find_weaver", {"name": name}) for name in _create_names(reading)]
+    codes = _code_refs(reading)
+    # Codes are looked up with open_only false: a finished or archived hat must reach the rules, which block it.
+    for i in range(0, len(codes), MAX_CODES_PER_CALL):
+        chunk = codes[i : i + MAX_CODES_PER_CALL]
+        calls.append(("find_hats", {"codes": chunk, "weaver_name": None, "stage": None, "open_only": False}))
+    for name, stage in _weaver_refs(reading):
+        query = hat_weaver_query(name)
+        calls.append(("find_hats", {"codes": [], "weaver_name": query, "stage": stage, "open_only": True}))
+    if any(e.hat is not None and e.hat.partial for e in reading.events):
+        # The hats a partial code could be: every open hat, by stage (a lookup needs a filter).
+        for stage in domain.OPEN_STAGES:
+            calls.append(("find_hats", {"codes": [], "weaver_name": None, "stage": stage, "open_only": True}))
+    return calls
+
+
+_WORDS = re.compile(r"[a-z]+")
+_TITLES = domain.HONORIFICS | {"la", "el"}
+
+
+def _name_words(name: str) -> list[str]:
+    return [w for w in _WORDS.findall(fold(name)) if w not in _TITLES]
+
+
+def _first_name(word: str) -> str:
+    """A nickname or diminutive said for a first name, as the name ("Rosita" → rosa, "Manolo" → manuel)."""
+    if word in NICKNAMES:
+        return NICKNAMES[word]
+    small = re.match(r"^(\w{3,}?)(cit[oa]|it[oa]|ill[oa])$", word)
+    if small is not None:
+        stem = small.group(1)
+        return stem if small.group(2).startswith("c") else stem + small.group(2)[-1]
+    return word
+
+
+def weaver_queries(name: str) -> list[str]:
+    """Other ways to look up a name that found nobody: the first name behind a nickname, the first name
+    alone (for a surname heard differently), and its first three letters (for a first name heard differently)."""
+    words = _name_words(name)
+    if not words:
+        return []
+    first = _first_name(words[0])
+    rest = words[1:]
+    queries = []
+    if first != words[0]:
+        queries.append(" ".join([first, *rest]))
+    if rest:
+        queries.append(first)
+    if len(first) >= 3:
+        queries.append(first[:3])
+    heard = " ".join(words)
+    return [q for q in dict.fromkeys(queries) if q != heard]
+
+
+def hat_weaver_query(name: str) -> str:
+    """The weaver name to look hats up by: the first name behind a nickname ("el de Manolo" → manuel)."""
+    words = _name_words(name)
+    if not words or _first_name(words[0]) == words[0]:
+        return name
+    return " ".join([_first_name(words[0]), *words[1:]])
+
+
+def plan_second_lookups(reading: Reading, history: History) -> list[Call]:
+    """After the first lookups: the other ways to look up a weaver nobody matched, once."""
+    done = {call.arguments.get("name") for call, _, _ in history.calls("find_weaver")}
+    calls: list[Call] = []
+    for name in _create_names(reading):
+        found = _weaver_result(history, name)
+        if found is None or found[1] or found[0].get("matches"):
+            continue
+        for query in weaver_queries(name):
+            if query not in done:
+                done.add(query)
+                calls.append(("find_weaver", {"name": query}))
+    return calls
+
+
+def _weaver_result(history: History, name: str) -> tuple[Any, bool] | None:
+    for call, content, is_error in history.calls("find_weaver"):
+        if call.arguments.get("name") == name:
+            return content, is_error
+    return None
+
+
+def close_weavers(name: str, candidates: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The candidates a heard name is close to: the first name (after nicknames) one slip away or a prefix,
+    and every surname heard close to one of the weaver's (RapidFuzz ratio at least ``CLOSE_NAME``)."""
+    words = _name_words(name)
+    if not words:
+        return []
+    first, rest = _first_name(words[0]), words[1:]
+    close: list[dict[str, Any]] = []
+    for candidate in candidates:
+        own = _name_words(candidate["name"])
+        if not own:
+            continue
+        first_ok = (
+            own[0].startswith(first)
+            or (len(first) >= 4 and Levenshtein.distance(first, own[0]) <= 1)
+            or fuzz.ratio(first, own[0]) >= CLOSE_NAME
+        )
+        rest_ok = all(any(fuzz.ratio(w, o) >= CLOSE_NAME for o in own[1:]) for w in rest)
+        if first_ok and rest_ok and all(c["weaver_id"] != candidate["weaver_id"] for c in close):
+            close.append(candidate)
+    return close
+
+
+def _weaver_matches(history: History, name: str) -> tuple[list[dict[str, Any]], bool] | None:
+    """The weavers a heard name means, and whether they were found as said (exact) or close to it."""
+    found = _weaver_result(history, name)
+    if found is None or found[1]:
+        return None
+    matches = list(found[0].get("matches", []))
+    if matches:
+        return matches, True
+    candidates: list[dict[str, Any]] = []
+    for query in weaver_queries(name):
+        again = _weaver_result(history, query)
+        if again is not None and not again[1]:
+            candidates.extend(again[0].get("matches", []))
+    return close_weavers(name, candidates), False
+
+
+def _resolve_hat(ref: HatRef, message: UserMessage, history: History) -> _Resolved:
+    if ref.partial is not None:
+        return _resolve_partial(ref.partial, history)
+    if ref.code is not None:
+        for call, content, is_error in history.calls("find_hats"):
+            if ref.code not in call.arguments.get("codes", []):
+                continue
+            if is_error:
+                return _Resolved(failed=str(content))
+            for hat in content.get("hats", []):
+                if hat.get("matched_from") == ref.code:
+                    return _Resolved(
+                        code=hat["code"], exact=hat.get("match") == "exact", stage=hat.get("stage")
+                    )
+            for missing in content.get("not_found", []):
+                if missing.get("input") == ref.code:
+                    return _Resolved(candidates=list(missing.get("candidates", [])))
+        return _Resolved(failed="not looked up")
+    if ref.weaver_name is not None:
+        query = hat_weaver_query(ref.weaver_name)
+        for call, content, is_error in history.calls("find_hats"):
+            args = call.arguments
+            if args.get("weaver_name") == query and args.get("stage") == ref.stage:
+                if is_error:
+                    return _Resolved(failed=str(content))
+                hats = content.get("hats", [])
+                if len(hats) == 1:
+                    exact = query == ref.weaver_name
+                    return _Resolved(code=hats[0]["code"], exact=exact, stage=hats[0].get("stage"))
+                return _Resolved(candidates=[hat["code"] for hat in hats])
+        return _Resolved(failed="not looked up")
+    if message.hat_tag is not None:
+        return _Resolved(code=message.hat_tag)
+    return _Resolved(failed="no hat named")
+
+
+def _resolve_partial(partial: str, history: History) -> _Resolved:
+    """The open hats whose code has the four characters heard, with one more anywhere."""
+    fits: list[str] = []
+    for call, content, is_error in history.calls("find_hats"):
+        if is_error or call.arguments.get("stage") is None or call.arguments.get("weaver_name"):
+            continue
+        for hat in content.get("hats", []):
+            body = str(hat["code"])[3:]
+            if any(body[:k] + body[k + 1 :] == partial for k in range(len(body))) and hat["code"] not in fits:
+                fits.append(hat["code"])
+    return _Resolved(candidates=sorted(fits))
+
+
+def _draft(**values: Any) -> dict[str, Any]:
+    draft: dict[str, Any] = {
+        "hat_code": None,
+        "quantity": None,
+        "grade": None,
+        "rows_per_inch": None,
+        "to_stage": None,
+        "flag_kind": None,
+    }
+    draft.update(values)
+    if draft["quantity"] is not None and not domain.validate_quantity(draft["quantity"]):
+        draft["quantity"] = None
+    if draft["rows_per_inch"] is not None and not domain.validate_rows(draft["rows_per_inch"]):
+        draft["rows_per_inch"] = None
+    return draft
+
+
+def _ask(
+    proposal_type: str,
+    question: str,
+    choices: list[dict[str, Any]],
+    draft: dict[str, Any],
+    event: NoteEvent,
+    why: str,
+) -> Call:
+    return (
+        "ask_question",
+        {
+            "proposal_type": proposal_type,
+            "question": cut_text(question, 160),
+            "choices": choices[:4],
+            "draft": draft,
+            "quote": event.quote,
+            "why": why,
+        },
+    )
+
+
+def _missing_fact(
+    event: NoteEvent, weaver: dict[str, Any], choices: list[dict[str, Any]], draft: dict[str, Any]
+) -> tuple[str, Call] | None:
+    """The question for a batch of a known weaver whose count or rows the note leaves open, or in doubt, or
+    out of bounds; None when the batch can be a card."""
+    if event.doubtful_number is not None:
+        return "q_number", _ask(
+            "create_hat",
+            f"The note corrects a number to {event.doubtful_number}: is that how many hats {weaver['name']} "
+            "delivered, or their rows per inch?",
+            choices,
+            draft,
+            event,
+            f"The note says {weaver['name']} delivered hats and corrects a number without saying whether it is "
+            "the count or the rows, so I asked instead of guessing.",
+        )
+    if event.rows is None or not domain.validate_rows(event.rows):
+        said = f" The note says grado {event.grado}, which is not a row count." if event.grado else ""
+        if event.rows is not None:
+            said = f" The note says {event.rows}, outside {domain.MIN_ROWS} to {domain.MAX_ROWS}."
+        return "q_rows", _ask(
+            "create_hat",
+            f"How many rows per inch (hileras) do these hats from {weaver['name']} have?{said}",
+            choices,
+            draft,
+            event,
+            f"The note says {weaver['name']} delivered hats but does not give the rows per inch.",
+        )
+    if event.quantity is None or event.quantity < 1:
+        return "q_quantity", _ask(
+            "create_hat",
+            f"How many hats did {weaver['name']} deliver?",
+            choices,
+            draft,
+            event,
+            f"The note says {weaver['name']} delivered hats but not how many.",
+        )
+    if event.quantity > MAX_QUANTITY:
+        return "q_too_many", _ask(
+            "create_hat",
+            f"The note says {event.quantity} hats from {weaver['name']}; one card holds at most {MAX_QUANTITY}. "
+            "How many go on this card?",
+            choices,
+            draft,
+            event,
+            f"The note says {weaver['name']} delivered {event.quantity} hats, more than one card can hold, so I "
+            "asked instead of splitting them myself.",
+        )
+    return None
+
+
+def _plan_create(event: NoteEvent, history: History) -> tuple[str, Call] | None:
+    """One create card or question for one weaver's batch; the first element says which (for the summary)."""
+    name = event.weaver_name or ""
+    found = _weaver_matches(history, name)
+    if found is None:
+        return None
+    matches, exact = found
+    draft = _draft(quantity=event.quantity, grade=event.grade, rows_per_inch=event.rows)
+    choices = [{"label": m["name"], "weaver_id": m["weaver_id"], "hat_code": None} for m in matches]
+    what = f"new hats from {name}"
+    if not matches:
+        return "q_unknown_weaver", _ask(
+            "create_hat",
+            f"I found no weaver called {name} in this workshop. Who made these hats?",
+            [],
+            draft,
+            event,
+            f"The note mentions {what}, but no weaver with that name exists here, so I did not create one.",
+        )
+    if len(matches) > 1:
+        return "q_which_weaver", _ask(
+            "create_hat",
+            f"Which weaver is {name}?",
+            choices,
+            draft,
+            event,
+            f"The note mentions {what}, and {len(matches)} weavers match that name.",
+        )
+    weaver = matches[0]
+    asked = _missing_fact(event, weaver, choices, draft)
+    if asked is not None:
+        return asked
+    grade = f"{event.grade} " if event.grade else ""
+    heard = "" if exact else f" (the note says {name})"
+    return "create", (
+        "propose_create_hats",
+        {
+            "weaver_id": weaver["weaver_id"],
+            "quantity": event.quantity,
+            "grade": event.grade,
+            "rows_per_inch": event.rows,
+            "straw": None,
+            "quote": event.quote,
+            "why": f"{weaver['name']}{heard} delivered {event.quantity} new {grade}hats of {event.rows} rows "
+            "per inch.",
+            "confidence": "high" if exact else "check",
+        },
+    )
+
+
+def _plan_shared_batch(event: NoteEvent, history: History) -> list[tuple[str, Call]]:
+    """One batch said of several weavers. With "cada una" each weaver gets the batch; otherwise the note does
+    not say whose hats they are (all of them together? split how?), so the reader asks instead of guessing."""
+    if event.each:
+        single = [
+            _plan_create(replace(event, weaver_name=name, weavers=()), history) for name in event.weavers
+        ]
+        return [call for call in single if call is not None]
+    choices: list[dict[str, Any]] = []
+    for name in event.weavers:
+        found = _weaver_matches(history, name)
+        for match in found[0] if found is not None else []:
+            if all(c["weaver_id"] != match["weaver_id"] for c in choices):
+                choices.append({"label": match["name"], "weaver_id": match["weaver_id"], "hat_code": None})
+    names = ", ".join(event.weavers[:-1]) + f" and {event.weavers[-1]}"
+    count = f"{event.quantity} hats" if event.quantity is not None else "hats"
+    return [
+        (
+            "q_batch",
+            _ask(
+                "create_hat",
+                f"The note names {names} for one batch of {count}. Whose hats are they?",
+                choices,
+                _draft(quantity=event.quantity, grade=event.grade, rows_per_inch=event.rows),
+                event,
+                "Several weavers are named for one batch and the note does not say how it splits, so I did not "
+                "divide it myself.",
+            ),
+        )
+    ]
+
+
+def flag_message(event: NoteEvent) -> str:
+    """The flag's message: what kind of problem, then the person's own words from the note."""
+    label = FLAG_LABELS[event.flag_kind or "other"]
+    words = plain_text(event.flag_words or event.quote, MAX_FLAG_MESSAGE - len(label) - 4)
+    return f'{label}: "{words}"'
+
+
+def _plan_hat_event(event: NoteEvent, message: UserMessage, history: History) -> tuple[str, Call] | None:
+    assert event.hat is not None
+    ref = event.hat
+    resolved = _resolve_hat(ref, message, history)
+    if resolved.failed is not None:
+        return None
+    heard = ref.said or ref.code or (f"the hat of {ref.weaver_name}" if ref.weaver_name else "the hat")
+    proposal_type = "advance_stage" if event.kind == "advance" else "flag_issue"
+    if resolved.code is None:
+        choices = [{"label": code, "weaver_id": None, "hat_code": code} for code in resolved.candidates]
+        draft = (
+            _draft(to_stage=event.to_stage) if event.kind == "advance" else _draft(flag_kind=event.flag_kind)
+        )
+        if ref.partial is not None:
+            kind = "q_partial"
+            question = f"I heard only part of a hat code ({heard}). Which hat is it?"
+            why = f"The note names a hat as {heard}, with one character of its code missing, so I did not pick one."
+        elif choices:
+            kind = "q_which_hat"
+            question = f"Which hat did you mean by {heard}?"
+            why = f"The note names {heard}, and {len(choices)} hats could match it, so I did not pick one."
+        else:
+            kind = "q_no_hat"
+            question = f"I found no hat for {heard}. Which hat is it?"
+            why = f"The note names {heard}, but no hat of this workshop matches it."
+        return kind, _ask(proposal_type, question, choices, draft, event, why)
+    exact = resolved.exact and not ref.spelled
+    confidence = "high" if exact else "check"
+    heard_note = "" if exact else f" (heard as {heard})"
+    if event.kind == "advance":
+        return "advance", (
+            "propose_advance_stage",
+            {
+                "hat_code": resolved.code,
+                "to_stage": event.to_stage,
+                "quote": event.quote,
+                "why": f"The note says {resolved.code}{heard_note} is now at {event.to_stage}.",
+                "confidence": confidence,
+            },
+        )
+    kind = event.flag_kind or "other"
+    return "flag", (
+        "propose_flag",
+        {
+            "hat_code": resolved.code,
+            "kind": kind,
+            "message": flag_message(event),
+            "quote": event.quote,
+            "why": f"The note reports {kind.replace('_', ' ')} on {resolved.code}{heard_note}.",
+            "confidence": confidence,
+        },
+    )
+
+
+def plan_proposals(reading: Reading, message: UserMessage, history: History) -> list[Planned]:
+    """One proposal or question per event, from the lookup results (at most 10), each with its event and
+    what kind of card it is."""
+    planned: list[Planned] = []
+    for event in reading.events:
+        if len(planned) >= MAX_PROPOSALS:
+            break
+        if event.kind == "create" and len(event.weavers) > 1:
+            planned.extend((event, kind, call) for kind, call in _plan_shared_batch(event, history))
+            continue
+        one = (
+            _plan_create(event, history)
+            if event.kind == "create"
+            else _plan_hat_event(event, message, history)
+        )
+        if one is not None:
+            planned.append((event, one[0], one[1]))
+    return planned[:MAX_PROPOSALS]

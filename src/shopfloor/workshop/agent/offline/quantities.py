@@ -1,0 +1,160 @@
+"""Numbers in a note and what each one is: how many hats, rows per inch, a seller's "grado N"; digits, number
+words, dozens and pairs.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from shopfloor.workshop.agent.offline.text import (
+    Span,
+    Token,
+    moved_index,
+    word_tokens,
+)
+from shopfloor.workshop.agent.offline.vocabulary import (
+    CREATE_VERBS,
+    DOZEN_WORDS,
+    GRADE_WORDS,
+    GRADO_WORDS,
+    HALF_WORDS,
+    HAT_NOUNS,
+    NUMBER_WORDS,
+    PAIR_WORDS,
+    ROW_WORDS,
+    TENS,
+)
+
+_TIMES = re.compile(r"^(?:x(\d{1,2})|(\d{1,2})x)$")
+
+
+def number_at(tokens: list[Token], i: int) -> tuple[int, int] | None:
+    """(value, tokens used) of a number starting at token ``i``: digits, words, "x3", "media docena",
+    "dos docenas", "un par"."""
+    word = tokens[i].text
+    nxt = tokens[i + 1].text if i + 1 < len(tokens) else ""
+    nxt2 = tokens[i + 2].text if i + 2 < len(tokens) else ""
+    if word in HALF_WORDS and nxt in DOZEN_WORDS:
+        return 6, 2
+    if word in HALF_WORDS and nxt == "a" and nxt2 in DOZEN_WORDS:
+        return 6, 3
+    if word in {"un", "una", "a"} and nxt in PAIR_WORDS:
+        return 2, 2
+    if word in {"un", "una", "a"} and nxt in DOZEN_WORDS:
+        return 12, 2
+    if word in DOZEN_WORDS:
+        return 12, 1
+    if word in PAIR_WORDS and word != "couple":
+        return 2, 1
+    times = _TIMES.match(word)
+    if times is not None:
+        return int(times.group(1) or times.group(2)), 1
+    found = _plain_number_at(tokens, i)
+    if found is not None and i + found[1] < len(tokens) and tokens[i + found[1]].text in DOZEN_WORDS:
+        return found[0] * 12, found[1] + 1
+    return found
+
+
+def _plain_number_at(tokens: list[Token], i: int) -> tuple[int, int] | None:
+    word = tokens[i].text
+    if word.isdigit():
+        return int(word), 1
+    if word in TENS and i + 2 < len(tokens) and tokens[i + 1].text == "y":
+        unit = NUMBER_WORDS.get(tokens[i + 2].text)
+        if unit is not None and unit < 10:
+            return TENS[word] + unit, 3
+    if word in TENS and i + 1 < len(tokens) and tokens[i + 1].text in NUMBER_WORDS:
+        unit = NUMBER_WORDS[tokens[i + 1].text]
+        if unit < 10 and word in {"twenty", "thirty", "forty"}:
+            return TENS[word] + unit, 2
+    if "-" in word:
+        return None
+    if word in NUMBER_WORDS:
+        return NUMBER_WORDS[word], 1
+    return None
+
+
+@dataclass
+class Numbers:
+    """The numbers of one clause by role, as ``read_numbers`` found them."""
+
+    quantity: int | None = None
+    said_grade: str | None = None
+    rows: int | None = None
+    grado: int | None = None
+    has_hat_noun: bool = False
+    quantity_at: tuple[int, int] | None = None  # offsets of the quantity's words in the note
+
+
+def _number_role(after: list[str], before: list[str], quantity_words: set[str]) -> str | None:
+    """What a number is by the words around it: rows, a seller's grado, a quantity, or unknown."""
+    if after and after[0] in ROW_WORDS:
+        return "rows"
+    if before and (before[-1] in ROW_WORDS or (before[-1] == "de" and before[-2:-1] == ["hileras"])):
+        return "rows"
+    if before and before[-1] in GRADO_WORDS:
+        return "grado"
+    if after and (
+        after[0] in quantity_words or (after[0] in {"de", "of"} and after[1:2] and after[1] in quantity_words)
+    ):
+        return "quantity"
+    if len(after) > 1 and after[1] in quantity_words and (after[0] in HAT_NOUNS or after[0] in GRADE_WORDS):
+        return "quantity"
+    return None
+
+
+def read_numbers(span: Span) -> Numbers:
+    """Quantity (a number before a grade word or hat noun), grade, rows (a number by "hileras"/"rows")
+    and a bare "grado N" in ``span``."""
+    start = span.start
+    text = re.sub(r"(twenty|thirty|forty)-", r"\1 ", span.folded_text)
+    text = re.sub(r"\bsuper\s+(fin[oa]s?|fine)\b", lambda m: "super" + m.group(1) + " " * 1, text)
+    tokens = word_tokens(text, start, span.note)
+    out = Numbers()
+    numbers: dict[int, tuple[int, int]] = {}
+    i = 0
+    while i < len(tokens):
+        found = number_at(tokens, i)
+        if found is not None:
+            numbers[i] = found
+            i += found[1]
+        else:
+            i += 1
+    for tok in tokens:
+        word = tok.text
+        if word in GRADE_WORDS and out.said_grade is None:
+            out.said_grade = GRADE_WORDS[word]
+        if word in HAT_NOUNS:
+            out.has_hat_noun = True
+    quantity_words = GRADE_WORDS.keys() | HAT_NOUNS
+    free: list[int] = []
+    for i, (value, used) in numbers.items():
+        after = [t.text for t in tokens[i + used : i + used + 3]]
+        before = [t.text for t in tokens[max(0, i - 2) : i]]
+        role = _number_role(after, before, quantity_words)
+        at = moved_index(tokens, i, span.moved)
+        if at is not None:
+            # A corrected value is read where the withdrawn one stood ("seis finos…, no, eran siete").
+            moved_after = [t.text for t in tokens[at : at + 3] if t.start != tokens[i].start]
+            moved_role = _number_role(
+                moved_after, [t.text for t in tokens[max(0, at - 2) : at]], quantity_words
+            )
+            role = moved_role or role
+        where = (tokens[i].start, tokens[i + used - 1].end)
+        if _TIMES.match(tokens[i].text):
+            role = "quantity"
+        if role == "rows":
+            out.rows = value if out.rows is None else out.rows
+        elif role == "grado":
+            out.grado = value
+        elif role == "quantity":
+            if out.quantity is None:
+                out.quantity, out.quantity_at = value, where
+        elif before and before[-1] in CREATE_VERBS:
+            free.append(i)
+    if out.quantity is None and free:
+        # "trajo siete, finos de 18 hileras": the number right after the delivery verb is how many.
+        value, used = numbers[free[0]]
+        out.quantity, out.quantity_at = value, (tokens[free[0]].start, tokens[free[0] + used - 1].end)
+    return out

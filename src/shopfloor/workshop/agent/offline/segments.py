@@ -1,0 +1,231 @@
+"""One sentence to segments: clauses that continue the one before are joined to it, further batches of the
+same weaver and flags on the hat just moved are segments of their own, bare names join the delivery after them.
+Each segment is then read into events (``events``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from shopfloor.workshop.agent.offline.codes import find_codes
+from shopfloor.workshop.agent.offline.events import read_segment
+from shopfloor.workshop.agent.offline.names import (
+    person_name,
+    weaver_hat_ref,
+)
+from shopfloor.workshop.agent.offline.quantities import read_numbers
+from shopfloor.workshop.agent.offline.results import (
+    NoteEvent,
+    Part,
+    Skipped,
+    skip_part,
+)
+from shopfloor.workshop.agent.offline.signals import (
+    ASIDE,
+    flag_kind_of,
+    is_negated,
+    is_noise,
+)
+from shopfloor.workshop.agent.offline.stages import stage_mentions
+from shopfloor.workshop.agent.offline.text import (
+    Span,
+    split_clauses,
+)
+from shopfloor.workshop.agent.offline.vocabulary import (
+    CREATE_VERBS,
+    GRADE_WORDS,
+    HAT_NOUNS,
+    PRONOUNS,
+    ROW_WORDS,
+    STOP_WORDS,
+)
+
+
+def _has_subject(span: Span) -> bool:
+    """Whether a clause names its own subject: a hat code, a hat by its weaver, or a person."""
+    if find_codes(span) or weaver_hat_ref(span):
+        return True
+    return person_name(span, []) is not None
+
+
+def _add_filler(clause: Span, skipped: list[Skipped], parts: list[Part]) -> None:
+    """Account for a filler or aside clause; filler that runs on ("hola, buenos días") is one part."""
+    folded = clause.folded_text
+    previous = parts[-1] if parts else None
+    if (
+        previous is not None
+        and previous.mark == "filler"
+        and not clause.note[previous.end : clause.start].strip(" ,")
+    ):
+        merged = clause.source[previous.start : clause.end]
+        parts[-1] = Part("filler", merged, previous.start, clause.end)
+        if skipped and skipped[-1].reason == "noise":
+            skipped[-1] = Skipped("noise", merged)
+        return
+    if is_noise(folded):
+        skipped.append(Skipped("noise", clause.said))
+    parts.append(Part("filler", clause.said, clause.start, clause.end))
+
+
+def _own_card_on_the_same_hat(clause: Span, previous: Span, hat: Span) -> bool:
+    """Whether a clause without a subject is its own card about the hat ``hat`` names (the clause before).
+
+    "pasó a blanqueo, pero ojo que tiene una mancha": a flag on the hat just moved, its own card; "tiene una
+    mancha, pero igual pásalo a blanqueo": the move is its own card, and the flag keeps only the person's words
+    about the hat; "ya no está en lavado, pasó a blanqueo": the denial keeps to its clause, the move is read.
+    """
+    names_hat = bool(find_codes(hat) or weaver_hat_ref(hat))
+    own_flag = flag_kind_of(clause) is not None and flag_kind_of(previous) is None
+    own_move = (
+        flag_kind_of(previous) is not None
+        and flag_kind_of(clause) is None
+        and any(m.target for m in stage_mentions(clause, True))
+        and not any(m.target for m in stage_mentions(previous, True))
+    )
+    after_denial = is_negated(previous) and not is_negated(clause) and _has_content(clause)
+    return names_hat and (own_flag or own_move or after_denial)
+
+
+def read_sentence(
+    sentence: Span, has_hat_tag: bool, events: list[NoteEvent], skipped: list[Skipped], parts: list[Part]
+) -> None:
+    """Read one sentence (corrections already withdrawn) into events, clause by clause: a clause that names no
+    subject continues the segment before it, unless it is filler, unread, a denial, another batch of the same
+    weaver or its own card about the same hat."""
+    segments: list[Span] = []
+    inherited: dict[Span, str] = {}  # a further batch of the same weaver ("…y 2 estándar de 12")
+    inherited_hats: dict[Span, Span] = {}  # a flag clause about the hat the clause before moved
+    clauses = split_clauses(sentence)
+    for index, clause in enumerate(clauses):
+        folded = clause.folded_text
+        subject = _has_subject(clause)
+        if not subject and (ASIDE.match(folded) or (is_noise(folded) and clause.text.strip())):
+            _add_filler(clause, skipped, parts)
+            continue
+        closing = index == len(clauses) - 1 or _has_subject(clauses[index + 1])
+        if segments and not subject and closing and not _has_content(clause) and _has_content(segments[-1]):
+            # "…pasó a lavado, y la paja llegó mojada": words that add nothing to the event before them are
+            # not read into it; they are named as unread.
+            skip_part(skipped, parts, "unread", clause)
+            continue
+        if segments and not subject:
+            if is_negated(clause) and _has_content(clause):
+                # A denial belongs to its own clause ("…pasó a lavado, no a blanqueo", "not bleached yet").
+                skipped.append(Skipped("negated", clause.said))
+                parts.append(Part("denied", clause.said, clause.start, clause.end))
+                continue
+            weaver = inherited.get(segments[-1]) or _create_subject(segments[-1])
+            if weaver is not None and _is_batch(clause):
+                segments.append(clause)
+                inherited[clause] = weaver
+                continue
+            last = inherited_hats.get(segments[-1], segments[-1])
+            if _own_card_on_the_same_hat(clause, segments[-1], last):
+                segments.append(clause)
+                inherited_hats[clause] = last
+                continue
+            # A clause with no subject continues the last one.
+            joined = clause.part(segments[-1].start, clause.end)
+            if segments[-1] in inherited_hats:
+                inherited_hats[joined] = inherited_hats.pop(segments[-1])
+            segments[-1] = joined
+        else:
+            segments.append(clause)
+    segments = _join_bare_hats(segments)
+    segments, partners = _join_bare_people(segments)
+    for segment in segments:
+        read_segment(
+            segment,
+            has_hat_tag,
+            events,
+            skipped,
+            parts,
+            inherited.get(segment),
+            partners.get(segment, ()),
+            inherited_hats.get(segment),
+        )
+
+
+def _has_content(span: Span) -> bool:
+    """Whether a clause says something an event is made of (a stage, a delivery, a number, a flag)."""
+    words = set(span.words())
+    return bool(
+        stage_mentions(span, True)
+        or words & CREATE_VERBS
+        or flag_kind_of(span) is not None
+        or read_numbers(span).quantity is not None
+        or words & (set(GRADE_WORDS) | HAT_NOUNS | ROW_WORDS)
+        or re.search(r"\b(?:problem\w*|defect\w*|nada|nothing)\b", span.folded_text)
+    )
+
+
+def _create_subject(span: Span) -> str | None:
+    """The weaver of a segment that reports new hats, if it is one."""
+    if find_codes(span) or weaver_hat_ref(span):
+        return None
+    if not set(span.words()) & CREATE_VERBS and read_numbers(span).quantity is None:
+        return None
+    return person_name(span, [])
+
+
+def _is_batch(span: Span) -> bool:
+    """A clause with its own quantity and grade or rows: another batch, not more words about the last one."""
+    numbers = read_numbers(span)
+    return numbers.quantity is not None and (numbers.said_grade is not None or numbers.rows is not None)
+
+
+def _join_bare_hats(segments: list[Span]) -> list[Span]:
+    """A clause that only names hats ("TQ-7F3K2 y TQ-7F3KA pasaron a lavado") shares the next clause's verb."""
+    joined: list[Span] = []
+    carry: int | None = None
+    for span in segments:
+        begin = carry if carry is not None else span.start
+        carry = None
+        bare = bool(find_codes(span)) and not stage_mentions(span, True) and flag_kind_of(span) is None
+        if bare and not set(span.words()) & CREATE_VERBS and span != segments[-1]:
+            carry = begin
+            continue
+        joined.append(span.part(begin, span.end))
+    return joined
+
+
+def _bare_person(span: Span) -> str | None:
+    """The person a clause only names ("Rosa", "doña Rosa Guamán"): no verb, number, hat or stage."""
+    if find_codes(span) or weaver_hat_ref(span):
+        return None
+    if set(span.words()) & CREATE_VERBS or flag_kind_of(span) is not None:
+        return None
+    numbers = read_numbers(span)
+    if numbers.quantity is not None or numbers.rows is not None or stage_mentions(span, False):
+        return None
+    name = person_name(span, [])
+    if name is None and span.dictated:
+        # Dictated: a clause of one to three plain words ("rosa pillco y carmen entregaron…") is a name.
+        words = span.words()
+        plain = all(w.isalpha() and w not in STOP_WORDS and w not in PRONOUNS for w in words)
+        name = span.text.strip() if words and len(words) <= 3 and plain else None
+    return name
+
+
+def _join_bare_people(segments: list[Span]) -> tuple[list[Span], dict[Span, tuple[str, ...]]]:
+    """Clauses that only name people join the delivery that follows them ("Rosa y Carmen entregaron 2 finos"):
+    one batch said of several weavers, returned with their names in the note's order."""
+    joined: list[Span] = []
+    partners: dict[Span, tuple[str, ...]] = {}
+    waiting: list[tuple[Span, str]] = []  # bare-name clauses not yet joined
+    for span in segments:
+        name = _bare_person(span)
+        if name is not None:
+            waiting.append((span, name))
+            continue
+        subject = _create_subject(span) if waiting else None
+        if subject is not None:
+            batch = span.part(waiting[0][0].start, span.end)
+            partners[batch] = (*(n for _, n in waiting), subject)
+            joined.append(batch)
+        else:
+            joined.extend(s for s, _ in waiting)
+            joined.append(span)
+        waiting = []
+    joined.extend(s for s, _ in waiting)
+    return joined, partners

@@ -1,0 +1,111 @@
+"""What a sentence or clause is rather than what it says: a question, an order to the assistant, the future,
+a denial, a flag report, filler or an aside.
+"""
+
+from __future__ import annotations
+
+import re
+
+from shopfloor.workshop.agent.offline.text import (
+    WORD,
+    Span,
+    fold,
+)
+from shopfloor.workshop.agent.offline.vocabulary import (
+    ASIDE_PATTERNS,
+    FILLER_WORDS,
+    FLAG_EXTRA,
+    FLAG_PATTERNS,
+    FUTURE_PATTERNS,
+    INJECTION_PATTERNS,
+    INSTRUCTION_LEAD_FILLER,
+    INSTRUCTION_PHRASES,
+    INSTRUCTION_VERBS,
+    NEGATION_PATTERNS,
+    QUESTION_LEADS,
+    QUESTION_TAGS,
+)
+
+INJECTION = re.compile(
+    r"\b(?:" + "|".join(INJECTION_PATTERNS + INSTRUCTION_PHRASES) + r")(?:\b|(?<=:))"
+    r"|^" + INSTRUCTION_LEAD_FILLER + r"(?:" + "|".join(INSTRUCTION_VERBS) + r")\b"
+)
+_CLAUSE_INSTRUCTION = re.compile(
+    r"(?:^|[,;:]\s*|\b(?:y|e|and|then|luego)\s+)"
+    + INSTRUCTION_LEAD_FILLER
+    + r"(?:"
+    + "|".join(INSTRUCTION_VERBS)
+    + r")\b"
+)
+_QUESTION_LEAD = re.compile(r"^(?:(?:y|oye|and|so|hey|bueno)[\s,]+)?(?:" + "|".join(QUESTION_LEADS) + r")\b")
+
+
+ASIDE = re.compile(r"^(?:" + "|".join(ASIDE_PATTERNS) + r")\b")
+
+
+FUTURE = re.compile(r"\b(?:" + "|".join(FUTURE_PATTERNS) + r")\b")
+
+
+_NEGATION = re.compile(r"\b(?:" + "|".join(NEGATION_PATTERNS) + r")\b")
+
+_FLAGS = [
+    (kind, re.compile(r"\b(?:" + pattern + r")\b")) for kind, pattern in [*FLAG_PATTERNS[:-1], *FLAG_EXTRA]
+] + [(FLAG_PATTERNS[-1][0], re.compile(r"\b(?:" + FLAG_PATTERNS[-1][1] + r")\b"))]
+
+
+def flag_kind_of(span: Span) -> str | None:
+    """The kind of flag a clause reports (the first of the flag table that matches), or None."""
+    segment = span.folded_text
+    for kind, pattern in _FLAGS:
+        if pattern.search(segment):
+            return kind
+    return None
+
+
+def is_negated(span: Span) -> bool:
+    """Whether the segment denies what it mentions; the words of a flag phrase ("no coincide el grado",
+    "no tiene tejedora") are the report itself, not a denial, so they are left out first."""
+    segment = span.folded_text
+    for _kind, pattern in _FLAGS:
+        segment = pattern.sub(lambda m: " " * len(m.group()), segment)
+    return _NEGATION.search(segment) is not None
+
+
+def is_noise(folded: str) -> bool:
+    """Whether folded text is filler only ("hola, buenos días"), or no words at all."""
+    words = WORD.findall(folded)
+    return not words or all(w in FILLER_WORDS for w in words)
+
+
+def question_start(sentence: Span) -> int | None:
+    """Where the question in a sentence starts ("¿ya pasó a lavado?", "is TQ-… finished", "… listo, ¿no?"),
+    or None when it reports."""
+    after = sentence.source[sentence.end : sentence.end + 2].lstrip()[:1]
+    said = sentence.said
+    mark = said.find("¿")
+    if mark > 0:
+        tail = fold(said[mark + 1 :]).strip(" ?,.!")
+        return (
+            sentence.start if tail in QUESTION_TAGS or (after != "?" and not tail) else sentence.start + mark
+        )
+    if mark == 0 or after == "?":
+        return sentence.start
+    if _QUESTION_LEAD.match(sentence.folded_text):
+        return sentence.start
+    return None
+
+
+def lead_filler_end(span: Span) -> int:
+    """Where the words of ``span`` start after filler words each followed by a comma ("Oye, bueno, ¿cuántos…")."""
+    end = span.start
+    for match in re.finditer(r"([a-z]+)\s*,\s*", span.folded[span.start : span.end]):
+        if match.start() != end - span.start or match.group(1) not in FILLER_WORDS:
+            break
+        end = span.start + match.end()
+    return end
+
+
+def is_instruction(sentence: Span) -> bool:
+    """Whether a sentence gives the assistant an order ("olvida las reglas", "ignore the rules")."""
+    folded = sentence.folded_text
+    return bool(INJECTION.search(folded) or _CLAUSE_INSTRUCTION.search(folded))

@@ -1,0 +1,211 @@
+"""The note as text, for the offline reader: folding, spans, words, sentences and clauses.
+
+Matching runs on a *folded* copy of the text (lower case, accents removed, one character per character), so
+spans found in it are spans of the original and every quote is copied from the note itself. A :class:`Span`
+carries the note, its folded copy and one pair of offsets through every step of the reader.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+from rapidfuzz import process
+from rapidfuzz.distance import Levenshtein
+
+from shopfloor.workshop.agent.offline.vocabulary import (
+    DIGIT_WORDS,
+    DOZEN_WORDS,
+    FILLER_WORDS,
+    FINISH_VERBS,
+    FUZZY_NEVER,
+    FUZZY_TARGETS,
+    GRADE_WORDS,
+    HAT_NOUNS,
+    NUMBER_WORDS,
+    PAIR_WORDS,
+    PRONOUNS,
+    ROW_WORDS,
+    SHORTHAND,
+    STAGE_WORDS,
+    STOP_WORDS,
+)
+
+WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+
+
+def fold(text: str) -> str:
+    """Lower case with accents removed, keeping exactly one character per input character."""
+    out = []
+    for char in text:
+        base = unicodedata.normalize("NFD", char)[:1] or char
+        out.append(base.lower() if len(base.lower()) == 1 else char)
+    return "".join(out)
+
+
+@dataclass(frozen=True)
+class Span:
+    """A stretch ``[start, end)`` of one note, with the note's folded copy.
+
+    Folding keeps one character per character, so one pair of offsets indexes both: patterns match on the
+    folded text and every quote is cut from the note itself.
+    """
+
+    note: str
+    folded: str
+    start: int
+    end: int
+    source: str = ""  # the note as written; ``note`` may have withdrawn words blanked out (same offsets)
+    # Corrected values: (start of the new value, start of the withdrawn one), so the new value is read in
+    # the place of the old ("de 25, no, de 28 hileras": 28 is the row count).
+    moved: tuple[tuple[int, int], ...] = ()
+    # Corrected numbers whose role stays in doubt: (start of the new number, its value); see ``withdraw_corrections``.
+    doubtful: tuple[tuple[int, int], ...] = ()
+
+    @classmethod
+    def whole(
+        cls,
+        note: str,
+        source: str | None = None,
+        moved: tuple[tuple[int, int], ...] = (),
+        doubtful: tuple[tuple[int, int], ...] = (),
+    ) -> Span:
+        """All of ``note`` (``source``: the note as written, when ``note`` is a masked copy of it)."""
+        return cls(note, fold(note), 0, len(note), note if source is None else source, moved, doubtful)
+
+    def part(self, start: int, end: int) -> Span:
+        """Another stretch of the same note."""
+        return Span(self.note, self.folded, start, end, self.source, self.moved, self.doubtful)
+
+    @property
+    def text(self) -> str:
+        """The words the reader reads in this span (withdrawn words blanked out)."""
+        return self.note[self.start : self.end]
+
+    @property
+    def said(self) -> str:
+        """The note's own words in this span, exactly as written (quotes are cut from these)."""
+        return (self.source or self.note)[self.start : self.end]
+
+    @property
+    def folded_text(self) -> str:
+        """The folded words of this span."""
+        return self.folded[self.start : self.end]
+
+    @property
+    def dictated(self) -> bool:
+        """True for an all-lower-case note (speech to text without capitals)."""
+        return self.note == self.note.lower()
+
+    def words(self) -> list[str]:
+        """The words of this span as the reader knows them (folded, shorthand and slips corrected)."""
+        return [t.text for t in self.tokens()]
+
+    def tokens(self) -> list[Token]:
+        """The words of this span with their offsets, as the reader knows them."""
+        return word_tokens(self.folded_text, self.start, self.note)
+
+
+@dataclass(frozen=True)
+class Token:
+    """A word of the note with its offsets."""
+
+    text: str  # folded, then corrected (shorthand, diminutives, one-letter slips)
+    start: int
+    end: int
+
+
+KNOWN = (
+    STOP_WORDS
+    | FILLER_WORDS
+    | PRONOUNS
+    | set(NUMBER_WORDS)
+    | set(DIGIT_WORDS)
+    | set(DOZEN_WORDS)
+    | set(PAIR_WORDS)
+    | FINISH_VERBS
+)
+DOMAIN = set(STAGE_WORDS) | set(GRADE_WORDS) | HAT_NOUNS | ROW_WORDS
+_DIMINUTIVE = re.compile(r"^(\w{3,}?)(?:c?it)(o|a|os|as)$")
+
+
+@lru_cache(maxsize=8192)
+def canon(word: str, capitalised: bool = False) -> str:
+    """A folded word as the reader's tables know it: shorthand ("std", "hil"), diminutives ("finitos",
+    "sombrerito", "lavadito") and one-letter slips of long domain words ("ileras", "sombreo"), found with
+    RapidFuzz. A capitalised word (a name in a typed note) is only expanded from shorthand, never corrected."""
+    if word in KNOWN or word in DOMAIN or word.isdigit():
+        return word
+    if word in SHORTHAND:
+        return SHORTHAND[word]
+    if capitalised:
+        return word
+    small = _DIMINUTIVE.match(word)
+    if small is not None and small.group(1) + small.group(2) in DOMAIN:
+        return small.group(1) + small.group(2)
+    if len(word) >= 5 and word.isalpha() and word not in FUZZY_NEVER:
+        hit = process.extractOne(word, FUZZY_TARGETS, scorer=Levenshtein.distance, score_cutoff=1)
+        if hit is not None:
+            return str(hit[0])
+    return word
+
+
+def word_tokens(folded: str, offset: int = 0, note: str | None = None) -> list[Token]:
+    """The words of folded text as the reader knows them (``canon``), at ``offset`` in ``note``; a word is
+    capitalised when it is so in a typed note (``note`` not all lower case)."""
+    tokens = []
+    for m in WORD.finditer(folded):
+        start = m.start() + offset
+        capital = note is not None and note[start : start + 1].isupper() and note != note.lower()
+        tokens.append(Token(canon(m.group(), capital), start, m.end() + offset))
+    return tokens
+
+
+def split_sentences(whole: Span) -> list[Span]:
+    """Sentences: a boundary is . ! ? ; followed by space or the end, or a line break."""
+    note = whole.note
+    spans = []
+    start = 0
+    for match in re.finditer(r"[.!?;]+(?=\s|$)|\n+", note):
+        spans.append(whole.part(start, match.start()))
+        start = match.end()
+    spans.append(whole.part(start, len(note)))
+    return [strip_span(span) for span in spans if span.text.strip()]
+
+
+def strip_span(span: Span) -> Span:
+    """``span`` without the spaces, commas, dashes and quotes around it."""
+    note, start, end = span.note, span.start, span.end
+    while start < end and note[start] in " \t\r\n,:-¡¿\"'":
+        start += 1
+    while end > start and note[end - 1] in " \t\r\n,:-\"'":
+        end -= 1
+    return span.part(start, end)
+
+
+# "treinta y cinco" is one number, not two clauses.
+_CLAUSE_BREAK = re.compile(
+    r",\s*(?:(?:y|e|and|pero|but|then)\s+)?|\s+&\s+|(?<!treinta)(?<!cuarenta)\s+(?:y|e|and|pero|but|then|also|tambien)\s+"
+    r"|(?:(?<=treinta)|(?<=cuarenta))\s+(?:e|and|pero|but|then|also|tambien)\s+"
+)
+
+
+def split_clauses(sentence: Span) -> list[Span]:
+    """Clauses of a sentence: a break is a comma, "&", or a joining word ("y", "and", "pero", "then")."""
+    spans = []
+    cursor = sentence.start
+    for match in _CLAUSE_BREAK.finditer(sentence.folded, sentence.start, sentence.end):
+        spans.append(sentence.part(cursor, match.start()))
+        cursor = match.end()
+    spans.append(sentence.part(cursor, sentence.end))
+    return [strip_span(span) for span in spans if span.text.strip()]
+
+
+def moved_index(tokens: list[Token], i: int, moved: tuple[tuple[int, int], ...]) -> int | None:
+    """For a corrected value, the token index where the withdrawn value stood (its context is the new one's)."""
+    for new_start, old_start in moved:
+        if tokens[i].start == new_start:
+            return next((k for k, t in enumerate(tokens) if t.start >= old_start), len(tokens))
+    return None

@@ -1,0 +1,20 @@
+"""The workshop's pages: sign-in, the dashboard (composer and review panel), records, weavers, tags, runs.
+
+Server-rendered with Jinja2; htmx (vendored) swaps the server's HTML for a card or a panel. Every page calls
+the code the API calls: the agent run (``run_agent``), the approvals (``apply_decisions``), the repository.
+Cookie-authenticated POSTs carry the session's CSRF token in ``x-csrf-token`` (htmx sends it from the body's
+``hx-headers``), checked by the same ``current_actor`` as the API. See docs/workshop-pages.md.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from shopfloor.workshop.pages.routes import dashboard, hats, runs, signin, tokens, weavers
+
+router = APIRouter()
+# One module per page family, in the order their routes are matched.
+for family in (signin, dashboard, hats, weavers, tokens, runs):
+    router.include_router(family.router)
+
+__all__ = ["router"]

@@ -1,0 +1,279 @@
+"""The dashboard: the composer, a note sent to the agent, its review panel and cards, and a card's printable
+tags (docs/workshop-pages.md)."""
+
+from __future__ import annotations
+
+from datetime import UTC
+from typing import Annotated, Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, Form, Query, Request
+from fastapi.responses import HTMLResponse, Response
+from pydantic import ValidationError
+
+from shopfloor.agent.providers.factory import ProviderConfigError
+from shopfloor.logs import new_request_id, request_id_var
+from shopfloor.web.errors import ApiError
+from shopfloor.workshop import domain
+from shopfloor.workshop.agent.persistence import StoreAgentStore
+from shopfloor.workshop.agent.provider_choice import choose_provider
+from shopfloor.workshop.agent.run import run_agent
+from shopfloor.workshop.approvals import ApplyRequest, CardResult, Decision, Fields, apply_decisions
+from shopfloor.workshop.deps import state_of
+from shopfloor.workshop.pages import views
+from shopfloor.workshop.pages.i18n import SPEECH_LANG
+from shopfloor.workshop.pages.labels import GRADE_LABELS
+from shopfloor.workshop.pages.page import (
+    Page,
+    PageDep,
+    PageError,
+    form_of,
+    log,
+    run_sync,
+    weaver_names,
+)
+from shopfloor.workshop.pages.tags import Tag, tags_pdf
+from shopfloor.workshop.store import NotFound, WorkshopRepo
+from shopfloor.workshop.store import models as m
+
+router = APIRouter()
+
+
+def _run_view(p: Page, run_id: str) -> dict[str, Any]:
+    """The run's summary, meta row and cards, read fresh from the store."""
+    with p.store.transaction(p.actor.workshop_id, write=False) as s:
+        repo = WorkshopRepo(s, p.actor)
+        run = repo.run(run_id)
+        names = weaver_names(repo)
+        weavers = [w for w in repo.weavers(include_archived=False)]
+        cards = [
+            views.card_of(row, names)
+            for row in sorted(repo.proposals(run_id=run_id), key=lambda r: r.position)
+        ]
+        tool_calls = sum(1 for step in run.steps or [] if step.get("kind") == "tool_call")
+        return {
+            "run": run,
+            "cards": cards,
+            "weavers": weavers,
+            "meta": {
+                "tool_calls": tool_calls,
+                "latency_ms": run.latency_ms,
+                "tokens_in": run.tokens_in,
+                "tokens_out": run.tokens_out,
+                "cost_usd": run.cost_usd,
+            },
+        }
+
+
+def _composer(p: Page, note: str = "", error: str | None = None) -> dict[str, Any]:
+    return {
+        "note": note,
+        "note_max": domain.MAX_NOTE,
+        "error": error,
+        "speech_lang": SPEECH_LANG[p.locale],
+        "steps": [
+            p.gettext("Reading your note..."),
+            p.gettext("Looking up weaver..."),
+            p.gettext("Checking stage rules..."),
+            p.gettext("Preparing proposals..."),
+        ],
+    }
+
+
+@router.get("/", response_class=HTMLResponse)
+def dashboard(p: PageDep, run: Annotated[str | None, Query(max_length=40)] = None) -> HTMLResponse:
+    """The composer and, when a run is named (or the person has one), its review panel."""
+    result = None
+    run_id = run
+    if run_id is None:
+        with p.store.transaction(p.actor.workshop_id, write=False) as s:
+            latest = WorkshopRepo(s, p.actor).runs(limit=1, user_id=p.actor.user_id)
+            run_id = latest[0].id if latest else None
+    if run_id is not None:
+        try:
+            result = _run_view(p, run_id)
+        except NotFound:
+            raise PageError(404, p.gettext("No such run in this workshop."), p.locale) from None
+    return p.html("dashboard.html", composer=_composer(p), result=result)
+
+
+@router.post("/notes", response_class=HTMLResponse)
+def send_note(
+    p: PageDep,
+    note: Annotated[str, Form(max_length=4000)] = "",
+    input_mode: Annotated[str, Form(max_length=10)] = "typed",
+    hat_tag: Annotated[str, Form(max_length=40)] = "",
+) -> HTMLResponse:
+    """Run the agent on the note (the same run as the API) and answer with the result panel."""
+    body: dict[str, Any] = {"note": note, "input_mode": input_mode}
+    if hat_tag.strip():
+        body["hat_tag"] = hat_tag.strip()
+    state = state_of(p.request)
+    request_id = getattr(p.request.state, "request_id", None) or request_id_var.get() or new_request_id()
+    try:
+        provider = choose_provider(None, state.settings)
+        response = run_agent(
+            StoreAgentStore(p.store),
+            p.actor,
+            body,
+            provider,
+            request_id,
+            state.settings.workshop_rate_limit_per_hour,
+            # The offline reader writes its summary in the page's language (docs/workshop-agent.md).
+            language="es" if p.locale == "es" else "en",
+        )
+    except ProviderConfigError as error:
+        return p.html(
+            "_failed.html", error={"code": "model_not_configured", "message": str(error)}, run_id=None
+        )
+    except ApiError as error:
+        if error.status in (400, 429):
+            return p.html("_composer_error.html", message=error.message)
+        return p.html(
+            "_failed.html",
+            error={"code": error.code, "message": error.message},
+            run_id=error.extra.get("run_id"),
+        )
+    result = _run_view(p, str(response["run_id"]))
+    html = p.html("_result.html", result=result)
+    html.headers["HX-Push-Url"] = f"/workshop/?run={quote(str(response['run_id']))}"
+    return html
+
+
+# --- cards ---------------------------------------------------------------------------------------------------
+
+
+def _card(p: Page, proposal_id: str) -> tuple[views.Card, list[m.Weaver]]:
+    with p.store.transaction(p.actor.workshop_id, write=False) as s:
+        repo = WorkshopRepo(s, p.actor)
+        try:
+            row = repo.proposal(proposal_id)
+        except NotFound:
+            raise PageError(404, p.gettext("No such card in this workshop."), p.locale) from None
+        return views.card_of(row, weaver_names(repo)), list(repo.weavers(include_archived=False))
+
+
+def _card_html(
+    p: Page, proposal_id: str, result: CardResult | None = None, error: str | None = None
+) -> HTMLResponse:
+    card, weavers = _card(p, proposal_id)
+    if result is not None:
+        card.outcome, card.outcome_message = result.outcome, result.message
+    if error is not None:
+        card.outcome, card.outcome_message = "invalid", error
+    return p.html("_card.html", card=card, weavers=weavers)
+
+
+@router.get("/cards/{proposal_id}", response_class=HTMLResponse)
+def card_view(p: PageDep, proposal_id: str, fix: bool = False) -> HTMLResponse:
+    """One card; with ``fix``, a blocked card as its rule's fix would make it, ready to approve."""
+    card, weavers = _card(p, proposal_id)
+    if fix and card.fix:
+        card = views.with_fix(card)
+    return p.html("_card.html", card=card, weavers=weavers)
+
+
+@router.post("/cards/{proposal_id}", response_class=HTMLResponse)
+async def decide(p: PageDep, proposal_id: str, request: Request) -> HTMLResponse:
+    """Approve (with edits), reject or answer one card; the card comes back with the outcome on it."""
+    form = await form_of(request)
+    return await run_sync(_decide, p, proposal_id, form)
+
+
+def _decide(p: Page, proposal_id: str, form: dict[str, str]) -> HTMLResponse:
+    action = form.get("action", "")
+    card, _ = _card(p, proposal_id)
+    try:
+        decision = _decision(proposal_id, action, form, card.type)
+    except (ValidationError, ValueError) as error:
+        return _card_html(p, proposal_id, error=_plain(error))
+    [result] = apply_decisions(p.store, p.actor, ApplyRequest(decisions=[decision]))
+    log.info("workshop.proposals.decided", extra={"user_id": p.actor.user_id, "outcomes": [result.outcome]})
+    return _card_html(p, proposal_id, result)
+
+
+def _plain(error: Exception) -> str:
+    if isinstance(error, ValidationError):
+        first = error.errors()[0]
+        where = ".".join(str(x) for x in first.get("loc", ()) if x not in ("edits", "value"))
+        return f"{where}: {first.get('msg', 'invalid')}"
+    return str(error)
+
+
+def _decision(proposal_id: str, action: str, form: dict[str, str], kind: str) -> Decision:
+    """The approvals' decision for a card form (the same model the API validates)."""
+    if action == "reject":
+        return Decision(proposal_id=proposal_id, action="reject", reason=form.get("reason") or None)
+    if action == "answer":
+        choice = form.get("choice")
+        values = views.edit_values(form, kind)
+        # "Someone else" (or "another hat"): a weaver or hat the card did not offer, named on purpose.
+        other = form.get("other") == "1"
+        return Decision(
+            proposal_id=proposal_id,
+            action="answer",
+            choice=None if other or choice is None or not choice.isdigit() else int(choice),
+            other=other,
+            value=Fields.model_validate(values) if values else None,
+        )
+    if action in ("approve", "edit"):
+        edits = views.edit_values(form, kind)
+        return Decision(
+            proposal_id=proposal_id, action="approve", edits=Fields.model_validate(edits) if edits else None
+        )
+    raise ValueError(f"Unknown action {action!r}.")
+
+
+@router.post("/runs/{run_id}/approve-pending", response_class=HTMLResponse)
+def approve_pending(p: PageDep, run_id: str) -> HTMLResponse:
+    """Approve every pending card of the run; the panel comes back with each card's outcome."""
+    try:
+        view = _run_view(p, run_id)
+    except NotFound:
+        raise PageError(404, p.gettext("No such run in this workshop."), p.locale) from None
+    pending = [c.id for c in view["cards"] if c.status == "pending"]
+    outcomes: dict[str, CardResult] = {}
+    if pending:
+        decisions = [Decision(proposal_id=pid, action="approve") for pid in pending]
+        outcomes = {
+            r.proposal_id: r for r in apply_decisions(p.store, p.actor, ApplyRequest(decisions=decisions))
+        }
+    view = _run_view(p, run_id)
+    for card in view["cards"]:
+        if card.id in outcomes:
+            card.outcome, card.outcome_message = outcomes[card.id].outcome, outcomes[card.id].message
+    return p.html("_panel.html", result=view)
+
+
+@router.get("/cards/{proposal_id}/tags.pdf", response_model=None)
+def card_tags(p: PageDep, proposal_id: str) -> Response:
+    """The printable tags of the hats an applied create card made (one tag per hat)."""
+    card, _ = _card(p, proposal_id)
+    if not card.new_codes:
+        raise PageError(404, p.gettext("This card made no hats, so there are no tags to print."), p.locale)
+    with p.store.transaction(p.actor.workshop_id, write=False) as s:
+        repo = WorkshopRepo(s, p.actor)
+        names = weaver_names(repo)
+        hats = repo.hats(codes=card.new_codes)
+    tags = [
+        Tag(
+            code=h.code,
+            weaver=names.get(h.weaver_id or "", "—"),
+            grade=p.gettext(GRADE_LABELS.get(h.grade, h.grade)),
+            rows=str(h.rows_per_inch),
+            day=h.created_at.astimezone(UTC).date(),
+        )
+        for h in hats
+    ]
+    labels = {
+        "weaver": p.gettext("Weaver"),
+        "grade": p.gettext("Grade"),
+        "rows": p.gettext("Rows per inch"),
+        "date": p.gettext("Date"),
+    }
+    pdf = tags_pdf(tags, p.gettext("Hat tags"), labels)
+    return Response(
+        pdf,
+        media_type="application/pdf",
+        headers={"content-disposition": f'inline; filename="tags-{proposal_id}.pdf"'},
+    )
