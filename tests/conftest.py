@@ -3,7 +3,7 @@
 A browser test is any test that uses the ``browser`` fixture of tests/e2e/conftest.py (directly or through
 ``page``, ``new_page`` and the like). After the run, pytest prints how many ran; when they were skipped for
 want of Chromium, it says so in one line with the command that installs it (docs/workshop-pages.md, "Tests
-and figures").
+and figures"). Every browser test is also marked ``slow`` (``make quick`` leaves the slow tests out).
 """
 
 from __future__ import annotations
@@ -28,10 +28,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Note the browser tests, and mark each ``slow``: each drives a real server and a real browser."""
     _browser_tests.clear()
-    _browser_tests.update(
-        item.nodeid for item in items if BROWSER_FIXTURE in getattr(item, "fixturenames", ())
-    )
+    for item in items:
+        if BROWSER_FIXTURE in getattr(item, "fixturenames", ()):
+            _browser_tests.add(item.nodeid)
+            item.add_marker(pytest.mark.slow)
 
 
 def _skip_reason(report: Any) -> str:

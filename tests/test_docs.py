@@ -274,10 +274,25 @@ def _status(node: ast.expr) -> int | None:
     return None
 
 
-def _code(node: ast.expr) -> str | None:
+def _code(node: ast.expr, names: dict[str, str] | None = None) -> str | None:
+    """The code ``node`` writes: a snake_case string, or a module constant holding one (``CODE = "busy"``)."""
+    if isinstance(node, ast.Name) and names and node.id in names:
+        return names[node.id]
     if isinstance(node, ast.Constant) and isinstance(node.value, str) and SNAKE.fullmatch(node.value):
         return node.value
     return None
+
+
+def _string_constants(tree: ast.Module) -> dict[str, str]:
+    """The module's ``NAME = "snake_case"`` assignments."""
+    names = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign | ast.AnnAssign) and isinstance(node.value, ast.Constant):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            value = node.value.value
+            if isinstance(value, str) and SNAKE.fullmatch(value):
+                names.update({t.id: value for t in targets if isinstance(t, ast.Name)})
+    return names
 
 
 def _imports_web_errors(tree: ast.Module) -> bool:
@@ -290,7 +305,7 @@ def _imports_web_errors(tree: ast.Module) -> bool:
 def error_codes() -> list[Code]:
     """Every error code the envelope can carry, found in the source:
 
-    - a status and a code side by side: ``ApiError(404, "not_found", …)``, ``envelope(429, "…", …)``,
+    - a status and a code side by side (the code as a string or a module constant holding one): ``ApiError(404, "not_found", …)``, ``envelope(429, "…", …)``,
       ``StoreFault(503, "…", …)``, a ``(403, "bad_origin", …)`` tuple returned for a later envelope;
     - a code keyword or second argument of those calls whatever the status expression (only in modules that
       use the envelope: the tools' own ``envelope`` is another thing);
@@ -301,12 +316,13 @@ def error_codes() -> list[Code]:
     for path in source_files():
         tree = parsed(path)
         uses_envelope = _imports_web_errors(tree)
+        names = _string_constants(tree)
         for node in ast.walk(tree):
             where = f"{rel(path)}:{getattr(node, 'lineno', 0)}"
             if isinstance(node, ast.Call | ast.Tuple):
                 items = node.args if isinstance(node, ast.Call) else node.elts
                 for a, b in itertools.pairwise(items):
-                    status, code = _status(a), _code(b)
+                    status, code = _status(a), _code(b, names)
                     if status is not None and code is not None:
                         found.append(Code(code, status, where))
             if isinstance(node, ast.Call) and uses_envelope:
@@ -320,20 +336,22 @@ def error_codes() -> list[Code]:
                 )
                 if name in ERROR_CALLS:
                     for kw in node.keywords:
-                        if kw.arg == "code" and (code := _code(kw.value)):
+                        if kw.arg == "code" and (code := _code(kw.value, names)):
                             found.append(Code(code, None, where))
-                    if len(node.args) > 1 and (code := _code(node.args[1])):
+                    if len(node.args) > 1 and (code := _code(node.args[1], names)):
                         found.append(Code(code, _status(node.args[0]), where))
             if isinstance(node, ast.Dict):
                 pairs = list(zip(node.keys, node.values, strict=True))
                 if pairs and all(k is not None and _status(k) is not None for k, _ in pairs):
                     found.extend(
-                        Code(c, _status(k), where) for k, v in pairs if k is not None and (c := _code(v))
+                        Code(c, _status(k), where)
+                        for k, v in pairs
+                        if k is not None and (c := _code(v, names))
                     )
                 keys = {k.value for k in node.keys if isinstance(k, ast.Constant)}
                 if {"code", "message"} <= keys:
                     for k, v in pairs:
-                        if isinstance(k, ast.Constant) and k.value == "code" and (code := _code(v)):
+                        if isinstance(k, ast.Constant) and k.value == "code" and (code := _code(v, names)):
                             found.append(Code(code, None, where))
     return found
 
