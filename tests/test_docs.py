@@ -438,6 +438,19 @@ def test_every_package_has_a_readme() -> None:
     assert not missing, "packages without a README:\n" + "\n".join(missing)
 
 
+def test_every_wing_has_a_row_in_the_wing_table() -> None:
+    """A wing: a package at most two levels down (``web``, ``shifts/planning``); deeper ones are its parts."""
+    text = section(ARCHITECTURE_DOC.read_text(encoding="utf-8"), "## Layout")
+    rows = {w.rstrip("/") for w in table_first_cells(text)}
+    missing = [
+        f"{p}/: add a row to the wing table under '## Layout' in docs/architecture.md: "
+        f"| `{p}/` | what it holds | what it imports |"
+        for p in packages()
+        if p.count("/") <= 1 and p not in rows
+    ]
+    assert not missing, "wings without a row in docs/architecture.md:\n" + "\n".join(missing)
+
+
 def test_the_may_import_table_names_only_packages() -> None:
     text = section(ARCHITECTURE_DOC.read_text(encoding="utf-8"), "## Layout")
     wings = [w.rstrip("/") for w in table_first_cells(text) if w.endswith("/")]
