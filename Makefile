@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 LOCALE := src/shopfloor/workshop/locale
 MO := $(patsubst %.po,%.mo,$(wildcard $(LOCALE)/*/LC_MESSAGES/messages.po))
 
-.PHONY: run test lint typecheck pytest bench eval install clean catalogues messages screenshots
+.PHONY: run test quick docs-check lint typecheck pytest bench eval install clean catalogues messages screenshots
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -45,8 +45,17 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# Every test; the last lines say how many browser tests ran (or why they were skipped: tests/conftest.py).
 pytest: $(STAMP) catalogues
 	$(BIN)/pytest -q
+
+# The quick loop while working: lint, types and the tests not marked slow (no browser, no server processes).
+quick: lint typecheck $(STAMP) catalogues
+	$(BIN)/pytest -q -m "not slow"
+
+# The docs checked against the code (tests/test_docs.py): routes, errors, packages, settings, citations.
+docs-check: $(STAMP)
+	$(BIN)/pytest -q tests/test_docs.py
 
 bench: $(STAMP) catalogues
 	$(BIN)/python -m shopfloor.bench

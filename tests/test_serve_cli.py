@@ -9,6 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx2
+import pytest
 from sqlalchemy import func, select
 from typer.testing import CliRunner
 
@@ -40,6 +41,7 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+@pytest.mark.slow
 def test_serve_with_two_workers_shares_the_store_and_the_session_key(tmp_path):
     """Two server processes on one SQLite file: concurrent notes all succeed and are all saved, and both
     processes sign sessions with the one key made in the var directory."""

@@ -1,4 +1,4 @@
-"""The bounded loop with a scripted provider (seed 000 section 10.1 and the core's own bounds)."""
+"""The bounded loop with a scripted provider: its stop reasons, bounds and errors (docs/architecture.md)."""
 
 import threading
 import time

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from fastapi.testclient import TestClient
 
 from shopfloor.agent.providers.base import ModelRequest, UserText
@@ -61,6 +62,7 @@ def test_close_providers_closes_the_kept_alive_connection():
         assert server.seen.connections == 2
 
 
+@pytest.mark.slow
 def test_the_web_app_closes_the_clients_when_it_shuts_down(tmp_path):
     with SlowServer(body=ANSWER) as server:
         app = create_app(Settings(var_dir=tmp_path, secret_key="k" * 40))  # type: ignore[arg-type]

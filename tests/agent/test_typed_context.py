@@ -5,6 +5,7 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
+import pytest
 from mypy import api as mypy_api
 
 SNIPPET = textwrap.dedent(
@@ -43,6 +44,7 @@ SNIPPET = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_mypy_refuses_a_registry_called_with_another_apps_context(tmp_path: Path) -> None:
     snippet = tmp_path / "snippet.py"
     snippet.write_text(SNIPPET)

@@ -119,7 +119,7 @@ def python_command(*args: str) -> list[str]:
 def playwright_driver() -> Iterator[Any]:
     """Playwright's sync API (its Node driver ships in the wheel; no browser is downloaded)."""
     if chromium_path() is None:
-        reason = "Chromium is not installed (apt-get install chromium; .ci/run does this)"
+        reason = "Chromium is not installed (apt-get install chromium poppler-utils; .ci/run does this)"
         if os.environ.get("CI"):
             pytest.fail(reason)
         pytest.skip(reason)

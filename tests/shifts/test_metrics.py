@@ -16,7 +16,7 @@ D = "2026-09-14"
 N = "2026-09-15"
 
 
-# -- the spec's worked examples ---------------------------------------------------------------
+# -- worked examples (docs/METRICS.md) ---------------------------------------------------------------
 
 
 def test_outs_never_multiply_travel():

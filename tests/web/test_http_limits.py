@@ -65,6 +65,7 @@ def _request(extra: str = "") -> bytes:
     return f"GET /healthz HTTP/1.1\r\nHost: t\r\n{extra}\r\n".encode()
 
 
+@pytest.mark.slow
 def test_an_ordinary_request_is_served_without_a_server_header(port):
     with _connect(port) as sock:
         sock.sendall(_request())
@@ -72,6 +73,7 @@ def test_an_ordinary_request_is_served_without_a_server_header(port):
     assert status == 200 and "server" not in headers
 
 
+@pytest.mark.slow
 def test_an_oversized_header_is_refused_and_the_connection_closed(port):
     with _connect(port) as sock:
         sock.sendall(_request(f"x-big: {'a' * (4 * MAX_HEADER_BYTES)}\r\n"))
@@ -93,6 +95,7 @@ def test_an_oversized_header_is_refused_and_the_connection_closed(port):
         assert read_response(sock)[0] == 200
 
 
+@pytest.mark.slow
 def test_a_connection_that_never_sends_is_closed_after_the_header_timeout(port):
     with _connect(port) as sock:
         started = time.monotonic()
@@ -100,6 +103,7 @@ def test_a_connection_that_never_sends_is_closed_after_the_header_timeout(port):
         assert time.monotonic() - started >= HEADER_TIMEOUT_S * 0.8
 
 
+@pytest.mark.slow
 def test_headers_sent_a_byte_at_a_time_are_cut_off_at_the_header_timeout(port):
     with _connect(port) as sock:
         sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: t\r\n")
@@ -118,6 +122,7 @@ def test_headers_sent_a_byte_at_a_time_are_cut_off_at_the_header_timeout(port):
         assert time.monotonic() - started < HEADER_TIMEOUT_S + 2
 
 
+@pytest.mark.slow
 def test_an_idle_keep_alive_connection_is_closed(port):
     with _connect(port) as sock:
         sock.sendall(_request())
@@ -125,6 +130,7 @@ def test_an_idle_keep_alive_connection_is_closed(port):
         assert closed_by_peer(sock, within=KEEP_ALIVE_S + 3)
 
 
+@pytest.mark.slow
 def test_connections_over_the_concurrency_limit_get_503(port):
     idle = [_connect(port) for _ in range(MAX_CONCURRENCY)]
     try:
@@ -177,6 +183,7 @@ def test_the_server_runs_the_httptools_parser_with_the_limits():
     assert issubclass(LimitedHttpToolsProtocol, HttpToolsProtocol)
 
 
+@pytest.mark.slow
 def test_a_later_request_on_a_kept_alive_connection_has_the_same_limits(port):
     with _connect(port) as sock:
         sock.sendall(_request())

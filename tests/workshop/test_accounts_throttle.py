@@ -161,6 +161,7 @@ def test_a_client_is_counted_by_its_address_and_an_ipv6_client_by_its_64_prefix(
     assert accounts.client_key(None) == accounts.client_key("testclient") == "client:unknown"
 
 
+@pytest.mark.slow
 def test_unknown_emails_share_a_bounded_set_of_counters(store: Store, owner: Store) -> None:
     throttle = accounts.SigninThrottle(store, Settings())
     for i in range(accounts.UNKNOWN_EMAIL_BUCKETS + 200):

@@ -1,4 +1,4 @@
-"""The spec's domain rules: examples from the spec and seed, then properties."""
+"""The workshop's domain rules (docs/workshop.md, "Rules"): worked examples, then properties."""
 
 from __future__ import annotations
 
@@ -229,7 +229,7 @@ def test_match_weavers_examples() -> None:
     assert d.match_weavers("osa", WEAVERS) == []  # a prefix, not a substring
 
 
-# The spec's list, as written there.
+# The honorifics dropped before a name is matched (docs/workshop.md, "Rules").
 SPEC_HONORIFICS = ("Doña", "Don", "Sra", "Señora", "Sr", "Señor", "Mrs", "Mr", "Ms", "Miss", "Dona")
 
 
@@ -240,7 +240,7 @@ def test_every_honorific_of_the_spec_is_dropped(honorific: str) -> None:
 
 
 def test_honorifics_are_exactly_the_specs() -> None:
-    # The spec's list plus "Srta", which the note reader always heard as a title (docs/workshop.md, "Weavers").
+    # That list plus "Srta", which the note reader always heard as a title (docs/workshop.md, "Weavers").
     assert {d.fold(h) for h in SPEC_HONORIFICS} | {"srta"} == d.HONORIFICS
     # A name word that only starts like an honorific is kept ("Donato" is not "Don").
     donato = d.Weaver("w7", "Donato Sisalima")

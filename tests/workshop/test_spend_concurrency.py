@@ -98,6 +98,7 @@ def test_sixteen_threads_never_spend_past_the_cap(store: Store) -> None:
     check(store, runs_in_threads(store, RUNS, start))
 
 
+@pytest.mark.slow
 def test_two_processes_never_spend_past_the_cap(store: Store) -> None:
     ledger_of(store).set_cap("workshop", WORKSHOP_A, CAP)
     url = store.engine.url.render_as_string(hide_password=False)

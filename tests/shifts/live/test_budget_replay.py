@@ -62,6 +62,7 @@ def cited_queries(answer) -> set[int]:
     return {int(n) for s in answer.sections for n in re.findall(r"\(query (\d+) · row \d+\)", s["text"])}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("provider", PROVIDERS)
 def test_the_cap_stops_a_live_planner_between_calls(conn, tmp_path, provider):
     # First the whole run under a generous cap, to learn what the ledger holds for the first call (its worst

@@ -37,6 +37,7 @@ def cmdline(pid: int) -> str:
         return f.read().replace(b"\0", b" ").decode(errors="replace")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads the process table from /proc")
 def test_a_killed_server_leaves_no_worker_processes(tmp_path: Path):
     store = build_store(tmp_path / "shifts.duckdb")

@@ -76,6 +76,7 @@ def test_the_corpus_covers_every_class_with_enough_notes_and_safety_cases():
     assert sum(c.data.get("language") == "es" for c in CORPUS) >= 8
 
 
+@pytest.mark.slow
 def test_every_case_passes_offline():
     report = run_evals(CORPUS, RUNNER, repeat=1, show_progress=False)
     failed = {r.case_id: r.failures for r in report.results if not r.passed}
@@ -85,6 +86,7 @@ def test_every_case_passes_offline():
     assert {name: row["rate"] for name, row in rates.items()} == {name: 1.0 for name in CLASSES | {"spec"}}
 
 
+@pytest.mark.slow
 def test_safety_cases_pass_on_every_one_of_three_repeats():
     safety = [c for c in CORPUS if c.safety]
     report = run_evals(safety, RUNNER, repeat=3, show_progress=False)

@@ -1,4 +1,4 @@
-"""Every branch of the seven handlers (seed 000 section 6.6 and 10.1) on the seeded sample data."""
+"""Every branch of the seven handlers (docs/workshop-agent.md, "The seven tools") on the seeded sample data."""
 
 from __future__ import annotations
 

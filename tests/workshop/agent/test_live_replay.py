@@ -1,4 +1,4 @@
-"""The sample note through a live provider's real SDK, answered by a recording (seed 000 acceptance list).
+"""The sample note through a live provider's real SDK, answered by a recording (docs/workshop-agent.md, "Live models").
 
 With ``GEMINI_API_KEY`` and ``SHOPFLOOR_RECORD=1`` the test records the exchange live instead (and skips its
 checks, so the new recording can be reviewed first).

@@ -1,4 +1,5 @@
-"""No code of the workshop agent writes hats, weavers, hat events or hat flags (seed 000 rule 1, section 11).
+"""No code of the workshop agent writes hats, weavers, hat events or hat flags: only a person's
+approval does (docs/workshop.md, "Approving").
 
 A source scan: constructing, updating, inserting or deleting those rows, SQL against their tables, changing a
 record attribute, or importing the approval path (the one module allowed to write them) fails the test.

@@ -1,4 +1,5 @@
-"""The system prompt is the seed's wording (6.3) and the user message is built as 6.4 says."""
+"""The system prompt keeps its fixed wording, and the user message wraps the note as untrusted data in tags
+(docs/workshop-agent.md, "The prompt")."""
 
 from shopfloor.workshop.agent.prompt import SYSTEM_PROMPT, UserMessage, build_user_message
 

@@ -195,6 +195,7 @@ def looked_up(steps: list[dict]) -> tuple[set[str], set[str]]:
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
+@pytest.mark.slow
 @given(note=notes, voice=st.booleans(), tag=st.sampled_from([None, None, None, "TQ-7F3K2", "tq 1p9kd"]))
 def test_generated_notes_keep_every_invariant(world, note, voice, tag):
     client, store, token_value = world
@@ -304,6 +305,7 @@ def agent_world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StoreAgent
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
+@pytest.mark.slow
 @given(fragments=st.lists(fragment, min_size=1, max_size=6), voice=st.booleans())
 def test_no_card_comes_from_words_set_apart(agent_world, fragments, voice):
     note, apart = joined(fragments)

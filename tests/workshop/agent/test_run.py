@@ -1,4 +1,4 @@
-"""Run orchestration (seed 000 6.2, 6.5, rules 12-20, section 8) with a scripted provider on the real store."""
+"""Run orchestration (docs/workshop-agent.md, "One run") with a scripted provider on the real store."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The seven tools equal the seed's text (seed 000 section 6.6), are strict, and keep their order."""
+"""The seven tools equal their fixed text below, are strict, and keep their order (docs/workshop-agent.md)."""
 
 import json
 
@@ -7,7 +7,7 @@ import pytest
 from shopfloor.agent.tools import schema_problems
 from shopfloor.workshop.agent.tools import REGISTRY, TOOL_ORDER
 
-# Seed 6.6, copied character for character. The seed writes the shared fragments once and
+# The tools' fixed text, kept here character for character: the shared fragments once, and
 # `"quote": {}, "why": {}, "confidence": {}` where they are to be inlined.
 SEED_FRAGMENTS = """"quote":      { "type": "string", "description": "Exact words copied from the note that support this, 3 to 160 characters, original language." },
 "why":        { "type": "string", "description": "One plain English sentence explaining this proposal." },
@@ -88,7 +88,7 @@ SEED_TOOLS = {
 
 
 def seed_tool(name: str) -> dict:
-    """The seed's tool with the shared fragments inlined, as the seed says its real constants are."""
+    """The fixed text's tool with the shared fragments inlined, as the real constants are."""
     fragments = json.loads("{" + SEED_FRAGMENTS + "}")
     tool = json.loads(SEED_TOOLS[name])
 
