@@ -10,7 +10,7 @@ from shopfloor.agent.dispatch import dispatch
 from shopfloor.agent.providers.base import ToolCall
 from shopfloor.agent.providers.schema_rules import registry_problems
 from shopfloor.settings import Settings
-from shopfloor.shifts.planning.catalogs import (
+from shopfloor.shifts.live.catalogs import (
     PREVIEW_ROWS,
     catalog_names,
     live_registry,

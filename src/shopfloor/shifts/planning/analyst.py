@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from shopfloor.agent.loop import Outcome, run_loop
 from shopfloor.agent.tools import ToolRegistry
 from shopfloor.agent.trace import Trace
-from shopfloor.shifts.planning.catalogs import live_limits, live_registry, scope_problem
+from shopfloor.shifts.live.catalogs import live_limits, live_registry, scope_problem
 from shopfloor.shifts.planning.prompts import PROCESS_REFERENCE, scope_sentence
 from shopfloor.shifts.plant.scope import Scope
 from shopfloor.shifts.tools.context import RunContext

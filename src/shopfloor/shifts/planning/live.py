@@ -24,7 +24,7 @@ from shopfloor.agent.providers.factory import (
     provider_for_model,
 )
 from shopfloor.settings import KEY_ENV, Settings, provider_key
-from shopfloor.shifts.planning.catalogs import live_limits, live_registry
+from shopfloor.shifts.live.catalogs import live_limits, live_registry
 from shopfloor.shifts.planning.planner import MODEL as OFFLINE_MODEL
 from shopfloor.shifts.planning.plans import Plan, parse_address
 from shopfloor.shifts.planning.prompts import loop_system
