@@ -10,6 +10,7 @@ from shopfloor.agent.dispatch import dispatch
 from shopfloor.agent.providers.base import ToolCall
 from shopfloor.agent.providers.schema_rules import registry_problems
 from shopfloor.settings import Settings
+from shopfloor.shifts.catalog import model_registry
 from shopfloor.shifts.live.catalogs import (
     PREVIEW_ROWS,
     catalog_names,
@@ -17,9 +18,8 @@ from shopfloor.shifts.live.catalogs import (
     model_view,
     scope_problem,
 )
-from shopfloor.shifts.planning.live import PlannerError, available_planners, chosen_planner, parse_planner
+from shopfloor.shifts.live.live import PlannerError, available_planners, chosen_planner, parse_planner
 from shopfloor.shifts.plant.scope import Scope
-from shopfloor.shifts.tools.catalog import model_registry
 from shopfloor.shifts.tools.context import RunContext
 
 PERIODS = ("day", "week", "month", "fiscal")

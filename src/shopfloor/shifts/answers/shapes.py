@@ -18,7 +18,6 @@ and one line saying rankings are withheld. A shape depends on the plan and scope
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from typing import Any, Protocol
 
 from shopfloor.shifts.planning.measures import MEASURES
@@ -790,31 +789,6 @@ def opportunities(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     return head, out
 
 
-# Where to look: (place in the records, question the router answers in the same scope).
-WHERE_DAY = [
-    ("The setup matrix, setup by setup", "Show the setup matrix"),
-    ("Downtime by place", "Show the downtime by place"),
-    ("The crew's notes", "What did the notes say"),
-]
-WHERE_WINDOW = [
-    ("The downtime pareto by place", "Downtime pareto by place"),
-    ("The waste breakdown", "Show the waste breakdown"),
-    ("The speed by grade", "fpm by grade"),
-    ("The downtime review against the bands", "Show the downtime review"),
-]
-
-
-def where_to_look(plan: Plan) -> list[tuple[str, str]]:
-    """Two or three places to look next, each with the question that opens it (never an action)."""
-    pairs = WHERE_DAY if plan.window == "day" else WHERE_WINDOW
-    return [p for p in pairs if not _same_measure(plan, p[1])][:4]
-
-
-def _same_measure(plan: Plan, question: str) -> bool:
-    q = question.lower()
-    return (plan.measure == "setups" and "setup" in q) or (plan.measure == "notes" and "notes" in q)
-
-
 def build_sections(
     plan: Plan,
     evidence: list[dict[str, Any]],
@@ -822,8 +796,10 @@ def build_sections(
     status: str,
     caveats: list[str],
     tools: Mapping[str, ToolAnswer],
+    where: list[tuple[str, str, str]],
 ) -> list[Section]:
-    """The answer's sections from the plan and its numbered evidence; ``tools`` is the tool catalog."""
+    """The answer's sections from the plan and its numbered evidence; ``tools`` is the tool catalog and
+    ``where`` the places to look next with their addresses (``planning/where.py``)."""
     heads: list[Section] = []
     heads_for: list[Section] = []
     evidence_with_head: list[dict[str, Any]] = []
@@ -925,15 +901,8 @@ def build_sections(
         sections.append({"type": "caveat", "text": f"Contribution: {status_line}."})
     if status in ("complete", "partial") and evidence:
         sections.append({"type": "label", "text": "Where to look"})
-        own = replace(plan, after=None, chart=False).address()
-        shown = 0
-        for place, question in where_to_look(plan):
-            if shown == 3:
-                break
-            address = _address_for(plan, question)
-            if address and address != own:  # never point back at the answer itself
-                sections.append({"type": "where", "text": f"- {place} → “{question}”", "address": address})
-                shown += 1
+        for place, question, address in where:
+            sections.append({"type": "where", "text": f"- {place} → “{question}”", "address": address})
     sections.append({"type": "caveat", "text": "A recorded symptom does not establish a mechanical cause."})
     return _dedupe(sections)
 
@@ -969,18 +938,6 @@ def _diagnosis(per_result: list[list[Section]]) -> list[Section]:
 
 def _word(shift: int) -> str:
     return {1: "one", 2: "two", 3: "three"}[shift]
-
-
-def _address_for(plan: Plan, question: str) -> str:
-    from shopfloor.shifts.planning.router import route
-    from shopfloor.shifts.plant.scope import Scope
-
-    include = plan.include if plan.shift is not None else "day"
-    scope = Scope(day=plan.day, shift=plan.shift, include=include, period=plan.window)
-    routed = route(question, scope)
-    if isinstance(routed, Plan):
-        return replace(routed, after=None).address()
-    return ""
 
 
 def group_comparison(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:

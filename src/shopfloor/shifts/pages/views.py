@@ -474,7 +474,7 @@ def planner_choices(
 def page_view(settings: Settings) -> dict[str, Any]:
     """What every page shows of the server's settings (plain data, for the worker processes): the planner
     control's choices and the one in use, and the mode."""
-    from shopfloor.shifts.planning.live import available_planners
+    from shopfloor.shifts.live.live import available_planners
 
     choices = planner_choices(
         available_planners(settings), settings.model, settings.public, settings.public_live_rounds_per_day

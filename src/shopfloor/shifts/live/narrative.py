@@ -21,7 +21,7 @@ from shopfloor.agent.trace import Trace
 
 if TYPE_CHECKING:
     from shopfloor.agent.providers.base import Provider
-    from shopfloor.shifts.investigation import Answer
+    from shopfloor.shifts.answers.answer import Answer
 
 LABEL = "Model interpretation"
 MAX_CHARS = 700
