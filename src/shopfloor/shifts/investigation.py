@@ -208,6 +208,7 @@ def _remember_dataset(run: Run) -> None:
 
 
 def _run_plan(question: str, routed: Plan, run: Run) -> Answer:
+    """The plan checked whole, played through the core loop, judged and shaped into the answer."""
     started = time.perf_counter()
     tool_scope = run.tool_scope or run_scope(routed)
     full = full_registry()
@@ -241,31 +242,7 @@ def _run_plan(question: str, routed: Plan, run: Run) -> Answer:
         model=MODEL if run.planner is None else None,
         budget=run.budget,  # the plant's monthly spend cap; the offline planner is never counted
     )
-    status = OUTCOME_STATUS.get(outcome.outcome, "planner_error")
-    cited: list[str] = []
-    errors: list[str] = []
-    if outcome.outcome is Outcome.END_TURN:
-        cited, problem = _finish(outcome.text, ctx)
-        status = "planner_error" if problem else "complete"
-        if problem:
-            errors.append(problem)
-    numbered = _numbered_evidence(
-        trace, set(cited) if status == "complete" else set(ctx.results), ctx.results
-    )
-    errors += [f"{s.tool}: {s.output}" for s in trace.steps if isinstance(s, ToolCallStep) and s.is_error]
-    caveats: list[str] = []
-    if status == "complete":
-        status, caveats = _done(question, routed, numbered, ctx.charts, errors)
-    if status in ("complete", "partial") and numbered:
-        missing = not_applied(routed, numbered)
-        if run.asked:
-            more, also = more_values(question, routed)
-            missing += more
-            if also:
-                caveats.insert(0, "Also read: " + "; ".join(also) + ".")
-        if missing:
-            status = "partial"
-            caveats.insert(0, "Not applied: " + "; ".join(missing) + ".")
+    status, numbered, caveats, errors = _judged(question, routed, run, outcome, ctx, trace)
     # An unavailable answer states why and shows no figure (a window with no day held is never "0.0 ft").
     shown = numbered if status != "unavailable" else []
     where = where_to_look(routed) if status in ("complete", "partial") and shown else []
@@ -299,6 +276,39 @@ def _run_plan(question: str, routed: Plan, run: Run) -> Answer:
     if run.history is not None:
         run.history.add(question, run.scope, routed.address())
     return answer
+
+
+def _judged(
+    question: str, routed: Plan, run: Run, outcome: LoopOutcome, ctx: RunContext, trace: Trace
+) -> tuple[str, list[dict[str, Any]], list[str], list[str]]:
+    """The run's status, its numbered evidence, caveats and errors: the finish checked, the done condition
+    judged, and the entities the answer did not apply named."""
+    status = OUTCOME_STATUS.get(outcome.outcome, "planner_error")
+    cited: list[str] = []
+    errors: list[str] = []
+    if outcome.outcome is Outcome.END_TURN:
+        cited, problem = _finish(outcome.text, ctx)
+        status = "planner_error" if problem else "complete"
+        if problem:
+            errors.append(problem)
+    numbered = _numbered_evidence(
+        trace, set(cited) if status == "complete" else set(ctx.results), ctx.results
+    )
+    errors += [f"{s.tool}: {s.output}" for s in trace.steps if isinstance(s, ToolCallStep) and s.is_error]
+    caveats: list[str] = []
+    if status == "complete":
+        status, caveats = _done(question, routed, numbered, ctx.charts, errors)
+    if status in ("complete", "partial") and numbered:
+        missing = not_applied(routed, numbered)
+        if run.asked:
+            more, also = more_values(question, routed)
+            missing += more
+            if also:
+                caveats.insert(0, "Also read: " + "; ".join(also) + ".")
+        if missing:
+            status = "partial"
+            caveats.insert(0, "Not applied: " + "; ".join(missing) + ".")
+    return status, numbered, caveats, errors
 
 
 def trace_list(trace: Trace) -> list[dict[str, Any]]:

@@ -17,7 +17,7 @@ class Answer:
     question: str
     scope: dict[str, Any]
     address: str | None
-    sections: list[dict[str, str]]
+    sections: list[dict[str, Any]]
     # How the question was read ("Read as: …"): the first section of every answer, and what the page shows.
     read_as: str = ""
     evidence: list[dict[str, Any]] = field(default_factory=list)
