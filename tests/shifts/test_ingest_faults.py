@@ -60,6 +60,7 @@ def set_setup_attr(xml: str, record_id: str, attr: str, value: str) -> str:
     return xml[:start] + tag + xml[end:]
 
 
+@pytest.mark.slow
 def test_hostile_files_are_each_rejected_with_a_reason_and_the_valid_days_load(
     tmp_path: Path, clean_xml: str
 ):
@@ -109,6 +110,7 @@ def test_hostile_files_are_each_rejected_with_a_reason_and_the_valid_days_load(
     conn.close()
 
 
+@pytest.mark.slow
 def test_every_file_loaded_exits_0_and_a_store_that_cannot_be_opened_exits_1(tmp_path: Path, clean_xml: str):
     xml_dir = tmp_path / "xml"
     xml_dir.mkdir()

@@ -42,6 +42,7 @@ def has_colour(image: np.ndarray, colour: np.ndarray, pixels: int = 50) -> bool:
     return int((np.abs(image - colour).max(axis=2) < 0.06).sum()) >= pixels
 
 
+@pytest.mark.slow
 def test_day_answer_pdf_pages(client, tmp_path):
     r = client.get("/shifts/a?day=2026-09-16&shift=2&measure=overview&format=pdf")
     assert r.status_code == 200 and r.headers["content-type"] == "application/pdf"
@@ -65,6 +66,7 @@ def test_day_answer_pdf_pages(client, tmp_path):
     )
 
 
+@pytest.mark.slow
 def test_period_report_pdf_pages(client, tmp_path):
     r = client.get("/shifts/report", params={"period": "month", "day": "2026-09-14", "format": "pdf"})
     images, text = pages_of(r.content, tmp_path)
