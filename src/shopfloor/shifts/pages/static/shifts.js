@@ -2,11 +2,7 @@
 // WebMCP registration where the browser offers it (docs/shifts-agent.md, "The page").
 (function () {
   "use strict";
-  // The question limit is the page's own: the question box's maxlength, the router's MAX_QUESTION_CHARS.
-  function questionLimit() {
-    var box = document.getElementById("question");
-    return box && box.maxLength > 0 ? box.maxLength : undefined;
-  }
+  var MAX_QUESTION = 2000;
 
   function defineJson() {
     if (!window.htmx) { return; }
@@ -51,7 +47,6 @@
     if (!mc || typeof mc.registerTool !== "function") { return; }
     var form = document.getElementById("ask");
     if (!form) { return; }
-    var MAX_QUESTION = questionLimit();
     mc.registerTool({
       name: "investigate",
       description: "Ask the Shift Investigator one question about the production day and shift selected on the page (offline planner, day period). Returns the answer's headline and address.",
