@@ -19,9 +19,9 @@ from shopfloor.agent.providers.base import ToolCall
 from shopfloor.bench import Figure
 from shopfloor.settings import get_settings
 from shopfloor.shifts import Scope, investigate, period_report
+from shopfloor.shifts.catalog import full_registry
 from shopfloor.shifts.records import generate as gen
 from shopfloor.shifts.records import ingest, store
-from shopfloor.shifts.tools.catalog import full_registry
 from shopfloor.shifts.tools.context import RunContext
 
 STATE: dict[str, Any] = {}

@@ -17,7 +17,7 @@ from typing import Any
 from shopfloor.agent.providers.replay import REPLAY_MODELS as MODELS
 from shopfloor.agent.providers.replay import recording, replayed_provider
 from shopfloor.bench import Figure
-from shopfloor.shifts.planning.live import investigate_live, parse_planner
+from shopfloor.shifts.live.live import investigate_live, parse_planner
 from shopfloor.shifts.plant.scope import Scope
 from shopfloor.shifts.records.store import DayRows, connect, open_read_only, replace_day
 

@@ -1,17 +1,27 @@
-"""The Shift Investigator's import graph: no loop anywhere, and no tool module imports another sideways.
+"""The Shift Investigator's import graph: no loop anywhere, the wings in their layers, and no tool module
+imports another sideways.
 
 The graph is read from the source by ``tests/imports.py`` (module-level imports, imports inside functions and
-under ``TYPE_CHECKING``, ``import_module("...")`` with a literal name); docs/shifts-agent.md, "Layout".
+under ``TYPE_CHECKING``, ``import_module("...")`` with a literal name); docs/shifts-agent.md, "Layout". The
+wing order is written once, as the ``shifts-wings`` layers contract in pyproject.toml; ``lint-imports``
+checks it, and the AST graph here checks it too, ``import_module`` included.
 """
 
 from __future__ import annotations
+
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
 
 import pytest
 
 from tests.imports import SRC, find_cycle, import_graph
 
+SHIFTS = "shopfloor.shifts"
 TOOLS = "shopfloor.shifts.tools"
-SHARED_TOOLS = {f"{TOOLS}.{name}" for name in ("context", "sums", "rows", "catalog")}
+SHARED_TOOLS = {f"{TOOLS}.{name}" for name in ("context", "sums", "rows")}
+PYPROJECT = SRC.parent / "pyproject.toml"
 
 
 def shifts_graph() -> dict[str, set[str]]:
@@ -41,6 +51,52 @@ def test_tool_modules_import_only_the_shared_ones(module):
     """A tool module imports the context, the sums and the row readers; only the catalog gathers the tools."""
     graph = shifts_graph()
     sideways = {t for t in graph[module] if t.startswith(f"{TOOLS}.") and t not in SHARED_TOOLS}
-    if module == f"{TOOLS}.catalog":
-        sideways = set()
     assert sideways == set()
+
+
+def wing_layers() -> list[list[str]]:
+    """The ``shifts-wings`` contract's layers, top first, each a list of sibling wings."""
+    config = tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))
+    (contract,) = [c for c in config["tool"]["importlinter"]["contracts"] if c["id"] == "shifts-wings"]
+    assert contract["containers"] == [SHIFTS]
+    return [[wing.strip() for wing in layer.split("|")] for layer in contract["layers"]]
+
+
+def _wing(module: str) -> str | None:
+    """``live`` for ``shopfloor.shifts.live.catalogs``; None for the face itself."""
+    rest = module.removeprefix(f"{SHIFTS}.")
+    return None if module == SHIFTS else rest.split(".")[0]
+
+
+def test_every_wing_has_a_layer():
+    layered = {wing for layer in wing_layers() for wing in layer}
+    wings = {_wing(m) for m in shifts_graph()} - {None}
+    assert wings == layered
+
+
+def test_no_wing_imports_one_above_or_beside_it():
+    """0 upward imports between the wings, counting imports inside functions and ``import_module``."""
+    rank = {wing: i for i, layer in enumerate(wing_layers()) for wing in layer}
+    graph = shifts_graph()
+    upward = sorted(
+        (module, target)
+        for module, targets in graph.items()
+        for target in targets
+        if (a := _wing(module)) is not None
+        and (b := _wing(target)) is not None
+        and a != b
+        and rank[b] <= rank[a]
+    )
+    assert upward == []
+
+
+def test_lint_imports_keeps_the_layers_contract():
+    lint = Path(sys.executable).with_name("lint-imports")
+    done = subprocess.run(
+        [str(lint), "--no-cache", "--no-logo", "--config", str(PYPROJECT)],
+        cwd=PYPROJECT.parent,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr

@@ -11,9 +11,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from shopfloor.shifts.answers.answer import Answer
     from shopfloor.shifts.answers.reports import period_report
     from shopfloor.shifts.api import create_app
-    from shopfloor.shifts.investigation import Answer, investigate, investigate_address
+    from shopfloor.shifts.investigation import investigate, investigate_address
     from shopfloor.shifts.plant.scope import Scope
 
 __all__ = ["Answer", "Scope", "create_app", "investigate", "investigate_address", "period_report"]
@@ -21,7 +22,11 @@ __all__ = ["Answer", "Scope", "create_app", "investigate", "investigate_address"
 
 def __getattr__(name: str) -> Any:
     """Load a public name from its wing on first use."""
-    if name in ("Answer", "investigate", "investigate_address"):
+    if name == "Answer":
+        from shopfloor.shifts.answers import answer
+
+        return answer.Answer
+    if name in ("investigate", "investigate_address"):
         from shopfloor.shifts import investigation
 
         return getattr(investigation, name)

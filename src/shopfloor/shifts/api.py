@@ -86,12 +86,7 @@ def usable_after(after: str | None, scope: Scope) -> str | None:
 
 def scope_of_plan(plan: Plan) -> Scope:
     """The scope controls' values for the answer at ``plan``'s address."""
-    return Scope.parse(
-        (plan.anchor or plan.day).isoformat() if plan.window != "day" else plan.day.isoformat(),
-        plan.shift,
-        plan.include if plan.shift is not None else None,
-        plan.window,
-    )
+    return plan.scope()
 
 
 def scope_for_question(question: str, scope: Scope) -> Scope:

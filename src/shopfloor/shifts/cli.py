@@ -313,7 +313,7 @@ def _planner(option: str | None) -> str:
     """The chosen planner's name, checked (a bad name, a missing key or a retired model: a bad parameter)."""
     from shopfloor.agent.capabilities import retirement_problem
     from shopfloor.settings import KEY_ENV, provider_key
-    from shopfloor.shifts.planning.live import PlannerError, chosen_planner
+    from shopfloor.shifts.live.live import PlannerError, chosen_planner
 
     try:
         choice = chosen_planner(option, get_settings())
@@ -358,7 +358,7 @@ def ask(
 ) -> None:
     """Answer one question: status, sections, evidence, charts, trace and its address (offline by default)."""
     from shopfloor.shifts.answers.render import print_answer
-    from shopfloor.shifts.planning.live import ask_live
+    from shopfloor.shifts.live.live import ask_live
     from shopfloor.shifts.planning.plans import AddressError
 
     scope = _parsed_scope(day, shift, include, period)

@@ -266,7 +266,7 @@ def run_golden(conn: Any, path: Path, *, show_progress: bool = True, planner: st
     """Run every golden case with ``planner`` (offline by default, or a live planner's name,
     docs/shifts-agent.md) against the store at ``conn`` and score it (answer key included)."""
     from shopfloor.settings import get_settings
-    from shopfloor.shifts.planning.live import ask_live
+    from shopfloor.shifts.live.live import ask_live
     from shopfloor.shifts.plant.scope import Scope
 
     cases = golden_cases(path)

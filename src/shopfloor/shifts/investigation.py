@@ -11,8 +11,8 @@ import json
 import re
 import time
 from collections import deque
-from dataclasses import dataclass, field, fields
-from typing import Any
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, TypedDict, Unpack
 
 import duckdb
 
@@ -21,15 +21,9 @@ from shopfloor.agent.loop import LoopLimits, LoopOutcome, Outcome, run_loop
 from shopfloor.agent.providers.base import Provider
 from shopfloor.agent.tools import ToolRegistry
 from shopfloor.agent.trace import ToolCallStep, Trace
+from shopfloor.shifts.answers.answer import Answer
 from shopfloor.shifts.answers.shapes import build_sections
-from shopfloor.shifts.planning.measures import Step
-from shopfloor.shifts.planning.planner import MODEL, OfflinePlanner, plan_steps
-from shopfloor.shifts.planning.plans import Plan, parse_address
-from shopfloor.shifts.planning.reading import canonical, closest, entities, plan_read_as
-from shopfloor.shifts.planning.router import MONEY_WORDS, PRESCRIPTION, Unavailable, named_shifts, route
-from shopfloor.shifts.plant.calendar import coverage_line
-from shopfloor.shifts.plant.scope import Scope
-from shopfloor.shifts.tools.catalog import (
+from shopfloor.shifts.catalog import (
     BY_NAME,
     CHARTS,
     DAY_TOOLS,
@@ -37,6 +31,14 @@ from shopfloor.shifts.tools.catalog import (
     model_registry,
     plan_registry,
 )
+from shopfloor.shifts.planning.measures import Step
+from shopfloor.shifts.planning.planner import MODEL, OfflinePlanner, plan_steps
+from shopfloor.shifts.planning.plans import Plan, parse_address
+from shopfloor.shifts.planning.reading import canonical, closest, entities, plan_read_as
+from shopfloor.shifts.planning.router import MONEY_WORDS, PRESCRIPTION, Unavailable, named_shifts, route
+from shopfloor.shifts.planning.where import where_to_look
+from shopfloor.shifts.plant.calendar import coverage_line
+from shopfloor.shifts.plant.scope import Scope
 from shopfloor.shifts.tools.context import RunContext
 
 STATUSES = (
@@ -82,42 +84,6 @@ SPEND_PREFACE = (
 
 
 @dataclass
-class Answer:
-    """Everything one investigation returns."""
-
-    status: str
-    question: str
-    scope: dict[str, Any]
-    address: str | None
-    sections: list[dict[str, str]]
-    # How the question was read ("Read as: …"): the first section of every answer, and what the page shows.
-    read_as: str = ""
-    evidence: list[dict[str, Any]] = field(default_factory=list)
-    charts: list[dict[str, Any]] = field(default_factory=list)
-    tables: list[dict[str, Any]] = field(default_factory=list)
-    trace: list[dict[str, Any]] = field(default_factory=list)
-    usage: dict[str, Any] = field(default_factory=dict)
-    plan: dict[str, Any] | None = None
-    reason: str | None = None
-    examples: list[str] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        if not self.read_as:
-            self.read_as = "Read as: not a question the investigator answers offline"
-        if not self.sections or self.sections[0].get("type") != "read_as":
-            self.sections.insert(0, {"type": "read_as", "text": self.read_as})
-
-    def as_dict(self) -> dict[str, Any]:
-        """JSON form (the CLI's --json and the evals read this)."""
-        return dict(self.__dict__)
-
-    def text(self) -> str:
-        """The sections as plain text lines, the "Read as" line first."""
-        return "\n".join(s["text"] for s in self.sections)
-
-
-@dataclass
 class History:
     """At most four recent question/scope entries; a change of day (or dataset) clears it."""
 
@@ -143,12 +109,35 @@ class History:
         return None
 
 
-def run_scope(plan: Plan, scope: Scope) -> Scope:
-    """The scope the tools run in: the plan's day, shift and window (the question moved the context)."""
-    include = plan.include if plan.shift is not None else "day"
-    if plan.measure == "compare_shifts":
-        include = "day"
-    return Scope(day=plan.day, shift=plan.shift, include=include, period=plan.window)
+def run_scope(plan: Plan) -> Scope:
+    """The scope the tools run in: the plan's day, shift and window (the question moved the context); a
+    comparison of shifts reads the whole day."""
+    scope = plan.scope()
+    return replace(scope, include="day") if plan.measure == "compare_shifts" else scope
+
+
+@dataclass(frozen=True)
+class Run:
+    """How one investigation runs (docs/shifts-agent.md, "Flow"): the store, the scope as selected, the
+    history it reads and writes, the planner and its bounds.
+
+    The offline planner plays the plan's steps (``steps``: an analyst's checked plan instead of the
+    router's); a live ``planner`` is another Provider driving the same loop, tools and checks, offered
+    ``registry`` with its ``system`` prompt, its tools running in ``tool_scope`` (``live/live.py``).
+    ``budget`` holds its model calls to the plant's monthly spend cap (``shopfloor.agent.spend``).
+    ``asked`` is False when the plan was given (an address, a live plan), not read from the question."""
+
+    conn: duckdb.DuckDBPyConnection
+    scope: Scope
+    history: History | None = None
+    steps: list[Step] | None = None
+    planner: Provider | None = None
+    registry: ToolRegistry[RunContext] | None = None
+    system: str | None = None
+    tool_scope: Scope | None = None
+    limits: LoopLimits = OFFLINE_LIMITS
+    budget: Budget | None = None
+    asked: bool = False
 
 
 def check_plan(steps: list[Step], scope: Scope, registry: ToolRegistry[RunContext]) -> str | None:
@@ -171,6 +160,15 @@ def check_plan(steps: list[Step], scope: Scope, registry: ToolRegistry[RunContex
     return None
 
 
+class RunOptions(TypedDict, total=False):
+    """The :class:`Run` fields a question's investigation may set: another planner or plan, its bounds."""
+
+    steps: list[Step]
+    planner: Provider
+    limits: LoopLimits
+    budget: Budget
+
+
 def investigate(
     question: str,
     scope: Scope,
@@ -178,38 +176,46 @@ def investigate(
     *,
     history: History | None = None,
     after: str | None = None,
-    limits: LoopLimits = OFFLINE_LIMITS,
-    steps: list[Step] | None = None,
-    plan: Plan | None = None,
-    planner: Provider | None = None,
-    registry: ToolRegistry[RunContext] | None = None,
-    system: str | None = None,
-    run_in: Scope | None = None,
-    budget: Budget | None = None,
+    **options: Unpack[RunOptions],
 ) -> Answer:
-    """Answer ``question`` in ``scope``. ``steps`` replaces the router's plan (an analyst's plan), ``plan``
-    skips routing (an address), ``after`` names the plan a follow-up refers to, and ``planner`` replaces
-    the offline planner with another Provider driving the same loop, tools and checks; a live planner also
-    passes the ``registry`` it is offered, its ``system`` prompt and the scope its tools run in (``run_in``,
-    ``planning/live.py``). ``budget`` holds its model calls to the plant's monthly spend cap
-    (``shopfloor.agent.spend``)."""
-    started = time.perf_counter()
-    if history is not None:
-        found = conn.execute("SELECT sha256 FROM days WHERE day = ?", [scope.day]).fetchone()
-        history.for_scope(scope, str(found[0]) if found else None)  # a new dataset version clears it too
+    """Answer ``question`` in ``scope``: route it (``after`` names the plan a follow-up refers to, else the
+    history's latest) and run its plan as :func:`investigate_plan` does, with the :class:`Run` fields in
+    ``options`` (``steps`` replaces the router's plan, ``planner`` the offline planner)."""
+    run = Run(conn, scope, history, asked=True, **options)
+    _remember_dataset(run)
     previous = parse_address(after) if after else (history.previous_plan() if history else None)
-    routed: Plan | Unavailable = plan if plan is not None else route(question, scope, previous)
+    routed = route(question, scope, previous)
     if isinstance(routed, Unavailable):
         answer = _unavailable(question, scope, None, routed.reason)
         if history is not None:
             history.add(question, scope, None)
         return answer
-    tool_scope = run_in or run_scope(routed, scope)
+    return _run_plan(question, routed, run)
+
+
+def investigate_plan(question: str, plan: Plan, run: Run) -> Answer:
+    """Run ``plan`` for ``question`` as ``run`` says: check it whole, play it through the core loop, judge
+    done and shape the sections."""
+    _remember_dataset(run)
+    return _run_plan(question, plan, run)
+
+
+def _remember_dataset(run: Run) -> None:
+    """Clear the history when the day or its dataset version changed."""
+    if run.history is not None:
+        found = run.conn.execute("SELECT sha256 FROM days WHERE day = ?", [run.scope.day]).fetchone()
+        run.history.for_scope(run.scope, str(found[0]) if found else None)
+
+
+def _run_plan(question: str, routed: Plan, run: Run) -> Answer:
+    """The plan checked whole, played through the core loop, judged and shaped into the answer."""
+    started = time.perf_counter()
+    tool_scope = run.tool_scope or run_scope(routed)
     full = full_registry()
-    chosen = plan_steps(routed) if steps is None else steps
+    chosen = plan_steps(routed) if run.steps is None else run.steps
     # An analyst's plan is held to the model catalog (no offline-only tools); the router's own plan may
     # add get_day_dollars to a dollars answer over several shifts.
-    allowlist = full if steps is None else model_registry()
+    allowlist = full if run.steps is None else model_registry()
     rejected = check_plan(chosen, tool_scope, allowlist)
     if rejected is not None:
         return Answer(
@@ -222,48 +228,25 @@ def investigate(
             plan=_plan_dict(routed),
             reason=rejected,
         )
-    ctx = RunContext(conn, tool_scope)
+    ctx = RunContext(run.conn, tool_scope)
     trace = Trace()
-    offered = registry or (full if planner is not None else None)
+    offered = run.registry or (full if run.planner is not None else None)
     outcome = run_loop(
-        planner or OfflinePlanner(routed, CHARTS, chosen),
-        system or SYSTEM,
+        run.planner or OfflinePlanner(routed, CHARTS, chosen),
+        run.system or SYSTEM,
         question,
         offered if offered is not None else plan_registry(tuple(name for name, _ in chosen)),
         ctx,
         trace,
-        limits=limits,
-        model=MODEL if planner is None else None,
-        budget=budget,  # the plant's monthly spend cap; the offline planner is never counted
+        limits=run.limits,
+        model=MODEL if run.planner is None else None,
+        budget=run.budget,  # the plant's monthly spend cap; the offline planner is never counted
     )
-    status = OUTCOME_STATUS.get(outcome.outcome, "planner_error")
-    cited: list[str] = []
-    errors: list[str] = []
-    if outcome.outcome is Outcome.END_TURN:
-        cited, problem = _finish(outcome.text, ctx)
-        status = "planner_error" if problem else "complete"
-        if problem:
-            errors.append(problem)
-    numbered = _numbered_evidence(
-        trace, set(cited) if status == "complete" else set(ctx.results), ctx.results
-    )
-    errors += [f"{s.tool}: {s.output}" for s in trace.steps if isinstance(s, ToolCallStep) and s.is_error]
-    caveats: list[str] = []
-    if status == "complete":
-        status, caveats = _done(question, routed, numbered, ctx.charts, errors)
-    if status in ("complete", "partial") and numbered:
-        missing = not_applied(routed, numbered)
-        if plan is None:
-            more, also = more_values(question, routed)
-            missing += more
-            if also:
-                caveats.insert(0, "Also read: " + "; ".join(also) + ".")
-        if missing:
-            status = "partial"
-            caveats.insert(0, "Not applied: " + "; ".join(missing) + ".")
+    status, numbered, caveats, errors = _judged(question, routed, run, outcome, ctx, trace)
     # An unavailable answer states why and shows no figure (a window with no day held is never "0.0 ft").
     shown = numbered if status != "unavailable" else []
-    sections = build_sections(routed, shown, ctx.charts if shown else [], status, caveats, BY_NAME)
+    where = where_to_look(routed) if status in ("complete", "partial") and shown else []
+    sections = build_sections(routed, shown, ctx.charts if shown else [], status, caveats, BY_NAME, where)
     if status in PREFACE:
         spent = outcome.outcome is Outcome.BUDGET_EXHAUSTED
         sections.insert(0, {"type": "text", "text": SPEND_PREFACE if spent else PREFACE[status]})
@@ -290,9 +273,42 @@ def investigate(
         reason=_loop_reason(outcome) if status not in ("complete", "partial", "unavailable") else None,
         errors=errors,
     )
-    if history is not None:
-        history.add(question, scope, routed.address())
+    if run.history is not None:
+        run.history.add(question, run.scope, routed.address())
     return answer
+
+
+def _judged(
+    question: str, routed: Plan, run: Run, outcome: LoopOutcome, ctx: RunContext, trace: Trace
+) -> tuple[str, list[dict[str, Any]], list[str], list[str]]:
+    """The run's status, its numbered evidence, caveats and errors: the finish checked, the done condition
+    judged, and the entities the answer did not apply named."""
+    status = OUTCOME_STATUS.get(outcome.outcome, "planner_error")
+    cited: list[str] = []
+    errors: list[str] = []
+    if outcome.outcome is Outcome.END_TURN:
+        cited, problem = _finish(outcome.text, ctx)
+        status = "planner_error" if problem else "complete"
+        if problem:
+            errors.append(problem)
+    numbered = _numbered_evidence(
+        trace, set(cited) if status == "complete" else set(ctx.results), ctx.results
+    )
+    errors += [f"{s.tool}: {s.output}" for s in trace.steps if isinstance(s, ToolCallStep) and s.is_error]
+    caveats: list[str] = []
+    if status == "complete":
+        status, caveats = _done(question, routed, numbered, ctx.charts, errors)
+    if status in ("complete", "partial") and numbered:
+        missing = not_applied(routed, numbered)
+        if run.asked:
+            more, also = more_values(question, routed)
+            missing += more
+            if also:
+                caveats.insert(0, "Also read: " + "; ".join(also) + ".")
+        if missing:
+            status = "partial"
+            caveats.insert(0, "Not applied: " + "; ".join(missing) + ".")
+    return status, numbered, caveats, errors
 
 
 def trace_list(trace: Trace) -> list[dict[str, Any]]:
@@ -338,15 +354,16 @@ def investigate_plan_text(question: str, scope: Scope, conn: duckdb.DuckDBPyConn
         address = routed.address() if isinstance(routed, Plan) else None
         section = {"type": "text", "text": f"The plan was refused whole before any step ran: {parsed}"}
         return Answer("plan_rejected", question, scope.as_dict(), address, [section], reason=parsed)
-    return investigate(question, scope, conn, steps=parsed)
+    routed = route(question, scope)
+    if isinstance(routed, Unavailable):
+        return _unavailable(question, scope, None, routed.reason)
+    return investigate_plan(question, routed, Run(conn, scope, steps=parsed, asked=True))
 
 
 def investigate_address(address: str, scope_day_conn: duckdb.DuckDBPyConnection) -> Answer:
     """Answer a canonical address: the same plan, tools and sections as its question."""
     plan = parse_address(address)
-    include = "shift" if plan.shift is not None and plan.include == "shift" else "day"
-    scope = Scope(day=plan.day, shift=plan.shift, include=include, period=plan.window)  # type: ignore[arg-type]
-    return investigate(address, scope, scope_day_conn, plan=plan)
+    return investigate_plan(address, plan, Run(scope_day_conn, plan.scope()))
 
 
 def _unavailable(question: str, scope: Scope, plan: Plan | None, reason: str) -> Answer:
@@ -483,7 +500,7 @@ def _numbered_evidence(
     trace: Trace, keep: set[str], results: dict[str, dict[str, Any]] | None = None
 ) -> list[dict[str, Any]]:
     """Successful results with their query number (their step among the trace's tool calls); the run's own
-    envelope (``results``) stands for what a live model was shown of it (planning/catalogs.model_view)."""
+    envelope (``results``) stands for what a live model was shown of it (live/catalogs.model_view)."""
     out = []
     number = 0
     for step in trace.steps:

@@ -4,7 +4,7 @@ stop bucket names its leading reason only when ranked, and a repeated statement 
 from datetime import date
 
 from shopfloor.shifts import Scope, investigate
-from shopfloor.shifts.answers import shapes
+from shopfloor.shifts.answers import window_shapes as shapes
 from shopfloor.shifts.evals import invariants
 from shopfloor.shifts.tools import context
 

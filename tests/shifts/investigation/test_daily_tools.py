@@ -8,7 +8,7 @@ from shopfloor.agent.dispatch import dispatch
 from shopfloor.agent.providers.base import ToolCall
 from shopfloor.agent.tools import schema_problems
 from shopfloor.shifts import Scope
-from shopfloor.shifts.tools.catalog import DAY_TOOLS, full_registry
+from shopfloor.shifts.catalog import DAY_TOOLS, full_registry
 from shopfloor.shifts.tools.context import RunContext
 
 DAY = date(2026, 9, 16)

@@ -55,6 +55,7 @@ def ask(client: TestClient, body: dict | bytes | str, **headers: str):
 QUESTION = {"question": "why was second shift slow", "day": "2026-09-16", "shift": 2, "include": "shift"}
 
 
+@pytest.mark.slow
 def test_question_redirects_to_its_address_and_answers(client):
     r = client.get(
         "/shifts/q",

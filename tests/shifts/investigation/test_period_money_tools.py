@@ -12,7 +12,7 @@ from shopfloor.agent.dispatch import dispatch
 from shopfloor.agent.providers.base import ToolCall
 from shopfloor.agent.tools import schema_problems
 from shopfloor.shifts import Scope
-from shopfloor.shifts.tools.catalog import full_registry, model_registry
+from shopfloor.shifts.catalog import full_registry, model_registry
 from shopfloor.shifts.tools.context import RunContext
 
 DAY = date(2026, 9, 16)

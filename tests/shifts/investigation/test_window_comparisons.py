@@ -15,10 +15,10 @@ import pytest
 from shopfloor.agent.dispatch import dispatch
 from shopfloor.agent.providers.base import ToolCall
 from shopfloor.shifts import Scope, investigate
+from shopfloor.shifts.catalog import full_registry, model_registry
 from shopfloor.shifts.evals import invariants
 from shopfloor.shifts.planning.plans import Plan, parse_address
 from shopfloor.shifts.planning.router import route
-from shopfloor.shifts.tools.catalog import full_registry, model_registry
 from shopfloor.shifts.tools.context import RunContext
 
 DAY = date(2026, 9, 16)

@@ -14,7 +14,7 @@ from sqlalchemy import create_engine, text
 from shopfloor.agent.providers.replay import REPLAY_MODELS as MODELS
 from shopfloor.agent.spend import METADATA, LedgerBudget, SqlLedger
 from shopfloor.shifts.evals import invariants
-from shopfloor.shifts.planning.live import investigate_live, parse_planner
+from shopfloor.shifts.live.live import investigate_live, parse_planner
 from tests.shifts.live.conftest import PROVIDERS, SHIFT2, replay, sdk_provider
 
 QUESTION = "why was second shift slow"
@@ -64,6 +64,7 @@ def cited_queries(answer) -> set[int]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("provider", PROVIDERS)
+@pytest.mark.slow
 def test_the_cap_stops_a_live_planner_between_calls(conn, tmp_path, provider):
     # First the whole run under a generous cap, to learn what the ledger holds for the first call (its worst
     # case); then a fresh month whose cap lets that call through but not, after its real cost, the next one.

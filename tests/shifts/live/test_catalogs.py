@@ -10,16 +10,16 @@ from shopfloor.agent.dispatch import dispatch
 from shopfloor.agent.providers.base import ToolCall
 from shopfloor.agent.providers.profiles import registry_problems
 from shopfloor.settings import Settings
-from shopfloor.shifts.planning.catalogs import (
+from shopfloor.shifts.catalog import model_registry
+from shopfloor.shifts.live.catalogs import (
     PREVIEW_ROWS,
     catalog_names,
     live_registry,
     model_view,
     scope_problem,
 )
-from shopfloor.shifts.planning.live import PlannerError, available_planners, chosen_planner, parse_planner
+from shopfloor.shifts.live.live import PlannerError, available_planners, chosen_planner, parse_planner
 from shopfloor.shifts.plant.scope import Scope
-from shopfloor.shifts.tools.catalog import model_registry
 from shopfloor.shifts.tools.context import RunContext
 
 PERIODS = ("day", "week", "month", "fiscal")

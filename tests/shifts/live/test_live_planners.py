@@ -11,7 +11,7 @@ import pytest
 from shopfloor.agent.loop import TRIMMED
 from shopfloor.agent.providers.replay import REPLAY_MODELS as MODELS
 from shopfloor.shifts.evals import invariants
-from shopfloor.shifts.planning.live import investigate_live, parse_planner
+from shopfloor.shifts.live.live import investigate_live, parse_planner
 from tests.shifts.live.conftest import PROVIDERS, SHIFT2, replay, sdk_provider
 
 QUESTION = "why was second shift slow"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from shopfloor.shifts.answers.narrative import check_narrative
+from shopfloor.shifts.live.narrative import check_narrative
 
 EVIDENCE = [
     {

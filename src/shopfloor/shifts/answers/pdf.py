@@ -1,7 +1,7 @@
 """PDFs of a day answer and of a period report, drawn from the retained answer or report (never from HTML).
 
 Trusted layout only: every string from the records or the question is escaped into ReportLab's paragraph
-markup, and the one shape marker, ``**figure**``, becomes bold. Each page carries the title, its number and
+markup, and a section's figures (its parts, ``answers/findings.py``) are bold. Each page carries the title, its number and
 the synthetic-data footer; each table says how many of its rows it shows. Charts are the page's charts at
 print resolution; the heatmap is drawn as vector shapes, missing days hatched.
 """
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import html
 import io
-import re
 from datetime import date
 from typing import Any
 
@@ -30,8 +29,8 @@ from reportlab.platypus import (
 )
 
 from shopfloor.shifts.answers.chart_image import HEIGHT_IN, WIDTH_IN, chart_png
+from shopfloor.shifts.answers.findings import cite_text, parts_of
 
-BOLD = re.compile(r"\*\*([^*]+)\*\*")
 FOOTER = "Shift Investigator · synthetic records · read-only tools"
 ROWS_PER_TABLE = 25
 DEFINITIONS = (
@@ -47,8 +46,16 @@ LIMITATIONS = (
 TEAL = colors.Color(8 / 255, 127 / 255, 117 / 255)
 
 
-def _marked(text: str) -> str:
-    return BOLD.sub(lambda m: f"<b>{m.group(1)}</b>", html.escape(text, quote=True))
+def _marked(section: dict[str, Any]) -> str:
+    """A section as Paragraph markup from its parts: the text escaped, each figure bold."""
+    return "".join(
+        html.escape(part, quote=True)
+        if isinstance(part, str)
+        else f"<b>{html.escape(part['figure'], quote=True)}</b>"
+        if "figure" in part
+        else html.escape(cite_text(part), quote=True)
+        for part in parts_of(section)
+    )
 
 
 def _styles() -> dict[str, ParagraphStyle]:
@@ -168,14 +175,14 @@ def answer_pdf(answer: dict[str, Any]) -> bytes:
     where = [s for s in sections if s["type"] == "where"]
     for s in lead:
         style = {"headline": "h2", "label": "h3"}.get(s["type"], "body")
-        story.append(Paragraph(_marked(s["text"]), styles[style]))
+        story.append(Paragraph(_marked(s), styles[style]))
     for chart in answer.get("charts", []):
         story.extend(_chart(chart, styles))
     for s in rest:
-        story.append(Paragraph(_marked(s["text"]), styles["caveat" if s["type"] == "caveat" else "body"]))
+        story.append(Paragraph(_marked(s), styles["caveat" if s["type"] == "caveat" else "body"]))
     if where:
         story.append(Paragraph("Where to look", styles["h3"]))
-        story.extend(Paragraph(_marked(s["text"]), styles["body"]) for s in where)
+        story.extend(Paragraph(_marked(s), styles["body"]) for s in where)
     for env in answer.get("evidence", []):
         story.append(Spacer(1, 6))
         story.extend(table_flowables(f"Query {env['query']}: {env['tool']}", env.get("rows", []), styles))

@@ -2,8 +2,8 @@
 :mod:`shopfloor.shifts.pages`.
 
 Every string from the records or the question is escaped: it is rendered as text, never as markup (Rich
-markup in the terminal, Paragraph markup in a PDF). The one shape marker is the only formatting:
-``**figure**`` becomes bold, and the rest stays plain. The PDF and chart libraries load only when a PDF is
+markup in the terminal, Paragraph markup in a PDF). A section's figures (its parts,
+``answers/findings.py``) are the only formatting: bold, and the rest stays plain. The PDF and chart libraries load only when a PDF is
 drawn, so the terminal commands stay quick.
 """
 
@@ -14,6 +14,8 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table as RichTable
+
+from shopfloor.shifts.answers.findings import cite_text, parts_of
 
 
 def answer_pdf(answer: dict[str, Any]) -> bytes:
@@ -35,9 +37,14 @@ def print_answer(answer: dict[str, Any], out: Console) -> None:
     colour = {"complete": "green", "partial": "yellow"}.get(answer["status"], "red")
     out.print(f"[{colour}]{answer['status']}[/]  {escape(answer.get('address') or '')}")
     for section in answer["sections"]:
-        text = escape(section["text"]).replace("\\*\\*", "**")
-        parts = text.split("**")
-        rendered = "".join(f"[bold]{p}[/bold]" if i % 2 else p for i, p in enumerate(parts))
+        rendered = "".join(
+            escape(part)
+            if isinstance(part, str)
+            else f"[bold]{escape(part['figure'])}[/bold]"
+            if "figure" in part
+            else escape(cite_text(part))
+            for part in parts_of(section)
+        )
         kind = section["type"]
         if kind == "headline":
             out.print(f"\n{rendered}")

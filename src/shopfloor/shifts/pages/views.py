@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import html
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from pathlib import Path
@@ -20,7 +21,9 @@ from markupsafe import Markup
 
 from shopfloor.settings import Settings
 from shopfloor.shifts.answers.chart_image import chart_svg
+from shopfloor.shifts.answers.findings import cite, cite_text, parts_of
 from shopfloor.shifts.planning.plans import AddressError, parse_address
+from shopfloor.shifts.planning.reading import MEASURE_WORDS
 from shopfloor.shifts.planning.router import MAX_QUESTION_CHARS
 from shopfloor.shifts.plant.calendar import window_for
 from shopfloor.shifts.plant.catalog import SHIFT_MINUTES, SHIFT_STARTS
@@ -62,8 +65,6 @@ CARDS: tuple[tuple[str, str], ...] = (
     ("lineal_per_setup", "Lineal / setup"),
 )
 ROWS_SHOWN = 200
-_BOLD = re.compile(r"\*\*([^*]+)\*\*")
-_CITE = re.compile(r"\(query (\d+)(?: · row (\d+))?\)")
 _QUALITY = re.compile(r"\b(excluded|incomplete|withheld|partial|unavailable)\b", re.I)
 
 
@@ -84,20 +85,30 @@ def scope_line(day: date, shift: int | None, include: str, period: str) -> str:
     return f"{where} · {shift_hours(shift)} · shift {shift} only"
 
 
-def marked(text: str, numbers: set[int] | None = None) -> Markup:
-    """A section's text as markup: escaped, ``**figure**`` bold, each citation a link to its trace row."""
-    escaped = html.escape(text, quote=True)
-    escaped = _BOLD.sub(r"<strong>\1</strong>", escaped)
+def marked(section: Mapping[str, Any], numbers: set[int] | None = None, bullet: bool = False) -> Markup:
+    """A section as markup, drawn from its parts (``answers/findings.py``): the text escaped, each figure
+    bold, each citation of a result's row a link to its trace row; a ``bullet`` without its "- "."""
+    out = []
+    for index, part in enumerate(parts_of(dict(section))):
+        if isinstance(part, str):
+            text = part[2:] if index == 0 and bullet and part.startswith("- ") else part
+            out.append(html.escape(text, quote=True))
+        elif "figure" in part:
+            out.append(f"<strong>{html.escape(part['figure'], quote=True)}</strong>")
+        else:
+            out.append(_cited(part, numbers))
+    return Markup("".join(out))
 
-    def link(match: re.Match[str]) -> str:
-        query, row = match.group(1), match.group(2)
-        if numbers is not None and int(query) not in numbers:
-            return match.group(0)
-        target = f"q{query}-r{row}" if row else f"q{query}"
-        label = f"query {query}" + (f", row {row}" if row else "")
-        return f"<a class='cite' href='#{target}' aria-label='Evidence: {label}'>{match.group(0)}</a>"
 
-    return Markup(_CITE.sub(link, escaped))
+def _cited(part: dict[str, Any], numbers: set[int] | None) -> str:
+    """A citation, a link to the query's trace row (or its row) unless ``numbers`` leaves the query out."""
+    text = html.escape(cite_text(part), quote=True)
+    query, row = part["query"], part.get("row")
+    if part.get("of", "row") != "row" or (numbers is not None and query not in numbers):
+        return text
+    target = f"q{query}-r{row}" if row else f"q{query}"
+    label = f"query {query}" + (f", row {row}" if row else "")
+    return f"<a class='cite' href='#{target}' aria-label='Evidence: {label}'>{text}</a>"
 
 
 @dataclass
@@ -158,27 +169,6 @@ def finding_groups(lead: list[dict[str, Any]], shown: int = 5) -> list[dict[str,
     return out
 
 
-MEASURE_WORDS = {
-    "overview": "the shift diagnosis",
-    "kpis": "the KPI tiles",
-    "downtime": "downtime",
-    "quality": "dry-end quality",
-    "fpm": "speed against grade target",
-    "volume": "volume",
-    "setups": "the setup matrix",
-    "orders": "orders and quantities",
-    "notes": "the shift and stop notes",
-    "rankings": "rankings",
-    "dollars": "where the money went",
-    "compare_shifts": "a comparison of shifts",
-    "compare": "a comparison of two windows",
-    "pareto": "the downtime pareto",
-    "waste": "the waste breakdown",
-    "stops": "the stops profile",
-    "trend": "a weekly trend",
-}
-
-
 def asked(answer: dict[str, Any]) -> str | None:
     """The question the answer was asked with, or None when it was opened from its address (an address
     answers without its question: the same address answers every question that resolves to it)."""
@@ -235,7 +225,7 @@ def kpi_groups(answer: dict[str, Any]) -> list[dict[str, Any]]:
                     "flag": bool(row.get("flag")),
                     "band_text": row.get("band_text"),
                     "delta": row.get("delta"),
-                    "cite": f"(query {env['query']} · row {index + 1})",
+                    "cite": cite(env["query"], index),
                     "anchor": f"q{env['query']}-r{index + 1}",
                 }
             )
@@ -474,7 +464,7 @@ def planner_choices(
 def page_view(settings: Settings) -> dict[str, Any]:
     """What every page shows of the server's settings (plain data, for the worker processes): the planner
     control's choices and the one in use, and the mode."""
-    from shopfloor.shifts.planning.live import available_planners
+    from shopfloor.shifts.live.live import available_planners
 
     choices = planner_choices(
         available_planners(settings), settings.model, settings.public, settings.public_live_rounds_per_day

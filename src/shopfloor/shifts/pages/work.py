@@ -137,7 +137,7 @@ def ask_live(
     narrative. A planner that cannot be built (no key, a retired model) is a 400, and nothing is called."""
     from shopfloor.agent.providers.factory import ProviderConfigError
     from shopfloor.agent.spend import budget_for
-    from shopfloor.shifts.planning.live import PlannerError, build_provider, investigate_live, parse_planner
+    from shopfloor.shifts.live.live import PlannerError, build_provider, investigate_live, parse_planner
 
     try:
         choice = parse_planner(planner, settings)

@@ -22,7 +22,7 @@ from shopfloor.shifts.plant.catalog import (
     WEB_WIDTHS,
 )
 from shopfloor.shifts.plant.metrics import TREND_METRICS
-from shopfloor.shifts.plant.scope import Include
+from shopfloor.shifts.plant.scope import Include, Scope
 
 MEASURES = MEASURE_NAMES  # one row per measure in planning/measures.py
 BY = ("reason", "place", "kind", "grade", "width", "crew", "shift")
@@ -71,6 +71,10 @@ class Plan:
             object.__setattr__(self, "anchor", None)
         if self.shift is None and self.include == "shift":
             object.__setattr__(self, "include", "day")
+
+    def scope(self) -> Scope:
+        """The scope this plan reads: its day (a window's anchor), shift, include rule and window."""
+        return Scope(day=self.day, shift=self.shift, include=self.include, period=self.window)
 
     def address(self) -> str:
         """The canonical address, e.g. ``/a?day=2026-09-14&shift=2&measure=overview``."""

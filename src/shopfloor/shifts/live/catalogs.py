@@ -25,9 +25,9 @@ from pydantic import BaseModel
 
 from shopfloor.agent.loop import LoopLimits
 from shopfloor.agent.tools import Tool, ToolError, ToolRegistry
+from shopfloor.shifts.catalog import ENTRIES, full_registry
 from shopfloor.shifts.plant.calendar import window_for
 from shopfloor.shifts.plant.scope import Scope
-from shopfloor.shifts.tools.catalog import ENTRIES, full_registry
 from shopfloor.shifts.tools.context import RunContext
 
 # The daily tools a live planner may call: every day tool but the money ones (tools/money.py), which the

@@ -3,8 +3,8 @@
 Planners (docs/shifts-agent.md, "Live planners"): ``offline`` (the default rule-based planner), ``<model>``
 (a tool loop on that model: Claude over the Messages API, OpenAI Responses function calling, Gemini function
 calling) and ``analyst`` / ``analyst:<claude model>`` (one JSON plan checked whole before any step runs,
-``planning/analyst.py``). Code still owns the scope, every number and the answer's sections; the model only
-picks tools from its catalog (``planning/catalogs.py``) and ends by citing the evidence ids it used.
+``live/analyst.py``). Code still owns the scope, every number and the answer's sections; the model only
+picks tools from its catalog (``live/catalogs.py``) and ends by citing the evidence ids it used.
 
 Bounds of a live run: 10 tool calls, 60 s, 10 model calls, and the serialized request held to 24 KB
 (OpenAI and local servers) or 64 KB (Claude, Gemini), the oldest tool results trimmed to a stub first.
@@ -24,10 +24,14 @@ from shopfloor.agent.providers.factory import (
     provider_for_model,
 )
 from shopfloor.settings import KEY_ENV, Settings, provider_key
-from shopfloor.shifts.planning.catalogs import live_limits, live_registry
+from shopfloor.shifts.answers.answer import Answer
+from shopfloor.shifts.investigation import History, Run, investigate, investigate_plan, run_scope
+from shopfloor.shifts.live.analyst import investigate_analyst
+from shopfloor.shifts.live.catalogs import live_limits, live_registry
+from shopfloor.shifts.live.narrative import add_narrative
+from shopfloor.shifts.live.prompts import loop_system
 from shopfloor.shifts.planning.planner import MODEL as OFFLINE_MODEL
 from shopfloor.shifts.planning.plans import Plan, parse_address
-from shopfloor.shifts.planning.prompts import loop_system
 from shopfloor.shifts.planning.router import _FORBIDDEN, MAX_QUESTION_CHARS, normalize, route
 from shopfloor.shifts.plant.scope import Scope
 
@@ -36,7 +40,6 @@ if TYPE_CHECKING:
     import httpx2
 
     from shopfloor.agent.providers.base import Provider
-    from shopfloor.shifts.investigation import Answer, History
 
 OFFLINE = "offline"
 ANALYST = "analyst"
@@ -143,11 +146,9 @@ def refusal(question: str) -> str | None:
 def live_scope(question: str, scope: Scope, previous: Plan | None = None) -> LiveScope:
     """The run's scope: the router's when it reads the question (its scope words move the scope, as they do
     offline), else the application's scope as selected, shaped as a KPI answer."""
-    from shopfloor.shifts.investigation import run_scope
-
     routed = route(question, scope, previous)
     if isinstance(routed, Plan):
-        tool_scope = run_scope(routed, scope)
+        tool_scope = run_scope(routed)
         if routed.window != "day" and routed.anchor is not None:
             # A named window ("last week") is held as its own anchor, so the scope check reads that window.
             tool_scope = replace(tool_scope, day=routed.anchor)
@@ -187,17 +188,13 @@ def investigate_live(
     """Answer ``question`` with a live planner (a tool loop or the analyst) on ``provider``.
 
     ``narrative``, when given, is asked after a complete run for a short narrative with fact placeholders
-    (``answers/narrative.py``); ``budget`` is handed to the core loop's spending reservation."""
-    from shopfloor.shifts.investigation import investigate
-
+    (``live/narrative.py``); ``budget`` is handed to the core loop's spending reservation."""
     refused = refusal(question)
     if refused is not None:
         return _refused(question, scope, refused)
     previous = parse_address(after) if after else (history.previous_plan() if history else None)
     where = live_scope(question, scope, previous)
     if choice.kind == "analyst":
-        from shopfloor.shifts.planning.analyst import investigate_analyst
-
         answer = investigate_analyst(
             question,
             scope,
@@ -211,19 +208,18 @@ def investigate_live(
             budget=budget,
         )
     else:
-        answer = investigate(
-            question,
-            scope,
+        run = Run(
             conn,
-            history=history,
-            plan=where.plan,
+            scope,
+            history,
             planner=provider,
             registry=live_registry(choice.catalog_provider, where.scope.period),
             system=loop_system(where.scope, where.moved),
-            run_in=where.scope,
+            tool_scope=where.scope,
             limits=live_limits(choice.catalog_provider),
             budget=budget,
         )
+        answer = investigate_plan(question, where.plan, run)
     if not where.routed:
         answer.address = None  # the live answer has no canonical (offline) address
         answer.plan = None
@@ -232,8 +228,6 @@ def investigate_live(
         1 for step in answer.trace if step.get("kind") == "model_call" and step.get("model") != OFFLINE_MODEL
     )
     if narrative is not None and answer.status == "complete":
-        from shopfloor.shifts.answers.narrative import add_narrative
-
         add_narrative(answer, question, narrative, budget=budget)
     return answer
 
@@ -254,8 +248,6 @@ def ask_live(
     environment); the same provider writes the narrative unless ``narrative`` is False."""
     choice = parse_planner(planner, settings)
     if choice.kind == "offline":
-        from shopfloor.shifts.investigation import investigate
-
         return investigate(question, scope, conn, history=history, after=after)
     provider = build_provider(choice, settings, http_client)
     return investigate_live(
@@ -271,8 +263,6 @@ def ask_live(
 
 
 def _refused(question: str, scope: Scope, reason: str) -> Answer:
-    from shopfloor.shifts.investigation import Answer
-
     section = {"type": "text", "text": reason}
     return Answer("unavailable", question, scope.as_dict(), None, [section], reason=reason)
 

@@ -18,14 +18,14 @@ from typing import TYPE_CHECKING, Any
 from shopfloor.agent.loop import LoopLimits, Outcome, run_loop
 from shopfloor.agent.tools import ToolRegistry
 from shopfloor.agent.trace import Trace
+from shopfloor.shifts.live.catalogs import PREVIEW_ROWS
 
 if TYPE_CHECKING:
     from shopfloor.agent.providers.base import Provider
-    from shopfloor.shifts.investigation import Answer
+    from shopfloor.shifts.answers.answer import Answer
 
 LABEL = "Model interpretation"
 MAX_CHARS = 700
-PREVIEW_ROWS = 12
 PLACEHOLDER = re.compile(r"\{q(\d+)(?:\.r(\d+))?\.([A-Za-z_][A-Za-z0-9_]*)\}")
 NARRATIVE_LIMITS = LoopLimits(
     max_iterations=1,

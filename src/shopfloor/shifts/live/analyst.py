@@ -2,7 +2,7 @@
 
 The model call goes through the core loop with no tools (one model call, the live bounds otherwise); its
 answer must be ``{"steps": [{"tool": name, "arguments": {...}}, ...]}`` (at most ten steps). The whole plan
-is checked against the analyst's catalog (the Claude catalog for the scope, ``planning/catalogs.py``) and
+is checked against the analyst's catalog (the Claude catalog for the scope, ``live/catalogs.py``) and
 the scope before any step runs; one step outside them refuses the plan whole as ``plan_rejected``. An
 accepted plan runs through the same loop, dispatcher, done condition and shapes as the offline planner's.
 """
@@ -17,8 +17,19 @@ from typing import TYPE_CHECKING, Any
 from shopfloor.agent.loop import Outcome, run_loop
 from shopfloor.agent.tools import ToolRegistry
 from shopfloor.agent.trace import Trace
-from shopfloor.shifts.planning.catalogs import live_limits, live_registry, scope_problem
-from shopfloor.shifts.planning.prompts import PROCESS_REFERENCE, scope_sentence
+from shopfloor.shifts.answers.answer import Answer
+from shopfloor.shifts.investigation import (
+    OUTCOME_STATUS,
+    PREFACE,
+    History,
+    Run,
+    check_plan,
+    investigate_plan,
+    parse_plan_text,
+    trace_list,
+)
+from shopfloor.shifts.live.catalogs import live_limits, live_registry, scope_problem
+from shopfloor.shifts.live.prompts import PROCESS_REFERENCE, scope_sentence
 from shopfloor.shifts.plant.scope import Scope
 from shopfloor.shifts.tools.context import RunContext
 
@@ -26,7 +37,6 @@ if TYPE_CHECKING:
     import duckdb
 
     from shopfloor.agent.providers.base import Provider
-    from shopfloor.shifts.investigation import Answer, History
     from shopfloor.shifts.planning.plans import Plan
 
 _FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL)
@@ -71,8 +81,6 @@ def plan_problem(
     steps: list[tuple[str, dict[str, Any]]], scope: Scope, registry: ToolRegistry[RunContext]
 ) -> str | None:
     """Why the plan is refused whole (a tool outside the catalog, or a step outside the scope), or None."""
-    from shopfloor.shifts.investigation import check_plan
-
     rejected = check_plan(steps, scope, registry)
     if rejected is not None:
         return rejected
@@ -97,15 +105,6 @@ def investigate_analyst(
     budget: Any = None,
 ) -> Answer:
     """Ask the analyst for one plan, check it whole, and run it (or refuse it whole)."""
-    from shopfloor.shifts.investigation import (
-        OUTCOME_STATUS,
-        PREFACE,
-        Answer,
-        investigate,
-        parse_plan_text,
-        trace_list,
-    )
-
     registry = live_registry("anthropic", tool_scope.period)
     trace = Trace()
     limits = replace(live_limits("anthropic"), max_iterations=1)
@@ -151,7 +150,8 @@ def investigate_analyst(
     if rejected is not None or isinstance(parsed, str):
         why = rejected or "The plan could not be read."
         return stopped("plan_rejected", why, f"The plan was refused whole before any step ran: {why}")
-    answer = investigate(question, scope, conn, history=history, steps=parsed, plan=plan, run_in=tool_scope)
+    run = Run(conn, scope, history, steps=parsed, tool_scope=tool_scope)
+    answer = investigate_plan(question, plan, run)
     offset = len(planning)
     answer.trace = planning + [{**step, "i": step["i"] + offset} for step in answer.trace]
     cost = trace.cost_usd

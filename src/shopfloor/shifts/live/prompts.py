@@ -6,7 +6,7 @@ scenarios or their answers (docs/shifts-agent.md, "Live planners").
 
 from __future__ import annotations
 
-from shopfloor.shifts.planning.catalogs import scope_window
+from shopfloor.shifts.live.catalogs import scope_window
 from shopfloor.shifts.plant.scope import Scope
 
 # The fixed process reference every live prompt carries (docs/shifts-agent.md, "Live planners"). Plant facts

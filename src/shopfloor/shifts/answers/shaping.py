@@ -1,0 +1,59 @@
+"""What every answer builder shares: the builder's type, one finding, counts, prices and the ranking rule.
+
+A builder turns one tool result into its headline (or None) and its findings (docs/shifts-agent.md,
+"Flow", step 7); it chooses and counts rows, it never computes a figure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from string import Formatter
+from typing import Any
+
+from shopfloor.shifts.answers.findings import Citation, Figure, Section, said
+
+# A tool's answer builder: its result's headline (or None) and its findings.
+Shaper = Callable[[dict[str, Any]], tuple[Section | None, list[Section]]]
+
+WITHHELD = "Rankings are withheld: the evidence is incomplete, so rows are listed in the tool's order."
+
+
+def finding(text: str, value: Any, unit: str, query: int, row: int | None) -> Section:
+    """A bullet with exactly one figure and its citation; ``text`` holds ``{}`` for the figure."""
+    (before, _, _, _), *rest = Formatter().parse(text)
+    after = "".join(literal for literal, _, _, _ in rest)
+    return said("finding", f"- {before}", Figure(value, unit), f"{after} ", Citation(query, row))
+
+
+def count_of(n: Any, noun: str) -> str:
+    """A count with its noun, singular for one ("1 stop", "4 stops")."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def priced(row: dict[str, Any]) -> str:
+    """A priced row's dollars and per-year figure, said beside its quantity."""
+    if row.get("usd") is None:
+        return "not priced"
+    per = row.get("usd_per_year")
+    return f"${row['usd']:,.2f}" + (f" (${per:,.2f} a year)" if per is not None else "")
+
+
+def is_ranked(env: dict[str, Any]) -> bool:
+    """Whether a result may be ranked: complete coverage, and not marked unranked by its tool."""
+    cov = env.get("coverage") or {}
+    if env.get("ranked") is False:
+        return False
+    return cov.get("status") == "complete"
+
+
+def kpi_row(env: dict[str, Any], measure: str) -> tuple[int, dict[str, Any]] | None:
+    """The index and row of ``measure`` among a KPI result's rows, or None."""
+    for index, row in enumerate(env["rows"]):
+        if row.get("measure") == measure:
+            return index, row
+    return None
+
+
+def quoted(value: Any) -> str:
+    """Untrusted record text, with the markers that shapes use removed."""
+    return str(value).replace("**", "").replace("(query", "(q")

@@ -1,0 +1,507 @@
+"""The answer builders of the window tools (docs/shifts-agent.md, "Flow", step 7): a day, week, month or
+4-4-5 period, its headline (or None) and its findings; an incomplete window is listed, never ranked.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from shopfloor.shifts.answers.findings import Citation, Figure, Section, fmt, said
+from shopfloor.shifts.answers.shaping import (
+    WITHHELD,
+    count_of,
+    finding,
+    is_ranked,
+    kpi_row,
+    priced,
+)
+from shopfloor.shifts.plant.money import COST_NOTE, RATES
+
+
+def period_kpis(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of a period kpis result: its headline, if any, and its findings."""
+    q = env["query"]
+    head = None
+    out: list[Section] = []
+    found = kpi_row(env, "speed_to_target_pct")
+    if found:
+        i, row = found
+        # A withheld comparison is not said at all: no "against X % the window before" (docs/METRICS.md).
+        withheld = env.get("deltas_withheld") or row["previous"] is None
+        against = "" if withheld else f" against {fmt(row['previous'], '%')} the window before"
+        head = said(
+            "headline",
+            "Speed to target was ",
+            Figure(row["current"], "%"),
+            f"{against} ",
+            Citation(q, i),
+            ".",
+        )
+    for measure, label in (
+        ("shift_fpm", "Shift speed {} including stops"),
+        ("lineal_ft", "Lineal footage {}"),
+        ("maintenance_pct", "Maintenance downtime {} of scheduled minutes"),
+        ("operator_pct", "Operator downtime {} of scheduled minutes"),
+        ("dry_end_pct", "Dry-end waste {} of gross"),
+    ):
+        found = kpi_row(env, measure)
+        if found:
+            i, row = found
+            change = f", {row['change']} than before" if row.get("change") in ("better", "worse") else ""
+            out.append(finding(label + change, row["current"], row["unit"], q, i))
+    if env.get("deltas_withheld"):
+        out.append({"type": "text", "text": "Deltas are withheld: both windows must be complete."})
+    if env.get("crews"):
+        names = ", ".join(str(c["crew"]) for c in env["crews"])
+        out.append({"type": "text", "text": f"Crews on duty in this window: {names}."})
+    return head, out
+
+
+def pareto(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of a pareto result: its headline, if any, and its findings."""
+    q = env["query"]
+    rows = env["rows"]
+    ranked = is_ranked(env)
+    measure = "stops" if env.get("measure") == "count" else "minutes"
+    unit = "stops" if measure == "stops" else "min"
+    head = None
+    out: list[Section] = []
+    controllable = [(i, r) for i, r in enumerate(rows) if r["class"] == "controllable"]
+    if controllable:
+        i, top = controllable[0]
+        lead = (
+            f"The top {env.get('group_by', 'reason')}"
+            if ranked
+            else f"The first {env.get('group_by', 'reason')} listed"
+        )
+        head = said(
+            "headline", f"{lead} was {top['key']} at ", Figure(top[measure], unit), " ", Citation(q, i), "."
+        )
+        out.append({"type": "label", "text": "Most downtime" if ranked else "Recorded downtime"})
+    for i, row in controllable[:4]:
+        out.append(
+            finding(
+                f"{row['key']}: {{}}, {count_of(row['stops'], 'stop')}, {priced(row)}",
+                row[measure] if measure == "minutes" else row["minutes"],
+                "min",
+                q,
+                i,
+            )
+        )
+    for i, row in enumerate(rows):
+        if row["class"] != "controllable":
+            out.append(
+                finding(f"{row['key']} ({row['class']}, carried apart): {{}}", row["minutes"], "min", q, i)
+            )
+    if not ranked:
+        out.append({"type": "text", "text": WITHHELD})
+    return head, out
+
+
+def waste(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of a waste result: its headline, if any, and its findings."""
+    q = env["query"]
+    rows = env["rows"]
+    head = None
+    out: list[Section] = []
+    for i, row in enumerate(rows):
+        if row["item"] == "trim":
+            # The grade or web width the waste was read for is said in the headline.
+            of = f" of grade {row['grade']}" if row.get("grade") else ""
+            if row.get("width_in") is not None:
+                of += f" on the {row['width_in']:.0f} in web"
+            head = said(
+                "headline",
+                f"Side trim{of} was ",
+                Figure(row["pct_of_gross"], "%"),
+                " of gross ",
+                Citation(q, i),
+                ".",
+            )
+    for i, row in enumerate(rows):
+        if row["item"] in ("shear", "dry-end total") or (
+            row["group"] == "dry-end" and (row["sqft"] or 0) > 0
+        ):
+            if row["item"] == "dry-end total":
+                continue
+            out.append(
+                finding(f"{row['item']}: {{}} of gross, ${row['usd']:,.2f}", row["pct_of_gross"], "%", q, i)
+            )
+    for i, row in enumerate(rows):
+        if row["item"] == "dry-end total":
+            out.append(
+                finding("Dry-end total {} of the yield after trim and shear", row["pct_of_yield"], "%", q, i)
+            )
+    if env.get("details"):
+        out.append({"type": "label", "text": "Reported sub-reasons"})
+        for j, d in enumerate(env["details"][:3]):
+            out.append(
+                said(
+                    "finding",
+                    f"- {d['family']} / {d['reason']}: ",
+                    Figure(d["sqft"], "sq ft"),
+                    " ",
+                    Citation(q, j, "detail"),
+                )
+            )
+    return head, out
+
+
+def stops(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of a stops result: its headline, if any, and its findings."""
+    q = env["query"]
+    out: list[Section] = [{"type": "label", "text": "Weekday profile"}]
+    for j, day in enumerate(env["weekday_profile"]):
+        out.append(
+            said(
+                "finding",
+                f"- {day['weekday']}: ",
+                Figure(day["stops_per_day"], "stops"),
+                " per day ",
+                Citation(q, j, "weekday"),
+            )
+        )
+    return None, out
+
+
+# The trend metrics as a supervisor says them (the tool's identifiers stay in the evidence).
+TREND_NAMES = {
+    "speed": "speed with stops",
+    "speed_to_target": "speed to target",
+    "lineal_ft": "lineal footage",
+    "downtime_pct": "downtime",
+    "maintenance_pct": "maintenance downtime",
+    "operator_pct": "operator downtime",
+    "trim_pct": "side trim",
+    "dry_end_pct": "dry-end waste",
+}
+
+
+def trend(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of a trend result: its headline, if any, and its findings."""
+    q = env["query"]
+    rows = env["rows"]
+    unit = (
+        "%"
+        if env["metric"] != "speed" and env["metric"] != "lineal_ft"
+        else ("ft/min" if env["metric"] == "speed" else "ft")
+    )
+    head = None
+    out: list[Section] = []
+    of = env.get("of") or {}
+    # The series of the thing named: "downtime of reason Knife jam", "speed to target of grade 275-BC".
+    what = TREND_NAMES.get(env["metric"], env["metric"]) + "".join(f" of {k} {v}" for k, v in of.items())
+    stops = "stops" in (rows[0] if rows else {})
+    if rows:
+        i = len(rows) - 1
+        head = said(
+            "headline",
+            f"The week of {rows[i]['week_start']} read ",
+            Figure(rows[i]["value"], unit),
+            f" for {what} ",
+            Citation(q, i),
+            ".",
+        )
+        for i, row in enumerate(rows[-5:], start=max(0, len(rows) - 5)):
+            extra = ""
+            if stops and row.get("stops") is not None:
+                extra = f" ({count_of(row['stops'], 'stop')}, {fmt(row['stop_min'], 'min')})"
+            out.append(
+                finding(
+                    f"Week of {row['week_start']} ({row['coverage']}): {{}}{extra}", row["value"], unit, q, i
+                )
+            )
+    return head, out
+
+
+def grades(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of a grades result: its headline, if any, and its findings."""
+    q = env["query"]
+    rows = env["rows"]
+    ranked = is_ranked(env)
+    head = None
+    out: list[Section] = []
+    if not rows:
+        return None, out
+    if env.get("measure") == "speed":
+        order = (
+            sorted(range(len(rows)), key=lambda i: rows[i]["pct_of_target"] or 0)
+            if ranked
+            else list(range(len(rows)))
+        )
+        i = order[0]
+        lead = "The slowest grade" if ranked else "Grade"
+        head = said(
+            "headline",
+            f"{lead} {rows[i]['grade']} ran at ",
+            Figure(rows[i]["pct_of_target"], "%"),
+            f" of its {rows[i]['target_fpm']:,.0f} ft/min target ",
+            Citation(q, i),
+            ".",
+        )
+        for i in order[:3]:
+            out.append(
+                finding(
+                    f"{rows[i]['grade']}: {{}} of its {rows[i]['target_fpm']:,.0f} ft/min target, running "
+                    f"{rows[i]['running_fpm'] or 0:,.0f} ft/min without stops",
+                    rows[i]["pct_of_target"],
+                    "%",
+                    q,
+                    i,
+                )
+            )
+    else:
+        i = 0
+        head = said(
+            "headline",
+            f"{'The largest volume' if ranked else 'Volume'} was {rows[0]['grade']} at ",
+            Figure(rows[0]["volume_msf"], "MSF"),
+            " ",
+            Citation(q, 0),
+            ".",
+        )
+        for i, row in enumerate(rows[:4]):
+            out.append(finding(f"{row['grade']}: {{}}", row["volume_msf"], "MSF", q, i))
+    if not ranked:
+        out.append({"type": "text", "text": WITHHELD})
+    return head, out
+
+
+def overrun(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of an overrun result: its headline, if any, and its findings."""
+    q = env["query"]
+    rows = env["rows"]
+    if not rows:
+        return None, []
+    last = len(rows) - 1
+    head = said(
+        "headline",
+        "Across all knives, cuts ran at ",
+        Figure(rows[last]["pct_of_nominal"], "%"),
+        " of nominal against the ±2 % band ",
+        Citation(q, last),
+        ".",
+    )
+    out = [
+        finding(
+            f"{r['knife'] if r['knife'] == 'all knives' else r['knife'] + ' knife'}: {{}} closed, "
+            f"{r['inside']} inside the band",
+            r["closed_lines"],
+            "lines",
+            q,
+            i,
+        )
+        for i, r in enumerate(rows)
+    ]
+    return head, out
+
+
+def rollstock(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of a rollstock result: its headline, if any, and its findings."""
+    q = env["query"]
+    out = [
+        finding(
+            f"{r['grade']} at {r['width_in']:.0f} in: {{}} over {r['runs']} runs", r["lineal_ft"], "ft", q, i
+        )
+        for i, r in enumerate(env["rows"][:5])
+    ]
+    if not is_ranked(env):
+        out.append({"type": "text", "text": WITHHELD})
+    out.append(
+        {
+            "type": "caveat",
+            "text": "MSF is the paper footprint; the records carry no basis weight, so no tons.",
+        }
+    )
+    return None, out
+
+
+def review(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of a review result: its headline, if any, and its findings."""
+    q = env["query"]
+    head = said(
+        "headline",
+        "Maintenance downtime was ",
+        Figure(env["maintenance_pct"], "%"),
+        " of scheduled minutes against its 2.5 % band ",
+        Citation(q),
+        ".",
+    )
+    out: list[Section] = [
+        finding(
+            "Operator downtime {} of scheduled minutes against its 2.5 % band",
+            env["operator_pct"],
+            "%",
+            q,
+            None,
+        )
+    ]
+    for i, r in enumerate(env["rows"][:4]):
+        out.append(
+            finding(
+                f"{r['kind']} / {r['reason']} ({r['class']}): {{}} of scheduled minutes",
+                r["pct_of_scheduled"],
+                "%",
+                q,
+                i,
+            )
+        )
+    for j, flag in enumerate(env.get("flags") or []):
+        out.append(
+            said(
+                "finding",
+                f"- Shift {flag['shift']} {flag['kind'].lower()} downtime ",
+                Figure(flag["pct_of_scheduled"], "%"),
+                f" over its band; supervisor slot {flag['supervisor_slot']}, leading reason "
+                f"{flag['leading_reason']} ",
+                Citation(q, j, "flag"),
+            )
+        )
+    return head, out
+
+
+def speed_opportunity(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of a speed opportunity result: its headline, if any, and its findings."""
+    q = env["query"]
+    rows = env["rows"]
+    ranked = is_ranked(env)
+    order = (
+        sorted(range(len(rows)), key=lambda i: -(rows[i]["opportunity_hours"] or 0))
+        if ranked
+        else list(range(len(rows)))
+    )
+    out = [
+        finding(
+            f"{rows[i]['grade']} / {rows[i]['slice']}: typical {rows[i]['typical_fpm']:,.0f} ft/min, {{}} of "
+            f"opportunity, {priced(rows[i])}",
+            rows[i]["opportunity_hours"],
+            "h",
+            q,
+            i,
+        )
+        for i in order[:4]
+    ]
+    if not ranked:
+        out.append({"type": "text", "text": WITHHELD})
+    out.append({"type": "caveat", "text": str(env.get("note"))})
+    return None, out
+
+
+def variance(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of a variance result: its headline, if any, and its findings."""
+    q = env["query"]
+    head = said(
+        "headline",
+        "Speed with stops was ",
+        Figure(env["shift_fpm"], "ft/min"),
+        f" against a reference of {env['reference_fpm']:,.1f} ft/min ({env['against']}) ",
+        Citation(q),
+        ".",
+    )
+    out: list[Section] = [{"type": "label", "text": "Where the speed went"}]
+    ranked = is_ranked(env)
+    order = list(range(len(env["rows"])))
+    if ranked:
+        order.sort(key=lambda i: -abs(env["rows"][i]["fpm"]))
+    for i in order:
+        r = env["rows"][i]
+        if abs(r["fpm"]) >= 0.05:
+            # A stop bucket names its leading reason (the tool lists them by minutes), so "why slow" over a
+            # window says which stop it was; an unranked window lists, never leads.
+            reasons = [d for d in r.get("details") or [] if d.get("reason")]
+            led = f", led by {reasons[0]['reason']}" if ranked and reasons else ""
+            out.append(finding(f"{r['bucket']} ({r['class']}){led}: {{}}", r["fpm"], "ft/min", q, i))
+    return head, out
+
+
+def opportunities(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of an opportunities result: its headline, if any, and its findings."""
+    q = env["query"]
+    head = said(
+        "headline",
+        "The controllable levers come to ",
+        Figure(env["levers_usd_per_year"], "$"),
+        " a year ",
+        Citation(q),
+        ".",
+    )
+    out: list[Section] = [{"type": "label", "text": "Levers"}]
+    for i, r in enumerate(env["rows"][:6]):
+        tag = "" if r["class"] == "controllable" else f" ({r['class']}, carried apart)"
+        out.append(
+            finding(
+                f"{r['item']}{tag}: {{}} a year from {r['records']} {r['record_unit']}",
+                r["usd_per_year"],
+                "$",
+                q,
+                i,
+            )
+        )
+    if not is_ranked(env):
+        out.append({"type": "text", "text": WITHHELD})
+    out.append({"type": "caveat", "text": RATES.line()})
+    out.append({"type": "caveat", "text": COST_NOTE})
+    out.append({"type": "caveat", "text": f"Contribution: {env.get('contribution_status')}."})
+    return head, out
+
+
+def group_comparison(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """Sections of a shifts-or-crews comparison over a window: on a complete window the best shift (or the
+    slowest crew) leads and every group follows, best first, labelled with which end is best; on a partial
+    window the groups are listed in their own order with no ranking, and the headline says why."""
+    q = env["query"]
+    rows = env["rows"]
+    group = env.get("group_by", "shift")
+    plural = f"{group}s"
+    out: list[Section] = []
+    if not rows:
+        return None, out
+    if not is_ranked(env):
+        cov = env.get("coverage") or {}
+        why = f"{cov.get('valid_days')} of {cov.get('expected_days')} production days complete"
+        head = {
+            "type": "headline",
+            "text": f"The {plural} are compared, not ranked: the window is partial ({why}).",
+        }
+        for i, row in enumerate(rows):
+            out.append(finding(_group_text(row, None, len(rows)), row["speed_to_target_pct"], "%", q, i))
+        out.append({"type": "text", "text": WITHHELD})
+        return head, out
+    if group == "crew":
+        i = len(rows) - 1
+        while i > 0 and rows[i]["rank"] is None:
+            i -= 1
+        head = said(
+            "headline",
+            f"{rows[i]['group']} was the slowest crew of the window at ",
+            Figure(rows[i]["speed_to_target_pct"], "%"),
+            " speed to target ",
+            Citation(q, i),
+            ".",
+        )
+    else:
+        head = said(
+            "headline",
+            f"{rows[0]['group']} was the best shift of the window at ",
+            Figure(rows[0]["speed_to_target_pct"], "%"),
+            " speed to target ",
+            Citation(q, 0),
+            ".",
+        )
+    out.append({"type": "label", "text": f"Ranked by {env.get('best', 'speed to target')}, best first"})
+    for i, row in enumerate(rows):
+        out.append(finding(_group_text(row, row["rank"], len(rows)), row["speed_to_target_pct"], "%", q, i))
+    return head, out
+
+
+def _group_text(row: dict[str, Any], rank: int | None, count: int) -> str:
+    """One group's line: its name, its rank when ranked (with which end it is), then its figures."""
+    end = ""
+    if rank is not None:
+        end = " (best)" if rank == 1 else (" (worst)" if rank == count else "")
+        end = f", rank {rank} of {count}{end}"
+    return (
+        f"{row['group']}{end}: {{}} speed to target, shift speed {fmt(row['shift_fpm'], 'ft/min')}, "
+        f"unplanned downtime {fmt(row['unplanned_downtime_pct'], '%')}, "
+        f"dry-end waste {fmt(row['dry_end_pct'], '%')} over {count_of(row['shifts_run'], 'shift')}"
+    )
