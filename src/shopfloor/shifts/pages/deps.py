@@ -82,10 +82,16 @@ class ShiftsState:
         return await self.runner.once(("days", await self.version()), work.days, self.db)
 
     async def drawn(
-        self, template: str, answer: dict[str, Any] | None, scope: Scope, form: dict[str, Any]
+        self,
+        template: str,
+        answer: dict[str, Any] | None,
+        scope: Scope,
+        form: dict[str, Any],
+        root: str,
     ) -> str:
         """The page or the answer fragment: the answer, its cards, the window's report, laid out and with
-        its charts drawn in a worker process, never in the server's."""
+        its charts drawn in a worker process, never in the server's; its links start at ``root``, the path
+        the app is mounted at (:func:`root_path`)."""
         cards_answer = answer
         if answer is None or not views.kpi_groups(answer):
             cards_answer = None
@@ -102,8 +108,14 @@ class ShiftsState:
             "scope": scope,
             "form": form,
             "days": await self.days(),
+            "root": root,
         }
         return await self.runner.run(work.render, self.view, template, parts)
+
+
+def root_path(request: Request) -> str:
+    """The path the app is mounted at (``/shifts`` in the server's app): every link and redirect starts here."""
+    return str(request.scope.get("root_path", ""))
 
 
 def shifts_state(request: Request) -> ShiftsState:

@@ -398,14 +398,14 @@ def form_state(scope: Scope, question: str, address: str | None) -> dict[str, An
     }
 
 
-def reset_href(scope: Scope) -> str:
-    """The reset control: the same scope, no question, no follow-up chain."""
+def reset_href(scope: Scope, root: str = "") -> str:
+    """The reset control: the same scope, no question, no follow-up chain (``root``: the app's mount path)."""
     params = {"day": scope.day.isoformat(), "period": scope.period, "include": scope.include}
     if scope.shift is not None:
         params["shift"] = str(scope.shift)
     else:
         params["shift"] = ""
-    return "/shifts/?" + urlencode(params)
+    return root + "/?" + urlencode(params)
 
 
 def chart_views(charts: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -520,8 +520,10 @@ class Pages:
         scope: Scope,
         form: dict[str, Any],
         days: dict[str, str],
+        root: str = "",
     ) -> dict[str, Any]:
-        """The template context of the page or its fragment."""
+        """The template context of the page or its fragment; ``root`` is the app's mount path (the request's
+        ``root_path``), so every link works wherever the app is mounted."""
         steps = trace_steps(answer) if answer else []
         anchors = {
             f"q{s['number']}-r{i + 1}" for s in steps if s["kind"] == "tool" for i in range(len(s["rows"]))
@@ -552,7 +554,8 @@ class Pages:
             "form": form,
             "days": days,
             "scope_text": scope_text(scope),
-            "reset_href": reset_href(scope),
+            "reset_href": reset_href(scope, root),
+            "root": root,
         }
         if report is not None:
             ctx["heat"] = heatmap_weeks(report["heatmap"])
@@ -567,9 +570,13 @@ class Pages:
                 t["open"] = table["title"].startswith("Shift rankings")
                 tables.append(t)
             ctx["report_tables"] = tables
-            ctx["report_pdf_href"] = "/shifts/report?" + urlencode(
-                {"period": scope.period, "day": scope.day.isoformat(), "format": "pdf"}
-                | ({"shift": str(scope.shift)} if scope.shift else {})
+            ctx["report_pdf_href"] = (
+                root
+                + "/report?"
+                + urlencode(
+                    {"period": scope.period, "day": scope.day.isoformat(), "format": "pdf"}
+                    | ({"shift": str(scope.shift)} if scope.shift else {})
+                )
             )
         return ctx
 
@@ -579,6 +586,7 @@ class Pages:
         extra = {"nav": "ask"} if template == "index.html" else {"after_input": True}
         return self.env.get_template(template).render({**self.base(), **ctx, **extra})
 
-    def guide(self, days: dict[str, str]) -> str:
-        """The field guide."""
-        return self.env.get_template("guide.html").render({**self.base(), "days": days, "nav": "guide"})
+    def guide(self, days: dict[str, str], root: str = "") -> str:
+        """The field guide (``root``: the app's mount path)."""
+        context = {**self.base(), "days": days, "nav": "guide", "root": root}
+        return self.env.get_template("guide.html").render(context)

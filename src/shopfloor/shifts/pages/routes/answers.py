@@ -9,7 +9,7 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from shopfloor.shifts.pages import views, work
-from shopfloor.shifts.pages.deps import ShiftsDep
+from shopfloor.shifts.pages.deps import ShiftsDep, root_path
 from shopfloor.shifts.pages.params import (
     ADDRESS_PARAMS,
     SCOPE_PARAMS,
@@ -52,9 +52,8 @@ async def resolve(request: Request, shifts: ShiftsDep) -> Response:
             )
         answer = await shifts.asked(question, scope, after)
         form = views.form_state(scope, question, None)
-        return shifts.html(await shifts.drawn("index.html", answer, scope, form))
-    root = request.scope.get("root_path", "")
-    return RedirectResponse(root + routed.address(), status_code=303)
+        return shifts.html(await shifts.drawn("index.html", answer, scope, form, root_path(request)))
+    return RedirectResponse(root_path(request) + routed.address(), status_code=303)
 
 
 @router.get("/a", response_model=None, openapi_extra=ADDRESS_PARAMS)
@@ -65,7 +64,8 @@ async def answer_page(request: Request, shifts: ShiftsDep) -> Response:
     if fmt not in (None, "json", "pdf"):
         raise ApiError(400, "bad_format", "format must be json or pdf.")
     address = plan.address()
-    page_key = ("page", address, await shifts.version())
+    root = root_path(request)
+    page_key = ("page", root, address, await shifts.version())
     if fmt is None:
         kept = shifts.runner.kept(page_key)
         if kept is not None:
@@ -81,7 +81,7 @@ async def answer_page(request: Request, shifts: ShiftsDep) -> Response:
     question = answer.get("question") or address
     form = views.form_state(scope, question if question != address else "", address)
     # Kept: the same address is the same page (its token slot filled per response).
-    text = await shifts.drawn("index.html", answer, scope, form)
+    text = await shifts.drawn("index.html", answer, scope, form, root)
     shifts.runner.keep(page_key, text)
     return shifts.html(text)
 

@@ -6,7 +6,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
 from shopfloor.shifts.pages import views, work
-from shopfloor.shifts.pages.deps import ShiftsDep
+from shopfloor.shifts.pages.deps import ShiftsDep, root_path
 from shopfloor.shifts.pages.params import SCOPE_PARAMS, parsed_scope, query_params
 
 router = APIRouter()
@@ -21,13 +21,14 @@ async def index(request: Request, shifts: ShiftsDep) -> HTMLResponse:
         q.get("day") or span["last"], q.get("shift", "2"), q.get("include"), q.get("period", "day")
     )
     form = views.form_state(scope, "", None)
-    return shifts.html(await shifts.drawn("index.html", None, scope, form))
+    return shifts.html(await shifts.drawn("index.html", None, scope, form, root_path(request)))
 
 
 @router.get("/guide", response_class=HTMLResponse)
-async def guide(shifts: ShiftsDep) -> HTMLResponse:
+async def guide(request: Request, shifts: ShiftsDep) -> HTMLResponse:
     """The field guide: the plant, the measures, the tools, the loop, the limits, how to ask."""
-    return shifts.html(await shifts.runner.run(work.guide, shifts.view, await shifts.days()))
+    days = await shifts.days()
+    return shifts.html(await shifts.runner.run(work.guide, shifts.view, days, root_path(request)))
 
 
 @router.get("/scope", response_class=HTMLResponse, openapi_extra=query_params(*SCOPE_PARAMS))
