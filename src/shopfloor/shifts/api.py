@@ -27,7 +27,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 
 from shopfloor.settings import Settings
-from shopfloor.shifts.pages.deps import ShiftsState
+from shopfloor.shifts.pages.deps import ShiftsState, error_page
 from shopfloor.shifts.pages.guard import ShiftsGuard
 from shopfloor.shifts.pages.routes import ROUTERS
 from shopfloor.web.errors import install_error_handlers
@@ -46,7 +46,7 @@ def create_app(settings: Settings) -> FastAPI:
             shifts.runner.close()
 
     app = FastAPI(title="Shift Investigator", docs_url=None, redoc_url=None, lifespan=lifespan)
-    install_error_handlers(app)
+    install_error_handlers(app, page=error_page)
     app.state.shifts = shifts
     for router in ROUTERS:
         # Each route joins the app itself (not as an included router), so ``app.routes`` names every path the

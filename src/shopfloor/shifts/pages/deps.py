@@ -12,7 +12,7 @@ from fastapi.responses import HTMLResponse
 
 from shopfloor.settings import Settings
 from shopfloor.shifts.pages import views, work
-from shopfloor.shifts.pages.guard import RequestTokens
+from shopfloor.shifts.pages.guard import TOKEN_SALT
 from shopfloor.shifts.pages.limits import Counter, make_counter
 from shopfloor.shifts.pages.params import REPORT_PERIODS
 from shopfloor.shifts.pages.runner import Runner, store_version
@@ -20,6 +20,7 @@ from shopfloor.shifts.planning.plans import Plan, parse_address
 from shopfloor.shifts.planning.router import route
 from shopfloor.shifts.plant.scope import Scope
 from shopfloor.web.errors import ApiError
+from shopfloor.web.tokens import RequestTokens
 
 
 class ShiftsState:
@@ -30,8 +31,9 @@ class ShiftsState:
         self.settings = settings
         workers = 1 if settings.public else settings.shifts_max_concurrency
         self.runner = Runner(workers, settings.shifts_max_waiting, settings.shifts_answer_cache)
-        self.tokens = RequestTokens(settings.session_secret())
+        self.tokens = RequestTokens(settings.session_secret(), TOKEN_SALT)
         self.view = views.page_view(settings)
+        self.pages = views.Pages(self.view)  # only the error page is drawn in the server process
         self.db = settings.shifts_db_path()
         self.planners = {choice["name"]: choice for choice in self.view["planners"]}
         # One counter for the shared per-minute limit and the public demo's daily rounds (several processes
@@ -116,6 +118,14 @@ class ShiftsState:
 def root_path(request: Request) -> str:
     """The path the app is mounted at (``/shifts`` in the server's app): every link and redirect starts here."""
     return str(request.scope.get("root_path", ""))
+
+
+def error_page(request: Request, status: int, code: str, message: str) -> str:
+    """The app's error page for a browser (``shopfloor.web.errors``, ``install_error_handlers(page=...)``),
+    with a fresh request token and links from the app's mount path."""
+    shifts = shifts_state(request)
+    text = shifts.pages.error(status, code, message, root_path(request))
+    return text.replace(views.TOKEN_SLOT, shifts.tokens.issue())
 
 
 def shifts_state(request: Request) -> ShiftsState:

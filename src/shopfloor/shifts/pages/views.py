@@ -586,6 +586,12 @@ class Pages:
         extra = {"nav": "ask"} if template == "index.html" else {"after_input": True}
         return self.env.get_template(template).render({**self.base(), **ctx, **extra})
 
+    def error(self, status: int, code: str, message: str, root: str = "") -> str:
+        """The error page a browser gets for a refused or failed request (the envelope's status, code and
+        message; ``root``: the app's mount path)."""
+        context = {**self.base(), "status": status, "code": code, "message": message, "root": root}
+        return self.env.get_template("error.html").render(context)
+
     def guide(self, days: dict[str, str], root: str = "") -> str:
         """The field guide (``root``: the app's mount path)."""
         context = {**self.base(), "days": days, "nav": "guide", "root": root}
