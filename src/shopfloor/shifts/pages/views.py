@@ -25,6 +25,7 @@ from shopfloor.shifts.planning.router import MAX_QUESTION_CHARS
 from shopfloor.shifts.plant.calendar import window_for
 from shopfloor.shifts.plant.catalog import SHIFT_MINUTES, SHIFT_STARTS
 from shopfloor.shifts.plant.scope import Scope
+from shopfloor.web.static import StaticAllowlist, vendor_files
 
 # The reference's example questions, in its order (the page's buttons). "Compare all shifts" also
 # switches the include control to every shift.
@@ -357,14 +358,15 @@ def _cell(value: Any) -> str:
 # --- the page's scope, form and rendering -----------------------------------------------------------------
 
 HERE = Path(__file__).resolve().parent
-VENDOR = HERE.parents[1] / "web" / "static" / "vendor"
-# The static allowlist: URL name -> (file, media type). Nothing else under /shifts/static is served.
-STATIC: dict[str, tuple[Path, str]] = {
-    "shifts.css": (HERE / "static" / "shifts.css", "text/css"),
-    "shifts.js": (HERE / "static" / "shifts.js", "text/javascript"),
-    "favicon.svg": (HERE / "static" / "favicon.svg", "image/svg+xml"),
-    "vendor/htmx-2.0.11.min.js": (VENDOR / "htmx-2.0.11.min.js", "text/javascript"),
-}
+# The static allowlist (shopfloor.web.static): nothing else under /shifts/static is served.
+STATIC = StaticAllowlist(
+    {
+        "shifts.css": (HERE / "static" / "shifts.css", "text/css"),
+        "shifts.js": (HERE / "static" / "shifts.js", "text/javascript"),
+        "favicon.svg": (HERE / "static" / "favicon.svg", "image/svg+xml"),
+        **vendor_files("htmx-2.0.11.min.js"),
+    }
+)
 
 
 def scope_text(scope: Scope) -> str:
