@@ -9,10 +9,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from fastapi import Request
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from shopfloor.agent.spend import money
-from shopfloor.workshop.pages.i18n import LOCALES, translations
+from shopfloor.workshop.pages.i18n import LOCALES, browser_locale, translations
 from shopfloor.workshop.pages.labels import (
     EVENT_LABELS,
     FLAG_LABELS,
@@ -72,6 +73,13 @@ def environment(locale: str) -> Environment:
 def render(locale: str, name: str, **context: Any) -> str:
     """Render template ``name`` in ``locale``."""
     return environment(locale).get_template(name).render(locale=locale, **context)
+
+
+def error_page(request: Request, status: int, code: str, message: str) -> str:
+    """The workshop's error page for a browser asking for a page, in the browser's language: the hook of
+    ``install_error_handlers(app, page=...)`` (src/shopfloor/web/README.md)."""
+    locale = browser_locale(request.headers.get("accept-language"))
+    return render(locale, "error.html", status=status, message=message, actor=None)
 
 
 def check_catalogues() -> None:
