@@ -2,18 +2,24 @@
 
 Handlers raise :class:`ApiError`; validation failures, unknown routes and unexpected exceptions are turned
 into the same envelope, so no route ever answers with another shape (and never with a bare 500 page).
+
+One convention for a browser, the same in both apps: an app that installs an error page
+(``install_error_handlers(app, page=...)``) answers a request that asks for ``text/html`` (a browser's
+navigation, not an htmx swap) with that HTML page, with the same status and headers; every other client gets
+the envelope (src/shopfloor/web/README.md).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from shopfloor.logs import get_logger, request_id_var
@@ -71,6 +77,38 @@ def _request_id(request: Request) -> str | None:
     return getattr(request.state, "request_id", None) or request_id_var.get()
 
 
+ErrorPage = Callable[[Request, int, str, str], str]
+"""An app's browser error page: ``(request, status, code, message)`` to the page's HTML."""
+
+
+def wants_page(request: Request) -> bool:
+    """Whether the client is a browser asking for a page: ``text/html`` in ``Accept`` and not an htmx
+    request (htmx swaps fragments and leaves an error response unswapped)."""
+    accept = request.headers.get("accept", "")
+    return "text/html" in accept.lower() and request.headers.get("hx-request") != "true"
+
+
+def error_response(
+    request: Request,
+    status: int,
+    code: str,
+    message: str,
+    headers: Mapping[str, str] | None = None,
+    **extra: Any,
+) -> Response:
+    """An error as this request should see it: the app's error page for a browser asking for a page (when
+    the app installed one), else the envelope."""
+    page: ErrorPage | None = getattr(getattr(request.scope.get("app"), "state", None), "error_page", None)
+    if page is not None and wants_page(request):
+        try:
+            body = page(request, status, code, message)
+        except Exception:
+            log.exception("http.error_page_failed", extra={"path": request.url.path})
+        else:
+            return HTMLResponse(body, status_code=status, headers=headers)
+    return envelope(status, code, message, _request_id(request), headers=headers, **extra)
+
+
 def describe_validation(exc: RequestValidationError) -> str:
     """A short plain sentence for the first validation problems of a request body."""
     parts = []
@@ -126,40 +164,40 @@ class ErrorBoundaryMiddleware:
             await response(scope, receive, send)
 
 
-def install_error_handlers(app: FastAPI) -> None:
+def install_error_handlers(app: FastAPI, page: ErrorPage | None = None) -> None:
     """Make every error of ``app`` answer with the envelope (unexpected ones once, see
-    :class:`ErrorBoundaryMiddleware`)."""
+    :class:`ErrorBoundaryMiddleware`); with ``page``, a browser asking for a page gets that error page
+    instead (:func:`error_response`)."""
     app.add_middleware(ErrorBoundaryMiddleware)
     install_envelope_openapi(app)
+    app.state.error_page = page
 
     @app.exception_handler(ApiError)
-    async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
-        return envelope(exc.status, exc.code, exc.message, _request_id(request), **exc.extra)
+    async def _api_error(request: Request, exc: ApiError) -> Response:
+        return error_response(request, exc.status, exc.code, exc.message, **exc.extra)
 
     @app.exception_handler(RequestValidationError)
-    async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
-        return envelope(400, "bad_request", describe_validation(exc), _request_id(request))
+    async def _validation(request: Request, exc: RequestValidationError) -> Response:
+        return error_response(request, 400, "bad_request", describe_validation(exc))
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http(request: Request, exc: StarletteHTTPException) -> Response:
         code = _CODES.get(exc.status_code, "error")
         message = exc.detail if isinstance(exc.detail, str) else code.replace("_", " ")
         # Keeps the exception's headers: the router's 405 names the allowed methods in `Allow`.
-        return envelope(exc.status_code, code, message, _request_id(request), headers=exc.headers)
+        return error_response(request, exc.status_code, code, message, headers=exc.headers)
 
-    async def _store(request: Request, exc: Exception) -> JSONResponse:
+    async def _store(request: Request, exc: Exception) -> Response:
         fault = store_fault(exc)
         if fault is None:
             log.error("http.unhandled", exc_info=exc, extra={"path": request.url.path})
-            return envelope(500, "internal_error", INTERNAL_MESSAGE, _request_id(request))
+            return error_response(request, 500, "internal_error", INTERNAL_MESSAGE)
         # The transaction was rolled back as the error left it: nothing is half-written.
         log.warning(
             "store.fault",
             extra={"code": fault.code, "error": type(exc).__name__, "path": request.url.path},
         )
-        return envelope(
-            fault.status, fault.code, fault.message, _request_id(request), headers=fault_headers(fault)
-        )
+        return error_response(request, fault.status, fault.code, fault.message, headers=fault_headers(fault))
 
     app.add_exception_handler(SQLAlchemyError, _store)
     app.add_exception_handler(StoreFaultError, _store)

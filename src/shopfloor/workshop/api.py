@@ -24,6 +24,7 @@ from shopfloor.workshop.agent.api import router as agent_router
 from shopfloor.workshop.approvals import ApplyRequest, CardResult, apply_decisions
 from shopfloor.workshop.deps import Actor, Admin, StoreDep, WorkshopState, state_of
 from shopfloor.workshop.pages import install as install_pages
+from shopfloor.workshop.pages.render import error_page
 from shopfloor.workshop.spend import router as spend_router
 from shopfloor.workshop.store import NotFound, Store, WorkshopRepo
 from shopfloor.workshop.store import models as m
@@ -407,7 +408,7 @@ def create_app(settings: Settings, store: Store | None = None) -> FastAPI:
     """The Toquilla Trace sub-app (the store opens on first use, from ``settings.workshop_db_url()``)."""
     app = FastAPI(title="Toquilla Trace", docs_url=None, redoc_url=None, lifespan=orphan_sweeps)
     app.state.workshop = WorkshopState(settings, store)
-    install_error_handlers(app)
+    install_error_handlers(app, page=error_page)
     app.include_router(auth, responses=error_responses(401, 403, 429, 503, 507))
     app.include_router(api, responses=error_responses(401, 403, 404, 503, 507))
     app.include_router(functions, responses=error_responses(401, 403, 404, 409, 503, 507))

@@ -8,14 +8,14 @@ money tool (``get_shift_dollars``, ``get_day_dollars``), which the offline route
 
 Every offered tool is the catalog's own tool with two layers around its handler: the scope guard
 (:func:`scope_problem`, in code, whatever the model asks) and the model's view of the result (no SQL, at
-most :data:`PREVIEW_ROWS` rows with the count disclosed; the answer keeps the whole envelope). For Gemini,
-whose strict mode refuses enums on integers, the shift enums become plain integers described in words; the
-argument model still refuses any other value.
+most :data:`PREVIEW_ROWS` rows with the count disclosed; the answer keeps the whole envelope). Each schema is
+the provider profile's (``agent/providers/profiles/``): for Gemini, whose strict mode refuses enums on
+integers, the shift enums become plain integers described in words; the argument model still refuses any
+other value. The request cap is the profile's too.
 """
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from datetime import date
 from functools import lru_cache
@@ -24,6 +24,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from shopfloor.agent.loop import LoopLimits
+from shopfloor.agent.providers.profiles import PROFILES, profile_named
 from shopfloor.agent.tools import Tool, ToolError, ToolRegistry
 from shopfloor.shifts.catalog import ENTRIES, full_registry
 from shopfloor.shifts.plant.calendar import window_for
@@ -53,18 +54,10 @@ WINDOW_TOOLS = (
     "get_speed_variance",
     "get_opportunities",
 )
-# The OpenAI loop's 24 KB request cap leaves no room for the two widest window results.
-OPENAI_LEAVES_OUT = ("get_downtime_review", "get_speed_variance")
-LIVE_PROVIDERS = ("anthropic", "openai", "gemini")
+# A request cap under 64 KB (OpenAI's 24 KB) leaves no room for the two widest window results.
+WIDE_RESULTS = ("get_downtime_review", "get_speed_variance")
+WIDE_RESULTS_BYTES = 64 * 1024
 PREVIEW_ROWS = 12
-
-# Serialized request caps per provider (docs/shifts-agent.md, "Live planners"); Gemini gets Claude's.
-REQUEST_BYTES = {
-    "openai": 24 * 1024,
-    "openai-compatible": 24 * 1024,
-    "anthropic": 64 * 1024,
-    "gemini": 64 * 1024,
-}
 LIVE_MAX_TOOL_CALLS = 10
 LIVE_MAX_MODEL_CALLS = 10
 LIVE_RUN_BUDGET_S = 60.0
@@ -80,7 +73,7 @@ def live_limits(provider: str) -> LoopLimits:
         call_timeout_s=LIVE_CALL_TIMEOUT_S,
         run_budget_s=LIVE_RUN_BUDGET_S,
         max_tool_calls=LIVE_MAX_TOOL_CALLS,
-        max_request_bytes=REQUEST_BYTES.get(provider, 24 * 1024),
+        max_request_bytes=profile_named(provider).max_request_bytes,
     )
 
 
@@ -89,8 +82,8 @@ def catalog_names(provider: str, period: str) -> tuple[str, ...]:
     wanted = (
         (*DAILY, "render_chart", *DAY_WINDOW_TOOLS) if period == "day" else ("render_chart", *WINDOW_TOOLS)
     )
-    if provider == "openai":
-        wanted = tuple(n for n in wanted if n not in OPENAI_LEAVES_OUT)
+    if profile_named(provider).max_request_bytes < WIDE_RESULTS_BYTES:
+        wanted = tuple(n for n in wanted if n not in WIDE_RESULTS)
     order = full_registry().names
     return tuple(n for n in order if n in wanted)
 
@@ -160,25 +153,6 @@ def model_view(content: Any) -> Any:
     return view
 
 
-def gemini_schema(node: Any) -> Any:
-    """``node`` with every enum on a non-string type replaced by the type alone and its values in words
-    (Gemini's strict mode takes string enums only; dispatch still validates the argument model)."""
-    if isinstance(node, list):
-        return [gemini_schema(item) for item in node]
-    if not isinstance(node, dict):
-        return node
-    out = {key: gemini_schema(value) for key, value in node.items()}
-    enum = out.get("enum")
-    if enum is not None and (
-        out.get("type") not in (None, "string") or not all(isinstance(v, str) for v in enum)
-    ):
-        out.pop("enum")
-        values = ", ".join(str(v) for v in enum)
-        text = out.get("description", "")
-        out["description"] = f"{text} One of: {values}.".strip()
-    return out
-
-
 def _guarded(tool: Tool[RunContext, Any]) -> Callable[[RunContext, BaseModel], Any]:
     def handler(ctx: RunContext, args: BaseModel) -> Any:
         problem = scope_problem(tool.name, args.model_dump(mode="json"), ctx.scope)
@@ -192,15 +166,14 @@ def _guarded(tool: Tool[RunContext, Any]) -> Callable[[RunContext, BaseModel], A
 @lru_cache(maxsize=16)
 def live_registry(provider: str, period: str) -> ToolRegistry[RunContext]:
     """The registry offered to ``provider`` under the Period control ``period`` (guarded, model view)."""
-    if provider not in LIVE_PROVIDERS:
+    if provider not in PROFILES:
         raise ValueError(f"no live catalog for provider {provider!r}")
+    profile = profile_named(provider)
     full = full_registry()
     tools: list[Tool[RunContext, Any]] = []
     for name in catalog_names(provider, "day" if period == "day" else "window"):
         tool = full.get(name)
         assert tool is not None
-        schema = copy.deepcopy(tool.parameters)
-        if provider == "gemini":
-            schema = gemini_schema(schema)
+        schema = profile.tool_schema(tool.parameters)
         tools.append(Tool(tool.name, tool.description, tool.access, tool.args, _guarded(tool), schema))
     return ToolRegistry(tools)

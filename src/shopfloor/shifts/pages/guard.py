@@ -13,10 +13,8 @@ allowlist: the Host must be one of the allowed origins' hosts, and a POST's Orig
 from __future__ import annotations
 
 import asyncio
-import secrets
 from urllib.parse import urlsplit
 
-from itsdangerous import BadSignature, SignatureExpired, TimestampSigner
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from shopfloor.logs import get_logger, request_id_var
@@ -24,6 +22,7 @@ from shopfloor.settings import Settings
 from shopfloor.shifts.pages.limits import Counter, current_window, retry_after
 from shopfloor.web.dependencies import is_json_media_type
 from shopfloor.web.errors import envelope
+from shopfloor.web.tokens import RequestTokens
 
 log = get_logger("shopfloor.shifts.guard")
 
@@ -32,7 +31,8 @@ TOKEN_HEADER = "x-request-token"
 # investigator busy past its waiting limit, a record store not prepared or held by an ingest, the shared
 # count out of reach. All of them pass in seconds or need a person, so one short wait serves.
 RETRY_AFTER_S = 1
-TOKEN_MAX_AGE_S = 12 * 3600
+# The salt of the page tokens (shopfloor.web.tokens), so no other token signed with the server key passes.
+TOKEN_SALT = "shopfloor.shifts.request-token"
 STATIC_PREFIX = "/static/"
 RETRY_503 = {"Retry-After": str(RETRY_AFTER_S)}
 
@@ -78,28 +78,6 @@ def public_host_allowed(host_header: str | None, origins: frozenset[str]) -> boo
     if not host_header:
         return False
     return host_header.strip().lower() in {o.split("://", 1)[1] for o in origins}
-
-
-class RequestTokens:
-    """Per-page request tokens: a random value signed with the server's key and a time stamp, so every
-    server process can check a token any of them issued, and a token from another site never passes."""
-
-    def __init__(self, secret: str) -> None:
-        self._signer = TimestampSigner(secret, salt="shopfloor.shifts.request-token")
-
-    def issue(self) -> str:
-        """A fresh token for one page."""
-        return self._signer.sign(secrets.token_urlsafe(18)).decode("ascii")
-
-    def valid(self, token: str | None, max_age_s: int = TOKEN_MAX_AGE_S) -> bool:
-        """Whether ``token`` was issued by this server in the last ``max_age_s`` seconds."""
-        if not token or len(token) > 200:
-            return False
-        try:
-            self._signer.unsign(token, max_age=max_age_s)
-        except (BadSignature, SignatureExpired):
-            return False
-        return True
 
 
 def route_path(scope: Scope) -> str:

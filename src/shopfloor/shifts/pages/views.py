@@ -28,6 +28,7 @@ from shopfloor.shifts.planning.router import MAX_QUESTION_CHARS
 from shopfloor.shifts.plant.calendar import window_for
 from shopfloor.shifts.plant.catalog import SHIFT_MINUTES, SHIFT_STARTS
 from shopfloor.shifts.plant.scope import Scope
+from shopfloor.web.static import StaticAllowlist, vendor_files
 
 # The reference's example questions, in its order (the page's buttons). "Compare all shifts" also
 # switches the include control to every shift.
@@ -347,14 +348,15 @@ def _cell(value: Any) -> str:
 # --- the page's scope, form and rendering -----------------------------------------------------------------
 
 HERE = Path(__file__).resolve().parent
-VENDOR = HERE.parents[1] / "web" / "static" / "vendor"
-# The static allowlist: URL name -> (file, media type). Nothing else under /shifts/static is served.
-STATIC: dict[str, tuple[Path, str]] = {
-    "shifts.css": (HERE / "static" / "shifts.css", "text/css"),
-    "shifts.js": (HERE / "static" / "shifts.js", "text/javascript"),
-    "favicon.svg": (HERE / "static" / "favicon.svg", "image/svg+xml"),
-    "vendor/htmx-2.0.11.min.js": (VENDOR / "htmx-2.0.11.min.js", "text/javascript"),
-}
+# The static allowlist (shopfloor.web.static): nothing else under /shifts/static is served.
+STATIC = StaticAllowlist(
+    {
+        "shifts.css": (HERE / "static" / "shifts.css", "text/css"),
+        "shifts.js": (HERE / "static" / "shifts.js", "text/javascript"),
+        "favicon.svg": (HERE / "static" / "favicon.svg", "image/svg+xml"),
+        **vendor_files("htmx-2.0.11.min.js"),
+    }
+)
 
 
 def scope_text(scope: Scope) -> str:
@@ -388,14 +390,14 @@ def form_state(scope: Scope, question: str, address: str | None) -> dict[str, An
     }
 
 
-def reset_href(scope: Scope) -> str:
-    """The reset control: the same scope, no question, no follow-up chain."""
+def reset_href(scope: Scope, root: str = "") -> str:
+    """The reset control: the same scope, no question, no follow-up chain (``root``: the app's mount path)."""
     params = {"day": scope.day.isoformat(), "period": scope.period, "include": scope.include}
     if scope.shift is not None:
         params["shift"] = str(scope.shift)
     else:
         params["shift"] = ""
-    return "/shifts/?" + urlencode(params)
+    return root + "/?" + urlencode(params)
 
 
 def chart_views(charts: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -510,8 +512,10 @@ class Pages:
         scope: Scope,
         form: dict[str, Any],
         days: dict[str, str],
+        root: str = "",
     ) -> dict[str, Any]:
-        """The template context of the page or its fragment."""
+        """The template context of the page or its fragment; ``root`` is the app's mount path (the request's
+        ``root_path``), so every link works wherever the app is mounted."""
         steps = trace_steps(answer) if answer else []
         anchors = {
             f"q{s['number']}-r{i + 1}" for s in steps if s["kind"] == "tool" for i in range(len(s["rows"]))
@@ -542,7 +546,8 @@ class Pages:
             "form": form,
             "days": days,
             "scope_text": scope_text(scope),
-            "reset_href": reset_href(scope),
+            "reset_href": reset_href(scope, root),
+            "root": root,
         }
         if report is not None:
             ctx["heat"] = heatmap_weeks(report["heatmap"])
@@ -557,9 +562,13 @@ class Pages:
                 t["open"] = table["title"].startswith("Shift rankings")
                 tables.append(t)
             ctx["report_tables"] = tables
-            ctx["report_pdf_href"] = "/shifts/report?" + urlencode(
-                {"period": scope.period, "day": scope.day.isoformat(), "format": "pdf"}
-                | ({"shift": str(scope.shift)} if scope.shift else {})
+            ctx["report_pdf_href"] = (
+                root
+                + "/report?"
+                + urlencode(
+                    {"period": scope.period, "day": scope.day.isoformat(), "format": "pdf"}
+                    | ({"shift": str(scope.shift)} if scope.shift else {})
+                )
             )
         return ctx
 
@@ -569,6 +578,13 @@ class Pages:
         extra = {"nav": "ask"} if template == "index.html" else {"after_input": True}
         return self.env.get_template(template).render({**self.base(), **ctx, **extra})
 
-    def guide(self, days: dict[str, str]) -> str:
-        """The field guide."""
-        return self.env.get_template("guide.html").render({**self.base(), "days": days, "nav": "guide"})
+    def error(self, status: int, code: str, message: str, root: str = "") -> str:
+        """The error page a browser gets for a refused or failed request (the envelope's status, code and
+        message; ``root``: the app's mount path)."""
+        context = {**self.base(), "status": status, "code": code, "message": message, "root": root}
+        return self.env.get_template("error.html").render(context)
+
+    def guide(self, days: dict[str, str], root: str = "") -> str:
+        """The field guide (``root``: the app's mount path)."""
+        context = {**self.base(), "days": days, "nav": "guide", "root": root}
+        return self.env.get_template("guide.html").render(context)

@@ -216,8 +216,8 @@ def report_pdf(data: dict[str, Any]) -> bytes:
     return draw(data)
 
 
-def guide(view: dict[str, Any], span: dict[str, str]) -> str:
-    """The field guide as text (its request token left as the slot)."""
+def guide(view: dict[str, Any], span: dict[str, str], root: str = "") -> str:
+    """The field guide as text (its request token left as the slot; ``root``: the app's mount path)."""
     from shopfloor.shifts.pages import views
 
-    return str(views.Pages(view).guide(span))
+    return str(views.Pages(view).guide(span, root))

@@ -9,10 +9,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from fastapi import Request
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from shopfloor.agent.spend import money
-from shopfloor.workshop.pages.i18n import LOCALES, translations
+from shopfloor.workshop.pages.i18n import LOCALES, browser_locale, translations
 from shopfloor.workshop.pages.labels import (
     EVENT_LABELS,
     FLAG_LABELS,
@@ -73,6 +74,14 @@ def render(locale: str, name: str, *, root: str, **context: Any) -> str:
     """Render template ``name`` in ``locale``; ``root`` is where the workshop app is mounted (its requests'
     ``root_path``), the start of every link in the templates."""
     return environment(locale).get_template(name).render(locale=locale, root=root, **context)
+
+
+def error_page(request: Request, status: int, code: str, message: str) -> str:
+    """The workshop's error page for a browser asking for a page, in the browser's language: the hook of
+    ``install_error_handlers(app, page=...)`` (src/shopfloor/web/README.md)."""
+    locale = browser_locale(request.headers.get("accept-language"))
+    root = str(request.scope.get("root_path", ""))
+    return render(locale, "error.html", root=root, status=status, message=message, actor=None)
 
 
 def check_catalogues() -> None:

@@ -1,0 +1,92 @@
+"""The answers family: ``GET /q`` a question redirected (303) to its canonical address, ``GET /a`` the answer at
+an address as the page (``format=pdf``: a PDF, ``format=json``), ``GET /a.json`` the same answer as JSON
+(docs/URLS.md)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.encoders import jsonable_encoder
+from fastapi.responses import JSONResponse, RedirectResponse, Response
+
+from shopfloor.shifts.pages import views, work
+from shopfloor.shifts.pages.deps import ShiftsDep, root_path
+from shopfloor.shifts.pages.params import (
+    ADDRESS_PARAMS,
+    SCOPE_PARAMS,
+    attachment,
+    parsed_scope,
+    plan_of,
+    query_params,
+    scope_for_question,
+    scope_of_plan,
+    usable_after,
+)
+from shopfloor.shifts.planning.plans import parse_address
+from shopfloor.shifts.planning.router import MAX_QUESTION_CHARS, Unavailable, route
+from shopfloor.web.errors import ApiError
+
+router = APIRouter()
+
+
+@router.get("/q", response_model=None, openapi_extra=query_params("question", *SCOPE_PARAMS, "after"))
+async def resolve(request: Request, shifts: ShiftsDep) -> Response:
+    """A question in the scope, redirected to its canonical address (refusals stay on the page)."""
+    q = request.query_params
+    # An example button beside the question box sends a second `question`; the last, the button's, wins.
+    questions = q.getlist("question")
+    question = questions[-1] if questions else ""
+    if not question.strip():
+        raise ApiError(400, "bad_request", "Ask a question (the question parameter is empty).")
+    if len(question) > MAX_QUESTION_CHARS:
+        raise ApiError(400, "question_too_long", f"Questions are limited to {MAX_QUESTION_CHARS} characters.")
+    scope = scope_for_question(
+        question,
+        parsed_scope(q.get("day", ""), q.get("shift"), q.get("include"), q.get("period", "day")),
+    )
+    after = usable_after(q.get("after"), scope)
+    routed = route(question, scope, parse_address(after) if after else None)
+    if isinstance(routed, Unavailable):
+        if "text/html" not in request.headers.get("accept", ""):
+            return JSONResponse(
+                {"status": "unavailable", "reason": routed.reason, "examples": list(routed.examples)}
+            )
+        answer = await shifts.asked(question, scope, after)
+        form = views.form_state(scope, question, None)
+        return shifts.html(await shifts.drawn("index.html", answer, scope, form, root_path(request)))
+    return RedirectResponse(root_path(request) + routed.address(), status_code=303)
+
+
+@router.get("/a", response_model=None, openapi_extra=ADDRESS_PARAMS)
+async def answer_page(request: Request, shifts: ShiftsDep) -> Response:
+    """The answer at an address as the page, or as a PDF (format=pdf) or JSON (format=json)."""
+    plan = plan_of(request)
+    fmt = request.query_params.get("format")
+    if fmt not in (None, "json", "pdf"):
+        raise ApiError(400, "bad_format", "format must be json or pdf.")
+    address = plan.address()
+    root = root_path(request)
+    page_key = ("page", root, address, await shifts.version())
+    if fmt is None:
+        kept = shifts.runner.kept(page_key)
+        if kept is not None:
+            return shifts.html(kept)
+    answer = await shifts.answer_for(address)
+    if fmt == "json":
+        return JSONResponse(jsonable_encoder(answer))
+    if fmt == "pdf":
+        key = ("answer.pdf", address, await shifts.version())
+        pdf = await shifts.runner.once(key, work.answer_pdf, answer)
+        return Response(pdf, media_type="application/pdf", headers=attachment("answer.pdf"))
+    scope = scope_of_plan(plan)
+    question = answer.get("question") or address
+    form = views.form_state(scope, question if question != address else "", address)
+    # Kept: the same address is the same page (its token slot filled per response).
+    text = await shifts.drawn("index.html", answer, scope, form, root)
+    shifts.runner.keep(page_key, text)
+    return shifts.html(text)
+
+
+@router.get("/a.json", openapi_extra=ADDRESS_PARAMS)
+async def answer_json(request: Request, shifts: ShiftsDep) -> JSONResponse:
+    """The answer at an address as JSON."""
+    return JSONResponse(jsonable_encoder(await shifts.answer_for(plan_of(request).address())))

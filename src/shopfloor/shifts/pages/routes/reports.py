@@ -1,0 +1,36 @@
+"""The reports family: ``GET /report`` a period report as JSON, a PDF (``format=pdf``) or the page
+(``format=html``)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, Response
+
+from shopfloor.shifts.pages import views, work
+from shopfloor.shifts.pages.deps import ShiftsDep, root_path
+from shopfloor.shifts.pages.params import REPORT_PERIODS, attachment, parsed_scope, query_params
+from shopfloor.web.errors import ApiError
+
+router = APIRouter()
+
+
+@router.get("/report", response_model=None, openapi_extra=query_params("period", "day", "shift", "format"))
+async def report(request: Request, shifts: ShiftsDep) -> Response:
+    """A period report as JSON, a PDF (format=pdf) or the page (format=html)."""
+    q = request.query_params
+    period, fmt = q.get("period", ""), q.get("format", "json")
+    if period not in REPORT_PERIODS:
+        raise ApiError(400, "bad_scope", "period must be week, month or fiscal.")
+    if fmt not in ("json", "pdf", "html"):
+        raise ApiError(400, "bad_format", "format must be json, pdf or html.")
+    scope = parsed_scope(q.get("day", ""), q.get("shift"), None, "day")
+    data = await shifts.report_for(period, scope.day, scope.shift)
+    if fmt == "pdf":
+        key = ("report.pdf", period, scope.day, scope.shift, await shifts.version())
+        pdf = await shifts.runner.once(key, work.report_pdf, data)
+        return Response(pdf, media_type="application/pdf", headers=attachment("period-report.pdf"))
+    if fmt == "html":
+        page_scope = parsed_scope(scope.day.isoformat(), scope.shift, None, period)
+        form = views.form_state(page_scope, "", None)
+        return shifts.html(await shifts.drawn("index.html", None, page_scope, form, root_path(request)))
+    return JSONResponse(data)
