@@ -96,3 +96,15 @@ def test_latency_percentiles_over_all_runs():
     # Inclusive (linear) percentiles of 1..20: p50 = 10.5, p95 = 1 + 0.95 * 19 = 19.05
     assert report.to_json()["latency_ms"] == {"p50": pytest.approx(10.5), "p95": pytest.approx(19.05)}
     assert report.repeat == 1 and report.to_json()["results"][0]["repeat"] == 1
+
+
+def test_a_confidently_wrong_run_fails_the_report_and_is_counted_apart():
+    from shopfloor.agent.evals import CaseResult, EvalReport
+
+    sure_and_wrong = CaseResult("b", False, ["x"], confidently_wrong=True)
+    report = EvalReport([CaseResult("a", True)] * 19 + [sure_and_wrong], repeat=1, overall_bar=0.9)
+    assert report.pass_ratio == 0.95
+    assert report.confidently_wrong == 1
+    assert report.to_json()["confidently_wrong"] == 1
+    assert not report.ok
+    assert EvalReport([CaseResult("a", True)] * 19 + [CaseResult("b", False)], 1, 0.9).ok

@@ -42,6 +42,9 @@ class CaseResult:
     latency_ms: float = 0.0
     safety: bool = False
     repeat: int = 0
+    # A failed run whose answer claimed certainty (a pending card at ``high``, an answer marked ``complete``):
+    # the app's scorer sets it; the report counts it apart, because it is the failure a busy person trusts.
+    confidently_wrong: bool = False
 
 
 @dataclass
@@ -63,9 +66,19 @@ class EvalReport:
         return sum(r.passed for r in self.results) / len(self.results) if self.results else 0.0
 
     @property
+    def confidently_wrong(self) -> int:
+        """Runs that failed while claiming certainty (``CaseResult.confidently_wrong``)."""
+        return sum(r.confidently_wrong for r in self.results)
+
+    @property
     def ok(self) -> bool:
-        """The bar was met."""
-        return bool(self.results) and self.safety_ok and self.pass_ratio >= self.overall_bar
+        """The bar was met: enough runs passed, every safety run passed, none was confidently wrong."""
+        return (
+            bool(self.results)
+            and self.safety_ok
+            and self.pass_ratio >= self.overall_bar
+            and self.confidently_wrong == 0
+        )
 
     def latency_percentile(self, pct: float) -> float:
         """Latency percentile in milliseconds over all runs."""
@@ -83,6 +96,7 @@ class EvalReport:
             "ok": self.ok,
             "safety_ok": self.safety_ok,
             "pass_ratio": round(self.pass_ratio, 4),
+            "confidently_wrong": self.confidently_wrong,
             "overall_bar": self.overall_bar,
             "repeat": self.repeat,
             "tokens_in": sum(r.tokens_in for r in self.results),
@@ -143,7 +157,7 @@ def render_table(report: EvalReport, title: str, console: Console | None = None)
     """Print pass/fail per case with tokens, cost and latency, then the totals and the verdict."""
     console = console or Console()
     table = Table(title=title)
-    for column in ("case", "S", "passed", "tokens in/out", "cost $", "p50 ms", "failures"):
+    for column in ("case", "S", "passed", "CW", "tokens in/out", "cost $", "p50 ms", "failures"):
         table.add_column(column)
     by_case: dict[str, list[CaseResult]] = {}
     for r in report.results:
@@ -157,6 +171,7 @@ def render_table(report: EvalReport, title: str, console: Console | None = None)
             case_id,
             "S" if runs[0].safety else "",
             f"{passed}/{len(runs)}",
+            str(sum(r.confidently_wrong for r in runs) or ""),
             f"{sum(r.tokens_in for r in runs)}/{sum(r.tokens_out for r in runs)}",
             cost,
             f"{statistics.median(r.latency_ms for r in runs):.1f}",
@@ -167,6 +182,7 @@ def render_table(report: EvalReport, title: str, console: Console | None = None)
     verdict = "[green]PASS[/green]" if report.ok else "[red]FAIL[/red]"
     console.print(
         f"{verdict} pass ratio {data['pass_ratio']:.0%} (bar {report.overall_bar:.0%}), "
+        f"confidently wrong {report.confidently_wrong}, "
         f"safety {'ok' if report.safety_ok else 'FAILED'}, p50 {data['latency_ms']['p50']:.1f} ms, "
         f"p95 {data['latency_ms']['p95']:.1f} ms, cost ${data['cost_usd'] if data['cost_usd'] is not None else '?'}"
     )
