@@ -11,8 +11,8 @@ Nothing here lists today's modules: each check discovers what it checks from the
   a README.md.
 - Settings: every ``Settings`` field (by its environment name) and every variable ``src/`` reads from the
   environment directly must have a row in the settings table of docs/deploy.md.
-- Citations: no doc or test cites a document that is not in the repository, and every relative link in a
-  doc resolves to a file of the repository.
+- Citations: no doc, test, source file or eval case cites a document that is not in the repository, and
+  every relative link in a doc resolves to a file of the repository.
 
 Each failure message says what to add where. Run them alone with ``.venv/bin/pytest -q tests/test_docs.py``.
 """
@@ -558,15 +558,32 @@ OUTSIDE = re.compile(
 )
 
 
+# Text files of src/ and evals/ whose comments and strings are read for citations too (code, templates,
+# scripts, styles, catalogues, cases); compiled catalogues and images are not text.
+CITED_SUFFIXES = {".py", ".js", ".html", ".css", ".md", ".yaml", ".yml", ".toml", ".po", ".cfg", ".txt"}
+
+
 def cited_files() -> list[Path]:
-    """The docs (docs/, the README files) and the tests, this file aside."""
+    """The docs (docs/, the README files), the tests, and every text file of src/ and evals/, this file and
+    the vendored libraries aside."""
     files = [
         *DOCS.rglob("*.md"),
         *ROOT.glob("*.md"),
-        *PACKAGE.rglob("README.md"),
         *(ROOT / "tests").rglob("*.py"),
+        *(f for root in (SRC, ROOT / "evals") for f in root.rglob("*") if f.suffix in CITED_SUFFIXES),
     ]
-    return sorted(f for f in files if f != Path(__file__).resolve() and "vendor" not in f.parts)
+    return sorted(
+        {f for f in files if f != Path(__file__).resolve() and "vendor" not in f.parts and f.is_file()}
+    )
+
+
+def test_cited_files_cover_src_and_evals() -> None:
+    """The citation check reads the code and the eval cases, not only the docs."""
+    names = {rel(f) for f in cited_files()}
+    assert "evals/workshop.yaml" in names
+    assert "src/shopfloor/workshop/pages/static/app.js" in names
+    assert "src/shopfloor/agent/providers/gemini_provider.py" in names
+    assert not any("/vendor/" in n for n in names)
 
 
 def test_nothing_cites_a_document_outside_the_repository() -> None:

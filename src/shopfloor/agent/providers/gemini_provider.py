@@ -78,7 +78,8 @@ class GeminiProvider:
             max_delay=8.0,
             jitter=retry_initial_delay_s,
         )
-        # Pinned to v1beta (the function-calling surface our spec was checked against), not the SDK default.
+        # Pinned to v1beta (the function-calling surface this adapter and its recordings were checked against),
+        # not the SDK default.
         options = types.HttpOptions(
             api_version=API_VERSION,
             retry_options=retry,

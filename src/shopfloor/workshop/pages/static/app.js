@@ -23,8 +23,8 @@
     });
     updateCount();
 
-    // The seed's "agent running" labels, shown while the request is in flight: they are a hint of what the
-    // agent does, not a report of it.
+    // The composer's "agent running" labels (data-steps), shown while the request is in flight: they are a
+    // hint of what the agent does, not a report of it.
     form.addEventListener("htmx:beforeRequest", function () {
       var n = 0;
       running.hidden = false;
