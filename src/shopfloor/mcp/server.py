@@ -70,7 +70,7 @@ async def until_disconnect(ctx: ServerRequestContext[Any, Any], work: Callable[[
     event = scope.get("state", {}).get(DISCONNECT_KEY)
     if event is None:
         return await work()
-    result: list[Any] = []
+    done: list[tuple[bool, Any]] = []
     async with anyio.create_task_group() as group:
 
         async def watch() -> None:
@@ -78,11 +78,18 @@ async def until_disconnect(ctx: ServerRequestContext[Any, Any], work: Callable[[
             group.cancel_scope.cancel()
 
         group.start_soon(watch)
-        result.append(await work())
+        try:
+            done.append((True, await work()))
+        except Exception as error:
+            # Raised below, outside the group, as itself (not wrapped in an exception group).
+            done.append((False, error))
         group.cancel_scope.cancel()
-    if not result:
+    if not done:
         raise anyio.get_cancelled_exc_class()()
-    return result[0]
+    ok, value = done[0]
+    if not ok:
+        raise value
+    return value
 
 
 async def run_tool(tool: McpTool, backend: Backend, caller: Caller, arguments: dict[str, Any]) -> Any:
