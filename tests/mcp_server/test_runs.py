@@ -1,5 +1,6 @@
-"""A client that gives up on a call cancels its workshop run: the run ends ``stopped`` and saves no card
-(the official client in process, over the SDK's in-memory streams)."""
+"""A workshop run from an MCP client, with the official client in process (the SDK's in-memory streams) and a
+scripted model: a client that gives up on a call cancels its run (``stopped``, no card), and a run past the
+workshop's monthly spend cap is refused 402 ``budget_exhausted`` before any model call."""
 
 from __future__ import annotations
 
@@ -8,17 +9,18 @@ import time
 
 import anyio
 import pytest
-from mcp import Client
+from mcp import Client, MCPError
 from sqlalchemy import select
 
 from shopfloor import workshop
 from shopfloor.agent.providers.base import ModelRequest, Turn
-from shopfloor.agent.providers.scripted import text_turn
+from shopfloor.agent.providers.scripted import ScriptedProvider, text_turn
 from shopfloor.mcp.server import build_server
 from shopfloor.mcp.tools import Backend
 from shopfloor.settings import Settings
 from shopfloor.workshop.domain import Actor
 from shopfloor.workshop.sample import WORKSHOP_A
+from shopfloor.workshop.spend import ledger_of
 from shopfloor.workshop.store import models as m
 
 pytestmark = pytest.mark.slow
@@ -69,3 +71,26 @@ def test_a_cancelled_call_stops_its_run_and_saves_no_card(store, workshop_db, re
         time.sleep(0.2)
     assert [r.status for r in runs] == ["stopped"]
     assert cards == []
+
+
+def test_a_run_past_the_spend_cap_is_refused_before_any_model_call(
+    store, workshop_db, records, tmp_path, monkeypatch
+):
+    priced = ScriptedProvider(
+        [text_turn("done", model="gemini-2.5-flash-lite")], model="gemini-2.5-flash-lite"
+    )
+    monkeypatch.setattr(workshop, "choose_provider", lambda option, settings: priced)
+    ledger_of(store).set_cap("workshop", WORKSHOP_A, 0.0001)  # below one call's worst case
+    settings = Settings(workshop_db=f"sqlite:///{workshop_db}", shifts_db=records, var_dir=tmp_path)
+    server = build_server(Backend(settings, store), lambda _ctx: ANA)
+
+    async def scenario() -> None:
+        async with Client(server, mode="legacy") as client:
+            with pytest.raises(MCPError) as refused:
+                await client.call_tool("propose_from_note", {"note": "El TQ-7F3K2 pasó a lavado."})
+            assert refused.value.code == 402 and refused.value.data["code"] == "budget_exhausted"
+            assert refused.value.message.startswith("This month's model budget for the workshop is spent.")
+            assert refused.value.data["run_id"]
+
+    anyio.run(scenario)
+    assert priced.requests == []  # no model call was made
