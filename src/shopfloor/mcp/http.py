@@ -137,6 +137,7 @@ class McpEndpoint:
             finally:
                 group.cancel_scope.cancel()
                 self._app = None
+                self.backend.dispose()
 
     async def _serve(self) -> None:
         assert self._ready is not None

@@ -71,6 +71,12 @@ class Backend:
                 self._store = workshop.open_store(self.settings.workshop_db_url())
             return self._store
 
+    def dispose(self) -> None:
+        """Close the workshop store's pooled connections, if it was opened (it reopens on next use)."""
+        with self._lock:
+            if self._store is not None:
+                self._store.dispose()
+
     @property
     def records(self) -> Path:
         """The shifts record store's file."""
