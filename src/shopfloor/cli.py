@@ -1,4 +1,4 @@
-"""The ``shopfloor`` command: ``serve``, ``prepare``, ``workshop ...``, ``shifts ...`` and ``eval ...``."""
+"""The ``shopfloor`` command: ``serve``, ``prepare``, ``mcp``, ``workshop ...``, ``shifts ...`` and ``eval ...``."""
 
 from __future__ import annotations
 
@@ -69,6 +69,25 @@ def serve(
         log_level="warning",
         **limits,
     )
+
+
+@app.command()
+def mcp(
+    as_email: str = typer.Option(
+        ..., "--as", help="The workshop user the calls run as (their workshop and role)."
+    ),
+) -> None:
+    """Serve both apps' guarded tools to a local MCP client over stdio (docs/mcp.md)."""
+    import anyio
+
+    from shopfloor.mcp.stdio import UnknownUser, serve_stdio
+
+    try:
+        anyio.run(serve_stdio, get_settings(), as_email)
+    except UnknownUser as error:
+        # stdout is the protocol: the reason goes to stderr.
+        typer.echo(str(error), err=True)
+        raise typer.Exit(2) from None
 
 
 @app.command()

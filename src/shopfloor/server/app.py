@@ -13,10 +13,13 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from fastapi import FastAPI
 from fastapi.responses import HTMLResponse
 from starlette.applications import Starlette
+from starlette.routing import Route
 from starlette.types import ASGIApp
 
 from shopfloor import __version__
 from shopfloor.agent.providers import close_providers
+from shopfloor.mcp.http import METHODS as MCP_METHODS
+from shopfloor.mcp.http import McpEndpoint
 from shopfloor.server.health import (
     HEALTH_RESPONSES,
     READY_RESPONSES,
@@ -58,6 +61,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     middleware."""
     settings = settings or get_settings()
     subs: list[ASGIApp] = []
+    # Both apps' tools for MCP clients (docs/mcp.md); the SDK is imported in the background at start.
+    mcp_endpoint = McpEndpoint(settings)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -66,6 +71,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             for sub in subs:
                 if isinstance(sub, Starlette):
                     await stack.enter_async_context(sub.router.lifespan_context(sub))
+            await stack.enter_async_context(mcp_endpoint.running())
             yield
         close_providers()  # the shared model clients and their connections (docs/providers.md)
 
@@ -124,6 +130,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             f"<p><small>version {html.escape(__version__)} · model: {html.escape(settings.model)}</small></p>"
             "</body></html>"
         )
+
+    app.router.routes.append(Route("/mcp", endpoint=mcp_endpoint, methods=MCP_METHODS))
 
     # The workshop functions also answer at the top level (docs/workshop-agent.md, "Contract").
     app.add_middleware(PathAliasMiddleware, aliases={"/functions/v1/": "/workshop/functions/v1/"})

@@ -14,10 +14,29 @@ if TYPE_CHECKING:
     from shopfloor.shifts.answers.answer import Answer
     from shopfloor.shifts.answers.reports import period_report
     from shopfloor.shifts.api import create_app
+    from shopfloor.shifts.catalog import model_registry as tool_registry
     from shopfloor.shifts.investigation import investigate, investigate_address
-    from shopfloor.shifts.plant.scope import Scope
+    from shopfloor.shifts.planning.plans import AddressError, parse_address
+    from shopfloor.shifts.plant.scope import Scope, ScopeError
+    from shopfloor.shifts.records.store import StoreUnavailable
+    from shopfloor.shifts.records.store import open_existing as open_records
+    from shopfloor.shifts.tools.context import RunContext as ToolContext
 
-__all__ = ["Answer", "Scope", "create_app", "investigate", "investigate_address", "period_report"]
+__all__ = [
+    "AddressError",
+    "Answer",
+    "Scope",
+    "ScopeError",
+    "StoreUnavailable",
+    "ToolContext",
+    "create_app",
+    "investigate",
+    "investigate_address",
+    "open_records",
+    "parse_address",
+    "period_report",
+    "tool_registry",
+]
 
 
 def __getattr__(name: str) -> Any:
@@ -30,10 +49,27 @@ def __getattr__(name: str) -> Any:
         from shopfloor.shifts import investigation
 
         return getattr(investigation, name)
-    if name == "Scope":
+    if name in ("Scope", "ScopeError"):
         from shopfloor.shifts.plant import scope
 
-        return scope.Scope
+        return getattr(scope, name)
+    # The read-only tools as a live model is offered them, for a client outside the app (the MCP server).
+    if name == "tool_registry":
+        from shopfloor.shifts import catalog
+
+        return catalog.model_registry
+    if name == "ToolContext":
+        from shopfloor.shifts.tools import context
+
+        return context.RunContext
+    if name in ("AddressError", "parse_address"):
+        from shopfloor.shifts.planning import plans
+
+        return getattr(plans, name)
+    if name in ("open_records", "StoreUnavailable"):
+        from shopfloor.shifts.records import store
+
+        return store.open_existing if name == "open_records" else store.StoreUnavailable
     if name == "period_report":
         from shopfloor.shifts.answers import reports
 

@@ -230,6 +230,7 @@ def _admit(
     now: Callable[[], datetime],
     language: Language,
     logger: RunLogger,
+    client: str | None = None,
 ) -> _Admitted:
     """Validate the body, read the tagged hat and insert the run row within the hourly limit (steps 1 to 3 of
     docs/workshop-agent.md, "One run"). A refusal is logged and raised as ``ApiError``, with no run row."""
@@ -251,6 +252,8 @@ def _admit(
                 "hat_code": request.hat_tag,
                 "model": model_name,
                 "chars": len(request.note),
+                # Who sent the note when it did not come from the page or the API (an MCP client).
+                **({"client": client} if client else {}),
             },
         )
         row = RunRow(
@@ -410,14 +413,16 @@ def run_agent(
     now: Callable[[], datetime] = lambda: datetime.now(UTC),
     limits: LoopLimits = LIMITS,
     language: Language = "en",
+    client: str | None = None,
 ) -> dict[str, Any]:
     """Run the workshop agent for one note and return the response body (or raise ``ApiError``).
 
     ``language`` is the language of the page the note came from ("es" or "en"); the offline reader writes
-    its summary in it."""
+    its summary in it. ``client`` tags the run's start event with the client that sent the note (the MCP
+    server's ``mcp:<client name>``)."""
     started = time.monotonic()
     logger = RunLogger(request_id, actor)
-    run = _admit(store, actor, body, provider, request_id, rate_limit_per_hour, now, language, logger)
+    run = _admit(store, actor, body, provider, request_id, rate_limit_per_hour, now, language, logger, client)
     trace = Trace()
     ctx = _context(run, actor, request_id, now, trace, logger)
     if isinstance(provider, ReadsUserMessage):
