@@ -50,8 +50,9 @@ def test_worst_case_is_the_request_bound_plus_max_tokens_at_the_table_rates():
     assert worst_case_usd(FLASH, 976, 1000) == pytest.approx(0.0006)
     # Opus bills cache writes at $5/M, dearer than its $4/M input: 2000 × 5 + 1000 × 20.
     assert worst_case_usd("claude-opus-5-5", 976, 1000) == pytest.approx(0.03)
-    # gpt-6.1-terra past 272,000 prompt tokens: input × 2 (2.00), output × 1.5 (7.50).
-    assert worst_case_usd("gpt-6.1-terra", 300_000, 1000) == pytest.approx((301_024 * 2 + 1000 * 7.5) / 1e6)
+    # gpt-6.1-terra past 272,000 prompt tokens: input and cache × 2 (the dearer is the write, 2.50), output
+    # × 1.5 (7.50).
+    assert worst_case_usd("gpt-6.1-terra", 300_000, 1000) == pytest.approx((301_024 * 2.5 + 1000 * 7.5) / 1e6)
     assert worst_case_usd("openai-compatible/llama3", 976, 1000) is None
     assert worst_case_usd("offline-reader", 976, 1000) == 0.0
 
