@@ -1,4 +1,5 @@
-"""The ``shopfloor`` command: ``serve``, ``prepare``, ``mcp``, ``workshop ...``, ``shifts ...`` and ``eval ...``."""
+"""The ``shopfloor`` command: ``serve``, ``prepare``, ``mcp``, ``models``, ``spend``, ``workshop ...``,
+``shifts ...`` and ``eval ...``."""
 
 from __future__ import annotations
 
@@ -88,6 +89,47 @@ def mcp(
         # stdout is the protocol: the reason goes to stderr.
         typer.echo(str(error), err=True)
         raise typer.Exit(2) from None
+
+
+@app.command()
+def models(
+    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+    today: str = typer.Option(
+        None, help="Judge the rows' age on this day, YYYY-MM-DD (default: today, UTC)."
+    ),
+) -> None:
+    """The model table: provider, model, prices, limits, retirement, source and the day it was checked."""
+    import json
+    from datetime import UTC, date, datetime
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from shopfloor.agent.capabilities import MAX_ROW_AGE_DAYS, model_rows, stale_rows
+
+    try:
+        day = date.fromisoformat(today) if today else datetime.now(UTC).date()
+    except ValueError:
+        raise typer.BadParameter("today must look like 2026-12-01", param_hint="--today") from None
+    rows = model_rows()
+    stale = [info.name for info in stale_rows(day)]
+    if as_json:
+        typer.echo(json.dumps({"today": day.isoformat(), "stale": stale, "models": rows}, indent=2))
+    else:
+        table = Table("provider", "model", "input", "output", "cache read", "cache write", "context",
+                      "max output", "retires", "source", "checked")  # fmt: skip
+        table.columns[9].overflow = "fold"  # a URL is never cut short
+        for row in [{**r, "source": r["source"].replace(" ; ", "\n")} for r in rows]:
+            table.add_row(*(row[k] for k in ("provider", "model", "input", "output", "cache_read",
+                          "cache_write", "context", "max_output", "retires", "source", "checked")))  # fmt: skip
+        Console(width=200).print(table)
+        typer.echo("USD per million tokens. Notes where sources disagree: docs/pricing.md.")
+    if stale:
+        typer.echo(
+            f"warning: checked more than {MAX_ROW_AGE_DAYS} days before {day.isoformat()}, re-check: "
+            + ", ".join(stale),
+            err=True,
+        )
 
 
 @app.command()

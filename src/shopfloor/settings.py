@@ -50,6 +50,12 @@ class Settings(BaseSettings):
     provider: str | None = None
     # The OpenAI-compatible server's URL, with its version path (e.g. http://127.0.0.1:8080/v1).
     base_url: str | None = None
+    # What the OpenAI-compatible server must be told (docs/providers.md, "Server profiles"): a named profile,
+    # and overrides of its strict flag, its tool_choice support and its context size in tokens.
+    server_profile: str = "openai"
+    server_strict: bool | None = None
+    server_tool_choice: bool | None = None
+    server_context_tokens: int | None = Field(default=None, ge=512)
     # Retries the provider SDK makes on 429/5xx before a call fails (docs/providers.md, retries).
     provider_max_retries: int = 2
 

@@ -50,8 +50,9 @@ def test_worst_case_is_the_request_bound_plus_max_tokens_at_the_table_rates():
     assert worst_case_usd(FLASH, 976, 1000) == pytest.approx(0.0006)
     # Opus bills cache writes at $5/M, dearer than its $4/M input: 2000 × 5 + 1000 × 20.
     assert worst_case_usd("claude-opus-5-5", 976, 1000) == pytest.approx(0.03)
-    # gpt-6.1-terra past 272,000 prompt tokens: input × 2 (2.00), output × 1.5 (7.50).
-    assert worst_case_usd("gpt-6.1-terra", 300_000, 1000) == pytest.approx((301_024 * 2 + 1000 * 7.5) / 1e6)
+    # gpt-6.1-terra past 272,000 prompt tokens: input and cache × 2 (the dearer is the write, 2.50), output
+    # × 1.5 (7.50).
+    assert worst_case_usd("gpt-6.1-terra", 300_000, 1000) == pytest.approx((301_024 * 2.5 + 1000 * 7.5) / 1e6)
     assert worst_case_usd("openai-compatible/llama3", 976, 1000) is None
     assert worst_case_usd("offline-reader", 976, 1000) == 0.0
 
@@ -87,13 +88,13 @@ def test_a_call_past_the_cap_is_never_made(ledger, registry, ctx):
 
 def test_the_cap_stops_a_run_between_calls(ledger, registry, ctx):
     # The first call's worst case fits; after it, the second does not (cap $0.001, a worst case is about
-    # $0.0005 and the first call is charged its real cost of $0.0006 at 5000 input tokens).
-    first = tool_turn(("lookup", {"name": "a"}), usage=Usage(5000, 250), model=FLASH)
+    # $0.00054 and the first call is charged its real cost of $0.0005 at 3000 input and 500 output tokens).
+    first = tool_turn(("lookup", {"name": "a"}), usage=Usage(3000, 500), model=FLASH)
     provider = ScriptedProvider([first, end()], model=FLASH)
     outcome = run(provider, registry, ctx, budget(ledger, 0.001))
     assert outcome.outcome is Outcome.BUDGET_EXHAUSTED
     assert len(provider.requests) == 1 and outcome.iterations == 1
-    assert month(ledger).spent_usd == pytest.approx(0.0006)  # 5000 × 0.10 + 250 × 0.40 per million
+    assert month(ledger).spent_usd == pytest.approx(0.0005)  # 3000 × 0.10 + 500 × 0.40 per million
 
 
 def test_a_tenant_cap_in_the_table_overrides_the_setting(ledger, registry, ctx):

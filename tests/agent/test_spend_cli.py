@@ -32,7 +32,7 @@ def test_spend_prints_the_month_by_app_model_and_day(tmp_path, monkeypatch):
             ("shifts", "plant", date(2026, 12, 2), 3_000_000),
             ("workshop", "ws-a", date(2026, 11, 30), 9_000_000),  # another month: not shown
         ):
-            hold = book.reserve(app_name, tenant, day, FLASH, 600_000, None)
+            hold = book.reserve(app_name, tenant, day, FLASH, 9_000_000, None)
             book.settle(app_name, tenant, hold, nano)
         runner = CliRunner()
         result = runner.invoke(app, ["spend", "--month", "2026-12", "--json"])

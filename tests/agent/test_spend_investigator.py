@@ -33,7 +33,7 @@ def plant_budget(tmp_path):
 
 
 def kpis_then_finish():
-    first = tool_turn(("get_shift_kpis", {"shift": 2}), usage=Usage(50_000, 2000), model=FLASH)
+    first = tool_turn(("get_shift_kpis", {"shift": 2}), usage=Usage(12_000, 2000), model=FLASH)
     return ScriptedProvider([first, text_turn('{"evidence": []}', model=FLASH)], model=FLASH)
 
 
@@ -53,14 +53,14 @@ def test_the_cap_stops_the_planner_between_calls_and_keeps_only_real_evidence(co
     ledger, make = plant_budget
     planner = kpis_then_finish()
     # The first call's worst case is about 20 KB of prompt (the catalog and system prompt) at $0.10/M plus
-    # 8,000 output tokens at $0.40/M, under $0.006; it then costs $0.0058, and no second worst case
-    # (at least the $0.0032 of its output) fits in what is left.
+    # 8,000 output tokens at $0.40/M, under $0.006; it then costs $0.002, and no second worst case
+    # (its $0.0032 of output plus the same prompt's $0.002) fits in the $0.004 left.
     answer = investigate("show the KPIs", SHIFT2, conn, planner=planner, budget=make(0.006))
     assert answer.status == "budget_exhausted" and len(planner.requests) == 1
     assert [e["tool"] for e in answer.evidence] == ["get_shift_kpis"]  # the one tool call that ran
     assert answer.sections[1]["text"].startswith("The plant's monthly model budget is spent")
     (total,) = ledger.months("2026-12", None)
-    assert total.spent_usd == pytest.approx(0.0058)  # 50,000 × $0.10/M + 2,000 × $0.40/M
+    assert total.spent_usd == pytest.approx(0.002)  # 12,000 × $0.10/M + 2,000 × $0.40/M
 
 
 def test_the_offline_planner_is_never_counted(conn, plant_budget):  # noqa: F811

@@ -71,11 +71,12 @@ def worst_case_usd(model: str, prompt_bytes: int, max_tokens: int) -> float | No
     if price is None:
         return None
     prompt = prompt_bytes + PROMPT_OVERHEAD_TOKENS
-    input_rate, output_rate = price.input, price.output
+    input_rate, output_rate, write_rate = price.input, price.output, price.cache_write or 0.0
     if price.long_prompt_tokens is not None and prompt > price.long_prompt_tokens:
         input_rate *= price.long_input_factor
+        write_rate *= price.long_input_factor  # cache rates are multiplied too (docs/pricing.md)
         output_rate *= price.long_output_factor
-    input_rate = max(input_rate, price.cache_write or 0.0)
+    input_rate = max(input_rate, write_rate)
     return (prompt * input_rate + max_tokens * output_rate) / 1_000_000
 
 

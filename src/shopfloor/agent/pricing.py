@@ -32,23 +32,29 @@ def cost_usd(model: str, usage: Usage) -> float | None:
     price = price_for(model)
     if price is None:
         return None
+    if price.cache_read is None and usage.cache_read:
+        return None  # no published cache-read rate: the call's cost is unknown
     input_rate, output_rate = price.input, price.output
+    read_rate, write_rate = price.cache_read or 0.0, price.cache_write
     if price.long_prompt_tokens is not None and usage.prompt_tokens > price.long_prompt_tokens:
+        # "2x input and cache rates and 1.5x output for the full request" (docs/pricing.md)
         input_rate *= price.long_input_factor
+        read_rate *= price.long_input_factor
+        write_rate = write_rate * price.long_input_factor if write_rate is not None else None
         output_rate *= price.long_output_factor
-    write_rate = price.cache_write if price.cache_write is not None else input_rate
+    write = write_rate if write_rate is not None else input_rate
     total = (
         usage.input_tokens * input_rate
         + usage.output_tokens * output_rate
-        + usage.cache_read * price.cache_read
-        + usage.cache_write * write_rate
+        + usage.cache_read * read_rate
+        + usage.cache_write * write
     )
     return round(total / 1_000_000, 8)
 
 
-def _rate(value: float | None) -> str:
+def _rate(value: float | None, missing: str = "n/a") -> str:
     if value is None:
-        return "n/a"
+        return missing
     return f"{value:.2f}" if round(value, 2) == value else f"{value:g}"
 
 
@@ -66,18 +72,19 @@ def price_table_markdown() -> str:
             long = "-"
             if price.long_prompt_tokens is not None:
                 long = (
-                    f"> {price.long_prompt_tokens:,} tokens: input × {price.long_input_factor:g}, "
+                    f"> {price.long_prompt_tokens:,} tokens: input and cache × {price.long_input_factor:g}, "
                     f"output × {price.long_output_factor:g}"
                 )
             cells = [
                 _rate(price.input),
                 _rate(price.output),
-                _rate(price.cache_read),
+                _rate(price.cache_read, "unknown"),
                 _rate(price.cache_write),
                 long,
             ]
         retires = "-"
         if info.retires is not None:
-            retires = info.retires.isoformat() + (f" ({info.replacement})" if info.replacement else "")
+            via = "routed to " if info.routed else ""
+            retires = info.retires.isoformat() + (f" ({via}{info.replacement})" if info.replacement else "")
         lines.append(f"| {info.name} | {info.provider} | " + " | ".join(cells) + f" | {retires} |")
     return "\n".join(lines) + "\n"

@@ -21,7 +21,7 @@ import threading
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import (
@@ -39,6 +39,15 @@ from sqlalchemy import (
 )
 
 from shopfloor.agent.budget import BudgetExhausted, Hold, to_nano, to_usd, worst_case_usd
+from shopfloor.logs import get_logger
+
+log = get_logger("shopfloor.agent.spend")
+
+# A reservation is a lease: an open call older than this was left by a process that died before settling it
+# (no call of ours lives this long: a run's budget is under a minute, docs/architecture.md "Bounds"). The next
+# reservation of its tenant releases it, counted as spent at its hold, since the request may have reached the
+# provider and been billed (docs/pricing.md, "Leases").
+LEASE_S = 15 * 60
 
 METADATA = MetaData()
 
@@ -114,6 +123,12 @@ _SETTLE_MONTH = text(
     "WHERE app = :app AND tenant = :tenant AND month = :month"
 )
 
+# Expired leases of one tenant's month: closed with an unknown cost, their hold charged as spent.
+_EXPIRED = text(
+    "SELECT id, reserved_nano FROM spend_calls WHERE app = :app AND tenant = :tenant AND month = :month "
+    "AND charged_nano IS NULL AND created_at < :before"
+)
+
 _SET_CAP = text(
     "INSERT INTO spend_caps (app, tenant, cap_nano) VALUES (:app, :tenant, :cap) "
     "ON CONFLICT (app, tenant) DO UPDATE SET cap_nano = excluded.cap_nano"
@@ -164,9 +179,15 @@ class SqlLedger:
     """The ledger on one database. ``begin`` opens one write transaction (the workshop store passes its own,
     which queues SQLite writers); by default ``engine.begin``."""
 
-    def __init__(self, engine: Engine, begin: Callable[[], AbstractContextManager[Connection]] | None = None):
+    def __init__(
+        self,
+        engine: Engine,
+        begin: Callable[[], AbstractContextManager[Connection]] | None = None,
+        lease_s: float = LEASE_S,
+    ):
         self.engine = engine
         self._begin = begin or engine.begin
+        self.lease_s = lease_s
 
     def reserve(
         self,
@@ -182,6 +203,7 @@ class SqlLedger:
         keys = {"app": app, "tenant": tenant, "month": month, "default_cap": default_cap_nano}
         with self._begin() as conn:
             conn.execute(_ENSURE_MONTH, keys)
+            self._release_expired(conn, keys)
             if amount_nano is None:
                 held = conn.execute(_RESERVE_UNPRICED, keys).rowcount == 1
             else:
@@ -215,9 +237,44 @@ class SqlLedger:
             )
         raise BudgetExhausted(message, cap_usd, to_usd(spent))
 
+    def _release_expired(self, conn: Connection, keys: dict[str, Any]) -> None:
+        """Close the tenant's open calls older than the lease (their process died mid-call)."""
+        now = datetime.now(UTC)
+        before = now - timedelta(seconds=self.lease_s)
+        for call_id, reserved in conn.execute(_EXPIRED, {**keys, "before": before}).all():
+            closed = conn.execute(_CLOSE_CALL, {"id": call_id, "cost": None, "charged": reserved, "now": now})
+            if closed.rowcount == 1:
+                conn.execute(_SETTLE_MONTH, {**keys, "reserved": reserved, "charged": reserved})
+                log.warning(
+                    "agent.spend.lease_expired",
+                    extra={
+                        "app": keys["app"],
+                        "tenant": keys["tenant"],
+                        "call": call_id,
+                        "held_nano": reserved,
+                    },
+                )
+
     def settle(self, app: str, tenant: str, hold: Hold, cost_nano: int | None) -> None:
-        """Close the call: charge ``cost_nano`` (None: unknown, the worst case stays charged)."""
+        """Close the call: charge ``cost_nano`` (None: unknown, the worst case stays charged).
+
+        A cost above the hold (a provider that reported more output than the request's ``max_tokens``) is
+        recorded as it is, but only the hold counts against the cap, so settling never passes it; the
+        overrun is logged as ``agent.spend.overrun`` and shows in ``shopfloor spend`` (cost above charged).
+        """
         charged = hold.reserved_nano if cost_nano is None else cost_nano
+        if cost_nano is not None and hold.reserved_nano and cost_nano > hold.reserved_nano:
+            charged = hold.reserved_nano
+            log.warning(
+                "agent.spend.overrun",
+                extra={
+                    "app": app,
+                    "tenant": tenant,
+                    "model": hold.model,
+                    "held_nano": hold.reserved_nano,
+                    "cost_nano": cost_nano,
+                },
+            )
         now = datetime.now(UTC)
         with self._begin() as conn:
             closed = conn.execute(

@@ -40,7 +40,7 @@ def said(output: str) -> str:
         ("llama-3", "cannot tell which provider serves model 'llama-3'"),
         ("analyst:gpt-6.1-terra", "the analyst plans on a Claude model"),
         ("claude-opus-5-5", "needs ANTHROPIC_API_KEY in the environment"),
-        ("gemini-2.5-flash", "use gemini-3.5-flash-lite instead"),
+        ("claude-sonnet-4-5", "use claude-sonnet-5-5 instead"),
     ],
 )
 def test_a_planner_that_cannot_run_is_a_bad_parameter(store_path, model, message):

@@ -18,8 +18,8 @@ from shopfloor.workshop.store import models as m
 from .conftest import SAMPLE_NOTE
 from .test_http_cli import cli_env, db_path, make_client, post, rows, store, token  # noqa: F401 - fixtures
 
-# Retired by Google on 2026-12-01 (docs/pricing.md); the replacement the error must name.
-RETIRED, REPLACEMENT = "gemini-2.5-flash", "gemini-3.5-flash-lite"
+# Retired by Anthropic on 2026-11-30 (docs/pricing.md); the replacement the error must name.
+RETIRED, REPLACEMENT = "claude-sonnet-4-5", "claude-sonnet-5-5"
 LOCAL = {"provider": "openai-compatible", "base_url": "http://127.0.0.1:9/v1"}
 
 
@@ -46,7 +46,7 @@ def test_a_local_server_without_a_model_name_is_refused_not_served_offline():
 
 
 def test_a_retired_model_is_refused_naming_its_replacement_even_with_a_key(monkeypatch):
-    monkeypatch.setenv("GEMINI_API_KEY", "test-key-not-real")
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key-not-real")
     with pytest.raises(ProviderConfigError) as caught:
         choose_provider(RETIRED, Settings())
     assert "retired" in str(caught.value) and REPLACEMENT in str(caught.value)

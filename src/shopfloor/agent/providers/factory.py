@@ -10,7 +10,12 @@ from typing import TYPE_CHECKING, Any
 
 from shopfloor.agent.capabilities import retirement_problem
 from shopfloor.agent.providers.profiles import PROFILES, ModelProfile, family_serving, profile_named
-from shopfloor.agent.providers.profiles.chat_completions import LOCAL
+from shopfloor.agent.providers.profiles.chat_completions import (
+    LOCAL,
+    SERVER_PROFILES,
+    ServerProfile,
+    server_profile,
+)
 from shopfloor.settings import KEY_ENV, Settings, provider_key
 
 if TYPE_CHECKING:
@@ -77,26 +82,42 @@ def make_provider(
             raise ProviderConfigError(
                 f"SHOPFLOOR_PROVIDER={LOCAL_PROVIDER} needs SHOPFLOOR_BASE_URL (e.g. http://127.0.0.1:8080/v1)"
             )
+        found = server_profile(settings)
+        if found is None:
+            raise ProviderConfigError(
+                f"unknown SHOPFLOOR_SERVER_PROFILE {settings.server_profile!r}; use one of "
+                + ", ".join(SERVER_PROFILES)
+            )
+        server = found
         # A local server rarely takes a key; OPENAI_API_KEY is sent when set (some gateways want one).
         key = provider_key("openai")
     else:
         key = provider_key(kind)
         if not key:
             raise ProviderConfigError(f"model {model!r} needs {KEY_ENV[kind]} in the environment")
+        server = SERVER_PROFILES["openai"]
     if http_client is not None:  # a test's recorded exchanges: a client of its own, never shared
-        return _build(kind, model, key, settings.base_url, retries, http_client)
-    return _shared(kind, model, key, settings.base_url, retries)
+        return _build(kind, model, key, settings.base_url, retries, http_client, server)
+    return _shared(kind, model, key, settings.base_url, retries, server)
 
 
 def _build(
-    kind: str, model: str, key: str | None, base_url: str | None, retries: int, http_client: httpx2.Client
+    kind: str,
+    model: str,
+    key: str | None,
+    base_url: str | None,
+    retries: int,
+    http_client: httpx2.Client,
+    server: ServerProfile,
 ) -> Provider:
     """A new adapter for ``kind`` on ``http_client``."""
     if kind == LOCAL_PROVIDER:
         from shopfloor.agent.providers.chat_completions_provider import ChatCompletionsProvider
 
         assert base_url is not None
-        return ChatCompletionsProvider(base_url, model, key, http_client=http_client, max_retries=retries)
+        return ChatCompletionsProvider(
+            base_url, model, key, http_client=http_client, max_retries=retries, server=server
+        )
     assert key is not None
     if kind == "gemini":
         from shopfloor.agent.providers.gemini_provider import GeminiProvider
@@ -115,21 +136,24 @@ def _build(
 # The adapters keep no per-run state, so runs on other models of the same provider share the client too
 # (a shallow copy with another default model). Closed by close_providers() on shutdown.
 _lock = threading.Lock()
-_clients: dict[tuple[str, str, str | None, int], tuple[Any, httpx2.Client]] = {}
+_clients: dict[tuple[str, str, str | None, int, ServerProfile], tuple[Any, httpx2.Client]] = {}
 
 
-def _shared(kind: str, model: str, key: str | None, base_url: str | None, retries: int) -> Provider:
+def _shared(
+    kind: str, model: str, key: str | None, base_url: str | None, retries: int, server: ServerProfile
+) -> Provider:
     from shopfloor.agent.providers.transport import pooled_client
 
     # The key is part of the identity (a rotated key gets a new client) but is kept only as a digest.
     digest = hashlib.sha256((key or "").encode()).hexdigest()
     with _lock:
-        found = _clients.get((kind, digest, base_url, retries))
+        identity = (kind, digest, base_url, retries, server)
+        found = _clients.get(identity)
         if found is None:
             http = pooled_client()
-            built: Any = _build(kind, model, key, base_url, retries, http)
+            built: Any = _build(kind, model, key, base_url, retries, http, server)
             found = (built, http)
-            _clients[(kind, digest, base_url, retries)] = found
+            _clients[identity] = found
     adapter = found[0]
     if adapter.model == model:
         return adapter  # type: ignore[no-any-return]

@@ -150,7 +150,18 @@ def build_input(request: ModelRequest) -> list[dict[str, Any]]:
         if isinstance(message, UserText):
             items.append({"role": "user", "content": message.text})
         elif isinstance(message, AssistantTurn):
-            items.extend(message.turn.native or _items_from_turn(message.turn))
+            # With store false, a reasoning item without its encrypted content is refused on the next call
+            # ("Item with id 'rs_...' not found"): it only comes back so for a model the table does not mark
+            # as reasoning (no include was asked), and it is dropped rather than failing call two.
+            items.extend(
+                item
+                for item in message.turn.native or _items_from_turn(message.turn)
+                if not (
+                    isinstance(item, dict)
+                    and item.get("type") == "reasoning"
+                    and not item.get("encrypted_content")
+                )
+            )
         elif isinstance(message, ToolResults):
             items.extend(
                 {

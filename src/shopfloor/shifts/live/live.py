@@ -243,13 +243,22 @@ def ask_live(
     after: str | None = None,
     http_client: httpx2.Client | None = None,
     narrative: bool = True,
+    budget: Any = None,
 ) -> Answer:
     """``investigate_live`` with the planner named ``planner`` built from the settings (its key from the
-    environment); the same provider writes the narrative unless ``narrative`` is False."""
+    environment); the same provider writes the narrative unless ``narrative`` is False. Its model calls are
+    held to ``budget``, by default the plant's monthly cap (``shopfloor shifts ask --model`` and ``shopfloor
+    eval shifts`` come through here; docs/pricing.md, "Spend under a cap")."""
     choice = parse_planner(planner, settings)
     if choice.kind == "offline":
         return investigate(question, scope, conn, history=history, after=after)
     provider = build_provider(choice, settings, http_client)
+    if budget is None:
+        from shopfloor.agent.spend import budget_for
+
+        budget = budget_for(
+            settings.workshop_db_url(), "shifts", settings.shifts_plant_id, settings.monthly_cap_usd
+        )
     return investigate_live(
         question,
         scope,
@@ -259,6 +268,7 @@ def ask_live(
         history=history,
         after=after,
         narrative=provider if narrative else None,
+        budget=budget,
     )
 
 

@@ -1,0 +1,184 @@
+"""A stand-in for the local servers people run, speaking Chat Completions over real HTTP on 127.0.0.1.
+
+It plays a tiny scripted model: the first request gets a turn that looks up ``Rosa`` and ``Ana`` with the
+``lookup`` tool; a request that carries tool results gets the final text. A :class:`Behaviour` changes one
+thing the way one server family does it (the shape of a tool call, the finish reason, what it refuses), so
+each test plays one behaviour through the real ``openai`` SDK and the real adapter. The server checks what a
+strict server checks (every ``tool`` message answers a call id the assistant message carried, no empty or
+null ids), so an id the adapter failed to repair is a 400 here as on llama.cpp or LM Studio. It counts the
+calls it answered.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+FINAL_TEXT = "I understood: Rosa and Ana were looked up."
+
+
+@dataclass(frozen=True)
+class Behaviour:
+    """One server quirk. Defaults are the documented wire format."""
+
+    name: str
+    call_type: str | None = "function"  # None: the tool call carries no ``type``
+    ids: tuple[Any, Any] | None = ("call_r1", "call_a2")  # None: no ``id`` key at all
+    tool_finish: str | None = "tool_calls"
+    end_finish: str | None = "stop"
+    arguments_as_object: bool = False
+    content_parts: bool = False  # the final text as a list of text parts
+    usage: bool = True
+    model: bool = True
+    reasoning_content: bool = False  # the message carries the model's reasoning beside the content
+    refuse_strict: bool = False  # 400 on ``strict`` in a function tool (LocalAI v4.9.0, llama-cpp backend)
+    refuse_tool_choice: bool = False  # 400 on any ``tool_choice``
+    context_tokens: int | None = None  # 400 when the prompt estimate plus ``max_tokens`` passes it
+    refuse_tools: bool = False  # the model has no tool support: 400 on any ``tools``
+
+
+@dataclass
+class Seen:
+    """What the server saw, shared with the test."""
+
+    bodies: list[dict[str, Any]] = field(default_factory=list)
+    answered: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+def _refusal(body: dict[str, Any], behaviour: Behaviour) -> str | None:
+    """Why this server would answer 400, or None."""
+    tools = body.get("tools") or []
+    if behaviour.refuse_tools and tools:
+        return f"model {body.get('model')} does not support tools"
+    if behaviour.refuse_strict and any("strict" in t.get("function", {}) for t in tools):
+        return "Unrecognized request argument supplied: strict"
+    if behaviour.refuse_tool_choice and "tool_choice" in body:
+        return "tool_choice is not supported"
+    if behaviour.context_tokens is not None:
+        prompt = len(json.dumps(body.get("messages"), ensure_ascii=False).encode()) // 4
+        prompt += len(json.dumps(tools).encode()) // 4
+        if prompt + int(body.get("max_tokens") or 0) > behaviour.context_tokens:
+            return (
+                f"the request exceeds the available context size ({behaviour.context_tokens} tokens), "
+                "try increasing it"
+            )
+    known: set[str] = set()
+    for message in body.get("messages", []):
+        for call in message.get("tool_calls") or []:
+            call_id = call.get("id")
+            if not isinstance(call_id, str) or not call_id:
+                return "assistant tool_calls[].id must be a non-empty string"
+            if isinstance(call.get("function", {}).get("arguments"), dict):
+                return "tool_calls[].function.arguments must be a string"
+            known.add(call_id)
+        if message.get("role") == "tool" and message.get("tool_call_id") not in known:
+            return f"tool_call_id {message.get('tool_call_id')!r} answers no tool call"
+    return None
+
+
+def _answer(body: dict[str, Any], behaviour: Behaviour, number: int) -> dict[str, Any]:
+    has_results = any(m.get("role") == "tool" for m in body.get("messages", []))
+    message: dict[str, Any] = {"role": "assistant"}
+    if has_results:
+        text = FINAL_TEXT
+        message["content"] = [{"type": "text", "text": text}] if behaviour.content_parts else text
+        finish = behaviour.end_finish
+    else:
+        message["content"] = None
+        calls = []
+        for index, name in enumerate(("Rosa", "Ana")):
+            arguments: Any = {"name": name}
+            call: dict[str, Any] = {
+                "function": {
+                    "name": "lookup",
+                    "arguments": arguments if behaviour.arguments_as_object else json.dumps(arguments),
+                }
+            }
+            if behaviour.call_type is not None:
+                call["type"] = behaviour.call_type
+            if behaviour.ids is not None:
+                call["id"] = behaviour.ids[index]
+            calls.append(call)
+        message["tool_calls"] = calls
+        finish = behaviour.tool_finish
+    if behaviour.reasoning_content:
+        message["reasoning_content"] = "The note names two people; look both up."
+    answer: dict[str, Any] = {
+        "id": f"chatcmpl-{behaviour.name}-{number}",
+        "object": "chat.completion",
+        "created": 1796032800 + number,
+        "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+    }
+    if behaviour.model:
+        answer["model"] = "qwen3-8b-instruct-q4_k_m"
+    if behaviour.usage:
+        answer["usage"] = {
+            "prompt_tokens": 300 + number,
+            "completion_tokens": 20,
+            "total_tokens": 320 + number,
+        }
+    return answer
+
+
+class ChatServer:
+    """``with ChatServer(Behaviour("...")) as server:`` serves ``{server.url}/v1/chat/completions``."""
+
+    def __init__(self, behaviour: Behaviour) -> None:
+        self.behaviour = behaviour
+        self.seen = Seen()
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *_args: object) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("content-length") or 0)
+                body = json.loads(self.rfile.read(length) or b"{}")
+                with outer.seen.lock:
+                    outer.seen.bodies.append(body)
+                    number = len(outer.seen.bodies)
+                if self.path != "/v1/chat/completions":
+                    self._send(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
+                    return
+                refused = _refusal(body, outer.behaviour)
+                if refused is not None:
+                    self._send(
+                        400, {"error": {"code": 400, "message": refused, "type": "invalid_request_error"}}
+                    )
+                    return
+                with outer.seen.lock:
+                    outer.seen.answered += 1
+                self._send(200, _answer(body, outer.behaviour, number))
+
+            def _send(self, status: int, payload: dict[str, Any]) -> None:
+                data = json.dumps(payload).encode()
+                self.send_response(status)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        """The server's base URL with the version path the SDK is given."""
+        host, port = self._server.server_address[:2]
+        return f"http://{host!s}:{port}/v1"
+
+    def __enter__(self) -> ChatServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self._server.shutdown()
+        self._server.server_close()
