@@ -10,6 +10,7 @@ import re
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -265,6 +266,15 @@ def test_sign_out_says_how_many_notes_it_deletes(
     page.click("header form[hx-post$='/signout'] button")
     page.wait_for_url("**/workshop/signin**")
     assert said and said[0].startswith("1 nota está por enviar")
+    # Signing in needs the server: offline the (kept) sign-in page says so and its button waits.
+    page.context.set_offline(True)
+    page.goto(workshop_server.url("/workshop/signin"))
+    expect(page.locator("#offline-line")).to_be_visible()
+    expect(page.locator("form button[type=submit]")).to_be_disabled()
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator("form button[type=submit]")).to_be_enabled()
+    expect(page.locator("#offline-line")).to_be_hidden()
     _sign_in_again(page, workshop_server, "admin")
     page.wait_for_timeout(1000)
     expect(page.locator("#outbox")).to_be_hidden()
@@ -297,3 +307,30 @@ def test_a_note_over_the_hourly_limit_stays_with_the_reason(
     # Its author may remove it.
     page.locator("#outbox li.outbox-note button").click()
     expect(page.locator("#outbox")).to_be_hidden()
+
+
+def test_outbox_screenshots_in_both_languages(
+    offline_page: Callable[[], Any],
+    sign_in: Callable[[Any, str], Any],
+    shoot: Callable[..., list[Path]],
+) -> None:
+    for who, name, notes in (
+        ("ana", "outbox-es", ("Rosa terminó 2 finos de 18 hileras", "El TQ-7F3K2 pasó a lavado")),
+        ("admin", "outbox-en", ("Carmen delivered 1 superfino", "TQ-2C5P0 is ready")),
+    ):
+        page = offline_page()
+        sign_in(page, who)
+        worker_ready(page)
+        page.context.set_offline(True)
+        for text in notes:
+            send_offline(page, text)
+        expect(page.locator("#outbox li.outbox-note")).to_have_count(2)
+        title = "Por enviar" if who == "ana" else "Waiting to send"
+        expect(page.locator("#outbox-title")).to_have_text(title)
+        for path in shoot(page, name):
+            assert path.stat().st_size > 0
+        for left in range(len(notes) - 1, -1, -1):  # their author removes them, so nothing is sent later
+            page.locator("#outbox li.outbox-note button").first.click()
+            expect(page.locator("#outbox li.outbox-note")).to_have_count(left)
+        expect(page.locator("#outbox")).to_be_hidden()
+        page.context.set_offline(False)
