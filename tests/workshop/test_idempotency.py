@@ -20,7 +20,7 @@ from shopfloor.workshop.sample import WORKSHOP_A, WORKSHOP_B
 from shopfloor.workshop.store import Store
 from shopfloor.workshop.store import models as m
 
-from .helpers import assert_envelope, bearer
+from .helpers import assert_envelope, bearer, login
 
 ANA = domain.Actor("u-ana", WORKSHOP_A, "member", "Ana Morocho")
 LUCIA = domain.Actor("u-admin", WORKSHOP_A, "admin", "Lucía")
@@ -181,3 +181,28 @@ def test_over_http_the_header_and_the_body_field_make_one_run(client: TestClient
     assert_envelope(reused, 409, "idempotency_key_reused")
     bad = client.post(AGENT, json={"note": NOTE}, headers={**headers, "idempotency-key": "no"})
     assert_envelope(bad, 400, "bad_request")
+
+
+def test_the_notes_page_sends_a_note_once_and_never_as_someone_else(client: TestClient, owner: Store) -> None:
+    csrf = login(client, "ana@taller.example")
+    headers = {"x-csrf-token": csrf}
+    form = {"note": NOTE, "idempotency_key": "page-key-000001", "said_at": "2026-12-01T08:00:00+00:00"}
+    first = client.post("/workshop/notes", data=form, headers=headers)
+    again = client.post("/workshop/notes", data=form, headers=headers)
+    assert first.headers["x-note-outcome"] == again.headers["x-note-outcome"] == "sent"
+    [run] = runs_with(owner, WORKSHOP_A, "page-key-000001")
+    assert run.user_id == "u-ana" and run.said_at == datetime(2026, 12, 1, 8, tzinfo=UTC)
+    assert 'data-said-at="2026-12-01T08:00:00+00:00"' in first.text
+    # An outbox note written by another person on this phone is refused, and makes no run.
+    theirs = {**form, "idempotency_key": "page-key-000002", "author": "u-admin"}
+    refused = client.post("/workshop/notes", data=theirs, headers=headers)
+    assert refused.status_code == 200 and refused.headers["x-note-outcome"] == "other_user"
+    assert runs_with(owner, WORKSHOP_A, "page-key-000002") == []
+    # A refusal by the rules comes back in the page's language (a member's page is Spanish).
+    long = client.post(
+        "/workshop/notes",
+        data={**form, "note": "x" * 1001, "idempotency_key": "page-key-03"},
+        headers=headers,
+    )
+    assert long.headers["x-note-outcome"] == "refused"
+    assert "Una nota debe tener de 1 a 1000 caracteres." in long.text
