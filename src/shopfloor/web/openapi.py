@@ -42,7 +42,10 @@ STATUS_MEANINGS = {
     401: "No or bad session or token (`unauthorized`); a failed sign-in (`invalid_credentials`)",
     403: "The role may not do this (`forbidden`); a cookie request without its CSRF token (`csrf_failed`)",
     404: "No such row in the caller's workshop (`not_found`)",
-    409: "The card changed since it was shown (`conflict`)",
+    409: (
+        "The card changed since it was shown (`conflict`); an idempotency key used for another note"
+        " (`idempotency_key_reused`) or whose note is still being read (`idempotency_in_progress`)"
+    ),
     429: "A limit counted per user or client (`rate_limited`)",
     499: "The client went away during the run (`client_closed_request`; the run is stopped)",
     502: "The model failed after its retries (`model_error`)",

@@ -95,6 +95,16 @@ NOTE_BODY: dict[str, Any] = {
                     "note": {"type": "string", "minLength": 1, "maxLength": domain.MAX_NOTE},
                     "input_mode": {"type": "string", "enum": ["voice", "typed"], "default": "typed"},
                     "hat_tag": {"type": ["string", "null"], "description": "A hat code like TQ-7F3K2"},
+                    "idempotency_key": {
+                        "type": "string",
+                        "pattern": "^[A-Za-z0-9._:-]{8,80}$",
+                        "description": "The same as the Idempotency-Key header: a repeat makes no new run",
+                    },
+                    "said_at": {
+                        "type": "string",
+                        "format": "date-time",
+                        "description": "When the note was said (it may have waited on the phone)",
+                    },
                 },
             }
         }
@@ -106,7 +116,7 @@ NOTE_BODY: dict[str, Any] = {
     "/functions/v1/workshop-agent",
     dependencies=[Depends(require_json)],
     openapi_extra={"requestBody": NOTE_BODY},
-    responses=error_responses(401, 403, 429, 499, 502, 503, 504, 507),
+    responses=error_responses(401, 403, 409, 429, 499, 502, 503, 504, 507),
 )
 async def workshop_agent(request: Request) -> JSONResponse:
     """Turn one note into proposals (nothing is written to the records)."""
@@ -141,6 +151,7 @@ async def workshop_agent(request: Request) -> JSONResponse:
             request_id,
             state.settings.workshop_rate_limit_per_hour,
             abort,
+            idempotency_key=request.headers.get("idempotency-key"),
         )
 
     result: dict[str, Any] = {}

@@ -27,11 +27,19 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from shopfloor.workshop import domain
 from shopfloor.workshop.agent.context import BufferedProposal, OpenFlag
-from shopfloor.workshop.agent.run import AGENT, INTERRUPTED, ORPHANED_AFTER, LogRow, RunResult, RunRow
+from shopfloor.workshop.agent.run import (
+    AGENT,
+    INTERRUPTED,
+    ORPHANED_AFTER,
+    KeyedRun,
+    LogRow,
+    RunResult,
+    RunRow,
+)
 from shopfloor.workshop.store import Store
 from shopfloor.workshop.store import models as m
 from shopfloor.workshop.store.models import new_id, utcnow
@@ -89,6 +97,23 @@ _RECENT_RUNS = select(func.count()).where(
 _RECENT_INTERRUPTED = _RECENT_RUNS.where(
     RUNS.c.status == "failed", func.coalesce(RUNS.c.error["type"].as_string(), "") == INTERRUPTED["type"]
 )
+# The run an idempotency key names in the workshop, and a key given up by a run that saved nothing.
+_KEYED_RUN = select(
+    RUNS.c.id,
+    RUNS.c.user_id,
+    RUNS.c.status,
+    RUNS.c.input,
+    RUNS.c.input_mode,
+    RUNS.c.hat_code,
+    RUNS.c.response,
+).where(RUNS.c.workshop_id == _W, RUNS.c.idempotency_key == bindparam("key"))
+_RELEASE_KEY = (
+    update(RUNS)
+    .where(RUNS.c.workshop_id == bindparam("b_workshop_id"), RUNS.c.id == bindparam("b_id"))
+    .values(idempotency_key=None)
+)
+# Runs that saved nothing: a repeat of their key runs the note again.
+_RERUNNABLE = ("failed", "stopped")
 _ORPHAN_VALUES = {
     "status": "failed",
     "error": bindparam("v_error", type_=RUNS.c.error.type),
@@ -123,7 +148,17 @@ _FAIL_ALL_ORPHANS = (
 _INSERT_RUN = insert(RUNS)
 _INSERT_PROPOSALS = insert(PROPOSALS)
 _INSERT_LOGS = insert(LOGS)
-_SAVED_COLUMNS = ("status", "summary", "steps", "tokens_in", "tokens_out", "latency_ms", "cost_usd", "error")
+_SAVED_COLUMNS = (
+    "status",
+    "summary",
+    "steps",
+    "tokens_in",
+    "tokens_out",
+    "latency_ms",
+    "cost_usd",
+    "error",
+    "response",
+)
 _UPDATE_RUN = (
     update(RUNS)
     .where(RUNS.c.id == bindparam("b_id"), RUNS.c.workshop_id == bindparam("b_workshop_id"))
@@ -285,19 +320,49 @@ class StoreAgentStore:
         """Read-only views of the actor's workshop."""
         return StoreReads(self.store, actor)
 
-    def insert_run(self, row: RunRow, logs: list[LogRow], limit: int, window: timedelta) -> bool:
-        """ONE write transaction: the rate-limit count, then the ``running`` run row and its first log rows
-        (nothing is written when the user already started ``limit`` runs within ``window``).
+    def insert_run(self, row: RunRow, logs: list[LogRow], limit: int, window: timedelta) -> bool | KeyedRun:
+        """ONE write transaction: the run its idempotency key already names (returned, nothing written), or
+        the rate-limit count, then the ``running`` run row and its first log rows (nothing is written when
+        the user already started ``limit`` runs within ``window``).
 
         On SQLite the write lock is taken before the count (``BEGIN IMMEDIATE``); on PostgreSQL a transaction
-        advisory lock on the user does the same, so two requests of one user never both take the last slot.
+        advisory lock on the user does the same, so two requests of one user never both take the last slot
+        nor both insert one key. Two people sending one key at once meet at the unique (workshop, key)
+        constraint: the second finds the first's run.
         """
+        try:
+            return self._insert_run(row, logs, limit, window)
+        except IntegrityError:
+            if row.idempotency_key is None:
+                raise
+            with self.store.reading(row.actor.workshop_id) as conn:
+                keyed = self._keyed(conn, row)
+            if keyed is None:
+                raise
+            return keyed
+
+    def _keyed(self, conn: Connection, row: RunRow) -> KeyedRun | None:
+        found = conn.execute(_KEYED_RUN, {"workshop_id": row.actor.workshop_id, "key": row.idempotency_key})
+        hit = found.first()
+        if hit is None:
+            return None
+        return KeyedRun(
+            hit.id, hit.user_id, hit.status, hit.input, hit.input_mode, hit.hat_code, hit.response
+        )
+
+    def _insert_run(self, row: RunRow, logs: list[LogRow], limit: int, window: timedelta) -> bool | KeyedRun:
         actor = row.actor
         now = utcnow()
         params = {"workshop_id": actor.workshop_id, "user_id": actor.user_id, "since": now - window}
         with self.store.writing(actor.workshop_id) as conn:
             if not self.store.is_sqlite:
                 conn.execute(_USER_LOCK, {"u": actor.user_id})
+            if row.idempotency_key is not None:
+                keyed = self._keyed(conn, row)
+                if keyed is not None and keyed.status not in _RERUNNABLE:
+                    return keyed
+                if keyed is not None:
+                    conn.execute(_RELEASE_KEY, {"b_workshop_id": actor.workshop_id, "b_id": keyed.run_id})
             sweep = {"b_workshop_id": actor.workshop_id, "b_user_id": actor.user_id, "b_since": now - window}
             conn.execute(_FAIL_USERS_ORPHANS, {**sweep, **_orphan_params(now)})
             recent = int(conn.execute(_RECENT_RUNS, params).scalar() or 0)
@@ -325,6 +390,8 @@ class StoreAgentStore:
                     "cost_usd": 0.0,
                     "created_at": row.created_at,
                     "updated_at": row.created_at,
+                    "idempotency_key": row.idempotency_key,
+                    "said_at": row.said_at,
                 },
             )
             _insert_logs(conn, logs)
@@ -349,9 +416,10 @@ class StoreAgentStore:
             "v_cost_usd": result.cost_usd if result.cost_usd is not None else 0.0,
             "v_error": result.error,
             "v_model": result.model,
+            "v_response": result.response,
             "v_updated_at": utcnow(),
         }
-        ids = [new_id() for _ in result.proposals]
+        ids = list(result.proposal_ids) or [new_id() for _ in result.proposals]
         with self.store.writing(actor.workshop_id) as conn:
             if conn.execute(_UPDATE_RUN, values).rowcount != 1:
                 raise NotFound(f"run {result.run_id}")

@@ -9,6 +9,8 @@ JSON line and as an ``app_logs`` row with the same request id.
 from __future__ import annotations
 
 import logging
+import re
+import secrets
 import threading
 import time
 import uuid
@@ -89,6 +91,21 @@ class RunRow:
     request_id: str
     model: str
     created_at: datetime
+    idempotency_key: str | None = None
+    said_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class KeyedRun:
+    """The run an idempotency key already names in the workshop (docs/workshop.md, "Idempotency keys")."""
+
+    run_id: str
+    user_id: str
+    status: str
+    note: str
+    input_mode: str
+    hat_code: str | None
+    response: dict[str, Any] | None
 
 
 @dataclass(frozen=True)
@@ -106,6 +123,10 @@ class RunResult:
     cost_usd: float | None
     model: str | None
     error: dict[str, Any] | None
+    # For a run sent with an idempotency key: the proposals' ids, chosen before the save, and the answer a
+    # repeat of the key gets, saved in the same transaction as the run.
+    proposal_ids: tuple[str, ...] = ()
+    response: dict[str, Any] | None = None
 
 
 class AgentStore(Protocol):
@@ -115,11 +136,13 @@ class AgentStore(Protocol):
         """A read-only view of the actor's workshop."""
         ...
 
-    def insert_run(self, row: RunRow, logs: list[LogRow], limit: int, window: timedelta) -> bool:
+    def insert_run(self, row: RunRow, logs: list[LogRow], limit: int, window: timedelta) -> bool | KeyedRun:
         """In ONE write transaction: count the user's workshop runs within ``window`` in the database and, when
         fewer than ``limit``, insert the run row (status running) and its first log rows. False (and nothing
         written) when the limit is reached; counting and inserting together means two requests of one user
-        can never both take the last slot."""
+        can never both take the last slot. A row with an idempotency key that a ``running`` or ``proposed``
+        run of the workshop already holds inserts nothing and returns that run (before any counting); a
+        ``failed`` or ``stopped`` run, which saved nothing, gives its key up to the new row."""
         ...
 
     def save_agent_run(self, actor: Actor, result: RunResult, logs: list[LogRow]) -> list[str]:
@@ -176,7 +199,7 @@ def validate_body(body: Any) -> UserMessage:
     user message; raises a 400 ``ApiError`` with a plain message."""
     if not isinstance(body, dict):
         raise ApiError(400, "bad_request", "The body must be a JSON object with a note.")
-    unknown = sorted(set(body) - {"note", "input_mode", "hat_tag"})
+    unknown = sorted(set(body) - {"note", "input_mode", "hat_tag", "idempotency_key", "said_at"})
     if unknown:
         raise ApiError(400, "bad_request", f"Unknown field(s): {', '.join(unknown)}.")
     note = body.get("note")
@@ -197,6 +220,61 @@ def validate_body(body: Any) -> UserMessage:
     return UserMessage(note, "voice" if mode == "voice" else "typed", hat_tag)
 
 
+# An idempotency key: what a client's random id (a UUID, a ULID) is made of, 8 to 80 characters.
+_KEY = re.compile(r"[A-Za-z0-9._:-]{8,80}")
+# How far ahead of the server's clock a said time may be (a phone's clock drifts), and how old a note kept on
+# a phone may be when it is finally sent.
+SAID_AHEAD = timedelta(minutes=5)
+SAID_OLDEST = timedelta(days=30)
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """How a note reached the server: its idempotency key and when it was said (None: not given)."""
+
+    idempotency_key: str | None = None
+    said_at: datetime | None = None
+
+
+def delivery_of(body: Any, header_key: str | None, now: datetime) -> Delivery:
+    """The note's idempotency key (the ``Idempotency-Key`` header or the body's ``idempotency_key``; both
+    given must agree) and its ``said_at`` (ISO 8601 with an offset, not ahead of ``now`` by more than
+    ``SAID_AHEAD`` nor older than ``SAID_OLDEST``); raises a 400 ``ApiError`` with a plain message."""
+    fields = body if isinstance(body, dict) else {}
+    key = fields.get("idempotency_key")
+    if key is not None and not isinstance(key, str):
+        raise ApiError(400, "bad_request", "idempotency_key must be a string.")
+    header = header_key.strip() if header_key is not None else None
+    if header is not None and key is not None and header != key:
+        raise ApiError(400, "bad_request", "The Idempotency-Key header and idempotency_key differ.")
+    key = header if header is not None else key
+    if key is not None and not _KEY.fullmatch(key):
+        raise ApiError(
+            400, "bad_request", "The idempotency key must be 8 to 80 letters, digits or . _ : - characters."
+        )
+    said = fields.get("said_at")
+    said_at: datetime | None = None
+    if said is not None:
+        try:
+            said_at = datetime.fromisoformat(said) if isinstance(said, str) else None
+        except ValueError:
+            said_at = None
+        if said_at is None or said_at.tzinfo is None:
+            raise ApiError(400, "bad_request", "said_at must be an ISO 8601 time with an offset.")
+        said_at = said_at.astimezone(UTC)
+        if said_at > now + SAID_AHEAD or said_at < now - SAID_OLDEST:
+            raise ApiError(400, "bad_request", "said_at must be within the last 30 days.")
+    return Delivery(key, said_at)
+
+
+@dataclass(frozen=True)
+class _Replayed:
+    """A note whose idempotency key already made a run: the answer that run gave."""
+
+    run_id: str
+    response: dict[str, Any]
+
+
 @dataclass(frozen=True)
 class _Admitted:
     """A note past validation and the hourly limit, with its run row written."""
@@ -206,6 +284,7 @@ class _Admitted:
     reads: WorkshopReads
     tagged: Hat | None
     model_name: str
+    keyed: bool = False
 
 
 @dataclass(frozen=True)
@@ -230,13 +309,16 @@ def _admit(
     now: Callable[[], datetime],
     language: Language,
     logger: RunLogger,
+    idempotency_key: str | None,
     client: str | None = None,
-) -> _Admitted:
+) -> _Admitted | _Replayed:
     """Validate the body, read the tagged hat and insert the run row within the hourly limit (steps 1 to 3 of
-    docs/workshop-agent.md, "One run"). A refusal is logged and raised as ``ApiError``, with no run row."""
+    docs/workshop-agent.md, "One run"). A refusal is logged and raised as ``ApiError``, with no run row; a key
+    that already made a run gives that run's answer."""
     reads: WorkshopReads | None = None
     try:
         request = replace(validate_body(body), language="es" if language == "es" else "en")
+        delivery = delivery_of(body, idempotency_key, now())
         reads = store.reads(actor)
         tagged = reads.hat_by_code(request.hat_tag) if request.hat_tag else None
         if request.hat_tag and tagged is None:
@@ -257,9 +339,26 @@ def _admit(
             },
         )
         row = RunRow(
-            run_id, actor, request.note, request.input_mode, request.hat_tag, request_id, model_name, now()
+            run_id,
+            actor,
+            request.note,
+            request.input_mode,
+            request.hat_tag,
+            request_id,
+            model_name,
+            now(),
+            delivery.idempotency_key,
+            delivery.said_at,
         )
-        if not store.insert_run(row, [start], rate_limit_per_hour, timedelta(hours=1)):
+        admitted = store.insert_run(row, [start], rate_limit_per_hour, timedelta(hours=1))
+        if isinstance(admitted, KeyedRun):
+            replayed = _replay(admitted, actor, request)
+            logger.run_id = admitted.run_id
+            reads.close()
+            logger("agent.run.replayed", "info", {"status": admitted.status})
+            store.write_logs(actor, logger.take())
+            return replayed
+        if not admitted:
             logger.run_id = None  # no run row was written
             raise ApiError(
                 429, "rate_limited", f"At most {rate_limit_per_hour} notes per hour. Try again later."
@@ -273,7 +372,50 @@ def _admit(
         store.write_logs(actor, logger.take())
         raise
     logger.echo(start)  # its row was inserted with the run row
-    return _Admitted(run_id, request, reads, tagged, model_name)
+    return _Admitted(run_id, request, reads, tagged, model_name, delivery.idempotency_key is not None)
+
+
+KEY_REUSED = "This idempotency key was already used for another note."
+KEY_BUSY = "The note with this idempotency key is still being read; send it again in a moment."
+
+
+def _replay(keyed: KeyedRun, actor: Actor, request: UserMessage) -> _Replayed:
+    """The answer of the run a key already made, when the note is the same one sent again by the same
+    person; a key reused for another note (or by another person) and a run still going are 409s."""
+    same = (keyed.user_id, keyed.note, keyed.input_mode, keyed.hat_code) == (
+        actor.user_id,
+        request.note,
+        request.input_mode,
+        request.hat_tag,
+    )
+    if not same:
+        raise ApiError(409, "idempotency_key_reused", KEY_REUSED)
+    if keyed.status != "proposed" or keyed.response is None:
+        raise ApiError(409, "idempotency_in_progress", KEY_BUSY, run_id=keyed.run_id)
+    return _Replayed(keyed.run_id, keyed.response)
+
+
+def _response(
+    run_id: str,
+    summary: str | None,
+    proposals: list[BufferedProposal],
+    ids: list[str],
+    trace: Trace,
+    latency_ms: int,
+) -> dict[str, Any]:
+    """The response body of a finished run (docs/workshop-agent.md, "Contract")."""
+    return {
+        "run_id": run_id,
+        "summary": summary,
+        "proposals": [p.to_json(pid) for p, pid in zip(proposals, ids, strict=True)],
+        "meta": {
+            "tool_calls": trace.tool_calls,
+            "latency_ms": latency_ms,
+            "tokens_in": trace.tokens_in,
+            "tokens_out": trace.tokens_out,
+            "cost_usd": trace.cost_usd,
+        },
+    }
 
 
 def _context(
@@ -312,6 +454,8 @@ def _result(
     proposals: list[BufferedProposal],
     latency_ms: int,
     error: dict[str, Any] | None,
+    proposal_ids: tuple[str, ...] = (),
+    response: dict[str, Any] | None = None,
 ) -> RunResult:
     """What the final save writes over the run row."""
     return RunResult(
@@ -326,6 +470,8 @@ def _result(
         trace.cost_usd,
         trace.model or run.model_name,
         error,
+        proposal_ids,
+        response,
     )
 
 
@@ -387,7 +533,13 @@ def _loop_and_save(
             "latency_ms": latency_ms,
         }
         _log_end(logger, outcome, status, error, end_payload)
-        result = _result(run, status, summary, trace, keep, latency_ms, error)
+        chosen: tuple[str, ...] = ()
+        response = None
+        if run.keyed and status == "proposed":
+            # The answer is saved with the run, so a repeat of the key gets it (ids chosen here for that).
+            chosen = tuple(secrets.token_hex(8) for _ in keep)
+            response = _response(run.run_id, summary, keep, list(chosen), trace, latency_ms)
+        result = _result(run, status, summary, trace, keep, latency_ms, error, chosen, response)
         ids = store.save_agent_run(actor, result, logger.take())
         saved = True
     finally:
@@ -413,16 +565,33 @@ def run_agent(
     now: Callable[[], datetime] = lambda: datetime.now(UTC),
     limits: LoopLimits = LIMITS,
     language: Language = "en",
+    idempotency_key: str | None = None,
     client: str | None = None,
 ) -> dict[str, Any]:
     """Run the workshop agent for one note and return the response body (or raise ``ApiError``).
 
     ``language`` is the language of the page the note came from ("es" or "en"); the offline reader writes
-    its summary in it. ``client`` tags the run's start event with the client that sent the note (the MCP
-    server's ``mcp:<client name>``)."""
+    its summary in it. ``idempotency_key`` is the ``Idempotency-Key`` header's (the body may carry one as
+    ``idempotency_key``): a note sent again with its key gets the first run's answer and makes no new run
+    (docs/workshop.md, "Idempotency keys"). ``client`` tags the run's start event with the client that sent the
+    note (the MCP server's ``mcp:<client name>``)."""
     started = time.monotonic()
     logger = RunLogger(request_id, actor)
-    run = _admit(store, actor, body, provider, request_id, rate_limit_per_hour, now, language, logger, client)
+    run = _admit(
+        store,
+        actor,
+        body,
+        provider,
+        request_id,
+        rate_limit_per_hour,
+        now,
+        language,
+        logger,
+        idempotency_key,
+        client,
+    )
+    if isinstance(run, _Replayed):
+        return run.response
     trace = Trace()
     ctx = _context(run, actor, request_id, now, trace, logger)
     if isinstance(provider, ReadsUserMessage):
@@ -432,18 +601,7 @@ def run_agent(
     if saved.http_error is not None:
         code, kind, message = saved.http_error
         raise ApiError(code, kind, message, run_id=run.run_id)
-    return {
-        "run_id": run.run_id,
-        "summary": saved.summary,
-        "proposals": [p.to_json(pid) for p, pid in zip(saved.proposals, saved.ids, strict=True)],
-        "meta": {
-            "tool_calls": trace.tool_calls,
-            "latency_ms": saved.latency_ms,
-            "tokens_in": trace.tokens_in,
-            "tokens_out": trace.tokens_out,
-            "cost_usd": trace.cost_usd,
-        },
-    }
+    return _response(run.run_id, saved.summary, saved.proposals, saved.ids, trace, saved.latency_ms)
 
 
 MODEL_ERROR = "The assistant could not read this note. Nothing was saved; please try again."

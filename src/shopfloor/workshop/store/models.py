@@ -21,6 +21,7 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    UniqueConstraint,
     text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -217,6 +218,8 @@ class AgentRun(Base):
     __table_args__ = (
         CheckConstraint(_in("status", RUN_STATUSES), name="ck_agent_runs_status"),
         Index("ix_agent_runs_user_created", "workshop_id", "user_id", "agent", "created_at"),
+        # A note sent again with its key finds its run (docs/workshop.md, "Idempotency keys").
+        UniqueConstraint("workshop_id", "idempotency_key", name="uq_agent_runs_idempotency_key"),
     )
     id: Mapped[str] = mapped_column(String(40), primary_key=True, default=new_id)
     workshop_id: Mapped[str] = mapped_column(ForeignKey("workshops.id"), index=True)
@@ -237,6 +240,9 @@ class AgentRun(Base):
     error: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    idempotency_key: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    said_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    response: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
 
 def proposal_hat_code(payload: Any) -> str | None:

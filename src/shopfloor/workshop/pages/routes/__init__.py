@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from shopfloor.workshop.pages.routes import dashboard, hats, runs, signin, tokens, weavers
+from shopfloor.workshop.pages.routes import dashboard, hats, offline, runs, signin, tokens, weavers
 
 router = APIRouter()
 # One module per page family, in the order their routes are matched.
-for family in (signin, dashboard, hats, weavers, tokens, runs):
+for family in (signin, dashboard, hats, weavers, tokens, runs, offline):
     router.include_router(family.router)
 
 __all__ = ["router"]

@@ -103,11 +103,21 @@ def send_note(
     note: Annotated[str, Form(max_length=4000)] = "",
     input_mode: Annotated[str, Form(max_length=10)] = "typed",
     hat_tag: Annotated[str, Form(max_length=40)] = "",
+    idempotency_key: Annotated[str, Form(max_length=100)] = "",
+    said_at: Annotated[str, Form(max_length=40)] = "",
+    author: Annotated[str, Form(max_length=40)] = "",
 ) -> HTMLResponse:
     """Run the agent on the note (the same run as the API) and answer with the result panel."""
+    if author and author != p.actor.user_id:
+        # An outbox note of someone else who used this phone: never sent as the person signed in now.
+        return _outcome(
+            p.html("_composer_error.html", message=p.gettext("This note is not yours.")), "other_user"
+        )
     body: dict[str, Any] = {"note": note, "input_mode": input_mode}
     if hat_tag.strip():
         body["hat_tag"] = hat_tag.strip()
+    # The page's outbox (static/outbox.js) keys every note, so a note sent again makes one run.
+    body.update(_delivery(idempotency_key, said_at))
     state = state_of(p.request)
     request_id = getattr(p.request.state, "request_id", None) or request_id_var.get() or new_request_id()
     try:
@@ -127,8 +137,10 @@ def send_note(
             "_failed.html", error={"code": "model_not_configured", "message": str(error)}, run_id=None
         )
     except ApiError as error:
-        if error.status in (400, 429):
-            return p.html("_composer_error.html", message=error.message)
+        if error.status in (400, 429) or error.code == "idempotency_key_reused":
+            return _outcome(p.html("_composer_error.html", message=_refusal(p, error)), "refused")
+        if error.code == "idempotency_in_progress":
+            return _outcome(p.html("_composer_error.html", message=_refusal(p, error)), "busy")
         return p.html(
             "_failed.html",
             error={"code": error.code, "message": error.message},
@@ -137,6 +149,35 @@ def send_note(
     result = _run_view(p, str(response["run_id"]))
     html = p.html("_result.html", result=result)
     html.headers["HX-Push-Url"] = f"/workshop/?run={quote(str(response['run_id']))}"
+    return _outcome(html, "sent")
+
+
+def _delivery(idempotency_key: str, said_at: str) -> dict[str, str]:
+    """The outbox's fields of a note, as the agent's body takes them (empty ones left out)."""
+    fields = {"idempotency_key": idempotency_key.strip(), "said_at": said_at.strip()}
+    return {name: value for name, value in fields.items() if value}
+
+
+def _refusal(p: Page, error: ApiError) -> str:
+    """Why a note was not taken, in the page's language where the reason is one of the limits (the outbox
+    keeps it beside the note); any other reason as the agent gave it."""
+    settings = state_of(p.request).settings
+    if error.code == "rate_limited":
+        return p.gettext("At most %(limit)s notes per hour. Try again later.") % {
+            "limit": settings.workshop_rate_limit_per_hour
+        }
+    if error.code == "bad_request" and error.message.startswith("note must be"):
+        return p.gettext("A note must be 1 to %(limit)s characters.") % {"limit": domain.MAX_NOTE}
+    if error.code == "idempotency_key_reused":
+        return p.gettext("This note was already sent as another one.")
+    if error.code == "idempotency_in_progress":
+        return p.gettext("This note is still being read; it will be sent again in a moment.")
+    return error.message
+
+
+def _outcome(html: HTMLResponse, outcome: str) -> HTMLResponse:
+    """Tell the outbox what became of a note: ``sent``, ``refused`` (kept with the reason) or ``busy``."""
+    html.headers["X-Note-Outcome"] = outcome
     return html
 
 

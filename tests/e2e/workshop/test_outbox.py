@@ -1,0 +1,336 @@
+"""Toquilla Trace with no connection (docs/workshop-pages.md, "Offline"): the manifest and the service worker,
+the dashboard opened offline from the cache, notes kept in the outbox and sent in order once when the
+connection returns (also when an answer is cut on the way), the controls that need the server, and the
+outbox being one person's: kept across an ended session, never sent as someone else, deleted at sign-out."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import Server, allow_console, free_port, python_command, serve
+from tests.e2e.workshop.conftest import ACCOUNTS, SAMPLE_NOTE, server_env
+from tests.e2e.workshop.test_admin_and_dictation import FAKE_SPEECH
+
+NOTES = ("Lucía terminó 2 finos de 18 hileras", "El TQ-7F3K2 pasó a lavado", "El TQ-2C5P0 ya está listo")
+
+
+@pytest.fixture(scope="module")
+def workshop_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """This module's own server, given longer to start: the first start on a busy two-core machine can take
+    well over the harness's 30 s."""
+    import subprocess
+
+    var_dir = tmp_path_factory.mktemp("outbox-var")
+    env = server_env(var_dir)
+    subprocess.run(python_command("workshop", "init"), env=env, check=True, capture_output=True)
+    port = free_port()
+    command = python_command("serve", "--port", str(port))
+    with serve(command, env, port, "/healthz", var_dir / "server.log", timeout_s=180) as server:
+        yield server
+
+
+def db_rows(server: Server, sql: str, *args: object) -> list[tuple[Any, ...]]:
+    """Rows of the server's own SQLite store, read beside it (the server keeps running)."""
+    path = server.log.parent / "workshop.db"
+    with sqlite3.connect(path) as conn:
+        return list(conn.execute(sql, args))
+
+
+def worker_ready(page: Any) -> None:
+    """Wait for the service worker to be active, then reload so it controls the page."""
+    assert page.evaluate("navigator.serviceWorker.ready.then(r => !!r.active)")
+    page.reload()
+    assert page.evaluate("navigator.serviceWorker.controller !== null"), (
+        "the worker does not control the page"
+    )
+    page.wait_for_selector("body[data-pages-kept]", state="attached")
+
+
+def send_offline(page: Any, text: str, hat: str = "") -> None:
+    page.fill("#note", text)
+    if hat:
+        page.fill("#hat_tag", hat)
+    page.click("#composer button[type=submit]")
+    expect(page.locator("#note")).to_have_value("")
+
+
+@pytest.fixture
+def offline_page(new_page: Callable[..., Any]) -> Iterator[Callable[[], Any]]:
+    """Pages whose failed requests while offline are expected (the browser logs each as a console error)."""
+
+    def make() -> Any:
+        page = new_page(service_workers="allow")
+        allow_console(page, r"ERR_INTERNET_DISCONNECTED|Failed to fetch|net::ERR")
+        return page
+
+    yield make
+
+
+def test_manifest_is_valid_in_both_languages(page: Any, workshop_server: Server) -> None:
+    for lang, name_lang in (("es", "es-EC"), ("en", "en")):
+        answer = page.request.get(workshop_server.url(f"/workshop/manifest.webmanifest?lang={lang}"))
+        assert answer.status == 200 and answer.headers["content-type"].startswith("application/manifest+json")
+        manifest = answer.json()
+        assert manifest["name"] == "Toquilla Trace" and manifest["lang"] == name_lang
+        assert manifest["display"] == "standalone" and manifest["start_url"] == "/workshop/"
+        assert manifest["start_url"].startswith(manifest["scope"])
+        sizes = {icon["sizes"]: icon for icon in manifest["icons"]}
+        for size in ("192x192", "512x512"):
+            icon = page.request.get(workshop_server.url(sizes[size]["src"]))
+            assert icon.status == 200 and icon.headers["content-type"] == "image/png"
+            width, height = (
+                int.from_bytes(icon.body()[16:20], "big"),
+                int.from_bytes(icon.body()[20:24], "big"),
+            )
+            assert f"{width}x{height}" == size
+    es = page.request.get(workshop_server.url("/workshop/manifest.webmanifest?lang=es")).json()
+    assert es["description"].startswith("Notas del taller")
+    worker = page.request.get(workshop_server.url("/workshop/sw.js"))
+    assert worker.headers["content-type"].startswith("text/javascript")
+    assert worker.headers["cache-control"] == "no-cache"
+    assert re.match(r'var BUILD = "[0-9a-f]{12}";', worker.text())
+
+
+def test_offline_dashboard_notes_wait_and_go_once_in_order(
+    offline_page: Callable[[], Any], sign_in: Callable[[Any, str], Any], workshop_server: Server
+) -> None:
+    page = offline_page()
+    page.context.add_init_script(FAKE_SPEECH)
+    sign_in(page, "ana")
+    # One online visit: a note with cards, and the worker in control.
+    page.fill("#note", SAMPLE_NOTE)
+    page.click("#composer button[type=submit]")
+    page.wait_for_selector("#result .card")
+    worker_ready(page)
+    build = re.search(r'"([0-9a-f]{12})"', page.request.get(workshop_server.url("/workshop/sw.js")).text())
+    assert build is not None
+    names = page.evaluate("caches.keys()")
+    assert f"tt-static-{build.group(1)}" in names and f"tt-pages-{build.group(1)}" in names
+
+    page.context.set_offline(True)
+    started = time.monotonic()
+    page.goto(workshop_server.url("/workshop/"))
+    page.wait_for_selector("#composer")
+    elapsed = time.monotonic() - started
+    timing = json.loads(page.evaluate("JSON.stringify(performance.getEntriesByType('navigation')[0])"))
+    assert elapsed < 1.0 and timing["domContentLoadedEventEnd"] < 1000, (elapsed, timing)
+    assert page.evaluate("navigator.serviceWorker.controller !== null")
+    # What needs the server says so and cannot be pressed; the cards stay readable.
+    expect(page.locator("#offline-line")).to_be_visible()
+    expect(page.locator("#offline-line")).to_contain_text("Sin conexión")
+    approve = page.locator("#result .card button").first
+    expect(approve).to_be_disabled()
+    expect(page.locator("header a[href='/workshop/tokens']")).to_have_attribute("aria-disabled", "true")
+    # The hats and weavers lists open from the cache.
+    page.goto(workshop_server.url("/workshop/hats"))
+    expect(page.locator("main")).to_contain_text("TQ-7F3K2")
+    page.goto(workshop_server.url("/workshop/weavers"))
+    expect(page.locator("main")).to_contain_text("Rosa Pillco")
+    page.goto(workshop_server.url("/workshop/"))
+
+    send_offline(page, NOTES[0])
+    page.click("#dictate")  # the dictation button's own code path, with the stand-in recognition
+    expect(page.locator("#note")).to_have_value(NOTES[1])
+    page.click("#composer button[type=submit]")
+    expect(page.locator("#note")).to_have_value("")
+    send_offline(page, NOTES[2], hat="TQ-2C5P0")
+    outbox = page.locator("#outbox")
+    expect(outbox).to_be_visible()
+    expect(outbox.locator("[data-outbox-count]")).to_have_text("3 notas por enviar")
+    items = outbox.locator("li.outbox-note")
+    expect(items).to_have_count(3)
+    for i, text in enumerate(NOTES):
+        expect(items.nth(i).locator(".outbox-text")).to_have_text(text)
+    expect(items.nth(1).locator(".outbox-meta")).to_contain_text("dictada")
+    expect(items.nth(2).locator(".outbox-meta")).to_contain_text("TQ-2C5P0")
+    keys = [items.nth(i).get_attribute("data-key") for i in range(3)]
+    # The waiting notes survive a reload.
+    page.reload()
+    expect(page.locator("#outbox li.outbox-note")).to_have_count(3)
+
+    # The first answer is lost on the way: the server made the run, the page never heard back.
+    cut: list[str] = []
+
+    def lose_first_answer(route: Any) -> None:
+        if not cut:
+            route.fetch()  # the server receives it and answers...
+            cut.append(route.request.post_data or "")
+            route.abort("connectionreset")  # ...and the answer never arrives
+        else:
+            route.continue_()
+
+    page.route("**/workshop/notes", lose_first_answer)
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    sent = page.locator("#outbox-sent article.outbox-sent")
+    expect(sent).to_have_count(3, timeout=15000)
+    expect(page.locator("#outbox")).to_be_hidden()
+    assert cut and keys[0] in cut[0]
+    for i, text in enumerate(NOTES):
+        expect(sent.nth(i).locator(".note-echo")).to_contain_text(text)
+        expect(sent.nth(i).locator(".said")).to_be_visible()
+    expect(sent.nth(1).locator(".note-echo")).to_contain_text("dictada")
+    expect(page.locator("#offline-line")).to_be_hidden()
+    expect(page.locator("#result .card button").first).to_be_enabled()
+    rows = db_rows(
+        workshop_server,
+        "SELECT idempotency_key, input, input_mode, hat_code, user_id, said_at, created_at FROM agent_runs"
+        " WHERE idempotency_key IN (?, ?, ?) ORDER BY created_at",
+        *keys,
+    )
+    assert [r[0] for r in rows] == keys, "one run per key, in the order said"
+    assert [r[1] for r in rows] == list(NOTES)
+    assert [r[2] for r in rows] == ["typed", "voice", "typed"] and rows[2][3] == "TQ-2C5P0"
+    assert {r[4] for r in rows} == {"u-ana"}
+    assert all(r[5] is not None and r[5] <= r[6] for r in rows), "said before it reached the server"
+
+
+def _lapse_with_a_waiting_note(page: Any, server: Server, text: str) -> str:
+    """Ana keeps a note offline, then her session ends (the cookie is gone) before the signal returns."""
+    worker_ready(page)
+    page.context.set_offline(True)
+    send_offline(page, text)
+    key = page.locator("#outbox li.outbox-note").first.get_attribute("data-key")
+    page.context.clear_cookies()
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator("[data-outbox-lapsed]")).to_be_visible()
+    expect(page.locator("#outbox li.outbox-note")).to_have_count(1)
+    assert key
+    return key
+
+
+def _sign_in_again(page: Any, server: Server, who: str) -> None:
+    email, password = ACCOUNTS[who]
+    page.goto(server.url("/workshop/signin"))
+    page.fill("#email", email)
+    page.fill("#password", password)
+    page.click("form button[type=submit]")
+    page.wait_for_url("**/workshop/")
+
+
+def test_an_ended_session_keeps_the_notes_for_their_author_only(
+    offline_page: Callable[[], Any], sign_in: Callable[[Any, str], Any], workshop_server: Server
+) -> None:
+    page = offline_page()
+    allow_console(page, r"401")
+    sign_in(page, "ana")
+    key = _lapse_with_a_waiting_note(page, workshop_server, "Carmen entregó 1 fino")
+    # Another member signs in on the same phone: nothing of Ana's is sent, nor shown to him.
+    _sign_in_again(page, workshop_server, "admin")
+    page.wait_for_timeout(1000)
+    expect(page.locator("#outbox")).to_be_hidden()
+    assert db_rows(workshop_server, "SELECT id FROM agent_runs WHERE idempotency_key = ?", key) == []
+    warnings: list[str] = []
+
+    def note_warning(dialog: Any) -> None:
+        warnings.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", note_warning)
+    page.click("header form[hx-post$='/signout'] button")
+    page.wait_for_url("**/workshop/signin**")
+    page.remove_listener("dialog", note_warning)
+    assert warnings == [], "the admin has no waiting notes, so no warning"
+    # Ana again: her note goes, as her.
+    _sign_in_again(page, workshop_server, "ana")
+    expect(page.locator("#outbox-sent article.outbox-sent")).to_have_count(1, timeout=10000)
+    assert db_rows(workshop_server, "SELECT user_id FROM agent_runs WHERE idempotency_key = ?", key) == [
+        ("u-ana",)
+    ]
+
+
+def test_sign_out_says_how_many_notes_it_deletes(
+    offline_page: Callable[[], Any], sign_in: Callable[[Any, str], Any], workshop_server: Server
+) -> None:
+    page = offline_page()
+    allow_console(page, r"401")
+    sign_in(page, "ana")
+    key = _lapse_with_a_waiting_note(page, workshop_server, "Rosa empezó 2 superfinos")
+    said: list[str] = []
+
+    def answer(dialog: Any) -> None:
+        said.append(dialog.message)
+        dialog.accept()
+
+    page.once("dialog", answer)
+    page.click("header form[hx-post$='/signout'] button")
+    page.wait_for_url("**/workshop/signin**")
+    assert said and said[0].startswith("1 nota está por enviar")
+    # Signing in needs the server: offline the (kept) sign-in page says so and its button waits.
+    page.context.set_offline(True)
+    page.goto(workshop_server.url("/workshop/signin"))
+    expect(page.locator("#offline-line")).to_be_visible()
+    expect(page.locator("form button[type=submit]")).to_be_disabled()
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator("form button[type=submit]")).to_be_enabled()
+    expect(page.locator("#offline-line")).to_be_hidden()
+    _sign_in_again(page, workshop_server, "admin")
+    page.wait_for_timeout(1000)
+    expect(page.locator("#outbox")).to_be_hidden()
+    _sign_in_again(page, workshop_server, "ana")
+    page.wait_for_timeout(1000)
+    expect(page.locator("#outbox")).to_be_hidden()
+    assert db_rows(workshop_server, "SELECT id FROM agent_runs WHERE idempotency_key = ?", key) == []
+
+
+def test_a_note_over_the_hourly_limit_stays_with_the_reason(
+    offline_page: Callable[[], Any], sign_in: Callable[[Any, str], Any], workshop_server: Server
+) -> None:
+    page = offline_page()
+    sign_in(page, "pedro")
+    worker_ready(page)
+    csrf = json.loads(page.locator("body").get_attribute("hx-headers") or "{}")["x-csrf-token"]
+    used = db_rows(workshop_server, "SELECT count(*) FROM agent_runs WHERE user_id = 'u-pedro'")[0][0]
+    for i in range(20 - used):
+        answer = page.request.post(
+            workshop_server.url("/workshop/notes"), form={"note": f"nota {i}"}, headers={"x-csrf-token": csrf}
+        )
+        assert answer.headers.get("x-note-outcome") == "sent"
+    page.context.set_offline(True)
+    send_offline(page, "Una nota más de la cuenta")
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    reason = page.locator("#outbox li.outbox-note .outbox-reason")
+    expect(reason).to_have_text("No se envió: Como máximo 20 notas por hora. Inténtalo más tarde.")
+    expect(page.locator("#outbox li.outbox-note")).to_have_count(1)
+    # Its author may remove it.
+    page.locator("#outbox li.outbox-note button").click()
+    expect(page.locator("#outbox")).to_be_hidden()
+
+
+def test_outbox_screenshots_in_both_languages(
+    offline_page: Callable[[], Any],
+    sign_in: Callable[[Any, str], Any],
+    shoot: Callable[..., list[Path]],
+) -> None:
+    for who, name, notes in (
+        ("ana", "outbox-es", ("Rosa terminó 2 finos de 18 hileras", "El TQ-7F3K2 pasó a lavado")),
+        ("admin", "outbox-en", ("Carmen delivered 1 superfino", "TQ-2C5P0 is ready")),
+    ):
+        page = offline_page()
+        sign_in(page, who)
+        worker_ready(page)
+        page.context.set_offline(True)
+        for text in notes:
+            send_offline(page, text)
+        expect(page.locator("#outbox li.outbox-note")).to_have_count(2)
+        title = "Por enviar" if who == "ana" else "Waiting to send"
+        expect(page.locator("#outbox-title")).to_have_text(title)
+        for path in shoot(page, name):
+            assert path.stat().st_size > 0
+        for left in range(len(notes) - 1, -1, -1):  # their author removes them, so nothing is sent later
+            page.locator("#outbox li.outbox-note button").first.click()
+            expect(page.locator("#outbox li.outbox-note")).to_have_count(left)
+        expect(page.locator("#outbox")).to_be_hidden()
+        page.context.set_offline(False)

@@ -1,0 +1,212 @@
+"""Idempotency keys on the workshop agent (docs/workshop.md, "Idempotency keys"): a note sent again with its
+key makes one run and gets the first answer, on SQLite and PostgreSQL, through ``run_agent`` and over HTTP."""
+
+from __future__ import annotations
+
+import threading
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+
+from shopfloor.agent.providers.scripted import ScriptedProvider, text_turn
+from shopfloor.web.errors import ApiError
+from shopfloor.workshop import domain
+from shopfloor.workshop.agent.offline import OfflineReader
+from shopfloor.workshop.agent.persistence import StoreAgentStore
+from shopfloor.workshop.agent.run import run_agent
+from shopfloor.workshop.sample import WORKSHOP_A, WORKSHOP_B
+from shopfloor.workshop.store import Store
+from shopfloor.workshop.store import models as m
+
+from .helpers import assert_envelope, bearer, login
+
+ANA = domain.Actor("u-ana", WORKSHOP_A, "member", "Ana Morocho")
+LUCIA = domain.Actor("u-admin", WORKSHOP_A, "admin", "Lucía")
+PEDRO = domain.Actor("u-pedro", WORKSHOP_B, "member", "Pedro")
+NOTE = "El TQ-7F3K2 pasó a lavado"
+AGENT = "/workshop/functions/v1/workshop-agent"
+
+
+def send(store: Store, actor: domain.Actor, body: dict[str, object], key: str | None = None, limit: int = 20):
+    return run_agent(
+        StoreAgentStore(store), actor, body, OfflineReader(), "req_idem00000000", limit, idempotency_key=key
+    )
+
+
+def runs_with(owner: Store, workshop: str, key: str) -> list[m.AgentRun]:
+    with owner.transaction(workshop, write=False) as s:
+        return list(
+            s.scalars(
+                select(m.AgentRun).where(
+                    m.AgentRun.workshop_id == workshop, m.AgentRun.idempotency_key == key
+                )
+            )
+        )
+
+
+def count_runs(owner: Store, workshop: str) -> int:
+    with owner.transaction(workshop, write=False) as s:
+        return int(s.scalar(select(func.count()).where(m.AgentRun.workshop_id == workshop)) or 0)
+
+
+def count_proposals(owner: Store, workshop: str) -> int:
+    with owner.transaction(workshop, write=False) as s:
+        return int(s.scalar(select(func.count()).where(m.Proposal.workshop_id == workshop)) or 0)
+
+
+def test_a_note_sent_twice_makes_one_run_and_gets_the_same_answer(store: Store, owner: Store) -> None:
+    said = datetime(2026, 11, 30, 9, 15, tzinfo=UTC)
+    body = {"note": NOTE, "idempotency_key": "note-0001-abcdef", "said_at": said.isoformat()}
+    first = send(store, ANA, body)
+    before = (count_runs(owner, WORKSHOP_A), count_proposals(owner, WORKSHOP_A))
+    second = send(store, ANA, body)
+    assert second == first
+    assert first["proposals"] and first["proposals"][0]["type"] == "advance_stage"
+    assert (count_runs(owner, WORKSHOP_A), count_proposals(owner, WORKSHOP_A)) == before
+    [run] = runs_with(owner, WORKSHOP_A, "note-0001-abcdef")
+    assert run.id == first["run_id"] and run.said_at == said and run.created_at > said
+    # The header carries the key just as well; a note without one runs every time.
+    assert send(store, ANA, {"note": NOTE}, key="note-0001-abcdef") == first
+    send(store, ANA, {"note": NOTE})
+    send(store, ANA, {"note": NOTE})
+    assert count_runs(owner, WORKSHOP_A) == before[0] + 2
+
+
+def test_repeats_do_not_count_toward_the_hourly_limit(store: Store, owner: Store) -> None:
+    body = {"note": NOTE, "idempotency_key": "limit-key-0001"}
+    send(store, ANA, body, limit=1)
+    for _ in range(3):
+        send(store, ANA, body, limit=1)
+    with pytest.raises(ApiError) as refused:
+        send(store, ANA, {"note": NOTE, "idempotency_key": "limit-key-0002"}, limit=1)
+    assert refused.value.status == 429
+    assert runs_with(owner, WORKSHOP_A, "limit-key-0002") == []
+    # The refused key made nothing, so it can be sent again once the limit allows it.
+    assert send(store, ANA, {"note": NOTE, "idempotency_key": "limit-key-0002"}, limit=5)["run_id"]
+
+
+def test_a_key_reused_for_another_note_or_by_another_person_is_refused(store: Store, owner: Store) -> None:
+    send(store, ANA, {"note": NOTE, "idempotency_key": "reuse-key-0001"})
+    before = count_runs(owner, WORKSHOP_A)
+    for actor, body in (
+        (ANA, {"note": "El TQ-2C5P0 ya está listo", "idempotency_key": "reuse-key-0001"}),
+        (ANA, {"note": NOTE, "input_mode": "voice", "idempotency_key": "reuse-key-0001"}),
+        (LUCIA, {"note": NOTE, "idempotency_key": "reuse-key-0001"}),
+    ):
+        with pytest.raises(ApiError) as refused:
+            send(store, actor, body)
+        assert (refused.value.status, refused.value.code) == (409, "idempotency_key_reused")
+    assert count_runs(owner, WORKSHOP_A) == before
+    # Keys are per workshop: the same key in workshop B is B's own note.
+    assert send(store, PEDRO, {"note": "hola", "idempotency_key": "reuse-key-0001"})["run_id"]
+    assert len(runs_with(owner, WORKSHOP_B, "reuse-key-0001")) == 1
+
+
+def test_a_run_that_saved_nothing_gives_its_key_up(store: Store, owner: Store) -> None:
+    body = {"note": NOTE, "idempotency_key": "stopped-key-01"}
+    stop = threading.Event()
+    stop.set()
+    run_agent(StoreAgentStore(store), ANA, body, ScriptedProvider([text_turn("x")]), "req_stop", 20, stop)
+    [stopped] = runs_with(owner, WORKSHOP_A, "stopped-key-01")
+    assert stopped.status == "stopped"
+    again = send(store, ANA, body)
+    [keyed] = runs_with(owner, WORKSHOP_A, "stopped-key-01")
+    assert keyed.id == again["run_id"] != stopped.id and keyed.status == "proposed"
+
+
+def test_a_key_whose_run_is_still_going_is_busy(store: Store, owner: Store) -> None:
+    started = threading.Event()
+    release = threading.Event()
+
+    class Slow(ScriptedProvider):
+        def complete(self, request):  # type: ignore[no-untyped-def]
+            started.set()
+            release.wait(10)
+            return super().complete(request)
+
+    body = {"note": NOTE, "idempotency_key": "busy-key-00001"}
+    answers: list[dict[str, object]] = []
+    worker = threading.Thread(
+        target=lambda: answers.append(
+            run_agent(StoreAgentStore(store), ANA, body, Slow([text_turn("Nothing to do.")]), "req_slow", 20)
+        )
+    )
+    worker.start()
+    try:
+        assert started.wait(10)
+        with pytest.raises(ApiError) as busy:
+            send(store, ANA, body)
+        assert (busy.value.status, busy.value.code) == (409, "idempotency_in_progress")
+    finally:
+        release.set()
+        worker.join(10)
+    assert send(store, ANA, body) == answers[0]
+    assert len(runs_with(owner, WORKSHOP_A, "busy-key-00001")) == 1
+
+
+@pytest.mark.parametrize(
+    ("fields", "key", "message"),
+    [
+        ({"idempotency_key": "short"}, None, "8 to 80"),
+        ({"idempotency_key": "has space in it"}, None, "8 to 80"),
+        ({"idempotency_key": 12345678}, None, "must be a string"),
+        ({"idempotency_key": "body-key-0001"}, "header-key-0001", "differ"),
+        ({"said_at": "yesterday"}, None, "ISO 8601"),
+        ({"said_at": "2026-11-30T09:15:00"}, None, "offset"),
+        ({"said_at": (datetime.now(UTC) + timedelta(hours=1)).isoformat()}, None, "30 days"),
+        ({"said_at": (datetime.now(UTC) - timedelta(days=31)).isoformat()}, None, "30 days"),
+    ],
+)
+def test_bad_keys_and_times_are_400_and_write_no_run(
+    store: Store, owner: Store, fields: dict[str, object], key: str | None, message: str
+) -> None:
+    before = count_runs(owner, WORKSHOP_A)
+    with pytest.raises(ApiError) as refused:
+        send(store, ANA, {"note": NOTE, **fields}, key=key)
+    assert refused.value.status == 400 and message in refused.value.message
+    assert count_runs(owner, WORKSHOP_A) == before
+
+
+def test_over_http_the_header_and_the_body_field_make_one_run(client: TestClient, owner: Store) -> None:
+    headers = bearer(client, "ana@taller.example")
+    keyed = {**headers, "idempotency-key": "http-key-000001"}
+    first = client.post(AGENT, json={"note": NOTE}, headers=keyed)
+    assert first.status_code == 200
+    second = client.post(AGENT, json={"note": NOTE, "idempotency_key": "http-key-000001"}, headers=headers)
+    assert second.status_code == 200 and second.json() == first.json()
+    assert len(runs_with(owner, WORKSHOP_A, "http-key-000001")) == 1
+    reused = client.post(AGENT, json={"note": "otra nota distinta"}, headers=keyed)
+    assert_envelope(reused, 409, "idempotency_key_reused")
+    bad = client.post(AGENT, json={"note": NOTE}, headers={**headers, "idempotency-key": "no"})
+    assert_envelope(bad, 400, "bad_request")
+
+
+def test_the_notes_page_sends_a_note_once_and_never_as_someone_else(client: TestClient, owner: Store) -> None:
+    csrf = login(client, "ana@taller.example")
+    headers = {"x-csrf-token": csrf}
+    form = {"note": NOTE, "idempotency_key": "page-key-000001", "said_at": "2026-12-01T08:00:00+00:00"}
+    first = client.post("/workshop/notes", data=form, headers=headers)
+    again = client.post("/workshop/notes", data=form, headers=headers)
+    assert first.headers["x-note-outcome"] == again.headers["x-note-outcome"] == "sent"
+    [run] = runs_with(owner, WORKSHOP_A, "page-key-000001")
+    assert run.user_id == "u-ana" and run.said_at == datetime(2026, 12, 1, 8, tzinfo=UTC)
+    assert 'data-said-at="2026-12-01T08:00:00+00:00"' in first.text
+    # An outbox note written by another person on this phone is refused, and makes no run.
+    theirs = {**form, "idempotency_key": "page-key-000002", "author": "u-admin"}
+    refused = client.post("/workshop/notes", data=theirs, headers=headers)
+    assert refused.status_code == 200 and refused.headers["x-note-outcome"] == "other_user"
+    assert runs_with(owner, WORKSHOP_A, "page-key-000002") == []
+    # A refusal by the rules comes back in the page's language (a member's page is Spanish).
+    long = client.post(
+        "/workshop/notes",
+        data={**form, "note": "x" * 1001, "idempotency_key": "page-key-03"},
+        headers=headers,
+    )
+    assert long.headers["x-note-outcome"] == "refused"
+    assert "Una nota debe tener de 1 a 1000 caracteres." in long.text
+    # The admin's run page shows when the note was said beside when it arrived.
+    login(client, "admin@taller.example")
+    page = client.get(f"/workshop/runs/{run.id}")
+    assert page.status_code == 200 and "<dt>Said</dt><dd>2026-12-01 08:00</dd>" in page.text
