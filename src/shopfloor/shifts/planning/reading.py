@@ -26,6 +26,43 @@ from shopfloor.shifts.planning.plans import Plan
 from shopfloor.shifts.plant.calendar import window_for
 from shopfloor.shifts.plant.catalog import CREWS, GRADE_TARGETS, STOP_PLACES, WEB_WIDTHS
 
+# Spanish questions are read with the same slots: their words are said in the router's words first.
+SPANISH: tuple[tuple[str, str], ...] = (
+    (r"[¿?¡!]", " "),
+    (r"\bpor qu[ée]\b", "why"),
+    (r"\b(fue|estuvo|est[aá]|estaba|iba) (tan )?lent[oa]\b|\blent[oa]\b", "was slow"),
+    (r"\b(el |del |en el )?primer(o)? turno\b", " first shift"),
+    (r"\b(el |del |en el )?segundo turno\b", " second shift"),
+    (r"\b(el |del |en el )?tercer(o)? turno\b", " third shift"),
+    (r"\bcompara(r)? (el )?turno ([123]) con (el )?turno ([123])\b", r"compare shift \3 with shift \5"),
+    (r"\b(el |del |en el )?turno ([123])\b", r" shift \2"),
+    (r"\bcompara(r)?\b", "compare"),
+    (r"\btiempo muerto\b|\bparos\b|\bparadas\b", "downtime"),
+    (r"\bpor equipo\b|\bpor m[aá]quina\b|\bpor lugar\b", "by place"),
+    (r"\bpor (raz[oó]n|causa|motivo)\b", "by reason"),
+    (r"\bpor grado\b", "by grade"),
+    (r"\bpor turno\b", "by shift"),
+    (r"\b(la )?semana pasada\b", "last week"),
+    (r"\besta semana\b", "this week"),
+    (r"\bel mes pasado\b|\bmes pasado\b", "last month"),
+    (r"\beste mes\b", "this month"),
+    (r"\b(la )?pr[oó]xima semana\b", "next week"),
+    (r"\bayer\b", "yesterday"),
+    (r"\bhoy\b", "today"),
+    (r"\bvelocidad\b", "speed"),
+    (r"\brechazos?\b", "rejects"),
+    (r"\bdesperdicio\b|\bmerma\b", "waste"),
+    (r"\brecorte\b|\brefile\b", "trim"),
+    (r"\b(se )?atasc[oó] la cuchilla\b|\batascos? de (la )?cuchilla\b", "knife jams"),
+    (r"\batascos?\b", "jams"),
+    (r"\bcu[aá]ntas veces\b", "how many times"),
+    (r"\bcu[aá]nto (nos )?(cost[oó]|costaron)\b|\bcost[oó]\b|\bcostaron\b|\bcosto\b|\bcoste\b", "cost"),
+    (r"\bproyecci[oó]n\b|\bpron[oó]stico\b", "forecast"),
+    (r"\bmuestra(me)?\b|\bdame\b", "show"),
+    # Spanish function words carry no slot; said in English they are filler.
+    (r"\b(de|del|la|las|los|el|en|para|que|qu[eé]|se|un|una|y|o|nos|con|al)\b", " "),
+)
+
 # Shorthand and shop words -> the words the router reads. Whole words only, applied in order.
 SYNONYMS: tuple[tuple[str, str], ...] = (
     (r"\byday\b|\byest\b|\byesterdays\b", "yesterday"),
@@ -46,6 +83,11 @@ SYNONYMS: tuple[tuple[str, str], ...] = (
     (r"\bpercent of target\b|\b% of target\b|\bvs target\b|\bto target\b", "speed to target"),
     (r"\bscrap\b", "waste"),
     (r"\bcrew ([abcd])'s\b", r"crew \1"),
+    (r"\bspead\b|\bsped\b", "speed"),
+    (r"\bdt\b", "downtime"),
+    (r"\bmaint\b", "maintenance"),
+    (r"\bw/", "with"),
+    (r"\btmrw\b|\btmw\b", "tomorrow"),
 )
 
 # The plant's vocabulary for fuzzy correction: each word once, grouped by the measure it belongs to.
@@ -86,13 +128,21 @@ _COMMON_TEXT = (
     "what when where which while who why will with would your tell give lost lose made make many run "
     "ran running runs happened going went look looks looking getting"
 )
-_COMMON = frozenset(_COMMON_TEXT.split())
+COMMON = frozenset(_COMMON_TEXT.split())
+# A question is read as Spanish when it holds a word only Spanish questions use.
+SPANISH_CUE = (
+    r"[¿¡ñ]|\b(turno|paros|por qu[eé]|velocidad|rechazos|atascos?|cuchilla|ayer|semana|mes|cu[aá]nt[oa]s?"
+    r"|costaron|cost[oó]|tiempo muerto|compara|proyecci[oó]n|pr[oó]xima|equipo|raz[oó]n|grado)\b"
+)
 FUZZY_CUTOFF = 85  # RapidFuzz ratio (0-100); below it a word is left as written
 
 
 def canonical(question: str) -> str:
     """The question in the router's words: lower case, synonyms applied, misspellings corrected."""
     text = question.replace("’", "'").replace("“", '"').replace("”", '"').lower()
+    if re.search(SPANISH_CUE, text):
+        for pattern, replacement in SPANISH:
+            text = re.sub(pattern, replacement, text)
     text = re.sub(r"\s+", " ", text).strip()
     for pattern, replacement in SYNONYMS:
         text = re.sub(pattern, replacement, text)
@@ -101,7 +151,7 @@ def canonical(question: str) -> str:
 
 def _corrected(match: re.Match[str]) -> str:
     word = match.group(0)
-    if word in _COMMON or word in _WORDS or word.removesuffix("s") in _WORDS:
+    if word in COMMON or word in _WORDS or word.removesuffix("s") in _WORDS:
         return word
     found = process.extractOne(word, _WORDS, scorer=fuzz.ratio, score_cutoff=FUZZY_CUTOFF)
     return str(found[0]) if found else word

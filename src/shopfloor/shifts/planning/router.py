@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any, Literal
 
+from shopfloor.shifts.planning import dates
 from shopfloor.shifts.planning.measures import DAY_ONLY
 from shopfloor.shifts.planning.plans import Plan
 from shopfloor.shifts.planning.reading import Entities, canonical, entities
@@ -118,27 +119,16 @@ def normalize(question: str) -> str:
 
 # --- scope words (docs/shifts-agent.md, Flow) ---------------------------------------------------------------
 
+# A bare ordinal ("on 2nd", "2nd vs 1st", "what did 3rd cost us") names a shift: the plant has no other
+# numbered thing people call by an ordinal alone (grades, crews, places and widths have their own words).
+_BARE = r"(?<!the )(?<!-)\b{0}\b(?! (?:of|week|day|month|quarter|period|half|time|place|grade|crew)\b)(?!-)"
 _SHIFT_WORDS = {
-    1: r"\b(first|1st|day) shift\b|\bshift (1|one)\b",
-    2: r"\b(second|2nd|swing|evening) shift\b|\bshift (2|two)\b",
-    3: r"\b(third|3rd|night) shift\b|\bshift (3|three)\b",
+    1: r"\b(first|1st|day) shift\b|\bshift (1|one)\b|" + _BARE.format("1st"),
+    2: r"\b(second|2nd|swing|evening) shift\b|\bshift (2|two)\b|" + _BARE.format("2nd"),
+    3: r"\b(third|3rd|night) shift\b|\bshift (3|three)\b|" + _BARE.format("3rd"),
 }
 _ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3}
 _ORD = r"(?:first|1st|second|2nd|third|3rd)"
-_MONTHS = [
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-]
 _FORBIDDEN = (
     r"\b(schedule|reschedule|email|e-mail|send|delete|drop|insert|update|shut ?down|restart|set the|change the"
     r" (target|speed|schedule)|raise the|lower the|run (this )?sql|select \*|execute|browse|download|fetch)\b"
@@ -170,16 +160,9 @@ _NUM = r"(?:[123]|one|two|three)\b"
 
 
 def named_months(question: str, day: date) -> list[date]:
-    """First days of the months a question names, each the latest such month not after ``day``."""
-    q = normalize(question)
-    found: list[tuple[int, date]] = []
-    for index, name in enumerate(_MONTHS, 1):
-        match = re.search(rf"\b{name}\b", q)
-        if match is None or (name == "may" and not _has(q, r"\b(in|of|for|during) may\b")):
-            continue
-        year = day.year if index <= day.month else day.year - 1
-        found.append((match.start(), date(year, index, 1)))
-    return [d for _pos, d in sorted(found)]
+    """First days of the months a question names (``planning/dates``: full or short names, with or without a
+    year), each without a year the latest such month not after ``day``."""
+    return dates.named_months(normalize(question), day)
 
 
 @dataclass(frozen=True)
@@ -192,6 +175,8 @@ class ScopeWords:
     anchor: date | None
     other_anchor: date | None = None
     weeks: int | None = None
+    # Date words the dates layer could not place (named "Not understood" by the answer).
+    unresolved: tuple[str, ...] = ()
 
 
 def scope_words(question: str, scope: Scope) -> ScopeWords | Unavailable:
@@ -199,12 +184,17 @@ def scope_words(question: str, scope: Scope) -> ScopeWords | Unavailable:
     q = normalize(question)
     shifts = tuple(named_shifts(q))
     day = scope.day
-    if _has(q, r"\byesterday\b"):
+    if _has(q, r"\byesterday\b") and not _has(q, r"\bday before yesterday\b"):
         day = previous_production_day(day)
     window: Period | None = None
     anchor: date | None = None
     other: date | None = None
     weeks: int | None = None
+    said = dates.resolve(q, scope.day)
+    if said.day is not None:
+        day = said.day
+    if said.window is not None:
+        return ScopeWords(shifts, day, said.window, said.anchor, None, None, said.unresolved)
     m = re.search(
         r"\b(?:last|past|over the last|over the past|over|for the last|for the past|for) (\d{1,2}) weeks\b", q
     )
@@ -240,7 +230,7 @@ def scope_words(question: str, scope: Scope) -> ScopeWords | Unavailable:
         window, anchor = "month", months[0]
         if len(months) > 1:
             other = months[1]
-    return ScopeWords(shifts, day, window, anchor, other, weeks)
+    return ScopeWords(shifts, day, window, anchor, other, weeks, said.unresolved)
 
 
 # --- intents ---------------------------------------------------------------------------------------------
@@ -343,8 +333,15 @@ def route(question: str, scope: Scope, previous: Plan | None = None) -> Plan | U
                 "(for example the downtime pareto or the period KPIs), or switch the Period to Day."
             )
         return Unavailable("That question has no window form; ask about one production day.")
+    if scope.shift is None and len(words.shifts) == 1 and plan.window == "day" and plan.measure in ONE_SHIFT:
+        # One shift named on an every-shift day asks about that shift alone: the include rule's default
+        # when a shift is given (docs/shifts-agent.md, "Scope").
+        plan = replace(plan, include="shift")
     return plan
 
+
+# Measures of one production day that read the named shift alone (a trend or a comparison reads others).
+ONE_SHIFT = (DAY_ONLY | {"fpm", "volume", "overview", "kpis"}) - {"compare_shifts", "rankings"}
 
 # "Which shift was best last week", "worst shift this month": the shifts over a window side by side.
 _BEST_SHIFT = (

@@ -1,0 +1,67 @@
+"""The three rules on answers: a word no slot holds makes the answer partial and is named
+(docs/shifts-agent.md, "The three rules")."""
+
+import re
+import string
+from datetime import date
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from shopfloor.shifts import Scope, investigate
+from shopfloor.shifts.planning.accounting import NOT_IN_RECORDS, account
+from shopfloor.shifts.planning.dates import UNRESOLVED
+from shopfloor.shifts.planning.reading import canonical
+
+DAY = Scope(day=date(2026, 9, 16))
+SHIFT2 = Scope(day=date(2026, 9, 16), shift=2, include="shift")
+# Questions built from the vocabulary, each answered complete on the fixture day.
+BASES = (
+    "downtime by reason",
+    "show the kpis",
+    "fpm by grade",
+    "downtime by place this week",
+    "rejects on second shift",
+)
+
+
+def lines(answer):
+    return " ".join(s["text"] for s in answer.sections if s["type"] in ("caveat", "text"))
+
+
+def test_the_bases_are_complete(conn):
+    for question in BASES:
+        assert investigate(question, DAY, conn).status == "complete", question
+
+
+def _unknown(word: str) -> bool:
+    return (
+        canonical(word) == word
+        and account(word).not_understood == (word,)
+        and not any(re.search(p, word) for p, _thing in NOT_IN_RECORDS)
+        and not re.search(UNRESOLVED, word)
+    )
+
+
+WORDS = st.text(alphabet=string.ascii_lowercase, min_size=6, max_size=11).filter(_unknown)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(base=st.sampled_from(BASES), word=WORDS, first=st.booleans())
+def test_one_unknown_word_makes_the_answer_partial_and_named(conn, base, word, first):
+    question = f"{word} {base}" if first else f"{base} {word}"
+    answer = investigate(question, DAY, conn)
+    assert answer.status == "partial"
+    assert f"Not understood: {word}." in lines(answer)
+
+
+def test_a_thing_the_records_do_not_hold_is_named_not_swapped(conn):
+    answer = investigate("downtime from the temperature on the wet end", SHIFT2, conn)
+    assert answer.status == "partial"
+    assert "Not in the records: temperature" in lines(answer)
+
+
+def test_a_refusal_still_names_what_the_records_do_not_hold(conn):
+    answer = investigate("steam psi", SHIFT2, conn)
+    assert answer.status == "unavailable"
+    assert "Not in the records: steam, pressure" in lines(answer)
