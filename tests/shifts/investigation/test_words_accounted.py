@@ -65,3 +65,20 @@ def test_a_refusal_still_names_what_the_records_do_not_hold(conn):
     answer = investigate("steam psi", SHIFT2, conn)
     assert answer.status == "unavailable"
     assert "Not in the records: steam, pressure" in lines(answer)
+
+
+def test_a_share_asked_is_the_headline_figure(conn):
+    answer = investigate("what percent of downtime was knife jams", DAY, conn)
+    assert answer.address.endswith("&ask=share")
+    head = next(s for s in answer.sections if s["type"] == "headline")
+    rows = answer.evidence[0]["rows"]
+    jam = next(r for r in rows if r["key"] == "Knife jam")
+    expected = round(100 * jam["minutes"] / sum(r["minutes"] for r in rows), 2)
+    assert head["text"].startswith(f"Knife jam was **{expected:,.2f} %** of the recorded downtime")
+
+
+def test_a_share_of_a_kind_reads_every_kind(conn):
+    answer = investigate("what share of downtime was maintenance", DAY, conn)
+    assert "&by=kind&kind=Maintenance&ask=share" in answer.address
+    keys = {r["key"] for r in answer.evidence[0]["rows"]}
+    assert "Maintenance" in keys and len(keys) > 1

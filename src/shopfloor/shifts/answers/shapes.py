@@ -101,6 +101,35 @@ def _shape_results(plan: Plan, evidence: list[dict[str, Any]], tools: Mapping[st
     return shaped
 
 
+SHARE_TOOLS = ("get_downtime_breakdown", "get_downtime_pareto")
+
+
+def share_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | None:
+    """The asked share first: the named reason, place or kind's share of all the downtime listed
+    ("what percent of downtime was knife jams"), else the leading row's (docs/shifts-agent.md, the rules)."""
+    env = next((e for e in evidence if e["tool"] in SHARE_TOOLS and e["rows"]), None)
+    if env is None:
+        return None
+    named = plan.reason or plan.place or plan.kind
+    rows = env["rows"]
+    index = next((i for i, r in enumerate(rows) if named and str(r.get("key")) == named), None)
+    if index is None and named is None:
+        index = 0
+    if index is None:
+        return None  # the named one has no downtime listed: the rows say so, the caveats name it
+    row = rows[index]
+    if row.get("share_pct") is None:
+        return None
+    return said(
+        "headline",
+        f"{row['key']} was ",
+        Figure(row["share_pct"], "%"),
+        f" of the recorded downtime ({fmt(row['minutes'], 'min')} of it) ",
+        Citation(env["query"], index),
+        ".",
+    )
+
+
 def _lead(plan: Plan, evidence: list[dict[str, Any]], shaped: _Shaped) -> list[Section]:
     """The headline: a named entity's own finding, else the measure's leading tool (its headline, or its
     first finding), else the first headline (docs/shifts-agent.md, "Reading"); taken out of the body."""
@@ -115,6 +144,9 @@ def _lead(plan: Plan, evidence: list[dict[str, Any]], shaped: _Shaped) -> list[S
     cost = named_cost_headline(plan, evidence) if plan.measure == "named_cost" else None
     if cost is not None:
         return [cost]
+    share = share_headline(plan, evidence) if plan.ask == "share" else None
+    if share is not None:
+        return [share]
     if entity_line is not None:
         body.remove(entity_line)
         return [reworded(entity_line, "headline", bullet=False)]

@@ -288,6 +288,7 @@ def read_as(
     width: int | None = None,
     chart: bool = False,
     follow_up: bool = False,
+    ask: str | None = None,
 ) -> str:
     """The "Read as" line of a plan: the measure, its breakdown and filters, the shifts and the window."""
     what = MEASURE_WORDS[measure]
@@ -306,7 +307,9 @@ def read_as(
         by = None
     parts = [what + (f" by {by}" if by else "")]
     if kind:
-        parts.append(f"{kind} only")
+        parts.append(f"share of {kind}" if ask == "share" else f"{kind} only")
+    elif ask == "share":
+        parts.append("as a share of the downtime")
     for label, value in (("grade", grade), ("crew", crew), ("reason", reason), ("place", place)):
         if value:
             parts.append(f"{label} {value}")
@@ -365,6 +368,7 @@ def plan_read_as(plan: Plan) -> str:
         width=plan.width,
         chart=plan.chart,
         follow_up=plan.after is not None,
+        ask=plan.ask,
     )
 
 

@@ -333,12 +333,21 @@ def route(question: str, scope: Scope, previous: Plan | None = None) -> Plan | U
                 "(for example the downtime pareto or the period KPIs), or switch the Period to Day."
             )
         return Unavailable("That question has no window form; ask about one production day.")
+    if plan.measure in ("downtime", "pareto") and _has(q, SHARE_WORDS):
+        # "What percent of downtime was operator": the share is the asked figure; a named kind is one of the
+        # rows by kind, never a filter that would make it the whole.
+        plan = replace(plan, ask="share")
+        kinds = [k for k in entities(q).kinds if k in ("Maintenance", "Operator", "PM")]
+        if len(kinds) == 1 and plan.reason is None and plan.place is None:
+            plan = replace(plan, by="kind", kind=kinds[0])
     if scope.shift is None and len(words.shifts) == 1 and plan.window == "day" and plan.measure in ONE_SHIFT:
         # One shift named on an every-shift day asks about that shift alone: the include rule's default
         # when a shift is given (docs/shifts-agent.md, "Scope").
         plan = replace(plan, include="shift")
     return plan
 
+
+SHARE_WORDS = r"\b(percent|percentage|pct|share|fraction|proportion)\b|%"
 
 # Measures of one production day that read the named shift alone (a trend or a comparison reads others).
 ONE_SHIFT = (DAY_ONLY | {"fpm", "volume", "overview", "kpis"}) - {"compare_shifts", "rankings"}
@@ -366,7 +375,9 @@ def group_comparison(q: str, window: Period, all_shifts: bool) -> Literal["shift
 
 FORECAST = (
     r"\b(forecast|predict|prediction|projected|projection)\b"
-    r"|\b(will|going to)\b.*\b(tomorrow|next (shift|week|month|period)|future)\b"
+    r"|\b(will|going to|gonna)\b.*\b(tomorrow|next (shift|week|month|period)|future)\b"
+    # Where a window "will end up" is a forecast in any wording ("where we gonna land this month").
+    r"|\b(will|going to|gonna)\b.*\b(end up|land|finish|close out|wind up)\b"
 )
 ALL_SHIFTS = r"\ball (the |three |3 )?shifts\b|\bevery shift\b|\beach shift\b|\bthe shifts\b"
 COMPARE_SHIFTS = (
@@ -376,6 +387,8 @@ COMPARE_SHIFTS = (
 PRESCRIPTION = (
     r"\b(what|which) (machine |place |knife |speed )?(adjustments?|settings?|fix|fixes)\b"
     r"|\bhow (do|can|should) we (fix|stop|prevent|avoid)\b|\bwhat should we (do|change|adjust|set)\b"
+    # "What speed should we run 26-C at", "should we slow down 275-BC": a speed or action to choose.
+    r"|\b(what|which) (speed|fpm|pace) should\b|^should (we|i|they|the crew)\b|\bshould we (slow|speed|run|go)\b"
 )
 
 
@@ -485,7 +498,10 @@ def _intent(
             return "pareto", {"by": group, "count": _count(q)}
         return "downtime", {"by": group, "kind": _kind(q)}
     if _has(q, r"\b(quality|rejects?|rejected|warp|bond|delamination|misalignment|moisture|bale)\b"):
-        return ("waste" if ranged else "quality"), {}
+        if ranged:
+            return "waste", {}
+        # The day's rejects are broken down by their reason (the reject family); "by reason" says so.
+        return "quality", ({"by": "reason"} if _has(q, r"\bby (reason|cause|family)\b") else {})
     if _has(q, r"\b(waste|trim|shear|scrap|yield)\b"):
         return "waste", {}
     if cue == "speed":
@@ -552,9 +568,18 @@ def _trend_metric(q: str, cue: Cue | None) -> str:
 # --- follow-ups ------------------------------------------------------------------------------------------
 
 _FOLLOW = (
-    r"^(and |what about|how about|same for|same thing|compare (that|this|it)|now |show (that|this|it)"
-    r"|chart (that|this|it)|break (that|this|it) down|that )"
+    r"^(and |what about|how about|same for|same thing|compare (that|this|it|with)|now |show (that|this|it)"
+    r"|chart (that|this|it)|break (that|this|it) down|that |by (reason|place|kind|grade|width|crew)\b"
+    r"|(just|only) |the (day|week|month|period) before\b)|\binstead\b"
 )
+# The groupings each measure's tools break down by (a follow-up's "by X" changes only these).
+FOLLOW_BY = {
+    "downtime": ("reason", "place", "kind"),
+    "pareto": ("reason", "place", "kind"),
+    "fpm": ("grade", "width", "crew"),
+    "volume": ("grade",),
+}
+_BEFORE = r"\bthe (day|week|month|period) before\b|\bthe previous (day|week|month|period)\b"
 
 
 def _is_follow_up(q: str) -> bool:
@@ -563,7 +588,7 @@ def _is_follow_up(q: str) -> bool:
 
 def _follow_up(q: str, words: ScopeWords, scope: Scope, previous: Plan) -> Plan | Unavailable:
     after = previous.address()
-    if _has(q, r"^compare (that|this|it)"):
+    if _has(q, r"^compare (that|this|it|with)"):
         if not words.shifts:
             return Unavailable("Name the shift to compare with, e.g. “compare that with first shift”.")
         other = words.shifts[0]
@@ -578,20 +603,34 @@ def _follow_up(q: str, words: ScopeWords, scope: Scope, previous: Plan) -> Plan 
         if other == base_shift:
             return Unavailable("That is the same shift; name another shift to compare with.")
         return replace(
-            previous, measure="compare_shifts", shift=base_shift, other_shift=other, after=after, chart=False
+            previous,
+            measure="compare_shifts",
+            shift=base_shift,
+            other_shift=other,
+            include="day",  # a comparison reads the production day (docs/shifts-agent.md, "Scope")
+            after=after,
+            chart=False,
         )
     plan = replace(previous, after=after)
     if len(words.shifts) == 1:
         plan = replace(plan, shift=words.shifts[0])  # one named shift moves the scope (docs/shifts-agent.md)
-    if words.window is not None and words.anchor is not None:
+    if _has(q, _BEFORE):
+        # "and the week before?": the window (or production day) before the previous answer's.
+        before = previous_window(window_for(plan.window, plan.anchor or plan.day))
+        plan = replace(plan, day=before.start, anchor=before.start if plan.window != "day" else None)
+    elif words.window is not None and words.anchor is not None:
         plan = replace(plan, window=words.window, anchor=words.anchor)
         if plan.measure in DAY_ONLY:
             return Unavailable("That question has no window form; ask about one production day.")
     elif words.day != scope.day:
         plan = replace(plan, day=words.day, anchor=words.day if plan.window == "day" else plan.anchor)
     by = grouping(q)
-    if by is not None and plan.measure in ("downtime", "pareto"):
+    if by is not None and by in FOLLOW_BY.get(plan.measure, ()):
         plan = replace(plan, by=by)
+    named = entities(q)
+    if named != Entities():
+        # "and missed splices?", "just knife jams": the named entity replaces the previous one.
+        plan = with_entities(replace(plan, grade=None, crew=None, reason=None, place=None, width=None), named)
     if _has(q, _CHART):
         plan = replace(plan, chart=True)
     if plan == replace(previous, after=after):
