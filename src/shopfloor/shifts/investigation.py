@@ -425,7 +425,12 @@ def not_applied(plan: Plan, evidence: list[dict[str, Any]]) -> list[str]:
             for col in columns
         )
         grouped = plan.by == name or (name == "width" and plan.by == "width")
-        crewed = name == "crew" and any((e.get("coverage") or {}).get("crew") == value for e in evidence)
+        # The crew of the one shift read is applied; over every shift the other crews' rows are in it too.
+        crewed = (
+            name == "crew"
+            and plan.shift is not None
+            and any((e.get("coverage") or {}).get("crew") == value for e in evidence)
+        )
         if not (shown or grouped or crewed):
             label = f"{value} in web" if name == "width" else f"{name} {value}"
             missing.append(

@@ -64,7 +64,7 @@ def test_a_thing_the_records_do_not_hold_is_named_not_swapped(conn):
 def test_a_refusal_still_names_what_the_records_do_not_hold(conn):
     answer = investigate("steam psi", SHIFT2, conn)
     assert answer.status == "unavailable"
-    assert "Not in the records: steam, pressure" in lines(answer)
+    assert "Not in the records: steam psi" in lines(answer)
 
 
 def test_a_share_asked_is_the_headline_figure(conn):
@@ -82,3 +82,18 @@ def test_a_share_of_a_kind_reads_every_kind(conn):
     assert "&by=kind&kind=Maintenance&ask=share" in answer.address
     keys = {r["key"] for r in answer.evidence[0]["rows"]}
     assert "Maintenance" in keys and len(keys) > 1
+
+
+def test_a_crew_over_every_shift_is_not_applied(conn):
+    answer = investigate("crew A rejects", DAY, conn)
+    assert answer.status == "partial"
+    assert "Not applied: crew A" in lines(answer)
+
+
+def test_the_asking_clause_of_a_story_decides_the_measure(conn):
+    question = (
+        "2nd shift was a mess tonight, guys were yelling and the supervisor before me left a note too, "
+        "anyway just show me downtime by reason for my shift"
+    )
+    answer = investigate(question, DAY, conn)
+    assert answer.address == "/a?day=2026-09-16&shift=2&measure=downtime&by=reason"

@@ -107,9 +107,18 @@ SHARE_TOOLS = ("get_downtime_breakdown", "get_downtime_pareto")
 def share_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | None:
     """The asked share first: the named reason, place or kind's share of all the downtime listed
     ("what percent of downtime was knife jams"), else the leading row's (docs/shifts-agent.md, the rules)."""
-    env = next((e for e in evidence if e["tool"] in SHARE_TOOLS and e["rows"]), None)
+    env = next((e for e in evidence if e["tool"] in SHARE_TOOLS), None)
     if env is None:
         return None
+    if not env["rows"]:
+        return said(
+            "headline",
+            "No downtime was recorded here: ",
+            Figure(0, "stops"),
+            " listed ",
+            Citation(env["query"]),
+            ".",
+        )
     named = plan.reason or plan.place or plan.kind
     rows = env["rows"]
     index = next((i for i, r in enumerate(rows) if named and str(r.get("key")) == named), None)

@@ -80,6 +80,17 @@ READ = _words(
     """
 )
 
+# Words about who asks and why (the story around a question): context, never a slot.
+STORY = _words(
+    """
+    boss manager plant supervisor scheduler guy guys everybody everyone nobody somebody someone crew team
+    keeps keep saying says said thinks think thought asked asking wants wanted told tells tell telling
+    always never mess messy rough beat tired yelling griping complaining waving walked walk came come coming
+    tonight morning afternoon lunch meeting upstairs home new learn learning trying help handy stuff bunch
+    pieces piece long short total anyway whatever okay ok not either
+    """
+)
+
 # Words addressed to the reader rather than about the records: they carry no slot and are never followed.
 INSTRUCTIONS = _words("ignore rules instructions pretend system prompt disregard")
 
@@ -132,6 +143,7 @@ _KNOWN = (
     FILLER
     | READ
     | INSTRUCTIONS
+    | STORY
     | COMMON
     | _entity_words()
     | frozenset(w for words in VOCABULARY.values() for w in words)
@@ -156,10 +168,20 @@ def account(question: str) -> Accounting:
     text = canonical(question)
     unresolved = [m.group(0) for m in re.finditer(UNRESOLVED, text)]
     missing: list[str] = []
-    for pattern, thing in NOT_IN_RECORDS:
-        if re.search(pattern, text) and thing not in missing:
-            missing.append(thing)
-            text = re.sub(pattern, " ", text)
+    spans = sorted(m.span() for pattern, _thing in NOT_IN_RECORDS for m in re.finditer(pattern, text))
+    # Each thing named as the question says it, neighbours joined ("steam pressure", "crushed").
+    merged: list[list[int]] = []
+    for start, end in spans:
+        if merged and text[merged[-1][1] : start].strip() == "":
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    for start, end in merged:
+        phrase = text[start:end]
+        if phrase not in missing:
+            missing.append(phrase)
+    for start, end in reversed(merged):
+        text = text[:start] + " " + text[end:]
     # Grade codes, widths and numbers are entities or figures the reader reads (or names as not applied).
     text = re.sub(r"\b\d+(?:[-.,/]\w+)*%?", " ", text)
     unknown = list(dict.fromkeys(unresolved))

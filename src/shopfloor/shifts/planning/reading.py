@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date
+from typing import Any
 
 from rapidfuzz import fuzz, process
 
@@ -27,7 +28,7 @@ from shopfloor.shifts.plant.calendar import window_for
 from shopfloor.shifts.plant.catalog import CREWS, GRADE_TARGETS, STOP_PLACES, WEB_WIDTHS
 
 # Spanish questions are read with the same slots: their words are said in the router's words first.
-SPANISH: tuple[tuple[str, str], ...] = (
+SPANISH: tuple[tuple[str, Any], ...] = (
     (r"[¿?¡!]", " "),
     (r"\bpor qu[ée]\b", "why"),
     (r"\b(fue|estuvo|est[aá]|estaba|iba) (tan )?lent[oa]\b|\blent[oa]\b", "was slow"),
@@ -37,6 +38,15 @@ SPANISH: tuple[tuple[str, str], ...] = (
     (r"\bcompara(r)? (el )?turno ([123]) con (el )?turno ([123])\b", r"compare shift \3 with shift \5"),
     (r"\b(el |del |en el )?turno ([123])\b", r" shift \2"),
     (r"\bcompara(r)?\b", "compare"),
+    (r"\bturno (uno|dos|tres)\b", lambda m: "shift " + {"uno": "1", "dos": "2", "tres": "3"}[m.group(1)]),
+    (
+        r"\ben el (primero|segundo|tercero?)\b(?! \w)",
+        lambda m: {"p": " first", "s": " second", "t": " third"}[m.group(1)[0]] + " shift",
+    ),
+    (r"\bcambios? de papel\b", "paper changes"),
+    (r"\borilla\b", "trim"),
+    (r"\bcu[aá]nt[oa]s?\b", "how many"),
+    (r"\b(tuvimos|tuvo|hubo|hicimos|hizo|tenemos)\b", " "),
     (r"\btiempo muerto\b|\bparos\b|\bparadas\b", "downtime"),
     (r"\bpor equipo\b|\bpor m[aá]quina\b|\bpor lugar\b", "by place"),
     (r"\bpor (raz[oó]n|causa|motivo)\b", "by reason"),
@@ -84,6 +94,7 @@ SYNONYMS: tuple[tuple[str, str], ...] = (
     (r"\bscrap\b", "waste"),
     (r"\bcrew ([abcd])'s\b", r"crew \1"),
     (r"\bspead\b|\bsped\b", "speed"),
+    (r"\b(this|last) months\b", r"\1 month"),
     (r"\bdt\b", "downtime"),
     (r"\bmaint\b", "maintenance"),
     (r"\bw/", "with"),
@@ -132,7 +143,8 @@ COMMON = frozenset(_COMMON_TEXT.split())
 # A question is read as Spanish when it holds a word only Spanish questions use.
 SPANISH_CUE = (
     r"[¿¡ñ]|\b(turno|paros|por qu[eé]|velocidad|rechazos|atascos?|cuchilla|ayer|semana|mes|cu[aá]nt[oa]s?"
-    r"|costaron|cost[oó]|tiempo muerto|compara|proyecci[oó]n|pr[oó]xima|equipo|raz[oó]n|grado)\b"
+    r"|costaron|cost[oó]|tiempo muerto|compara|proyecci[oó]n|pr[oó]xima|equipo|raz[oó]n|grado|cambios|orilla"
+    r"|desperdicio|hoy)\b"
 )
 FUZZY_CUTOFF = 85  # RapidFuzz ratio (0-100); below it a word is left as written
 

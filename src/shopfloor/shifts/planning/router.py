@@ -233,6 +233,24 @@ def scope_words(question: str, scope: Scope) -> ScopeWords | Unavailable:
     return ScopeWords(shifts, day, window, anchor, other, weeks, said.unresolved)
 
 
+# A long, story-like question: the clause the supervisor asks ("... anyway, just show me downtime by reason
+# for my shift") decides the measure and grouping; the story's words never do. Scope words are read from
+# the whole question first.
+_ASK = (
+    r"\b(?:just |so |anyway,? |can you |could you |please )*(?:show me|give me|tell me|pull up|get me|i need"
+    r"|i want|show|give|break down|what was|how many|how much)\b"
+)
+STORY_WORDS = 14  # a question longer than this, with an asking clause, is read from that clause
+
+
+def asked_clause(q: str) -> str:
+    """The asking clause of a long question (from its last asking words to the end), else the question."""
+    if len(q.split()) <= STORY_WORDS:
+        return q
+    found = list(re.finditer(_ASK, q))
+    return q[found[-1].start() :] if found else q
+
+
 # --- intents ---------------------------------------------------------------------------------------------
 
 # Money words: the router sends them to the money tools, and the done condition asks for a cost basis.
@@ -262,6 +280,7 @@ def route(question: str, scope: Scope, previous: Plan | None = None) -> Plan | U
         return words
     if previous is not None and _is_follow_up(q):
         return _follow_up(q, words, scope, previous)
+    q = asked_clause(q)
     if _has(q, r"\bcompare\b.*\byesterday\b|\byesterday\b.*\bcompare"):
         day = words.day.isoformat()
         shift_part = f"&shift={scope.shift}" if scope.shift is not None else ""
@@ -378,6 +397,7 @@ FORECAST = (
     r"|\b(will|going to|gonna)\b.*\b(tomorrow|next (shift|week|month|period)|future)\b"
     # Where a window "will end up" is a forecast in any wording ("where we gonna land this month").
     r"|\b(will|going to|gonna)\b.*\b(end up|land|finish|close out|wind up)\b"
+    r"|\b(it'll|it will|will it|will we) take\b|\bhow long will\b"
 )
 ALL_SHIFTS = r"\ball (the |three |3 )?shifts\b|\bevery shift\b|\beach shift\b|\bthe shifts\b"
 COMPARE_SHIFTS = (
@@ -582,12 +602,18 @@ FOLLOW_BY = {
 _BEFORE = r"\bthe (day|week|month|period) before\b|\bthe previous (day|week|month|period)\b"
 
 
+_LEAD_IN = r"^(?:(?:ok|okay|so|alright|right|now|then|hmm|well)\b[,.]?\s*)+"
+
+
 def _is_follow_up(q: str) -> bool:
-    return _has(q, _FOLLOW)
+    return _has(re.sub(_LEAD_IN, "", q), _FOLLOW) or _has(
+        q, r"\bput (that|this|it) (on|in|into|as) a chart\b"
+    )
 
 
 def _follow_up(q: str, words: ScopeWords, scope: Scope, previous: Plan) -> Plan | Unavailable:
     after = previous.address()
+    q = re.sub(_LEAD_IN, "", q)
     if _has(q, r"^compare (that|this|it|with)"):
         if not words.shifts:
             return Unavailable("Name the shift to compare with, e.g. “compare that with first shift”.")
