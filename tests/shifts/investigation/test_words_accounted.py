@@ -97,3 +97,15 @@ def test_the_asking_clause_of_a_story_decides_the_measure(conn):
     )
     answer = investigate(question, DAY, conn)
     assert answer.address == "/a?day=2026-09-16&shift=2&measure=downtime&by=reason"
+
+
+def test_a_yes_no_question_is_answered_yes_or_no_from_the_figure(conn):
+    below = investigate("is 2nd shift below target?", DAY, conn)
+    hit = investigate("did 2nd shift hit target?", DAY, conn)
+    assert below.address.endswith("&ask=below_target") and hit.address.endswith("&ask=at_target")
+    head = next(s for s in below.sections if s["type"] == "headline")
+    value = next(p["value"] for p in head["parts"] if isinstance(p, dict) and p.get("unit") == "%")
+    expected = "Yes" if value < 100 else "No"
+    assert head["text"].startswith(f"{expected}: ")
+    other = next(s for s in hit.sections if s["type"] == "headline")
+    assert other["text"].startswith("No: " if expected == "Yes" else "Yes: ")

@@ -65,7 +65,7 @@ def build_sections(
     shaped = _shape_results(plan, evidence, tools)
     if plan.measure == "overview" and plan.shift is not None:
         shaped.body = _diagnosis(shaped.per_result)
-    sections = _lead(plan, evidence, shaped)
+    sections = _yes_no(plan, _lead(plan, evidence, shaped))
     sections.extend(shaped.body)
     if plan.measure == "compare_shifts" and len(shaped.heads) > 1:
         sections.insert(1, reworded(shaped.heads[1], "finding", bullet=True))
@@ -99,6 +99,22 @@ def _shape_results(plan: Plan, evidence: list[dict[str, Any]], tools: Mapping[st
         shaped.per_result.append(lines)
         shaped.owner.update({id(line): env["tool"] for line in lines})
     return shaped
+
+
+def _yes_no(plan: Plan, lead: list[Section]) -> list[Section]:
+    """A yes/no question against the target is answered Yes or No first, from the headline's speed to target
+    and the 100 % it is held to (docs/shifts-agent.md, the rules)."""
+    if plan.ask not in ("below_target", "at_target") or not lead or "target" not in lead[0]["text"]:
+        return lead
+    figure = next((p for p in lead[0].get("parts", []) if isinstance(p, dict) and p.get("unit") == "%"), None)
+    if figure is None or figure.get("value") is None:
+        return lead
+    below = float(figure["value"]) < 100
+    word = "Yes" if below == (plan.ask == "below_target") else "No"
+    head = dict(lead[0])
+    head["text"] = f"{word}: {head['text']}"
+    head["parts"] = [f"{word}: ", *head.get("parts", [])]
+    return [head, *lead[1:]]
 
 
 SHARE_TOOLS = ("get_downtime_breakdown", "get_downtime_pareto")

@@ -31,8 +31,8 @@ RANK_METRICS = ("speed", "downtime", "quality")
 ENTITY_FIELDS = ("grade", "crew", "reason", "place", "width")
 LENSES = ("all", "supervisor", "ownership")
 # The figure a question asks for when it is not the measure's own (docs/URLS.md): a share of the whole, or a
-# count of stops; the headline answers it first.
-ASKS = ("share", "count")
+# yes/no against the target ("is 2nd shift below target?"); the headline answers it first.
+ASKS = ("share", "below_target", "at_target")
 
 
 @dataclass(frozen=True)

@@ -366,6 +366,7 @@ def route(question: str, scope: Scope, previous: Plan | None = None) -> Plan | U
     return plan
 
 
+YES_NO = r"^(is|was|did|were|are|does|do|has|have)\b|^(shift \d|(first|second|third) shift|1st|2nd|3rd)\b.*\?"
 SHARE_WORDS = r"\b(percent|percentage|pct|share|fraction|proportion)\b|%"
 
 # Measures of one production day that read the named shift alone (a trend or a comparison reads others).
@@ -458,6 +459,10 @@ def _intent(
     q: str, cue: Cue | None, by: str | None, window: Period, words: ScopeWords
 ) -> tuple[str | Unavailable, dict[str, Any]]:
     ranged = window != "day"
+    if _has(q, YES_NO) and _has(q, r"\btarget\b"):
+        # "Is 2nd shift below target?", "did 3rd make target": speed to target, answered Yes or No first.
+        below = _has(q, r"\b(below|under|short of|miss(ed)?|behind)\b")
+        return "fpm", {"ask": "below_target" if below else "at_target"}
     if _has(q, r"\bsummari[sz]e\b|\boverview\b|\bsummary\b|\bdiagnos(e|is)\b|\bwhy\b.*\bslow"):
         return ("overview" if _has(q, r"\bwhy\b") or not ranged else "kpis"), {}
     if _has(q, r"\bprofit|\bmargin\b"):
