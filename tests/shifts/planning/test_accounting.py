@@ -39,7 +39,9 @@ def test_unknown_and_unplaceable_words_are_not_understood():
 @pytest.mark.parametrize(
     ("spanish", "english"),
     [
-        ("¿por qué fue lento el segundo turno?", "why was slow second shift"),
+        ("¿por qué fue lento el segundo turno?", "why was slow second shift?"),
+        ("¿el segundo turno está abajo del objetivo?", "second shift was below target?"),
+        ("rechazos del turno tres por razon", "rejects shift 3 by reason"),
         ("paros por equipo esta semana", "downtime by place this week"),
         ("rechazos por razón del tercer turno", "rejects by reason third shift"),
         ("velocidad por grado del turno 1 ayer", "speed by grade shift 1 yesterday"),

@@ -16,6 +16,8 @@ from datetime import date, timedelta
 
 from shopfloor.shifts.plant.calendar import Period, window_for
 
+# Short weekday forms people write ("last tues"); "sat" and "sun" are left out (no production on them).
+WEEKDAY_SHORT = ("mon", "tues?", "wed", "thu(?:rs?)?", "fri", "satur", "sunda")
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 MONTHS = (
     "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
@@ -33,7 +35,7 @@ NUMBER_WORDS = {
 _N = r"(\d{1,2}|one|a|two|three|four|five|six|seven|eight|nine|ten)"
 # Day words that name a moment the records cannot place (no calendar of paydays or weather is held).
 UNRESOLVED = (
-    r"\b(payday|pay day|holiday|holidays|storm|snowstorm|blizzard|outage day|inventory day|audit day"
+    r"\b(fire drill|drill|payday|pay day|holiday|holidays|storm|snowstorm|blizzard|outage day|inventory day|audit day"
     r"|shutdown week|christmas|thanksgiving|new year'?s?|easter|birthday)\b"
 )
 
@@ -103,7 +105,8 @@ def resolve(text: str, day: date) -> DateWords:
     # A weekday: "last Tuesday", "the Friday before" (strictly before the day); "on Monday" (this week's
     # Monday, the selected day itself when it is one).
     for index, name in enumerate(WEEKDAYS):
-        m = re.search(rf"\b(last |previous |the )?{name}s?( before)?\b", text)
+        short = WEEKDAY_SHORT[index]
+        m = re.search(rf"\b(last |previous |the |on )?(?:{name}s?|{short})( before)?\b", text)
         if m is None:
             continue
         strictly = bool(m.group(2)) or (m.group(1) or "").strip() in ("last", "previous")

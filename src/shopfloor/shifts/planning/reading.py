@@ -29,7 +29,21 @@ from shopfloor.shifts.plant.catalog import CREWS, GRADE_TARGETS, STOP_PLACES, WE
 
 # Spanish questions are read with the same slots: their words are said in the router's words first.
 SPANISH: tuple[tuple[str, Any], ...] = (
-    (r"[¿?¡!]", " "),
+    (r"[¿¡!]", " "),
+    (r"\bpor que\b", "why"),
+    (r"\b2do\b", "segundo"),
+    (r"\b1ro\b|\b1er\b", "primer"),
+    (r"\b3ro\b|\b3er\b", "tercer"),
+    (r"\bveces\b", "times"),
+    (r"\bpies lineales\b", "lineal feet"),
+    (r"\bcorri[oó]\b|\bcorrieron\b", "ran"),
+    (r"\bcuchilla de arriba\b|\bcuchilla superior\b", "upper knife"),
+    (r"\bcuchilla de abajo\b|\bcuchilla inferior\b", "lower knife"),
+    (r"\b(abajo|debajo|por debajo) del objetivo\b", "below target"),
+    (r"\bobjetivo\b|\bmeta\b", "target"),
+    (r"\bmarzo\b", "march"),
+    (r"\bmantenimiento\b", "maintenance"),
+    (r"\bporcentaje\b", "percent"),
     (r"\bpor qu[ée]\b", "why"),
     (r"\b(fue|estuvo|est[aá]|estaba|iba) (tan )?lent[oa]\b|\blent[oa]\b", "was slow"),
     (r"\b(el |del |en el )?primer(o)? turno\b", " first shift"),
@@ -65,10 +79,12 @@ SPANISH: tuple[tuple[str, Any], ...] = (
     (r"\brecorte\b|\brefile\b", "trim"),
     (r"\b(se )?atasc[oó] la cuchilla\b|\batascos? de (la )?cuchilla\b", "knife jams"),
     (r"\batascos?\b", "jams"),
+    (r"\b(se )?atasc[oó]\b", "jammed"),
     (r"\bcu[aá]ntas veces\b", "how many times"),
     (r"\bcu[aá]nto (nos )?(cost[oó]|costaron)\b|\bcost[oó]\b|\bcostaron\b|\bcosto\b|\bcoste\b", "cost"),
     (r"\bproyecci[oó]n\b|\bpron[oó]stico\b", "forecast"),
     (r"\bmuestra(me)?\b|\bdame\b", "show"),
+    (r"\b(está|estuvo|fue)\b", "was"),
     # Spanish function words carry no slot; said in English they are filler.
     (r"\b(de|del|la|las|los|el|en|para|que|qu[eé]|se|un|una|y|o|nos|con|al)\b", " "),
 )
@@ -81,6 +97,7 @@ SYNONYMS: tuple[tuple[str, str], ...] = (
     (r"\bthis mo\b|\bthis mth\b", "this month"),
     (r"\blast mo\b|\blast mth\b", "last month"),
     (r"\bwk\b", "week"),
+    (r"\bwks\b", "weeks"),
     (r"\bgraveyard( shift)?\b|\bnights\b", "night shift"),
     (r"\bswings\b", "swing shift"),
     (r"\b(graphs?|plots?|visuals?|a picture|pictures|diagram)\b", "chart"),
@@ -144,7 +161,7 @@ COMMON = frozenset(_COMMON_TEXT.split())
 SPANISH_CUE = (
     r"[¿¡ñ]|\b(turno|paros|por qu[eé]|velocidad|rechazos|atascos?|cuchilla|ayer|semana|mes|cu[aá]nt[oa]s?"
     r"|costaron|cost[oó]|tiempo muerto|compara|proyecci[oó]n|pr[oó]xima|equipo|raz[oó]n|grado|cambios|orilla"
-    r"|desperdicio|hoy)\b"
+    r"|desperdicio|hoy|objetivo|lineales|turno|marzo|porcentaje)\b"
 )
 FUZZY_CUTOFF = 85  # RapidFuzz ratio (0-100); below it a word is left as written
 
