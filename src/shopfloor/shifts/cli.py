@@ -303,8 +303,14 @@ def eval_command(
         from shopfloor.agent.evals import render_table
 
         render_table(report, "Shift Investigator golden set", console)
-        for name, (passed, total) in rates.items():
-            typer.echo(f"{name}: {passed}/{total} ({100 * passed / total:.0f} %)")
+        from rich.table import Table
+
+        classes = Table(title="Per class")
+        for column in ("class", "passed", "rate", "confidently wrong"):
+            classes.add_column(column)
+        for name, (passed, total, wrong) in rates.items():
+            classes.add_row(name, f"{passed}/{total}", f"{100 * passed / total:.0f} %", str(wrong))
+        Console().print(classes)
     if not report.ok:
         raise typer.Exit(code=1)
 

@@ -225,6 +225,8 @@ def case_runner(
             case.id,
             not failures,
             failures,
+            # A failed case whose answer said ``complete`` is the failure a supervisor trusts: counted apart.
+            confidently_wrong=bool(failures) and answer.get("status") == "complete",
             tokens_in=int(usage.get("tokens_in") or 0),
             tokens_out=int(usage.get("tokens_out") or 0),
             cost_usd=usage.get("cost_usd", 0.0),
@@ -246,15 +248,16 @@ def case_class(case: EvalCase) -> str:
     return str(case.data.get("class") or case.id.split("-")[0])
 
 
-def class_rates(cases: list[EvalCase], report: EvalReport) -> dict[str, tuple[int, int]]:
-    """Passed and total cases per class, in class order."""
+def class_rates(cases: list[EvalCase], report: EvalReport) -> dict[str, tuple[int, int, int]]:
+    """Passed, total and confidently wrong cases per class, in class order."""
     by_id = {case.id: case_class(case) for case in cases}
     rates: dict[str, list[int]] = {}
     for result in report.results:
-        counts = rates.setdefault(by_id.get(result.case_id, "other"), [0, 0])
+        counts = rates.setdefault(by_id.get(result.case_id, "other"), [0, 0, 0])
         counts[0] += int(result.passed)
         counts[1] += 1
-    return {name: (passed, total) for name, (passed, total) in sorted(rates.items())}
+        counts[2] += int(result.confidently_wrong)
+    return {name: (passed, total, wrong) for name, (passed, total, wrong) in sorted(rates.items())}
 
 
 def parse_case_day(value: Any) -> date:

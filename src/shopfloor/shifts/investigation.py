@@ -31,6 +31,7 @@ from shopfloor.shifts.catalog import (
     model_registry,
     plan_registry,
 )
+from shopfloor.shifts.planning.accounting import account
 from shopfloor.shifts.planning.measures import Step
 from shopfloor.shifts.planning.planner import MODEL, OfflinePlanner, plan_steps
 from shopfloor.shifts.planning.plans import Plan, parse_address
@@ -308,6 +309,11 @@ def _judged(
         if missing:
             status = "partial"
             caveats.insert(0, "Not applied: " + "; ".join(missing) + ".")
+        unread = account(question).lines() if run.asked else []
+        if unread:
+            # A word no slot holds leaves the question partly unanswered (docs/shifts-agent.md, the rules).
+            status = "partial"
+            caveats[:0] = unread
     return status, numbered, caveats, errors
 
 
@@ -370,6 +376,7 @@ def _unavailable(question: str, scope: Scope, plan: Plan | None, reason: str) ->
     """An honest refusal with the three supported questions nearest to it, each with its address here."""
     sections = [
         {"type": "text", "text": reason},
+        *({"type": "caveat", "text": line} for line in account(question).lines()),
         {"type": "label", "text": "Closest questions the investigator answers"},
     ]
     examples: list[str] = []
@@ -418,7 +425,12 @@ def not_applied(plan: Plan, evidence: list[dict[str, Any]]) -> list[str]:
             for col in columns
         )
         grouped = plan.by == name or (name == "width" and plan.by == "width")
-        crewed = name == "crew" and any((e.get("coverage") or {}).get("crew") == value for e in evidence)
+        # The crew of the one shift read is applied; over every shift the other crews' rows are in it too.
+        crewed = (
+            name == "crew"
+            and plan.shift is not None
+            and any((e.get("coverage") or {}).get("crew") == value for e in evidence)
+        )
         if not (shown or grouped or crewed):
             label = f"{value} in web" if name == "width" else f"{name} {value}"
             missing.append(

@@ -137,6 +137,14 @@ def test_eval_shifts_with_a_small_golden_file(store_path, tmp_path, monkeypatch)
         wrong.write_text(
             "cases:\n- id: w\n  question: downtime pareto this week\n  day: 2026-09-16\n  expect: {status: partial}\n"
         )
-        assert runner.invoke(app, ["eval", "shifts", "--golden", str(wrong), "--json"]).exit_code == 1
+        failed = runner.invoke(app, ["eval", "shifts", "--golden", str(wrong), "--json"])
+        assert failed.exit_code == 1
+        # The answer said complete where partial was asked: a confidently wrong case, counted per class too.
+        report = json.loads(failed.stdout)
+        assert report["confidently_wrong"] == 1
+        assert report["results"][0]["confidently_wrong"] is True
+        assert report["classes"]["w"] == [0, 1, 1]
+        table = runner.invoke(app, ["eval", "shifts", "--golden", str(wrong)])
+        assert "confidently wrong" in table.stdout
     finally:
         get_settings.cache_clear()

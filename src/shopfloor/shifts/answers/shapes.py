@@ -65,7 +65,7 @@ def build_sections(
     shaped = _shape_results(plan, evidence, tools)
     if plan.measure == "overview" and plan.shift is not None:
         shaped.body = _diagnosis(shaped.per_result)
-    sections = _lead(plan, evidence, shaped)
+    sections = _yes_no(plan, _lead(plan, evidence, shaped))
     sections.extend(shaped.body)
     if plan.measure == "compare_shifts" and len(shaped.heads) > 1:
         sections.insert(1, reworded(shaped.heads[1], "finding", bullet=True))
@@ -101,6 +101,60 @@ def _shape_results(plan: Plan, evidence: list[dict[str, Any]], tools: Mapping[st
     return shaped
 
 
+def _yes_no(plan: Plan, lead: list[Section]) -> list[Section]:
+    """A yes/no question against the target is answered Yes or No first, from the headline's speed to target
+    and the 100 % it is held to (docs/shifts-agent.md, the rules)."""
+    if plan.ask not in ("below_target", "at_target") or not lead or "target" not in lead[0]["text"]:
+        return lead
+    figure = next((p for p in lead[0].get("parts", []) if isinstance(p, dict) and p.get("unit") == "%"), None)
+    if figure is None or figure.get("value") is None:
+        return lead
+    below = float(figure["value"]) < 100
+    word = "Yes" if below == (plan.ask == "below_target") else "No"
+    head = dict(lead[0])
+    head["text"] = f"{word}: {head['text']}"
+    head["parts"] = [f"{word}: ", *head.get("parts", [])]
+    return [head, *lead[1:]]
+
+
+SHARE_TOOLS = ("get_downtime_breakdown", "get_downtime_pareto")
+
+
+def share_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | None:
+    """The asked share first: the named reason, place or kind's share of all the downtime listed
+    ("what percent of downtime was knife jams"), else the leading row's (docs/shifts-agent.md, the rules)."""
+    env = next((e for e in evidence if e["tool"] in SHARE_TOOLS), None)
+    if env is None:
+        return None
+    if not env["rows"]:
+        return said(
+            "headline",
+            "No downtime was recorded here: ",
+            Figure(0, "stops"),
+            " listed ",
+            Citation(env["query"]),
+            ".",
+        )
+    named = plan.reason or plan.place or plan.kind
+    rows = env["rows"]
+    index = next((i for i, r in enumerate(rows) if named and str(r.get("key")) == named), None)
+    if index is None and named is None:
+        index = 0
+    if index is None:
+        return None  # the named one has no downtime listed: the rows say so, the caveats name it
+    row = rows[index]
+    if row.get("share_pct") is None:
+        return None
+    return said(
+        "headline",
+        f"{row['key']} was ",
+        Figure(row["share_pct"], "%"),
+        f" of the recorded downtime ({fmt(row['minutes'], 'min')} of it) ",
+        Citation(env["query"], index),
+        ".",
+    )
+
+
 def _lead(plan: Plan, evidence: list[dict[str, Any]], shaped: _Shaped) -> list[Section]:
     """The headline: a named entity's own finding, else the measure's leading tool (its headline, or its
     first finding), else the first headline (docs/shifts-agent.md, "Reading"); taken out of the body."""
@@ -115,6 +169,9 @@ def _lead(plan: Plan, evidence: list[dict[str, Any]], shaped: _Shaped) -> list[S
     cost = named_cost_headline(plan, evidence) if plan.measure == "named_cost" else None
     if cost is not None:
         return [cost]
+    share = share_headline(plan, evidence) if plan.ask == "share" else None
+    if share is not None:
+        return [share]
     if entity_line is not None:
         body.remove(entity_line)
         return [reworded(entity_line, "headline", bullet=False)]

@@ -42,6 +42,8 @@ class PlanView(Protocol):
     @property
     def count(self) -> bool: ...
     @property
+    def ask(self) -> str | None: ...
+    @property
     def other_shift(self) -> int | None: ...
     @property
     def other_anchor(self) -> date | None: ...
@@ -246,7 +248,9 @@ def _overview_window(plan: PlanView) -> list[Step]:
 
 
 def _downtime(plan: PlanView) -> Step:
-    return "get_downtime_breakdown", {"kind": plan.kind, "group_by": plan.by or "reason"}
+    # A share of one kind is that kind's row among every kind, never the kind alone (100 % of itself).
+    kind = None if plan.ask == "share" else plan.kind
+    return "get_downtime_breakdown", {"kind": kind, "group_by": plan.by or "reason"}
 
 
 def _rankings(plan: PlanView) -> list[Step]:

@@ -30,6 +30,9 @@ KINDS = ("Maintenance", "Operator", "PM")
 RANK_METRICS = ("speed", "downtime", "quality")
 ENTITY_FIELDS = ("grade", "crew", "reason", "place", "width")
 LENSES = ("all", "supervisor", "ownership")
+# The figure a question asks for when it is not the measure's own (docs/URLS.md): a share of the whole, or a
+# yes/no against the target ("is 2nd shift below target?"); the headline answers it first.
+ASKS = ("share", "below_target", "at_target")
 
 
 @dataclass(frozen=True)
@@ -57,6 +60,7 @@ class Plan:
     reason: str | None = None
     place: str | None = None
     width: int | None = None
+    ask: str | None = None
     after: str | None = None
 
     def __post_init__(self) -> None:
@@ -89,7 +93,7 @@ class Plan:
             if self.include == "day":
                 parts.append(("include", "day"))
         parts.append(("measure", self.measure))
-        for name in ("by", "kind", "metric", "weeks", "lens", "other_shift", *ENTITY_FIELDS):
+        for name in ("by", "kind", "metric", "weeks", "lens", "other_shift", *ENTITY_FIELDS, "ask"):
             value = getattr(self, name)
             if value is not None:
                 parts.append((name, str(value)))
@@ -198,6 +202,7 @@ def _plan_from(data: dict[str, str]) -> Plan:
         reason=_choice(data.get("reason"), STOP_REASONS, "reason"),
         place=_choice(data.get("place"), STOP_PLACES + tuple(PLACE_FAMILIES), "place"),
         width=_int(data.get("width"), tuple(int(w) for w in WEB_WIDTHS), "width"),
+        ask=_choice(data.get("ask"), ASKS, "ask"),
         after=after,
     )
 

@@ -19,12 +19,75 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date
+from typing import Any
 
 from rapidfuzz import fuzz, process
 
 from shopfloor.shifts.planning.plans import Plan
 from shopfloor.shifts.plant.calendar import window_for
 from shopfloor.shifts.plant.catalog import CREWS, GRADE_TARGETS, STOP_PLACES, WEB_WIDTHS
+
+# Spanish questions are read with the same slots: their words are said in the router's words first.
+SPANISH: tuple[tuple[str, Any], ...] = (
+    (r"[¿¡!]", " "),
+    (r"\bpor que\b", "why"),
+    (r"\b2do\b", "segundo"),
+    (r"\b1ro\b|\b1er\b", "primer"),
+    (r"\b3ro\b|\b3er\b", "tercer"),
+    (r"\bveces\b", "times"),
+    (r"\bpies lineales\b", "lineal feet"),
+    (r"\bcorri[oó]\b|\bcorrieron\b", "ran"),
+    (r"\bcuchilla de arriba\b|\bcuchilla superior\b", "upper knife"),
+    (r"\bcuchilla de abajo\b|\bcuchilla inferior\b", "lower knife"),
+    (r"\b(abajo|debajo|por debajo) del objetivo\b", "below target"),
+    (r"\bobjetivo\b|\bmeta\b", "target"),
+    (r"\bmarzo\b", "march"),
+    (r"\bmantenimiento\b", "maintenance"),
+    (r"\bporcentaje\b", "percent"),
+    (r"\bpor qu[ée]\b", "why"),
+    (r"\b(fue|estuvo|est[aá]|estaba|iba) (tan )?lent[oa]\b|\blent[oa]\b", "was slow"),
+    (r"\b(el |del |en el )?primer(o)? turno\b", " first shift"),
+    (r"\b(el |del |en el )?segundo turno\b", " second shift"),
+    (r"\b(el |del |en el )?tercer(o)? turno\b", " third shift"),
+    (r"\bcompara(r)? (el )?turno ([123]) con (el )?turno ([123])\b", r"compare shift \3 with shift \5"),
+    (r"\b(el |del |en el )?turno ([123])\b", r" shift \2"),
+    (r"\bcompara(r)?\b", "compare"),
+    (r"\bturno (uno|dos|tres)\b", lambda m: "shift " + {"uno": "1", "dos": "2", "tres": "3"}[m.group(1)]),
+    (
+        r"\ben el (primero|segundo|tercero?)\b(?! \w)",
+        lambda m: {"p": " first", "s": " second", "t": " third"}[m.group(1)[0]] + " shift",
+    ),
+    (r"\bcambios? de papel\b", "paper changes"),
+    (r"\borilla\b", "trim"),
+    (r"\bcu[aá]nt[oa]s?\b", "how many"),
+    (r"\b(tuvimos|tuvo|hubo|hicimos|hizo|tenemos)\b", " "),
+    (r"\btiempo muerto\b|\bparos\b|\bparadas\b", "downtime"),
+    (r"\bpor equipo\b|\bpor m[aá]quina\b|\bpor lugar\b", "by place"),
+    (r"\bpor (raz[oó]n|causa|motivo)\b", "by reason"),
+    (r"\bpor grado\b", "by grade"),
+    (r"\bpor turno\b", "by shift"),
+    (r"\b(la )?semana pasada\b", "last week"),
+    (r"\besta semana\b", "this week"),
+    (r"\bel mes pasado\b|\bmes pasado\b", "last month"),
+    (r"\beste mes\b", "this month"),
+    (r"\b(la )?pr[oó]xima semana\b", "next week"),
+    (r"\bayer\b", "yesterday"),
+    (r"\bhoy\b", "today"),
+    (r"\bvelocidad\b", "speed"),
+    (r"\brechazos?\b", "rejects"),
+    (r"\bdesperdicio\b|\bmerma\b", "waste"),
+    (r"\brecorte\b|\brefile\b", "trim"),
+    (r"\b(se )?atasc[oó] la cuchilla\b|\batascos? de (la )?cuchilla\b", "knife jams"),
+    (r"\batascos?\b", "jams"),
+    (r"\b(se )?atasc[oó]\b", "jammed"),
+    (r"\bcu[aá]ntas veces\b", "how many times"),
+    (r"\bcu[aá]nto (nos )?(cost[oó]|costaron)\b|\bcost[oó]\b|\bcostaron\b|\bcosto\b|\bcoste\b", "cost"),
+    (r"\bproyecci[oó]n\b|\bpron[oó]stico\b", "forecast"),
+    (r"\bmuestra(me)?\b|\bdame\b", "show"),
+    (r"\b(está|estuvo|fue)\b", "was"),
+    # Spanish function words carry no slot; said in English they are filler.
+    (r"\b(de|del|la|las|los|el|en|para|que|qu[eé]|se|un|una|y|o|nos|con|al)\b", " "),
+)
 
 # Shorthand and shop words -> the words the router reads. Whole words only, applied in order.
 SYNONYMS: tuple[tuple[str, str], ...] = (
@@ -34,6 +97,7 @@ SYNONYMS: tuple[tuple[str, str], ...] = (
     (r"\bthis mo\b|\bthis mth\b", "this month"),
     (r"\blast mo\b|\blast mth\b", "last month"),
     (r"\bwk\b", "week"),
+    (r"\bwks\b", "weeks"),
     (r"\bgraveyard( shift)?\b|\bnights\b", "night shift"),
     (r"\bswings\b", "swing shift"),
     (r"\b(graphs?|plots?|visuals?|a picture|pictures|diagram)\b", "chart"),
@@ -46,6 +110,12 @@ SYNONYMS: tuple[tuple[str, str], ...] = (
     (r"\bpercent of target\b|\b% of target\b|\bvs target\b|\bto target\b", "speed to target"),
     (r"\bscrap\b", "waste"),
     (r"\bcrew ([abcd])'s\b", r"crew \1"),
+    (r"\bspead\b|\bsped\b", "speed"),
+    (r"\b(this|last) months\b", r"\1 month"),
+    (r"\bdt\b", "downtime"),
+    (r"\bmaint\b", "maintenance"),
+    (r"\bw/", "with"),
+    (r"\btmrw\b|\btmw\b", "tomorrow"),
 )
 
 # The plant's vocabulary for fuzzy correction: each word once, grouped by the measure it belongs to.
@@ -86,13 +156,22 @@ _COMMON_TEXT = (
     "what when where which while who why will with would your tell give lost lose made make many run "
     "ran running runs happened going went look looks looking getting"
 )
-_COMMON = frozenset(_COMMON_TEXT.split())
+COMMON = frozenset(_COMMON_TEXT.split())
+# A question is read as Spanish when it holds a word only Spanish questions use.
+SPANISH_CUE = (
+    r"[¿¡ñ]|\b(turno|paros|por qu[eé]|velocidad|rechazos|atascos?|cuchilla|ayer|semana|mes|cu[aá]nt[oa]s?"
+    r"|costaron|cost[oó]|tiempo muerto|compara|proyecci[oó]n|pr[oó]xima|equipo|raz[oó]n|grado|cambios|orilla"
+    r"|desperdicio|hoy|objetivo|lineales|turno|marzo|porcentaje)\b"
+)
 FUZZY_CUTOFF = 85  # RapidFuzz ratio (0-100); below it a word is left as written
 
 
 def canonical(question: str) -> str:
     """The question in the router's words: lower case, synonyms applied, misspellings corrected."""
     text = question.replace("’", "'").replace("“", '"').replace("”", '"').lower()
+    if re.search(SPANISH_CUE, text):
+        for pattern, replacement in SPANISH:
+            text = re.sub(pattern, replacement, text)
     text = re.sub(r"\s+", " ", text).strip()
     for pattern, replacement in SYNONYMS:
         text = re.sub(pattern, replacement, text)
@@ -101,7 +180,7 @@ def canonical(question: str) -> str:
 
 def _corrected(match: re.Match[str]) -> str:
     word = match.group(0)
-    if word in _COMMON or word in _WORDS or word.removesuffix("s") in _WORDS:
+    if word in COMMON or word in _WORDS or word.removesuffix("s") in _WORDS:
         return word
     found = process.extractOne(word, _WORDS, scorer=fuzz.ratio, score_cutoff=FUZZY_CUTOFF)
     return str(found[0]) if found else word
@@ -238,6 +317,7 @@ def read_as(
     width: int | None = None,
     chart: bool = False,
     follow_up: bool = False,
+    ask: str | None = None,
 ) -> str:
     """The "Read as" line of a plan: the measure, its breakdown and filters, the shifts and the window."""
     what = MEASURE_WORDS[measure]
@@ -256,7 +336,9 @@ def read_as(
         by = None
     parts = [what + (f" by {by}" if by else "")]
     if kind:
-        parts.append(f"{kind} only")
+        parts.append(f"share of {kind}" if ask == "share" else f"{kind} only")
+    elif ask == "share":
+        parts.append("as a share of the downtime")
     for label, value in (("grade", grade), ("crew", crew), ("reason", reason), ("place", place)):
         if value:
             parts.append(f"{label} {value}")
@@ -315,6 +397,7 @@ def plan_read_as(plan: Plan) -> str:
         width=plan.width,
         chart=plan.chart,
         follow_up=plan.after is not None,
+        ask=plan.ask,
     )
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any, Literal
 
+from shopfloor.shifts.planning import dates
 from shopfloor.shifts.planning.measures import DAY_ONLY
 from shopfloor.shifts.planning.plans import Plan
 from shopfloor.shifts.planning.reading import Entities, canonical, entities
@@ -118,27 +119,16 @@ def normalize(question: str) -> str:
 
 # --- scope words (docs/shifts-agent.md, Flow) ---------------------------------------------------------------
 
+# A bare ordinal ("on 2nd", "2nd vs 1st", "what did 3rd cost us") names a shift: the plant has no other
+# numbered thing people call by an ordinal alone (grades, crews, places and widths have their own words).
+_BARE = r"(?<!the )(?<!-)\b{0}\b(?! (?:of|week|day|month|quarter|period|half|time|place|grade|crew)\b)(?!-)"
 _SHIFT_WORDS = {
-    1: r"\b(first|1st|day) shift\b|\bshift (1|one)\b",
-    2: r"\b(second|2nd|swing|evening) shift\b|\bshift (2|two)\b",
-    3: r"\b(third|3rd|night) shift\b|\bshift (3|three)\b",
+    1: r"\b(first|1st|day) shift\b|\bshift (1|one)\b|" + _BARE.format("1st"),
+    2: r"\b(second|2nd|swing|evening) shift\b|\bshift (2|two)\b|" + _BARE.format("2nd"),
+    3: r"\b(third|3rd|night) shift\b|\bshift (3|three)\b|" + _BARE.format("3rd"),
 }
 _ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3}
 _ORD = r"(?:first|1st|second|2nd|third|3rd)"
-_MONTHS = [
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-]
 _FORBIDDEN = (
     r"\b(schedule|reschedule|email|e-mail|send|delete|drop|insert|update|shut ?down|restart|set the|change the"
     r" (target|speed|schedule)|raise the|lower the|run (this )?sql|select \*|execute|browse|download|fetch)\b"
@@ -170,16 +160,9 @@ _NUM = r"(?:[123]|one|two|three)\b"
 
 
 def named_months(question: str, day: date) -> list[date]:
-    """First days of the months a question names, each the latest such month not after ``day``."""
-    q = normalize(question)
-    found: list[tuple[int, date]] = []
-    for index, name in enumerate(_MONTHS, 1):
-        match = re.search(rf"\b{name}\b", q)
-        if match is None or (name == "may" and not _has(q, r"\b(in|of|for|during) may\b")):
-            continue
-        year = day.year if index <= day.month else day.year - 1
-        found.append((match.start(), date(year, index, 1)))
-    return [d for _pos, d in sorted(found)]
+    """First days of the months a question names (``planning/dates``: full or short names, with or without a
+    year), each without a year the latest such month not after ``day``."""
+    return dates.named_months(normalize(question), day)
 
 
 @dataclass(frozen=True)
@@ -192,6 +175,8 @@ class ScopeWords:
     anchor: date | None
     other_anchor: date | None = None
     weeks: int | None = None
+    # Date words the dates layer could not place (named "Not understood" by the answer).
+    unresolved: tuple[str, ...] = ()
 
 
 def scope_words(question: str, scope: Scope) -> ScopeWords | Unavailable:
@@ -199,12 +184,17 @@ def scope_words(question: str, scope: Scope) -> ScopeWords | Unavailable:
     q = normalize(question)
     shifts = tuple(named_shifts(q))
     day = scope.day
-    if _has(q, r"\byesterday\b"):
+    if _has(q, r"\byesterday\b") and not _has(q, r"\bday before yesterday\b"):
         day = previous_production_day(day)
     window: Period | None = None
     anchor: date | None = None
     other: date | None = None
     weeks: int | None = None
+    said = dates.resolve(q, scope.day)
+    if said.day is not None:
+        day = said.day
+    if said.window is not None:
+        return ScopeWords(shifts, day, said.window, said.anchor, None, None, said.unresolved)
     m = re.search(
         r"\b(?:last|past|over the last|over the past|over|for the last|for the past|for) (\d{1,2}) weeks\b", q
     )
@@ -240,7 +230,25 @@ def scope_words(question: str, scope: Scope) -> ScopeWords | Unavailable:
         window, anchor = "month", months[0]
         if len(months) > 1:
             other = months[1]
-    return ScopeWords(shifts, day, window, anchor, other, weeks)
+    return ScopeWords(shifts, day, window, anchor, other, weeks, said.unresolved)
+
+
+# A long, story-like question: the clause the supervisor asks ("... anyway, just show me downtime by reason
+# for my shift") decides the measure and grouping; the story's words never do. Scope words are read from
+# the whole question first.
+_ASK = (
+    r"\b(?:just |so |anyway,? |can you |could you |please )*(?:show me|give me|tell me|pull up|get me|i need"
+    r"|i want|show|give|break down|what was|how many|how much)\b"
+)
+STORY_WORDS = 14  # a question longer than this, with an asking clause, is read from that clause
+
+
+def asked_clause(q: str) -> str:
+    """The asking clause of a long question (from its last asking words to the end), else the question."""
+    if len(q.split()) <= STORY_WORDS:
+        return q
+    found = list(re.finditer(_ASK, q))
+    return q[found[-1].start() :] if found else q
 
 
 # --- intents ---------------------------------------------------------------------------------------------
@@ -272,6 +280,7 @@ def route(question: str, scope: Scope, previous: Plan | None = None) -> Plan | U
         return words
     if previous is not None and _is_follow_up(q):
         return _follow_up(q, words, scope, previous)
+    q = asked_clause(q)
     if _has(q, r"\bcompare\b.*\byesterday\b|\byesterday\b.*\bcompare"):
         day = words.day.isoformat()
         shift_part = f"&shift={scope.shift}" if scope.shift is not None else ""
@@ -343,8 +352,25 @@ def route(question: str, scope: Scope, previous: Plan | None = None) -> Plan | U
                 "(for example the downtime pareto or the period KPIs), or switch the Period to Day."
             )
         return Unavailable("That question has no window form; ask about one production day.")
+    if plan.measure in ("downtime", "pareto") and _has(q, SHARE_WORDS):
+        # "What percent of downtime was operator": the share is the asked figure; a named kind is one of the
+        # rows by kind, never a filter that would make it the whole.
+        plan = replace(plan, ask="share")
+        kinds = [k for k in entities(q).kinds if k in ("Maintenance", "Operator", "PM")]
+        if len(kinds) == 1 and plan.reason is None and plan.place is None:
+            plan = replace(plan, by="kind", kind=kinds[0])
+    if scope.shift is None and len(words.shifts) == 1 and plan.window == "day" and plan.measure in ONE_SHIFT:
+        # One shift named on an every-shift day asks about that shift alone: the include rule's default
+        # when a shift is given (docs/shifts-agent.md, "Scope").
+        plan = replace(plan, include="shift")
     return plan
 
+
+YES_NO = r"^(is|was|did|were|are|does|do|has|have)\b|^(shift \d|(first|second|third) shift|1st|2nd|3rd)\b.*\?"
+SHARE_WORDS = r"\b(percent|percentage|pct|share|fraction|proportion)\b|%"
+
+# Measures of one production day that read the named shift alone (a trend or a comparison reads others).
+ONE_SHIFT = (DAY_ONLY | {"fpm", "volume", "overview", "kpis"}) - {"compare_shifts", "rankings"}
 
 # "Which shift was best last week", "worst shift this month": the shifts over a window side by side.
 _BEST_SHIFT = (
@@ -369,7 +395,10 @@ def group_comparison(q: str, window: Period, all_shifts: bool) -> Literal["shift
 
 FORECAST = (
     r"\b(forecast|predict|prediction|projected|projection)\b"
-    r"|\b(will|going to)\b.*\b(tomorrow|next (shift|week|month|period)|future)\b"
+    r"|\b(will|going to|gonna)\b.*\b(tomorrow|next (shift|week|month|period)|future)\b"
+    # Where a window "will end up" is a forecast in any wording ("where we gonna land this month").
+    r"|\b(will|going to|gonna)\b.*\b(end up|land|finish|close out|wind up)\b"
+    r"|\b(it'll|it will|will it|will we) take\b|\bhow long will\b"
 )
 ALL_SHIFTS = r"\ball (the |three |3 )?shifts\b|\bevery shift\b|\beach shift\b|\bthe shifts\b"
 COMPARE_SHIFTS = (
@@ -379,6 +408,8 @@ COMPARE_SHIFTS = (
 PRESCRIPTION = (
     r"\b(what|which) (machine |place |knife |speed )?(adjustments?|settings?|fix|fixes)\b"
     r"|\bhow (do|can|should) we (fix|stop|prevent|avoid)\b|\bwhat should we (do|change|adjust|set)\b"
+    # "What speed should we run 26-C at", "should we slow down 275-BC": a speed or action to choose.
+    r"|\b(what|which) (speed|fpm|pace) should\b|^should (we|i|they|the crew)\b|\bshould we (slow|speed|run|go)\b"
 )
 
 
@@ -428,6 +459,10 @@ def _intent(
     q: str, cue: Cue | None, by: str | None, window: Period, words: ScopeWords
 ) -> tuple[str | Unavailable, dict[str, Any]]:
     ranged = window != "day"
+    if _has(q, YES_NO) and _has(q, r"\btarget\b"):
+        # "Is 2nd shift below target?", "did 3rd make target": speed to target, answered Yes or No first.
+        below = _has(q, r"\b(below|under|short of|miss(ed)?|behind)\b")
+        return "fpm", {"ask": "below_target" if below else "at_target"}
     if _has(q, r"\bsummari[sz]e\b|\boverview\b|\bsummary\b|\bdiagnos(e|is)\b|\bwhy\b.*\bslow"):
         return ("overview" if _has(q, r"\bwhy\b") or not ranged else "kpis"), {}
     if _has(q, r"\bprofit|\bmargin\b"):
@@ -488,7 +523,10 @@ def _intent(
             return "pareto", {"by": group, "count": _count(q)}
         return "downtime", {"by": group, "kind": _kind(q)}
     if _has(q, r"\b(quality|rejects?|rejected|warp|bond|delamination|misalignment|moisture|bale)\b"):
-        return ("waste" if ranged else "quality"), {}
+        if ranged:
+            return "waste", {}
+        # The day's rejects are broken down by their reason (the reject family); "by reason" says so.
+        return "quality", ({"by": "reason"} if _has(q, r"\bby (reason|cause|family)\b") else {})
     if _has(q, r"\b(waste|trim|shear|scrap|yield)\b"):
         return "waste", {}
     if cue == "speed":
@@ -555,18 +593,33 @@ def _trend_metric(q: str, cue: Cue | None) -> str:
 # --- follow-ups ------------------------------------------------------------------------------------------
 
 _FOLLOW = (
-    r"^(and |what about|how about|same for|same thing|compare (that|this|it)|now |show (that|this|it)"
-    r"|chart (that|this|it)|break (that|this|it) down|that )"
+    r"^(and |what about|how about|same for|same thing|compare (that|this|it|with)|now |show (that|this|it)"
+    r"|chart (that|this|it)|break (that|this|it) down|that |by (reason|place|kind|grade|width|crew)\b"
+    r"|(just|only) |the (day|week|month|period) before\b)|\binstead\b"
 )
+# The groupings each measure's tools break down by (a follow-up's "by X" changes only these).
+FOLLOW_BY = {
+    "downtime": ("reason", "place", "kind"),
+    "pareto": ("reason", "place", "kind"),
+    "fpm": ("grade", "width", "crew"),
+    "volume": ("grade",),
+}
+_BEFORE = r"\bthe (day|week|month|period) before\b|\bthe previous (day|week|month|period)\b"
+
+
+_LEAD_IN = r"^(?:(?:ok|okay|so|alright|right|now|then|hmm|well)\b[,.]?\s*)+"
 
 
 def _is_follow_up(q: str) -> bool:
-    return _has(q, _FOLLOW)
+    return _has(re.sub(_LEAD_IN, "", q), _FOLLOW) or _has(
+        q, r"\bput (that|this|it) (on|in|into|as) a chart\b"
+    )
 
 
 def _follow_up(q: str, words: ScopeWords, scope: Scope, previous: Plan) -> Plan | Unavailable:
     after = previous.address()
-    if _has(q, r"^compare (that|this|it)"):
+    q = re.sub(_LEAD_IN, "", q)
+    if _has(q, r"^compare (that|this|it|with)"):
         if not words.shifts:
             return Unavailable("Name the shift to compare with, e.g. “compare that with first shift”.")
         other = words.shifts[0]
@@ -581,20 +634,34 @@ def _follow_up(q: str, words: ScopeWords, scope: Scope, previous: Plan) -> Plan 
         if other == base_shift:
             return Unavailable("That is the same shift; name another shift to compare with.")
         return replace(
-            previous, measure="compare_shifts", shift=base_shift, other_shift=other, after=after, chart=False
+            previous,
+            measure="compare_shifts",
+            shift=base_shift,
+            other_shift=other,
+            include="day",  # a comparison reads the production day (docs/shifts-agent.md, "Scope")
+            after=after,
+            chart=False,
         )
     plan = replace(previous, after=after)
     if len(words.shifts) == 1:
         plan = replace(plan, shift=words.shifts[0])  # one named shift moves the scope (docs/shifts-agent.md)
-    if words.window is not None and words.anchor is not None:
+    if _has(q, _BEFORE):
+        # "and the week before?": the window (or production day) before the previous answer's.
+        before = previous_window(window_for(plan.window, plan.anchor or plan.day))
+        plan = replace(plan, day=before.start, anchor=before.start if plan.window != "day" else None)
+    elif words.window is not None and words.anchor is not None:
         plan = replace(plan, window=words.window, anchor=words.anchor)
         if plan.measure in DAY_ONLY:
             return Unavailable("That question has no window form; ask about one production day.")
     elif words.day != scope.day:
         plan = replace(plan, day=words.day, anchor=words.day if plan.window == "day" else plan.anchor)
     by = grouping(q)
-    if by is not None and plan.measure in ("downtime", "pareto"):
+    if by is not None and by in FOLLOW_BY.get(plan.measure, ()):
         plan = replace(plan, by=by)
+    named = entities(q)
+    if named != Entities():
+        # "and missed splices?", "just knife jams": the named entity replaces the previous one.
+        plan = with_entities(replace(plan, grade=None, crew=None, reason=None, place=None, width=None), named)
     if _has(q, _CHART):
         plan = replace(plan, chart=True)
     if plan == replace(previous, after=after):

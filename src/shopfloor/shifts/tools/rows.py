@@ -83,8 +83,11 @@ def downtime_rows(
     sql.source_rows += sum(int(r["stops"]) for r in rows)
     if days is None:
         days = len(production_days(Window("day", p["start"], p["end"]))) if "start" in p else 1
+    total = sum(float(r["minutes"] or 0) for r in rows)
     for row in rows:
         row["min_per_stop"] = ratio(row["minutes"], row["stops"], digits=FIGURE_DIGITS)
+        # Its share of all the downtime listed ("what percent of downtime was knife jams").
+        row["share_pct"] = ratio(row["minutes"], total, 100, digits=FIGURE_DIGITS)
         row["usd"] = machine_usd(row["minutes"])
         row["usd_per_year"] = per_year(row["usd"], max(1, days))
     return rows

@@ -1,0 +1,192 @@
+"""Every word of a question accounted for (docs/shifts-agent.md, "The three rules").
+
+After :func:`reading.canonical`, each word of a question is one of: read into a slot (a measure, grouping,
+shift, window, entity, unit or comparison word the reader knows), filler (words that carry no slot), a word
+for something the plant's records do not hold (steam, temperatures, customers, names), or not understood.
+An answer is ``complete`` only when nothing is left in the last two groups; the answer names them on one
+line each ("Not in the records: …", "Not understood: …"). Pure text, no store.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from shopfloor.shifts.planning.dates import MONTH_SHORT, MONTHS, NUMBER_WORDS, UNRESOLVED, WEEKDAYS
+from shopfloor.shifts.planning.reading import COMMON, VOCABULARY, canonical
+from shopfloor.shifts.plant.catalog import REJECT_FAMILIES, STOP_KINDS, STOP_PLACES, STOP_REASONS
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# Words that carry no slot: function words, politeness, and the verbs people wrap a question in.
+FILLER = _words(
+    """
+    a about above after again against ago all also am an and any anyone anything anyway are around as ask
+    asked at be because been before being below between both but by can could day days did didnt do does
+    doing done down during each either else even ever every far for from get gets getting give go goes going
+    gonna gotta got had has have having he her here him his how i if in into is it its just kind know let
+    like look looked looks lot me mine more most much my need needs no nor not now of off ok okay on once one
+    only or other our ours out over own please put quick quickly really right said same say see she should
+    show showed shows so some still such sure tell than thanks that thats the their them then there these
+    they thing things this those through to too up us very want wanted wants was way we were what whats when
+    where which while who whom why will with would yes yet you your yours
+    actually again alright also anyway basically hey hi just kindly maybe pls real so then thank well
+    give me us gimme lemme pull bring list see check find display
+    happened happen went going gone getting got look looking run ran running runs made make making
+    instead only exactly roughly overall whole entire today tonight currently current now full complete
+    investigate explain analyse analyze supporting support detail details detailed breakdown
+    number numbers figure figures total totals amount value values
+    """
+)
+
+# Words the reader reads into a slot beyond the measure vocabulary of ``reading.VOCABULARY``: units, shares,
+# counts, comparisons, the line's own names, time words and the shift and window words.
+READ = _words(
+    """
+    kpi kpis pareto fpm ft feet foot lineal msf sq square good gross board sheets sheet
+    cost costs costing cost spent spend worth rates rate dollar dollars money lost lose losing loss losses
+    share percent percentage pct fraction proportion portion ratio rate
+    count counts many often times frequency frequent number
+    hours hour hrs hr minutes minute mins min seconds
+    top bottom rank ranks ranking ranked worst best highest lowest biggest largest smallest most least
+    first second third 1st 2nd 3rd shift shifts night swing evening graveyard day days
+    week weeks weekly month months monthly quarter period periods fiscal year yearly annual date
+    yesterday today tomorrow ago last previous prior next this current since so far to date
+    compare compared comparison side versus vs against than up down higher lower more less better worse
+    fast faster fastest slow slower slowest speed speeds pace target targets hit make made miss missed
+    below under above over beat meet met reach reached low high
+    line corrugator machine plant mill site
+    downtime stops stop stopped stopping jam jams jammed jamming down
+    maintenance operator planned pm external outage outages breaks broke break
+    rejects reject rejected quality waste trim shear yield dry wet end
+    setups setup changeovers changeover change changes changed paper splices splice
+    orders order quantities remaining sheets
+    notes note reported report said say wrote write crew crews
+    breakdown broken split by per each every which where what place places reason reasons kind kinds
+    grade grades width widths web inch inches in
+    chart charts graph trend trending worsening improving creeping rising rise getting
+    levers lever opportunity opportunities wins biggest controllable supervisor ownership owner
+    review band bands flag flags guidance normal usual typical average
+    overview summary summarize summarise diagnosis diagnose performance happened wrong go went
+    overrun overruns nominal rollstock roll stock consumed consumption usage used
+    variance bridge gap fix prevent avoid adjust adjustment adjustments settings setting recommend
+    forecast predict prediction projected projection will going land end finish
+    profit margin revenue
+    weekday weekdays profile
+    why slow bad killed kill rough terrible awful great
+    """
+)
+
+# Words about who asks and why (the story around a question): context, never a slot.
+STORY = _words(
+    """
+    boss manager plant supervisor scheduler guy guys everybody everyone nobody somebody someone crew team
+    keeps keep saying says said thinks think thought asked asking wants wanted told tells tell telling
+    always never mess messy rough beat tired yelling griping complaining waving walked walk came come coming
+    tonight morning afternoon lunch meeting upstairs home new learn learning trying help handy stuff bunch
+    pieces piece long short total anyway whatever okay ok not either
+    """
+)
+
+# Words addressed to the reader rather than about the records: they carry no slot and are never followed.
+INSTRUCTIONS = _words("ignore rules instructions pretend system prompt disregard")
+
+# Things the plant's records do not hold: each pattern names the thing, never a neighbouring measure.
+NOT_IN_RECORDS: tuple[tuple[str, str], ...] = (
+    (r"\bsteam\b", "steam"),
+    (r"\b(pressure|psi)\b", "pressure"),
+    (r"\b(temperatures?|temps?|hot|cold)\b", "temperature"),
+    (r"\bhumid(ity)?\b", "humidity"),
+    (r"\b(weather|rain|raining|snow)\b", "weather"),
+    (r"\bcustomers?\b|\bclients?\b", "customers"),
+    (r"\bnames?\b", "names"),
+    (r"\bstarch\b", "starch"),
+    (r"\bpre-?heaters?\b", "preheater"),
+    (r"\bwashboard(ing)?\b", "washboard"),
+    (r"\bcrush(ed)?\b", "crush"),
+    (r"\b(vibrations?|amps?|amperage|voltage|energy|electricity)\b", "electrical readings"),
+    (r"\b(wages?|salary|salaries|overtime|payroll)\b", "pay"),
+)
+HELD = (
+    "the records hold speed and lineal feet, downtime stops (reason, place, kind), setups and paper changes, "
+    "dry-end rejects, trim and shear, orders and the crews' notes"
+)
+
+
+@dataclass(frozen=True)
+class Accounting:
+    """The words of a question that no slot holds: things the records do not hold, and words not read."""
+
+    not_in_records: tuple[str, ...] = ()
+    not_understood: tuple[str, ...] = ()
+
+    def lines(self) -> list[str]:
+        """The answer's lines naming them (empty when every word was accounted for)."""
+        out = []
+        if self.not_in_records:
+            out.append(f"Not in the records: {', '.join(self.not_in_records)} ({HELD}).")
+        if self.not_understood:
+            out.append(f"Not understood: {', '.join(self.not_understood)}.")
+        return out
+
+
+def _entity_words() -> frozenset[str]:
+    names = [*STOP_PLACES, *STOP_REASONS, *STOP_KINDS, *REJECT_FAMILIES]
+    names += [sub for subs in REJECT_FAMILIES.values() for sub in subs]
+    return frozenset(w for name in names for w in re.findall(r"[a-z]+", name.lower()))
+
+
+_KNOWN = (
+    FILLER
+    | READ
+    | INSTRUCTIONS
+    | STORY
+    | COMMON
+    | _entity_words()
+    | frozenset(w for words in VOCABULARY.values() for w in words)
+    | frozenset((*MONTHS, *MONTH_SHORT, *WEEKDAYS, *NUMBER_WORDS))
+)
+_WORD = re.compile(r"[a-zñáéíóúü]+(?:'[a-z]+)?")
+
+
+def _known(word: str) -> bool:
+    base = word.split("'")[0]
+    if base in _KNOWN or len(base) < 3:
+        return True
+    for suffix in ("s", "es", "ed", "ing", "ly"):
+        if base.endswith(suffix) and base[: -len(suffix)] in _KNOWN:
+            return True
+    return False
+
+
+def account(question: str) -> Accounting:
+    """The words of ``question`` left unaccounted for: things the records do not hold, and words not read
+    (a date word the dates layer cannot place, "payday", is not understood whatever else it is)."""
+    text = canonical(question)
+    unresolved = [m.group(0) for m in re.finditer(UNRESOLVED, text)]
+    missing: list[str] = []
+    spans = sorted(m.span() for pattern, _thing in NOT_IN_RECORDS for m in re.finditer(pattern, text))
+    # Each thing named as the question says it, neighbours joined ("steam pressure", "crushed").
+    merged: list[list[int]] = []
+    for start, end in spans:
+        if merged and text[merged[-1][1] : start].strip() == "":
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    for start, end in merged:
+        phrase = text[start:end]
+        if phrase not in missing:
+            missing.append(phrase)
+    for start, end in reversed(merged):
+        text = text[:start] + " " + text[end:]
+    # Grade codes, widths and numbers are entities or figures the reader reads (or names as not applied).
+    text = re.sub(r"\b\d+(?:[-.,/]\w+)*%?", " ", text)
+    unknown = list(dict.fromkeys(unresolved))
+    text = re.sub(UNRESOLVED, " ", text)
+    for word in _WORD.findall(text):
+        if not _known(word) and word not in unknown:
+            unknown.append(word)
+    return Accounting(tuple(missing), tuple(unknown))

@@ -1,0 +1,111 @@
+"""The three rules on answers: a word no slot holds makes the answer partial and is named
+(docs/shifts-agent.md, "The three rules")."""
+
+import re
+import string
+from datetime import date
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from shopfloor.shifts import Scope, investigate
+from shopfloor.shifts.planning.accounting import NOT_IN_RECORDS, account
+from shopfloor.shifts.planning.dates import UNRESOLVED
+from shopfloor.shifts.planning.reading import canonical
+
+DAY = Scope(day=date(2026, 9, 16))
+SHIFT2 = Scope(day=date(2026, 9, 16), shift=2, include="shift")
+# Questions built from the vocabulary, each answered complete on the fixture day.
+BASES = (
+    "downtime by reason",
+    "show the kpis",
+    "fpm by grade",
+    "downtime by place this week",
+    "rejects on second shift",
+)
+
+
+def lines(answer):
+    return " ".join(s["text"] for s in answer.sections if s["type"] in ("caveat", "text"))
+
+
+def test_the_bases_are_complete(conn):
+    for question in BASES:
+        assert investigate(question, DAY, conn).status == "complete", question
+
+
+def _unknown(word: str) -> bool:
+    return (
+        canonical(word) == word
+        and account(word).not_understood == (word,)
+        and not any(re.search(p, word) for p, _thing in NOT_IN_RECORDS)
+        and not re.search(UNRESOLVED, word)
+    )
+
+
+WORDS = st.text(alphabet=string.ascii_lowercase, min_size=6, max_size=11).filter(_unknown)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(base=st.sampled_from(BASES), word=WORDS, first=st.booleans())
+def test_one_unknown_word_makes_the_answer_partial_and_named(conn, base, word, first):
+    question = f"{word} {base}" if first else f"{base} {word}"
+    answer = investigate(question, DAY, conn)
+    assert answer.status == "partial"
+    assert f"Not understood: {word}." in lines(answer)
+
+
+def test_a_thing_the_records_do_not_hold_is_named_not_swapped(conn):
+    answer = investigate("downtime from the temperature on the wet end", SHIFT2, conn)
+    assert answer.status == "partial"
+    assert "Not in the records: temperature" in lines(answer)
+
+
+def test_a_refusal_still_names_what_the_records_do_not_hold(conn):
+    answer = investigate("steam psi", SHIFT2, conn)
+    assert answer.status == "unavailable"
+    assert "Not in the records: steam psi" in lines(answer)
+
+
+def test_a_share_asked_is_the_headline_figure(conn):
+    answer = investigate("what percent of downtime was knife jams", DAY, conn)
+    assert answer.address.endswith("&ask=share")
+    head = next(s for s in answer.sections if s["type"] == "headline")
+    rows = answer.evidence[0]["rows"]
+    jam = next(r for r in rows if r["key"] == "Knife jam")
+    expected = round(100 * jam["minutes"] / sum(r["minutes"] for r in rows), 2)
+    assert head["text"].startswith(f"Knife jam was **{expected:,.2f} %** of the recorded downtime")
+
+
+def test_a_share_of_a_kind_reads_every_kind(conn):
+    answer = investigate("what share of downtime was maintenance", DAY, conn)
+    assert "&by=kind&kind=Maintenance&ask=share" in answer.address
+    keys = {r["key"] for r in answer.evidence[0]["rows"]}
+    assert "Maintenance" in keys and len(keys) > 1
+
+
+def test_a_crew_over_every_shift_is_not_applied(conn):
+    answer = investigate("crew A rejects", DAY, conn)
+    assert answer.status == "partial"
+    assert "Not applied: crew A" in lines(answer)
+
+
+def test_the_asking_clause_of_a_story_decides_the_measure(conn):
+    question = (
+        "2nd shift was a mess tonight, guys were yelling and the supervisor before me left a note too, "
+        "anyway just show me downtime by reason for my shift"
+    )
+    answer = investigate(question, DAY, conn)
+    assert answer.address == "/a?day=2026-09-16&shift=2&measure=downtime&by=reason"
+
+
+def test_a_yes_no_question_is_answered_yes_or_no_from_the_figure(conn):
+    below = investigate("is 2nd shift below target?", DAY, conn)
+    hit = investigate("did 2nd shift hit target?", DAY, conn)
+    assert below.address.endswith("&ask=below_target") and hit.address.endswith("&ask=at_target")
+    head = next(s for s in below.sections if s["type"] == "headline")
+    value = next(p["value"] for p in head["parts"] if isinstance(p, dict) and p.get("unit") == "%")
+    expected = "Yes" if value < 100 else "No"
+    assert head["text"].startswith(f"{expected}: ")
+    other = next(s for s in hit.sections if s["type"] == "headline")
+    assert other["text"].startswith("No: " if expected == "Yes" else "Yes: ")
