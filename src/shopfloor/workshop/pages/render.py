@@ -27,7 +27,7 @@ from shopfloor.workshop.pages.labels import (
     TOKEN_STATUS_LABELS,
     WARNING_LABELS,
 )
-from shopfloor.workshop.pages.messages import localize
+from shopfloor.workshop.pages.messages import Say
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 STATIC_FILES = VersionedStaticFiles(Path(__file__).resolve().parent / "static")
@@ -73,9 +73,9 @@ def environment(locale: str) -> Environment:
     )
     env.filters["when"] = _when
     env.filters["usd"] = money
-    gettext = translations(locale).gettext
-    # A rule's or an approval's English message in this language (pages/messages.py).
-    env.filters["say"] = lambda message: localize(message, gettext)
+    catalogue = translations(locale)
+    # What the rules, the approvals and the offline reader say, in this language (pages/messages.py).
+    env.globals["say"] = Say(catalogue.gettext, catalogue.ngettext)
     return env
 
 
