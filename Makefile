@@ -25,7 +25,7 @@ catalogues: $(MO)
 # After changing page strings: extract them and merge into each language's .po, then translate and commit.
 messages: $(STAMP)
 	mkdir -p var
-	$(BIN)/pybabel extract -F src/shopfloor/workshop/pages/babel.cfg --add-location=file -o var/messages.pot .
+	$(BIN)/pybabel extract -F src/shopfloor/workshop/pages/babel.cfg -k NN_:1,2 --add-location=file -o var/messages.pot .
 	$(BIN)/pybabel update -i var/messages.pot -d $(LOCALE) -D messages --no-fuzzy-matching
 
 # Rewrites docs/screenshots/ from the browser tests.

@@ -76,7 +76,7 @@ class Server:
 
 @contextmanager
 def serve(
-    command: list[str], env: dict[str, str], port: int, health: str, log: Path, timeout_s: float = 30.0
+    command: list[str], env: dict[str, str], port: int, health: str, log: Path, timeout_s: float = 120.0
 ) -> Iterator[Server]:
     """Run ``command`` (a server listening on ``port``) until ``health`` answers 200; stop it afterwards."""
     base = f"http://127.0.0.1:{port}"

@@ -76,7 +76,15 @@ def test_approval_rechecks_the_too_fast_warning(store: Store) -> None:
     assert result.outcome == "applied" and result.rule_result is not None
     assert result.rule_result["warnings"] == ["too_fast"]
     # The rule_result shape, in its fixed order (docs/workshop.md).
-    assert list(result.rule_result) == ["allowed", "code", "message", "fix", "warnings", "checked_at"]
+    assert list(result.rule_result) == [
+        "allowed",
+        "code",
+        "message",
+        "fix",
+        "params",
+        "warnings",
+        "checked_at",
+    ]
     assert proposal_row(store, ANA, early).rule_result == result.rule_result
     calm = approve(store, settled)
     assert calm.rule_result is not None and calm.rule_result["warnings"] == []

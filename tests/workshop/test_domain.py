@@ -275,6 +275,8 @@ def test_can_advance_codes_in_order() -> None:
         "code": "stage_skip",
         "message": "TQ-2C5P0 is at Washing; the next stage is Bleaching, so it cannot skip to Finished.",
         "fix": {"to_stage": "Bleaching"},
+        # The message's parts, for a page to say it in its language (docs/workshop-pages.md, "Cards").
+        "params": {"code": "TQ-2C5P0", "stage": "Washing", "next": "Bleaching", "to": "Finished"},
     }
     ok = d.can_advance(hat(), 2, ACTOR)
     assert ok["allowed"] is True and ok["code"] is None and ok["fix"] is None
@@ -329,6 +331,14 @@ def test_detect_anomalies_grade_mismatch_like_tq_4k9d1() -> None:
         {
             "kind": "grade_mismatch",
             "message": "TQ-4K9D1: Fino needs 14 to 20 rows per inch; 12 rows is Standard.",
+            "params": {
+                "code": "TQ-4K9D1",
+                "grade": "Fino",
+                "rows": 12,
+                "actual": "Standard",
+                "low": 14,
+                "high": 20,
+            },
         }
     ]
 

@@ -133,6 +133,9 @@ class CardResult:
     message: str
     status: str | None = None
     code: str | None = None
+    # The parts of ``message`` by name (with ``case`` when one code has several sentences), so a page says the
+    # same in its language from ``code`` and ``params`` (docs/workshop-pages.md, "Cards").
+    params: dict[str, Any] = field(default_factory=dict)
     rule_result: dict[str, Any] | None = None
     applied: dict[str, Any] | None = None
     run_id: str | None = None
@@ -157,6 +160,7 @@ class CardResult:
             "http_status": self.http_status,
             "code": self.code,
             "message": self.message,
+            "params": self.params,
             "status": self.status,
             "rule_result": self.rule_result,
             "applied": self.applied,
@@ -223,7 +227,13 @@ def _decide(
     try:
         proposal = repo.proposal(pid)
     except NotFound:
-        return CardResult(pid, "not_found", "No such proposal in this workshop.", code="not_found")
+        return CardResult(
+            pid,
+            "not_found",
+            "No such proposal in this workshop.",
+            code="not_found",
+            params={"case": "proposal"},
+        )
     # Decisions on one run are serialized, so the run's final status sees every card.
     s.execute(select(m.AgentRun.id).where(m.AgentRun.id == proposal.run_id).with_for_update())
     s.refresh(proposal)
@@ -240,10 +250,12 @@ def _decide(
         if wanted == proposal.status:
             base.outcome, base.code = "unchanged", f"already_{proposal.status}"
             base.message = f"This proposal was already {proposal.status}; nothing changed."
+            base.params = {"status": proposal.status}
             base.applied, base.rule_result = proposal.applied, proposal.rule_result
             return base
         base.outcome, base.code = "conflict", "already_decided"
         base.message = f"This proposal was already {proposal.status}."
+        base.params = {"status": proposal.status}
         return base
 
     if decision.action == "reject":
@@ -258,19 +270,20 @@ def _decide(
         # Also what a replayed answer meets: the card already took the first one.
         base.outcome, base.code = "unchanged", "not_a_question"
         base.message = f"This card is not an open question (it is {proposal.status}); nothing changed."
+        base.params = {"status": proposal.status}
         return base
     payload, problem = _effective_payload(proposal, decision)
     if problem is not None:
-        base.code, base.message = "invalid_edit", problem
+        base.code, (base.message, base.params) = "invalid_edit", problem
         return base
     unknown = _unknown_typed_id(repo, decision)
     if unknown is not None:
         # An id the person typed that is not in this workshop is bad input, not a rule: nothing is recorded.
-        base.outcome, base.code, base.message = "not_found", "not_found", unknown
+        base.outcome, base.code, (base.message, base.params) = "not_found", "not_found", unknown
         return base
     refused = _not_offered(repo, proposal, decision)
     if refused is not None:
-        base.code, base.message = "not_offered", refused
+        base.code, (base.message, base.params) = "not_offered", refused
         return base
     if decision.action == "answer":
         return _answer(s, repo, actor, proposal, payload, now, base)
@@ -288,25 +301,32 @@ def _decide(
             if missing
             else "Answer the question first."
         )
+        base.params = {"fields": list(missing)}
         return base
     return _approve(
         s, repo, actor, proposal, payload, now, base, edits_change=_edits_change(proposal, decision)
     )
 
 
-def _effective_payload(proposal: m.Proposal, decision: Decision) -> tuple[dict[str, Any], str | None]:
+Reason = tuple[str, dict[str, Any]]  # a message and its params
+
+
+def _effective_payload(proposal: m.Proposal, decision: Decision) -> tuple[dict[str, Any], Reason | None]:
     """The payload with earlier edits, the chosen answer and the new edits merged in, or a reason it is wrong."""
     payload = {k: v for k, v in proposal.payload.items() if k != "question"}
     payload.update(proposal.edited_payload or {})
     allowed = EDITABLE.get(proposal.type, frozenset())
     if decision.choice is not None:
         if proposal.status != "question":
-            return payload, "Only a question card has choices."
+            return payload, ("Only a question card has choices.", {"case": "no_choices"})
         choices = (proposal.payload.get("question") or {}).get("choices") or []
         if decision.choice >= len(choices):
             return (
                 payload,
-                f"Choice {decision.choice} does not exist; the question has {len(choices)} choices.",
+                (
+                    f"Choice {decision.choice} does not exist; the question has {len(choices)} choices.",
+                    {"case": "no_such_choice", "choice": decision.choice, "count": len(choices)},
+                ),
             )
         chosen = choices[decision.choice]
         for key in ("weaver_id", "hat_code"):
@@ -318,7 +338,10 @@ def _effective_payload(proposal: m.Proposal, decision: Decision) -> tuple[dict[s
         given = fields.given()
         wrong = sorted(set(given) - allowed)
         if wrong:
-            return payload, f"{', '.join(wrong)} cannot be set on a {proposal.type} proposal."
+            return payload, (
+                f"{', '.join(wrong)} cannot be set on a {proposal.type} proposal.",
+                {"case": "not_editable", "fields": wrong, "type": proposal.type},
+            )
         payload.update(given)
     code = _code_of(payload)
     if code is not None:
@@ -364,12 +387,12 @@ def _id_name(repo: WorkshopRepo, key: str, value: object) -> str:
     return _code_of({"hat_code": value}) or str(value)
 
 
-def _not_offered(repo: WorkshopRepo, proposal: m.Proposal, decision: Decision) -> str | None:
+def _not_offered(repo: WorkshopRepo, proposal: m.Proposal, decision: Decision) -> Reason | None:
     """Why a question's answer may not name a weaver or hat its choices did not offer, unless the decision is
     the explicit "someone else" choice (``other``); None when it may. A question that offered no choice for a
     field asks for it openly, so any value answers it (docs/workshop.md, "Approving")."""
     if proposal.status != "question":
-        return "Only a question card has choices." if decision.other else None
+        return ("Only a question card has choices.", {"case": "no_choices"}) if decision.other else None
     if decision.other:
         return None
     for fields in (decision.value, decision.edits):
@@ -384,9 +407,11 @@ def _not_offered(repo: WorkshopRepo, proposal: m.Proposal, decision: Decision) -
             labels = ", ".join(str(c.get("label") or c[key]) for c in offered)
             other = "someone else" if key == "weaver_id" else "another hat"
             what = "weaver" if key == "weaver_id" else "hat"
+            name = _id_name(repo, key, given[key])
             return (
-                f"{_id_name(repo, key, given[key])} is not one of this card's choices ({labels}); pick one of "
-                f'them, or answer "{other}" to name another {what}.'
+                f"{name} is not one of this card's choices ({labels}); pick one of "
+                f'them, or answer "{other}" to name another {what}.',
+                {"case": what, "name": name, "labels": [str(c.get("label") or c[key]) for c in offered]},
             )
     return None
 
@@ -407,7 +432,7 @@ def _warn_not_offered(check: dict[str, Any], names: list[str]) -> dict[str, Any]
     return {**check, "warnings": [*check.get("warnings", []), "not_offered"]}
 
 
-def _unknown_typed_id(repo: WorkshopRepo, decision: Decision) -> str | None:
+def _unknown_typed_id(repo: WorkshopRepo, decision: Decision) -> Reason | None:
     """Why a hat code or weaver id given in the decision's edits or value is not in the workshop, if it is not."""
     for fields in (decision.edits, decision.value):
         given = fields.given() if fields is not None else {}
@@ -416,12 +441,14 @@ def _unknown_typed_id(repo: WorkshopRepo, decision: Decision) -> str | None:
             try:
                 repo.hat_by_code(code or "")
             except NotFound:
-                return f"No hat {code or given['hat_code']} in this workshop."
+                typed = code or given["hat_code"]
+                return f"No hat {typed} in this workshop.", {"case": "hat", "code": typed}
         if given.get("weaver_id") is not None:
             try:
                 repo.weaver(given["weaver_id"])
             except NotFound:
-                return f"No weaver {given['weaver_id']} in this workshop."
+                typed = given["weaver_id"]
+                return f"No weaver {typed} in this workshop.", {"case": "weaver", "id": typed}
     return None
 
 
@@ -442,6 +469,7 @@ def _answer(
     missing = _missing(proposal.type, payload)
     if missing:
         base.code, base.message = "answer_incomplete", f"Still missing: {', '.join(missing)}."
+        base.params = {"fields": list(missing)}
         return base
     not_offered = _offer_warnings(repo, proposal, payload)
     check = _warn_not_offered(_check(repo, actor, proposal.type, payload, now), not_offered)
@@ -456,6 +484,7 @@ def _answer(
     base.message = "Answer saved; the card can be approved." if check["allowed"] else check["message"]
     if not_offered:
         base.message += f" {', '.join(not_offered)} was not one of the card's choices."
+        base.params = {"not_offered": not_offered}
     return base
 
 
@@ -478,13 +507,16 @@ def _check(
     elif kind == "advance_stage":
         hat = _hat(repo, payload)
         if hat is None:
+            code = payload.get("hat_code")
             result = dict(
-                domain.refusal("hat_not_found", f"No hat {payload.get('hat_code')} in this workshop.")
+                domain.refusal("hat_not_found", f"No hat {code} in this workshop.", params={"code": code})
             )
         else:
             to = payload.get("to_stage")
             if not domain.is_stage(to):
-                result = dict(domain.refusal("invalid_stage", f"{to!r} is not a stage."))
+                result = dict(
+                    domain.refusal("invalid_stage", f"{to!r} is not a stage.", params={"value": to})
+                )
             else:
                 fresh = repo.hat_domain(hat)
                 result = dict(domain.can_advance(fresh, domain.stage_index(str(to)), actor))
@@ -493,7 +525,7 @@ def _check(
     elif kind == "flag_issue":
         result = dict(_check_flag(repo, payload))
     else:
-        result = dict(domain.refusal("unknown_type", f"Unknown proposal type {kind}."))
+        result = dict(domain.refusal("unknown_type", f"Unknown proposal type {kind}.", params={"type": kind}))
     return domain.checked(result, now)
 
 
@@ -517,19 +549,30 @@ def _check_create(repo: WorkshopRepo, payload: dict[str, Any]) -> domain.RuleRes
         return domain.refusal("weaver_not_found", "The weaver is not (or no longer) in this workshop.")
     quantity = payload.get("quantity")
     if not domain.validate_quantity(quantity):
-        return domain.refusal("invalid_quantity", domain.QUANTITY_ERROR)
+        return domain.refusal(
+            "invalid_quantity",
+            domain.QUANTITY_ERROR,
+            params={"low": domain.MIN_QUANTITY, "high": domain.MAX_QUANTITY},
+        )
     rows = payload.get("rows_per_inch")
     if not domain.validate_rows(rows):
-        return domain.refusal("invalid_rows", domain.ROWS_ERROR)
+        return domain.refusal(
+            "invalid_rows", domain.ROWS_ERROR, params={"low": domain.MIN_ROWS, "high": domain.MAX_ROWS}
+        )
     assert isinstance(rows, int)
     grade = payload.get("grade") or domain.grade_for(rows)
     if domain.grade_mismatch(grade, rows):
         return domain.refusal(
-            "grade_mismatch", domain.grade_mismatch_message(grade, rows), {"grade": domain.grade_for(rows)}
+            "grade_mismatch",
+            domain.grade_mismatch_message(grade, rows),
+            {"grade": domain.grade_for(rows)},
+            domain.grade_mismatch_params(grade, rows),
         )
     straw = payload.get("straw")
     if straw is not None and straw not in domain.STRAWS:
-        return domain.refusal("invalid_straw", f"{straw!r} is not a straw (Natural, Bleached or Dyed).")
+        return domain.refusal(
+            "invalid_straw", f"{straw!r} is not a straw (Natural, Bleached or Dyed).", params={"value": straw}
+        )
     return domain.rule_result(
         True, None, f"{quantity} {grade} hat(s) of {rows} rows for {weaver.name} can be created."
     )
@@ -538,14 +581,21 @@ def _check_create(repo: WorkshopRepo, payload: dict[str, Any]) -> domain.RuleRes
 def _check_flag(repo: WorkshopRepo, payload: dict[str, Any]) -> domain.RuleResult:
     hat = _hat(repo, payload)
     if hat is None:
-        return domain.refusal("hat_not_found", f"No hat {payload.get('hat_code')} in this workshop.")
+        code = payload.get("hat_code")
+        return domain.refusal("hat_not_found", f"No hat {code} in this workshop.", params={"code": code})
     kind, message = payload.get("kind"), payload.get("message")
     if kind not in domain.FLAG_KINDS:
-        return domain.refusal("invalid_kind", f"{kind!r} is not a flag kind.")
+        return domain.refusal("invalid_kind", f"{kind!r} is not a flag kind.", params={"value": kind})
     if not isinstance(message, str) or not 1 <= len(message.strip()) <= domain.MAX_FLAG_MESSAGE:
-        return domain.refusal("invalid_message", domain.FLAG_MESSAGE_ERROR)
+        return domain.refusal(
+            "invalid_message", domain.FLAG_MESSAGE_ERROR, params={"low": 1, "high": domain.MAX_FLAG_MESSAGE}
+        )
     if any(f.kind == kind for f in repo.flags([hat.id])):
-        return domain.refusal("flag_exists", f"{hat.code} already has an open {kind} flag.")
+        return domain.refusal(
+            "flag_exists",
+            f"{hat.code} already has an open {kind} flag.",
+            params={"code": hat.code, "kind": kind},
+        )
     return domain.rule_result(True, None, f"A {kind} flag can be raised on {hat.code}.")
 
 
@@ -583,6 +633,7 @@ def _approve(
     if missing:
         base.code = "answer_required"
         base.message = f"Answer the question first (missing: {', '.join(missing)})."
+        base.params = {"fields": list(missing)}
         return base
     if proposal.type == "advance_stage":
         stale = _stale(proposal, _hat(repo, payload), payload)
@@ -596,6 +647,7 @@ def _approve(
         # The person's edit is what the rule refuses, not the card: say why and change nothing.
         base.code = check["code"]
         base.message = f"{check['message']} The card was not changed."
+        base.params = {**check.get("params", {}), "unchanged": True}
         return base
     if not check["allowed"]:
         base.outcome, base.code, base.status, base.message = (
@@ -604,6 +656,7 @@ def _approve(
             "blocked",
             check["message"],
         )
+        base.params = dict(check.get("params", {}))
         base.extra["payload"] = payload
         return base
     if proposal.type == "create_hat":
@@ -623,7 +676,10 @@ def _approve(
         if flagged is None:
             base.outcome, base.code, base.status = "blocked", "flag_exists", "blocked"
             base.message = f"{hat.code} already has an open {payload['kind']} flag."
-            base.rule_result = domain.checked(domain.refusal("flag_exists", base.message), now)
+            base.params = {"code": hat.code, "kind": payload["kind"]}
+            base.rule_result = domain.checked(
+                domain.refusal("flag_exists", base.message, params=base.params), now
+            )
             return base
         applied = flagged
     edited = {k: v for k, v in payload.items() if k in EDITABLE[proposal.type]}
@@ -652,6 +708,7 @@ def _conflict(
         f"{hat_code} changed since this proposal was made (now at {stage}, version {version}); "
         "review the card again.",
         code="conflict",
+        params={"code": hat_code, "stage": stage, "version": version},
         status="blocked",
         run_id=proposal.run_id,
         extra={"current": {"stage": stage, "version": version}, "payload": payload},
@@ -679,6 +736,7 @@ def _decided_meanwhile(proposal: m.Proposal) -> CardResult:
         "unchanged",
         "This proposal was decided at the same time; nothing changed.",
         code="already_decided",
+        params={"case": "meanwhile"},
         run_id=proposal.run_id,
     )
 
@@ -755,7 +813,11 @@ def _advance(
         ).first()
         if current is None:
             return CardResult(
-                proposal.id, "not_found", f"{hat.code} is no longer in this workshop.", code="not_found"
+                proposal.id,
+                "not_found",
+                f"{hat.code} is no longer in this workshop.",
+                code="not_found",
+                params={"case": "gone", "code": hat.code},
             )
         return _conflict(proposal, hat.code, current[0], current[1], payload)
     _add_event(s, actor, proposal, hat.id, now, "stage_changed", from_stage=from_stage, to_stage=to_stage)
@@ -851,7 +913,9 @@ def _record_refusal(s: Session, proposal_id: str, result: CardResult, now: datet
     """A conflict or a rule that now says no: the card becomes blocked with the reason (still undecided)."""
     payload = result.extra.pop("payload", None)
     if result.outcome == "conflict":
-        result.rule_result = domain.checked(domain.refusal("conflict", result.message), now)
+        result.rule_result = domain.checked(
+            domain.refusal("conflict", result.message, params=result.params), now
+        )
     values: dict[str, Any] = {"status": "blocked", "rule_result": result.rule_result}
     stored = s.get(m.Proposal, proposal_id)
     if stored is not None and isinstance(payload, dict):

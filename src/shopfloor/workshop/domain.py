@@ -11,6 +11,7 @@ read them from here.
 
 from __future__ import annotations
 
+import math
 import random
 import re
 import secrets
@@ -401,24 +402,43 @@ class HatEvent:
 
 
 class RuleResult(TypedDict):
-    """What a rule said: ``allowed``, a stable ``code`` (None when allowed), a plain ``message``, a ``fix``."""
+    """What a rule said: ``allowed``, a stable ``code`` (None when allowed), a plain ``message``, a ``fix``,
+    and ``params``: the message's parts by name, so a page can say the same in its own language from
+    ``code`` and ``params`` (docs/workshop-pages.md, "Cards")."""
 
     allowed: bool
     code: str | None
     message: str
     fix: dict[str, Any] | None
+    params: dict[str, Any]
 
 
 def rule_result(
-    allowed: bool, code: str | None, message: str, fix: dict[str, Any] | None = None
+    allowed: bool,
+    code: str | None,
+    message: str,
+    fix: dict[str, Any] | None = None,
+    params: dict[str, Any] | None = None,
 ) -> RuleResult:
-    """The one way to build what a rule said (``code`` is None when allowed; ``fix`` a suggested change)."""
-    return {"allowed": allowed, "code": code, "message": message, "fix": fix}
+    """The one way to build what a rule said (``code`` is None when allowed; ``fix`` a suggested change;
+    ``params`` the parts of ``message``)."""
+    return {"allowed": allowed, "code": code, "message": message, "fix": fix, "params": dict(params or {})}
 
 
-def refusal(code: str, message: str, fix: dict[str, Any] | None = None) -> RuleResult:
-    """A rule saying no, with its stable ``code``."""
-    return rule_result(False, code, message, fix)
+def refusal(
+    code: str, message: str, fix: dict[str, Any] | None = None, params: dict[str, Any] | None = None
+) -> RuleResult:
+    """A rule saying no, with its stable ``code`` and the ``params`` of its message."""
+    return rule_result(False, code, message, fix, params)
+
+
+def grade_mismatch_params(grade: str | None, rows: int) -> dict[str, Any]:
+    """The parts of :func:`grade_mismatch_message`: the grade given, its row range (when it is a grade), the
+    rows and the grade they belong to (None outside 6..40)."""
+    params: dict[str, Any] = {"grade": grade, "rows": rows, "actual": grade_for(rows)}
+    if grade in GRADE_ROWS:
+        params["low"], params["high"] = GRADE_ROWS[grade]  # type: ignore[index]
+    return params
 
 
 def checked(
@@ -435,6 +455,7 @@ class Anomaly(TypedDict):
 
     kind: str
     message: str
+    params: dict[str, Any]
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -456,19 +477,28 @@ def can_advance(hat: Hat, to_index: int, actor: Actor) -> RuleResult:
     target = STAGES[to_index]
     from_index = stage_index(hat.stage)
     if hat.archived:
-        return refusal("archived", f"{hat.code} is archived; archived hats do not change stage.")
+        return refusal(
+            "archived",
+            f"{hat.code} is archived; archived hats do not change stage.",
+            params={"code": hat.code},
+        )
     if hat.owner_type != "workshop" or hat.workshop_id != actor.workshop_id:
         return refusal("not_owner", NOT_OWNER_MESSAGE)
     if STAGES[from_index] == FINISHED:
         return refusal(
-            "already_finished", f"{hat.code} is already Finished; finished hats do not change stage."
+            "already_finished",
+            f"{hat.code} is already Finished; finished hats do not change stage.",
+            params={"code": hat.code},
         )
     if to_index == from_index:
-        return refusal("same_stage", f"{hat.code} is already at {target}.")
+        return refusal(
+            "same_stage", f"{hat.code} is already at {target}.", params={"code": hat.code, "stage": target}
+        )
     if to_index < from_index:
         return refusal(
             "backward",
             f"{hat.code} is at {hat.stage}; stages only move forward, so it cannot go back to {target}.",
+            params={"code": hat.code, "stage": hat.stage, "to": target},
         )
     following = next_stage(hat.stage)
     if to_index > from_index + 1:
@@ -476,6 +506,7 @@ def can_advance(hat: Hat, to_index: int, actor: Actor) -> RuleResult:
             "stage_skip",
             f"{hat.code} is at {hat.stage}; the next stage is {following}, so it cannot skip to {target}.",
             {"to_stage": following},
+            {"code": hat.code, "stage": hat.stage, "next": following, "to": target},
         )
     return rule_result(True, None, f"{hat.code} can move from {hat.stage} to {target}.")
 
@@ -521,6 +552,7 @@ def detect_anomalies(hat: Hat, events: Sequence[HatEvent], now: datetime) -> lis
             {
                 "kind": "grade_mismatch",
                 "message": f"{hat.code}: {grade_mismatch_message(hat.grade, hat.rows_per_inch)}",
+                "params": {"code": hat.code, **grade_mismatch_params(hat.grade, hat.rows_per_inch)},
             }
         )
     known = [e for e in events if e.created_at <= now]
@@ -536,6 +568,13 @@ def detect_anomalies(hat: Hat, events: Sequence[HatEvent], now: datetime) -> lis
                         f"{hat.code} left Weaving {_describe_span(took)} after it was created; "
                         f"{hat.grade} hats take at least {days} day{'s' if days != 1 else ''} to weave."
                     ),
+                    # The span in whole hours (negative: before creation), so a page can say it in words.
+                    "params": {
+                        "code": hat.code,
+                        "grade": hat.grade,
+                        "days": days,
+                        "hours": math.floor(took.total_seconds() / 3600),
+                    },
                 }
             )
     weaver = hat.weaver
@@ -544,6 +583,7 @@ def detect_anomalies(hat: Hat, events: Sequence[HatEvent], now: datetime) -> lis
             {
                 "kind": "weaver_not_found",
                 "message": f"{hat.code}: its weaver is missing or archived.",
+                "params": {"code": hat.code},
             }
         )
     return found

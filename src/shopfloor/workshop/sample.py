@@ -97,7 +97,7 @@ HATS: tuple[SampleHat, ...] = (
         11,
         35,
         (("Washing", 10),),
-        open_flags=(("grade_mismatch", "Fino needs 14 to 20 rows per inch; 11 rows is Standard."),),
+        open_flags=(("grade_mismatch", "Dice fino pero cuenta 11 hileras."),),
     ),
     SampleHat(
         "TQ-8H6RT",

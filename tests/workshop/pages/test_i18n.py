@@ -49,6 +49,8 @@ def test_every_page_string_is_in_both_catalogues_and_translated_to_spanish(tmp_p
             "extract",
             "-F",
             "src/shopfloor/workshop/pages/babel.cfg",
+            "-k",
+            "NN_:1,2",
             "-o",
             str(pot),
             ".",
@@ -66,3 +68,7 @@ def test_every_page_string_is_in_both_catalogues_and_translated_to_spanish(tmp_p
         k for k in wanted if not spanish[k] or (isinstance(spanish[k], (tuple, list)) and not all(spanish[k]))
     ]
     assert untranslated == []
+    # A fuzzy entry (Babel's mark for a changed msgid) is left out of the compiled catalogue: English again.
+    with (LOCALE_DIR / "es" / "LC_MESSAGES" / "messages.po").open("rb") as f:
+        fuzzy = [m.id for m in read_po(f) if m.id and m.fuzzy]
+    assert fuzzy == []

@@ -491,7 +491,10 @@ class Pages:
             trim_blocks=True,
             lstrip_blocks=True,
         )
-        self.env.globals.update(marked=marked, hours=shift_hours)
+        # static(root, name): a static file's link with its content hash, kept by the browser for good.
+        self.env.globals.update(
+            marked=marked, hours=shift_hours, static=lambda root, name: STATIC.url(f"{root}/static", name)
+        )
 
     def base(self) -> dict[str, Any]:
         """What every page shows: the request token's slot, the planner in use, the mode."""

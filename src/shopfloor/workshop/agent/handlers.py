@@ -278,7 +278,12 @@ def propose_create_hats(ctx: RunContext, args: ProposeCreateHatsArgs) -> dict[st
         raise ToolError("This create proposal already exists in this run.")
     if final_grade is None or domain.grade_mismatch(final_grade, rows):
         message = domain.grade_mismatch_message(final_grade, rows)
-        refused = domain.refusal("grade_mismatch", message, {"grade": domain.grade_for(rows)})
+        refused = domain.refusal(
+            "grade_mismatch",
+            message,
+            {"grade": domain.grade_for(rows)},
+            domain.grade_mismatch_params(final_grade, rows),
+        )
         rule_result = domain.checked(refused, ctx.now, [])
         status: BufferedStatus = "blocked"
     else:

@@ -9,6 +9,12 @@ def N_(message: str) -> str:
     return message
 
 
+def NN_(singular: str, plural: str, count: str = "n") -> tuple[str, str, str]:
+    """Marks a plural message for extraction (``-k NN_:1,2``); it is translated with ``ngettext`` where shown,
+    by the value of the part named ``count``."""
+    return singular, plural, count
+
+
 # The record vocabulary is English in the store; these are what a person reads.
 STAGE_LABELS = {
     "Weaving": N_("Weaving"),

@@ -1,24 +1,31 @@
-"""The rules' and approvals' English messages in the page's language.
+"""What the rules, the approvals and the offline reader say, in the page's language.
 
-The rules (``domain.py``) and the approvals write their messages in English, and the API keeps them so. A page
-shows them in its own language: each message we write has a catalogue entry here whose English form is the
-message itself with ``%(name)s`` for its parts, so the entry doubles as the pattern that recognises it.
-The parts are translated too where they are our vocabulary (stages, grades, flag kinds, field names, card
-states); names and codes stay as they are. A message no entry recognises is shown as it came, in English
+The rules (``domain.py``) and the approvals write English messages, and the API keeps them so; beside each
+message they give a stable ``code`` and its ``params`` (a rule result's ``params``, a card result's
+``params``). A page builds its sentence from those alone: each code has a catalogue entry here, its parts
+named as in ``params``, translated where they are our vocabulary (stages, grades, flag kinds, field names) and
+kept where they are names and codes; counts choose the plural form (``ngettext``). The English message is
+never read, so a change of wording in the rules cannot leak English onto a Spanish page.
+
+The offline reader's questions, reasons and flag labels carry no code: they are recognised by their stable
+English templates (``READER``), each a catalogue entry whose English form is the template with ``%(name)s`` for
+its parts. A text no entry recognises (a live model's words, a person's) is data and is shown as it came
 (docs/workshop-pages.md, "Cards"). Pure functions; ``tests/workshop/pages/test_messages.py`` builds every
-message with the rules' own code and checks it is recognised.
+result with the rules' own code and checks each entry.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
-from shopfloor.workshop.pages.labels import FLAG_LABELS, GRADE_LABELS, N_, STAGE_LABELS, STATUS_LABELS
+from shopfloor.workshop.pages.labels import FLAG_LABELS, GRADE_LABELS, N_, NN_, STAGE_LABELS
 
 Gettext = Callable[[str], str]
+Ngettext = Callable[[str, str, int], str]
 
 FIELD_LABELS = {
     "weaver_id": N_("weaver"),
@@ -31,8 +38,121 @@ FIELD_LABELS = {
     "kind": N_("problem"),
     "message": N_("what is wrong"),
 }
+TYPE_LABELS = {
+    "create_hat": N_("new hats"),
+    "advance_stage": N_("stage change"),
+    "flag_issue": N_("problem report"),
+}
 
-# How each named part is translated: by a vocabulary, as a nested message, or not at all (names, codes).
+# A catalogue entry: one sentence, or a plural pair and the name of the count that chooses between them.
+Plural = tuple[str, str, str]
+Text = str | Plural
+
+# What a rule result says, by its code (``code.case`` where one code has several sentences).
+RULES: dict[str, Text] = {
+    "archived": N_("%(code)s is archived; archived hats do not change stage."),
+    "not_owner": N_("Only the current owner can change the stage."),
+    "already_finished": N_("%(code)s is already Finished; finished hats do not change stage."),
+    "same_stage": N_("%(code)s is already at %(stage)s."),
+    "backward": N_("%(code)s is at %(stage)s; stages only move forward, so it cannot go back to %(to)s."),
+    "stage_skip": N_("%(code)s is at %(stage)s; the next stage is %(next)s, so it cannot skip to %(to)s."),
+    "weaver_not_found": N_("The weaver is not (or no longer) in this workshop."),
+    "invalid_quantity": N_("How many hats must be between %(low)s and %(high)s."),
+    "invalid_rows": N_("Rows per inch must be between %(low)s and %(high)s."),
+    "grade_mismatch": NN_(
+        "%(grade)s needs %(low)s to %(high)s rows per inch; %(rows)s row is %(actual)s.",
+        "%(grade)s needs %(low)s to %(high)s rows per inch; %(rows)s rows is %(actual)s.",
+        "rows",
+    ),
+    "grade_mismatch.outside": NN_(
+        "%(grade)s needs %(low)s to %(high)s rows per inch; %(rows)s row is outside 6 to 40.",
+        "%(grade)s needs %(low)s to %(high)s rows per inch; %(rows)s rows is outside 6 to 40.",
+        "rows",
+    ),
+    "grade_mismatch.no_grade": NN_(
+        "No grade given; %(rows)s row per inch is %(actual)s.",
+        "No grade given; %(rows)s rows per inch is %(actual)s.",
+        "rows",
+    ),
+    "grade_mismatch.no_grade_outside": NN_(
+        "No grade given; %(rows)s row per inch is outside 6 to 40.",
+        "No grade given; %(rows)s rows per inch is outside 6 to 40.",
+        "rows",
+    ),
+    "grade_mismatch.not_a_grade": N_("%(grade)s is not a grade (Standard, Fino or Superfino)."),
+    "hat_not_found": N_("No hat %(code)s in this workshop."),
+    "invalid_stage": N_("%(value)s is not a stage."),
+    "invalid_straw": N_("%(value)s is not a straw (Natural, Bleached or Dyed)."),
+    "invalid_kind": N_("%(value)s is not a kind of problem."),
+    "invalid_message": N_("What is wrong must be %(low)s to %(high)s characters."),
+    "flag_exists": N_("%(code)s already has an open flag: %(kind)s."),
+    "conflict": N_("%(code)s changed since this card was made (now at %(stage)s); review the card again."),
+    "unknown_type": N_("This card is of a kind the workshop does not know."),
+}
+
+# What a card's decision says beyond its rule, by the card result's code (and ``case``).
+OUTCOMES: dict[str, Text] = {
+    "applied": N_("Approved and saved."),
+    "answered": N_("Answer saved; the card can be approved."),
+    "not_found.proposal": N_("No such card in this workshop."),
+    "not_found.gone": N_("%(code)s is no longer in this workshop."),
+    "not_found.hat": N_("No hat %(code)s in this workshop."),
+    "not_found.weaver": N_("No such weaver in this workshop."),
+    "already_approved": N_("This card was already approved; nothing changed."),
+    "already_rejected": N_("This card was already rejected; nothing changed."),
+    "already_decided.approved": N_("This card was already approved."),
+    "already_decided.rejected": N_("This card was already rejected."),
+    "already_decided.meanwhile": N_("This card was decided at the same time; nothing changed."),
+    "not_a_question": N_("This card is not an open question any more; nothing changed."),
+    "invalid_edit.no_choices": N_("Only a question card has choices."),
+    "invalid_edit.no_such_choice": NN_(
+        "That choice does not exist; the question has %(count)s choice.",
+        "That choice does not exist; the question has %(count)s choices.",
+        "count",
+    ),
+    "invalid_edit.not_editable": N_("%(fields)s cannot be changed on this card."),
+    "not_offered.no_choices": N_("Only a question card has choices."),
+    "not_offered.weaver": N_(
+        '%(name)s is not one of this card\'s choices (%(labels)s); pick one of them, or answer "Someone else" '
+        "to name another weaver."
+    ),
+    "not_offered.hat": N_(
+        '%(name)s is not one of this card\'s choices (%(labels)s); pick one of them, or answer "Another hat" '
+        "to name another hat."
+    ),
+    "answer_required": N_("Answer the question first (missing: %(fields)s)."),
+    "answer_required.bare": N_("Answer the question first."),
+    "answer_incomplete": N_("Still missing: %(fields)s."),
+    "unchanged_card": N_("%(rest)s The card was not changed."),
+    "not_offered_names": NN_(
+        "%(rest)s %(names)s was not one of the card's choices.",
+        "%(rest)s %(names)s were not among the card's choices.",
+        "count",
+    ),
+}
+
+# What a hat's record looks like it says wrong, by anomaly kind.
+ANOMALIES: dict[str, Text] = {
+    "grade_mismatch": N_("%(code)s: %(rest)s"),
+    "too_fast": NN_(
+        "%(code)s left Weaving %(span)s after it was created; %(grade)s hats take at least %(days)s day to weave.",
+        "%(code)s left Weaving %(span)s after it was created; %(grade)s hats take at least %(days)s days to "
+        "weave.",
+        "days",
+    ),
+    "too_fast.before": NN_(
+        "%(code)s left Weaving before it was created; %(grade)s hats take at least %(days)s day to weave.",
+        "%(code)s left Weaving before it was created; %(grade)s hats take at least %(days)s days to weave.",
+        "days",
+    ),
+    "weaver_not_found": N_("%(code)s: its weaver is missing or archived."),
+}
+SPANS: dict[str, Text] = {
+    "hours": NN_("%(n)s hour", "%(n)s hours"),
+    "days": NN_("%(n)s day", "%(n)s days"),
+}
+
+# How each named part is said: by a vocabulary, as a list of field names, or as it is (names, codes).
 PART_KINDS = {
     "stage": "stage",
     "next": "stage",
@@ -40,139 +160,393 @@ PART_KINDS = {
     "grade": "grade",
     "actual": "grade",
     "kind": "kind",
-    "status": "status",
     "fields": "fields",
-    "rest": "message",
-    "span": "span",
+    "labels": "list",
+    "names": "list",
+    "type": "type",
 }
 
 
 @dataclass(frozen=True)
-class Entry:
-    """One message we write: its catalogue entry and the pattern built from it."""
+class Say:
+    """The page language's ``gettext`` and ``ngettext``, and what the rules and the reader say in it."""
 
-    msgid: str
+    gettext: Gettext
+    ngettext: Ngettext
+
+    def text(self, entry: Text, params: Mapping[str, Any]) -> str:
+        """``entry`` in this language with ``params`` (vocabulary translated, names and codes kept)."""
+        parts = {name: self.part(name, value) for name, value in params.items()}
+        if isinstance(entry, tuple):
+            singular, plural, count = entry
+            n = params.get(count)
+            return self.ngettext(singular, plural, n if isinstance(n, int) else 2) % parts
+        return self.gettext(entry) % parts
+
+    def part(self, name: str, value: Any) -> Any:
+        """One named part as this language says it: vocabulary translated, names and codes as they are."""
+        kind = PART_KINDS.get(name)
+        labels = {"stage": STAGE_LABELS, "grade": GRADE_LABELS, "kind": FLAG_LABELS, "type": TYPE_LABELS}.get(
+            kind or ""
+        )
+        if labels is not None:
+            return self.gettext(labels[value]) if value in labels else value
+        if kind == "fields" and isinstance(value, list):
+            return ", ".join(self.gettext(FIELD_LABELS[f]) if f in FIELD_LABELS else str(f) for f in value)
+        if kind == "list" and isinstance(value, list):
+            return ", ".join(str(v) for v in value)
+        return value
+
+    def rule(self, result: Mapping[str, Any] | None) -> str:
+        """What a rule result says (``code`` and ``params``); the English message when its code is not ours
+        or it was stored before rules gave their params."""
+        if not result:
+            return ""
+        code, params = result.get("code"), result.get("params")
+        key = _rule_key(str(code), params) if isinstance(params, dict) else None
+        if key is None or key not in RULES:
+            return str(result.get("message") or "")
+        return self.text(RULES[key], params or {})
+
+    def outcome(
+        self,
+        outcome: str | None,
+        code: str | None,
+        params: Mapping[str, Any] | None,
+        rule: Mapping[str, Any] | None,
+    ) -> str:
+        """What a card's decision says: its outcome and code, with the rule's sentence when a rule decided."""
+        params = dict(params or {})
+        if outcome == "applied":
+            return self.text(OUTCOMES["applied"], {})
+        if outcome == "answered":
+            said = (
+                self.text(OUTCOMES["answered"], {})
+                if rule is None or rule.get("allowed")
+                else self.rule(rule)
+            )
+            names = params.get("not_offered")
+            if isinstance(names, list) and names:
+                entry = OUTCOMES["not_offered_names"]
+                return self.text(entry, {"rest": said, "names": names, "count": len(names)})
+            return said
+        if rule is not None and code is not None and rule.get("code") == code and code in _RULE_CODES:
+            said = self.rule(rule)
+            return self.text(OUTCOMES["unchanged_card"], {"rest": said}) if params.get("unchanged") else said
+        if code in _RULE_CODES:
+            return self.rule({"code": code, "params": params})
+        case = params.get("case") or params.get("status")
+        for key in (f"{code}.{case}", str(code)):
+            if key in OUTCOMES:
+                return self.text(OUTCOMES[key], params)
+        if code == "answer_required":
+            return self.text(OUTCOMES["answer_required.bare"], {})
+        return ""
+
+    def anomaly(self, anomaly: Mapping[str, Any]) -> str:
+        """What a hat's record looks like it says wrong (``kind`` and ``params``)."""
+        kind, params = str(anomaly.get("kind")), anomaly.get("params")
+        if not isinstance(params, dict):
+            return str(anomaly.get("message") or "")
+        if kind == "grade_mismatch":
+            rest = self.rule({"code": "grade_mismatch", "params": params})
+            return self.text(ANOMALIES[kind], {"code": params.get("code"), "rest": rest})
+        if kind == "too_fast":
+            hours = params.get("hours")
+            if not isinstance(hours, int) or hours < 0:
+                return self.text(ANOMALIES["too_fast.before"], params)
+            span = (
+                self.text(SPANS["hours"], {"n": hours})
+                if hours < 48
+                else self.text(SPANS["days"], {"n": hours // 24})
+            )
+            return self.text(ANOMALIES[kind], {**params, "span": span})
+        if kind in ANOMALIES:
+            return self.text(ANOMALIES[kind], params)
+        return str(anomaly.get("message") or "")
+
+    def reader(self, text: str | None) -> str:
+        """A text of the offline reader (a question, a reason, a flag's label) in this language, recognised by
+        its English template; any other text (a model's, a person's) as it came."""
+        if not text:
+            return ""
+        said = text.strip()
+        for entry in _reader_entries():
+            found = entry.pattern.match(said)
+            if found is None:
+                continue
+            parts: dict[str, Any] = {}
+            for name, value in found.groupdict().items():
+                parts[name] = _reader_part(self, name, value)
+            return self.text(entry.text, parts)
+        return text
+
+
+# --- the rules' codes ---------------------------------------------------------------------------------------
+
+_RULE_CODES = {key.split(".")[0] for key in RULES}
+
+
+def _rule_key(code: str, params: Mapping[str, Any]) -> str | None:
+    if code != "grade_mismatch":
+        return code
+    outside = params.get("actual") is None
+    if params.get("grade") is None:
+        return "grade_mismatch.no_grade_outside" if outside else "grade_mismatch.no_grade"
+    if "low" not in params:
+        return "grade_mismatch.not_a_grade"
+    return "grade_mismatch.outside" if outside else "grade_mismatch"
+
+
+# --- the offline reader's texts -----------------------------------------------------------------------------
+
+# The offline reader's labels for a flag's words (src/shopfloor/workshop/agent/offline/plans.py), and its
+# words for a hat it could not name.
+READER_FLAG_LABELS = {
+    "Grade does not match the rows, the note says": N_("Grade does not match the rows, the note says"),
+    "Moved through the stages too fast, the note says": N_(
+        "Moved through the stages too fast, the note says"
+    ),
+    "The weaver is missing, the note says": N_("The weaver is missing, the note says"),
+    "Problem reported in the note": N_("Problem reported in the note"),
+}
+READER_KINDS = {
+    "grade mismatch": N_("a grade that does not match the rows"),
+    "too fast": N_("a hat that moved too fast"),
+    "weaver not found": N_("a missing weaver"),
+    "other": N_("a problem"),
+}
+
+# Each is a text the offline reader writes, with its parts named; a plural entry counts by ``n``. Longer,
+# more specific templates come first: the first match wins.
+READER: tuple[tuple[str, Text], ...] = (
+    (
+        "The note corrects a number to %(n)s: is that how many hats %(name)s delivered, or their rows per inch?",
+        N_(
+            "The note corrects a number to %(n)s: is that how many hats %(name)s delivered, or their rows per inch?"
+        ),
+    ),
+    (
+        "How many rows per inch (hileras) do these hats from %(name)s have? The note says grado %(grado)s, "
+        "which is not a row count.",
+        N_(
+            "How many rows per inch (hileras) do these hats from %(name)s have? The note says grado %(grado)s, "
+            "which is not a row count."
+        ),
+    ),
+    (
+        "How many rows per inch (hileras) do these hats from %(name)s have? The note says %(n)s, outside 6 to 40.",
+        N_(
+            "How many rows per inch (hileras) do these hats from %(name)s have? The note says %(n)s, outside 6 to 40."
+        ),
+    ),
+    (
+        "How many rows per inch (hileras) do these hats from %(name)s have?",
+        N_("How many rows per inch (hileras) do these hats from %(name)s have?"),
+    ),
+    ("How many hats did %(name)s deliver?", N_("How many hats did %(name)s deliver?")),
+    (
+        "The note says %(n)s hats from %(name)s; one card holds at most %(max)s. How many go on this card?",
+        NN_(
+            "The note says %(n)s hat from %(name)s; one card holds at most %(max)s. How many go on this card?",
+            "The note says %(n)s hats from %(name)s; one card holds at most %(max)s. How many go on this card?",
+            "n",
+        ),
+    ),
+    (
+        "I found no weaver called %(name)s in this workshop. Who made these hats?",
+        N_("I found no weaver called %(name)s in this workshop. Who made these hats?"),
+    ),
+    ("Which weaver is %(name)s?", N_("Which weaver is %(name)s?")),
+    (
+        "The note names %(names)s for one batch of %(n)s hats. Whose hats are they?",
+        NN_(
+            "The note names %(names)s for one batch of %(n)s hat. Whose hat is it?",
+            "The note names %(names)s for one batch of %(n)s hats. Whose hats are they?",
+            "n",
+        ),
+    ),
+    (
+        "The note names %(names)s for one batch of hats. Whose hats are they?",
+        N_("The note names %(names)s for one batch of hats. Whose hats are they?"),
+    ),
+    (
+        "I heard only part of a hat code (%(heard)s). Which hat is it?",
+        N_("I heard only part of a hat code (%(heard)s). Which hat is it?"),
+    ),
+    ("Which hat did you mean by %(heard)s?", N_("Which hat did you mean by %(heard)s?")),
+    ("I found no hat for %(heard)s. Which hat is it?", N_("I found no hat for %(heard)s. Which hat is it?")),
+    (
+        "The note says %(name)s delivered hats and corrects a number without saying whether it is the count or "
+        "the rows, so I asked instead of guessing.",
+        N_(
+            "The note says %(name)s delivered hats and corrects a number without saying whether it is the count "
+            "or the rows, so I asked instead of guessing."
+        ),
+    ),
+    (
+        "The note says %(name)s delivered hats but does not give the rows per inch.",
+        N_("The note says %(name)s delivered hats but does not give the rows per inch."),
+    ),
+    (
+        "The note says %(name)s delivered hats but not how many.",
+        N_("The note says %(name)s delivered hats but not how many."),
+    ),
+    (
+        "The note says %(name)s delivered %(n)s hats, more than one card can hold, so I asked instead of "
+        "splitting them myself.",
+        N_(
+            "The note says %(name)s delivered %(n)s hats, more than one card can hold, so I asked instead of "
+            "splitting them myself."
+        ),
+    ),
+    (
+        "The note mentions new hats from %(name)s, but no weaver with that name exists here, so I did not "
+        "create one.",
+        N_(
+            "The note mentions new hats from %(name)s, but no weaver with that name exists here, so I did not "
+            "create one."
+        ),
+    ),
+    (
+        "The note mentions new hats from %(name)s, and %(n)s weavers match that name.",
+        N_("The note mentions new hats from %(name)s, and %(n)s weavers match that name."),
+    ),
+    (
+        "%(name)s (the note says %(said)s) delivered %(n)s new %(grade)s hats of %(rows)s rows per inch.",
+        NN_(
+            "%(name)s (the note says %(said)s) delivered %(n)s new %(grade)s hat of %(rows)s rows per inch.",
+            "%(name)s (the note says %(said)s) delivered %(n)s new %(grade)s hats of %(rows)s rows per inch.",
+            "n",
+        ),
+    ),
+    (
+        "%(name)s (the note says %(said)s) delivered %(n)s new hats of %(rows)s rows per inch.",
+        NN_(
+            "%(name)s (the note says %(said)s) delivered %(n)s new hat of %(rows)s rows per inch.",
+            "%(name)s (the note says %(said)s) delivered %(n)s new hats of %(rows)s rows per inch.",
+            "n",
+        ),
+    ),
+    (
+        "%(name)s delivered %(n)s new %(grade)s hats of %(rows)s rows per inch.",
+        NN_(
+            "%(name)s delivered %(n)s new %(grade)s hat of %(rows)s rows per inch.",
+            "%(name)s delivered %(n)s new %(grade)s hats of %(rows)s rows per inch.",
+            "n",
+        ),
+    ),
+    (
+        "%(name)s delivered %(n)s new hats of %(rows)s rows per inch.",
+        NN_(
+            "%(name)s delivered %(n)s new hat of %(rows)s rows per inch.",
+            "%(name)s delivered %(n)s new hats of %(rows)s rows per inch.",
+            "n",
+        ),
+    ),
+    (
+        "Several weavers are named for one batch and the note does not say how it splits, so I did not divide it "
+        "myself.",
+        N_(
+            "Several weavers are named for one batch and the note does not say how it splits, so I did not "
+            "divide it myself."
+        ),
+    ),
+    (
+        "The note names a hat as %(heard)s, with one character of its code missing, so I did not pick one.",
+        N_(
+            "The note names a hat as %(heard)s, with one character of its code missing, so I did not pick one."
+        ),
+    ),
+    (
+        "The note names %(heard)s, and %(n)s hats could match it, so I did not pick one.",
+        N_("The note names %(heard)s, and %(n)s hats could match it, so I did not pick one."),
+    ),
+    (
+        "The note names %(heard)s, but no hat of this workshop matches it.",
+        N_("The note names %(heard)s, but no hat of this workshop matches it."),
+    ),
+    (
+        "The note says %(code)s (heard as %(heard)s) is now at %(stage)s.",
+        N_("The note says %(code)s (heard as %(heard)s) is now at %(stage)s."),
+    ),
+    ("The note says %(code)s is now at %(stage)s.", N_("The note says %(code)s is now at %(stage)s.")),
+    (
+        "The note reports %(readerkind)s on %(code)s (heard as %(heard)s).",
+        N_("The note reports %(readerkind)s on %(code)s (heard as %(heard)s)."),
+    ),
+    ("The note reports %(readerkind)s on %(code)s.", N_("The note reports %(readerkind)s on %(code)s.")),
+    ('%(label)s: "%(words)s"', N_('%(label)s: "%(words)s"')),
+    ('"%(quote)s" — %(label)s: "%(words)s"', N_('"%(quote)s" — %(label)s: "%(words)s"')),
+)
+
+
+@dataclass(frozen=True)
+class _Entry:
     pattern: re.Pattern[str]
+    text: Text
 
-
-# Each is the English message of the rules or approvals with its parts named (docs/workshop.md, "Rules",
-# "Approving"). Longer, more specific entries come first: the first match wins.
-MESSAGES = (
-    N_("%(code)s is archived; archived hats do not change stage."),
-    N_("Only the current owner can change the stage."),
-    N_("%(code)s is already Finished; finished hats do not change stage."),
-    N_("%(code)s is at %(stage)s; stages only move forward, so it cannot go back to %(to)s."),
-    N_("%(code)s is at %(stage)s; the next stage is %(next)s, so it cannot skip to %(to)s."),
-    N_("%(code)s is already at %(stage)s."),
-    N_("The weaver is not (or no longer) in this workshop."),
-    N_("quantity must be between 1 and 20."),
-    N_("Rows per inch must be between 6 and 40."),
-    N_("%(grade)s needs %(low)s to %(high)s rows per inch; %(rows)s rows is %(actual)s."),
-    N_("%(grade)s needs %(low)s to %(high)s rows per inch; %(rows)s rows is outside 6 to 40."),
-    N_("No hat %(code)s in this workshop."),
-    N_("No weaver %(id)s in this workshop."),
-    N_("%(code)s already has an open %(kind)s flag."),
-    N_(
-        "%(code)s changed since this proposal was made (now at %(stage)s, version %(version)s); "
-        "review the card again."
-    ),
-    N_("Answer saved; the card can be approved."),
-    N_("Approved and saved."),
-    N_("Rejected; nothing was changed."),
-    N_("Still missing: %(fields)s."),
-    N_("Answer the question first (missing: %(fields)s)."),
-    N_("Answer the question first."),
-    N_(
-        "%(name)s is not one of this card's choices (%(labels)s); pick one of them, or answer "
-        '"someone else" to name another weaver.'
-    ),
-    N_(
-        "%(name)s is not one of this card's choices (%(labels)s); pick one of them, or answer "
-        '"another hat" to name another hat.'
-    ),
-    N_("This proposal was already %(status)s; nothing changed."),
-    N_("This proposal was already %(status)s."),
-    N_("This card is not an open question (it is %(status)s); nothing changed."),
-    N_("This proposal was decided at the same time; nothing changed."),
-    N_("No such proposal in this workshop."),
-    N_(
-        "%(code)s left Weaving %(span)s after it was created; %(grade)s hats take at least %(days)s days to weave."
-    ),
-    N_("%(code)s left Weaving %(span)s after it was created; %(grade)s hats take at least 1 day to weave."),
-    N_("%(code)s: its weaver is missing or archived."),
-    N_("%(code)s: %(rest)s"),
-)
-# Endings the approvals add to a message (a refused edit; an answer that named someone not offered).
-SUFFIXES = (
-    N_("%(rest)s The card was not changed."),
-    N_("%(rest)s %(names)s was not one of the card's choices."),
-)
-SPANS = (N_("%(n)s hours"), N_("%(n)s hour"), N_("%(n)s days"), N_("before it was created"))
 
 _PART = re.compile(r"%\((\w+)\)s")
+# Parts that are one word (a number, a code, a stage, a grade); the rest may hold spaces.
+_WORD_PARTS = {"n", "max", "rows", "code", "stage", "grade", "grado"}
 
 
-def _pattern(msgid: str) -> re.Pattern[str]:
+def _pattern(template: str) -> re.Pattern[str]:
     out, at = [], 0
-    for part in _PART.finditer(msgid):
-        out.append(re.escape(msgid[at : part.start()]))
+    for part in _PART.finditer(template):
+        out.append(re.escape(template[at : part.start()]))
         name = part.group(1)
-        # Codes, numbers and vocabulary words have no spaces; names, labels and nested messages may.
-        if name == "names":  # names before a closing sentence hold no full stop
-            out.append(f"(?P<{name}>[^.]+?)")
-        elif name in ("name", "labels", "rest", "fields", "span", "id"):
-            out.append(f"(?P<{name}>.+?)")
-        else:
+        if name == "label":
+            out.append("(?P<label>" + "|".join(re.escape(label) for label in READER_FLAG_LABELS) + ")")
+        elif name == "readerkind":
+            out.append("(?P<readerkind>" + "|".join(re.escape(kind) for kind in READER_KINDS) + ")")
+        elif name in _WORD_PARTS:
             out.append(f"(?P<{name}>[^\\s;,()]+?)")
+        else:
+            out.append(f"(?P<{name}>.+?)")
         at = part.end()
-    out.append(re.escape(msgid[at:]))
+    out.append(re.escape(template[at:]))
     return re.compile("^" + "".join(out) + "$", re.DOTALL)
 
 
 @cache
-def _entries(group: tuple[str, ...]) -> tuple[Entry, ...]:
-    return tuple(Entry(msgid, _pattern(msgid)) for msgid in group)
+def _reader_entries() -> tuple[_Entry, ...]:
+    return tuple(_Entry(_pattern(template), text) for template, text in READER)
 
 
-def _part(kind: str | None, value: str, gettext: Gettext) -> str:
-    if kind == "stage":
-        return gettext(STAGE_LABELS[value]) if value in STAGE_LABELS else value
-    if kind == "grade":
-        return gettext(GRADE_LABELS[value]) if value in GRADE_LABELS else value
-    if kind == "kind":
-        return gettext(FLAG_LABELS[value]) if value in FLAG_LABELS else value
-    if kind == "status":
-        return gettext(STATUS_LABELS[value]) if value in STATUS_LABELS else value
-    if kind == "fields":
-        names = [n.strip() for n in value.split(",")]
-        return ", ".join(gettext(FIELD_LABELS[n]) if n in FIELD_LABELS else n for n in names)
-    if kind == "message":
-        return localize(value, gettext)
-    if kind == "span":
-        return _match(value, SPANS, gettext) or value
+def _reader_part(say: Say, name: str, value: str) -> Any:
+    if name == "n" and value.isdigit():
+        return int(value)
+    if name == "label":
+        return say.gettext(READER_FLAG_LABELS[value])
+    if name == "readerkind":
+        return say.gettext(READER_KINDS[value])
+    if name == "heard":
+        return _heard(say, value)
+    if name == "names":
+        return _join_names(say, _names(value))
+    return say.part(name, value)
+
+
+def _heard(say: Say, value: str) -> str:
+    if value == "the hat":
+        return say.gettext("the hat")
+    if value.startswith("the hat of "):
+        return say.gettext("the hat of %(name)s") % {"name": value[len("the hat of ") :]}
     return value
 
 
-def _match(message: str, group: tuple[str, ...], gettext: Gettext) -> str | None:
-    for entry in _entries(group):
-        found = entry.pattern.match(message)
-        if found is None:
-            continue
-        parts = {k: _part(PART_KINDS.get(k), v, gettext) for k, v in found.groupdict().items()}
-        return gettext(entry.msgid) % parts
-    return None
+def _names(value: str) -> list[str]:
+    head, _, last = value.rpartition(" and ")
+    return [*(n for n in head.split(", ") if n), last] if head else [value]
 
 
-def localize(message: str | None, gettext: Gettext) -> str:
-    """``message`` (a rule's or an approval's English message) in the language of ``gettext``; unchanged when
-    it is not one of ours."""
-    if not message:
-        return ""
-    text = message.strip()
-    for entry in _entries(SUFFIXES):
-        found = entry.pattern.match(text)
-        if found is not None:
-            rest = localize(found.group("rest"), gettext)
-            parts = {k: v for k, v in found.groupdict().items() if k != "rest"}
-            return gettext(entry.msgid) % {"rest": rest, **parts}
-    return _match(text, MESSAGES, gettext) or text
+def _join_names(say: Say, names: Sequence[str]) -> str:
+    if len(names) < 2:
+        return "".join(names)
+    return say.gettext("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
+
+
+# Said by the functions above (marked here for the catalogues).
+READER_WORDS = (N_("the hat"), N_("the hat of %(name)s"), N_("%(names)s and %(last)s"))

@@ -68,6 +68,10 @@ class Page:
         """``message`` in the page language."""
         return translations(self.locale).gettext(message)
 
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        """``singular`` or ``plural`` in the page's language, as ``n`` asks."""
+        return translations(self.locale).ngettext(singular, plural, n)
+
 
 def page(request: Request) -> Page:
     """FastAPI dependency: the signed-in person for a page (sign-in page when there is none)."""

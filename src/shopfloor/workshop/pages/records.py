@@ -12,6 +12,7 @@ from sqlalchemy import CursorResult, update
 from shopfloor.logs import request_id_var
 from shopfloor.workshop import domain
 from shopfloor.workshop.pages.i18n import LOCALES
+from shopfloor.workshop.pages.labels import N_
 from shopfloor.workshop.store import NotFound, Store, WorkshopRepo
 from shopfloor.workshop.store import models as m
 from shopfloor.workshop.store.models import utcnow
@@ -32,13 +33,13 @@ class WeaverForm:
         """The same fields trimmed and checked (raises ``ValueError``)."""
         name = " ".join(self.name.split())
         if not 1 <= len(name) <= 120:
-            raise ValueError("A weaver's name must be 1 to 120 characters.")
+            raise ValueError(N_("A weaver's name must be 1 to 120 characters."))
         village, province = self.village.strip(), self.province.strip()
         if len(village) > 120 or len(province) > 120:
-            raise ValueError("Village and province must be at most 120 characters.")
+            raise ValueError(N_("Village and province must be at most 120 characters."))
         specialty = self.specialty or None
         if specialty is not None and specialty not in domain.GRADES:
-            raise ValueError(f"Specialty must be one of {', '.join(domain.GRADES)}.")
+            raise ValueError(N_("Specialty must be Standard, Fino or Superfino."))
         return WeaverForm(name, village, province, specialty)
 
 
@@ -47,11 +48,34 @@ def _admin(actor: domain.Actor) -> None:
         raise PermissionError("Only a workshop admin can change weavers.")
 
 
-def add_weaver(store: Store, actor: domain.Actor, form: WeaverForm) -> str:
-    """Add a weaver to the actor's workshop (admins); returns the new id."""
+class SameName(Exception):
+    """An active weaver already has this name (accents, case and spaces folded): the admin confirms first."""
+
+    def __init__(self, names: list[str]) -> None:
+        super().__init__(", ".join(names))
+        self.names = names
+
+
+def _same_name(name: str) -> str:
+    return " ".join(domain.fold(name).split())
+
+
+def add_weaver(store: Store, actor: domain.Actor, form: WeaverForm, confirmed: bool = False) -> str:
+    """Add a weaver to the actor's workshop (admins); returns the new id. A name an active weaver already has
+    (accents, case and spaces folded: "rosa  pillco" is "Rosa Pillco") raises :class:`SameName` unless the admin
+    ``confirmed`` it, so nobody adds the same weaver twice by accident (docs/workshop-pages.md)."""
     _admin(actor)
     clean = form.cleaned()
     with store.transaction(actor.workshop_id) as s:
+        if not confirmed:
+            wanted = _same_name(clean.name)
+            same = [
+                w.name
+                for w in WorkshopRepo(s, actor).weavers(include_archived=False)
+                if _same_name(w.name) == wanted
+            ]
+            if same:
+                raise SameName(same)
         row = m.Weaver(
             workshop_id=actor.workshop_id,
             name=clean.name,
@@ -96,7 +120,7 @@ def resolve_flag(store: Store, actor: domain.Actor, code: str, flag_id: str, not
     """Resolve an open flag of hat ``code`` with the person's note; writes a ``flag_resolved`` event."""
     note = " ".join(note.split())
     if not 1 <= len(note) <= 200:
-        raise ValueError("Say in 1 to 200 characters how the problem was resolved.")
+        raise ValueError(N_("Say in 1 to 200 characters how the problem was resolved."))
     now = utcnow()
     with store.transaction(actor.workshop_id) as s:
         repo = WorkshopRepo(s, actor)

@@ -13,6 +13,7 @@ from fastapi import Request
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from shopfloor.agent.spend import money
+from shopfloor.web.static import VENDOR, VersionedStaticFiles
 from shopfloor.workshop.pages.i18n import LOCALES, browser_locale, translations
 from shopfloor.workshop.pages.labels import (
     EVENT_LABELS,
@@ -26,9 +27,11 @@ from shopfloor.workshop.pages.labels import (
     TOKEN_STATUS_LABELS,
     WARNING_LABELS,
 )
-from shopfloor.workshop.pages.messages import localize
+from shopfloor.workshop.pages.messages import Say
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
+STATIC_FILES = VersionedStaticFiles(Path(__file__).resolve().parent / "static")
+VENDOR_FILES = VersionedStaticFiles(VENDOR)
 
 
 def _when(value: datetime | str | None) -> str:
@@ -62,11 +65,17 @@ def environment(locale: str) -> Environment:
         event_labels=EVENT_LABELS,
         token_status_labels=TOKEN_STATUS_LABELS,
     )
+    # static(root, "app.css"): a static file's link with its content hash (src/shopfloor/web/static.py).
+    env.globals["static"] = lambda root, name: (
+        VENDOR_FILES.url(f"{root}/static/vendor", name[len("vendor/") :])
+        if name.startswith("vendor/")
+        else STATIC_FILES.url(f"{root}/static", name)
+    )
     env.filters["when"] = _when
     env.filters["usd"] = money
-    gettext = translations(locale).gettext
-    # A rule's or an approval's English message in this language (pages/messages.py).
-    env.filters["say"] = lambda message: localize(message, gettext)
+    catalogue = translations(locale)
+    # What the rules, the approvals and the offline reader say, in this language (pages/messages.py).
+    env.globals["say"] = Say(catalogue.gettext, catalogue.ngettext)
     return env
 
 

@@ -48,6 +48,12 @@ class Card:
     weaver_name: str | None = None
     outcome: str | None = None
     outcome_message: str | None = None
+    # The decision's code, params and rule result: what the page says about it (pages/messages.py).
+    outcome_code: str | None = None
+    outcome_params: dict[str, Any] = field(default_factory=dict)
+    outcome_rule: dict[str, Any] | None = None
+    # A page-side reason the form was not accepted, already in the page's language.
+    outcome_text: str | None = None
     preview_fix: dict[str, Any] | None = None
 
     @property

@@ -4,7 +4,9 @@ per-minute limit (docs/security.md, "The /shifts routes")."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated
+
+from fastapi import APIRouter, Query
 from fastapi.responses import FileResponse
 
 from shopfloor.shifts.pages import views
@@ -19,6 +21,6 @@ router = APIRouter()
     response_class=FileResponse,
     responses=views.STATIC.responses(),
 )
-def static(name: str) -> FileResponse:
-    """A file from the static allowlist; anything else is 404."""
-    return views.STATIC.response(name)
+def static(name: str, v: Annotated[str | None, Query(max_length=64)] = None) -> FileResponse:
+    """A file from the static allowlist (kept for good when ``v`` is its content hash); anything else is 404."""
+    return views.STATIC.response(name, v)

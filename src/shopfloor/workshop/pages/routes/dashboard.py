@@ -22,7 +22,8 @@ from shopfloor.workshop.approvals import ApplyRequest, CardResult, Decision, Fie
 from shopfloor.workshop.deps import state_of
 from shopfloor.workshop.pages import views
 from shopfloor.workshop.pages.i18n import SPEECH_LANG
-from shopfloor.workshop.pages.labels import GRADE_LABELS
+from shopfloor.workshop.pages.labels import GRADE_LABELS, OUTCOME_LABELS
+from shopfloor.workshop.pages.messages import FIELD_LABELS, Say
 from shopfloor.workshop.pages.page import (
     Page,
     PageDep,
@@ -71,6 +72,18 @@ def _composer(p: Page, note: str = "", error: str | None = None) -> dict[str, An
         "note_max": domain.MAX_NOTE,
         "error": error,
         "speech_lang": SPEECH_LANG[p.locale],
+        # What the dictate button says when the browser's speech recognition fails, by its error code.
+        "dictation_errors": {
+            "not-allowed": p.gettext(
+                "The browser may not use the microphone. Allow it in the browser's settings, or type the note."
+            ),
+            "audio-capture": p.gettext("No microphone was found. Type the note instead."),
+            "no-speech": p.gettext("Nothing was heard. Tap Dictate and speak again, closer to the phone."),
+            "network": p.gettext(
+                "Dictation needs a connection to the internet. Type the note, or try again when online."
+            ),
+            "other": p.gettext("Dictation stopped. Type the note, or tap Dictate to try again."),
+        },
         "steps": [
             p.gettext("Reading your note..."),
             p.gettext("Looking up weaver..."),
@@ -119,6 +132,9 @@ def send_note(
     # The page's outbox (static/outbox.js) keys every note, so a note sent again makes one run.
     body.update(_delivery(idempotency_key, said_at))
     state = state_of(p.request)
+    refused = _note_refused(p, note, hat_tag)
+    if refused is not None:
+        return _outcome(p.html("_composer_error.html", message=refused), "refused")
     request_id = getattr(p.request.state, "request_id", None) or request_id_var.get() or new_request_id()
     try:
         provider = choose_provider(None, state.settings)
@@ -138,9 +154,9 @@ def send_note(
         )
     except ApiError as error:
         if error.status in (400, 429) or error.code == "idempotency_key_reused":
-            return _outcome(p.html("_composer_error.html", message=_refusal(p, error)), "refused")
+            return _outcome(p.html("_composer_error.html", message=_refusal(p, error, hat_tag)), "refused")
         if error.code == "idempotency_in_progress":
-            return _outcome(p.html("_composer_error.html", message=_refusal(p, error)), "busy")
+            return _outcome(p.html("_composer_error.html", message=_refusal(p, error, hat_tag)), "busy")
         return p.html(
             "_failed.html",
             error={"code": error.code, "message": error.message},
@@ -158,27 +174,40 @@ def _delivery(idempotency_key: str, said_at: str) -> dict[str, str]:
     return {name: value for name, value in fields.items() if value}
 
 
-def _refusal(p: Page, error: ApiError) -> str:
-    """Why a note was not taken, in the page's language where the reason is one of the limits (the outbox
-    keeps it beside the note); any other reason as the agent gave it."""
-    settings = state_of(p.request).settings
-    if error.code == "rate_limited":
-        return p.gettext("At most %(limit)s notes per hour. Try again later.") % {
-            "limit": settings.workshop_rate_limit_per_hour
-        }
-    if error.code == "bad_request" and error.message.startswith("note must be"):
-        return p.gettext("A note must be 1 to %(limit)s characters.") % {"limit": domain.MAX_NOTE}
-    if error.code == "idempotency_key_reused":
-        return p.gettext("This note was already sent as another one.")
-    if error.code == "idempotency_in_progress":
-        return p.gettext("This note is still being read; it will be sent again in a moment.")
-    return error.message
-
-
 def _outcome(html: HTMLResponse, outcome: str) -> HTMLResponse:
     """Tell the outbox what became of a note: ``sent``, ``refused`` (kept with the reason) or ``busy``."""
     html.headers["X-Note-Outcome"] = outcome
     return html
+
+
+def _note_refused(p: Page, note: str, hat_tag: str) -> str | None:
+    """Why the run would refuse this note, in the page's language (the run checks the same again)."""
+    if not 1 <= len(note.strip()) <= domain.MAX_NOTE:
+        return p.gettext("Write a note of 1 to %(max)s characters.") % {"max": domain.MAX_NOTE}
+    if hat_tag.strip() and domain.normalize_code(hat_tag.strip()) is None:
+        return p.gettext("A hat tag looks like TQ-7F3K2.")
+    return None
+
+
+def _refusal(p: Page, error: ApiError, hat_tag: str) -> str:
+    """A run's refusal of the note (by its code) in the page's language; the outbox keeps it beside the note."""
+    if error.code == "rate_limited":
+        per_hour = state_of(p.request).settings.workshop_rate_limit_per_hour
+        return p.ngettext(
+            "At most %(n)s note per hour. Try again later.",
+            "At most %(n)s notes per hour. Try again later.",
+            per_hour,
+        ) % {"n": per_hour}
+    if error.code == "idempotency_key_reused":
+        return p.gettext("This note was already sent as another one.")
+    if error.code == "idempotency_in_progress":
+        return p.gettext("This note is still being read; it will be sent again in a moment.")
+    if error.code == "bad_request" and error.message.startswith("note must be"):
+        return p.gettext("Write a note of 1 to %(max)s characters.") % {"max": domain.MAX_NOTE}
+    if error.code == "bad_request" and hat_tag.strip():
+        code = domain.normalize_code(hat_tag.strip()) or hat_tag.strip()
+        return p.gettext("No hat %(code)s in this workshop.") % {"code": code}
+    return p.gettext("This note could not be sent. Check it and try again.")
 
 
 # --- cards ---------------------------------------------------------------------------------------------------
@@ -197,12 +226,37 @@ def _card(p: Page, proposal_id: str) -> tuple[views.Card, list[m.Weaver]]:
 def _card_html(
     p: Page, proposal_id: str, result: CardResult | None = None, error: str | None = None
 ) -> HTMLResponse:
+    """A decided card with its outcome, and the panel's heading again (its counts and "approve all pending"
+    follow the decision) and the sentence the live region says (docs/workshop-pages.md, "Cards")."""
     card, weavers = _card(p, proposal_id)
     if result is not None:
-        card.outcome, card.outcome_message = result.outcome, result.message
+        _set_outcome(card, result)
     if error is not None:
-        card.outcome, card.outcome_message = "invalid", error
-    return p.html("_card.html", card=card, weavers=weavers)
+        card.outcome, card.outcome_message, card.outcome_text = "invalid", error, error
+    panel = _run_view(p, card.run_id)
+    return p.html("_card.html", card=card, weavers=weavers, panel=panel, announce=_announce(p, [card]))
+
+
+def _announce(p: Page, cards: list[views.Card]) -> str:
+    """What a screen reader hears after a decision: each decided card's outcome, in the page's language."""
+    say = Say(p.gettext, p.ngettext)
+    said = []
+    for card in cards:
+        label = p.gettext(OUTCOME_LABELS.get(card.outcome or "", card.outcome or ""))
+        detail = (
+            ""
+            if card.outcome == "rejected"
+            else card.outcome_text
+            or say.outcome(card.outcome, card.outcome_code, card.outcome_params, card.outcome_rule)
+        )
+        said.append(f"{label}: {detail}" if detail else label)
+    return " ".join(said)
+
+
+def _set_outcome(card: views.Card, result: CardResult) -> None:
+    """The decision on the card: what the page says comes from its code and params (pages/messages.py)."""
+    card.outcome, card.outcome_message = result.outcome, result.message
+    card.outcome_code, card.outcome_params, card.outcome_rule = result.code, result.params, result.rule_result
 
 
 @router.get("/cards/{proposal_id}", response_class=HTMLResponse)
@@ -227,18 +281,23 @@ def _decide(p: Page, proposal_id: str, form: dict[str, str]) -> HTMLResponse:
     try:
         decision = _decision(proposal_id, action, form, card.type)
     except (ValidationError, ValueError) as error:
-        return _card_html(p, proposal_id, error=_plain(error))
+        return _card_html(p, proposal_id, error=_plain(p, error))
     [result] = apply_decisions(p.store, p.actor, ApplyRequest(decisions=[decision]))
     log.info("workshop.proposals.decided", extra={"user_id": p.actor.user_id, "outcomes": [result.outcome]})
     return _card_html(p, proposal_id, result)
 
 
-def _plain(error: Exception) -> str:
+def _plain(p: Page, error: Exception) -> str:
+    """Why a card's form was not accepted, in the page's language: the field (by its label) whose value the
+    approvals' ``Fields`` model refused, or an unknown action."""
     if isinstance(error, ValidationError):
         first = error.errors()[0]
-        where = ".".join(str(x) for x in first.get("loc", ()) if x not in ("edits", "value"))
-        return f"{where}: {first.get('msg', 'invalid')}"
-    return str(error)
+        names = [str(x) for x in first.get("loc", ()) if x not in ("edits", "value")]
+        field = names[-1] if names else ""
+        if field not in FIELD_LABELS:
+            return p.gettext("Pick one of the answers, or fill in what the card asks.")
+        return p.gettext("%(field)s: this value is not accepted.") % {"field": p.gettext(FIELD_LABELS[field])}
+    return p.gettext("This action is not known.")
 
 
 def _decision(proposal_id: str, action: str, form: dict[str, str], kind: str) -> Decision:
@@ -282,8 +341,18 @@ def approve_pending(p: PageDep, run_id: str) -> HTMLResponse:
     view = _run_view(p, run_id)
     for card in view["cards"]:
         if card.id in outcomes:
-            card.outcome, card.outcome_message = outcomes[card.id].outcome, outcomes[card.id].message
-    return p.html("_panel.html", result=view)
+            _set_outcome(card, outcomes[card.id])
+    decided = [c for c in view["cards"] if c.id in outcomes]
+    applied = sum(1 for c in decided if c.outcome == "applied")
+    announce = p.ngettext("%(n)s card approved.", "%(n)s cards approved.", applied) % {"n": applied}
+    if len(decided) > applied:
+        others = len(decided) - applied
+        announce += " " + p.ngettext(
+            "%(n)s card was not approved; it says why.",
+            "%(n)s cards were not approved; each says why.",
+            others,
+        ) % {"n": others}
+    return p.html("_panel.html", result=view, announce=announce)
 
 
 @router.get("/cards/{proposal_id}/tags.pdf", response_model=None)

@@ -107,11 +107,7 @@ def resolve_flag(
     try:
         records.resolve_flag(p.store, p.actor, domain.normalize_code(code) or code, flag_id, note)
     except ValueError as e:
-        error = (
-            p.gettext("Say in 1 to 200 characters how the problem was resolved.")
-            if "200" in str(e)
-            else str(e)
-        )
+        error = p.gettext(str(e))  # the records' messages are catalogue entries
     except NotFound:
         error = p.gettext("This flag is no longer open.")
     return p.html("_hat_body.html", **_hat_context(p, code), error=error)

@@ -66,11 +66,21 @@ def _weaver_change(p: Page, weaver_id: str | None, form: dict[str, str]) -> HTML
     error = None
     try:
         if weaver_id is None:
-            records.add_weaver(p.store, p.actor, _weaver_form(form))
+            records.add_weaver(p.store, p.actor, _weaver_form(form), confirmed=form.get("confirm") == "1")
         else:
             records.edit_weaver(p.store, p.actor, weaver_id, _weaver_form(form), form.get("archived") == "on")
+    except records.SameName as same:
+        # Ask before adding a second weaver of the same name; the form comes back filled, with "Add anyway".
+        return p.html(
+            "_weavers_body.html",
+            **_weavers_context(p),
+            error=None,
+            grades=domain.GRADES,
+            same=same.names,
+            v=form,
+        )
     except ValueError as e:
-        error = str(e)
+        error = p.gettext(str(e))
     except NotFound:
         error = p.gettext("No such weaver in this workshop.")
     return p.html("_weavers_body.html", **_weavers_context(p), error=error, grades=domain.GRADES)

@@ -84,22 +84,72 @@
         button.setAttribute("aria-pressed", "false");
         note.focus();
       };
-      rec.onerror = rec.onend;
+      rec.onerror = function (event) {
+        dictationFailed(form, button, event && event.error);
+      };
       listening = rec;
+      dictationFailed(form, button, null);
       button.textContent = button.getAttribute("data-listening") || idle;
       button.setAttribute("aria-pressed", "true");
       rec.start();
     });
   }
 
-  // After htmx swaps a card, keep the keyboard where the person was: on the card that changed.
-  document.addEventListener("htmx:afterSwap", function (event) {
-    var target = event.detail.target;
-    if (target && target.classList && target.classList.contains("card")) {
-      target.setAttribute("tabindex", "-1");
-      target.focus({ preventScroll: true });
+  // Why dictation stopped, in the page's language (the server writes the sentences into data-errors); null
+  // clears it. "aborted" is the person's own stop and says nothing (docs/workshop-pages.md, "Browser code").
+  function dictationFailed(form, button, code) {
+    var out = form.querySelector("#dictation-error");
+    if (!out) return;
+    if (!code || code === "aborted") {
+      out.hidden = true;
+      out.textContent = "";
+      return;
     }
-  });
+    var errors = {};
+    try {
+      errors = JSON.parse(button.getAttribute("data-errors") || "{}");
+    } catch (e) {
+      errors = {};
+    }
+    var key = code === "service-not-allowed" ? "not-allowed" : code;
+    out.textContent = errors[key] || errors.other || "";
+    out.hidden = !out.textContent;
+  }
+
+  // After a decision, the keyboard goes where the work goes on (docs/workshop-pages.md, "Cards"): a card still
+  // open (an answer saved, a form not accepted) keeps it; a decided card hands it to the next open card, or to
+  // the panel's heading when none is left. "Approve all pending" hands it to the heading. The outcome itself is
+  // said by the polite live region the server fills (#announce).
+  function focusOn(element) {
+    if (!element) return;
+    if (!element.hasAttribute("tabindex")) element.setAttribute("tabindex", "-1");
+    element.focus({ preventScroll: false });
+  }
+  function nextOpenCard(card) {
+    var cards = Array.prototype.slice.call(document.querySelectorAll("#panel article.card"));
+    var at = cards.indexOf(card);
+    var after = cards.slice(at + 1).concat(cards.slice(0, Math.max(at, 0)));
+    for (var i = 0; i < after.length; i++) if (after[i].hasAttribute("data-open")) return after[i];
+    return null;
+  }
+  function focusAfterSwap(event) {
+    // htmx fires afterSettle on each element it put in (the new card of an outerHTML swap, #panel itself for
+    // "approve all pending"), including out-of-band ones, which are left alone.
+    var el = event.target;
+    if (!el || !el.id) return;
+    if (el.id === "panel") {
+      focusOn(document.getElementById("panel-title"));
+      return;
+    }
+    var card = el.tagName === "ARTICLE" && el.classList.contains("card") ? el : null;
+    if (!card || !card.closest("#panel")) return;
+    if (card.hasAttribute("data-open") || !card.hasAttribute("data-decided")) {
+      focusOn(card);
+      return;
+    }
+    focusOn(nextOpenCard(card) || document.getElementById("panel-title"));
+  }
+  document.addEventListener("htmx:afterSettle", focusAfterSwap);
 
   // The copy button beside a new API token's secret: shown only where the browser can write the clipboard
   // (a secure context); otherwise the person selects the text.

@@ -1,0 +1,214 @@
+"""The pages in the person's language and a review panel that stays true: every card state, question and
+error in Spanish without an English word, counts in their plural, the panel's count and "approve all pending"
+following each decision, the keyboard moving on to the next card and the outcome said by a live region; in
+Spanish and English, at phone and desktop widths."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import DESKTOP, PHONE
+from tests.e2e.workshop.conftest import SAMPLE_NOTE
+from tests.e2e.workshop.test_member_flow import card, send
+from tests.workshop.pages.test_messages import english_words
+
+# Names and codes a Spanish page may show as they are (the sample's people, hats, grades).
+NAMES = (
+    "Rosa Pillco",
+    "Rosa Guamán",
+    "Carmen Quizhpi",
+    "Manuel Delgado",
+    "Lucía Tenesaca",
+    "Ana Morocho",
+)
+
+
+# Three batches the rules allow and one they block (Fino needs 14 to 20 rows): new hats each time it is sent.
+FOUR_CARDS = (
+    "Doña Rosa Pillco terminó 3 finos de 18 hileras. Manuel Delgado entregó 2 superfinos de 24 hileras. "
+    "Carmen Quizhpi terminó 1 fino de 16 hileras. Rosa Pillco terminó 2 finos de 12 hileras."
+)
+
+
+def _texts(page: Any) -> list[str]:
+    """Every card's text and every error of the page as a person reads them (hidden parts included)."""
+    found = [t for t in page.locator("#result article.card").all_text_contents()]
+    found += page.locator(".error").all_text_contents()
+    return found
+
+
+def _no_english(texts: list[str]) -> None:
+    for text in texts:
+        assert english_words(text, NAMES) == set(), text
+
+
+def test_every_card_state_question_and_error_reads_in_spanish(
+    page: Any, sign_in: Callable[[Any, str], Any], axe: Callable[[Any], None]
+) -> None:
+    sign_in(page, "ana")
+    seen: list[str] = []
+
+    # Pending, blocked (a rule's message), a flag card with the reader's label, and their "Why?".
+    send(page, SAMPLE_NOTE)
+    seen += _texts(page)
+    assert "la etapa siguiente es Blanqueo" in card(page, "TQ-2C5P0").locator(".rule").inner_text()
+    flag = page.locator("article.card[data-card=flag_issue]")
+    assert "dice la nota" in flag.locator(".flag-message").inner_text()
+    # Decisions: approved, rejected, each with its outcome.
+    card(page, "TQ-7F3K2").get_by_role("button", name="Aprobar").click()
+    expect(card(page, "TQ-7F3K2")).to_have_attribute("data-status", "approved")
+    flag.get_by_role("button", name="Rechazar").click()
+    expect(page.locator("article.card[data-card=flag_issue]")).to_have_attribute("data-status", "rejected")
+    seen += _texts(page)
+
+    # A refused edit: the rule's message and the approvals' ending, from their codes.
+    send(page, "Doña Rosa Pillco terminó 1 fino de 18 hileras")
+    create = page.locator("article.card[data-card=create_hat]")
+    assert (
+        "Crear 1 sombrero Fino tejido por Rosa Pillco, 18 hileras por pulgada"
+        in create.locator(".what").inner_text()
+    )
+    create.locator("details.edit summary").click()
+    create.get_by_label("Hileras por pulgada").fill("12")
+    create.get_by_role("button", name="Guardar y aprobar").click()
+    outcome = page.locator("article.card[data-card=create_hat] .outcome")
+    expect(outcome).to_contain_text("12 hileras es Estándar")
+    seen += _texts(page)
+
+    # The offline reader's questions and reasons, in Spanish at render time.
+    questions = {
+        "Rosa entregó 2 finos de 16 hileras": "¿Qué tejedora es Rosa?",
+        "Doña Rosa Pillco terminó finos de 18 hileras": "¿Cuántos sombreros entregó Rosa Pillco?",
+        "Doña Rosa Pillco terminó 2 finos": "¿Cuántas hileras por pulgada tienen estos sombreros de Rosa Pillco?",
+        "Lucía Tenesaca entregó 2 finos de 16 hileras": "No encontré ninguna tejedora llamada",
+    }
+    for note, asked in questions.items():
+        send(page, note)
+        question = page.locator("article.card[data-status=question]").first
+        expect(question.locator(".question")).to_contain_text(asked)
+        seen += _texts(page)
+    # An answer the rules then block: the card says why, from the rule's code.
+    send(page, "Doña Rosa Pillco terminó 2 finos")
+    question = page.locator("article.card[data-status=question]").first
+    question.get_by_label("Hileras por pulgada").fill("12")
+    question.get_by_role("button", name="Responder", exact=True).click()
+    answered = page.locator("article.card[data-card=create_hat]")
+    expect(answered).to_have_attribute("data-status", "blocked")
+    expect(answered.locator(".rule")).to_contain_text("12 hileras es Estándar")
+    seen += _texts(page)
+
+    # A composer error.
+    page.fill("#note", "El TQ-7F3K2 pasó a lavado")
+    page.fill("#hat_tag", "ZZ")
+    page.click("#composer button[type=submit]")
+    expect(page.locator("#result .error")).to_have_text("Una etiqueta de sombrero se ve así: TQ-7F3K2.")
+    seen += _texts(page)
+    axe(page)
+    _no_english(seen)
+    # The reasons were in the pages, not only the test's list of them.
+    joined = " ".join(seen)
+    for said in ("¿Por qué?", "Aprobada y guardada.", "La tarjeta no se cambió.", "La nota"):
+        assert said in joined, said
+
+
+def test_counts_read_in_their_plural_and_weavers_in_their_gender(
+    new_page: Callable[..., Any], sign_in: Callable[[Any, str], Any], workshop_server: Any
+) -> None:
+    admin = new_page(locale="es-EC", extra_http_headers={"Accept-Language": "es-EC,es;q=0.9"})
+    sign_in(admin, "admin")
+    admin.goto(workshop_server.url("/workshop/hats?q=TQ-7F3K2"))
+    expect(admin.locator(".count-line")).to_have_text("1 sombrero")
+    admin.goto(workshop_server.url("/workshop/hats"))
+    assert admin.locator(".count-line").inner_text().endswith(" sombreros")
+    admin.goto(workshop_server.url("/workshop/weavers"))
+    # Add a weaver and archive her: she is "archivada" (a hat is "archivado"). A new one, so the other tests'
+    # notes still find the sample's weavers.
+    admin.fill("#new-name", "Mercedes Zhunio")
+    admin.get_by_role("button", name="Agregar", exact=True).click()
+    mercedes = admin.locator("li.weaver", has_text="Mercedes Zhunio")
+    mercedes.locator("details summary").click()
+    mercedes.get_by_label("Archivada").check()
+    mercedes.get_by_role("button", name="Guardar").click()
+    expect(admin.locator("li.weaver", has_text="Mercedes Zhunio").locator(".chip")).to_have_text("archivada")
+
+
+@pytest.mark.parametrize(
+    ("language", "viewport"),
+    [("es", PHONE), ("en", DESKTOP), ("es", DESKTOP), ("en", PHONE)],
+    ids=["es-phone", "en-desktop", "es-desktop", "en-phone"],
+)
+def test_the_panel_follows_each_decision_and_the_keyboard_moves_on(
+    language: str,
+    viewport: dict[str, int],
+    new_page: Callable[..., Any],
+    sign_in: Callable[[Any, str], Any],
+    axe: Callable[[Any], None],
+) -> None:
+    header = "es-EC,es;q=0.9" if language == "es" else "en-US,en;q=0.9"
+    page = new_page(
+        viewport=viewport, locale=header.split(",")[0], extra_http_headers={"Accept-Language": header}
+    )
+    sign_in(page, "admin")  # an admin's page follows the browser's language
+    words = {
+        "es": {"open": "abiertas", "one_open": "1 abierta", "all": "Aprobar las 3 tarjetas pendientes",
+               "two": "Aprobar las 2 tarjetas pendientes", "approve": "Aprobar", "reject": "Rechazar",
+               "applied": "Aplicada", "rejected": "Rechazada", "answer_one": "Aprobar la tarjeta pendiente",
+               "approved_n": "1 tarjeta aprobada."},
+        "en": {"open": "open", "one_open": "1 open", "all": "Approve all 3 pending cards",
+               "two": "Approve all 2 pending cards", "approve": "Approve", "reject": "Reject",
+               "applied": "Applied", "rejected": "Rejected", "answer_one": "Approve the pending card",
+               "approved_n": "1 card approved."},
+    }[language]  # fmt: skip
+    send(page, FOUR_CARDS)
+    head = page.locator("#panel-head")
+    expect(head.locator(".count")).to_have_text(f"(4 {words['open']})")
+    expect(head.get_by_role("button")).to_have_text(words["all"])
+
+    # Approve the first card: the count and the button follow; focus moves to the next open card.
+    cards = page.locator("#panel article.card")
+    first_id = cards.nth(0).get_attribute("id")
+    second_id = cards.nth(1).get_attribute("id")
+    cards.nth(0).get_by_role("button", name=words["approve"], exact=True).click()
+    expect(page.locator(f"#{first_id}")).to_have_attribute("data-status", "approved")
+    expect(head.locator(".count")).to_have_text(f"(3 {words['open']})")
+    expect(head.get_by_role("button")).to_have_text(words["two"])
+    expect(page.locator(f"#{second_id}")).to_be_focused()
+    expect(page.locator("#announce")).to_contain_text(words["applied"])
+
+    # Reject the focused card from the keyboard: focus moves on again, the live region says so.
+    page.locator(f"#{second_id}").get_by_role("button", name=words["reject"]).focus()
+    page.keyboard.press("Enter")
+    expect(page.locator(f"#{second_id}")).to_have_attribute("data-status", "rejected")
+    expect(page.locator("#announce")).to_contain_text(words["rejected"])
+    expect(head.locator(".count")).to_have_text(f"(2 {words['open']})")
+    focused_open = page.locator("#panel article.card[data-open]:focus")
+    expect(focused_open).to_have_count(1)
+
+    # "Approve all pending" approves the last pending card; focus goes to the panel's heading.
+    head.get_by_role("button").click()
+    expect(page.locator("#panel-title")).to_be_focused()
+    expect(page.locator("#announce")).to_contain_text(words["approved_n"])
+    expect(page.locator("#panel-head .count")).to_have_text(f"({words['one_open']})")  # the blocked batch
+    expect(page.locator("#panel-head").get_by_role("button")).to_have_count(0)
+    axe(page)
+
+    # A question answered becomes pending: "approve all pending" appears for it.
+    send(page, "Rosa entregó 2 finos de 16 hileras")
+    head = page.locator("#panel-head")
+    expect(head.get_by_role("button")).to_have_count(0)
+    page.locator("article.card[data-status=question] .chips button", has_text="Rosa Pillco").click()
+    expect(page.locator("article.card[data-card=create_hat]")).to_have_attribute("data-status", "pending")
+    expect(head.get_by_role("button")).to_have_text(words["answer_one"])
+    # The answered card is still open: the keyboard stays on it.
+    expect(page.locator("article.card[data-card=create_hat]")).to_be_focused()
+    # The last decision leaves no open card: focus goes to the heading.
+    page.locator("article.card[data-card=create_hat]").get_by_role(
+        "button", name=words["approve"], exact=True
+    ).click()
+    expect(page.locator("article.card[data-card=create_hat]")).to_have_attribute("data-status", "approved")
+    expect(page.locator("#panel-title")).to_be_focused()
+    expect(head.locator(".count")).to_have_text(f"(0 {words['open']})")

@@ -1,0 +1,81 @@
+"""One compression for both apps at the server, and static files linked by their content hash and kept for
+good (``Cache-Control: immutable``) when asked for by it (src/shopfloor/web/static.py, docs/deploy.md)."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from shopfloor.server.app import create_app
+from shopfloor.settings import Settings
+from shopfloor.workshop.sample import fresh_sample_store
+
+SRC = Path(__file__).resolve().parents[2] / "src" / "shopfloor"
+GZIP = {"accept-encoding": "gzip"}
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    fresh_sample_store(tmp_path / "w.db").dispose()
+    settings = Settings(
+        var_dir=tmp_path,
+        workshop_db=f"sqlite:///{tmp_path / 'w.db'}",
+        secret_key="a-test-key-that-is-long-enough-0123456789",  # type: ignore[arg-type]
+    )
+    with TestClient(create_app(settings), base_url="http://127.0.0.1") as c:
+        yield c
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+
+
+def test_both_apps_answer_compressed(client: TestClient) -> None:
+    htmx = SRC / "web" / "static" / "vendor" / "htmx-2.0.11.min.js"
+    for url in ("/workshop/static/vendor/htmx-2.0.11.min.js", "/shifts/static/vendor/htmx-2.0.11.min.js"):
+        r = client.get(url, headers=GZIP)
+        assert r.status_code == 200, url
+        assert r.headers["content-encoding"] == "gzip", url
+        assert r.content == htmx.read_bytes()  # the client unpacked it: the same file
+        assert int(r.headers["content-length"]) < htmx.stat().st_size // 2, url
+    page = client.get("/workshop/signin", headers={**GZIP, "accept": "text/html"})
+    assert page.status_code == 200 and page.headers["content-encoding"] == "gzip"
+    # A small answer is not worth compressing.
+    assert "content-encoding" not in client.get("/healthz", headers=GZIP).headers
+
+
+def test_a_page_links_static_files_by_content_hash_and_they_are_kept_for_good(client: TestClient) -> None:
+    page = client.get("/workshop/signin", headers={"accept": "text/html"}).text
+    links = re.findall(r'(?:href|src)="(/workshop/static/[^"?]+)\?v=([0-9a-f]+)"', page)
+    files = {
+        "/workshop/static/app.css": SRC / "workshop" / "pages" / "static" / "app.css",
+        "/workshop/static/app.js": SRC / "workshop" / "pages" / "static" / "app.js",
+        "/workshop/static/favicon.svg": SRC / "workshop" / "pages" / "static" / "favicon.svg",
+        "/workshop/static/vendor/htmx-2.0.11.min.js": SRC
+        / "web"
+        / "static"
+        / "vendor"
+        / "htmx-2.0.11.min.js",
+    }
+    assert {url for url, _ in links} == set(files)
+    for url, version in links:
+        assert version == _sha(files[url]), url
+        r = client.get(f"{url}?v={version}")
+        assert r.status_code == 200 and r.headers["cache-control"] == "public, max-age=31536000, immutable"
+        # Without the hash, or with another file's, the browser asks again.
+        assert client.get(url).headers["cache-control"] == "no-cache"
+        assert client.get(f"{url}?v=0123456789abcdef").headers["cache-control"] == "no-cache"
+
+
+def test_the_shifts_static_files_follow_the_same_rule(client: TestClient) -> None:
+    css = SRC / "shifts" / "pages" / "static" / "shifts.css"
+    r = client.get(f"/shifts/static/shifts.css?v={_sha(css)}")
+    assert r.status_code == 200 and r.headers["cache-control"] == "public, max-age=31536000, immutable"
+    assert client.get("/shifts/static/shifts.css").headers["cache-control"] == "no-cache"
+    assert client.get("/shifts/static/shifts.css?v=old").headers["cache-control"] == "no-cache"
+    assert client.get("/shifts/static/nothing.css?v=x").status_code == 404
