@@ -302,7 +302,7 @@ def test_a_note_over_the_hourly_limit_stays_with_the_reason(
     page.context.set_offline(False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
     reason = page.locator("#outbox li.outbox-note .outbox-reason")
-    expect(reason).to_have_text("No se envió: Como máximo 20 notas por hora. Inténtalo más tarde.")
+    expect(reason).to_have_text("No se envió: Como máximo 20 notas por hora. Intente más tarde.")
     expect(page.locator("#outbox li.outbox-note")).to_have_count(1)
     # Its author may remove it.
     page.locator("#outbox li.outbox-note button").click()
