@@ -75,6 +75,9 @@ class Settings(BaseSettings):
     http_keep_alive_s: int = Field(default=5, ge=1, le=300)
     # Open connections (and requests in progress) per server process; past it, new requests get 503.
     http_max_concurrency: int = Field(default=200, ge=1, le=100_000)
+    # The proxies whose `X-Forwarded-For` / `X-Forwarded-Proto` are believed (addresses or networks,
+    # comma-separated); empty: none, so every client address is the connection's own (docs/deploy.md).
+    forwarded_allow_ips: str = ""
 
     # Sign-in throttle (docs/security.md, throttles): failures allowed per email and per client address before
     # a delay, the first delay (doubling with every further failure) and its ceiling, and how long after its
@@ -149,6 +152,10 @@ class Settings(BaseSettings):
         if len(key) < 32:
             raise RuntimeError(f"{path} holds no usable key; delete it to make a new one.")
         return key
+
+    def forwarded_proxies(self) -> list[str]:
+        """The trusted proxies of ``forwarded_allow_ips`` (empty: forwarded headers are never believed)."""
+        return [p.strip() for p in self.forwarded_allow_ips.split(",") if p.strip()]
 
     def shifts_db_path(self) -> Path:
         """The DuckDB file of the shifts record store."""

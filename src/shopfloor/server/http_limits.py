@@ -22,12 +22,19 @@ PROTOCOL = "shopfloor.server.http_limits:LimitedHttpToolsProtocol"
 
 
 def uvicorn_options(settings: Settings) -> dict[str, Any]:
-    """The uvicorn options that enforce ``settings``' HTTP limits (and send no ``server`` header)."""
+    """The uvicorn options that enforce ``settings``' HTTP limits (and send no ``server`` header).
+
+    Forwarded headers are believed only from the proxies ``SHOPFLOOR_FORWARDED_ALLOW_IPS`` names: uvicorn's
+    own default trusts 127.0.0.1 (and its ``FORWARDED_ALLOW_IPS`` variable), so on a loopback server every
+    client could pick the address the throttles count (docs/security.md, "Forwarded addresses")."""
+    proxies = settings.forwarded_proxies()
     return {
         "http": PROTOCOL,
         "timeout_keep_alive": settings.http_keep_alive_s,
         "limit_concurrency": settings.http_max_concurrency,
         "server_header": False,
+        "proxy_headers": bool(proxies),
+        "forwarded_allow_ips": proxies,
     }
 
 
