@@ -75,6 +75,8 @@ class Settings(BaseSettings):
     http_keep_alive_s: int = Field(default=5, ge=1, le=300)
     # Open connections (and requests in progress) per server process; past it, new requests get 503.
     http_max_concurrency: int = Field(default=200, ge=1, le=100_000)
+    # How long /healthz and /readyz keep their stores' answers (docs/security.md); 0 checks on every request.
+    health_cache_s: float = Field(default=2.0, ge=0, le=60)
     # The proxies whose `X-Forwarded-For` / `X-Forwarded-Proto` are believed (addresses or networks,
     # comma-separated); empty: none, so every client address is the connection's own (docs/deploy.md).
     forwarded_allow_ips: str = ""
