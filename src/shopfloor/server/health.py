@@ -23,14 +23,12 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-from alembic.runtime.migration import MigrationContext
 from sqlalchemy import text
 
 from shopfloor.settings import Settings
 from shopfloor.shifts.records import store as records
 from shopfloor.web.store_errors import UNAVAILABLE, store_fault
 from shopfloor.workshop.store import Store
-from shopfloor.workshop.store.migrate import head_revision
 
 SCHEMA_MISMATCH = "schema_mismatch"
 CACHE_S = 2.0
@@ -48,13 +46,18 @@ READY_RESPONSES: dict[int | str, dict[str, Any]] = {
 
 @cache
 def expected_revision() -> str:
-    """The workshop store's newest migration, read once from the packaged scripts."""
+    """The workshop store's newest migration, read once from the packaged scripts (Alembic is imported on
+    the first check, not when the server starts)."""
+    from shopfloor.workshop.store.migrate import head_revision
+
     return head_revision()
 
 
 def workshop_store_check(store: Store) -> str:
     """``"ok"`` when the workshop store is at the expected migration and its tables read, else
     ``schema_mismatch`` or its fault code."""
+    from alembic.runtime.migration import MigrationContext
+
     try:
         with store.reading(None) as conn:
             # None for a database without the version table (recreated empty), else the revision it is at.
