@@ -71,6 +71,8 @@ class Settings(BaseSettings):
     http_max_header_bytes: int = Field(default=16 * 1024, ge=1024, le=1024 * 1024)
     # A request head must arrive within this many seconds of the connection's start (or of its first byte).
     http_header_timeout_s: float = Field(default=10.0, gt=0, le=300)
+    # A request body must arrive within this many seconds of its head (a slowly sent body is cut off).
+    http_body_timeout_s: float = Field(default=30.0, gt=0, le=3600)
     # An idle keep-alive connection is closed after this many seconds.
     http_keep_alive_s: int = Field(default=5, ge=1, le=300)
     # Open connections (and requests in progress) per server process; past it, new requests get 503.
