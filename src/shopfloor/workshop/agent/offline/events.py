@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from shopfloor.workshop.agent.offline.codes import CodeHit, code_hits
 from shopfloor.workshop.agent.offline.names import (
@@ -30,6 +31,7 @@ from shopfloor.workshop.agent.offline.stages import stage_mentions
 from shopfloor.workshop.agent.offline.text import (
     Span,
     fold,
+    has_slip,
     split_clauses,
 )
 from shopfloor.workshop.agent.offline.vocabulary import (
@@ -150,10 +152,11 @@ def _create_event(
     words = set(span.words())
     # A delivery verb needs something delivered ("dejó las cajas en la bodega" is not new hats).
     said_hats = numbers.quantity is not None or numbers.said_grade is not None or numbers.has_hat_noun
-    create_signal = (bool(words & CREATE_VERBS) and (said_hats or numbers.rows is not None)) or (
-        numbers.quantity is not None
-        and (numbers.said_grade is not None or numbers.has_hat_noun or inherited_weaver is not None)
-    )
+    # No card without a licence: a delivery verb in the past ("entregó", "trajo", "delivered") in this
+    # segment, or a further batch of the weaver a licensed segment before it named ("…y 2 estándar de 12").
+    # "se llevó 5 finos", "los tiene listos en su casa, 3 superfinos" name hats but deliver none.
+    licensed = bool(words & CREATE_VERBS) or inherited_weaver is not None
+    create_signal = licensed and (said_hats or numbers.rows is not None)
     doubt = next((value for at, value in span.doubtful if span.start <= at < span.end), None)
     if doubt is not None:
         # Both readings of a doubtful correction change the quantity or the rows: neither is read.
@@ -224,5 +227,8 @@ def read_segment(
     if not read:
         skip_part(skipped, parts, "unread", span)
         return
+    if has_slip(span):
+        # A word read through a slip ("lavdo" as lavado) is a guess: never high.
+        read = [replace(event, unsure=True) for event in read]
     events.extend(read)
     parts.append(Part("read", span.said, span.start, span.end, read[-1].kind))

@@ -431,7 +431,7 @@ def _plan_create(event: NoteEvent, history: History) -> tuple[str, Call] | None:
             "quote": event.quote,
             "why": f"{weaver['name']}{heard} delivered {event.quantity} new {grade}hats of {event.rows} rows "
             "per inch.",
-            "confidence": "high" if exact else "check",
+            "confidence": "high" if exact and not event.unsure else "check",
         },
     )
 
@@ -502,7 +502,7 @@ def _plan_hat_event(event: NoteEvent, message: UserMessage, history: History) ->
             why = f"The note names {heard}, but no hat of this workshop matches it."
         return kind, _ask(proposal_type, question, choices, draft, event, why)
     exact = resolved.exact and not ref.spelled
-    confidence = "high" if exact else "check"
+    confidence = "high" if exact and not event.unsure else "check"
     heard_note = "" if exact else f" (heard as {heard})"
     if event.kind == "advance":
         return "advance", (

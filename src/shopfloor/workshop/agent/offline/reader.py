@@ -16,11 +16,14 @@ names the module of each job.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 
 from shopfloor.workshop.agent.offline.codes import code_hits
 from shopfloor.workshop.agent.offline.corrections import (
     blank_asides,
+    blank_estimates,
+    blank_hedges,
     blank_skipped_stages,
     withdraw_corrections,
 )
@@ -34,6 +37,7 @@ from shopfloor.workshop.agent.offline.results import (
 from shopfloor.workshop.agent.offline.segments import read_sentence
 from shopfloor.workshop.agent.offline.signals import (
     is_instruction,
+    is_reported,
     lead_filler_end,
     question_start,
 )
@@ -43,6 +47,7 @@ from shopfloor.workshop.agent.offline.text import (
     split_sentences,
     strip_span,
 )
+from shopfloor.workshop.domain import QUOTE_MAX, grade_for, validate_rows
 
 
 @lru_cache(maxsize=256)
@@ -59,6 +64,9 @@ def read_note(note: str, has_hat_tag: bool = False) -> Reading:
     moved: list[tuple[int, int]] = []
     doubtful: list[tuple[int, int]] = []
     readable: list[tuple[int, int]] = []
+    unsure: set[int] = (
+        set()
+    )  # starts of sentences with a hedge or reported speech: no event of theirs is high
     for sentence in split_sentences(Span.whole(note)):
         asked = question_start(sentence)
         if asked is not None:
@@ -92,9 +100,73 @@ def read_note(note: str, has_hat_tag: bool = False) -> Reading:
         withdraw_corrections(sentence, chars, moved, parts, doubtful)
         blank_skipped_stages(sentence, chars, parts)
         blank_asides(sentence, chars, parts)
+        hedged = blank_hedges(sentence, chars, parts)
+        blank_estimates(sentence, chars, parts)
+        if hedged or is_reported(sentence):
+            unsure.add(sentence.start)
         readable.append((sentence.start, sentence.end))
     whole = Span.whole("".join(chars), note, tuple(moved), tuple(doubtful))
     for start, end in readable:
+        first = len(events)
         read_sentence(strip_span(whole.part(start, end)), has_hat_tag, events, skipped, parts)
+        if start in unsure:
+            events[first:] = [replace(event, unsure=True) for event in events[first:]]
     parts.sort(key=lambda p: p.start)
-    return Reading(tuple(events), tuple(skipped), tuple(parts), tuple(questions))
+    return Reading(tuple(merge_batches(events, note)), tuple(skipped), tuple(parts), tuple(questions))
+
+
+def _batch_key(event: NoteEvent) -> tuple[str, str | None, int] | None:
+    """What makes two batches one card: the same weaver, grade and rows (one create per distinct triple)."""
+    if event.kind != "create" or event.weavers or event.doubtful_number is not None or event.rows is None:
+        return None
+    grade = event.grade or (grade_for(event.rows) if validate_rows(event.rows) else None)
+    return (event.weaver_name or "", grade, event.rows)
+
+
+def _drop_totals(events: list[NoteEvent]) -> list[NoteEvent]:
+    """A batch said without rows whose count the per-hat batches right after it add up to is said by them
+    ("tres superfinos, dos de 24 y uno de 28"); they take its grade when they name none."""
+    out = list(events)
+    k = 0
+    while k < len(out):
+        total = out[k]
+        if total.kind == "create" and total.rows is None and total.quantity and not total.weavers:
+            added, end = 0, k + 1
+            while end < len(out) and added < total.quantity:
+                part = out[end]
+                if _batch_key(part) is None or part.weaver_name != total.weaver_name or not part.quantity:
+                    break
+                added, end = added + part.quantity, end + 1
+            if added == total.quantity and end > k + 1:
+                parts = [replace(p, grade=p.grade or total.grade) for p in out[k + 1 : end]]
+                out[k:end] = parts
+                continue
+        k += 1
+    return out
+
+
+def merge_batches(events: list[NoteEvent], note: str) -> list[NoteEvent]:
+    """Batches of one weaver said per hat ("tres superfinos, dos de 24 y uno de 28"; "2 finos de 18, 1 de 20 y
+    2 de 18 más"): a total without rows that its parts add up to is dropped (the parts say it), and batches
+    of the same weaver, grade and rows are one card with the quantities added up."""
+    events = _drop_totals(events)
+    out: list[NoteEvent] = []
+    for event in events:
+        key = _batch_key(event)
+        same = next((k for k, e in enumerate(out) if key is not None and _batch_key(e) == key), None)
+        if same is None or event.quantity is None or out[same].quantity is None:
+            out.append(event)
+            continue
+        first = out[same]
+        start, end = note.find(first.quote), note.find(event.quote)
+        quote = first.quote
+        if 0 <= start < end and end + len(event.quote) - start <= QUOTE_MAX:
+            quote = note[start : end + len(event.quote)]
+        out[same] = replace(
+            first,
+            quantity=(first.quantity or 0) + event.quantity,
+            quote=quote,
+            unsure=first.unsure or event.unsure,
+            sources=first.sources + event.sources,
+        )
+    return out

@@ -61,6 +61,8 @@ class NoteEvent:
     # A corrected number whose role (how many hats, or rows per inch) stays in doubt: the reader asks, and
     # leaves both the quantity and the rows out of the draft.
     doubtful_number: int | None = None
+    # Said with a hedge or passed on from someone else ("creo que", "Rosa dice que"): never confidence high.
+    unsure: bool = False
 
 
 @dataclass(frozen=True)

@@ -128,6 +128,8 @@ def read_sentence(
             joined = clause.part(segments[-1].start, clause.end)
             if segments[-1] in inherited_hats:
                 inherited_hats[joined] = inherited_hats.pop(segments[-1])
+            if segments[-1] in inherited:  # "…y otro de 26 hileras, superfinos": still that weaver's batch
+                inherited[joined] = inherited.pop(segments[-1])
             segments[-1] = joined
         else:
             segments.append(clause)
@@ -175,18 +177,32 @@ def _is_batch(span: Span) -> bool:
 
 
 def _join_bare_hats(segments: list[Span]) -> list[Span]:
-    """A clause that only names hats ("TQ-7F3K2 y TQ-7F3KA pasaron a lavado") shares the next clause's verb."""
+    """A clause that only names hats shares a verb: the next clause's ("TQ-7F3K2 y TQ-7F3KA pasaron a
+    lavado"), or the one before when that one said its stage before its code ("Pasaron a lavado TQ-7F3K2,
+    TQ-1P9KD, y TQ-2C5P0 ya está en blanqueo", a heading "Lavado: TQ-7F3KA, TQ-1P9KD"): a clause with a verb
+    of its own keeps it."""
     joined: list[Span] = []
     carry: int | None = None
     for span in segments:
         begin = carry if carry is not None else span.start
         carry = None
         bare = bool(find_codes(span)) and not stage_mentions(span, True) and flag_kind_of(span) is None
-        if bare and not set(span.words()) & CREATE_VERBS and span != segments[-1]:
-            carry = begin
-            continue
+        if bare and not set(span.words()) & CREATE_VERBS:
+            if begin == span.start and joined and _stage_first(joined[-1]):
+                joined[-1] = joined[-1].part(joined[-1].start, span.end)
+                continue
+            if span != segments[-1]:
+                carry = begin
+                continue
         joined.append(span.part(begin, span.end))
     return joined
+
+
+def _stage_first(span: Span) -> bool:
+    """Whether a segment says its target stage before the hat code it is about ("Pasaron a lavado TQ-…")."""
+    codes = find_codes(span)
+    targets = [m for m in stage_mentions(span, True) if m.target]
+    return bool(codes and targets) and targets[0].start < min(start for _, start, _ in codes)
 
 
 def _bare_person(span: Span) -> str | None:

@@ -168,6 +168,17 @@ FUTURE_PATTERNS = [
     r"(?:is|are|am) going to",
     r"going to",
     r"(?:entregar|terminar|pasar|traer|llevar|hacer|tejer|lavar|blanquear|hormar)(?:a|an|e|emos)",
+    # Plans and intentions: "quedó en traer", "pensamos pasarlo", "en un rato", "la próxima vez", "she'll".
+    r"qued\w* en \w+(?:ar|er|ir)(?:lo|la|los|las)?",
+    r"(?:pensamos|pienso|piensa|piensan|planeamos|queremos|quiero|quiere|tenemos que|tengo que|tiene que) "
+    r"\w+(?:ar|er|ir)(?:lo|la|los|las|le)?",
+    r"en un (?:rato|ratito|momento)",
+    r"ahorita (?:le|lo|la|los|las) (?:paso|pasamos|llevo|mando)",
+    r"(?:la )?proxima vez",
+    r"next time",
+    r"\w+'ll",
+    r"(?:i|we|she|he|they) shall",
+    r"(?:plan|plans|planning|want|wants|intend|intends) to",
 ]
 
 # Words that say something did NOT happen ("no pasó", "todavía no", "not bleached yet", "ningún problema").
@@ -479,7 +490,14 @@ FILLER_WORDS = NOISE_WORDS | {
 }  # fmt: skip
 
 # Quantities people say: dozens and pairs.
-DOZEN_WORDS = {"docena": 12, "docenas": 12, "dozen": 12, "dozens": 12}
+# Collectives: how many each one counts ("una docena" 12, "dos docenas" 24, "una veintena" 20).
+DOZEN_WORDS = {
+    "docena": 12, "docenas": 12, "dozen": 12, "dozens": 12, "veintena": 20, "veintenas": 20, "decena": 10,
+    "decenas": 10,
+}  # fmt: skip
+# "otro de 26", "another of 26": one more hat, of its own rows.
+ANOTHER_WORDS = {"otro", "otra", "another"}
+SUM_WORDS = {"mas", "plus"}
 PAIR_WORDS = {"par": 2, "pair": 2, "couple": 2}
 HALF_WORDS = {"media", "medio", "half", "half-a"}
 
@@ -511,6 +529,16 @@ FUZZY_TARGETS = sorted(
     | {w for w in GRADE_WORDS if len(w) >= 7}
     | {w for w in HAT_NOUNS | ROW_WORDS if len(w) >= 6}
 )
+# Spanish stage verbs and nouns whose every form (preterite, gerund, participle, reflexive: "prensaron",
+# "hormándose", "blanqueado") is found by its Snowball stem; the stage's word the reader's tables use.
+STEM_SOURCES: dict[str, str] = {
+    "tejer": "tejido", "tejido": "tejido",
+    "lavar": "lavado", "lavado": "lavado",
+    "blanquear": "blanqueado", "blanqueo": "blanqueo", "azufrar": "azufrado", "azufrado": "azufrado",
+    "hormar": "hormado", "hormado": "hormado", "planchar": "planchado", "planchado": "planchado",
+    "prensar": "planchado", "prensado": "planchado",
+    "terminar": "terminado", "terminado": "terminado", "acabar": "acabado", "acabado": "acabado",
+}  # fmt: skip
 # Words one edit from a target that are ordinary words, never corrected.
 FUZZY_NEVER = {
     "formado",
@@ -541,7 +569,8 @@ FLAG_EXTRA: list[tuple[str, str]] = [
         r"(?:le )?faltan? hileras|(?:muy )?pocas hileras|(?:demasiadas|muchas) hileras para|no (?:es|llega a|alcanza"
         r" (?:a|para)) (?:ser )?(?:super)?fino|no da (?:el|la) (?:grado|talla)|too few rows|not enough rows"
         r"|(?:does not|doesn't|doesnt|do not|don't) have enough rows|no tiene (?:suficientes|las) hileras"
-        r"|(?:isn't|is not|not) really (?:a )?(?:super)?fin[oe]|rows (?:are )?(?:too )?(?:low|few)",
+        r"|(?:isn't|is not|not) really (?:a )?(?:super)?fin[oe]|rows (?:are )?(?:too )?(?:low|few)"
+        r"|no cuadra\w*(?: con (?:el |la |las )?(?:grado|hileras))?|(?:grado|hileras) no cuadra\w*",
     ),
     (
         "too_fast",
@@ -551,6 +580,66 @@ FLAG_EXTRA: list[tuple[str, str]] = [
         "other",
         r"mancha\w*|rot[oa]s?|romp\w+|quebrad[oa]s?|torcid[oa]s?|desigual\w*|disparej[oa]s?|suci[oa]s?"
         r"|quemad[oa]s?|amarillent[oa]s?|deshilachad[oa]s?|suelt[oa]s?|descosid[oa]s?|hongo\w*|moho"
-        r"|uneven|crooked|dirty|burn\w*|yellow\w*|frayed|loose|mould\w*|mold\w*|ripped|cracked|bent|warped|spot\w*",
+        r"|uneven|crooked|dirty|burn\w*|yellow\w*|frayed|loose|mould\w*|mold\w*|ripped|cracked|bent|warped|spot\w*"
+        r"|chuec[oa]s?|rasgad[oa]s?|rajad[oa]s?|despegad[oa]s?|tears?",
     ),
+]
+
+# Hedges: the person is not sure of what the clause reports ("creo que", "me parece", "maybe", "not sure").
+# Blanked out like an aside, and every event of the sentence gets confidence check (docs/workshop-agent.md,
+# "The three rules").
+HEDGE_PATTERNS = [
+    r"(?:yo )?creo(?: que)?",
+    r"(?:me )?parece(?: que)?",
+    r"capaz(?: que)?",
+    r"quizas?",
+    r"tal vez",
+    r"a lo mejor",
+    r"puede (?:ser )?que",
+    r"supongo(?: que)?",
+    r"me imagino(?: que)?",
+    r"seguramente",
+    r"probablemente",
+    r"no estoy segur[oa]",
+    r"sin estar segur[oa]",
+    r"maybe",
+    r"perhaps",
+    r"probably",
+    r"i (?:think|guess|believe|suppose)",
+    r"(?:i'm |i am |im )?not (?:too |very |really )?sure",
+    r"apparently",
+    r"it seems(?: that| like)?",
+    r"seems like",
+]
+# Reported speech: the note passes on what someone else said ("Rosa dice que…", "says he delivered…"). The
+# event is read, with confidence check.
+REPORT_PATTERNS = [
+    r"(?:dice|dicen|dijo|dijeron|cuenta|conto|comenta|comento|avisa|aviso|asegura) que",
+    r"(?:me|nos|le|les) (?:dijo|dijeron|conto|contaron|aviso|avisaron|comento)",
+    r"(?:dice|dijo|cuenta|conto) (?:el|la|don|dona|dona|senora|senor)? ?\w+(?: \w+)? que",
+    r"segun (?:el|la|don|dona)? ?\w+",
+    r"says",
+    r"said",
+    r"told (?:me|us)",
+    r"tells (?:me|us)",
+    r"according to",
+]
+# A question passed on ("Manuel pregunta si…", "asked whether…"): the whole sentence asks, nothing is reported.
+REPORTED_QUESTION_PATTERNS = [
+    r"pregunt\w* (?:si|que|cuando|donde|cuantos|cuantas|por)",
+    r"(?:quiere|quieren|queria|querian|quisiera) saber",
+    r"asked (?:whether|if|about|when|where)",
+    r"asks (?:whether|if|about|when|where)",
+    r"(?:wants|want|wanted|would like) to know",
+    r"wonder(?:s|ed|ing)? (?:whether|if)",
+]
+# A number said as an estimate or a range ("como tres o cuatro", "unos cinco", "entre 4 y 6", "around six",
+# "a few"): the reader asks for it, never picks one (``NUMBER`` stands for a number's words).
+APPROX_PATTERNS = [
+    r"(?:como|unos|unas|aproximadamente|alrededor de|cerca de|mas o menos|around|about|roughly|approximately"
+    r"|some|like) NUMBER(?: (?:o|u|or|a) NUMBER)?",
+    r"NUMBER (?:o|u|or) NUMBER",
+    r"(?:entre|between) NUMBER (?:y|e|and|a) NUMBER",
+    r"(?:unos|unas) (?:cuantos|cuantas|pocos|pocas)",
+    r"(?:algunos|algunas|varios|varias|a few|a couple or so|several|some)",
 ]
