@@ -36,6 +36,8 @@ from shopfloor.workshop.agent.offline.text import (
 )
 from shopfloor.workshop.agent.offline.vocabulary import (
     CREATE_VERBS,
+    PAST_MOVE_VERBS,
+    REFERENCE_PATTERNS,
 )
 from shopfloor.workshop.domain import (
     QUOTE_MAX,
@@ -91,13 +93,63 @@ _FLAG_LEADS = {
 Sources = tuple[tuple[str, int, int], ...]
 
 
+_REFERENCES = [(kind, re.compile(r"\b(?:" + pattern + r")\b")) for kind, pattern in REFERENCE_PATTERNS]
+
+
+def reference_of(span: Span) -> tuple[str, int, int] | None:
+    """A word in ``span`` that points back at hats the note named ("el segundo", "los dos", "ese mismo",
+    "uno de ellos"): (which, start, end), or None."""
+    for kind, pattern in _REFERENCES:
+        found = pattern.search(span.folded, span.start, span.end)
+        if found is not None:
+            return kind, found.start(), found.end()
+    return None
+
+
+def _referred_hats(span: Span) -> list[tuple[HatRef, Sources]]:
+    """The hats a reference in ``span`` means, among the codes named before it in the note, in order; a
+    reference that could mean several ("uno de ellos") is one ref with them as choices."""
+    found = reference_of(span)
+    if found is None:
+        return []
+    kind, start, end = found
+    before = list(dict.fromkeys(h.heard for h in code_hits(span.part(0, span.start)) if h.partial is None))
+    if not before:
+        return []
+    said = span.source[start:end]
+    where: Sources = (("code", start, end),)
+    if kind == "one_of":
+        return [(HatRef(said=said, choices=tuple(before[-2:] if len(before) > 1 else before)), where)]
+    if kind == "both":
+        picked = before[-2:]
+    elif kind == "first":
+        picked = before[:1]
+    elif kind == "second":
+        picked = before[1:2]
+    else:
+        picked = before[-1:]
+    return [(HatRef(code=code, said=said), where) for code in picked]
+
+
+_THEN = {"luego", "despues", "later"}
+
+
+def is_future(span: Span) -> bool:
+    """Whether ``span`` speaks of the future ("mañana", "va a traer", "quedó en traer", "will"); "después
+    Manuel trajo 1 superfino": "then" before a delivery in the past is a sequence, not a plan."""
+    future = FUTURE.search(span.folded_text)
+    if future is None:
+        return False
+    return not (future.group() in _THEN and set(span.words()) & (CREATE_VERBS | PAST_MOVE_VERBS))
+
+
 def _skip_reason(span: Span) -> SkipReason | None:
     """Why a segment makes no event before it is read further: an order to the assistant, the future, filler,
     a denial, or too few words to quote."""
     segment = span.folded_text
     if INJECTION.search(segment):
         return "injection"
-    if FUTURE.search(segment):
+    if is_future(span):
         return "future"
     if is_noise(segment):
         return "noise"
@@ -214,7 +266,15 @@ def read_segment(
     to_stage = targets[-1].stage if targets else None
     flag_kind = flag_kind_of(span)
     read: list[NoteEvent] = []
-    if hat_subject:
+    referred = [] if hat_subject else _referred_hats(span)
+    if referred:
+        # A hat named by reference is an inference: its card is never high.
+        targets = [m for m in stage_mentions(span, True) if m.target]
+        to_stage = targets[-1].stage if targets else None
+        for ref, where in referred:
+            events_of = _hat_events(span, quote, ref, where, to_stage, flag_kind)
+            read.extend(replace(event, unsure=True) for event in events_of)
+    elif hat_subject:
         locator = next((m.stage for m in stage_mentions(hat, hat_subject) if not m.target), None)
         for ref, where in _hat_refs(span, hits, by_weaver, locator):
             read.extend(_hat_events(span, quote, ref, where, to_stage, flag_kind))

@@ -96,6 +96,8 @@ def _code_refs(reading: Reading) -> list[str]:
     for event in reading.events:
         if event.hat is not None and event.hat.code is not None and event.hat.code not in codes:
             codes.append(event.hat.code)
+        if event.hat is not None:
+            codes.extend(c for c in event.hat.choices if c not in codes)
     for question in reading.questions:
         codes.extend(c for c in question.codes if c not in codes)
     return codes
@@ -209,6 +211,16 @@ def _weaver_result(history: History, name: str) -> tuple[Any, bool] | None:
     return None
 
 
+def _other_person(heard: str, own: str) -> bool:
+    """Whether a heard first name is another person's name rather than a slip of a weaver's: the same name
+    in the other gender ("Manuela" for Manuel, "Carmelo" for Carmela), which is asked."""
+    if heard == own:
+        return False
+    if heard in (own + "a", own + "o") or own in (heard + "a", heard + "o"):
+        return True
+    return heard[:-1] == own[:-1] and {heard[-1:], own[-1:]} == {"a", "o"}
+
+
 def close_weavers(name: str, candidates: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The candidates a heard name is close to: the first name (after nicknames) one slip away or a prefix,
     and every surname heard close to one of the weaver's (RapidFuzz ratio at least ``CLOSE_NAME``)."""
@@ -220,6 +232,8 @@ def close_weavers(name: str, candidates: list[dict[str, Any]]) -> list[dict[str,
     for candidate in candidates:
         own = _name_words(candidate["name"])
         if not own:
+            continue
+        if _other_person(first, own[0]):
             continue
         first_ok = (
             own[0].startswith(first)
@@ -251,6 +265,10 @@ def _weaver_matches(history: History, name: str) -> tuple[list[dict[str, Any]], 
 def _resolve_hat(ref: HatRef, message: UserMessage, history: History) -> _Resolved:
     if ref.partial is not None:
         return _resolve_partial(ref.partial, history)
+    if ref.choices:
+        # "uno de ellos": one of the hats the note named; the person picks, the reader never does.
+        picked = [_resolve_hat(HatRef(code=code), message, history).code for code in ref.choices]
+        return _Resolved(candidates=[code for code in dict.fromkeys(picked) if code is not None])
     if ref.code is not None:
         for call, content, is_error in history.calls("find_hats"):
             if ref.code not in call.arguments.get("codes", []):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from shopfloor.workshop.agent.offline.codes import find_codes
-from shopfloor.workshop.agent.offline.events import read_segment
+from shopfloor.workshop.agent.offline.events import read_segment, reference_of
 from shopfloor.workshop.agent.offline.names import (
     person_name,
     weaver_hat_ref,
@@ -43,7 +43,7 @@ from shopfloor.workshop.agent.offline.vocabulary import (
 
 def _has_subject(span: Span) -> bool:
     """Whether a clause names its own subject: a hat code, a hat by its weaver, or a person."""
-    if find_codes(span) or weaver_hat_ref(span):
+    if find_codes(span) or weaver_hat_ref(span) or reference_of(span) is not None:
         return True
     return person_name(span, []) is not None
 
@@ -183,19 +183,29 @@ def _join_bare_hats(segments: list[Span]) -> list[Span]:
     of its own keeps it."""
     joined: list[Span] = []
     carry: int | None = None
-    for span in segments:
+    for index, span in enumerate(segments):
         begin = carry if carry is not None else span.start
         carry = None
         bare = bool(find_codes(span)) and not stage_mentions(span, True) and flag_kind_of(span) is None
         if bare and not set(span.words()) & CREATE_VERBS:
-            if begin == span.start and joined and _stage_first(joined[-1]):
+            if (
+                begin == span.start
+                and joined
+                and (_stage_first(joined[-1]) or _ALSO.search(span.folded_text))
+            ):
+                # "Lavado: TQ-7F3KA, TQ-1P9KD"; "TQ-7F3K2 pasó a lavado y el TQ-1P9KD también".
                 joined[-1] = joined[-1].part(joined[-1].start, span.end)
                 continue
-            if span != segments[-1]:
+            following = segments[index + 1] if index + 1 < len(segments) else None
+            if following is not None and (reference_of(following) is None or find_codes(following)):
                 carry = begin
                 continue
+            # "Revisé el TQ-8H6RT y el TQ-4K9D1, el segundo…": the hats are named for a reference after them.
         joined.append(span.part(begin, span.end))
     return joined
+
+
+_ALSO = re.compile(r"\b(?:tambien|igual|too|as well)\s*$")
 
 
 def _stage_first(span: Span) -> bool:

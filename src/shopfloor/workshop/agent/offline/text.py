@@ -205,10 +205,13 @@ def word_tokens(folded: str, offset: int = 0, note: str | None = None) -> list[T
 # A sentence ends at . ! ? ; before a space or the end, at a line break, before a numbered item on the same
 # line ("1) … 2) …"), and at a dictated "punto" ("punto y seguido", "punto y aparte"; not "a punto de").
 _SENTENCE_BREAK = re.compile(
-    r"[.!?;]+(?=\s|$)|\n+|\s+(?=\d{1,2}[).]\s)|(?<=\s)\d{1,2}\)\s+|^\s*\d{1,2}\)\s+"
+    r"(?:<|&lt;)\|im_end\|>|#{2,}\s*(?:end|fin)\s*#{2,}|[.!?;]+(?=\s|$)|\n+|\s+(?=\d{1,2}[).]\s)|(?<=\s)\d{1,2}\)\s+|^\s*\d{1,2}\)\s+"
     r"|[\s,]*\b(?<!a )(?:punto y (?:seguido|aparte)|punto)\b(?! de\b)[\s,]*",
     re.IGNORECASE,
 )
+
+
+_CODE_BEFORE = re.compile(r"(?<![A-Za-z0-9])(?=[A-Za-z]{0,4}[0-9])[0-9A-Za-z]{5}$")
 
 
 def split_sentences(whole: Span) -> list[Span]:
@@ -217,6 +220,18 @@ def split_sentences(whole: Span) -> list[Span]:
     spans = []
     start = 0
     for match in _SENTENCE_BREAK.finditer(note):
+        if (
+            note[match.start() - 2 : match.start() - 1] == " "
+            and note[match.start() - 1 : match.start()].isupper()
+        ):
+            continue  # "Rosa P. trajo…": an initial, not the end of a sentence
+        opening = len(WORD.findall(fold(note[start : match.start()]))) <= 3
+        if (
+            opening
+            and _CODE_BEFORE.search(note, 0, match.start())
+            and note[match.end() :].lstrip()[:1].islower()
+        ):
+            continue  # "TQ 4K9D1. pasó a hormado": the dot closes the code that opens the sentence
         spans.append(whole.part(start, match.start()))
         start = match.end()
     spans.append(whole.part(start, len(note)))

@@ -578,7 +578,7 @@ FLAG_EXTRA: list[tuple[str, str]] = [
     ),
     (
         "other",
-        r"mancha\w*|rot[oa]s?|romp\w+|quebrad[oa]s?|torcid[oa]s?|desigual\w*|disparej[oa]s?|suci[oa]s?"
+        r"manch\w*|rot[oa]s?|romp\w+|quebrad[oa]s?|torcid[oa]s?|desigual\w*|disparej[oa]s?|suci[oa]s?"
         r"|quemad[oa]s?|amarillent[oa]s?|deshilachad[oa]s?|suelt[oa]s?|descosid[oa]s?|hongo\w*|moho"
         r"|uneven|crooked|dirty|burn\w*|yellow\w*|frayed|loose|mould\w*|mold\w*|ripped|cracked|bent|warped|spot\w*"
         r"|chuec[oa]s?|rasgad[oa]s?|rajad[oa]s?|despegad[oa]s?|tears?",
@@ -643,3 +643,35 @@ APPROX_PATTERNS = [
     r"(?:unos|unas) (?:cuantos|cuantas|pocos|pocas)",
     r"(?:algunos|algunas|varios|varias|a few|a couple or so|several|some)",
 ]
+
+# Words that point back at hats the same note named, in order (docs/workshop-agent.md, class 7): which of
+# them each one means. "one_of" asks with them as choices.
+REFERENCE_PATTERNS: list[tuple[str, str]] = [
+    (
+        "one_of",
+        r"(?:uno|una|alguno|alguna) de (?:ellos|ellas|esos|esas|los dos|las dos)|one of (?:them|those|the two)|either",
+    ),
+    (
+        "both",
+        r"(?:a )?(?:los|las) dos(?!\s+(?:fin|super|est|stand|somb|cuerp|piez|de\b)\w*)|ambos|ambas|both(?: of them)?|the two of them|(?:todos|todas) (?:ellos|ellas)",
+    ),
+    ("first", r"el primero|la primera|the first(?: one)?|the former"),
+    ("second", r"el segundo|la segunda|the second(?: one)?"),
+    ("last", r"el ultimo|la ultima|the last(?: one)?|the latter"),
+    (
+        "same",
+        r"ese mismo|esa misma|el mismo|la misma|the same(?: one| hat)?|that (?:same )?one|ese también|that hat",
+    ),
+]
+
+# Injected frames: text dressed as a system or admin turn. From an opener to its closer (or to the end of the
+# opener's sentence) everything is an ignored instruction; what follows the frame is data as usual.
+FRAME_OPENERS = [
+    r"(?:<|&lt;)\|im_start\|>",  # the reader sees the note with < escaped
+    r"#{2,}\s*(?:system|sistema|admin|instructions?|instrucciones)\s*#{2,}",
+    r"\[(?:admin|system|sistema|root|developer|dev)\]\s*:?",
+]
+FRAME_CLOSERS = [r"(?:<|&lt;)\|im_end\|>", r"#{2,}\s*(?:end|fin)\s*#{2,}", r"\[/(?:admin|system|sistema)\]"]
+# Past forms that report a stage change in a clause after an order ("…, la Carmen entregó dos finos"):
+# an order never takes a report said after it in a clause of its own.
+PAST_MOVE_VERBS = {"pasaron", "moved", "lavaron", "blanquearon", "hormaron", "plancharon", "prensaron"}
