@@ -31,6 +31,8 @@ _ODD_PREFIX = re.compile(
 # open hats that fit; two letters and two digits at least, so no ordinary word or number is one.
 _BARE_PART = re.compile(
     r"(?<![A-Za-z0-9\-])(?=(?:[A-Za-z]*[0-9]){2})(?=(?:[0-9]*[A-Za-z]){2})[0-9A-Za-z]{4}(?![A-Za-z0-9\-])"
+    # three typed characters of a body, digit capital digit ("el 7F3", "el 8H6"): the start of a code
+    r"|(?<![A-Za-z0-9\-])[0-9][A-Z][0-9](?![A-Za-z0-9\-])"
 )
 _BARE_CODE = re.compile(r"(?<![A-Za-z0-9\-])(?=[0-9A-Z]*[0-9])(?=[0-9A-Z]*[A-Z])[0-9A-Z]{5}(?![A-Za-z0-9])")
 

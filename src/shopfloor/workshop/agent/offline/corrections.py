@@ -256,12 +256,13 @@ def blank_asides(sentence: Span, chars: list[str], parts: list[Part]) -> None:
         parts.append(Part("filler", sentence.source[match.start() : match.end()], match.start(), match.end()))
 
 
-def blank_hedges(sentence: Span, chars: list[str], parts: list[Part]) -> bool:
+def blank_hedges(sentence: Span, chars: list[str], parts: list[Part]) -> list[int]:
     """Hedges ("creo que", "me parece", "maybe", "not sure") are blanked out (they deny nothing and name
-    nobody) and accounted as filler; True when the sentence has one, so its events are never ``high``."""
-    found = False
+    nobody) and accounted as filler; returns where each one stands, so the event it is said of is never
+    ``high``."""
+    found = []
     for match in _HEDGE.finditer(sentence.folded, sentence.start, sentence.end):
-        found = True
+        found.append(match.start())
         _blank(chars, match.start(), match.end())
         parts.append(Part("filler", sentence.source[match.start() : match.end()], match.start(), match.end()))
     return found

@@ -67,7 +67,16 @@ def _flag_words(span: Span) -> str:
     flagged = [c for c in split_clauses(span) if flag_kind_of(c) is not None]
     if flagged:
         # "Por favor revisa el TQ-8H6RT, creo que está roto": the words of the report, from its first clause.
-        span = span.part(flagged[0].start, span.end)
+        begin = flagged[0].start
+        back = begin
+        while back > span.start and span.note[back - 1].isspace():
+            back -= 1
+        blanked = span.source[back:begin]
+        if (
+            blanked.strip()
+        ):  # a hedge blanked before the report is still the person's words ("creo que está roto")
+            begin = back + len(blanked) - len(blanked.lstrip())
+        span = span.part(begin, span.end)
     said = span.said
     # The words that name the hat ("TQ-8H6RT", "el de Manuel") are not the report.
     named = [(h.start, h.end) for h in code_hits(span)]
@@ -113,7 +122,7 @@ def _referred_hats(span: Span) -> list[tuple[HatRef, Sources]]:
     if found is None:
         return []
     kind, start, end = found
-    before = list(dict.fromkeys(h.heard for h in code_hits(span.part(0, span.start)) if h.partial is None))
+    before = list(dict.fromkeys(h.heard for h in code_hits(span.part(0, start)) if h.partial is None))
     if not before:
         return []
     said = span.source[start:end]
@@ -266,7 +275,10 @@ def read_segment(
     to_stage = targets[-1].stage if targets else None
     flag_kind = flag_kind_of(span)
     read: list[NoteEvent] = []
-    referred = [] if hat_subject else _referred_hats(span)
+    pointer = reference_of(span)
+    # "TQ-7F3K2, TQ-1P9KD: the last one moved to washing": a reference after the codes picks among them.
+    after_codes = pointer is not None and not by_weaver and all(h.end <= pointer[1] for h in hits)
+    referred = _referred_hats(span) if not hat_subject or after_codes else []
     if referred:
         # A hat named by reference is an inference: its card is never high.
         targets = [m for m in stage_mentions(span, True) if m.target]

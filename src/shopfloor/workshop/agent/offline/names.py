@@ -55,6 +55,7 @@ _TIME_WORDS = {
     "anoche", "hoy", "ayer", "anteayer", "manana", "tarde", "ahora", "ahorita", "luego", "despues", "recien",
     "temprano", "today", "yesterday", "tonight", "morning", "afternoon", "evening", "hay", "habia", "llego",
     "llegaron", "vino", "vinieron", "parece", "creo", "revise", "revisamos", "vi", "checked", "went", "came",
+    "chuta", "according", "aparte", "segun", "casi", "tengo", "toca", "ojo", "dice", "dijo", "dizque",
 }  # fmt: skip
 _VERB_ENDING = re.compile(r"(?:aron|ieron|eron|amos|imos|aba|aban|ando|iendo)$")
 

@@ -303,14 +303,18 @@ def _resolve_hat(ref: HatRef, message: UserMessage, history: History) -> _Resolv
 
 
 def _resolve_partial(partial: str, history: History) -> _Resolved:
-    """The open hats whose code has the four characters heard, with one more anywhere."""
+    """The open hats whose code has the four characters heard, with one more anywhere, or starts with the
+    three heard."""
     fits: list[str] = []
     for call, content, is_error in history.calls("find_hats"):
         if is_error or call.arguments.get("stage") is None or call.arguments.get("weaver_name"):
             continue
         for hat in content.get("hats", []):
             body = str(hat["code"])[3:]
-            if any(body[:k] + body[k + 1 :] == partial for k in range(len(body))) and hat["code"] not in fits:
+            # Four characters: the code with one more anywhere; three ("el 7F3"): the code that starts so.
+            fits_four = any(body[:k] + body[k + 1 :] == partial for k in range(len(body)))
+            fits_three = len(partial) == 3 and body.startswith(partial)
+            if (fits_four or fits_three) and hat["code"] not in fits:
                 fits.append(hat["code"])
     return _Resolved(candidates=sorted(fits))
 

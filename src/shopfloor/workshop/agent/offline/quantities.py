@@ -122,6 +122,10 @@ def _is_number(word: str) -> bool:
 
 def _number_role(after: list[str], before: list[str], quantity_words: set[str]) -> str | None:
     """What a number is by the words around it: rows, a seller's grado, a quantity, or unknown."""
+    if before[-2:] == ["de", "a"]:
+        return "rows"  # "2 finos de a 16"
+    if after[:1] in (["more"], ["mas"]):
+        after = after[1:]  # "2 more finos of 16"
     if after and after[0] in ROW_WORDS:
         return "rows"
     if before and (before[-1] in ROW_WORDS or (before[-1] == "de" and before[-2:-1] == ["hileras"])):

@@ -40,9 +40,9 @@ from shopfloor.workshop.agent.offline.results import (
 from shopfloor.workshop.agent.offline.segments import read_sentence
 from shopfloor.workshop.agent.offline.signals import (
     is_instruction,
-    is_reported,
     lead_filler_end,
     question_start,
+    reported_at,
 )
 from shopfloor.workshop.agent.offline.stages import stage_mentions
 from shopfloor.workshop.agent.offline.text import (
@@ -114,9 +114,7 @@ def read_note(note: str, has_hat_tag: bool = False) -> Reading:
     moved: list[tuple[int, int]] = []
     doubtful: list[tuple[int, int]] = []
     readable: list[tuple[int, int]] = []
-    unsure: set[int] = (
-        set()
-    )  # starts of sentences with a hedge or reported speech: no event of theirs is high
+    doubts: dict[int, list[int]] = {}  # per sentence start, where a hedge or reported speech stands
     frames = _frames(note)
     for sentence in split_sentences(Span.whole(note)):
         if any(start <= sentence.start < end for start, end in frames):
@@ -166,19 +164,37 @@ def read_note(note: str, has_hat_tag: bool = False) -> Reading:
         withdraw_corrections(sentence, chars, moved, parts, doubtful)
         blank_skipped_stages(sentence, chars, parts)
         blank_asides(sentence, chars, parts)
-        hedged = blank_hedges(sentence, chars, parts)
+        doubts[sentence.start] = blank_hedges(sentence, chars, parts) + reported_at(sentence)
         blank_estimates(sentence, chars, parts)
-        if hedged or is_reported(sentence):
-            unsure.add(sentence.start)
         readable.append((sentence.start, sentence.end))
     whole = Span.whole("".join(chars), note, tuple(moved), tuple(doubtful))
     for start, end in readable:
         first = len(events)
         read_sentence(strip_span(whole.part(start, end)), has_hat_tag, events, skipped, parts)
-        if start in unsure:
-            events[first:] = [replace(event, unsure=True) for event in events[first:]]
+        events[first:] = _doubted(events[first:], doubts.get(start, []), note, start)
     parts.sort(key=lambda p: p.start)
     return Reading(tuple(merge_batches(events, note)), tuple(skipped), tuple(parts), tuple(questions))
+
+
+def _doubted(events: list[NoteEvent], doubts: list[int], note: str, start: int) -> list[NoteEvent]:
+    """The events of one sentence with those a hedge or report is said of marked unsure: the event whose
+    words hold it ("parece que lo lavaron al TQ-1P9KD, pero el TQ-7F3K2 sí pasó": only the first), or else
+    the nearest one ("TQ-4K9D1 went to blocking, not sure")."""
+    if not doubts or not events:
+        return events
+    spans = []
+    for event in events:
+        at = note.find(event.quote, start)
+        spans.append((at, at + len(event.quote)) if at >= 0 else (start, start))
+    marked = set()
+    for where in doubts:
+        inside = [k for k, (s, e) in enumerate(spans) if s <= where < e]
+        if not inside:
+            inside = [
+                min(range(len(spans)), key=lambda k: min(abs(where - spans[k][0]), abs(where - spans[k][1])))
+            ]
+        marked.update(inside)
+    return [replace(e, unsure=True) if k in marked else e for k, e in enumerate(events)]
 
 
 def _batch_key(event: NoteEvent) -> tuple[str, str | None, int] | None:

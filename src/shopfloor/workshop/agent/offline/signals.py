@@ -46,10 +46,10 @@ _REPORTED_QUESTION = re.compile(r"\b(?:" + "|".join(REPORTED_QUESTION_PATTERNS) 
 _REPORT = re.compile(r"\b(?:" + "|".join(REPORT_PATTERNS) + r")\b")
 
 
-def is_reported(span: Span) -> bool:
-    """Whether a sentence passes on what someone else said ("Rosa dice que…", "Manuel says…"): its events
-    are read, never at confidence ``high``."""
-    return _REPORT.search(span.folded_text) is not None
+def reported_at(span: Span) -> list[int]:
+    """Where a sentence passes on what someone else said ("Rosa dice que…", "Manuel says…"): the event said
+    through them is read, never at confidence ``high``."""
+    return [m.start() for m in _REPORT.finditer(span.folded, span.start, span.end)]
 
 
 ASIDE = re.compile(r"^(?:" + "|".join(ASIDE_PATTERNS) + r")\b")

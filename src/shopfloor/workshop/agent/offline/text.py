@@ -203,9 +203,9 @@ def word_tokens(folded: str, offset: int = 0, note: str | None = None) -> list[T
 
 
 # A sentence ends at . ! ? ; before a space or the end, at a line break, before a numbered item on the same
-# line ("1) … 2) …"), and at a dictated "punto" ("punto y seguido", "punto y aparte"; not "a punto de").
+# line ("1) … 2) …"; "16. Hay…" is a number ending a sentence, not an item), and at a dictated "punto" ("punto y seguido", "punto y aparte"; not "a punto de").
 _SENTENCE_BREAK = re.compile(
-    r"(?:<|&lt;)\|im_end\|>|#{2,}\s*(?:end|fin)\s*#{2,}|[.!?;]+(?=\s|$)|\n+|\s+(?=\d{1,2}[).]\s)|(?<=\s)\d{1,2}\)\s+|^\s*\d{1,2}\)\s+"
+    r"(?:<|&lt;)\|im_end\|>|#{2,}\s*(?:end|fin)\s*#{2,}|[.!?;]+(?=\s|$)|\n+|\s+(?=\d{1,2}\)\s)|(?<=\s)\d{1,2}\)\s+|^\s*\d{1,2}\)\s+"
     r"|[\s,]*\b(?<!a )(?:punto y (?:seguido|aparte)|punto)\b(?! de\b)[\s,]*",
     re.IGNORECASE,
 )

@@ -179,6 +179,7 @@ FUTURE_PATTERNS = [
     r"\w+'ll",
     r"(?:i|we|she|he|they) shall",
     r"(?:plan|plans|planning|want|wants|intend|intends) to",
+    r"(?:hemos|he|has|ha|han|habemos) de \w+(?:ar|er|ir)(?:lo|la|los|las)?",
 ]
 
 # Words that say something did NOT happen ("no pasó", "todavía no", "not bleached yet", "ningún problema").
@@ -618,6 +619,8 @@ REPORT_PATTERNS = [
     r"(?:me|nos|le|les) (?:dijo|dijeron|conto|contaron|aviso|avisaron|comento)",
     r"(?:dice|dijo|cuenta|conto) (?:el|la|don|dona|dona|senora|senor)? ?\w+(?: \w+)? que",
     r"segun (?:el|la|don|dona)? ?\w+",
+    r"dizque",
+    r"(?:eso )?(?:dijo|dijeron|dice|dicen)(?= (?:el|la|los|las|don|dona|mi|su) )",
     r"says",
     r"said",
     r"told (?:me|us)",
@@ -637,7 +640,8 @@ REPORTED_QUESTION_PATTERNS = [
 # "a few"): the reader asks for it, never picks one (``NUMBER`` stands for a number's words).
 APPROX_PATTERNS = [
     r"(?:como|unos|unas|aproximadamente|alrededor de|cerca de|mas o menos|around|about|roughly|approximately"
-    r"|some|like) NUMBER(?: (?:o|u|or|a) NUMBER)?",
+    r"|some|like|more or less) NUMBER(?: ?(?:o|u|or|a|-) ?NUMBER)?",
+    r"\d{1,2} ?- ?\d{1,2}",
     r"NUMBER (?:o|u|or) NUMBER",
     r"(?:entre|between) NUMBER (?:y|e|and|a) NUMBER",
     r"(?:unos|unas) (?:cuantos|cuantas|pocos|pocas)",
