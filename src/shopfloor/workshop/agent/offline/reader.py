@@ -47,6 +47,7 @@ from shopfloor.workshop.agent.offline.signals import (
 from shopfloor.workshop.agent.offline.stages import stage_mentions
 from shopfloor.workshop.agent.offline.text import (
     Span,
+    fold,
     split_clauses,
     split_sentences,
     strip_span,
@@ -212,6 +213,18 @@ def _drop_totals(events: list[NoteEvent]) -> list[NoteEvent]:
     k = 0
     while k < len(out):
         total = out[k]
+        if total.kind == "create" and total.rows is None and total.quantity is None and not total.weavers:
+            # "trajo superfinos: uno de 24 y otro de 26": no count of its own, the parts after it say it.
+            end = k + 1
+            while (
+                end < len(out)
+                and _batch_key(out[end]) is not None
+                and out[end].weaver_name == total.weaver_name
+            ):
+                end += 1
+            if end > k + 1:
+                out[k:end] = [replace(p, grade=p.grade or total.grade) for p in out[k + 1 : end]]
+                continue
         if total.kind == "create" and total.rows is None and total.quantity and not total.weavers:
             added, end = 0, k + 1
             while end < len(out) and added < total.quantity:
@@ -227,6 +240,15 @@ def _drop_totals(events: list[NoteEvent]) -> list[NoteEvent]:
     return out
 
 
+def _same_batch(a: tuple[str, str | None, int] | None, b: tuple[str, str | None, int] | None) -> bool:
+    """Two batches of one weaver, grade and rows; "Manuel" later in the note is the "Manuel Delgado" named
+    before (a name that is the start of the other)."""
+    if a is None or b is None or a[1:] != b[1:]:
+        return False
+    short, long = sorted((fold(a[0]).split(), fold(b[0]).split()), key=len)
+    return bool(short) and long[: len(short)] == short
+
+
 def merge_batches(events: list[NoteEvent], note: str) -> list[NoteEvent]:
     """Batches of one weaver said per hat ("tres superfinos, dos de 24 y uno de 28"; "2 finos de 18, 1 de 20 y
     2 de 18 más"): a total without rows that its parts add up to is dropped (the parts say it), and batches
@@ -235,7 +257,9 @@ def merge_batches(events: list[NoteEvent], note: str) -> list[NoteEvent]:
     out: list[NoteEvent] = []
     for event in events:
         key = _batch_key(event)
-        same = next((k for k, e in enumerate(out) if key is not None and _batch_key(e) == key), None)
+        same = next(
+            (k for k, e in enumerate(out) if key is not None and _same_batch(_batch_key(e), key)), None
+        )
         if same is None or event.quantity is None or out[same].quantity is None:
             out.append(event)
             continue
@@ -244,8 +268,10 @@ def merge_batches(events: list[NoteEvent], note: str) -> list[NoteEvent]:
         quote = first.quote
         if 0 <= start < end and end + len(event.quote) - start <= QUOTE_MAX:
             quote = note[start : end + len(event.quote)]
+        longer = max((first.weaver_name or "", event.weaver_name or ""), key=len)
         out[same] = replace(
             first,
+            weaver_name=longer,
             quantity=(first.quantity or 0) + event.quantity,
             quote=quote,
             unsure=first.unsure or event.unsure,

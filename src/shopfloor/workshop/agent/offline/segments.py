@@ -133,6 +133,15 @@ def read_sentence(
             segments[-1] = joined
         else:
             segments.append(clause)
+            gapped = person_name(clause, []) if segments[:-1] and _is_batch(clause) else None
+            if (
+                gapped
+                and not set(clause.words()) & CREATE_VERBS
+                and _create_subject(segments[-2]) is not None
+            ):
+                # "Manuel entregó 1 superfino de 24, Carmen Quizhpi 1 fino de 16": the verb said once is each
+                # weaver's ("entregó" licenses Carmen's batch too).
+                inherited[clause] = gapped
     segments = _join_bare_hats(segments)
     segments, partners = _join_bare_people(segments)
     for segment in segments:

@@ -250,7 +250,8 @@ def strip_span(span: Span) -> Span:
 
 # "treinta y cinco" is one number, not two clauses.
 _CLAUSE_BREAK = re.compile(
-    r"(?:,|\s+coma\b)\s*(?:(?:y|e|and|pero|but|then)\s+)?|\s+&\s+|(?<!treinta)(?<!cuarenta)\s+(?:y|e|and|pero|but|then|also|tambien)\s+"
+    r":\s*(?=(?:\d{1,2}|uno|una|one|dos|two|tres|three)\s)"  # "two superfinos: one of 22 rows and one of 30"
+    r"|(?:,|\s+coma\b)\s*(?:(?:y|e|and|pero|but|then)\s+)?|\s+&\s+|(?<!treinta)(?<!cuarenta)\s+(?:y|e|and|pero|but|then|also|tambien)\s+"
     r"|(?:(?<=treinta)|(?<=cuarenta))\s+(?:e|and|pero|but|then|also|tambien)\s+"
 )
 
