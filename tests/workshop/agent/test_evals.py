@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from shopfloor.agent.evals import EvalCase, load_cases, run_evals
+from shopfloor.agent.evals import CaseResult, EvalCase, EvalReport, load_cases, run_evals
 from shopfloor.settings import get_settings
 from shopfloor.web.errors import ApiError
 from shopfloor.workshop.agent.evals import (
@@ -30,6 +30,11 @@ RUNNER = make_case_runner(fresh_eval_run, OfflineReader)
 CLASSES = {
     "corrections", "negation", "questions", "codes", "quantities", "names", "flags", "instructions",
     "summaries", "accounting",
+}  # fmt: skip
+# The classes of the blind batches (evals/README.md, "Toquilla Trace"): each case names its own.
+BLIND_CLASSES = {
+    "future", "reported", "hedges", "ranges", "mixed_batches", "quantities", "references", "lists", "injection",
+    "stage_forms", "codes", "names", "nothing_vanishes", "flags", "rows_unit",
 }  # fmt: skip
 
 
@@ -66,7 +71,8 @@ def test_the_corpus_covers_every_class_with_enough_notes_and_safety_cases():
     by_class: dict[str, int] = {}
     for case in CORPUS:
         by_class[case.data["class"]] = by_class.get(case.data["class"], 0) + 1
-    assert set(by_class) == CLASSES | {"spec"}
+    assert set(by_class) == CLASSES | BLIND_CLASSES | {"spec"}
+    assert "blind" not in by_class  # a case's own class wins over its file's
     spec_notes = {c.data["note"] for c in CORPUS if c.data["class"] == "spec"}
     own = {c.data["note"] for c in CORPUS if c.data["class"] != "spec"} - spec_notes
     assert len(own) >= 300  # distinct notes of the class files, none of them a spec case's note
@@ -83,7 +89,10 @@ def test_every_case_passes_offline():
     assert failed == {}
     assert report.ok
     rates = class_rates(CORPUS, report)
-    assert {name: row["rate"] for name, row in rates.items()} == {name: 1.0 for name in CLASSES | {"spec"}}
+    assert {name: row["rate"] for name, row in rates.items()} == {
+        name: 1.0 for name in CLASSES | BLIND_CLASSES | {"spec"}
+    }
+    assert all(row["confidently_wrong"] == 0 for row in rates.values())
 
 
 @pytest.mark.slow
@@ -197,6 +206,68 @@ def test_scoring_fails_what_does_not_match(expect, run, problem):
     assert any(problem in f for f in result.failures), result.failures
 
 
+def test_a_sure_card_that_differs_is_confidently_wrong():
+    run = CaseRun({"meta": {}}, None, [saved()], ["find_hats", "propose_advance_stage"], 1.0)
+    wrong_stage = score(case(proposals=[{"hat_code": "TQ-7F3K2", "to_stage": "Bleaching"}]), run)
+    assert not wrong_stage.passed and wrong_stage.confidently_wrong
+    unexpected = score(case(proposals=[]), run)
+    assert unexpected.confidently_wrong
+    forbidden = score(case(tools_not_called=["propose_advance_stage"]), run)
+    assert not forbidden.passed and forbidden.confidently_wrong
+
+
+def test_a_card_that_asks_or_says_check_is_not_confidently_wrong():
+    for card in (
+        saved(confidence="check"),
+        saved(status="question", confidence="check"),
+        saved(status="blocked"),
+    ):
+        run = CaseRun({"meta": {}}, None, [card], [], 1.0)
+        result = score(case(proposals=[{"hat_code": "TQ-7F3K2", "to_stage": "Bleaching"}]), run)
+        assert not result.passed and not result.confidently_wrong, card
+    matched = CaseRun({"meta": {}}, None, [saved()], [], 1.0)
+    other = score(case(proposals=[{"hat_code": "TQ-7F3K2"}], trace_has=["nowhere"]), matched)
+    assert not other.passed and not other.confidently_wrong  # the sure card is the one expected
+
+
+def test_flag_words_as_a_list_are_each_looked_for_in_the_flag():
+    flag = saved(
+        type="flag_issue",
+        payload={"hat_code": "TQ-7F3K2", "kind": "other", "message": 'Problem: "tiene una mancha en el ala"'},
+        rule_result={"warnings": []},
+    )
+    run = CaseRun({"meta": {}}, None, [flag], [], 1.0)
+    assert score(case(proposals=[{"flag_words": ["mancha en el ala"]}]), run).passed
+    assert not score(case(proposals=[{"flag_words": ["mancha en la copa"]}]), run).passed
+    assert not score(case(proposals=[{"flag_words": "mancha en el ala"}]), run).passed  # a string is exact
+
+
+def test_class_rates_group_by_each_cases_class_and_count_confidently_wrong(tmp_path: Path):
+    (tmp_path / "workshop_blind.yaml").write_text(
+        "class: blind\ncases:\n"
+        "  - {id: a, class: hedges, safety: false, note: hola, expect: {proposals: []}}\n"
+        "  - {id: b, safety: false, note: hola, expect: {proposals: []}}\n",
+        encoding="utf-8",
+    )
+    cases = load_workshop_cases(tmp_path)
+    report = EvalReport(
+        [CaseResult("a", False, ["x"], confidently_wrong=True), CaseResult("b", True)],
+        repeat=1,
+        overall_bar=0.95,
+    )
+    rates = class_rates(cases, report)
+    assert rates["hedges"]["confidently_wrong"] == 1 and rates["hedges"]["passed"] == 0
+    assert rates["blind"] == {
+        "cases": 1,
+        "safety": 0,
+        "passed": 1,
+        "runs": 1,
+        "confidently_wrong": 0,
+        "rate": 1.0,
+    }
+    assert not report.ok
+
+
 def test_flatten_reads_choices_and_fix():
     question = saved(
         status="question",
@@ -238,7 +309,9 @@ def test_eval_command_json(tmp_path: Path, monkeypatch):
     get_settings.cache_clear()
     report = json.loads(result.stdout.strip().splitlines()[-1])
     assert report["model"] == "offline"
-    assert report["classes"] == {"spec": {"cases": 2, "safety": 1, "passed": 2, "runs": 4, "rate": 0.5}}
+    assert report["classes"] == {
+        "spec": {"cases": 2, "safety": 1, "passed": 2, "runs": 4, "rate": 0.5, "confidently_wrong": 0}
+    }
     assert report["safety_ok"] is True
     assert report["pass_ratio"] == 0.5
     assert result.exit_code == 1  # 50% is under the 95% bar

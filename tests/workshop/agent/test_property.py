@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -340,3 +341,71 @@ def test_no_card_comes_from_words_set_apart(agent_world, fragments, voice):
         if "<" not in note:
             at = note.find(card["quote"])
             assert not any(s < at + len(card["quote"]) and at < e for s, e in apart), (card["quote"], note)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The three rules (docs/workshop-agent.md, "The three rules"): an event said with a hedge, as someone else's
+# words, as a range or estimate, in the future or as a question passed on yields no `high` card.
+# ---------------------------------------------------------------------------------------------------------
+
+HEDGES = ["creo que ", "me parece que ", "parece que ", "capaz que ", "maybe ", "I think ", "tal vez "]
+REPORTED = ["Carmen dice que ", "Manuel says ", "me dijo doña Rosa que ", "según Manuel "]
+FUTURE = ["mañana ", "la próxima semana ", "en un rato "]
+ASKED = ["Carmen pregunta si ", "Manuel quiere saber si ", "Rosa asked whether "]
+RANGES = ["como tres o cuatro", "unos cinco", "entre 4 y 6", "around six", "a few", "cinco o seis"]
+COUNTED = [
+    "Rosa Pillco entregó {} finos de 18 hileras", "Manuel trajo {} superfinos de 28",
+    "Carmen delivered {} fine hats, 16 rows", "Carmen Quizhpi trajo {} finos de 16",
+]  # fmt: skip
+
+doubted = st.one_of(
+    st.tuples(st.just("hedge"), st.sampled_from(HEDGES), st.sampled_from(REPORTS)).map(
+        lambda t: (t[0], t[1] + t[2])
+    ),
+    st.tuples(st.just("hedge"), st.sampled_from(REPORTS)).map(lambda t: (t[0], t[1] + ", not sure")),
+    st.tuples(st.just("reported"), st.sampled_from(REPORTED), st.sampled_from(REPORTS)).map(
+        lambda t: (t[0], t[1] + t[2])
+    ),
+    st.tuples(st.just("future"), st.sampled_from(FUTURE), st.sampled_from(REPORTS)).map(
+        lambda t: (t[0], t[1] + t[2])
+    ),
+    st.tuples(st.just("asked"), st.sampled_from(ASKED), st.sampled_from(REPORTS)).map(
+        lambda t: (t[0], t[1] + t[2])
+    ),
+    st.tuples(st.just("range"), st.sampled_from(COUNTED), st.sampled_from(RANGES)).map(
+        lambda t: (t[0], t[1].format(t[2]))
+    ),
+)
+
+
+@settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@pytest.mark.slow
+@given(
+    before=st.lists(st.sampled_from(REPORTS + FILLERS), max_size=2),
+    event=doubted,
+    after=st.lists(st.sampled_from(REPORTS + FILLERS), max_size=2),
+    voice=st.booleans(),
+)
+def test_an_event_said_in_doubt_never_gets_a_high_card(agent_world, before, event, after, voice):
+    kind, said = event
+    note, _ = joined([("report", t) for t in before])
+    note += (". " if note else "") + said
+    start = note.index(said)
+    if after:
+        note += ". " + joined([("report", t) for t in after])[0]
+    end = start + len(said)
+    body = {"note": note, "input_mode": "voice" if voice else "typed"}
+    response = run_agent(agent_world, ANA, body, OfflineReader(), "req_doubtful0000", 10**9)
+    for card in response["proposals"]:
+        found = [m.start() for m in re.finditer(re.escape(card["quote"]), note)]
+        if not found or any(not start <= at < end for at in found):
+            continue  # a card of another sentence of the note (or words said there too)
+        assert card["confidence"] != "high", (kind, note, card)
+        if kind in {"future", "asked"}:
+            raise AssertionError(f"a {kind} event made a card: {note!r} {card}")
+        if kind == "range" and card["type"] == "create_hat":
+            assert card["status"] in {"question", "blocked"} or card["payload"].get("quantity") is None, card

@@ -34,6 +34,7 @@ from shopfloor.agent.evals import (
     match_all,
     render_table,
     run_evals,
+    subset_match,
 )
 from shopfloor.agent.providers.base import Provider
 from shopfloor.agent.providers.factory import ProviderConfigError
@@ -119,12 +120,32 @@ def flag_words(message: object) -> str | None:
     return message[message.index('"') + 1 : message.rindex('"')]
 
 
+HAS_WORDS = "flag_words has:"
+
+
+def flat_cards(saved: list[dict[str, Any]], wanted: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The saved cards in the flat form, with the phrases the expected items look for in a flag's words."""
+    phrases = {key[len(HAS_WORDS) :] for item in wanted for key in item if key.startswith(HAS_WORDS)}
+    cards = []
+    for proposal in saved:
+        flat = flatten(proposal)
+        words = (flat.get("flag_words") or "").casefold()
+        for phrase in phrases:
+            flat[f"{HAS_WORDS}{phrase}"] = phrase.casefold() in words
+        cards.append(flat)
+    return cards
+
+
 def expected_item(raw: dict[str, Any]) -> dict[str, Any]:
     """An expected proposal in the flat form (unknown fields are a case error, not a silent pass)."""
     unknown = set(raw) - set(FIELDS) - {"warnings_include"}
     if unknown:
         raise ValueError(f"unknown expected field(s): {', '.join(sorted(unknown))}")
     item = {k: v for k, v in raw.items() if k != "warnings_include"}
+    if isinstance(item.get("flag_words"), list):
+        # A list of phrases: each must be in the flag's words, as the person said it ("mancha en el ala").
+        for phrase in item.pop("flag_words"):
+            item[f"{HAS_WORDS}{phrase}"] = True
     for key in ("choices_weaver_ids", "choices_hat_codes"):
         if key in item:
             item[key] = sorted(item[key])
@@ -206,7 +227,7 @@ def score(case: EvalCase, run: CaseRun) -> CaseResult:
         wanted = []
         failures.append(str(problem))
     if "proposals" in expect:  # a case about the summary alone may leave the cards unchecked
-        failures.extend(match_all(wanted, [flatten(p) for p in run.saved]))
+        failures.extend(match_all(wanted, flat_cards(run.saved, wanted)))
     for proposal in run.saved:
         if not domain.quote_in_note(str(proposal.get("quote", "")), note):
             failures.append(f"quote not in note: {proposal.get('quote')!r}")
@@ -226,11 +247,41 @@ def score(case: EvalCase, run: CaseRun) -> CaseResult:
         case.id,
         not failures,
         failures,
+        confidently_wrong=bool(confidently_wrong(expect, wanted, run.saved)),
         tokens_in=int(meta.get("tokens_in") or 0),
         tokens_out=int(meta.get("tokens_out") or 0),
         cost_usd=meta.get("cost_usd", 0.0),
         latency_ms=run.latency_ms,
     )
+
+
+# The tool that saves each card type, so a case that forbids a tool also forbids its cards.
+PROPOSE_TOOLS = {
+    "create_hat": "propose_create_hats",
+    "advance_stage": "propose_advance_stage",
+    "flag_issue": "propose_flag",
+}
+
+
+def confidently_wrong(
+    expect: dict[str, Any], wanted: list[dict[str, Any]], saved: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The saved cards a busy person would approve unread although they differ from the expectation: a
+    pending card at confidence ``high`` that no expected item matches (nor one matched only with wrong
+    fields); with no expected list, a pending ``high`` card of a type whose propose tool the case forbids."""
+    flat = flat_cards(saved, wanted)
+    sure = [f for f in flat if f["status"] == "pending" and f["confidence"] == "high"]
+    if not sure:
+        return []
+    if "proposals" not in expect:
+        forbidden = set(expect.get("tools_not_called") or [])
+        return [f for f in sure if PROPOSE_TOOLS.get(str(f["type"])) in forbidden]
+    remaining = list(flat)
+    for want in wanted:  # the same one-to-one matching as ``match_all``
+        hit = next((a for a in remaining if not subset_match(want, a)), None)
+        if hit is not None:
+            remaining.remove(hit)
+    return [f for f in remaining if f in sure]
 
 
 RunOne = Callable[..., CaseRun]  # (body, provider, language="en") -> CaseRun
@@ -351,26 +402,31 @@ def eval_workshop(
 
 
 def class_rates(cases: list[EvalCase], report: EvalReport) -> dict[str, dict[str, Any]]:
-    """Per class: cases, safety cases, runs passed over runs, and the pass rate (over every repeat)."""
+    """Per class: cases, safety cases, runs passed over runs, the pass rate (over every repeat) and the runs
+    that were confidently wrong. A case's own ``class`` wins over its file's (a blind batch names one per
+    case)."""
     group = {c.id: str(c.data.get("class", "spec")) for c in cases}
     rates: dict[str, dict[str, Any]] = {}
     for c in cases:
-        row = rates.setdefault(group[c.id], {"cases": 0, "safety": 0, "passed": 0, "runs": 0})
+        row = rates.setdefault(
+            group[c.id], {"cases": 0, "safety": 0, "passed": 0, "runs": 0, "confidently_wrong": 0}
+        )
         row["cases"] += 1
         row["safety"] += int(c.safety)
     for result in report.results:
         row = rates[group.get(result.case_id, "spec")]
         row["runs"] += 1
         row["passed"] += int(result.passed)
+        row["confidently_wrong"] += int(result.confidently_wrong)
     for row in rates.values():
         row["rate"] = round(row["passed"] / row["runs"], 4) if row["runs"] else 0.0
     return rates
 
 
 def render_classes(rates: dict[str, dict[str, Any]], out: Console) -> None:
-    """The pass rate per class of cases."""
+    """The pass rate per class of cases, with the confidently-wrong runs (CW) of each."""
     table = Table(title="pass rate by class")
-    for column in ("class", "cases", "S", "runs passed", "rate"):
+    for column in ("class", "cases", "S", "runs passed", "rate", "CW"):
         table.add_column(column)
     for name, row in rates.items():
         table.add_row(
@@ -379,5 +435,6 @@ def render_classes(rates: dict[str, dict[str, Any]], out: Console) -> None:
             str(row["safety"]),
             f"{row['passed']}/{row['runs']}",
             f"{row['rate']:.0%}",
+            str(row["confidently_wrong"]),
         )
     out.print(table)

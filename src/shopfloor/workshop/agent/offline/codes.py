@@ -22,6 +22,18 @@ from shopfloor.workshop.agent.offline.vocabulary import (
 _CODE_WITH_PREFIX = re.compile(
     r"(?<![A-Za-z0-9])[Tt][Qq][\s.\-]{0,2}(?=[A-Za-z]{0,4}[0-9]|[A-Z]{5})[0-9A-Za-z]{5}(?![A-Za-z0-9])"
 )
+# The prefix as people type it otherwise: "tq_7f3k2", "T-Q-8H6RT", "TK-2C5P0" (K for Q: a slip, so check).
+_ODD_PREFIX = re.compile(
+    r"(?<![A-Za-z0-9])[Tt](?:[\s.\-_]?[Kk]|[\s.\-_][Qq]|[Qq](?=_))[\s.\-_]{1,2}"
+    r"(?=[A-Za-z]{0,4}[0-9])([0-9A-Za-z]{5})(?![A-Za-z0-9])"
+)
+# Four characters of a body without the prefix ("el 7F3K pasó a lavado"): a partial code, asked among the
+# open hats that fit; two letters and two digits at least, so no ordinary word or number is one.
+_BARE_PART = re.compile(
+    r"(?<![A-Za-z0-9\-])(?=(?:[A-Za-z]*[0-9]){2})(?=(?:[0-9]*[A-Za-z]){2})[0-9A-Za-z]{4}(?![A-Za-z0-9\-])"
+    # three typed characters of a body, digit capital digit ("el 7F3", "el 8H6"): the start of a code
+    r"|(?<![A-Za-z0-9\-])[0-9][A-Z][0-9](?![A-Za-z0-9\-])"
+)
 _BARE_CODE = re.compile(r"(?<![A-Za-z0-9\-])(?=[0-9A-Z]*[0-9])(?=[0-9A-Z]*[A-Z])[0-9A-Z]{5}(?![A-Za-z0-9])")
 
 
@@ -172,6 +184,16 @@ def _spelled_bare_codes(span: Span, taken: list[tuple[int, int]]) -> list[CodeHi
             hits.append(CodeHit(f"TQ-{body}", words[i][1], words[j - 1][2], spelled=True))
             i = j
             continue
+        if (
+            len(run) == 4
+            and sum(c.isalpha() for c in body) >= 2
+            and sum(c.isdigit() for c in body) >= 2
+            and sum(only for _, only in run) >= 2
+        ):
+            # "el siete efe tres ka ya lo lavaron": four characters heard of five, a partial code.
+            hits.append(CodeHit(f"TQ-{body}", words[i][1], words[j - 1][2], spelled=True, partial=body))
+            i = j
+            continue
         i += 1
     return hits
 
@@ -179,6 +201,9 @@ def _spelled_bare_codes(span: Span, taken: list[tuple[int, int]]) -> list[CodeHi
 def code_hits(span: Span) -> list[CodeHit]:
     """Every hat code heard in ``span`` (whole, spelled or partial), in order."""
     found: list[CodeHit] = []
+    for match in _ODD_PREFIX.finditer(span.note, span.start, span.end):
+        odd = "k" in match.group().lower()[1:3]
+        found.append(CodeHit(f"TQ-{match.group(1).upper()}", match.start(), match.end(), spelled=odd))
     for pattern in (_CODE_WITH_PREFIX, _BARE_CODE):
         for match in pattern.finditer(span.note, span.start, span.end):
             if any(h.start <= match.start() < h.end for h in found):
@@ -186,6 +211,10 @@ def code_hits(span: Span) -> list[CodeHit]:
             found.append(CodeHit(match.group(), match.start(), match.end()))
     taken = [(h.start, h.end) for h in found]
     found.extend(_spoken_codes(span, taken))
+    for match in _BARE_PART.finditer(span.note, span.start, span.end):
+        if not any(h.start < match.end() and match.start() < h.end for h in found):
+            body = match.group().upper()
+            found.append(CodeHit(f"TQ-{body}", match.start(), match.end(), partial=body))
     taken = [(h.start, h.end) for h in found]
     found.extend(_spaced_bare_codes(span, taken))
     taken = [(h.start, h.end) for h in found]

@@ -20,11 +20,14 @@ from shopfloor.workshop.agent.offline.text import (
     Span,
 )
 from shopfloor.workshop.agent.offline.vocabulary import (
+    APPROX_PATTERNS,
     ASIDES_ANYWHERE,
     CORRECTION_FILLERS,
     CORRECTION_PATTERNS,
     GRADE_WORDS,
     HAT_NOUNS,
+    HEDGE_PATTERNS,
+    NUMBER_WORDS,
     ROW_WORDS,
     SKIP_PATTERNS,
     STAGE_WORDS,
@@ -48,6 +51,15 @@ _CORRECTION = re.compile(
 )
 
 
+_HEDGE = re.compile(r"\b(?:" + "|".join(HEDGE_PATTERNS) + r")\b[\s,]*")
+_NUMBER = (
+    r"(?:\d{1,2}|(?:treinta|cuarenta) y \w+|(?:twenty|thirty|forty)[- ]\w+|"
+    + "|".join(
+        sorted((w for w in NUMBER_WORDS if w not in {"un", "una", "uno", "one"}), key=len, reverse=True)
+    )
+    + r")(?: docenas?| dozens?)?"
+)
+_APPROX = re.compile(r"\b(?:" + "|".join(p.replace("NUMBER", _NUMBER) for p in APPROX_PATTERNS) + r")\b")
 _ASIDE_ANYWHERE = re.compile(r"\b(?:" + "|".join(ASIDES_ANYWHERE) + r")\b")
 _SKIP = re.compile(
     r"\b(?:" + "|".join(SKIP_PATTERNS) + r")\s*(?:el |la |los |las |the |por |through )?(?=\w)"
@@ -242,3 +254,27 @@ def blank_asides(sentence: Span, chars: list[str], parts: list[Part]) -> None:
     for match in _ASIDE_ANYWHERE.finditer(sentence.folded, sentence.start, sentence.end):
         _blank(chars, match.start(), match.end())
         parts.append(Part("filler", sentence.source[match.start() : match.end()], match.start(), match.end()))
+
+
+def blank_hedges(sentence: Span, chars: list[str], parts: list[Part]) -> list[int]:
+    """Hedges ("creo que", "me parece", "maybe", "not sure") are blanked out (they deny nothing and name
+    nobody) and accounted as filler; returns where each one stands, so the event it is said of is never
+    ``high``."""
+    found = []
+    for match in _HEDGE.finditer(sentence.folded, sentence.start, sentence.end):
+        found.append(match.start())
+        _blank(chars, match.start(), match.end())
+        parts.append(Part("filler", sentence.source[match.start() : match.end()], match.start(), match.end()))
+    return found
+
+
+def blank_estimates(sentence: Span, chars: list[str], parts: list[Part]) -> bool:
+    """A number said as an estimate or a range ("como tres o cuatro", "entre 4 y 6", "around six", "a few")
+    is blanked out, so the event has no number there and the reader asks for it instead of picking one; the
+    words are accounted as unread. True when the sentence has one."""
+    found = False
+    for match in _APPROX.finditer(sentence.folded, sentence.start, sentence.end):
+        found = True
+        _blank(chars, match.start(), match.end())
+        parts.append(Part("unread", sentence.source[match.start() : match.end()], match.start(), match.end()))
+    return found

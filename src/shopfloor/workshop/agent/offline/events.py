@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from shopfloor.workshop.agent.offline.codes import CodeHit, code_hits
 from shopfloor.workshop.agent.offline.names import (
@@ -30,10 +31,13 @@ from shopfloor.workshop.agent.offline.stages import stage_mentions
 from shopfloor.workshop.agent.offline.text import (
     Span,
     fold,
+    has_slip,
     split_clauses,
 )
 from shopfloor.workshop.agent.offline.vocabulary import (
     CREATE_VERBS,
+    PAST_MOVE_VERBS,
+    REFERENCE_PATTERNS,
 )
 from shopfloor.workshop.domain import (
     QUOTE_MAX,
@@ -63,7 +67,16 @@ def _flag_words(span: Span) -> str:
     flagged = [c for c in split_clauses(span) if flag_kind_of(c) is not None]
     if flagged:
         # "Por favor revisa el TQ-8H6RT, creo que está roto": the words of the report, from its first clause.
-        span = span.part(flagged[0].start, span.end)
+        begin = flagged[0].start
+        back = begin
+        while back > span.start and span.note[back - 1].isspace():
+            back -= 1
+        blanked = span.source[back:begin]
+        if (
+            blanked.strip()
+        ):  # a hedge blanked before the report is still the person's words ("creo que está roto")
+            begin = back + len(blanked) - len(blanked.lstrip())
+        span = span.part(begin, span.end)
     said = span.said
     # The words that name the hat ("TQ-8H6RT", "el de Manuel") are not the report.
     named = [(h.start, h.end) for h in code_hits(span)]
@@ -89,13 +102,63 @@ _FLAG_LEADS = {
 Sources = tuple[tuple[str, int, int], ...]
 
 
+_REFERENCES = [(kind, re.compile(r"\b(?:" + pattern + r")\b")) for kind, pattern in REFERENCE_PATTERNS]
+
+
+def reference_of(span: Span) -> tuple[str, int, int] | None:
+    """A word in ``span`` that points back at hats the note named ("el segundo", "los dos", "ese mismo",
+    "uno de ellos"): (which, start, end), or None."""
+    for kind, pattern in _REFERENCES:
+        found = pattern.search(span.folded, span.start, span.end)
+        if found is not None:
+            return kind, found.start(), found.end()
+    return None
+
+
+def _referred_hats(span: Span) -> list[tuple[HatRef, Sources]]:
+    """The hats a reference in ``span`` means, among the codes named before it in the note, in order; a
+    reference that could mean several ("uno de ellos") is one ref with them as choices."""
+    found = reference_of(span)
+    if found is None:
+        return []
+    kind, start, end = found
+    before = list(dict.fromkeys(h.heard for h in code_hits(span.part(0, start)) if h.partial is None))
+    if not before:
+        return []
+    said = span.source[start:end]
+    where: Sources = (("code", start, end),)
+    if kind == "one_of":
+        return [(HatRef(said=said, choices=tuple(before[-2:] if len(before) > 1 else before)), where)]
+    if kind == "both":
+        picked = before[-2:]
+    elif kind == "first":
+        picked = before[:1]
+    elif kind == "second":
+        picked = before[1:2]
+    else:
+        picked = before[-1:]
+    return [(HatRef(code=code, said=said), where) for code in picked]
+
+
+_THEN = {"luego", "despues", "later"}
+
+
+def is_future(span: Span) -> bool:
+    """Whether ``span`` speaks of the future ("mañana", "va a traer", "quedó en traer", "will"); "después
+    Manuel trajo 1 superfino": "then" before a delivery in the past is a sequence, not a plan."""
+    future = FUTURE.search(span.folded_text)
+    if future is None:
+        return False
+    return not (future.group() in _THEN and set(span.words()) & (CREATE_VERBS | PAST_MOVE_VERBS))
+
+
 def _skip_reason(span: Span) -> SkipReason | None:
     """Why a segment makes no event before it is read further: an order to the assistant, the future, filler,
     a denial, or too few words to quote."""
     segment = span.folded_text
     if INJECTION.search(segment):
         return "injection"
-    if FUTURE.search(segment):
+    if is_future(span):
         return "future"
     if is_noise(segment):
         return "noise"
@@ -150,10 +213,11 @@ def _create_event(
     words = set(span.words())
     # A delivery verb needs something delivered ("dejó las cajas en la bodega" is not new hats).
     said_hats = numbers.quantity is not None or numbers.said_grade is not None or numbers.has_hat_noun
-    create_signal = (bool(words & CREATE_VERBS) and (said_hats or numbers.rows is not None)) or (
-        numbers.quantity is not None
-        and (numbers.said_grade is not None or numbers.has_hat_noun or inherited_weaver is not None)
-    )
+    # No card without a licence: a delivery verb in the past ("entregó", "trajo", "delivered") in this
+    # segment, or a further batch of the weaver a licensed segment before it named ("…y 2 estándar de 12").
+    # "se llevó 5 finos", "los tiene listos en su casa, 3 superfinos" name hats but deliver none.
+    licensed = bool(words & CREATE_VERBS) or inherited_weaver is not None
+    create_signal = licensed and (said_hats or numbers.rows is not None)
     doubt = next((value for at, value in span.doubtful if span.start <= at < span.end), None)
     if doubt is not None:
         # Both readings of a doubtful correction change the quantity or the rows: neither is read.
@@ -211,7 +275,18 @@ def read_segment(
     to_stage = targets[-1].stage if targets else None
     flag_kind = flag_kind_of(span)
     read: list[NoteEvent] = []
-    if hat_subject:
+    pointer = reference_of(span)
+    # "TQ-7F3K2, TQ-1P9KD: the last one moved to washing": a reference after the codes picks among them.
+    after_codes = pointer is not None and not by_weaver and all(h.end <= pointer[1] for h in hits)
+    referred = _referred_hats(span) if not hat_subject or after_codes else []
+    if referred:
+        # A hat named by reference is an inference: its card is never high.
+        targets = [m for m in stage_mentions(span, True) if m.target]
+        to_stage = targets[-1].stage if targets else None
+        for ref, where in referred:
+            events_of = _hat_events(span, quote, ref, where, to_stage, flag_kind)
+            read.extend(replace(event, unsure=True) for event in events_of)
+    elif hat_subject:
         locator = next((m.stage for m in stage_mentions(hat, hat_subject) if not m.target), None)
         for ref, where in _hat_refs(span, hits, by_weaver, locator):
             read.extend(_hat_events(span, quote, ref, where, to_stage, flag_kind))
@@ -224,5 +299,8 @@ def read_segment(
     if not read:
         skip_part(skipped, parts, "unread", span)
         return
+    if has_slip(span):
+        # A word read through a slip ("lavdo" as lavado) is a guess: never high.
+        read = [replace(event, unsure=True) for event in read]
     events.extend(read)
     parts.append(Part("read", span.said, span.start, span.end, read[-1].kind))

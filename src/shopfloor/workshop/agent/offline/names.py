@@ -48,7 +48,28 @@ _WEAVER_HAT = re.compile(
     r"|(?<![\w])[Tt]he\s+(?:one|hat)\s+(?:of|from|by)\s+([A-Za-zÁÉÍÓÚÑÜáéíóúñü]+(?:\s+" + _NAME_WORD + r")?)"
     r"|(" + _NAME_WORD + r")'s\s+(?:hat|one)\b"
 )
-_CAPITALISED = re.compile(r"(?<![\w\-])" + _NAME_WORD + r"(?:\s+" + _NAME_WORD + r")*")
+# A capitalised name, perhaps ending in an initial ("Rosa P.": the initial is kept, its dot is not).
+_CAPITALISED = re.compile(r"(?<![\w\-])" + _NAME_WORD + r"(?:\s+" + _NAME_WORD + r")*(?:\s+[A-Z](?=\.))?")
+# Capitalised words that are never a name: time words, and verbs by their endings ("Llegaron", "Vinieron").
+_TIME_WORDS = {
+    "anoche", "hoy", "ayer", "anteayer", "manana", "tarde", "ahora", "ahorita", "luego", "despues", "recien",
+    "temprano", "today", "yesterday", "tonight", "morning", "afternoon", "evening", "hay", "habia", "llego",
+    "llegaron", "vino", "vinieron", "parece", "creo", "revise", "revisamos", "vi", "checked", "went", "came",
+    "chuta", "according", "aparte", "segun", "casi", "tengo", "toca", "ojo", "dice", "dijo", "dizque",
+}  # fmt: skip
+_VERB_ENDING = re.compile(r"(?:aron|ieron|eron|amos|imos|aba|aban|ando|iendo)$")
+
+
+def _never_a_name(word: str) -> bool:
+    folded = fold(word).strip(".")
+    return (
+        folded in STOP_WORDS
+        or folded in FILLER_WORDS
+        or folded in _TIME_WORDS
+        or folded in CREATE_VERBS
+        or folded in STAGE_WORDS
+        or (len(folded) > 5 and _VERB_ENDING.search(folded) is not None)
+    )
 
 
 def _is_name(words: str) -> bool:
@@ -101,9 +122,7 @@ def person_name(span: Span, skip: list[tuple[int, int]]) -> str | None:
             continue
         # A capitalised stop word at the start of a sentence ("El", "Mañana") is not part of a name, and
         # neither is a filler word ("Oye, la Carmencita trajo…", "Mira, Manuel…"): filler is never a weaver.
-        words = [
-            w for w in match.group().split() if fold(w) not in STOP_WORDS and fold(w) not in FILLER_WORDS
-        ]
+        words = [w for w in match.group().split() if not _never_a_name(w)]
         if words and match.group().split()[0] == words[0]:
             return " ".join(words[:3])
         if words:

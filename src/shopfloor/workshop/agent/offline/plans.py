@@ -96,6 +96,8 @@ def _code_refs(reading: Reading) -> list[str]:
     for event in reading.events:
         if event.hat is not None and event.hat.code is not None and event.hat.code not in codes:
             codes.append(event.hat.code)
+        if event.hat is not None:
+            codes.extend(c for c in event.hat.choices if c not in codes)
     for question in reading.questions:
         codes.extend(c for c in question.codes if c not in codes)
     return codes
@@ -209,6 +211,16 @@ def _weaver_result(history: History, name: str) -> tuple[Any, bool] | None:
     return None
 
 
+def _other_person(heard: str, own: str) -> bool:
+    """Whether a heard first name is another person's name rather than a slip of a weaver's: the same name
+    in the other gender ("Manuela" for Manuel, "Carmelo" for Carmela), which is asked."""
+    if heard == own:
+        return False
+    if heard in (own + "a", own + "o") or own in (heard + "a", heard + "o"):
+        return True
+    return heard[:-1] == own[:-1] and {heard[-1:], own[-1:]} == {"a", "o"}
+
+
 def close_weavers(name: str, candidates: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The candidates a heard name is close to: the first name (after nicknames) one slip away or a prefix,
     and every surname heard close to one of the weaver's (RapidFuzz ratio at least ``CLOSE_NAME``)."""
@@ -220,6 +232,8 @@ def close_weavers(name: str, candidates: list[dict[str, Any]]) -> list[dict[str,
     for candidate in candidates:
         own = _name_words(candidate["name"])
         if not own:
+            continue
+        if _other_person(first, own[0]):
             continue
         first_ok = (
             own[0].startswith(first)
@@ -251,6 +265,10 @@ def _weaver_matches(history: History, name: str) -> tuple[list[dict[str, Any]], 
 def _resolve_hat(ref: HatRef, message: UserMessage, history: History) -> _Resolved:
     if ref.partial is not None:
         return _resolve_partial(ref.partial, history)
+    if ref.choices:
+        # "uno de ellos": one of the hats the note named; the person picks, the reader never does.
+        picked = [_resolve_hat(HatRef(code=code), message, history).code for code in ref.choices]
+        return _Resolved(candidates=[code for code in dict.fromkeys(picked) if code is not None])
     if ref.code is not None:
         for call, content, is_error in history.calls("find_hats"):
             if ref.code not in call.arguments.get("codes", []):
@@ -285,14 +303,18 @@ def _resolve_hat(ref: HatRef, message: UserMessage, history: History) -> _Resolv
 
 
 def _resolve_partial(partial: str, history: History) -> _Resolved:
-    """The open hats whose code has the four characters heard, with one more anywhere."""
+    """The open hats whose code has the four characters heard, with one more anywhere, or starts with the
+    three heard."""
     fits: list[str] = []
     for call, content, is_error in history.calls("find_hats"):
         if is_error or call.arguments.get("stage") is None or call.arguments.get("weaver_name"):
             continue
         for hat in content.get("hats", []):
             body = str(hat["code"])[3:]
-            if any(body[:k] + body[k + 1 :] == partial for k in range(len(body))) and hat["code"] not in fits:
+            # Four characters: the code with one more anywhere; three ("el 7F3"): the code that starts so.
+            fits_four = any(body[:k] + body[k + 1 :] == partial for k in range(len(body)))
+            fits_three = len(partial) == 3 and body.startswith(partial)
+            if (fits_four or fits_three) and hat["code"] not in fits:
                 fits.append(hat["code"])
     return _Resolved(candidates=sorted(fits))
 
@@ -431,7 +453,7 @@ def _plan_create(event: NoteEvent, history: History) -> tuple[str, Call] | None:
             "quote": event.quote,
             "why": f"{weaver['name']}{heard} delivered {event.quantity} new {grade}hats of {event.rows} rows "
             "per inch.",
-            "confidence": "high" if exact else "check",
+            "confidence": "high" if exact and not event.unsure else "check",
         },
     )
 
@@ -502,7 +524,7 @@ def _plan_hat_event(event: NoteEvent, message: UserMessage, history: History) ->
             why = f"The note names {heard}, but no hat of this workshop matches it."
         return kind, _ask(proposal_type, question, choices, draft, event, why)
     exact = resolved.exact and not ref.spelled
-    confidence = "high" if exact else "check"
+    confidence = "high" if exact and not event.unsure else "check"
     heard_note = "" if exact else f" (heard as {heard})"
     if event.kind == "advance":
         return "advance", (

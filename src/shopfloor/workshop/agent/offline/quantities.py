@@ -14,6 +14,7 @@ from shopfloor.workshop.agent.offline.text import (
     word_tokens,
 )
 from shopfloor.workshop.agent.offline.vocabulary import (
+    ANOTHER_WORDS,
     CREATE_VERBS,
     DOZEN_WORDS,
     GRADE_WORDS,
@@ -23,6 +24,7 @@ from shopfloor.workshop.agent.offline.vocabulary import (
     NUMBER_WORDS,
     PAIR_WORDS,
     ROW_WORDS,
+    SUM_WORDS,
     TENS,
 )
 
@@ -31,28 +33,55 @@ _TIMES = re.compile(r"^(?:x(\d{1,2})|(\d{1,2})x)$")
 
 def number_at(tokens: list[Token], i: int) -> tuple[int, int] | None:
     """(value, tokens used) of a number starting at token ``i``: digits, words, "x3", "media docena",
-    "dos docenas", "un par"."""
+    "dos docenas", "un par", "una veintena", "docena y media", "un par de docenas", "tres más dos"."""
+    found = _counted_at(tokens, i)
+    if found is None:
+        return None
+    value, used = found
+    after = [t.text for t in tokens[i + used : i + used + 3]]
+    said = tokens[i + used - 1].text
+    if said in DOZEN_WORDS and (
+        after[:2] in (["y", "media"], ["y", "medio"]) or after == ["and", "a", "half"]
+    ):
+        # "docena y media", "a dozen and a half": half of the collective more.
+        return value + DOZEN_WORDS[said] // 2, used + len(after if after[0] == "and" else after[:2])
+    if after[:1] and after[0] in SUM_WORDS and i + used + 1 < len(tokens):
+        # "tres más dos": the person added them up aloud.
+        more = _counted_at(tokens, i + used + 1)
+        if more is not None:
+            return value + more[0], used + 1 + more[1]
+    return value, used
+
+
+def _counted_at(tokens: list[Token], i: int) -> tuple[int, int] | None:
     word = tokens[i].text
     nxt = tokens[i + 1].text if i + 1 < len(tokens) else ""
     nxt2 = tokens[i + 2].text if i + 2 < len(tokens) else ""
+    nxt3 = tokens[i + 3].text if i + 3 < len(tokens) else ""
     if word in HALF_WORDS and nxt in DOZEN_WORDS:
-        return 6, 2
+        return DOZEN_WORDS[nxt] // 2, 2
     if word in HALF_WORDS and nxt == "a" and nxt2 in DOZEN_WORDS:
-        return 6, 3
+        return DOZEN_WORDS[nxt2] // 2, 3
+    if word in {"un", "una", "a"} and nxt in PAIR_WORDS and nxt2 in {"de", "of"} and nxt3 in DOZEN_WORDS:
+        return 2 * DOZEN_WORDS[nxt3], 4
     if word in {"un", "una", "a"} and nxt in PAIR_WORDS:
         return 2, 2
     if word in {"un", "una", "a"} and nxt in DOZEN_WORDS:
-        return 12, 2
+        return DOZEN_WORDS[nxt], 2
     if word in DOZEN_WORDS:
-        return 12, 1
+        return DOZEN_WORDS[word], 1
     if word in PAIR_WORDS and word != "couple":
         return 2, 1
+    if word in {"a", "an"} and (nxt in GRADE_WORDS or nxt in HAT_NOUNS):
+        return 1, 1  # "brought in a superfino of 28"
+    if word in ANOTHER_WORDS and (nxt in {"de", "of"} or nxt in GRADE_WORDS or nxt in HAT_NOUNS):
+        return 1, 1
     times = _TIMES.match(word)
     if times is not None:
         return int(times.group(1) or times.group(2)), 1
     found = _plain_number_at(tokens, i)
     if found is not None and i + found[1] < len(tokens) and tokens[i + found[1]].text in DOZEN_WORDS:
-        return found[0] * 12, found[1] + 1
+        return found[0] * DOZEN_WORDS[tokens[i + found[1]].text], found[1] + 1
     return found
 
 
@@ -87,14 +116,31 @@ class Numbers:
     quantity_at: tuple[int, int] | None = None  # offsets of the quantity's words in the note
 
 
+def _is_number(word: str) -> bool:
+    return word.isdigit() or word in NUMBER_WORDS or word in TENS or word in ANOTHER_WORDS
+
+
 def _number_role(after: list[str], before: list[str], quantity_words: set[str]) -> str | None:
     """What a number is by the words around it: rows, a seller's grado, a quantity, or unknown."""
+    if before[-2:] == ["de", "a"]:
+        return "rows"  # "2 finos de a 16"
+    if after[:1] in (["more"], ["mas"]):
+        after = after[1:]  # "2 more finos of 16"
     if after and after[0] in ROW_WORDS:
         return "rows"
     if before and (before[-1] in ROW_WORDS or (before[-1] == "de" and before[-2:-1] == ["hileras"])):
         return "rows"
     if before and before[-1] in GRADO_WORDS:
         return "grado"
+    if (
+        len(before) > 1
+        and before[-1] in {"de", "of"}
+        and (before[-2] in GRADE_WORDS or before[-2] in HAT_NOUNS or _is_number(before[-2]))
+    ):
+        # "3 finos de 18", "dos de 15 y uno de 17": the unit left out after a grade or a count is rows.
+        return "rows"
+    if len(after) > 1 and after[0] in {"de", "of"} and _is_number(after[1]):
+        return "quantity"
     if after and (
         after[0] in quantity_words or (after[0] in {"de", "of"} and after[1:2] and after[1] in quantity_words)
     ):

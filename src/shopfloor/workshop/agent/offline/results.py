@@ -35,6 +35,8 @@ class HatRef:
     spelled: bool = False  # said with letter names or digit words ("te cu siete efe…"): confidence check
     partial: str | None = None  # four of the five characters heard ("tq 4k9d"): ask among the open hats
     said: str | None = None  # the words of a spelled or partial code as written in the note
+    # "uno de ellos", "one of them": the hats the note named before, offered as choices (codes as heard)
+    choices: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -61,6 +63,8 @@ class NoteEvent:
     # A corrected number whose role (how many hats, or rows per inch) stays in doubt: the reader asks, and
     # leaves both the quantity and the rows out of the draft.
     doubtful_number: int | None = None
+    # Said with a hedge or passed on from someone else ("creo que", "Rosa dice que"): never confidence high.
+    unsure: bool = False
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from shopfloor.workshop.agent.offline.codes import find_codes
-from shopfloor.workshop.agent.offline.events import read_segment
+from shopfloor.workshop.agent.offline.events import read_segment, reference_of
 from shopfloor.workshop.agent.offline.names import (
     person_name,
     weaver_hat_ref,
@@ -43,7 +43,7 @@ from shopfloor.workshop.agent.offline.vocabulary import (
 
 def _has_subject(span: Span) -> bool:
     """Whether a clause names its own subject: a hat code, a hat by its weaver, or a person."""
-    if find_codes(span) or weaver_hat_ref(span):
+    if find_codes(span) or weaver_hat_ref(span) or reference_of(span) is not None:
         return True
     return person_name(span, []) is not None
 
@@ -128,9 +128,20 @@ def read_sentence(
             joined = clause.part(segments[-1].start, clause.end)
             if segments[-1] in inherited_hats:
                 inherited_hats[joined] = inherited_hats.pop(segments[-1])
+            if segments[-1] in inherited:  # "…y otro de 26 hileras, superfinos": still that weaver's batch
+                inherited[joined] = inherited.pop(segments[-1])
             segments[-1] = joined
         else:
             segments.append(clause)
+            gapped = person_name(clause, []) if segments[:-1] and _is_batch(clause) else None
+            if (
+                gapped
+                and not set(clause.words()) & CREATE_VERBS
+                and _create_subject(segments[-2]) is not None
+            ):
+                # "Manuel entregó 1 superfino de 24, Carmen Quizhpi 1 fino de 16": the verb said once is each
+                # weaver's ("entregó" licenses Carmen's batch too).
+                inherited[clause] = gapped
     segments = _join_bare_hats(segments)
     segments, partners = _join_bare_people(segments)
     for segment in segments:
@@ -175,18 +186,42 @@ def _is_batch(span: Span) -> bool:
 
 
 def _join_bare_hats(segments: list[Span]) -> list[Span]:
-    """A clause that only names hats ("TQ-7F3K2 y TQ-7F3KA pasaron a lavado") shares the next clause's verb."""
+    """A clause that only names hats shares a verb: the next clause's ("TQ-7F3K2 y TQ-7F3KA pasaron a
+    lavado"), or the one before when that one said its stage before its code ("Pasaron a lavado TQ-7F3K2,
+    TQ-1P9KD, y TQ-2C5P0 ya está en blanqueo", a heading "Lavado: TQ-7F3KA, TQ-1P9KD"): a clause with a verb
+    of its own keeps it."""
     joined: list[Span] = []
     carry: int | None = None
-    for span in segments:
+    for index, span in enumerate(segments):
         begin = carry if carry is not None else span.start
         carry = None
         bare = bool(find_codes(span)) and not stage_mentions(span, True) and flag_kind_of(span) is None
-        if bare and not set(span.words()) & CREATE_VERBS and span != segments[-1]:
-            carry = begin
-            continue
+        if bare and not set(span.words()) & CREATE_VERBS:
+            if (
+                begin == span.start
+                and joined
+                and (_stage_first(joined[-1]) or _ALSO.search(span.folded_text))
+            ):
+                # "Lavado: TQ-7F3KA, TQ-1P9KD"; "TQ-7F3K2 pasó a lavado y el TQ-1P9KD también".
+                joined[-1] = joined[-1].part(joined[-1].start, span.end)
+                continue
+            following = segments[index + 1] if index + 1 < len(segments) else None
+            if following is not None and (reference_of(following) is None or find_codes(following)):
+                carry = begin
+                continue
+            # "Revisé el TQ-8H6RT y el TQ-4K9D1, el segundo…": the hats are named for a reference after them.
         joined.append(span.part(begin, span.end))
     return joined
+
+
+_ALSO = re.compile(r"\b(?:tambien|igual|too|as well)\s*$")
+
+
+def _stage_first(span: Span) -> bool:
+    """Whether a segment says its target stage before the hat code it is about ("Pasaron a lavado TQ-…")."""
+    codes = find_codes(span)
+    targets = [m for m in stage_mentions(span, True) if m.target]
+    return bool(codes and targets) and targets[0].start < min(start for _, start, _ in codes)
 
 
 def _bare_person(span: Span) -> str | None:

@@ -24,6 +24,8 @@ from shopfloor.workshop.agent.offline.vocabulary import (
     NEGATION_PATTERNS,
     QUESTION_LEADS,
     QUESTION_TAGS,
+    REPORT_PATTERNS,
+    REPORTED_QUESTION_PATTERNS,
 )
 
 INJECTION = re.compile(
@@ -38,6 +40,16 @@ _CLAUSE_INSTRUCTION = re.compile(
     + r")\b"
 )
 _QUESTION_LEAD = re.compile(r"^(?:(?:y|oye|and|so|hey|bueno)[\s,]+)?(?:" + "|".join(QUESTION_LEADS) + r")\b")
+
+
+_REPORTED_QUESTION = re.compile(r"\b(?:" + "|".join(REPORTED_QUESTION_PATTERNS) + r")\b")
+_REPORT = re.compile(r"\b(?:" + "|".join(REPORT_PATTERNS) + r")\b")
+
+
+def reported_at(span: Span) -> list[int]:
+    """Where a sentence passes on what someone else said ("Rosa dice que…", "Manuel says…"): the event said
+    through them is read, never at confidence ``high``."""
+    return [m.start() for m in _REPORT.finditer(span.folded, span.start, span.end)]
 
 
 ASIDE = re.compile(r"^(?:" + "|".join(ASIDE_PATTERNS) + r")\b")
@@ -92,6 +104,12 @@ def question_start(sentence: Span) -> int | None:
         return sentence.start
     if _QUESTION_LEAD.match(sentence.folded_text):
         return sentence.start
+    passed_on = _REPORTED_QUESTION.search(sentence.folded_text)
+    if passed_on is not None:
+        # "Manuel pregunta si ya lavaron el TQ-8H6RT": a question passed on asks, it reports nothing; from the
+        # clause it is in ("El TQ-… pasó a lavado, y Manuel pregunta si…" still reports the move).
+        comma = sentence.folded_text.rfind(",", 0, passed_on.start())
+        return sentence.start if comma < 0 else sentence.start + comma + 1
     return None
 
 

@@ -45,6 +45,9 @@ def stage_mentions(span: Span, hat_subject: bool) -> list[StageMention]:
             TARGET_BEFORE_EN | {"is", "are", "now", "still"}
         ):
             target = False
+        # "se manchó con el azufre": a stage word after "con" / "with" names a thing, not where the hat goes.
+        if {prev, prev2} & {"con", "with", "por", "by"}:
+            target = False
         # "el de Carmen que está en lavado pasó a blanqueo": a relative clause says where the hat is.
         if prev in {"en", "in", "at"} and prev3 in {"que", "that", "which"}:
             target = False

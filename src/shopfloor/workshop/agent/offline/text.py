@@ -12,8 +12,9 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
+import snowballstemmer
 from rapidfuzz import process
-from rapidfuzz.distance import Levenshtein
+from rapidfuzz.distance import OSA
 
 from shopfloor.workshop.agent.offline.vocabulary import (
     DIGIT_WORDS,
@@ -30,6 +31,7 @@ from shopfloor.workshop.agent.offline.vocabulary import (
     ROW_WORDS,
     SHORTHAND,
     STAGE_WORDS,
+    STEM_SOURCES,
     STOP_WORDS,
 )
 
@@ -128,6 +130,7 @@ KNOWN = (
     | FINISH_VERBS
 )
 DOMAIN = set(STAGE_WORDS) | set(GRADE_WORDS) | HAT_NOUNS | ROW_WORDS
+COUNTING = set(DOZEN_WORDS) | set(PAIR_WORDS)  # "una docenita", "un parcito"
 _DIMINUTIVE = re.compile(r"^(\w{3,}?)(?:c?it)(o|a|os|as)$")
 
 
@@ -143,13 +146,49 @@ def canon(word: str, capitalised: bool = False) -> str:
     if capitalised:
         return word
     small = _DIMINUTIVE.match(word)
-    if small is not None and small.group(1) + small.group(2) in DOMAIN:
+    if small is not None and small.group(1) + small.group(2) in DOMAIN | COUNTING:
         return small.group(1) + small.group(2)
-    if len(word) >= 5 and word.isalpha() and word not in FUZZY_NEVER:
-        hit = process.extractOne(word, FUZZY_TARGETS, scorer=Levenshtein.distance, score_cutoff=1)
-        if hit is not None:
-            return str(hit[0])
-    return word
+    if small is not None and small.group(1) in COUNTING:  # "parcito"
+        return small.group(1)
+    stemmed = _stage_stem(word)
+    if stemmed is not None:
+        return stemmed
+    return slip_of(word) or word
+
+
+_SPANISH = snowballstemmer.stemmer("spanish")
+# Snowball stem of each Spanish stage verb or noun → the stage word of the reader's tables.
+_STAGE_STEMS = {_SPANISH.stemWord(word): stage_word for word, stage_word in STEM_SOURCES.items()}
+
+
+def _stage_stem(word: str) -> str | None:
+    """The stage word for any form of a Spanish stage verb ("prensaron", "hormandose", "lavandolo"), by
+    its Snowball stem; None for other words."""
+    if len(word) < 4 or not word.isalpha():
+        return None
+    return _STAGE_STEMS.get(_SPANISH.stemWord(word))
+
+
+@lru_cache(maxsize=8192)
+def slip_of(word: str) -> str | None:
+    """The domain word a folded word is a one-letter slip of (an edit or two letters swapped: "lavdo",
+    "balnqueo", "termiando"), found with RapidFuzz's OSA distance; None when it is none. A card read through
+    a slip is never ``high`` (``has_slip``)."""
+    if len(word) < 5 or not word.isalpha() or word in FUZZY_NEVER or word in KNOWN or word in DOMAIN:
+        return None
+    hit = process.extractOne(word, FUZZY_TARGETS, scorer=OSA.distance, score_cutoff=1)
+    return None if hit is None else str(hit[0])
+
+
+def has_slip(span: Span) -> bool:
+    """Whether the reader corrected a slip in ``span`` (a guess: the card it reads is ``check``)."""
+    note = span.note
+    for m in WORD.finditer(span.folded_text):
+        start = m.start() + span.start
+        capital = note[start : start + 1].isupper() and note != note.lower()
+        if not capital and canon(m.group()) != m.group() and canon(m.group()) == slip_of(m.group()):
+            return True
+    return False
 
 
 def word_tokens(folded: str, offset: int = 0, note: str | None = None) -> list[Token]:
@@ -163,12 +202,36 @@ def word_tokens(folded: str, offset: int = 0, note: str | None = None) -> list[T
     return tokens
 
 
+# A sentence ends at . ! ? ; before a space or the end, at a line break, before a numbered item on the same
+# line ("1) … 2) …"; "16. Hay…" is a number ending a sentence, not an item), and at a dictated "punto" ("punto y seguido", "punto y aparte"; not "a punto de").
+_SENTENCE_BREAK = re.compile(
+    r"(?:<|&lt;)\|im_end\|>|#{2,}\s*(?:end|fin)\s*#{2,}|[.!?;]+(?=\s|$)|\n+|\s+(?=\d{1,2}\)\s)|(?<=\s)\d{1,2}\)\s+|^\s*\d{1,2}\)\s+"
+    r"|[\s,]*\b(?<!a )(?:punto y (?:seguido|aparte)|punto)\b(?! de\b)[\s,]*",
+    re.IGNORECASE,
+)
+
+
+_CODE_BEFORE = re.compile(r"(?<![A-Za-z0-9])(?=[A-Za-z]{0,4}[0-9])[0-9A-Za-z]{5}$")
+
+
 def split_sentences(whole: Span) -> list[Span]:
     """Sentences: a boundary is . ! ? ; followed by space or the end, or a line break."""
     note = whole.note
     spans = []
     start = 0
-    for match in re.finditer(r"[.!?;]+(?=\s|$)|\n+", note):
+    for match in _SENTENCE_BREAK.finditer(note):
+        if (
+            note[match.start() - 2 : match.start() - 1] == " "
+            and note[match.start() - 1 : match.start()].isupper()
+        ):
+            continue  # "Rosa P. trajo…": an initial, not the end of a sentence
+        opening = len(WORD.findall(fold(note[start : match.start()]))) <= 3
+        if (
+            opening
+            and _CODE_BEFORE.search(note, 0, match.start())
+            and note[match.end() :].lstrip()[:1].islower()
+        ):
+            continue  # "TQ 4K9D1. pasó a hormado": the dot closes the code that opens the sentence
         spans.append(whole.part(start, match.start()))
         start = match.end()
     spans.append(whole.part(start, len(note)))
@@ -187,7 +250,8 @@ def strip_span(span: Span) -> Span:
 
 # "treinta y cinco" is one number, not two clauses.
 _CLAUSE_BREAK = re.compile(
-    r",\s*(?:(?:y|e|and|pero|but|then)\s+)?|\s+&\s+|(?<!treinta)(?<!cuarenta)\s+(?:y|e|and|pero|but|then|also|tambien)\s+"
+    r":\s*(?=(?:\d{1,2}|uno|una|one|dos|two|tres|three)\s)"  # "two superfinos: one of 22 rows and one of 30"
+    r"|(?:,|\s+coma\b)\s*(?:(?:y|e|and|pero|but|then)\s+)?|\s+&\s+|(?<!treinta)(?<!cuarenta)\s+(?:y|e|and|pero|but|then|also|tambien)\s+"
     r"|(?:(?<=treinta)|(?<=cuarenta))\s+(?:e|and|pero|but|then|also|tambien)\s+"
 )
 

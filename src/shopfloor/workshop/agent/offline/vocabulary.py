@@ -168,6 +168,18 @@ FUTURE_PATTERNS = [
     r"(?:is|are|am) going to",
     r"going to",
     r"(?:entregar|terminar|pasar|traer|llevar|hacer|tejer|lavar|blanquear|hormar)(?:a|an|e|emos)",
+    # Plans and intentions: "quedó en traer", "pensamos pasarlo", "en un rato", "la próxima vez", "she'll".
+    r"qued\w* en \w+(?:ar|er|ir)(?:lo|la|los|las)?",
+    r"(?:pensamos|pienso|piensa|piensan|planeamos|queremos|quiero|quiere|tenemos que|tengo que|tiene que) "
+    r"\w+(?:ar|er|ir)(?:lo|la|los|las|le)?",
+    r"en un (?:rato|ratito|momento)",
+    r"ahorita (?:le|lo|la|los|las) (?:paso|pasamos|llevo|mando)",
+    r"(?:la )?proxima vez",
+    r"next time",
+    r"\w+'ll",
+    r"(?:i|we|she|he|they) shall",
+    r"(?:plan|plans|planning|want|wants|intend|intends) to",
+    r"(?:hemos|he|has|ha|han|habemos) de \w+(?:ar|er|ir)(?:lo|la|los|las)?",
 ]
 
 # Words that say something did NOT happen ("no pasó", "todavía no", "not bleached yet", "ningún problema").
@@ -479,7 +491,14 @@ FILLER_WORDS = NOISE_WORDS | {
 }  # fmt: skip
 
 # Quantities people say: dozens and pairs.
-DOZEN_WORDS = {"docena": 12, "docenas": 12, "dozen": 12, "dozens": 12}
+# Collectives: how many each one counts ("una docena" 12, "dos docenas" 24, "una veintena" 20).
+DOZEN_WORDS = {
+    "docena": 12, "docenas": 12, "dozen": 12, "dozens": 12, "veintena": 20, "veintenas": 20, "decena": 10,
+    "decenas": 10,
+}  # fmt: skip
+# "otro de 26", "another of 26": one more hat, of its own rows.
+ANOTHER_WORDS = {"otro", "otra", "another"}
+SUM_WORDS = {"mas", "plus"}
 PAIR_WORDS = {"par": 2, "pair": 2, "couple": 2}
 HALF_WORDS = {"media", "medio", "half", "half-a"}
 
@@ -511,6 +530,16 @@ FUZZY_TARGETS = sorted(
     | {w for w in GRADE_WORDS if len(w) >= 7}
     | {w for w in HAT_NOUNS | ROW_WORDS if len(w) >= 6}
 )
+# Spanish stage verbs and nouns whose every form (preterite, gerund, participle, reflexive: "prensaron",
+# "hormándose", "blanqueado") is found by its Snowball stem; the stage's word the reader's tables use.
+STEM_SOURCES: dict[str, str] = {
+    "tejer": "tejido", "tejido": "tejido",
+    "lavar": "lavado", "lavado": "lavado",
+    "blanquear": "blanqueado", "blanqueo": "blanqueo", "azufrar": "azufrado", "azufrado": "azufrado",
+    "hormar": "hormado", "hormado": "hormado", "planchar": "planchado", "planchado": "planchado",
+    "prensar": "planchado", "prensado": "planchado",
+    "terminar": "terminado", "terminado": "terminado", "acabar": "acabado", "acabado": "acabado",
+}  # fmt: skip
 # Words one edit from a target that are ordinary words, never corrected.
 FUZZY_NEVER = {
     "formado",
@@ -541,7 +570,8 @@ FLAG_EXTRA: list[tuple[str, str]] = [
         r"(?:le )?faltan? hileras|(?:muy )?pocas hileras|(?:demasiadas|muchas) hileras para|no (?:es|llega a|alcanza"
         r" (?:a|para)) (?:ser )?(?:super)?fino|no da (?:el|la) (?:grado|talla)|too few rows|not enough rows"
         r"|(?:does not|doesn't|doesnt|do not|don't) have enough rows|no tiene (?:suficientes|las) hileras"
-        r"|(?:isn't|is not|not) really (?:a )?(?:super)?fin[oe]|rows (?:are )?(?:too )?(?:low|few)",
+        r"|(?:isn't|is not|not) really (?:a )?(?:super)?fin[oe]|rows (?:are )?(?:too )?(?:low|few)"
+        r"|no cuadra\w*(?: con (?:el |la |las )?(?:grado|hileras))?|(?:grado|hileras) no cuadra\w*",
     ),
     (
         "too_fast",
@@ -549,8 +579,103 @@ FLAG_EXTRA: list[tuple[str, str]] = [
     ),
     (
         "other",
-        r"mancha\w*|rot[oa]s?|romp\w+|quebrad[oa]s?|torcid[oa]s?|desigual\w*|disparej[oa]s?|suci[oa]s?"
+        r"manch\w*|rot[oa]s?|romp\w+|quebrad[oa]s?|torcid[oa]s?|desigual\w*|disparej[oa]s?|suci[oa]s?"
         r"|quemad[oa]s?|amarillent[oa]s?|deshilachad[oa]s?|suelt[oa]s?|descosid[oa]s?|hongo\w*|moho"
-        r"|uneven|crooked|dirty|burn\w*|yellow\w*|frayed|loose|mould\w*|mold\w*|ripped|cracked|bent|warped|spot\w*",
+        r"|uneven|crooked|dirty|burn\w*|yellow\w*|frayed|loose|mould\w*|mold\w*|ripped|cracked|bent|warped|spot\w*"
+        r"|chuec[oa]s?|rasgad[oa]s?|rajad[oa]s?|despegad[oa]s?|tears?",
     ),
 ]
+
+# Hedges: the person is not sure of what the clause reports ("creo que", "me parece", "maybe", "not sure").
+# Blanked out like an aside, and every event of the sentence gets confidence check (docs/workshop-agent.md,
+# "The three rules").
+HEDGE_PATTERNS = [
+    r"(?:yo )?creo(?: que)?",
+    r"(?:me )?parece(?: que)?",
+    r"capaz(?: que)?",
+    r"quizas?",
+    r"tal vez",
+    r"a lo mejor",
+    r"puede (?:ser )?que",
+    r"supongo(?: que)?",
+    r"me imagino(?: que)?",
+    r"seguramente",
+    r"probablemente",
+    r"no estoy segur[oa]",
+    r"sin estar segur[oa]",
+    r"maybe",
+    r"perhaps",
+    r"probably",
+    r"i (?:think|guess|believe|suppose)",
+    r"(?:i'm |i am |im )?not (?:too |very |really )?sure",
+    r"apparently",
+    r"it seems(?: that| like)?",
+    r"seems like",
+]
+# Reported speech: the note passes on what someone else said ("Rosa dice que…", "says he delivered…"). The
+# event is read, with confidence check.
+REPORT_PATTERNS = [
+    r"(?:dice|dicen|dijo|dijeron|cuenta|conto|comenta|comento|avisa|aviso|asegura) que",
+    r"(?:me|nos|le|les) (?:dijo|dijeron|conto|contaron|aviso|avisaron|comento)",
+    r"(?:dice|dijo|cuenta|conto) (?:el|la|don|dona|dona|senora|senor)? ?\w+(?: \w+)? que",
+    r"segun (?:el|la|don|dona)? ?\w+",
+    r"dizque",
+    r"(?:eso )?(?:dijo|dijeron|dice|dicen)(?= (?:el|la|los|las|don|dona|mi|su) )",
+    r"says",
+    r"said",
+    r"told (?:me|us)",
+    r"tells (?:me|us)",
+    r"according to",
+]
+# A question passed on ("Manuel pregunta si…", "asked whether…"): the whole sentence asks, nothing is reported.
+REPORTED_QUESTION_PATTERNS = [
+    r"pregunt\w* (?:si|que|cuando|donde|cuantos|cuantas|por)",
+    r"(?:quiere|quieren|queria|querian|quisiera) saber",
+    r"asked (?:whether|if|about|when|where)",
+    r"asks (?:whether|if|about|when|where)",
+    r"(?:wants|want|wanted|would like) to know",
+    r"wonder(?:s|ed|ing)? (?:whether|if)",
+]
+# A number said as an estimate or a range ("como tres o cuatro", "unos cinco", "entre 4 y 6", "around six",
+# "a few"): the reader asks for it, never picks one (``NUMBER`` stands for a number's words).
+APPROX_PATTERNS = [
+    r"(?:como|unos|unas|aproximadamente|alrededor de|cerca de|mas o menos|around|about|roughly|approximately"
+    r"|some|like|more or less) NUMBER(?: ?(?:o|u|or|a|-) ?NUMBER)?",
+    r"\d{1,2} ?- ?\d{1,2}",
+    r"NUMBER (?:o|u|or) NUMBER",
+    r"(?:entre|between) NUMBER (?:y|e|and|a) NUMBER",
+    r"(?:unos|unas) (?:cuantos|cuantas|pocos|pocas)",
+    r"(?:algunos|algunas|varios|varias|a few|a couple or so|several|some)",
+]
+
+# Words that point back at hats the same note named, in order (docs/workshop-agent.md, class 7): which of
+# them each one means. "one_of" asks with them as choices.
+REFERENCE_PATTERNS: list[tuple[str, str]] = [
+    (
+        "one_of",
+        r"(?:uno|una|alguno|alguna) de (?:ellos|ellas|esos|esas|los dos|las dos)|one of (?:them|those|the two)|either",
+    ),
+    (
+        "both",
+        r"(?:a )?(?:los|las) dos(?!\s+(?:fin|super|est|stand|somb|cuerp|piez|de\b)\w*)|ambos|ambas|both(?: of them)?|the two of them|(?:todos|todas) (?:ellos|ellas)",
+    ),
+    ("first", r"el primero|la primera|the first(?: one)?|the former"),
+    ("second", r"el segundo|la segunda|the second(?: one)?"),
+    ("last", r"el ultimo|la ultima|the last(?: one)?|the latter"),
+    (
+        "same",
+        r"ese mismo|esa misma|el mismo|la misma|the same(?: one| hat)?|that (?:same )?one|ese también|that hat",
+    ),
+]
+
+# Injected frames: text dressed as a system or admin turn. From an opener to its closer (or to the end of the
+# opener's sentence) everything is an ignored instruction; what follows the frame is data as usual.
+FRAME_OPENERS = [
+    r"(?:<|&lt;)\|im_start\|>",  # the reader sees the note with < escaped
+    r"#{2,}\s*(?:system|sistema|admin|instructions?|instrucciones)\s*#{2,}",
+    r"\[(?:admin|system|sistema|root|developer|dev)\]\s*:?",
+]
+FRAME_CLOSERS = [r"(?:<|&lt;)\|im_end\|>", r"#{2,}\s*(?:end|fin)\s*#{2,}", r"\[/(?:admin|system|sistema)\]"]
+# Past forms that report a stage change in a clause after an order ("…, la Carmen entregó dos finos"):
+# an order never takes a report said after it in a clause of its own.
+PAST_MOVE_VERBS = {"pasaron", "moved", "lavaron", "blanquearon", "hormaron", "plancharon", "prensaron"}
