@@ -15,7 +15,9 @@ _REQUEST_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 SECURITY_HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"x-frame-options", b"DENY"),
-    (b"referrer-policy", b"no-referrer"),
+    # same-origin, not no-referrer: under no-referrer a browser sends ``Origin: null`` with a same-site form
+    # post, and the sign-in form's Origin check (docs/security.md) could not tell our own form from a foreign one.
+    (b"referrer-policy", b"same-origin"),
     (b"cross-origin-opener-policy", b"same-origin"),
     (
         b"content-security-policy",
