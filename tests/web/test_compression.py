@@ -56,6 +56,8 @@ def test_a_page_links_static_files_by_content_hash_and_they_are_kept_for_good(cl
         "/workshop/static/app.css": SRC / "workshop" / "pages" / "static" / "app.css",
         "/workshop/static/app.js": SRC / "workshop" / "pages" / "static" / "app.js",
         "/workshop/static/favicon.svg": SRC / "workshop" / "pages" / "static" / "favicon.svg",
+        "/workshop/static/icon-192.png": SRC / "workshop" / "pages" / "static" / "icon-192.png",
+        "/workshop/static/outbox.js": SRC / "workshop" / "pages" / "static" / "outbox.js",
         "/workshop/static/vendor/htmx-2.0.11.min.js": SRC
         / "web"
         / "static"

@@ -51,7 +51,13 @@ def test_every_workshop_operation_documents_its_statuses(app: FastAPI):
 def test_the_agent_and_apply_routes_document_their_request_bodies(app: FastAPI):
     doc = document(app, "/workshop")
     agent = doc["paths"][AGENT]["post"]["requestBody"]["content"]["application/json"]["schema"]
-    assert agent["required"] == ["note"] and set(agent["properties"]) == {"note", "input_mode", "hat_tag"}
+    assert agent["required"] == ["note"] and set(agent["properties"]) == {
+        "note",
+        "input_mode",
+        "hat_tag",
+        "idempotency_key",  # the outbox's key (docs/workshop.md, "Idempotency keys")
+        "said_at",
+    }
     apply = doc["paths"]["/functions/v1/apply-proposals"]["post"]["requestBody"]["content"]
     assert "application/json" in apply
 
