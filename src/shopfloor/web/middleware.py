@@ -15,8 +15,8 @@ _REQUEST_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 SECURITY_HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"x-frame-options", b"DENY"),
-    # same-origin, not no-referrer: under no-referrer a browser sends ``Origin: null`` with a same-site form
-    # post, and the sign-in form's Origin check (docs/security.md) could not tell our own form from a foreign one.
+    # same-origin, not no-referrer: our own form posts keep their real Origin (under no-referrer a browser sends
+    # ``Origin: null``, which an Origin check cannot tell from a foreign page), and other sites still get nothing.
     (b"referrer-policy", b"same-origin"),
     (b"cross-origin-opener-policy", b"same-origin"),
     (
