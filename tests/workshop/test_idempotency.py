@@ -205,7 +205,7 @@ def test_the_notes_page_sends_a_note_once_and_never_as_someone_else(client: Test
         headers=headers,
     )
     assert long.headers["x-note-outcome"] == "refused"
-    assert "Una nota debe tener de 1 a 1000 caracteres." in long.text
+    assert "Escriba una nota de 1 a 1000 caracteres." in long.text
     # The admin's run page shows when the note was said beside when it arrived.
     login(client, "admin@taller.example")
     page = client.get(f"/workshop/runs/{run.id}")
