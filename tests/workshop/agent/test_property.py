@@ -400,11 +400,26 @@ def test_an_event_said_in_doubt_never_gets_a_high_card(agent_world, before, even
     end = start + len(said)
     body = {"note": note, "input_mode": "voice" if voice else "typed"}
     response = run_agent(agent_world, ANA, body, OfflineReader(), "req_doubtful0000", 10**9)
+    inside = []
     for card in response["proposals"]:
         found = [m.start() for m in re.finditer(re.escape(card["quote"]), note)]
         if not found or any(not start <= at < end for at in found):
             continue  # a card of another sentence of the note (or words said there too)
-        assert card["confidence"] != "high", (kind, note, card)
+        inside.append((found[0], card))
+    if kind in {"hedge", "reported"} and inside:
+        # A hedge or a report lowers the event whose words hold it, or else the nearest one; the other events
+        # of the sentence keep their own ("creo que … tiene una mancha, pero igual pásalo a terminado": the
+        # move is an order, docs/workshop-agent.md, "The three rules" 2).
+        held = sorted(
+            (note.find(e.quote), e.quote) for e in read_note(note).events if start <= note.find(e.quote) < end
+        )
+        nearest = (held[-1] if said.endswith(", not sure") else held[0])[1] if held else None
+        for _, card in inside:
+            if card["quote"] == nearest:
+                assert card["confidence"] != "high", (kind, note, card)
+    for _, card in inside:
+        if kind not in {"hedge", "reported"}:
+            assert card["confidence"] != "high", (kind, note, card)
         if kind in {"future", "asked"}:
             raise AssertionError(f"a {kind} event made a card: {note!r} {card}")
         if kind == "range" and card["type"] == "create_hat":
