@@ -68,13 +68,16 @@ def test_serve_with_two_workers_shares_the_store_and_the_session_key(tmp_path):
     server = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     try:
         base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 60
+        # Two workers import both apps; on a loaded two-core machine that has taken over a minute (the browser
+        # harness waits 120 s for the same reason). A server that exits fails at once.
+        deadline = time.monotonic() + 120
         while True:
             try:
                 if httpx2.get(f"{base}/healthz", timeout=1).status_code == 200:
                     break
             except httpx2.TransportError:
                 pass
+            assert server.poll() is None, f"the server exited with {server.returncode}"
             assert time.monotonic() < deadline, "the server did not start"
             time.sleep(0.2)
         headers = {"authorization": f"Bearer {token}"}

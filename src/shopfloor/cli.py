@@ -67,6 +67,9 @@ def serve(
         host=bind_host,
         port=bind_port,
         workers=processes,
+        # The supervisor kills a worker that does not answer its ping within this many seconds; on a loaded
+        # two-core machine workers still busy starting both apps were seen missing uvicorn's 5 s and replaced.
+        timeout_worker_healthcheck=30,
         log_level="warning",
         **limits,
     )
