@@ -15,7 +15,7 @@ from shopfloor.web.errors import ApiError
 from shopfloor.workshop import domain
 from shopfloor.workshop.agent.offline import OfflineReader
 from shopfloor.workshop.agent.persistence import StoreAgentStore
-from shopfloor.workshop.agent.run import run_agent
+from shopfloor.workshop.agent.run import ORPHANED_AFTER, RunRow, run_agent
 from shopfloor.workshop.sample import WORKSHOP_A, WORKSHOP_B
 from shopfloor.workshop.store import Store
 from shopfloor.workshop.store import models as m
@@ -144,6 +144,26 @@ def test_a_key_whose_run_is_still_going_is_busy(store: Store, owner: Store) -> N
         worker.join(10)
     assert send(store, ANA, body) == answers[0]
     assert len(runs_with(owner, WORKSHOP_A, "busy-key-00001")) == 1
+
+
+@pytest.mark.parametrize("age", [timedelta(minutes=10), timedelta(hours=3)])
+def test_a_key_whose_run_a_killed_process_left_running_is_free_again(
+    store: Store, owner: Store, age: timedelta
+) -> None:
+    # The process inserted its ``running`` row and was killed: nothing will ever finish that run. Past the run
+    # budget the key is free again (within the hourly window and long after it, before any periodic sweep).
+    key = f"killed-key-{age.seconds:05d}"
+    long_ago = datetime.now(UTC) - ORPHANED_AFTER - age
+    row = RunRow("run-killed-" + key, ANA, NOTE, "typed", None, "req_killed", "offline", long_ago, key)
+    assert StoreAgentStore(store).insert_run(row, [], limit=20, window=timedelta(hours=1)) is True
+    again = send(store, ANA, {"note": NOTE, "idempotency_key": key})
+    assert again["run_id"] != row.run_id and again["proposals"]
+    [keyed] = runs_with(owner, WORKSHOP_A, key)
+    assert keyed.id == again["run_id"] and keyed.status == "proposed"
+    with owner.transaction(WORKSHOP_A, write=False) as s:
+        killed = s.get(m.AgentRun, row.run_id)
+        assert killed is not None and killed.status == "failed" and killed.idempotency_key is None
+        assert killed.error is not None and killed.error["type"] == "interrupted"
 
 
 @pytest.mark.parametrize(
