@@ -12,9 +12,10 @@ import textwrap
 import time
 from datetime import date
 
+import pytest
 from sqlalchemy import create_engine, text
 
-from shopfloor.agent.budget import to_nano
+from shopfloor.agent.budget import BudgetExhausted, to_nano
 from shopfloor.agent.spend import METADATA, LedgerBudget, SqlLedger
 
 TODAY = date(2026, 12, 2)
@@ -57,6 +58,16 @@ def test_a_sigkill_mid_call_releases_the_hold_after_the_lease(tmp_path):
     assert standing(engine) == (0, HOLD_NANO)  # the dead process's hold is still there
     # Within the lease a second call is refused: 0.0006 held + 0.0006 > the $0.001 cap.
     ledger = SqlLedger(engine, lease_s=1.0)
+    capped = LedgerBudget(ledger, "workshop", "ws-a", 0.001, today=lambda: TODAY)
+    with pytest.raises(BudgetExhausted) as refused:
+        capped.reserve(FLASH, 976, 1000)
+    assert (refused.value.cap_usd, refused.value.spent_usd) == (0.001, 0.0)
+    assert str(refused.value) == (
+        "The monthly model budget is spent: $0.000600 of $0.001000 is used or held for calls in progress, "
+        "and this call could cost up to $0.000600; no call was made."
+    )
+    assert standing(engine) == (0, HOLD_NANO)  # the refusal held nothing
+    # Under a higher cap the second call fits beside the dead hold.
     budget = LedgerBudget(ledger, "workshop", "ws-a", 0.0013, today=lambda: TODAY)
     first = budget.reserve(FLASH, 976, 1000)
     assert first is not None and standing(engine) == (0, 2 * HOLD_NANO)
