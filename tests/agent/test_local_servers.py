@@ -7,10 +7,13 @@ up; the rest fail as a provider error (the apps' ``model_error``) whose message 
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
+
 import pytest
 
 from shopfloor.agent.loop import LoopLimits, Outcome, run_loop
-from shopfloor.agent.providers import make_provider
+from shopfloor.agent.providers import chat_completions_provider, make_provider
 from shopfloor.agent.providers.base import ModelRequest, ProviderError, UserText
 from shopfloor.agent.providers.profiles.chat_completions import SERVER_PROFILES, ServerProfile
 from shopfloor.agent.trace import Trace
@@ -131,6 +134,28 @@ def test_a_prompt_the_context_cannot_hold_is_refused_before_the_call(registry):
         with pytest.raises(ProviderError, match="SHOPFLOOR_SERVER_CONTEXT_TOKENS"):
             provider.complete(ModelRequest(SYSTEM, registry.specs(), [UserText(NOTE)], 8000, 10.0))
     assert server.seen.bodies == []
+
+
+def test_the_request_is_measured_only_when_the_context_is_known(registry, monkeypatch):
+    # Serializing the whole request to measure it costs a copy of every message on every call: only a known
+    # context size needs the measure.
+    measured: list[object] = []
+
+    class CountingJson:
+        @staticmethod
+        def dumps(obj: object, **options: object) -> str:
+            if isinstance(obj, dict) and "messages" in obj:
+                measured.append(obj)
+            return json.dumps(obj, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(chat_completions_provider, "json", CountingJson)
+    request = ModelRequest(SYSTEM, registry.specs(), [UserText(NOTE)], 8000, 10.0)
+    for name in SERVER_PROFILES:
+        assert chat_completions_provider.build_params(request, SERVER_PROFILES[name])["max_tokens"] == 8000
+    assert measured == []
+    known = replace(SERVER_PROFILES["openai"], context_tokens=8192)
+    assert chat_completions_provider.build_params(request, known)["max_tokens"] < 8000
+    assert len(measured) == 1
 
 
 def test_output_budget_arithmetic():

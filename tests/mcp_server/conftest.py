@@ -43,8 +43,11 @@ def store(workshop_db: Path) -> Iterator[Store]:
 
 @pytest.fixture
 def env(workshop_db: Path, records: Path, tmp_path: Path) -> dict[str, str]:
-    """The environment a ``shopfloor mcp`` process reads its settings from (nothing else of ours)."""
-    keep = {k: v for k, v in os.environ.items() if not k.startswith("SHOPFLOOR_")}
+    """The environment a ``shopfloor mcp`` process reads its settings from: nothing else of ours, and no
+    provider's key (a developer's ``*_API_KEY`` must never let a test make a live call)."""
+    keep = {
+        k: v for k, v in os.environ.items() if not k.startswith("SHOPFLOOR_") and not k.endswith("_API_KEY")
+    }
     return {
         **keep,
         "SHOPFLOOR_WORKSHOP_DB": f"sqlite:///{workshop_db}",

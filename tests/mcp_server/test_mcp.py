@@ -37,10 +37,33 @@ CLIENT_INFO = types.Implementation(name="pytest-desk", version="1.0")
 NOTE = "El TQ-7F3K2 pasó a lavado."
 QUESTION = {"question": "why was second shift slow", "day": "2026-09-16", "shift": 2, "include": "shift"}
 SHIFT_ONE = {"day": "2026-09-16", "shift": 1, "include": "shift"}
-# Every tool the server should offer, written out: the investigator's read tools but render_chart (a chart
-# draws over one investigation's results), ask, the workshop's three reads and propose_from_note.
+# Every tool the server should offer, written out (never read from the registry under test): the
+# investigator's 23 read tools (not render_chart: a chart draws over one investigation's results), ask, the
+# workshop's three reads and propose_from_note (docs/mcp.md). A tool added to a catalog must be added here.
 EXPECTED_TOOLS = {
-    *(t.name for t in model_registry() if t.name != "render_chart"),
+    "compare_periods",
+    "get_downtime_breakdown",
+    "get_downtime_pareto",
+    "get_downtime_review",
+    "get_grade_totals",
+    "get_opportunities",
+    "get_order_matrix",
+    "get_overrun",
+    "get_period_kpis",
+    "get_quality_breakdown",
+    "get_rankings",
+    "get_rollstock",
+    "get_setup_matrix",
+    "get_shift_dollars",
+    "get_shift_kpis",
+    "get_shift_notes",
+    "get_shift_overview",
+    "get_speed_opportunity",
+    "get_speed_variance",
+    "get_stops_profile",
+    "get_trend",
+    "get_waste_breakdown",
+    "get_wet_end_performance",
     "ask",
     "find_weaver",
     "find_hats",
@@ -185,6 +208,21 @@ def test_stdio_lists_reads_asks_proposes_and_refuses(env, tmp_path, store, mode)
             await propose(client, store)
 
     run(scenario)
+
+
+@pytest.fixture
+def developer_keys(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """A developer's shell with provider keys set (set before ``env`` is built from it)."""
+    names = ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "SOME_NEW_PROVIDER_API_KEY"]
+    for name in names:
+        monkeypatch.setenv(name, "sk-developer-key-not-for-tests")
+    return names
+
+
+def test_the_servers_environment_holds_no_provider_key(developer_keys, env):
+    assert [name for name in developer_keys if name in env] == []
+    assert "sk-developer-key-not-for-tests" not in env.values()
+    assert env["SHOPFLOOR_MODEL"] == "offline" and "PATH" in env
 
 
 def test_stdio_refuses_an_unknown_user(env, tmp_path):

@@ -256,6 +256,28 @@ def test_bad_input_changes_nothing(client: TestClient, store: Store, owner: Stor
     assert snapshot(owner) == after_first
 
 
+def test_a_bad_note_field_is_the_plain_envelope_and_changes_nothing(client: TestClient, owner: Store) -> None:
+    h = bearer(client, "ana@taller.example")
+    before = snapshot(owner)
+    cases = [
+        ({"note": "   "}, "note must be 1 to 1000 characters after trimming."),
+        ({"note": "hola", "hat_tag": "sombrero"}, "hat_tag must be a hat code like TQ-7F3K2."),
+        ({"note": "hola", "hat_tag": "TQ-7F3K8"}, "No hat TQ-7F3K8 in this workshop."),
+        ({"note": "hola", "said_at": "ayer"}, "said_at must be an ISO 8601 time with an offset."),
+    ]
+    for body, message in cases:
+        r = client.post("/workshop/functions/v1/workshop-agent", json=body, headers=h)
+        answer = assert_envelope(r, 400, "bad_request")
+        # The field a page reads stays in the server: the body is the envelope alone, with its message.
+        assert set(answer) == {"error"} and answer["error"]["message"] == message, body
+    # Only the refusals' log rows are new (docs/workshop-agent.md, "One run"): no run, no card, no record.
+    after = snapshot(owner)
+    earlier = before.pop("app_logs")
+    logged = [row for row in after.pop("app_logs") if row not in earlier]
+    assert [row[4] for row in logged] == ["agent.run.error"] * len(cases)
+    assert after == before
+
+
 def test_repeated_failed_sign_ins_are_throttled(client: TestClient) -> None:
     wrong = {"email": "ana@taller.example", "password": "not-her-password"}
     for _ in range(5):

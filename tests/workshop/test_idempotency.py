@@ -11,11 +11,11 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from shopfloor.agent.providers.scripted import ScriptedProvider, text_turn
-from shopfloor.web.errors import ApiError
+from shopfloor.web.errors import ApiError, BodyError
 from shopfloor.workshop import domain
 from shopfloor.workshop.agent.offline import OfflineReader
 from shopfloor.workshop.agent.persistence import StoreAgentStore
-from shopfloor.workshop.agent.run import run_agent
+from shopfloor.workshop.agent.run import ORPHANED_AFTER, RunRow, run_agent
 from shopfloor.workshop.sample import WORKSHOP_A, WORKSHOP_B
 from shopfloor.workshop.store import Store
 from shopfloor.workshop.store import models as m
@@ -146,26 +146,47 @@ def test_a_key_whose_run_is_still_going_is_busy(store: Store, owner: Store) -> N
     assert len(runs_with(owner, WORKSHOP_A, "busy-key-00001")) == 1
 
 
+@pytest.mark.parametrize("age", [timedelta(minutes=10), timedelta(hours=3)])
+def test_a_key_whose_run_a_killed_process_left_running_is_free_again(
+    store: Store, owner: Store, age: timedelta
+) -> None:
+    # The process inserted its ``running`` row and was killed: nothing will ever finish that run. Past the run
+    # budget the key is free again (within the hourly window and long after it, before any periodic sweep).
+    key = f"killed-key-{age.seconds:05d}"
+    long_ago = datetime.now(UTC) - ORPHANED_AFTER - age
+    row = RunRow("run-killed-" + key, ANA, NOTE, "typed", None, "req_killed", "offline", long_ago, key)
+    assert StoreAgentStore(store).insert_run(row, [], limit=20, window=timedelta(hours=1)) is True
+    again = send(store, ANA, {"note": NOTE, "idempotency_key": key})
+    assert again["run_id"] != row.run_id and again["proposals"]
+    [keyed] = runs_with(owner, WORKSHOP_A, key)
+    assert keyed.id == again["run_id"] and keyed.status == "proposed"
+    with owner.transaction(WORKSHOP_A, write=False) as s:
+        killed = s.get(m.AgentRun, row.run_id)
+        assert killed is not None and killed.status == "failed" and killed.idempotency_key is None
+        assert killed.error is not None and killed.error["type"] == "interrupted"
+
+
 @pytest.mark.parametrize(
-    ("fields", "key", "message"),
+    ("fields", "key", "field", "message"),
     [
-        ({"idempotency_key": "short"}, None, "8 to 80"),
-        ({"idempotency_key": "has space in it"}, None, "8 to 80"),
-        ({"idempotency_key": 12345678}, None, "must be a string"),
-        ({"idempotency_key": "body-key-0001"}, "header-key-0001", "differ"),
-        ({"said_at": "yesterday"}, None, "ISO 8601"),
-        ({"said_at": "2026-11-30T09:15:00"}, None, "offset"),
-        ({"said_at": (datetime.now(UTC) + timedelta(hours=1)).isoformat()}, None, "30 days"),
-        ({"said_at": (datetime.now(UTC) - timedelta(days=31)).isoformat()}, None, "30 days"),
+        ({"idempotency_key": "short"}, None, "idempotency_key", "8 to 80"),
+        ({"idempotency_key": "has space in it"}, None, "idempotency_key", "8 to 80"),
+        ({"idempotency_key": 12345678}, None, "idempotency_key", "must be a string"),
+        ({"idempotency_key": "body-key-0001"}, "header-key-0001", "idempotency_key", "differ"),
+        ({"said_at": "yesterday"}, None, "said_at", "ISO 8601"),
+        ({"said_at": "2026-11-30T09:15:00"}, None, "said_at", "offset"),
+        ({"said_at": (datetime.now(UTC) + timedelta(hours=1)).isoformat()}, None, "said_at", "30 days"),
+        ({"said_at": (datetime.now(UTC) - timedelta(days=31)).isoformat()}, None, "said_at", "30 days"),
     ],
 )
 def test_bad_keys_and_times_are_400_and_write_no_run(
-    store: Store, owner: Store, fields: dict[str, object], key: str | None, message: str
+    store: Store, owner: Store, fields: dict[str, object], key: str | None, field: str, message: str
 ) -> None:
     before = count_runs(owner, WORKSHOP_A)
-    with pytest.raises(ApiError) as refused:
+    with pytest.raises(BodyError) as refused:
         send(store, ANA, {"note": NOTE, **fields}, key=key)
-    assert refused.value.status == 400 and message in refused.value.message
+    assert (refused.value.status, refused.value.code, refused.value.field) == (400, "bad_request", field)
+    assert message in refused.value.message
     assert count_runs(owner, WORKSHOP_A) == before
 
 
@@ -206,6 +227,24 @@ def test_the_notes_page_sends_a_note_once_and_never_as_someone_else(client: Test
     )
     assert long.headers["x-note-outcome"] == "refused"
     assert "Escriba una nota de 1 a 1000 caracteres." in long.text
+    # Each refused field has its own sentence, whatever else the note carries (a good hat tag here).
+    refusals = {
+        "said_at": (
+            {"said_at": "2020-01-01T00:00:00+00:00"},
+            "No se acepta la hora en que se dijo esta nota",
+        ),
+        "hat_tag": ({"hat_tag": "sombrero"}, "Una etiqueta de sombrero se ve así: TQ-7F3K2."),
+        "hat": ({"hat_tag": "tq-7f3k8"}, "No hay un sombrero TQ-7F3K8 en este taller."),
+        "note": ({"note": "   "}, "Escriba una nota de 1 a 1000 caracteres."),
+    }
+    for n, (fields, sentence) in enumerate(refusals.values()):
+        sent = client.post(
+            "/workshop/notes",
+            data={**form, "hat_tag": "TQ-7F3K2", "idempotency_key": f"page-key-1{n}", **fields},
+            headers=headers,
+        )
+        assert sent.headers["x-note-outcome"] == "refused" and sentence in sent.text, fields
+        assert runs_with(owner, WORKSHOP_A, f"page-key-1{n}") == []
     # The admin's run page shows when the note was said beside when it arrived.
     login(client, "admin@taller.example")
     page = client.get(f"/workshop/runs/{run.id}")

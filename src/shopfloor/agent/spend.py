@@ -123,9 +123,13 @@ _SETTLE_MONTH = text(
     "WHERE app = :app AND tenant = :tenant AND month = :month"
 )
 
-# Expired leases of one tenant's month: closed with an unknown cost, their hold charged as spent.
+# Expired leases of one tenant: closed with an unknown cost, their hold charged as spent in the month that
+# held it. Read in this month and in every earlier month still holding money (a lease open across a month
+# boundary is released by the next call, whenever it comes), through the month index, never the whole history.
 _EXPIRED = text(
-    "SELECT id, reserved_nano FROM spend_calls WHERE app = :app AND tenant = :tenant AND month = :month "
+    "SELECT id, month, reserved_nano FROM spend_calls WHERE app = :app AND tenant = :tenant "
+    "AND (month = :month OR month IN (SELECT m.month FROM spend_months m "
+    "WHERE m.app = :app AND m.tenant = :tenant AND m.reserved_nano > 0)) "
     "AND charged_nano IS NULL AND created_at < :before"
 )
 
@@ -238,13 +242,18 @@ class SqlLedger:
         raise BudgetExhausted(message, cap_usd, to_usd(spent))
 
     def _release_expired(self, conn: Connection, keys: dict[str, Any]) -> None:
-        """Close the tenant's open calls older than the lease (their process died mid-call)."""
+        """Close the tenant's open calls older than the lease (their process died mid-call), each in its own
+        month."""
         now = datetime.now(UTC)
         before = now - timedelta(seconds=self.lease_s)
-        for call_id, reserved in conn.execute(_EXPIRED, {**keys, "before": before}).all():
+        tenant = {"app": keys["app"], "tenant": keys["tenant"]}
+        expired = conn.execute(_EXPIRED, {**tenant, "month": keys["month"], "before": before}).all()
+        for call_id, month, reserved in expired:
             closed = conn.execute(_CLOSE_CALL, {"id": call_id, "cost": None, "charged": reserved, "now": now})
             if closed.rowcount == 1:
-                conn.execute(_SETTLE_MONTH, {**keys, "reserved": reserved, "charged": reserved})
+                conn.execute(
+                    _SETTLE_MONTH, {**tenant, "month": month, "reserved": reserved, "charged": reserved}
+                )
                 log.warning(
                     "agent.spend.lease_expired",
                     extra={

@@ -57,6 +57,16 @@ class ApiError(Exception):
         self.extra = extra
 
 
+class BodyError(ApiError):
+    """A request body field that fails its rule: 400 ``bad_request`` with a plain message, the same envelope as
+    any :class:`ApiError`; ``field`` names the field, so a page can say why in its own language without reading
+    the message."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(400, "bad_request", message)
+        self.field = field
+
+
 def envelope(
     status: int,
     code: str,

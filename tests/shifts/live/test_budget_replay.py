@@ -64,7 +64,6 @@ def cited_queries(answer) -> set[int]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("provider", PROVIDERS)
-@pytest.mark.slow
 def test_the_cap_stops_a_live_planner_between_calls(conn, tmp_path, provider):
     # First the whole run under a generous cap, to learn what the ledger holds for the first call (its worst
     # case); then a fresh month whose cap lets that call through but not, after its real cost, the next one.

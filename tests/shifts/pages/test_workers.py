@@ -39,7 +39,6 @@ def cmdline(pid: int) -> str:
 
 @pytest.mark.slow
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads the process table from /proc")
-@pytest.mark.slow
 def test_a_killed_server_leaves_no_worker_processes(tmp_path: Path):
     store = build_store(tmp_path / "shifts.duckdb")
     port = free_port()

@@ -296,3 +296,19 @@ def test_the_reading_is_in_the_runs_trace():
 def test_a_flags_words_are_the_report_not_the_hat_reference(note, words):
     (event,) = [e for e in read_note(note).events if e.kind == "flag"]
     assert event.flag_words == words
+
+
+def test_one_hat_asked_about_is_one_hat_in_the_summary(agent_store):
+    note = {"note": "Carmen entregó 1 fino"}
+    spanish = run_agent(agent_store, ANA, note, OfflineReader(), "req_es1000000000", 100, language="es")
+    assert spanish["summary"] == (
+        "Entendí: Carmen Quizhpi entregó 1 sombrero fino (pregunté cuántas hileras tiene). "
+        "Preparé 1 acción para revisar."
+    )
+    english = run_agent(
+        agent_store, ANA, {"note": "Carmen delivered 1 fino"}, OfflineReader(), "req_en1000000000", 100
+    )
+    assert english["summary"] == (
+        "I understood: Carmen Quizhpi delivered 1 Fino hat (I asked the rows per inch). "
+        "I prepared 1 action for review."
+    )

@@ -12,7 +12,7 @@ from sqlalchemy import event, func, select
 from shopfloor.agent.loop import LoopLimits
 from shopfloor.agent.providers.base import ModelRequest, ProviderError, StopReason
 from shopfloor.agent.providers.scripted import ScriptedProvider, text_turn, tool_turn
-from shopfloor.web.errors import ApiError
+from shopfloor.web.errors import ApiError, BodyError
 from shopfloor.workshop.agent.offline import OfflineReader
 from shopfloor.workshop.agent.run import SOURCE, fallback_summary, run_agent
 from shopfloor.workshop.store import models as m
@@ -268,22 +268,26 @@ def test_a_crash_leaves_the_run_failed(agent_store, raw_store):
 
 
 @pytest.mark.parametrize(
-    ("body", "message"),
+    ("body", "field", "message"),
     [
-        ({"note": "   "}, "note must be 1 to 1000 characters after trimming."),
-        ({"note": "x" * 1001}, "note must be 1 to 1000 characters after trimming."),
-        ({"note": 5}, "note must be a string."),
-        ({"note": "hola", "input_mode": "video"}, 'input_mode must be "voice" or "typed".'),
-        ({"note": "hola", "hat_tag": "sombrero"}, "hat_tag must be a hat code like TQ-7F3K2."),
-        ({"note": "hola", "hat_tag": "TQ-7F3K8"}, "No hat TQ-7F3K8 in this workshop."),
-        ({"note": "hola", "admin": True}, "Unknown field(s): admin."),
+        ({"note": "   "}, "note", "note must be 1 to 1000 characters after trimming."),
+        ({"note": "x" * 1001}, "note", "note must be 1 to 1000 characters after trimming."),
+        ({"note": 5}, "note", "note must be a string."),
+        ({"note": "hola", "input_mode": "video"}, "input_mode", 'input_mode must be "voice" or "typed".'),
+        ({"note": "hola", "hat_tag": "sombrero"}, "hat_tag", "hat_tag must be a hat code like TQ-7F3K2."),
+        ({"note": "hola", "hat_tag": "TQ-7F3K8"}, "hat", "No hat TQ-7F3K8 in this workshop."),
+        ({"note": "hola", "said_at": "ayer"}, "said_at", "said_at must be an ISO 8601 time with an offset."),
+        ({"note": "hola", "admin": True}, None, "Unknown field(s): admin."),
     ],
 )
-def test_validation_errors_log_and_create_no_run(agent_store, raw_store, body, message):
+def test_validation_errors_log_and_create_no_run(agent_store, raw_store, body, field, message):
     provider = ScriptedProvider([])
     with pytest.raises(ApiError) as caught:
         run_agent(agent_store, ANA, body, provider, "req_badbadbadbad", rate_limit_per_hour=20)
-    assert (caught.value.status, caught.value.message) == (400, message)
+    assert (caught.value.status, caught.value.code, caught.value.message) == (400, "bad_request", message)
+    # A field's error names the field (a page says why by it); a body that is wrong as a whole names none.
+    assert getattr(caught.value, "field", None) == field
+    assert isinstance(caught.value, BodyError) == (field is not None)
     assert runs(raw_store) == []
     assert provider.requests == []
     (row,) = logs(raw_store)

@@ -121,7 +121,8 @@ class ChatCompletionsProvider:
 
 def build_params(request: ModelRequest, server: ServerProfile = SERVER_PROFILES["openai"]) -> dict[str, Any]:
     """The body of one Chat Completions call, without ``model``: strict tools and ``tool_choice`` as the
-    ``server`` profile allows, ``max_tokens`` bounded by what its context leaves after the prompt."""
+    ``server`` profile allows, ``max_tokens`` bounded by what its context leaves after the prompt (measured
+    only when the profile knows its context size)."""
     messages = build_messages(request)
     params: dict[str, Any] = {"messages": messages}
     if request.tools:
@@ -138,6 +139,10 @@ def build_params(request: ModelRequest, server: ServerProfile = SERVER_PROFILES[
         params["tools"] = tools
         if server.tool_choice:
             params["tool_choice"] = "auto"
+    if server.context_tokens is None:
+        # No context size known: max_tokens as the loop asks, and the request is not serialized to measure it.
+        params["max_tokens"] = request.max_tokens
+        return params
     prompt_bytes = len(json.dumps(params, ensure_ascii=False).encode())
     budget = server.output_budget(prompt_bytes, request.max_tokens)
     if budget is None:

@@ -133,6 +133,17 @@ _FAIL_USERS_ORPHANS = (
     )
     .values(_ORPHAN_VALUES)
 )
+# The run an idempotency key names, when a crash left it ``running`` (read through the unique key index).
+_FAIL_KEYED_ORPHAN = (
+    update(RUNS)
+    .where(
+        RUNS.c.workshop_id == bindparam("b_workshop_id"),
+        RUNS.c.idempotency_key == bindparam("b_key"),
+        RUNS.c.status == "running",
+        RUNS.c.created_at < _CUTOFF,
+    )
+    .values(_ORPHAN_VALUES)
+)
 _FAIL_WORKSHOPS_ORPHANS = (
     update(RUNS)
     .where(
@@ -357,14 +368,22 @@ class StoreAgentStore:
         with self.store.writing(actor.workshop_id) as conn:
             if not self.store.is_sqlite:
                 conn.execute(_USER_LOCK, {"u": actor.user_id})
+            # The sweep comes before the key lookup: a run whose process was killed is failed first, so its
+            # key is given up below instead of answering "in progress" for ever.
+            orphans = _orphan_params(now)
+            sweep = {"b_workshop_id": actor.workshop_id, "b_user_id": actor.user_id, "b_since": now - window}
+            conn.execute(_FAIL_USERS_ORPHANS, {**sweep, **orphans})
             if row.idempotency_key is not None:
+                # The key's own run may be older than the window the user's sweep reads.
+                conn.execute(
+                    _FAIL_KEYED_ORPHAN,
+                    {"b_workshop_id": actor.workshop_id, "b_key": row.idempotency_key, **orphans},
+                )
                 keyed = self._keyed(conn, row)
                 if keyed is not None and keyed.status not in _RERUNNABLE:
                     return keyed
                 if keyed is not None:
                     conn.execute(_RELEASE_KEY, {"b_workshop_id": actor.workshop_id, "b_id": keyed.run_id})
-            sweep = {"b_workshop_id": actor.workshop_id, "b_user_id": actor.user_id, "b_since": now - window}
-            conn.execute(_FAIL_USERS_ORPHANS, {**sweep, **_orphan_params(now)})
             recent = int(conn.execute(_RECENT_RUNS, params).scalar() or 0)
             if recent >= limit:
                 recent -= int(conn.execute(_RECENT_INTERRUPTED, params).scalar() or 0)

@@ -23,7 +23,7 @@ from shopfloor.agent.loop import LoopLimits, LoopOutcome, Outcome, run_loop
 from shopfloor.agent.providers.base import Provider
 from shopfloor.agent.trace import Trace
 from shopfloor.logs import get_logger
-from shopfloor.web.errors import ApiError
+from shopfloor.web.errors import ApiError, BodyError
 from shopfloor.workshop import domain
 from shopfloor.workshop.agent.context import BufferedProposal, RunContext, SeenHat, WorkshopReads
 from shopfloor.workshop.agent.prompt import (
@@ -196,7 +196,8 @@ class RunLogger:
 
 def validate_body(body: Any) -> UserMessage:
     """The request body checked as the contract says (docs/workshop-agent.md, "Contract"), as the run's first
-    user message; raises a 400 ``ApiError`` with a plain message."""
+    user message; raises a 400 ``ApiError`` with a plain message (a ``BodyError`` naming the field when one
+    field is wrong)."""
     if not isinstance(body, dict):
         raise ApiError(400, "bad_request", "The body must be a JSON object with a note.")
     unknown = sorted(set(body) - {"note", "input_mode", "hat_tag", "idempotency_key", "said_at"})
@@ -204,19 +205,19 @@ def validate_body(body: Any) -> UserMessage:
         raise ApiError(400, "bad_request", f"Unknown field(s): {', '.join(unknown)}.")
     note = body.get("note")
     if not isinstance(note, str):
-        raise ApiError(400, "bad_request", "note must be a string.")
+        raise BodyError("note", "note must be a string.")
     note = note.strip()
     if not 1 <= len(note) <= domain.MAX_NOTE:
-        raise ApiError(400, "bad_request", f"note must be 1 to {domain.MAX_NOTE} characters after trimming.")
+        raise BodyError("note", f"note must be 1 to {domain.MAX_NOTE} characters after trimming.")
     mode = body.get("input_mode", "typed")
     if mode not in ("voice", "typed"):
-        raise ApiError(400, "bad_request", 'input_mode must be "voice" or "typed".')
+        raise BodyError("input_mode", 'input_mode must be "voice" or "typed".')
     tag = body.get("hat_tag")
     hat_tag: str | None = None
     if tag is not None and tag != "":
         hat_tag = domain.normalize_code(tag) if isinstance(tag, str) else None
         if hat_tag is None:
-            raise ApiError(400, "bad_request", "hat_tag must be a hat code like TQ-7F3K2.")
+            raise BodyError("hat_tag", "hat_tag must be a hat code like TQ-7F3K2.")
     return UserMessage(note, "voice" if mode == "voice" else "typed", hat_tag)
 
 
@@ -239,18 +240,18 @@ class Delivery:
 def delivery_of(body: Any, header_key: str | None, now: datetime) -> Delivery:
     """The note's idempotency key (the ``Idempotency-Key`` header or the body's ``idempotency_key``; both
     given must agree) and its ``said_at`` (ISO 8601 with an offset, not ahead of ``now`` by more than
-    ``SAID_AHEAD`` nor older than ``SAID_OLDEST``); raises a 400 ``ApiError`` with a plain message."""
+    ``SAID_AHEAD`` nor older than ``SAID_OLDEST``); raises a ``BodyError`` naming the field."""
     fields = body if isinstance(body, dict) else {}
     key = fields.get("idempotency_key")
     if key is not None and not isinstance(key, str):
-        raise ApiError(400, "bad_request", "idempotency_key must be a string.")
+        raise BodyError("idempotency_key", "idempotency_key must be a string.")
     header = header_key.strip() if header_key is not None else None
     if header is not None and key is not None and header != key:
-        raise ApiError(400, "bad_request", "The Idempotency-Key header and idempotency_key differ.")
+        raise BodyError("idempotency_key", "The Idempotency-Key header and idempotency_key differ.")
     key = header if header is not None else key
     if key is not None and not _KEY.fullmatch(key):
-        raise ApiError(
-            400, "bad_request", "The idempotency key must be 8 to 80 letters, digits or . _ : - characters."
+        raise BodyError(
+            "idempotency_key", "The idempotency key must be 8 to 80 letters, digits or . _ : - characters."
         )
     said = fields.get("said_at")
     said_at: datetime | None = None
@@ -260,10 +261,10 @@ def delivery_of(body: Any, header_key: str | None, now: datetime) -> Delivery:
         except ValueError:
             said_at = None
         if said_at is None or said_at.tzinfo is None:
-            raise ApiError(400, "bad_request", "said_at must be an ISO 8601 time with an offset.")
+            raise BodyError("said_at", "said_at must be an ISO 8601 time with an offset.")
         said_at = said_at.astimezone(UTC)
         if said_at > now + SAID_AHEAD or said_at < now - SAID_OLDEST:
-            raise ApiError(400, "bad_request", "said_at must be within the last 30 days.")
+            raise BodyError("said_at", "said_at must be within the last 30 days.")
     return Delivery(key, said_at)
 
 
@@ -322,7 +323,7 @@ def _admit(
         reads = store.reads(actor)
         tagged = reads.hat_by_code(request.hat_tag) if request.hat_tag else None
         if request.hat_tag and tagged is None:
-            raise ApiError(400, "bad_request", f"No hat {request.hat_tag} in this workshop.")
+            raise BodyError("hat", f"No hat {request.hat_tag} in this workshop.")
         run_id = str(uuid.uuid4())
         logger.run_id = run_id
         model_name = str(getattr(provider, "model", None) or getattr(provider, "name", "unknown"))

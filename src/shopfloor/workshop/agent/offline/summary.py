@@ -58,15 +58,17 @@ def _understood(event: NoteEvent, kind: str, args: dict[str, Any], names: dict[s
         return words[kind].format(weaver=weaver, what=what, n=event.doubtful_number)
     if kind in {"q_rows", "q_quantity"}:
         grade = grades[event.grade] if event.grade else ""
+        one = event.quantity == 1 and kind == "q_rows"
         if event.quantity is not None and kind == "q_rows":
-            what = words["delivered_n"].format(
+            # One hat is one hat: "1 sombrero fino", never "1 sombreros fino".
+            what = words["delivered_1" if one else "delivered_n"].format(
                 n=event.quantity, grade=f"{grade} " if lang == "en" and grade else grade
             )
         elif grade:
             what = words["delivered_grade"].format(grade=grade)
         else:
             what = words["delivered_some"]
-        return words[kind].format(weaver=weaver, what=" ".join(what.split()))
+        return words["q_rows_1" if one else kind].format(weaver=weaver, what=" ".join(what.split()))
     assert event.hat is not None
     heard = plain_text(event.hat.said or event.hat.code or event.hat.weaver_name or "", 40)
     if event.kind == "advance":

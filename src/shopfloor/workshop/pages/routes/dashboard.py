@@ -13,7 +13,7 @@ from pydantic import ValidationError
 
 from shopfloor.agent.providers.factory import ProviderConfigError
 from shopfloor.logs import new_request_id, request_id_var
-from shopfloor.web.errors import ApiError
+from shopfloor.web.errors import ApiError, BodyError
 from shopfloor.workshop import domain
 from shopfloor.workshop.agent.persistence import StoreAgentStore
 from shopfloor.workshop.agent.provider_choice import choose_provider
@@ -132,9 +132,6 @@ def send_note(
     # The page's outbox (static/outbox.js) keys every note, so a note sent again makes one run.
     body.update(_delivery(idempotency_key, said_at))
     state = state_of(p.request)
-    refused = _note_refused(p, note, hat_tag)
-    if refused is not None:
-        return _outcome(p.html("_composer_error.html", message=refused), "refused")
     request_id = getattr(p.request.state, "request_id", None) or request_id_var.get() or new_request_id()
     try:
         provider = choose_provider(None, state.settings)
@@ -180,15 +177,6 @@ def _outcome(html: HTMLResponse, outcome: str) -> HTMLResponse:
     return html
 
 
-def _note_refused(p: Page, note: str, hat_tag: str) -> str | None:
-    """Why the run would refuse this note, in the page's language (the run checks the same again)."""
-    if not 1 <= len(note.strip()) <= domain.MAX_NOTE:
-        return p.gettext("Write a note of 1 to %(max)s characters.") % {"max": domain.MAX_NOTE}
-    if hat_tag.strip() and domain.normalize_code(hat_tag.strip()) is None:
-        return p.gettext("A hat tag looks like TQ-7F3K2.")
-    return None
-
-
 def _refusal(p: Page, error: ApiError, hat_tag: str) -> str:
     """A run's refusal of the note (by its code) in the page's language; the outbox keeps it beside the note."""
     if error.code == "rate_limited":
@@ -202,11 +190,19 @@ def _refusal(p: Page, error: ApiError, hat_tag: str) -> str:
         return p.gettext("This note was already sent as another one.")
     if error.code == "idempotency_in_progress":
         return p.gettext("This note is still being read; it will be sent again in a moment.")
-    if error.code == "bad_request" and error.message.startswith("note must be"):
+    # A body error names its field: the sentence is chosen by the field, never read from the message.
+    field = error.field if isinstance(error, BodyError) else None
+    if field == "note":
         return p.gettext("Write a note of 1 to %(max)s characters.") % {"max": domain.MAX_NOTE}
-    if error.code == "bad_request" and hat_tag.strip():
+    if field == "hat_tag":
+        return p.gettext("A hat tag looks like TQ-7F3K2.")
+    if field == "hat":
         code = domain.normalize_code(hat_tag.strip()) or hat_tag.strip()
         return p.gettext("No hat %(code)s in this workshop.") % {"code": code}
+    if field == "said_at":
+        return p.gettext(
+            "The time this note was said is not accepted: more than 30 days ago, or the phone's clock is wrong."
+        )
     return p.gettext("This note could not be sent. Check it and try again.")
 
 
