@@ -31,12 +31,12 @@ from shopfloor.shifts.catalog import (
     model_registry,
     plan_registry,
 )
-from shopfloor.shifts.planning.accounting import account
+from shopfloor.shifts.planning.accounting import account, more_values
 from shopfloor.shifts.planning.measures import Step
 from shopfloor.shifts.planning.planner import MODEL, OfflinePlanner, plan_steps
 from shopfloor.shifts.planning.plans import Plan, parse_address
-from shopfloor.shifts.planning.reading import canonical, closest, entities, plan_read_as
-from shopfloor.shifts.planning.router import MONEY_WORDS, PRESCRIPTION, Unavailable, named_shifts, route
+from shopfloor.shifts.planning.reading import canonical, closest, plan_read_as
+from shopfloor.shifts.planning.router import MONEY_WORDS, PRESCRIPTION, Unavailable, route
 from shopfloor.shifts.planning.where import where_to_look
 from shopfloor.shifts.plant.calendar import coverage_line
 from shopfloor.shifts.plant.scope import Scope
@@ -437,42 +437,6 @@ def not_applied(plan: Plan, evidence: list[dict[str, Any]]) -> list[str]:
                 f"{label} (this answer's tools do not break {MEASURE_NAMES.get(plan.measure, plan.measure)} down by {name})"
             )
     return missing
-
-
-def more_values(question: str, plan: Plan) -> tuple[list[str], list[str]]:
-    """The values of one entity kind beyond the plan's (a plan applies one per kind): those a result grouped
-    by that kind shows (its row, or its absence, is the answer), and the others, each named as not applied
-    with why; and the named shifts the plan does not read (docs/shifts-agent.md, "Reading": never the first
-    value silently). Returns (not applied, also read)."""
-    named = entities(canonical(question))
-    missing: list[str] = []
-    also: list[str] = []
-    for name, values in (
-        ("grade", named.grades),
-        ("crew", named.crews),
-        ("reason", named.reasons),
-        ("place", named.places),
-        ("width", named.widths),
-    ):
-        first = getattr(plan, name)
-        for value in values:
-            if value == first or first is None:
-                continue
-            label = f"{value} in web" if name == "width" else f"{name} {value}"
-            if plan.by == name:
-                also.append(f"{label} (in the rows by {name})")
-                continue
-            applied = f"{first} in web" if name == "width" else f"{name} {first}"
-            missing.append(
-                f"{label} (one {name} per answer is applied, {applied}; ask about {value} on its own)"
-            )
-    read = {plan.shift, plan.other_shift} if plan.shift is not None else {1, 2, 3}
-    for shift in named_shifts(question):
-        if shift not in read:
-            missing.append(
-                f"shift {shift} (this answer reads shift {plan.shift}; ask about shift {shift} on its own)"
-            )
-    return missing, also
 
 
 MEASURE_NAMES = {

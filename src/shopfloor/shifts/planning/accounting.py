@@ -13,7 +13,9 @@ import re
 from dataclasses import dataclass
 
 from shopfloor.shifts.planning.dates import MONTH_SHORT, MONTHS, NUMBER_WORDS, UNRESOLVED, WEEKDAYS
-from shopfloor.shifts.planning.reading import COMMON, VOCABULARY, canonical
+from shopfloor.shifts.planning.plans import Plan
+from shopfloor.shifts.planning.reading import COMMON, VOCABULARY, canonical, entities
+from shopfloor.shifts.planning.router import named_shifts
 from shopfloor.shifts.plant.catalog import REJECT_FAMILIES, STOP_KINDS, STOP_PLACES, STOP_REASONS
 
 
@@ -190,3 +192,47 @@ def account(question: str) -> Accounting:
         if not _known(word) and word not in unknown:
             unknown.append(word)
     return Accounting(tuple(missing), tuple(unknown))
+
+
+def more_values(question: str, plan: Plan) -> tuple[list[str], list[str]]:
+    """The values of one entity kind beyond the plan's (a plan applies one per kind): those a result grouped
+    by that kind shows (its row, or its absence, is the answer), and the others, each named as not applied
+    with why; and the named shifts the plan does not read (docs/shifts-agent.md, "Reading": never the first
+    value silently). Returns (not applied, also read)."""
+    named = entities(canonical(question))
+    missing: list[str] = []
+    also: list[str] = []
+    for name, values in (
+        ("grade", named.grades),
+        ("crew", named.crews),
+        ("reason", named.reasons),
+        ("place", named.places),
+        ("width", named.widths),
+    ):
+        first = getattr(plan, name)
+        for value in values:
+            if value == first or first is None:
+                continue
+            label = f"{value} in web" if name == "width" else f"{name} {value}"
+            if plan.by == name:
+                also.append(f"{label} (in the rows by {name})")
+                continue
+            applied = f"{first} in web" if name == "width" else f"{name} {first}"
+            missing.append(
+                f"{label} (one {name} per answer is applied, {applied}; ask about {value} on its own)"
+            )
+    read = {plan.shift, plan.other_shift} if plan.shift is not None else {1, 2, 3}
+    for shift in named_shifts(question):
+        if shift not in read:
+            missing.append(
+                f"shift {shift} (this answer reads shift {plan.shift}; ask about shift {shift} on its own)"
+            )
+    return missing, also
+
+
+def read_whole(question: str, plan: Plan) -> bool:
+    """Whether ``plan`` holds every word of ``question``: no word left unread (not in the records, not
+    understood) and no further value the plan does not apply. Only then does the question's answer equal
+    its address's (the address carries the plan, not the words it left out), so only then may a page
+    answer it by its address (docs/shifts-agent.md, "The three rules")."""
+    return not account(question).lines() and not more_values(question, plan)[0]
