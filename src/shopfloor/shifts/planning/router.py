@@ -18,7 +18,7 @@ from shopfloor.shifts.planning import dates
 from shopfloor.shifts.planning.measures import DAY_ONLY
 from shopfloor.shifts.planning.plans import Plan
 from shopfloor.shifts.planning.reading import Entities, canonical, entities
-from shopfloor.shifts.plant.calendar import Period, previous_production_day, previous_window, window_for
+from shopfloor.shifts.plant.calendar import Period, previous_window, window_for
 from shopfloor.shifts.plant.scope import Scope
 
 Cue = Literal["speed", "volume", "setups", "diagnosis", "speed_trend"]
@@ -184,8 +184,6 @@ def scope_words(question: str, scope: Scope) -> ScopeWords | Unavailable:
     q = normalize(question)
     shifts = tuple(named_shifts(q))
     day = scope.day
-    if _has(q, r"\byesterday\b") and not _has(q, r"\bday before yesterday\b"):
-        day = previous_production_day(day)
     window: Period | None = None
     anchor: date | None = None
     other: date | None = None
