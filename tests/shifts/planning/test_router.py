@@ -5,7 +5,7 @@ from datetime import date
 import pytest
 
 from shopfloor.shifts import Scope
-from shopfloor.shifts.planning.plans import Plan, parse_address
+from shopfloor.shifts.planning.plans import AddressError, Plan, parse_address
 from shopfloor.shifts.planning.router import Unavailable, route, speed_or_volume
 
 DAY = date(2026, 9, 16)  # a Wednesday
@@ -497,3 +497,34 @@ def test_outages_plural_is_a_downtime_question():
 def test_maintenance_downtime_over_a_window_stays_by_reason():
     p = plan("maintenance downtime this month", ALL)
     assert (p.measure, p.by) == ("pareto", "reason")
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "/a?day=2026-09-16&measure=kpis&ask=share",
+        "/a?day=2026-09-16&measure=waste&ask=below_target",
+        "/a?window=week&anchor=2026-09-14&measure=trend&metric=speed&weeks=8&ask=at_target",
+        "/a?day=2026-09-16&shift=2&include=day&measure=compare_shifts&other_shift=1&ask=at_target",
+    ],
+)
+def test_an_asked_figure_is_refused_on_a_measure_where_it_has_no_meaning(address):
+    with pytest.raises(AddressError, match="ask="):
+        parse_address(address)
+
+
+def test_an_asked_figure_is_kept_where_it_has_a_meaning():
+    for address in (
+        "/a?day=2026-09-16&measure=downtime&by=reason&ask=share",
+        "/a?window=week&anchor=2026-09-14&measure=pareto&by=reason&ask=share",
+        "/a?day=2026-09-16&shift=2&measure=fpm&ask=below_target",
+    ):
+        assert parse_address(address).address() == address
+
+
+def test_a_yes_no_follow_up_compared_with_another_shift_drops_the_yes_no():
+    first = plan("is 2nd shift below target?", ALL)
+    assert first.ask == "below_target"
+    compared = route("compare that with first shift", ALL, first)
+    assert isinstance(compared, Plan) and compared.ask is None
+    assert parse_address(compared.address()) == compared

@@ -639,6 +639,7 @@ def _follow_up(q: str, words: ScopeWords, scope: Scope, previous: Plan) -> Plan 
             include="day",  # a comparison reads the production day (docs/shifts-agent.md, "Scope")
             after=after,
             chart=False,
+            ask=None,  # a yes/no or a share has no meaning on a comparison (docs/URLS.md)
         )
     plan = replace(previous, after=after)
     if len(words.shifts) == 1:
