@@ -5,6 +5,7 @@ from datetime import date
 import pytest
 
 from shopfloor.shifts import Scope
+from shopfloor.shifts.planning.accounting import account
 from shopfloor.shifts.planning.plans import AddressError, Plan, parse_address
 from shopfloor.shifts.planning.router import Unavailable, route, speed_or_volume
 
@@ -528,3 +529,26 @@ def test_a_yes_no_follow_up_compared_with_another_shift_drops_the_yes_no():
     compared = route("compare that with first shift", ALL, first)
     assert isinstance(compared, Plan) and compared.ask is None
     assert parse_address(compared.address()) == compared
+
+
+@pytest.mark.parametrize(
+    ("question", "measure"),
+    [
+        ("was waste over target last night?", "waste"),
+        ("was scrap over target on 2nd?", "waste"),
+        ("were rejects above target today?", "quality"),
+        ("was downtime over target?", "downtime"),
+        ("is 2nd shift below target on stops?", "downtime"),
+    ],
+)
+def test_a_yes_no_about_target_with_a_loss_word_is_not_the_speed_to_target(question, measure):
+    routed = plan(question)
+    assert routed.measure == measure and routed.ask is None
+    lines = account(question).lines()
+    assert any(line.startswith("Not applied: the target") for line in lines)
+
+
+def test_a_yes_no_about_target_without_a_loss_word_stays_the_speed_to_target():
+    routed = plan("is 2nd shift below target?")
+    assert (routed.measure, routed.ask) == ("fpm", "below_target")
+    assert account("is 2nd shift below target?").lines() == []

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from shopfloor.shifts.planning.dates import MONTH_SHORT, MONTHS, NUMBER_WORDS, UNRESOLVED, WEEKDAYS
 from shopfloor.shifts.planning.plans import Plan
 from shopfloor.shifts.planning.reading import COMMON, VOCABULARY, canonical, entities
-from shopfloor.shifts.planning.router import named_shifts
+from shopfloor.shifts.planning.router import LOSS_WORDS, YES_NO, named_shifts
 from shopfloor.shifts.plant.catalog import REJECT_FAMILIES, STOP_KINDS, STOP_PLACES, STOP_REASONS
 
 
@@ -124,6 +124,7 @@ class Accounting:
 
     not_in_records: tuple[str, ...] = ()
     not_understood: tuple[str, ...] = ()
+    not_applied: tuple[str, ...] = ()
 
     def lines(self) -> list[str]:
         """The answer's lines naming them (empty when every word was accounted for)."""
@@ -132,6 +133,8 @@ class Accounting:
             out.append(f"Not in the records: {', '.join(self.not_in_records)} ({HELD}).")
         if self.not_understood:
             out.append(f"Not understood: {', '.join(self.not_understood)}.")
+        if self.not_applied:
+            out.append(f"Not applied: {'; '.join(self.not_applied)}.")
         return out
 
 
@@ -168,6 +171,7 @@ def account(question: str) -> Accounting:
     """The words of ``question`` left unaccounted for: things the records do not hold, and words not read
     (a date word the dates layer cannot place, "payday", is not understood whatever else it is)."""
     text = canonical(question)
+    asked = _asked_not_answered(text)
     unresolved = [m.group(0) for m in re.finditer(UNRESOLVED, text)]
     missing: list[str] = []
     spans = sorted(m.span() for pattern, _thing in NOT_IN_RECORDS for m in re.finditer(pattern, text))
@@ -191,7 +195,21 @@ def account(question: str) -> Accounting:
     for word in _WORD.findall(text):
         if not _known(word) and word not in unknown:
             unknown.append(word)
-    return Accounting(tuple(missing), tuple(unknown))
+    return Accounting(tuple(missing), tuple(unknown), tuple(asked))
+
+
+# A target beside a loss ("was waste over target?"): the yes/no reads speed to target only, and no target is
+# recorded for a loss, so the target is named, never answered with the speed (docs/shifts-agent.md, rule 3).
+LOSS_TARGET = (
+    "the target (a yes/no against target reads speed to target only; losses are shown against the owner's "
+    "bands where there is one)"
+)
+
+
+def _asked_not_answered(text: str) -> list[str]:
+    if re.search(YES_NO, text) and re.search(r"\btargets?\b", text) and re.search(LOSS_WORDS, text):
+        return [LOSS_TARGET]
+    return []
 
 
 def more_values(question: str, plan: Plan) -> tuple[list[str], list[str]]:

@@ -56,7 +56,7 @@ _VOLUME_ASK = (
     r"|\b(ran|made|produced|run) the most\b|\bshare of (output|volume|production|footage)\b"
     r"|\bmost (output|volume|footage|msf)\b"
 )
-_LOSS = r"\b(stops?|stopped|downtime|down time|waste|trim|rejects?|rejected|quality|scrap|jams?)\b"
+LOSS_WORDS = r"\b(stops?|stopped|downtime|down time|waste|trim|rejects?|rejected|quality|scrap|jams?)\b"
 # A speed word asking how fast a paper change, changeover or setup went is a setup question.
 _CHANGE_SPEED = (
     r"\b(fast|quick|quickly|slow|slowly)\s+(?:(?:did|do|does|were|was|are|is)\s+)?(?:(?:we|the|our)\s+)?"
@@ -78,7 +78,7 @@ def speed_or_volume(question: str) -> Cue | None:
         return "setups"
     if _has(q, _SLOWER_THAN_NORMAL):
         return "speed_trend"
-    has_loss = _has(q, _LOSS)
+    has_loss = _has(q, LOSS_WORDS)
     if _has(q, _DIAGNOSIS):
         speed_words = set(re.findall(_SPEED, q))
         if has_loss and speed_words <= {"slow", "slower"}:
@@ -457,7 +457,9 @@ def _intent(
     q: str, cue: Cue | None, by: str | None, window: Period, words: ScopeWords
 ) -> tuple[str | Unavailable, dict[str, Any]]:
     ranged = window != "day"
-    if _has(q, YES_NO) and _has(q, r"\btarget\b"):
+    if _has(q, YES_NO) and _has(q, r"\btarget\b") and not _has(q, LOSS_WORDS):
+        # A loss word ("was waste over target") asks about that loss, never the speed to target; the target
+        # it names is said as not applied (planning/accounting).
         # "Is 2nd shift below target?", "did 3rd make target": speed to target, answered Yes or No first.
         below = _has(q, r"\b(below|under|short of|miss(ed)?|behind)\b")
         return "fpm", {"ask": "below_target" if below else "at_target"}
@@ -494,7 +496,9 @@ def _intent(
         return "speed_opportunity", {"by": "crew" if by == "crew" else "width"}
     if _has(q, r"\bdowntime review\b|\b(against|over|above) (the |their |its )?bands?\b"):
         return "review", {}
-    if _has(q, r"\bweekdays?\b|\bday of (the )?week\b|\bstops? profile\b|\bper day\b") and _has(q, _LOSS):
+    if _has(q, r"\bweekdays?\b|\bday of (the )?week\b|\bstops? profile\b|\bper day\b") and _has(
+        q, LOSS_WORDS
+    ):
         return "stops", {}
     if _has(q, r"\bnotes?\b|\bcrew (say|said|report|reported|wrote)\b|\bwhat did the crew\b"):
         return "notes", {}
@@ -506,7 +510,7 @@ def _intent(
         return ("kpis" if words.window is not None else "setups"), {}
     if _has(q, r"\brank(ing|ings|ed)?\b|\b(worst|best|top|bottom) (\d+ )?(runs|setups)\b"):
         metric: str | None = None
-        if _has(q, _LOSS) and not _has(q, r"\bquality|rejects?\b"):
+        if _has(q, LOSS_WORDS) and not _has(q, r"\bquality|rejects?\b"):
             metric = "downtime"
         if _has(q, r"\bquality\b|\brejects?\b|\bwaste\b"):
             metric = "quality"
