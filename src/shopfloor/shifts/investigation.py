@@ -31,7 +31,7 @@ from shopfloor.shifts.catalog import (
     model_registry,
     plan_registry,
 )
-from shopfloor.shifts.planning.accounting import account, more_values
+from shopfloor.shifts.planning.accounting import account, asked_figures, figures_not_led, more_values
 from shopfloor.shifts.planning.measures import Step
 from shopfloor.shifts.planning.planner import MODEL, OfflinePlanner, plan_steps
 from shopfloor.shifts.planning.plans import Plan, parse_address
@@ -247,7 +247,18 @@ def _run_plan(question: str, routed: Plan, run: Run) -> Answer:
     # An unavailable answer states why and shows no figure (a window with no day held is never "0.0 ft").
     shown = numbered if status != "unavailable" else []
     where = where_to_look(routed) if status in ("complete", "partial") and shown else []
-    sections = build_sections(routed, shown, ctx.charts if shown else [], status, caveats, BY_NAME, where)
+    asked = tuple(key for key, _name, _said in asked_figures(question)) if run.asked else ()
+    sections = build_sections(
+        routed, shown, ctx.charts if shown else [], status, caveats, BY_NAME, where, asked
+    )
+    if status == "complete":
+        head = next((s["text"] for s in sections if s["type"] == "headline"), "")
+        unmet = figures_not_led(question if run.asked else None, routed, head)
+        if unmet:
+            # The headline does not answer what was asked: never complete (docs/shifts-agent.md, rule 3).
+            status = "partial"
+            at = next((i + 1 for i, s in enumerate(sections) if s["type"] == "headline"), 0)
+            sections.insert(at, {"type": "caveat", "text": "Not applied: " + "; ".join(unmet) + "."})
     if status in PREFACE:
         spent = outcome.outcome is Outcome.BUDGET_EXHAUSTED
         sections.insert(0, {"type": "text", "text": SPEND_PREFACE if spent else PREFACE[status]})

@@ -250,7 +250,57 @@ def more_values(question: str, plan: Plan) -> tuple[list[str], list[str]]:
 
 def read_whole(question: str, plan: Plan) -> bool:
     """Whether ``plan`` holds every word of ``question``: no word left unread (not in the records, not
-    understood) and no further value the plan does not apply. Only then does the question's answer equal
+    understood), no further value the plan does not apply and no unit or count the address does not carry
+    (:func:`asked_figures`). Only then does the question's answer equal
     its address's (the address carries the plan, not the words it left out), so only then may a page
     answer it by its address (docs/shifts-agent.md, "The three rules")."""
-    return not account(question).lines() and not more_values(question, plan)[0]
+    return (
+        not account(question).lines() and not more_values(question, plan)[0] and not asked_figures(question)
+    )
+
+
+# Figures a question asks for in a unit, or as a count, that the address does not carry (docs/shifts-agent.md,
+# rule 3): (what is asked, the question's words, the headline's bold figure that states it).
+_COUNTED = r"(stops?|times|jams?|splices?|changes?|changeovers?|setups?|breaks?|outages?)"
+ASKED_FIGURES: tuple[tuple[str, str, str, str], ...] = (
+    ("hours", "the figure in hours", r"\b(hours?|hrs?)\b", r"\*\*[\d,.]+ ?(h|hours?)\*\*"),
+    ("msf", "the figure in MSF", r"\bmsf\b", r"\*\*[\d,.]+ ?MSF\*\*"),
+    (
+        "sqft",
+        "the figure in square feet",
+        r"\b(sq\.? ?(ft|feet|foot)|square (feet|foot|ft)|sqft)\b",
+        r"\*\*[\d,.]+ ?sq ft\*\*",
+    ),
+    (
+        "count",
+        "the count asked",
+        rf"\bhow many (\w+ ){{0,2}}{_COUNTED}\b|\bhow often\b|\bnumber of (\w+ ){{0,2}}{_COUNTED}\b",
+        rf"\*\*[\d,]+ ?{_COUNTED}\*\*|\*\*[\d,]+\*\* (\w+ ){{0,2}}{_COUNTED}\b",
+    ),
+)
+
+
+def asked_figures(question: str) -> list[tuple[str, str, str]]:
+    """The figures ``question`` asks for in a unit or as a count: (key, what is asked, the headline's
+    pattern); the keys are what the answer's shapes lead with (``answers/shapes.asked_headline``)."""
+    text = canonical(question)
+    return [(key, name, said) for key, name, asked, said in ASKED_FIGURES if re.search(asked, text)]
+
+
+def figures_not_led(question: str | None, plan: Plan, headline: str) -> list[str]:
+    """What the question (or the plan's ``ask=``) asked that ``headline`` does not state, each with why: an
+    answer whose headline does not answer the question is never ``complete`` (docs/shifts-agent.md, rule 3).
+    ``question`` is ``None`` for an answer opened from its address."""
+    missing = []
+    if plan.ask in ("below_target", "at_target") and not re.match(r"(Yes|No):", headline):
+        missing.append("the answer against target (this answer's headline is not its speed to target)")
+    if plan.ask == "share" and not re.search(r"\*\*[\d,.]+ ?%\*\*|\(0 %\)", headline):
+        missing.append("the share asked (no row of this answer holds the one asked for)")
+    named = plan.reason or plan.place
+    for _key, name, said in asked_figures(question) if question else []:
+        # A named reason or place leading the headline states its own stops ("Upper knife: 4.6 min over 1
+        # stop"): that is the count asked of it.
+        own = name == "the count asked" and named and headline.startswith(f"{named}:")
+        if not (re.search(said, headline) or (own and re.search(rf"\b[\d,]+ {_COUNTED}", headline))):
+            missing.append(f"{name} (this answer's headline states its measure's own figure)")
+    return missing
