@@ -95,7 +95,8 @@ def test_the_router_reads_them(question, day, address):
 @pytest.mark.parametrize(
     ("day", "yesterday", "before"),
     [
-        (date(2026, 11, 17), date(2026, 11, 16), date(2026, 11, 13)),  # a Tuesday: before is Friday, not Sunday
+        # A Tuesday: the day before yesterday is Friday, not Sunday.
+        (date(2026, 11, 17), date(2026, 11, 16), date(2026, 11, 13)),
         (date(2026, 11, 16), date(2026, 11, 13), date(2026, 11, 12)),  # a Monday: Friday, then Thursday
         (FRIDAY, date(2026, 11, 19), date(2026, 11, 18)),
     ],

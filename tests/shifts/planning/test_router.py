@@ -367,8 +367,6 @@ def test_versus_last_week_compares_this_week_with_the_one_before():
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from shopfloor.shifts.planning.plans import AddressError  # noqa: E402
-
 WORDS = st.sampled_from(
     [
         "why",
