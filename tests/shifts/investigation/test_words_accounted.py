@@ -154,3 +154,9 @@ def test_a_headline_that_does_not_answer_the_asked_figure_is_never_complete():
         "downtime in hours", plain, "The largest downtime was Paper break at **3.5 min**"
     )
     assert missing and missing[0].startswith("the figure in hours")
+
+
+def test_trim_is_said_against_the_owners_flag(conn):
+    answer = investigate("how did 2nd shift trim look compared to the flag", DAY, conn)
+    assert answer.status == "complete"
+    assert headline(answer).endswith("; trim flags above 3.25 % per setup.")

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from shopfloor.shifts.planning.dates import MONTH_SHORT, MONTHS, NUMBER_WORDS, UNRESOLVED, WEEKDAYS
 from shopfloor.shifts.planning.plans import Plan
 from shopfloor.shifts.planning.reading import COMMON, VOCABULARY, canonical, entities
-from shopfloor.shifts.planning.router import LOSS_WORDS, YES_NO, named_shifts
+from shopfloor.shifts.planning.router import LOSS_WORDS, SHARE_WORDS, YES_NO, named_shifts
 from shopfloor.shifts.plant.catalog import REJECT_FAMILIES, STOP_KINDS, STOP_PLACES, STOP_REASONS
 
 
@@ -206,10 +206,26 @@ LOSS_TARGET = (
 )
 
 
+# A share of the rejects ("what share of rejects were down warp"): the rejects are listed by family and
+# reason with their area, but no share of them leads an answer yet.
+REJECT_SHARE = (
+    "the share of the rejects asked (the rejects are listed by family with their area, not as a share)"
+)
+
+
 def _asked_not_answered(text: str) -> list[str]:
+    out = []
     if re.search(YES_NO, text) and re.search(r"\btargets?\b", text) and re.search(LOSS_WORDS, text):
-        return [LOSS_TARGET]
-    return []
+        out.append(LOSS_TARGET)
+    if (
+        re.search(SHARE_WORDS, text)
+        and re.search(
+            r"\b(rejects?|rejected|warp|bond|delamination|misalignment|moisture|bale|dry.end)\b", text
+        )
+        and not re.search(r"\b(downtime|down time|stops?|jams?)\b", text)
+    ):
+        out.append(REJECT_SHARE)
+    return out
 
 
 def more_values(question: str, plan: Plan) -> tuple[list[str], list[str]]:
@@ -239,6 +255,18 @@ def more_values(question: str, plan: Plan) -> tuple[list[str], list[str]]:
             missing.append(
                 f"{label} (one {name} per answer is applied, {applied}; ask about {value} on its own)"
             )
+    for by, pattern in ASKED_GROUPINGS:
+        if (
+            re.search(pattern, canonical(question))
+            and plan.by != by
+            and plan.measure not in GROUPED_ELSEWHERE
+        ):
+            missing.append(f"by {by} (this answer's tools do not break {plan.measure} down by {by})")
+    if plan.measure == "compare_shifts" and re.search(r"\brank(s|ed|ing)?\b", canonical(question)):
+        missing.append(
+            "the ranking (one day's shifts are shown side by side, not ranked; a window's shifts are ranked:"
+            " ask which shift was best that week)"
+        )
     read = {plan.shift, plan.other_shift} if plan.shift is not None else {1, 2, 3}
     for shift in named_shifts(question):
         if shift not in read:
@@ -246,6 +274,20 @@ def more_values(question: str, plan: Plan) -> tuple[list[str], list[str]]:
                 f"shift {shift} (this answer reads shift {plan.shift}; ask about shift {shift} on its own)"
             )
     return missing, also
+
+
+# A breakdown the question asks for in so many words ("downtime by grade"); an answer not grouped that way
+# names it (never another breakdown silently). Comparisons and the money levers group by their own rows.
+ASKED_GROUPINGS = (
+    ("grade", r"\b(by|per|each) (board )?grades?\b"),
+    ("width", r"\b(by|per|each) (web )?widths?\b"),
+    ("crew", r"\b(by|per|each) crews?\b"),
+    ("place", r"\b(by|per) (place|location|machine|equipment)s?\b"),
+    ("kind", r"\b(by|per) (kind|type|category)\b"),
+)
+GROUPED_ELSEWHERE = frozenset(
+    {"compare_shifts", "compare_groups", "compare", "opportunities", "speed_opportunity", "trend", "overview"}
+)
 
 
 def read_whole(question: str, plan: Plan) -> bool:

@@ -36,7 +36,9 @@ _N = r"(\d{1,2}|one|a|two|three|four|five|six|seven|eight|nine|ten)"
 # Day words that name a moment the records cannot place (no calendar of paydays or weather is held).
 UNRESOLVED = (
     r"\b(fire drill|drill|payday|pay day|holiday|holidays|storm|snowstorm|blizzard|outage day|inventory day|audit day"
-    r"|shutdown week|christmas|thanksgiving|new year'?s?|easter|birthday)\b"
+    r"|shutdown week|christmas|thanksgiving|new year'?s?|easter|birthday"
+    # A calendar quarter by its number: the plant's quarter is its 4-4-5 period, held only as "this quarter".
+    r"|q[1-4]|(?:first|second|third|fourth|1st|2nd|3rd|4th|last|next|previous) quarter)\b"
 )
 
 

@@ -51,6 +51,9 @@ SPANISH: tuple[tuple[str, Any], ...] = (
     (r"\b(el |del |en el )?tercer(o)? turno\b", " third shift"),
     (r"\bcompara(r)? (el )?turno ([123]) con (el )?turno ([123])\b", r"compare shift \3 with shift \5"),
     (r"\b(el |del |en el )?turno ([123])\b", r" shift \2"),
+    (r"\b(el |del |en el )?turno de (la )?noche\b|\b(el |del |en el )?turno nocturno\b", " night shift"),
+    (r"\b(el |del |en el )?turno de (la )?tarde\b", " swing shift"),
+    (r"\b(el |del |en el )?turno de (la )?ma[ñn]ana\b|\b(el |del |en el )?turno de d[ií]a\b", " day shift"),
     (r"\bcompara(r)?\b", "compare"),
     (r"\bturno (uno|dos|tres)\b", lambda m: "shift " + {"uno": "1", "dos": "2", "tres": "3"}[m.group(1)]),
     (
@@ -116,6 +119,10 @@ SYNONYMS: tuple[tuple[str, str], ...] = (
     (r"\bmaint\b", "maintenance"),
     (r"\bw/", "with"),
     (r"\btmrw\b|\btmw\b", "tomorrow"),
+    # Texting shorthand a supervisor types on a phone: "r we at target", "shft", "shfts".
+    (r"^r (we|u|they|the)\b", r"are \1"),
+    (r"\bshfts\b|\bshfits\b", "shifts"),
+    (r"\bshft\b|\bshfit\b", "shift"),
 )
 
 # The plant's vocabulary for fuzzy correction: each word once, grouped by the measure it belongs to.

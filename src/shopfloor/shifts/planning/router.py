@@ -18,7 +18,7 @@ from shopfloor.shifts.planning import dates
 from shopfloor.shifts.planning.measures import DAY_ONLY
 from shopfloor.shifts.planning.plans import Plan
 from shopfloor.shifts.planning.reading import Entities, canonical, entities
-from shopfloor.shifts.plant.calendar import Period, previous_window, window_for
+from shopfloor.shifts.plant.calendar import Period, previous_production_day, previous_window, window_for
 from shopfloor.shifts.plant.scope import Scope
 
 Cue = Literal["speed", "volume", "setups", "diagnosis", "speed_trend"]
@@ -131,8 +131,15 @@ _ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3}
 _ORD = r"(?:first|1st|second|2nd|third|3rd)"
 _FORBIDDEN = (
     r"\b(schedule|reschedule|email|e-mail|send|delete|drop|insert|update|shut ?down|restart|set the|change the"
-    r" (target|speed|schedule)|raise the|lower the|run (this )?sql|select \*|execute|browse|download|fetch)\b"
-    r"|https?://|;\s*--"
+    r" (target|speed|schedule)|raise the|lower the|run (this )?sql|execute|browse|download|fetch)\b"
+    r"|\bselect \*|https?://|;\s*--"
+    # An edit of a record ("change that 2am stop from maint to operator", "mark it as operator").
+    r"|\b(change|move|reclassify|recode|relabel|edit|mark|correct)\b (that|this|it|those|these)\b.*"
+    r"\b(from|to|as|into)\b"
+)
+_ACTION_TYPED = (
+    r"^(?:(?:please|pls|can you|could you|go ahead and|let's|lets|i want to|we need to)\s+)*"
+    r"(?:schedule|reschedule|book)\b"
 )
 _RANGE = (
     r"\bbetween\b.*\band\b.*\d|\bfrom\b.*\d.*\b(to|until|through|thru)\b.*\d|\d{4}-\d{2}-\d{2}"
@@ -165,6 +172,9 @@ def named_months(question: str, day: date) -> list[date]:
     return dates.named_months(normalize(question), day)
 
 
+LAST_SHIFT = r"\b(last|previous|prior) shift\b|\bthe shift before\b"
+
+
 @dataclass(frozen=True)
 class ScopeWords:
     """What the question says about scope: shift, day, window and a second window."""
@@ -184,6 +194,13 @@ def scope_words(question: str, scope: Scope) -> ScopeWords | Unavailable:
     q = normalize(question)
     shifts = tuple(named_shifts(q))
     day = scope.day
+    if not shifts and scope.shift is not None and _has(q, LAST_SHIFT):
+        # "Last shift" from a selected shift is the one before it: shift 1's is the previous production
+        # day's third shift.
+        if scope.shift > 1:
+            shifts = (scope.shift - 1,)
+        else:
+            shifts, day = (3,), previous_production_day(day)
     window: Period | None = None
     anchor: date | None = None
     other: date | None = None
@@ -263,7 +280,9 @@ def route(question: str, scope: Scope, previous: Plan | None = None) -> Plan | U
     q = canonical(question)
     if not q:
         return Unavailable("The question is empty.")
-    if _has(q, _FORBIDDEN):
+    # The words as typed are checked too: a correction never turns an action ("schedule PM on the double
+    # backer") into a question ("scheduled pm"); "the new schedule" stays a noun.
+    if _has(q, _FORBIDDEN) or _has(normalize(question), _ACTION_TYPED):
         return Unavailable(
             "The investigator reads records; it cannot change settings, schedules or equipment, send "
             "messages or run code."
@@ -368,7 +387,7 @@ YES_NO = r"^(is|was|did|were|are|does|do|has|have)\b|^(shift \d|(first|second|th
 SHARE_WORDS = r"\b(percent|percentage|pct|share|fraction|proportion)\b|%"
 
 # Measures of one production day that read the named shift alone (a trend or a comparison reads others).
-ONE_SHIFT = (DAY_ONLY | {"fpm", "volume", "overview", "kpis"}) - {"compare_shifts", "rankings"}
+ONE_SHIFT = (DAY_ONLY | {"fpm", "volume", "overview", "kpis", "waste"}) - {"compare_shifts", "rankings"}
 
 # "Which shift was best last week", "worst shift this month": the shifts over a window side by side.
 _BEST_SHIFT = (
@@ -463,7 +482,9 @@ def _intent(
         # "Is 2nd shift below target?", "did 3rd make target": speed to target, answered Yes or No first.
         below = _has(q, r"\b(below|under|short of|miss(ed)?|behind)\b")
         return "fpm", {"ask": "below_target" if below else "at_target"}
-    if _has(q, r"\bsummari[sz]e\b|\boverview\b|\bsummary\b|\bdiagnos(e|is)\b|\bwhy\b.*\bslow"):
+    if _has(q, r"\boverview\b|\bdiagnos(e|is)\b"):
+        return "overview", {}  # the diagnosis asked by name, over a day or a window
+    if _has(q, r"\bsummari[sz]e\b|\bsummary\b|\bwhy\b.*\bslow"):
         return ("overview" if _has(q, r"\bwhy\b") or not ranged else "kpis"), {}
     if _has(q, r"\bprofit|\bmargin\b"):
         return ("overview" if not ranged else "opportunities"), ({} if not ranged else {"lens": _lens(q)})
@@ -596,8 +617,10 @@ def _trend_metric(q: str, cue: Cue | None) -> str:
 
 _FOLLOW = (
     r"^(and |what about|how about|same for|same thing|compare (that|this|it|with)|now |show (that|this|it)"
-    r"|chart (that|this|it)|break (that|this|it) down|that |by (reason|place|kind|grade|width|crew)\b"
+    r"|chart (that|this|it)|break (that|this|it) down|split (that|this|it)\b|that |by (reason|place|kind|grade|width|crew)\b"
     r"|(just|only) |the (day|week|month|period) before\b)|\binstead\b"
+    # "what percent of that was knife jams": a question about the previous answer's rows.
+    r"|\b(of|in|from) (that|this|it)\b(?! (shift|week|month|day|period|crew|grade)\b)"
 )
 # The groupings each measure's tools break down by (a follow-up's "by X" changes only these).
 FOLLOW_BY = {
@@ -667,6 +690,8 @@ def _follow_up(q: str, words: ScopeWords, scope: Scope, previous: Plan) -> Plan 
         plan = with_entities(replace(plan, grade=None, crew=None, reason=None, place=None, width=None), named)
     if _has(q, _CHART):
         plan = replace(plan, chart=True)
+    if plan.measure in ("downtime", "pareto") and _has(q, SHARE_WORDS):
+        plan = replace(plan, ask="share")  # "what percent of that was knife jams"
     if plan == replace(previous, after=after):
         return Unavailable("The follow-up did not change the shift, day, window, grouping or chart.")
     return plan
