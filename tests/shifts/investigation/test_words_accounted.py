@@ -160,3 +160,9 @@ def test_trim_is_said_against_the_owners_flag(conn):
     answer = investigate("how did 2nd shift trim look compared to the flag", DAY, conn)
     assert answer.status == "complete"
     assert headline(answer).endswith("; trim flags above 3.25 % per setup.")
+
+
+def test_a_count_of_a_place_named_with_its_reason_leads_with_the_place_row(conn):
+    # Shift 2's knife jam was on the upper knife: the rows are by place, so the place's row answers.
+    answer = investigate("how many times did the upper knife jam on 2nd shift", DAY, conn)
+    assert headline(answer).startswith("Upper knife: **20.0 min** over 1 stop")

@@ -639,3 +639,34 @@ def test_a_breakdown_or_ranking_the_answer_does_not_give_is_not_applied(question
     missing, _also = more_values(question, routed)
     assert any(m.startswith(named) for m in missing)
     assert not read_whole(question, routed)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "how many hours was the corrugator down on 2nd shift",
+        "hrs down 2nd shift",
+        "how often did the belt go down",
+    ],
+)
+def test_the_line_or_a_place_said_down_is_its_downtime(question):
+    assert plan(question, Scope(day=DAY)).measure == "downtime"
+
+
+def test_down_warp_and_going_down_are_not_downtime():
+    assert plan("rejects for down warp", Scope(day=DAY)).measure == "quality"
+    assert plan("is trim going down", Scope(day=DAY)).measure == "trend"
+
+
+@pytest.mark.parametrize(
+    "question", ["how often did we miss a splice last week", "how many splicer 3 misses this week"]
+)
+def test_a_missed_splice_however_said(question):
+    assert plan(question, Scope(day=DAY)).reason == "Missed splice"
+
+
+def test_spanish_el_turno_is_the_selected_shift():
+    routed = plan("cuanto nos costo el turno", Scope(day=DAY, shift=1, include="shift"))
+    assert routed.address() == "/a?day=2026-09-16&shift=1&measure=dollars"
+    assert account("cuanto nos costo el turno").lines() == []
+    assert plan("rechazos del turno tres por razon", Scope(day=DAY)).shift == 3

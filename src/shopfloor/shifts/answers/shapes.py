@@ -219,7 +219,9 @@ def asked_headline(plan: Plan, evidence: list[dict[str, Any]], asked: tuple[str,
 def _named_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | None:
     """A named reason or place's own downtime row first, even below the rows the findings list; one no
     row holds is said first too, with its count, none."""
-    named = plan.reason or plan.place
+    # The rows are grouped by one of them: the named one of that grouping is the one its rows can hold.
+    named = plan.place if plan.by == "place" else plan.reason if plan.by == "reason" else None
+    named = named or plan.reason or plan.place
     envs = [e for e in evidence if e["tool"] in SHARE_TOOLS]
     if not named or plan.measure not in ("downtime", "pareto") or not envs:
         return None

@@ -54,6 +54,8 @@ SPANISH: tuple[tuple[str, Any], ...] = (
     (r"\b(el |del |en el )?turno de (la )?noche\b|\b(el |del |en el )?turno nocturno\b", " night shift"),
     (r"\b(el |del |en el )?turno de (la )?tarde\b", " swing shift"),
     (r"\b(el |del |en el )?turno de (la )?ma[ñn]ana\b|\b(el |del |en el )?turno de d[ií]a\b", " day shift"),
+    # A bare "el turno" is the selected shift ("¿cuánto nos costó el turno?").
+    (r"\b(el|este|del|en el) turno\b(?! (de|[123]|uno|dos|tres|nocturno)\b)", "this shift"),
     (r"\bcompara(r)?\b", "compare"),
     (r"\bturno (uno|dos|tres)\b", lambda m: "shift " + {"uno": "1", "dos": "2", "tres": "3"}[m.group(1)]),
     (
@@ -212,7 +214,9 @@ _GRADE = re.compile(r"\b(26|32|55|200|275)[- ]?(c|bc|eb)\b")
 _REASON_WORDS = {
     "Knife jam": r"\bknife jams?\b|\bjams?\b|\bjammed\b",
     "Equipment stop": r"\bequipment stops?\b|\bplace stops?\b",
-    "Missed splice": r"\bmissed splices?\b",
+    # The splice a splicer missed, however it is said: "missed a splice", "splicer 3 misses".
+    "Missed splice": r"\bmissed splices?\b|\bmiss(ed|es|ing)? (a |the )?splices?\b|\bsplices? (missed|misses)\b"
+    r"|\bsplicer( \d)? miss(es|ed)?\b",
     "Paper break": r"\bpaper breaks?\b|\bweb breaks?\b",
     "Glue skip": r"\bglue skips?\b",
     "Flute transition": r"\bflute transitions?\b",

@@ -540,7 +540,9 @@ def _intent(
         return "rankings", {"metric": metric}
     if _has(q, r"\bpareto\b"):
         return "pareto", {"by": by if by in ("reason", "place", "kind") else "reason", "count": _count(q)}
-    if _has(q, r"\b(downtime|down time|stops?|stopped|jams?|maintenance|operator|pm|outages?|planned)\b"):
+    if _has(
+        q, r"\b(downtime|down time|stops?|stopped|jams?|maintenance|operator|pm|outages?|planned)\b"
+    ) or _has(q, LINE_DOWN):
         group = by if by in ("place", "kind") else "reason"
         if ranged:
             return "pareto", {"by": group, "count": _count(q)}
@@ -556,6 +558,12 @@ def _intent(
         return "fpm", {"by": by if by in ("grade", "width", "crew") else None}
     if cue == "volume":
         return "volume", {"by": "grade" if by == "grade" or ranged else None}
+    named = entities(q)
+    if named.reasons or named.places:
+        # A stop reason or place named with no measure word ("how often did we miss a splice") asks about
+        # its downtime.
+        group = "place" if named.places else "reason"
+        return ("pareto", {"by": group, "count": _count(q)}) if ranged else ("downtime", {"by": group})
     if _has(q, r"\b(kpis?|dashboard|tiles|numbers|scorecard)\b"):
         return "kpis", {}
     if _has(
@@ -566,6 +574,14 @@ def _intent(
     ):
         return ("overview" if _has(q, r"\bwhy\b") or not ranged else "kpis"), {}
     return Unavailable("The offline planner does not support that question."), {}
+
+
+# The line or a place said to be down ("was the corrugator down", "hrs down", "the belt went down") is its
+# downtime; "going down" (a trend) and "down warp" (a reject) are not.
+LINE_DOWN = (
+    r"\b(was|were|is|are|been|went|go|goes|gone|being) (the \w+ )?down\b(?! (warp|from|to)\b)"
+    r"|\b(hours?|hrs?|minutes?|mins?|time) (was |were |we were |we went )?down\b|\bdown for\b"
+)
 
 
 # "Is X getting worse": the weekly trend of X (docs/shifts-agent.md, "Reading").
