@@ -31,12 +31,12 @@ from shopfloor.shifts.catalog import (
     model_registry,
     plan_registry,
 )
-from shopfloor.shifts.planning.accounting import account
+from shopfloor.shifts.planning.accounting import account, asked_figures, figures_not_led, more_values
 from shopfloor.shifts.planning.measures import Step
 from shopfloor.shifts.planning.planner import MODEL, OfflinePlanner, plan_steps
 from shopfloor.shifts.planning.plans import Plan, parse_address
-from shopfloor.shifts.planning.reading import canonical, closest, entities, plan_read_as
-from shopfloor.shifts.planning.router import MONEY_WORDS, PRESCRIPTION, Unavailable, named_shifts, route
+from shopfloor.shifts.planning.reading import canonical, closest, plan_read_as
+from shopfloor.shifts.planning.router import MONEY_WORDS, PRESCRIPTION, Unavailable, route
 from shopfloor.shifts.planning.where import where_to_look
 from shopfloor.shifts.plant.calendar import coverage_line
 from shopfloor.shifts.plant.scope import Scope
@@ -247,7 +247,18 @@ def _run_plan(question: str, routed: Plan, run: Run) -> Answer:
     # An unavailable answer states why and shows no figure (a window with no day held is never "0.0 ft").
     shown = numbered if status != "unavailable" else []
     where = where_to_look(routed) if status in ("complete", "partial") and shown else []
-    sections = build_sections(routed, shown, ctx.charts if shown else [], status, caveats, BY_NAME, where)
+    asked = tuple(key for key, _name, _said in asked_figures(question)) if run.asked else ()
+    sections = build_sections(
+        routed, shown, ctx.charts if shown else [], status, caveats, BY_NAME, where, asked
+    )
+    if status == "complete":
+        head = next((s["text"] for s in sections if s["type"] == "headline"), "")
+        unmet = figures_not_led(question if run.asked else None, routed, head)
+        if unmet:
+            # The headline does not answer what was asked: never complete (docs/shifts-agent.md, rule 3).
+            status = "partial"
+            at = next((i + 1 for i, s in enumerate(sections) if s["type"] == "headline"), 0)
+            sections.insert(at, {"type": "caveat", "text": "Not applied: " + "; ".join(unmet) + "."})
     if status in PREFACE:
         spent = outcome.outcome is Outcome.BUDGET_EXHAUSTED
         sections.insert(0, {"type": "text", "text": SPEND_PREFACE if spent else PREFACE[status]})
@@ -437,42 +448,6 @@ def not_applied(plan: Plan, evidence: list[dict[str, Any]]) -> list[str]:
                 f"{label} (this answer's tools do not break {MEASURE_NAMES.get(plan.measure, plan.measure)} down by {name})"
             )
     return missing
-
-
-def more_values(question: str, plan: Plan) -> tuple[list[str], list[str]]:
-    """The values of one entity kind beyond the plan's (a plan applies one per kind): those a result grouped
-    by that kind shows (its row, or its absence, is the answer), and the others, each named as not applied
-    with why; and the named shifts the plan does not read (docs/shifts-agent.md, "Reading": never the first
-    value silently). Returns (not applied, also read)."""
-    named = entities(canonical(question))
-    missing: list[str] = []
-    also: list[str] = []
-    for name, values in (
-        ("grade", named.grades),
-        ("crew", named.crews),
-        ("reason", named.reasons),
-        ("place", named.places),
-        ("width", named.widths),
-    ):
-        first = getattr(plan, name)
-        for value in values:
-            if value == first or first is None:
-                continue
-            label = f"{value} in web" if name == "width" else f"{name} {value}"
-            if plan.by == name:
-                also.append(f"{label} (in the rows by {name})")
-                continue
-            applied = f"{first} in web" if name == "width" else f"{name} {first}"
-            missing.append(
-                f"{label} (one {name} per answer is applied, {applied}; ask about {value} on its own)"
-            )
-    read = {plan.shift, plan.other_shift} if plan.shift is not None else {1, 2, 3}
-    for shift in named_shifts(question):
-        if shift not in read:
-            missing.append(
-                f"shift {shift} (this answer reads shift {plan.shift}; ask about shift {shift} on its own)"
-            )
-    return missing, also
 
 
 MEASURE_NAMES = {

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from html import unescape
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
@@ -473,3 +474,61 @@ def _wait_for(port: int, server: subprocess.Popen[bytes]) -> None:
         except OSError:
             assert time.monotonic() < deadline
             time.sleep(0.1)
+
+
+NOT_WHOLE = "downtime by reason for the flux capacitor"  # two words no slot holds
+
+
+def test_a_question_not_read_whole_is_answered_partial_on_the_page_not_redirected(client):
+    params = {"question": NOT_WHOLE, "day": "2026-09-16", "shift": 2}
+    page = client.get("/shifts/q", params=params, headers={"accept": "text/html"}, follow_redirects=False)
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert "Not understood: flux, capacitor." in page.text
+    data = client.get("/shifts/q", params=params, follow_redirects=False)
+    assert data.status_code == 200
+    assert data.json()["status"] == "partial"
+    assert "Not understood: flux, capacitor." in [s["text"] for s in data.json()["sections"]]
+    # The address alone answers complete: the question is not that address.
+    assert data.json()["address"] == "/a?day=2026-09-16&shift=2&measure=downtime&by=reason"
+    token = page_token(client)
+    body = {"question": NOT_WHOLE, "day": "2026-09-16", "shift": 2, "include": "shift"}
+    asked = ask(client, body, **{"x-request-token": token}).json()
+    assert asked["status"] == "partial"
+    assert "Not understood: flux, capacitor." in [s["text"] for s in asked["sections"]]
+    fragment = ask(client, body, **{"x-request-token": token, "hx-request": "true"})
+    assert "Not understood: flux, capacitor." in fragment.text
+    assert "hx-push-url" not in fragment.headers  # reloading the address would drop the line
+
+
+def test_a_refused_follow_up_keeps_the_chain(client):
+    first = "/a?day=2026-09-16&shift=2&include=day&measure=overview"
+    token = page_token(client)
+    refused = {
+        "question": "compare that with second shift",  # the same shift: refused
+        "day": "2026-09-16",
+        "shift": 2,
+        "include": "day",
+        "after": first,
+    }
+    fragment = ask(client, refused, **{"x-request-token": token, "hx-request": "true"})
+    assert fragment.status_code == 200
+    kept = re.search(r'id="after" name="after" value="([^"]*)"', fragment.text)
+    assert kept and unescape(kept.group(1)) == first
+    page = client.get(
+        "/shifts/q",
+        params={k: v for k, v in refused.items()},
+        headers={"accept": "text/html"},
+        follow_redirects=False,
+    )
+    kept = re.search(r'id="after" name="after" value="([^"]*)"', page.text)
+    assert page.status_code == 200 and kept and unescape(kept.group(1)) == first
+    # The next follow-up still follows the last answered question.
+    nxt = ask(
+        client,
+        {**refused, "question": "compare that with first shift", "after": unescape(kept.group(1))},
+        **{"x-request-token": token},
+    ).json()
+    assert nxt["address"].startswith(
+        "/a?day=2026-09-16&shift=2&include=day&measure=compare_shifts&other_shift=1"
+    )
+    assert unquote(nxt["address"]).endswith("after=" + first)

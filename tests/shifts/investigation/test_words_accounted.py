@@ -109,3 +109,60 @@ def test_a_yes_no_question_is_answered_yes_or_no_from_the_figure(conn):
     assert head["text"].startswith(f"{expected}: ")
     other = next(s for s in hit.sections if s["type"] == "headline")
     assert other["text"].startswith("No: " if expected == "Yes" else "Yes: ")
+
+
+def headline(answer):
+    return next(s["text"] for s in answer.sections if s["type"] == "headline")
+
+
+def test_a_count_asked_leads_with_the_stops_listed(conn):
+    # Shift 2 of the fixture day: a 20-minute knife jam and a 30-minute scheduled maintenance stop.
+    answer = investigate("how many stops on 2nd shift", SHIFT2, conn)
+    assert answer.status == "complete"
+    assert headline(answer).startswith("**2 stops** recorded, 50.0 min of downtime (query 1)")
+
+
+def test_hours_asked_lead_in_hours(conn):
+    answer = investigate("how many hours of downtime on 2nd shift", SHIFT2, conn)
+    assert answer.status == "complete"
+    assert headline(answer).startswith("Downtime came to **0.83 hours** (50.0 min over 2 stops)")
+
+
+def test_msf_asked_leads_with_the_gross_area_in_msf(conn):
+    # Shift 2's setups: 84,000 ft at 92 in and 150,000 ft at 87 in: 1,731,500 sq ft gross.
+    answer = investigate("how many MSF did 2nd shift run", SHIFT2, conn)
+    assert answer.status == "complete"
+    assert headline(answer).startswith("Shift 2 ran **1,731.5 MSF** of gross board")
+
+
+def test_a_count_asked_of_a_place_with_no_stop_says_none(conn):
+    answer = investigate("how many stops on splicer 3", SHIFT2, conn)
+    assert headline(answer).startswith("Splicer 3: no stop recorded here (0 stops)")
+
+
+def test_a_headline_that_does_not_answer_the_asked_figure_is_never_complete():
+    from shopfloor.shifts.planning.accounting import figures_not_led
+    from shopfloor.shifts.planning.plans import parse_address
+
+    yes_no = parse_address("/a?window=month&anchor=2026-04-09&measure=fpm&by=crew&crew=C&ask=below_target")
+    assert figures_not_led(None, yes_no, "275-BC / C: typical 431 ft/min, **0.85 h** of opportunity")
+    assert not figures_not_led(None, yes_no, "Yes: Shift 2 ran at **84.00 %** of grade target speed")
+    share = parse_address("/a?day=2026-09-16&measure=downtime&by=reason&reason=Knife%20jam&ask=share")
+    assert figures_not_led(None, share, "The largest downtime was Equipment stop at **13.2 min**")
+    plain = parse_address("/a?day=2026-09-16&shift=2&measure=downtime&by=reason")
+    missing = figures_not_led(
+        "downtime in hours", plain, "The largest downtime was Paper break at **3.5 min**"
+    )
+    assert missing and missing[0].startswith("the figure in hours")
+
+
+def test_trim_is_said_against_the_owners_flag(conn):
+    answer = investigate("how did 2nd shift trim look compared to the flag", DAY, conn)
+    assert answer.status == "complete"
+    assert headline(answer).endswith("; trim flags above 3.25 % per setup.")
+
+
+def test_a_count_of_a_place_named_with_its_reason_leads_with_the_place_row(conn):
+    # Shift 2's knife jam was on the upper knife: the rows are by place, so the place's row answers.
+    answer = investigate("how many times did the upper knife jam on 2nd shift", DAY, conn)
+    assert headline(answer).startswith("Upper knife: **20.0 min** over 1 stop")

@@ -90,3 +90,21 @@ def test_the_router_reads_them(question, day, address):
     plan = route(question, Scope(day=day))
     assert isinstance(plan, Plan), plan
     assert plan.address() == address
+
+
+@pytest.mark.parametrize(
+    ("day", "yesterday", "before"),
+    [
+        # A Tuesday: the day before yesterday is Friday, not Sunday.
+        (date(2026, 11, 17), date(2026, 11, 16), date(2026, 11, 13)),
+        (date(2026, 11, 16), date(2026, 11, 13), date(2026, 11, 12)),  # a Monday: Friday, then Thursday
+        (FRIDAY, date(2026, 11, 19), date(2026, 11, 18)),
+    ],
+)
+def test_yesterday_and_the_day_before_agree_on_production_days(day, yesterday, before):
+    assert resolve("downtime yesterday", day).day == yesterday
+    assert resolve("downtime the day before yesterday", day).day == before
+    scope = Scope(day=day, shift=1, include="shift")
+    for words, expected in (("yesterday", yesterday), ("the day before yesterday", before)):
+        routed = route(f"downtime {words}", scope)
+        assert isinstance(routed, Plan) and routed.day == expected

@@ -59,13 +59,15 @@ def build_sections(
     caveats: list[str],
     tools: Mapping[str, ToolAnswer],
     where: list[tuple[str, str, str]],
+    asked: tuple[str, ...] = (),
 ) -> list[Section]:
     """The answer's sections from the plan and its numbered evidence; ``tools`` is the tool catalog and
-    ``where`` the places to look next with their addresses (``planning/where.py``)."""
+    ``where`` the places to look next with their addresses (``planning/where.py``); ``asked`` the units or
+    count the question asked for (``planning/accounting.asked_figures``: "hours", "msf", "count")."""
     shaped = _shape_results(plan, evidence, tools)
     if plan.measure == "overview" and plan.shift is not None:
         shaped.body = _diagnosis(shaped.per_result)
-    sections = _yes_no(plan, _lead(plan, evidence, shaped))
+    sections = _yes_no(plan, _lead(plan, evidence, shaped, asked))
     sections.extend(shaped.body)
     if plan.measure == "compare_shifts" and len(shaped.heads) > 1:
         sections.insert(1, reworded(shaped.heads[1], "finding", bullet=True))
@@ -126,22 +128,28 @@ def share_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | None
     env = next((e for e in evidence if e["tool"] in SHARE_TOOLS), None)
     if env is None:
         return None
+    named = plan.reason or plan.place or plan.kind
     if not env["rows"]:
         return said(
             "headline",
             "No downtime was recorded here: ",
             Figure(0, "stops"),
-            " listed ",
+            f" listed, so {named or 'no reason'} was none of it (0 %) ",
             Citation(env["query"]),
             ".",
         )
-    named = plan.reason or plan.place or plan.kind
     rows = env["rows"]
     index = next((i for i, r in enumerate(rows) if named and str(r.get("key")) == named), None)
     if index is None and named is None:
         index = 0
     if index is None:
-        return None  # the named one has no downtime listed: the rows say so, the caveats name it
+        # The named one has no downtime listed: its share is none of it, said without a figure to cite.
+        return said(
+            "headline",
+            f"{named} was none of the recorded downtime here (0 %): no stop of it is listed ",
+            Citation(env["query"]),
+            ".",
+        )
     row = rows[index]
     if row.get("share_pct") is None:
         return None
@@ -155,7 +163,85 @@ def share_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | None
     )
 
 
-def _lead(plan: Plan, evidence: list[dict[str, Any]], shaped: _Shaped) -> list[Section]:
+def asked_headline(plan: Plan, evidence: list[dict[str, Any]], asked: tuple[str, ...]) -> Section | None:
+    """The figure asked in its unit or as a count, when one result holds it: the downtime's stops or hours
+    listed ("how many stops", "downtime in hours"), a shift's gross area in MSF (docs/shifts-agent.md, rule
+    3). A named reason or place leads with its own row instead."""
+    if plan.reason or plan.place or plan.ask:
+        return None
+    downtime = [e for e in evidence if e["tool"] in SHARE_TOOLS and e.get("stops_total") is not None]
+    if downtime and ("hours" in asked or "count" in asked):
+        env = downtime[0]
+        minutes, stops = fmt(env["minutes_total"], "min"), env["stops_total"]
+        # Over several shifts the first shift's figure is the cited one; the others and the sum follow.
+        on = f" on shift {env['shift']}" if len(downtime) > 1 else ""
+        rest = ""
+        if len(downtime) > 1:
+            others = ", ".join(
+                f"{fmt(e['hours_total'], 'hours') if 'hours' in asked else count_of(e['stops_total'], 'stop')}"
+                f" on shift {e['shift']}"
+                for e in downtime[1:]
+            )
+            total_h = round(sum(e["hours_total"] for e in downtime), 2)
+            total_n = sum(e["stops_total"] for e in downtime)
+            rest = f"; {others}; {fmt(total_h, 'hours') if 'hours' in asked else count_of(total_n, 'stop')} in all"
+        if "hours" in asked:
+            return said(
+                "headline",
+                "Downtime came to ",
+                Figure(env["hours_total"], "hours"),
+                f"{on} ({minutes} over {count_of(stops, 'stop')}){rest} ",
+                Citation(env["query"]),
+                ".",
+            )
+        return said(
+            "headline",
+            "",
+            Figure(stops, "stop" if stops == 1 else "stops"),
+            f" recorded{on}, {minutes} of downtime{rest} ",
+            Citation(env["query"]),
+            ".",
+        )
+    kpis = [e for e in evidence if e["tool"] == "get_shift_kpis" and e.get("gross_msf") is not None]
+    if len(kpis) == 1 and "msf" in asked:
+        env = kpis[0]
+        return said(
+            "headline",
+            f"Shift {env['shift']} ran ",
+            Figure(env["gross_msf"], "MSF"),
+            " of gross board ",
+            Citation(env["query"]),
+            ".",
+        )
+    return None
+
+
+def _named_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | None:
+    """A named reason or place's own downtime row first, even below the rows the findings list; one no
+    row holds is said first too, with its count, none."""
+    # The rows are grouped by one of them: the named one of that grouping is the one its rows can hold.
+    named = plan.place if plan.by == "place" else plan.reason if plan.by == "reason" else None
+    named = named or plan.reason or plan.place
+    envs = [e for e in evidence if e["tool"] in SHARE_TOOLS]
+    if not named or plan.measure not in ("downtime", "pareto") or not envs:
+        return None
+    for env in envs:
+        for i, row in enumerate(env["rows"]):
+            if str(row.get("key")) == named:
+                return said(
+                    "headline",
+                    f"{named}: ",
+                    Figure(row["minutes"], "min"),
+                    f" over {count_of(row['stops'], 'stop')} ",
+                    Citation(env["query"], i),
+                    ".",
+                )
+    return said("headline", f"{named}: no stop recorded here (0 stops) ", Citation(envs[0]["query"]), ".")
+
+
+def _lead(
+    plan: Plan, evidence: list[dict[str, Any]], shaped: _Shaped, asked: tuple[str, ...] = ()
+) -> list[Section]:
     """The headline: a named entity's own finding, else the measure's leading tool (its headline, or its
     first finding), else the first headline (docs/shifts-agent.md, "Reading"); taken out of the body."""
     body, heads = shaped.body, shaped.heads
@@ -175,6 +261,9 @@ def _lead(plan: Plan, evidence: list[dict[str, Any]], shaped: _Shaped) -> list[S
     if entity_line is not None:
         body.remove(entity_line)
         return [reworded(entity_line, "headline", bullet=False)]
+    found = asked_headline(plan, evidence, asked) or _named_headline(plan, evidence)
+    if found is not None:
+        return [found]
     if leading:
         return [leading[0]]
     if heads and promote_from is None:

@@ -110,13 +110,15 @@ def waste(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
             of = f" of grade {row['grade']}" if row.get("grade") else ""
             if row.get("width_in") is not None:
                 of += f" on the {row['width_in']:.0f} in web"
+            # The owner's trim flag is the context a trim figure is read against ("compared to the flag").
+            flag = f"; {row['band_text']}" if row.get("band_text") else ""
             head = said(
                 "headline",
                 f"Side trim{of} was ",
                 Figure(row["pct_of_gross"], "%"),
                 " of gross ",
                 Citation(q, i),
-                ".",
+                f"{flag}.",
             )
     for i, row in enumerate(rows):
         if row["item"] in ("shear", "dry-end total") or (

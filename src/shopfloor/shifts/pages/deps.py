@@ -16,11 +16,22 @@ from shopfloor.shifts.pages.guard import TOKEN_SALT
 from shopfloor.shifts.pages.limits import Counter, make_counter
 from shopfloor.shifts.pages.params import REPORT_PERIODS
 from shopfloor.shifts.pages.runner import Runner, store_version
+from shopfloor.shifts.planning.accounting import read_whole
 from shopfloor.shifts.planning.plans import Plan, parse_address
 from shopfloor.shifts.planning.router import route
 from shopfloor.shifts.plant.scope import Scope
 from shopfloor.web.errors import ApiError
 from shopfloor.web.tokens import RequestTokens
+
+
+def by_address(question: str, scope: Scope, after: str | None) -> str | None:
+    """The address that answers ``question`` as asked, or ``None``: a refusal, or a question the router did
+    not read whole (its address would answer ``complete`` without the line naming the words it left out,
+    docs/shifts-agent.md, "The three rules"), is answered by the investigator itself."""
+    routed = route(question, scope, parse_address(after) if after else None)
+    if isinstance(routed, Plan) and read_whole(question, routed):
+        return routed.address()
+    return None
 
 
 class ShiftsState:
@@ -64,15 +75,15 @@ class ShiftsState:
         return await self.runner.once(key, work.answer, self.db, address)
 
     async def asked(self, question: str, scope: Scope, after: str | None) -> dict[str, Any]:
-        """The offline answer to ``question``: its address's answer when the router reads it, else the
-        investigator's refusal or its own run."""
-        previous = parse_address(after) if after else None
-        routed = route(question, scope, previous)
-        if isinstance(routed, Plan):
-            answer = dict(await self.answer_for(routed.address()))
+        """The offline answer to ``question`` (``after``: the answer a follow-up refers to): its address's
+        answer when the router reads it whole, else the investigator's own run, a partial answer naming
+        the words it did not use, or a refusal."""
+        address = by_address(question, scope, after)
+        if address is not None:
+            answer = dict(await self.answer_for(address))
             answer["question"] = question
             return answer
-        return await self.runner.run(work.ask, self.db, question, scope)
+        return await self.runner.run(work.ask, self.db, question, scope, after)
 
     async def report_for(self, period: str, day: date, shift: int | None) -> dict[str, Any]:
         """The period report of the window holding ``day`` (kept per store version)."""

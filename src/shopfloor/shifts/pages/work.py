@@ -122,11 +122,12 @@ def answer(path: Path, address: str) -> dict[str, Any]:
     return in_store(path, lambda conn: investigate_address(address, conn).as_dict())
 
 
-def ask(path: Path, question: str, scope: Any) -> dict[str, Any]:
-    """A question the router does not resolve to an address, answered in ``scope`` by the offline planner."""
+def ask(path: Path, question: str, scope: Any, after: str | None = None) -> dict[str, Any]:
+    """A question no address answers as asked (a refusal, or one the router did not read whole), answered in
+    ``scope`` by the offline planner; ``after`` is the answer a follow-up refers to."""
     from shopfloor.shifts.investigation import investigate
 
-    return in_store(path, lambda conn: investigate(question, scope, conn).as_dict())
+    return in_store(path, lambda conn: investigate(question, scope, conn, after=after).as_dict())
 
 
 def ask_live(

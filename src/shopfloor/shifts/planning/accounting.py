@@ -13,7 +13,9 @@ import re
 from dataclasses import dataclass
 
 from shopfloor.shifts.planning.dates import MONTH_SHORT, MONTHS, NUMBER_WORDS, UNRESOLVED, WEEKDAYS
-from shopfloor.shifts.planning.reading import COMMON, VOCABULARY, canonical
+from shopfloor.shifts.planning.plans import Plan
+from shopfloor.shifts.planning.reading import COMMON, VOCABULARY, canonical, entities
+from shopfloor.shifts.planning.router import LOSS_WORDS, SHARE_WORDS, YES_NO, named_shifts
 from shopfloor.shifts.plant.catalog import REJECT_FAMILIES, STOP_KINDS, STOP_PLACES, STOP_REASONS
 
 
@@ -122,6 +124,7 @@ class Accounting:
 
     not_in_records: tuple[str, ...] = ()
     not_understood: tuple[str, ...] = ()
+    not_applied: tuple[str, ...] = ()
 
     def lines(self) -> list[str]:
         """The answer's lines naming them (empty when every word was accounted for)."""
@@ -130,6 +133,8 @@ class Accounting:
             out.append(f"Not in the records: {', '.join(self.not_in_records)} ({HELD}).")
         if self.not_understood:
             out.append(f"Not understood: {', '.join(self.not_understood)}.")
+        if self.not_applied:
+            out.append(f"Not applied: {'; '.join(self.not_applied)}.")
         return out
 
 
@@ -166,6 +171,7 @@ def account(question: str) -> Accounting:
     """The words of ``question`` left unaccounted for: things the records do not hold, and words not read
     (a date word the dates layer cannot place, "payday", is not understood whatever else it is)."""
     text = canonical(question)
+    asked = _asked_not_answered(text)
     unresolved = [m.group(0) for m in re.finditer(UNRESOLVED, text)]
     missing: list[str] = []
     spans = sorted(m.span() for pattern, _thing in NOT_IN_RECORDS for m in re.finditer(pattern, text))
@@ -189,4 +195,154 @@ def account(question: str) -> Accounting:
     for word in _WORD.findall(text):
         if not _known(word) and word not in unknown:
             unknown.append(word)
-    return Accounting(tuple(missing), tuple(unknown))
+    return Accounting(tuple(missing), tuple(unknown), tuple(asked))
+
+
+# A target beside a loss ("was waste over target?"): the yes/no reads speed to target only, and no target is
+# recorded for a loss, so the target is named, never answered with the speed (docs/shifts-agent.md, rule 3).
+LOSS_TARGET = (
+    "the target (a yes/no against target reads speed to target only; losses are shown against the owner's "
+    "bands where there is one)"
+)
+
+
+# A share of the rejects ("what share of rejects were down warp"): the rejects are listed by family and
+# reason with their area, but no share of them leads an answer yet.
+REJECT_SHARE = (
+    "the share of the rejects asked (the rejects are listed by family with their area, not as a share)"
+)
+
+
+def _asked_not_answered(text: str) -> list[str]:
+    out = []
+    if re.search(YES_NO, text) and re.search(r"\btargets?\b", text) and re.search(LOSS_WORDS, text):
+        out.append(LOSS_TARGET)
+    if (
+        re.search(SHARE_WORDS, text)
+        and re.search(
+            r"\b(rejects?|rejected|warp|bond|delamination|misalignment|moisture|bale|dry.end)\b", text
+        )
+        and not re.search(r"\b(downtime|down time|stops?|jams?)\b", text)
+    ):
+        out.append(REJECT_SHARE)
+    return out
+
+
+def more_values(question: str, plan: Plan) -> tuple[list[str], list[str]]:
+    """The values of one entity kind beyond the plan's (a plan applies one per kind): those a result grouped
+    by that kind shows (its row, or its absence, is the answer), and the others, each named as not applied
+    with why; and the named shifts the plan does not read (docs/shifts-agent.md, "Reading": never the first
+    value silently). Returns (not applied, also read)."""
+    named = entities(canonical(question))
+    missing: list[str] = []
+    also: list[str] = []
+    for name, values in (
+        ("grade", named.grades),
+        ("crew", named.crews),
+        ("reason", named.reasons),
+        ("place", named.places),
+        ("width", named.widths),
+    ):
+        first = getattr(plan, name)
+        for value in values:
+            if value == first or first is None:
+                continue
+            label = f"{value} in web" if name == "width" else f"{name} {value}"
+            if plan.by == name:
+                also.append(f"{label} (in the rows by {name})")
+                continue
+            applied = f"{first} in web" if name == "width" else f"{name} {first}"
+            missing.append(
+                f"{label} (one {name} per answer is applied, {applied}; ask about {value} on its own)"
+            )
+    for by, pattern in ASKED_GROUPINGS:
+        if (
+            re.search(pattern, canonical(question))
+            and plan.by != by
+            and plan.measure not in GROUPED_ELSEWHERE
+        ):
+            missing.append(f"by {by} (this answer's tools do not break {plan.measure} down by {by})")
+    if plan.measure == "compare_shifts" and re.search(r"\brank(s|ed|ing)?\b", canonical(question)):
+        missing.append(
+            "the ranking (one day's shifts are shown side by side, not ranked; a window's shifts are ranked:"
+            " ask which shift was best that week)"
+        )
+    read = {plan.shift, plan.other_shift} if plan.shift is not None else {1, 2, 3}
+    for shift in named_shifts(question):
+        if shift not in read:
+            missing.append(
+                f"shift {shift} (this answer reads shift {plan.shift}; ask about shift {shift} on its own)"
+            )
+    return missing, also
+
+
+# A breakdown the question asks for in so many words ("downtime by grade"); an answer not grouped that way
+# names it (never another breakdown silently). Comparisons and the money levers group by their own rows.
+ASKED_GROUPINGS = (
+    ("grade", r"\b(by|per|each) (board )?grades?\b"),
+    ("width", r"\b(by|per|each) (web )?widths?\b"),
+    ("crew", r"\b(by|per|each) crews?\b"),
+    ("place", r"\b(by|per) (place|location|machine|equipment)s?\b"),
+    ("kind", r"\b(by|per) (kind|type|category)\b"),
+)
+GROUPED_ELSEWHERE = frozenset(
+    {"compare_shifts", "compare_groups", "compare", "opportunities", "speed_opportunity", "trend", "overview"}
+)
+
+
+def read_whole(question: str, plan: Plan) -> bool:
+    """Whether ``plan`` holds every word of ``question``: no word left unread (not in the records, not
+    understood), no further value the plan does not apply and no unit or count the address does not carry
+    (:func:`asked_figures`). Only then does the question's answer equal
+    its address's (the address carries the plan, not the words it left out), so only then may a page
+    answer it by its address (docs/shifts-agent.md, "The three rules")."""
+    return (
+        not account(question).lines() and not more_values(question, plan)[0] and not asked_figures(question)
+    )
+
+
+# Figures a question asks for in a unit, or as a count, that the address does not carry (docs/shifts-agent.md,
+# rule 3): (what is asked, the question's words, the headline's bold figure that states it).
+_COUNTED = r"(stops?|times|jams?|splices?|changes?|changeovers?|setups?|breaks?|outages?)"
+ASKED_FIGURES: tuple[tuple[str, str, str, str], ...] = (
+    ("hours", "the figure in hours", r"\b(hours?|hrs?)\b", r"\*\*[\d,.]+ ?(h|hours?)\*\*"),
+    ("msf", "the figure in MSF", r"\bmsf\b", r"\*\*[\d,.]+ ?MSF\*\*"),
+    (
+        "sqft",
+        "the figure in square feet",
+        r"\b(sq\.? ?(ft|feet|foot)|square (feet|foot|ft)|sqft)\b",
+        r"\*\*[\d,.]+ ?sq ft\*\*",
+    ),
+    (
+        "count",
+        "the count asked",
+        rf"\bhow many (\w+ ){{0,2}}{_COUNTED}\b|\bhow often\b|\bnumber of (\w+ ){{0,2}}{_COUNTED}\b",
+        rf"\*\*[\d,]+ ?{_COUNTED}\*\*|\*\*[\d,]+\*\* (\w+ ){{0,2}}{_COUNTED}\b",
+    ),
+)
+
+
+def asked_figures(question: str) -> list[tuple[str, str, str]]:
+    """The figures ``question`` asks for in a unit or as a count: (key, what is asked, the headline's
+    pattern); the keys are what the answer's shapes lead with (``answers/shapes.asked_headline``)."""
+    text = canonical(question)
+    return [(key, name, said) for key, name, asked, said in ASKED_FIGURES if re.search(asked, text)]
+
+
+def figures_not_led(question: str | None, plan: Plan, headline: str) -> list[str]:
+    """What the question (or the plan's ``ask=``) asked that ``headline`` does not state, each with why: an
+    answer whose headline does not answer the question is never ``complete`` (docs/shifts-agent.md, rule 3).
+    ``question`` is ``None`` for an answer opened from its address."""
+    missing = []
+    if plan.ask in ("below_target", "at_target") and not re.match(r"(Yes|No):", headline):
+        missing.append("the answer against target (this answer's headline is not its speed to target)")
+    if plan.ask == "share" and not re.search(r"\*\*[\d,.]+ ?%\*\*|\(0 %\)", headline):
+        missing.append("the share asked (no row of this answer holds the one asked for)")
+    named = plan.reason or plan.place
+    for _key, name, said in asked_figures(question) if question else []:
+        # A named reason or place leading the headline states its own stops ("Upper knife: 4.6 min over 1
+        # stop"): that is the count asked of it.
+        own = name == "the count asked" and named and headline.startswith(f"{named}:")
+        if not (re.search(said, headline) or (own and re.search(rf"\b[\d,]+ {_COUNTED}", headline))):
+            missing.append(f"{name} (this answer's headline states its measure's own figure)")
+    return missing

@@ -1,7 +1,7 @@
 """Dates as people say them, mapped to production days and windows (docs/shifts-agent.md, "Reading").
 
-A small explicit layer, pure text: weekdays ("last Tuesday", "on Monday", "the Friday before"), days back
-("three days ago", "the day before yesterday"), weeks back ("two weeks ago", "the week before last"), a
+A small explicit layer, pure text: weekdays ("last Tuesday", "on Monday", "the Friday before"), production
+days back ("yesterday", "the day before yesterday"), calendar days back ("three days ago"), weeks back ("two weeks ago", "the week before last"), a
 named week ("the week of March 16"), month names and their short forms with or without a year ("feb",
 "December 2025") and "this quarter" (the 4-4-5 period). Each phrase resolves against the selected day; a
 date word this layer cannot resolve ("payday", "the day after the storm") is returned as not understood,
@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from shopfloor.shifts.plant.calendar import Period, window_for
+from shopfloor.shifts.plant.calendar import Period, previous_production_day, window_for
 
 # Short weekday forms people write ("last tues"); "sat" and "sun" are left out (no production on them).
 WEEKDAY_SHORT = ("mon", "tues?", "wed", "thu(?:rs?)?", "fri", "satur", "sunda")
@@ -36,7 +36,9 @@ _N = r"(\d{1,2}|one|a|two|three|four|five|six|seven|eight|nine|ten)"
 # Day words that name a moment the records cannot place (no calendar of paydays or weather is held).
 UNRESOLVED = (
     r"\b(fire drill|drill|payday|pay day|holiday|holidays|storm|snowstorm|blizzard|outage day|inventory day|audit day"
-    r"|shutdown week|christmas|thanksgiving|new year'?s?|easter|birthday)\b"
+    r"|shutdown week|christmas|thanksgiving|new year'?s?|easter|birthday"
+    # A calendar quarter by its number: the plant's quarter is its 4-4-5 period, held only as "this quarter".
+    r"|q[1-4]|(?:first|second|third|fourth|1st|2nd|3rd|4th|last|next|previous) quarter)\b"
 )
 
 
@@ -100,8 +102,12 @@ def resolve(text: str, day: date) -> DateWords:
     m = re.search(rf"\b{_N} days? ago\b", text)
     if m:
         return DateWords(day=day - timedelta(days=_number(m.group(1))), unresolved=unresolved)
+    # "yesterday" is the previous production day, and "the day before yesterday" the production day
+    # before that: one rule for both, so on a Monday or Tuesday they never land on a weekend between them.
     if re.search(r"\bday before yesterday\b", text):
-        return DateWords(day=day - timedelta(days=2), unresolved=unresolved)
+        return DateWords(day=previous_production_day(previous_production_day(day)), unresolved=unresolved)
+    if re.search(r"\byesterday\b", text):
+        return DateWords(day=previous_production_day(day), unresolved=unresolved)
     # A weekday: "last Tuesday", "the Friday before" (strictly before the day); "on Monday" (this week's
     # Monday, the selected day itself when it is one).
     for index, name in enumerate(WEEKDAYS):

@@ -33,6 +33,13 @@ LENSES = ("all", "supervisor", "ownership")
 # The figure a question asks for when it is not the measure's own (docs/URLS.md): a share of the whole, or a
 # yes/no against the target ("is 2nd shift below target?"); the headline answers it first.
 ASKS = ("share", "below_target", "at_target")
+# The measures each asked figure has a meaning on: a share of the downtime rows listed, a yes/no from the
+# speed to target; on any other measure nothing would answer it, so the address is refused.
+ASK_MEASURES = {
+    "share": ("downtime", "pareto"),
+    "below_target": ("fpm",),
+    "at_target": ("fpm",),
+}
 
 
 @dataclass(frozen=True)
@@ -178,6 +185,9 @@ def _plan_from(data: dict[str, str]) -> Plan:
     for flag in ("count", "chart"):
         if data.get(flag, "1") != "1":
             raise AddressError(f"{flag} is 1 or absent")
+    ask = _choice(data.get("ask"), ASKS, "ask")
+    if ask is not None and measure not in ASK_MEASURES[ask]:
+        raise AddressError(f"ask={ask} is only for measure={' or measure='.join(ASK_MEASURES[ask])}")
     after = data.get("after")
     if after is not None:
         parse_address(after)  # the chain must itself be in the grammar
@@ -202,7 +212,7 @@ def _plan_from(data: dict[str, str]) -> Plan:
         reason=_choice(data.get("reason"), STOP_REASONS, "reason"),
         place=_choice(data.get("place"), STOP_PLACES + tuple(PLACE_FAMILIES), "place"),
         width=_int(data.get("width"), tuple(int(w) for w in WEB_WIDTHS), "width"),
-        ask=_choice(data.get("ask"), ASKS, "ask"),
+        ask=ask,
         after=after,
     )
 

@@ -51,6 +51,11 @@ SPANISH: tuple[tuple[str, Any], ...] = (
     (r"\b(el |del |en el )?tercer(o)? turno\b", " third shift"),
     (r"\bcompara(r)? (el )?turno ([123]) con (el )?turno ([123])\b", r"compare shift \3 with shift \5"),
     (r"\b(el |del |en el )?turno ([123])\b", r" shift \2"),
+    (r"\b(el |del |en el )?turno de (la )?noche\b|\b(el |del |en el )?turno nocturno\b", " night shift"),
+    (r"\b(el |del |en el )?turno de (la )?tarde\b", " swing shift"),
+    (r"\b(el |del |en el )?turno de (la )?ma[ñn]ana\b|\b(el |del |en el )?turno de d[ií]a\b", " day shift"),
+    # A bare "el turno" is the selected shift ("¿cuánto nos costó el turno?").
+    (r"\b(el|este|del|en el) turno\b(?! (de|[123]|uno|dos|tres|nocturno)\b)", "this shift"),
     (r"\bcompara(r)?\b", "compare"),
     (r"\bturno (uno|dos|tres)\b", lambda m: "shift " + {"uno": "1", "dos": "2", "tres": "3"}[m.group(1)]),
     (
@@ -116,6 +121,10 @@ SYNONYMS: tuple[tuple[str, str], ...] = (
     (r"\bmaint\b", "maintenance"),
     (r"\bw/", "with"),
     (r"\btmrw\b|\btmw\b", "tomorrow"),
+    # Texting shorthand a supervisor types on a phone: "r we at target", "shft", "shfts".
+    (r"^r (we|u|they|the)\b", r"are \1"),
+    (r"\bshfts\b|\bshfits\b", "shifts"),
+    (r"\bshft\b|\bshfit\b", "shift"),
 )
 
 # The plant's vocabulary for fuzzy correction: each word once, grouped by the measure it belongs to.
@@ -205,7 +214,9 @@ _GRADE = re.compile(r"\b(26|32|55|200|275)[- ]?(c|bc|eb)\b")
 _REASON_WORDS = {
     "Knife jam": r"\bknife jams?\b|\bjams?\b|\bjammed\b",
     "Equipment stop": r"\bequipment stops?\b|\bplace stops?\b",
-    "Missed splice": r"\bmissed splices?\b",
+    # The splice a splicer missed, however it is said: "missed a splice", "splicer 3 misses".
+    "Missed splice": r"\bmissed splices?\b|\bmiss(ed|es|ing)? (a |the )?splices?\b|\bsplices? (missed|misses)\b"
+    r"|\bsplicer( \d)? miss(es|ed)?\b",
     "Paper break": r"\bpaper breaks?\b|\bweb breaks?\b",
     "Glue skip": r"\bglue skips?\b",
     "Flute transition": r"\bflute transitions?\b",

@@ -56,7 +56,7 @@ _VOLUME_ASK = (
     r"|\b(ran|made|produced|run) the most\b|\bshare of (output|volume|production|footage)\b"
     r"|\bmost (output|volume|footage|msf)\b"
 )
-_LOSS = r"\b(stops?|stopped|downtime|down time|waste|trim|rejects?|rejected|quality|scrap|jams?)\b"
+LOSS_WORDS = r"\b(stops?|stopped|downtime|down time|waste|trim|rejects?|rejected|quality|scrap|jams?)\b"
 # A speed word asking how fast a paper change, changeover or setup went is a setup question.
 _CHANGE_SPEED = (
     r"\b(fast|quick|quickly|slow|slowly)\s+(?:(?:did|do|does|were|was|are|is)\s+)?(?:(?:we|the|our)\s+)?"
@@ -78,7 +78,7 @@ def speed_or_volume(question: str) -> Cue | None:
         return "setups"
     if _has(q, _SLOWER_THAN_NORMAL):
         return "speed_trend"
-    has_loss = _has(q, _LOSS)
+    has_loss = _has(q, LOSS_WORDS)
     if _has(q, _DIAGNOSIS):
         speed_words = set(re.findall(_SPEED, q))
         if has_loss and speed_words <= {"slow", "slower"}:
@@ -131,8 +131,15 @@ _ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3}
 _ORD = r"(?:first|1st|second|2nd|third|3rd)"
 _FORBIDDEN = (
     r"\b(schedule|reschedule|email|e-mail|send|delete|drop|insert|update|shut ?down|restart|set the|change the"
-    r" (target|speed|schedule)|raise the|lower the|run (this )?sql|select \*|execute|browse|download|fetch)\b"
-    r"|https?://|;\s*--"
+    r" (target|speed|schedule)|raise the|lower the|run (this )?sql|execute|browse|download|fetch)\b"
+    r"|\bselect \*|https?://|;\s*--"
+    # An edit of a record ("change that 2am stop from maint to operator", "mark it as operator").
+    r"|\b(change|move|reclassify|recode|relabel|edit|mark|correct)\b (that|this|it|those|these)\b.*"
+    r"\b(from|to|as|into)\b"
+)
+_ACTION_TYPED = (
+    r"^(?:(?:please|pls|can you|could you|go ahead and|let's|lets|i want to|we need to)\s+)*"
+    r"(?:schedule|reschedule|book)\b"
 )
 _RANGE = (
     r"\bbetween\b.*\band\b.*\d|\bfrom\b.*\d.*\b(to|until|through|thru)\b.*\d|\d{4}-\d{2}-\d{2}"
@@ -165,6 +172,9 @@ def named_months(question: str, day: date) -> list[date]:
     return dates.named_months(normalize(question), day)
 
 
+LAST_SHIFT = r"\b(last|previous|prior) shift\b|\bthe shift before\b"
+
+
 @dataclass(frozen=True)
 class ScopeWords:
     """What the question says about scope: shift, day, window and a second window."""
@@ -184,8 +194,13 @@ def scope_words(question: str, scope: Scope) -> ScopeWords | Unavailable:
     q = normalize(question)
     shifts = tuple(named_shifts(q))
     day = scope.day
-    if _has(q, r"\byesterday\b") and not _has(q, r"\bday before yesterday\b"):
-        day = previous_production_day(day)
+    if not shifts and scope.shift is not None and _has(q, LAST_SHIFT):
+        # "Last shift" from a selected shift is the one before it: shift 1's is the previous production
+        # day's third shift.
+        if scope.shift > 1:
+            shifts = (scope.shift - 1,)
+        else:
+            shifts, day = (3,), previous_production_day(day)
     window: Period | None = None
     anchor: date | None = None
     other: date | None = None
@@ -265,7 +280,9 @@ def route(question: str, scope: Scope, previous: Plan | None = None) -> Plan | U
     q = canonical(question)
     if not q:
         return Unavailable("The question is empty.")
-    if _has(q, _FORBIDDEN):
+    # The words as typed are checked too: a correction never turns an action ("schedule PM on the double
+    # backer") into a question ("scheduled pm"); "the new schedule" stays a noun.
+    if _has(q, _FORBIDDEN) or _has(normalize(question), _ACTION_TYPED):
         return Unavailable(
             "The investigator reads records; it cannot change settings, schedules or equipment, send "
             "messages or run code."
@@ -370,7 +387,7 @@ YES_NO = r"^(is|was|did|were|are|does|do|has|have)\b|^(shift \d|(first|second|th
 SHARE_WORDS = r"\b(percent|percentage|pct|share|fraction|proportion)\b|%"
 
 # Measures of one production day that read the named shift alone (a trend or a comparison reads others).
-ONE_SHIFT = (DAY_ONLY | {"fpm", "volume", "overview", "kpis"}) - {"compare_shifts", "rankings"}
+ONE_SHIFT = (DAY_ONLY | {"fpm", "volume", "overview", "kpis", "waste"}) - {"compare_shifts", "rankings"}
 
 # "Which shift was best last week", "worst shift this month": the shifts over a window side by side.
 _BEST_SHIFT = (
@@ -459,11 +476,15 @@ def _intent(
     q: str, cue: Cue | None, by: str | None, window: Period, words: ScopeWords
 ) -> tuple[str | Unavailable, dict[str, Any]]:
     ranged = window != "day"
-    if _has(q, YES_NO) and _has(q, r"\btarget\b"):
+    if _has(q, YES_NO) and _has(q, r"\btarget\b") and not _has(q, LOSS_WORDS):
+        # A loss word ("was waste over target") asks about that loss, never the speed to target; the target
+        # it names is said as not applied (planning/accounting).
         # "Is 2nd shift below target?", "did 3rd make target": speed to target, answered Yes or No first.
         below = _has(q, r"\b(below|under|short of|miss(ed)?|behind)\b")
         return "fpm", {"ask": "below_target" if below else "at_target"}
-    if _has(q, r"\bsummari[sz]e\b|\boverview\b|\bsummary\b|\bdiagnos(e|is)\b|\bwhy\b.*\bslow"):
+    if _has(q, r"\boverview\b|\bdiagnos(e|is)\b"):
+        return "overview", {}  # the diagnosis asked by name, over a day or a window
+    if _has(q, r"\bsummari[sz]e\b|\bsummary\b|\bwhy\b.*\bslow"):
         return ("overview" if _has(q, r"\bwhy\b") or not ranged else "kpis"), {}
     if _has(q, r"\bprofit|\bmargin\b"):
         return ("overview" if not ranged else "opportunities"), ({} if not ranged else {"lens": _lens(q)})
@@ -496,7 +517,9 @@ def _intent(
         return "speed_opportunity", {"by": "crew" if by == "crew" else "width"}
     if _has(q, r"\bdowntime review\b|\b(against|over|above) (the |their |its )?bands?\b"):
         return "review", {}
-    if _has(q, r"\bweekdays?\b|\bday of (the )?week\b|\bstops? profile\b|\bper day\b") and _has(q, _LOSS):
+    if _has(q, r"\bweekdays?\b|\bday of (the )?week\b|\bstops? profile\b|\bper day\b") and _has(
+        q, LOSS_WORDS
+    ):
         return "stops", {}
     if _has(q, r"\bnotes?\b|\bcrew (say|said|report|reported|wrote)\b|\bwhat did the crew\b"):
         return "notes", {}
@@ -508,7 +531,7 @@ def _intent(
         return ("kpis" if words.window is not None else "setups"), {}
     if _has(q, r"\brank(ing|ings|ed)?\b|\b(worst|best|top|bottom) (\d+ )?(runs|setups)\b"):
         metric: str | None = None
-        if _has(q, _LOSS) and not _has(q, r"\bquality|rejects?\b"):
+        if _has(q, LOSS_WORDS) and not _has(q, r"\bquality|rejects?\b"):
             metric = "downtime"
         if _has(q, r"\bquality\b|\brejects?\b|\bwaste\b"):
             metric = "quality"
@@ -517,7 +540,9 @@ def _intent(
         return "rankings", {"metric": metric}
     if _has(q, r"\bpareto\b"):
         return "pareto", {"by": by if by in ("reason", "place", "kind") else "reason", "count": _count(q)}
-    if _has(q, r"\b(downtime|down time|stops?|stopped|jams?|maintenance|operator|pm|outages?|planned)\b"):
+    if _has(
+        q, r"\b(downtime|down time|stops?|stopped|jams?|maintenance|operator|pm|outages?|planned)\b"
+    ) or _has(q, LINE_DOWN):
         group = by if by in ("place", "kind") else "reason"
         if ranged:
             return "pareto", {"by": group, "count": _count(q)}
@@ -533,6 +558,12 @@ def _intent(
         return "fpm", {"by": by if by in ("grade", "width", "crew") else None}
     if cue == "volume":
         return "volume", {"by": "grade" if by == "grade" or ranged else None}
+    named = entities(q)
+    if named.reasons or named.places:
+        # A stop reason or place named with no measure word ("how often did we miss a splice") asks about
+        # its downtime.
+        group = "place" if named.places else "reason"
+        return ("pareto", {"by": group, "count": _count(q)}) if ranged else ("downtime", {"by": group})
     if _has(q, r"\b(kpis?|dashboard|tiles|numbers|scorecard)\b"):
         return "kpis", {}
     if _has(
@@ -543,6 +574,14 @@ def _intent(
     ):
         return ("overview" if _has(q, r"\bwhy\b") or not ranged else "kpis"), {}
     return Unavailable("The offline planner does not support that question."), {}
+
+
+# The line or a place said to be down ("was the corrugator down", "hrs down", "the belt went down") is its
+# downtime; "going down" (a trend) and "down warp" (a reject) are not.
+LINE_DOWN = (
+    r"\b(was|were|is|are|been|went|go|goes|gone|being) (the \w+ )?down\b(?! (warp|from|to)\b)"
+    r"|\b(hours?|hrs?|minutes?|mins?|time) (was |were |we were |we went )?down\b|\bdown for\b"
+)
 
 
 # "Is X getting worse": the weekly trend of X (docs/shifts-agent.md, "Reading").
@@ -594,8 +633,10 @@ def _trend_metric(q: str, cue: Cue | None) -> str:
 
 _FOLLOW = (
     r"^(and |what about|how about|same for|same thing|compare (that|this|it|with)|now |show (that|this|it)"
-    r"|chart (that|this|it)|break (that|this|it) down|that |by (reason|place|kind|grade|width|crew)\b"
+    r"|chart (that|this|it)|break (that|this|it) down|split (that|this|it)\b|that |by (reason|place|kind|grade|width|crew)\b"
     r"|(just|only) |the (day|week|month|period) before\b)|\binstead\b"
+    # "what percent of that was knife jams": a question about the previous answer's rows.
+    r"|\b(of|in|from) (that|this|it)\b(?! (shift|week|month|day|period|crew|grade)\b)"
 )
 # The groupings each measure's tools break down by (a follow-up's "by X" changes only these).
 FOLLOW_BY = {
@@ -641,6 +682,7 @@ def _follow_up(q: str, words: ScopeWords, scope: Scope, previous: Plan) -> Plan 
             include="day",  # a comparison reads the production day (docs/shifts-agent.md, "Scope")
             after=after,
             chart=False,
+            ask=None,  # a yes/no or a share has no meaning on a comparison (docs/URLS.md)
         )
     plan = replace(previous, after=after)
     if len(words.shifts) == 1:
@@ -664,6 +706,8 @@ def _follow_up(q: str, words: ScopeWords, scope: Scope, previous: Plan) -> Plan 
         plan = with_entities(replace(plan, grade=None, crew=None, reason=None, place=None, width=None), named)
     if _has(q, _CHART):
         plan = replace(plan, chart=True)
+    if plan.measure in ("downtime", "pareto") and _has(q, SHARE_WORDS):
+        plan = replace(plan, ask="share")  # "what percent of that was knife jams"
     if plan == replace(previous, after=after):
         return Unavailable("The follow-up did not change the shift, day, window, grouping or chart.")
     return plan

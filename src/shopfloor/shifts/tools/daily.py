@@ -13,7 +13,14 @@ from pydantic import BaseModel, ConfigDict, Field
 from shopfloor.shifts.plant.catalog import SHIFT_MINUTES
 from shopfloor.shifts.plant.metrics import FIGURE_DIGITS, ratio
 from shopfloor.shifts.tools.context import RunContext, Sql
-from shopfloor.shifts.tools.rows import DayCall, day_tool, downtime_rows, quality_rows, setup_rows
+from shopfloor.shifts.tools.rows import (
+    DayCall,
+    day_tool,
+    downtime_rows,
+    downtime_totals,
+    quality_rows,
+    setup_rows,
+)
 from shopfloor.shifts.tools.sums import (
     MAINT_BAND,
     OPERATOR_BAND,
@@ -56,7 +63,10 @@ def get_shift_kpis(call: DayCall, args: ShiftArgs) -> Body:
     rows = kpi_rows(values)
     bands = {f"{r['measure']}_band": r["band"] for r in rows if r["band"] is not None}
     texts = {f"{r['measure']}_band_text": r["band_text"] for r in rows if r["band_text"] is not None}
-    return rows, {**bands, **texts}
+    gross = next((r["value"] for r in rows if r["measure"] == "gross_sqft"), None)
+    # The gross area in MSF (thousands of square feet), the unit a volume question may ask in.
+    msf = {"gross_msf": ratio(gross, 1000, digits=FIGURE_DIGITS)} if gross is not None else {}
+    return rows, {**bands, **texts, **msf}
 
 
 @day_tool
@@ -67,7 +77,7 @@ def get_downtime_breakdown(call: DayCall, args: DowntimeArgs) -> Body:
     for row in rows:
         row["pct_of_scheduled"] = ratio(row["minutes"], SHIFT_MINUTES, 100, digits=FIGURE_DIGITS)
     flags = _band_flags(ctx, sql, shift, call.cover)
-    return rows, dict(group_by=args.group_by, kind=args.kind, flags=flags)
+    return rows, dict(group_by=args.group_by, kind=args.kind, flags=flags, **downtime_totals(rows))
 
 
 def _band_flags(ctx: RunContext, sql: Sql, shift: int, cover: dict[str, Any]) -> list[dict[str, Any]]:

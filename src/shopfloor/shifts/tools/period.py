@@ -29,7 +29,7 @@ from shopfloor.shifts.tools.context import (
     scoped_shift,
     window_coverage,
 )
-from shopfloor.shifts.tools.rows import downtime_rows
+from shopfloor.shifts.tools.rows import downtime_rows, downtime_totals
 from shopfloor.shifts.tools.sums import (
     BETTER,
     DRY_END_BAND,
@@ -277,6 +277,7 @@ def get_downtime_pareto(ctx: RunContext, args: ParetoArgs) -> dict[str, Any]:
         shift=shift,
         group_by=args.group_by,
         measure=args.measure,
+        **downtime_totals(out),
         previous_coverage=prev_cover.as_dict(),
         ranked=cover.complete,
         note=None if cover.complete else "The window is partial: rows are listed, rankings withheld.",

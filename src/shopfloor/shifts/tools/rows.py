@@ -51,6 +51,17 @@ def shift_coverage(ctx: RunContext, sql: Sql, shift: int) -> dict[str, Any]:
     return dict(ctx.memo[key])
 
 
+def downtime_totals(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The stops and minutes of every row listed, and the minutes in hours: the totals a question asks for
+    as a count ("how many stops") or in hours ("downtime in hours")."""
+    minutes = sum(float(r["minutes"] or 0) for r in rows)
+    return {
+        "stops_total": sum(int(r["stops"] or 0) for r in rows),
+        "minutes_total": round(minutes, FIGURE_DIGITS),
+        "hours_total": round(minutes / 60, 2),
+    }
+
+
 def downtime_rows(
     ctx: RunContext,
     sql: Sql,

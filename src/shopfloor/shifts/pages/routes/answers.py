@@ -1,4 +1,5 @@
-"""The answers family: ``GET /q`` a question redirected (303) to its canonical address, ``GET /a`` the answer at
+"""The answers family: ``GET /q`` a question redirected (303) to its canonical address (one not read whole, or
+refused, is answered on the page), ``GET /a`` the answer at
 an address as the page (``format=pdf``: a PDF, ``format=json``), ``GET /a.json`` the same answer as JSON
 (docs/URLS.md)."""
 
@@ -9,7 +10,7 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from shopfloor.shifts.pages import views, work
-from shopfloor.shifts.pages.deps import ShiftsDep, root_path
+from shopfloor.shifts.pages.deps import ShiftsDep, by_address, root_path
 from shopfloor.shifts.pages.params import (
     ADDRESS_PARAMS,
     SCOPE_PARAMS,
@@ -30,7 +31,8 @@ router = APIRouter()
 
 @router.get("/q", response_model=None, openapi_extra=query_params("question", *SCOPE_PARAMS, "after"))
 async def resolve(request: Request, shifts: ShiftsDep) -> Response:
-    """A question in the scope, redirected to its canonical address (refusals stay on the page)."""
+    """A question in the scope, redirected to its canonical address when the router reads it whole; a refusal
+    or a question with words it did not use is answered here (the partial answer names them)."""
     q = request.query_params
     # An example button beside the question box sends a second `question`; the last, the button's, wins.
     questions = q.getlist("question")
@@ -44,16 +46,26 @@ async def resolve(request: Request, shifts: ShiftsDep) -> Response:
         parsed_scope(q.get("day", ""), q.get("shift"), q.get("include"), q.get("period", "day")),
     )
     after = usable_after(q.get("after"), scope)
-    routed = route(question, scope, parse_address(after) if after else None)
-    if isinstance(routed, Unavailable):
-        if "text/html" not in request.headers.get("accept", ""):
+    address = by_address(question, scope, after)
+    if address is not None:
+        return RedirectResponse(root_path(request) + address, status_code=303)
+    # A refusal, or a question not read whole, is answered here: its address would drop the line naming
+    # the words it did not use.
+    html = "text/html" in request.headers.get("accept", "")
+    if not html:
+        routed = route(question, scope, parse_address(after) if after else None)
+        if isinstance(routed, Unavailable):
             return JSONResponse(
                 {"status": "unavailable", "reason": routed.reason, "examples": list(routed.examples)}
             )
-        answer = await shifts.asked(question, scope, after)
-        form = views.form_state(scope, question, None)
-        return shifts.html(await shifts.drawn("index.html", answer, scope, form, root_path(request)))
-    return RedirectResponse(root_path(request) + routed.address(), status_code=303)
+    answer = await shifts.asked(question, scope, after)
+    if not html:
+        return JSONResponse(jsonable_encoder(answer))
+    if answer.get("address"):
+        scope = scope_of_plan(parse_address(answer["address"]))
+    # A refused follow-up keeps the chain: the next one still follows the last answered question.
+    form = views.form_state(scope, question, answer.get("address") or after)
+    return shifts.html(await shifts.drawn("index.html", answer, scope, form, root_path(request)))
 
 
 @router.get("/a", response_model=None, openapi_extra=ADDRESS_PARAMS)

@@ -11,7 +11,7 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.responses import JSONResponse, Response
 
 from shopfloor.shifts.pages import views, work
-from shopfloor.shifts.pages.deps import ShiftsDep, root_path
+from shopfloor.shifts.pages.deps import ShiftsDep, by_address, root_path
 from shopfloor.shifts.pages.limits import current_day, seconds_to_next_day
 from shopfloor.shifts.pages.params import (
     AskBody,
@@ -81,12 +81,16 @@ async def ask(request: Request, shifts: ShiftsDep) -> Response:
         )
     if request.headers.get("hx-request") != "true":
         return JSONResponse(jsonable_encoder(answer))
+    scope_asked = scope
     if answer.get("address"):
         # The controls show the scope the answer used (a named shift or "compare all shifts" moves it);
         # the fragment swaps them out of band.
         scope = scope_of_plan(parse_address(answer["address"]))
-    form = views.form_state(scope, body.question, answer.get("address"))
-    pushed = answer.get("address") and planner == "offline"
+    # A refused follow-up keeps the chain: the next one still follows the last answered question.
+    form = views.form_state(scope, body.question, answer.get("address") or after)
+    # Only an answer its address gives whole is pushed as the page's address (reloading it must show the
+    # same answer, not a complete one without the line naming the words left out).
+    pushed = planner == "offline" and answer.get("address") and by_address(body.question, scope_asked, after)
     root = root_path(request)
     headers = {"HX-Push-Url": root + answer["address"]} if pushed else {}
     return shifts.html(await shifts.drawn("_main.html", answer, scope, form, root), headers)
