@@ -14,6 +14,7 @@ from shopfloor.workshop.agent.offline.names import (
 )
 from shopfloor.workshop.agent.offline.quantities import number_at
 from shopfloor.workshop.agent.offline.results import (
+    Mark,
     Part,
 )
 from shopfloor.workshop.agent.offline.text import (
@@ -249,32 +250,33 @@ def blank_skipped_stages(sentence: Span, chars: list[str], parts: list[Part]) ->
             )
 
 
+def _blank_matches(
+    pattern: re.Pattern[str], sentence: Span, chars: list[str], parts: list[Part], mark: Mark
+) -> list[int]:
+    """Blank out every match of ``pattern`` in ``sentence`` and account for each as a part of ``mark``;
+    returns where each match starts."""
+    found = []
+    for match in pattern.finditer(sentence.folded, sentence.start, sentence.end):
+        found.append(match.start())
+        _blank(chars, match.start(), match.end())
+        parts.append(Part(mark, sentence.source[match.start() : match.end()], match.start(), match.end()))
+    return found
+
+
 def blank_asides(sentence: Span, chars: list[str], parts: list[Part]) -> None:
     """Asides ("no hay tiempo", "no worries") deny nothing the note reports: blanked out, marked filler."""
-    for match in _ASIDE_ANYWHERE.finditer(sentence.folded, sentence.start, sentence.end):
-        _blank(chars, match.start(), match.end())
-        parts.append(Part("filler", sentence.source[match.start() : match.end()], match.start(), match.end()))
+    _blank_matches(_ASIDE_ANYWHERE, sentence, chars, parts, "filler")
 
 
 def blank_hedges(sentence: Span, chars: list[str], parts: list[Part]) -> list[int]:
     """Hedges ("creo que", "me parece", "maybe", "not sure") are blanked out (they deny nothing and name
     nobody) and accounted as filler; returns where each one stands, so the event it is said of is never
     ``high``."""
-    found = []
-    for match in _HEDGE.finditer(sentence.folded, sentence.start, sentence.end):
-        found.append(match.start())
-        _blank(chars, match.start(), match.end())
-        parts.append(Part("filler", sentence.source[match.start() : match.end()], match.start(), match.end()))
-    return found
+    return _blank_matches(_HEDGE, sentence, chars, parts, "filler")
 
 
 def blank_estimates(sentence: Span, chars: list[str], parts: list[Part]) -> bool:
     """A number said as an estimate or a range ("como tres o cuatro", "entre 4 y 6", "around six", "a few")
     is blanked out, so the event has no number there and the reader asks for it instead of picking one; the
     words are accounted as unread. True when the sentence has one."""
-    found = False
-    for match in _APPROX.finditer(sentence.folded, sentence.start, sentence.end):
-        found = True
-        _blank(chars, match.start(), match.end())
-        parts.append(Part("unread", sentence.source[match.start() : match.end()], match.start(), match.end()))
-    return found
+    return bool(_blank_matches(_APPROX, sentence, chars, parts, "unread"))

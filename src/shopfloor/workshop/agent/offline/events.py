@@ -32,12 +32,13 @@ from shopfloor.workshop.agent.offline.text import (
     Span,
     fold,
     has_slip,
+    says_past_move,
     split_clauses,
 )
 from shopfloor.workshop.agent.offline.vocabulary import (
     CREATE_VERBS,
-    PAST_MOVE_VERBS,
     REFERENCE_PATTERNS,
+    STAGE_BY_INFERENCE,
 )
 from shopfloor.workshop.domain import (
     QUOTE_MAX,
@@ -149,7 +150,8 @@ def is_future(span: Span) -> bool:
     future = FUTURE.search(span.folded_text)
     if future is None:
         return False
-    return not (future.group() in _THEN and set(span.words()) & (CREATE_VERBS | PAST_MOVE_VERBS))
+    past = bool(set(span.words()) & CREATE_VERBS) or says_past_move(span)
+    return not (future.group() in _THEN and past)
 
 
 def _skip_reason(span: Span) -> SkipReason | None:
@@ -289,7 +291,9 @@ def read_segment(
     elif hat_subject:
         locator = next((m.stage for m in stage_mentions(hat, hat_subject) if not m.target), None)
         for ref, where in _hat_refs(span, hits, by_weaver, locator):
-            read.extend(_hat_events(span, quote, ref, where, to_stage, flag_kind))
+            events_of = _hat_events(span, quote, ref, where, to_stage, flag_kind)
+            # A hat found by its weaver ("el de Carmen en blanqueo") is an inference: never high.
+            read.extend(replace(e, unsure=True) if ref.weaver_name else e for e in events_of)
     else:
         create = _create_event(span, quote, inherited_weaver, partners)
         if create is not None:
@@ -299,6 +303,9 @@ def read_segment(
     if not read:
         skip_part(skipped, parts, "unread", span)
         return
+    if targets and targets[-1].word in STAGE_BY_INFERENCE:
+        # "ya está listo" names no stage: Finished is inferred from "ready", so the move is never high.
+        read = [replace(e, unsure=True) if e.kind == "advance" else e for e in read]
     if has_slip(span):
         # A word read through a slip ("lavdo" as lavado) is a guess: never high.
         read = [replace(event, unsure=True) for event in read]

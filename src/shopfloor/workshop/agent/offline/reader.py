@@ -47,7 +47,7 @@ from shopfloor.workshop.agent.offline.signals import (
 from shopfloor.workshop.agent.offline.stages import stage_mentions
 from shopfloor.workshop.agent.offline.text import (
     Span,
-    fold,
+    says_past_move,
     split_clauses,
     split_sentences,
     strip_span,
@@ -56,9 +56,8 @@ from shopfloor.workshop.agent.offline.vocabulary import (
     CREATE_VERBS,
     FRAME_CLOSERS,
     FRAME_OPENERS,
-    PAST_MOVE_VERBS,
 )
-from shopfloor.workshop.domain import QUOTE_MAX, grade_for, validate_rows
+from shopfloor.workshop.domain import QUOTE_MAX, grade_for, query_words, validate_rows
 
 _OPENER = re.compile("|".join(FRAME_OPENERS), re.IGNORECASE)
 _CLOSER = re.compile("|".join(FRAME_CLOSERS), re.IGNORECASE)
@@ -87,7 +86,7 @@ def _report_after_order(sentence: Span) -> int | None:
     clauses = split_clauses(sentence)
     for clause in clauses[1:]:
         words = set(clause.words())
-        past = bool(words & (CREATE_VERBS | PAST_MOVE_VERBS)) or "pasó" in clause.said
+        past = bool(words & CREATE_VERBS) or says_past_move(clause) or "pasó" in clause.said
         first = clause.words()[:1]
         opens = bool(first) and (
             first[0] in _OPENERS or clause.said[:1].isupper() or code_hits(clause)[:1] != []
@@ -245,7 +244,7 @@ def _same_batch(a: tuple[str, str | None, int] | None, b: tuple[str, str | None,
     before (a name that is the start of the other)."""
     if a is None or b is None or a[1:] != b[1:]:
         return False
-    short, long = sorted((fold(a[0]).split(), fold(b[0]).split()), key=len)
+    short, long = sorted((query_words(a[0]), query_words(b[0])), key=len)
     return bool(short) and long[: len(short)] == short
 
 

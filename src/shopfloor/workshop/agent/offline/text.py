@@ -27,6 +27,7 @@ from shopfloor.workshop.agent.offline.vocabulary import (
     HAT_NOUNS,
     NUMBER_WORDS,
     PAIR_WORDS,
+    PAST_MOVE_VERBS,
     PRONOUNS,
     ROW_WORDS,
     SHORTHAND,
@@ -167,6 +168,20 @@ def _stage_stem(word: str) -> str | None:
     if len(word) < 4 or not word.isalpha():
         return None
     return _STAGE_STEMS.get(_SPANISH.stemWord(word))
+
+
+_PRETERITE_PLURAL = re.compile(r"(?:aron|ieron)$")
+
+
+def says_past_move(span: Span) -> bool:
+    """Whether ``span`` reports a change of stage in the past: "moved", "pasaron", or any third-person plural
+    preterite of a stage verb, by its Snowball stem ("lavaron", "blanquearon", "prensaron"). Read on the
+    note's own folded words, before ``canon`` turns the verb into its stage word."""
+    for m in WORD.finditer(span.folded_text):
+        word = m.group()
+        if word in PAST_MOVE_VERBS or (_PRETERITE_PLURAL.search(word) and _stage_stem(word) is not None):
+            return True
+    return False
 
 
 @lru_cache(maxsize=8192)

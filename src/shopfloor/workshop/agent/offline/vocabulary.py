@@ -27,6 +27,9 @@ _STAGE_WORDS: dict[Stage, str] = {
 for _stage, _words in _STAGE_WORDS.items():
     for _w in _words.split():
         STAGE_WORDS[_w] = _stage
+# Words read as a stage that do not name it: "ya está listo", "it's ready" say the hat is done, and Finished is
+# inferred from them, so their move is never confidence high (docs/workshop-agent.md, "The three rules").
+STAGE_BY_INFERENCE = {"listo", "lista", "listos", "done", "ready", "complete"}
 
 # Verbs that finish a hat when the subject is a hat (in a weaver sentence they mean new hats arrived).
 FINISH_VERBS = {
@@ -677,5 +680,6 @@ FRAME_OPENERS = [
 ]
 FRAME_CLOSERS = [r"(?:<|&lt;)\|im_end\|>", r"#{2,}\s*(?:end|fin)\s*#{2,}", r"\[/(?:admin|system|sistema)\]"]
 # Past forms that report a stage change in a clause after an order ("…, la Carmen entregó dos finos"):
-# an order never takes a report said after it in a clause of its own.
-PAST_MOVE_VERBS = {"pasaron", "moved", "lavaron", "blanquearon", "hormaron", "plancharon", "prensaron"}
+# an order never takes a report said after it in a clause of its own. The plural preterites of the stage
+# verbs ("lavaron", "prensaron") are found by their stem (``text.says_past_move``), not listed here.
+PAST_MOVE_VERBS = {"pasaron", "moved"}
