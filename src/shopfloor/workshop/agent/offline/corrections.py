@@ -52,15 +52,36 @@ _CORRECTION = re.compile(
 )
 
 
+# A sentence that opens with one of these corrects the one before it ("… 2 finos de 16. Corrijo: fue Rosa
+# Pillco"); an apology ("Perdón, …", "Sorry, …") can open a new report, so it does not.
+_CORRECTS_BEFORE = re.compile(
+    r"\s*(?:corrijo|correccion|correction|me equivoque|me confundi|mentira|mejor dicho|quise decir|quiero decir"
+    r"|i mean|scratch that|strike that|make that)\b"
+)
+
+
+def corrects_the_sentence_before(sentence: Span) -> bool:
+    """Whether ``sentence`` opens by correcting the sentence before it ("Corrijo: fue Rosa Pillco")."""
+    return _CORRECTS_BEFORE.match(sentence.folded, sentence.start) is not None
+
+
 _HEDGE = re.compile(r"\b(?:" + "|".join(HEDGE_PATTERNS) + r")\b[\s,]*")
 _NUMBER = (
     r"(?:\d{1,2}|(?:treinta|cuarenta) y \w+|(?:twenty|thirty|forty)[- ]\w+|"
+    # Dozens and pairs are numbers too ("roughly half a dozen", "casi una docena", "como un par").
+    r"(?:half an?|media|medio|una|un|a) (?:docenas?|dozens?)|(?:un |a )?(?:par|pair|couple)|"
     + "|".join(
         sorted((w for w in NUMBER_WORDS if w not in {"un", "una", "uno", "one"}), key=len, reverse=True)
     )
     + r")(?: docenas?| dozens?)?"
 )
-_APPROX = re.compile(r"\b(?:" + "|".join(p.replace("NUMBER", _NUMBER) for p in APPROX_PATTERNS) + r")\b")
+# What a number counts, right after it: a grade, a hat noun, rows.
+_COUNTED = "|".join(sorted(set(GRADE_WORDS) | HAT_NOUNS | ROW_WORDS, key=len, reverse=True))
+_APPROX = re.compile(
+    r"\b(?:"
+    + "|".join(p.replace("NUMBER", _NUMBER).replace("COUNTED", _COUNTED) for p in APPROX_PATTERNS)
+    + r")\b"
+)
 _ASIDE_ANYWHERE = re.compile(r"\b(?:" + "|".join(ASIDES_ANYWHERE) + r")\b")
 _SKIP = re.compile(
     r"\b(?:" + "|".join(SKIP_PATTERNS) + r")\s*(?:el |la |los |las |the |por |through )?(?=\w)"

@@ -226,6 +226,8 @@ _SENTENCE_BREAK = re.compile(
 )
 
 
+# Words written with a dot that does not end the sentence.
+_ABBREVIATION = re.compile(r"\b(?:aprox|approx|aprx|sr|sra|srta|dr|dra|nro|num)$")
 _CODE_BEFORE = re.compile(r"(?<![A-Za-z0-9])(?=[A-Za-z]{0,4}[0-9])[0-9A-Za-z]{5}$")
 
 
@@ -240,6 +242,10 @@ def split_sentences(whole: Span) -> list[Span]:
             and note[match.start() - 1 : match.start()].isupper()
         ):
             continue  # "Rosa P. trajo…": an initial, not the end of a sentence
+        if note[match.start() : match.start() + 1] == "." and _ABBREVIATION.search(
+            fold(note[: match.start()])
+        ):
+            continue  # "aprox. 6 finos", "la Sra. Carmen": an abbreviation's dot
         opening = len(WORD.findall(fold(note[start : match.start()]))) <= 3
         if (
             opening
@@ -266,6 +272,7 @@ def strip_span(span: Span) -> Span:
 # "treinta y cinco" is one number, not two clauses.
 _CLAUSE_BREAK = re.compile(
     r":\s*(?=(?:\d{1,2}|uno|una|one|dos|two|tres|three)\s)"  # "two superfinos: one of 22 rows and one of 30"
+    r"|\s*(?:\n|;(?=\s))[\s\-*•]*"  # in a sentence joined from lines or from "; " (``reader``), not "&lt;"
     r"|(?:,|\s+coma\b)\s*(?:(?:y|e|and|pero|but|then)\s+)?|\s+&\s+|(?<!treinta)(?<!cuarenta)\s+(?:y|e|and|pero|but|then|also|tambien)\s+"
     r"|(?:(?<=treinta)|(?<=cuarenta))\s+(?:e|and|pero|but|then|also|tambien)\s+"
 )
