@@ -348,11 +348,23 @@ def test_no_card_comes_from_words_set_apart(agent_world, fragments, voice):
 # words, as a range or estimate, in the future or as a question passed on yields no `high` card.
 # ---------------------------------------------------------------------------------------------------------
 
-HEDGES = ["creo que ", "me parece que ", "parece que ", "capaz que ", "maybe ", "I think ", "tal vez "]
+HEDGES = [
+    "creo que ", "me parece que ", "parece que ", "capaz que ", "maybe ", "I think ", "tal vez ", "al parecer ",
+    "supuestamente ", "de pronto ", "apparently ",
+]  # fmt: skip
 REPORTED = ["Carmen dice que ", "Manuel says ", "me dijo doña Rosa que ", "según Manuel "]
 FUTURE = ["mañana ", "la próxima semana ", "en un rato "]
-ASKED = ["Carmen pregunta si ", "Manuel quiere saber si ", "Rosa asked whether "]
-RANGES = ["como tres o cuatro", "unos cinco", "entre 4 y 6", "around six", "a few", "cinco o seis"]
+ASKED = [
+    "Carmen pregunta si ",
+    "Manuel quiere saber si ",
+    "Rosa asked whether ",
+    "Dime si ",
+    "let me know if ",
+]
+RANGES = [
+    "como tres o cuatro", "unos cinco", "entre 4 y 6", "around six", "a few", "cinco o seis", "cuatro cinco",
+    "casi una docena de", "algo más de 10", "roughly half a dozen", "aprox. 6",
+]  # fmt: skip
 COUNTED = [
     "Rosa Pillco entregó {} finos de 18 hileras", "Manuel trajo {} superfinos de 28",
     "Carmen delivered {} fine hats, 16 rows", "Carmen Quizhpi trajo {} finos de 16",

@@ -35,6 +35,12 @@ _BARE_PART = re.compile(
     r"|(?<![A-Za-z0-9\-])[0-9][A-Z][0-9](?![A-Za-z0-9\-])"
 )
 _BARE_CODE = re.compile(r"(?<![A-Za-z0-9\-])(?=[0-9A-Z]*[0-9])(?=[0-9A-Z]*[A-Z])[0-9A-Z]{5}(?![A-Za-z0-9])")
+# A bare body in lower case, as dictation writes it ("el 7f3k2 ya pasó"): two letters and two digits at least, and
+# not a number with a unit ("18hil").
+_BARE_LOWER = re.compile(
+    r"(?<![A-Za-z0-9\-])(?=(?:[a-z]*[0-9]){2})(?=(?:[0-9]*[a-z]){2})(?![0-9]+[a-z]+(?![A-Za-z0-9]))[0-9a-z]{5}"
+    r"(?![A-Za-z0-9])"
+)
 
 
 @dataclass(frozen=True)
@@ -204,7 +210,7 @@ def code_hits(span: Span) -> list[CodeHit]:
     for match in _ODD_PREFIX.finditer(span.note, span.start, span.end):
         odd = "k" in match.group().lower()[1:3]
         found.append(CodeHit(f"TQ-{match.group(1).upper()}", match.start(), match.end(), spelled=odd))
-    for pattern in (_CODE_WITH_PREFIX, _BARE_CODE):
+    for pattern in (_CODE_WITH_PREFIX, _BARE_CODE, _BARE_LOWER):
         for match in pattern.finditer(span.note, span.start, span.end):
             if any(h.start <= match.start() < h.end for h in found):
                 continue

@@ -14,6 +14,7 @@ from shopfloor.workshop.agent.offline.names import (
 )
 from shopfloor.workshop.agent.offline.quantities import number_at
 from shopfloor.workshop.agent.offline.results import (
+    Mark,
     Part,
 )
 from shopfloor.workshop.agent.offline.text import (
@@ -51,15 +52,36 @@ _CORRECTION = re.compile(
 )
 
 
+# A sentence that opens with one of these corrects the one before it ("… 2 finos de 16. Corrijo: fue Rosa
+# Pillco"); an apology ("Perdón, …", "Sorry, …") can open a new report, so it does not.
+_CORRECTS_BEFORE = re.compile(
+    r"\s*(?:corrijo|correccion|correction|me equivoque|me confundi|mentira|mejor dicho|quise decir|quiero decir"
+    r"|i mean|scratch that|strike that|make that)\b"
+)
+
+
+def corrects_the_sentence_before(sentence: Span) -> bool:
+    """Whether ``sentence`` opens by correcting the sentence before it ("Corrijo: fue Rosa Pillco")."""
+    return _CORRECTS_BEFORE.match(sentence.folded, sentence.start) is not None
+
+
 _HEDGE = re.compile(r"\b(?:" + "|".join(HEDGE_PATTERNS) + r")\b[\s,]*")
 _NUMBER = (
     r"(?:\d{1,2}|(?:treinta|cuarenta) y \w+|(?:twenty|thirty|forty)[- ]\w+|"
+    # Dozens and pairs are numbers too ("roughly half a dozen", "casi una docena", "como un par").
+    r"(?:half an?|media|medio|una|un|a) (?:docenas?|dozens?)|(?:un |a )?(?:par|pair|couple)|"
     + "|".join(
         sorted((w for w in NUMBER_WORDS if w not in {"un", "una", "uno", "one"}), key=len, reverse=True)
     )
     + r")(?: docenas?| dozens?)?"
 )
-_APPROX = re.compile(r"\b(?:" + "|".join(p.replace("NUMBER", _NUMBER) for p in APPROX_PATTERNS) + r")\b")
+# What a number counts, right after it: a grade, a hat noun, rows.
+_COUNTED = "|".join(sorted(set(GRADE_WORDS) | HAT_NOUNS | ROW_WORDS, key=len, reverse=True))
+_APPROX = re.compile(
+    r"\b(?:"
+    + "|".join(p.replace("NUMBER", _NUMBER).replace("COUNTED", _COUNTED) for p in APPROX_PATTERNS)
+    + r")\b"
+)
 _ASIDE_ANYWHERE = re.compile(r"\b(?:" + "|".join(ASIDES_ANYWHERE) + r")\b")
 _SKIP = re.compile(
     r"\b(?:" + "|".join(SKIP_PATTERNS) + r")\s*(?:el |la |los |las |the |por |through )?(?=\w)"
@@ -249,32 +271,33 @@ def blank_skipped_stages(sentence: Span, chars: list[str], parts: list[Part]) ->
             )
 
 
+def _blank_matches(
+    pattern: re.Pattern[str], sentence: Span, chars: list[str], parts: list[Part], mark: Mark
+) -> list[int]:
+    """Blank out every match of ``pattern`` in ``sentence`` and account for each as a part of ``mark``;
+    returns where each match starts."""
+    found = []
+    for match in pattern.finditer(sentence.folded, sentence.start, sentence.end):
+        found.append(match.start())
+        _blank(chars, match.start(), match.end())
+        parts.append(Part(mark, sentence.source[match.start() : match.end()], match.start(), match.end()))
+    return found
+
+
 def blank_asides(sentence: Span, chars: list[str], parts: list[Part]) -> None:
     """Asides ("no hay tiempo", "no worries") deny nothing the note reports: blanked out, marked filler."""
-    for match in _ASIDE_ANYWHERE.finditer(sentence.folded, sentence.start, sentence.end):
-        _blank(chars, match.start(), match.end())
-        parts.append(Part("filler", sentence.source[match.start() : match.end()], match.start(), match.end()))
+    _blank_matches(_ASIDE_ANYWHERE, sentence, chars, parts, "filler")
 
 
 def blank_hedges(sentence: Span, chars: list[str], parts: list[Part]) -> list[int]:
     """Hedges ("creo que", "me parece", "maybe", "not sure") are blanked out (they deny nothing and name
     nobody) and accounted as filler; returns where each one stands, so the event it is said of is never
     ``high``."""
-    found = []
-    for match in _HEDGE.finditer(sentence.folded, sentence.start, sentence.end):
-        found.append(match.start())
-        _blank(chars, match.start(), match.end())
-        parts.append(Part("filler", sentence.source[match.start() : match.end()], match.start(), match.end()))
-    return found
+    return _blank_matches(_HEDGE, sentence, chars, parts, "filler")
 
 
 def blank_estimates(sentence: Span, chars: list[str], parts: list[Part]) -> bool:
     """A number said as an estimate or a range ("como tres o cuatro", "entre 4 y 6", "around six", "a few")
     is blanked out, so the event has no number there and the reader asks for it instead of picking one; the
     words are accounted as unread. True when the sentence has one."""
-    found = False
-    for match in _APPROX.finditer(sentence.folded, sentence.start, sentence.end):
-        found = True
-        _blank(chars, match.start(), match.end())
-        parts.append(Part("unread", sentence.source[match.start() : match.end()], match.start(), match.end()))
-    return found
+    return bool(_blank_matches(_APPROX, sentence, chars, parts, "unread"))

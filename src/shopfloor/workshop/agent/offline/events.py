@@ -21,6 +21,7 @@ from shopfloor.workshop.agent.offline.results import (
     skip_part,
 )
 from shopfloor.workshop.agent.offline.signals import (
+    DELIVERY,
     FUTURE,
     INJECTION,
     flag_kind_of,
@@ -32,12 +33,13 @@ from shopfloor.workshop.agent.offline.text import (
     Span,
     fold,
     has_slip,
+    says_past_move,
     split_clauses,
 )
 from shopfloor.workshop.agent.offline.vocabulary import (
     CREATE_VERBS,
-    PAST_MOVE_VERBS,
     REFERENCE_PATTERNS,
+    STAGE_BY_INFERENCE,
 )
 from shopfloor.workshop.domain import (
     QUOTE_MAX,
@@ -84,19 +86,27 @@ def _flag_words(span: Span) -> str:
     if by_weaver is not None:
         named.append((by_weaver[1], by_weaver[2]))
     for start, end in sorted(named, key=lambda n: -n[0]):
-        said = said[: start - span.start] + said[end - span.start :]
+        before = said[: start - span.start]
+        # The article of the code goes with it ("el TQ-8H6RT tiene…"); the person's own articles stay.
+        before = re.sub(r"(?i)\b(?:el|la|al|del|de|of the|of|the)\s+$", "", before)
+        said = before + said[end - span.start :]
     said = re.sub(r"\s+([,;])", r"\1", said)
     words = said.replace(":", " ").split()
-    while len(words) > 2 and fold(words[0]).strip(",") in _FLAG_LEADS:
+    while len(words) > 2 and (
+        fold(words[0]).strip(",") in _FLAG_LEADS
+        or (fold(words[0]) in _ARTICLES and fold(words[1]).strip(",") in _FLAG_LEADS | _ARTICLES)
+    ):
         words = words[1:]
     return " ".join(words)
 
 
-# Words that only join a flag clause to what comes before it, or point at the hat.
+# Words that only join a flag clause to what comes before it, or point at the hat; an article goes only with
+# them ("el sombrero tiene…"), never before the person's own words ("la copa salió amarillenta").
 _FLAG_LEADS = {
-    "pero", "y", "ojo", "que", "aunque", "ademas", "tambien", "but", "and", "also", "though", "note", "el", "la",
-    "al", "de", "del", "the", "sombrero", "hat", "-",
+    "pero", "y", "ojo", "que", "aunque", "ademas", "tambien", "but", "and", "also", "though", "note",
+    "sombrero", "hat", "-",
 }  # fmt: skip
+_ARTICLES = {"el", "la", "al", "de", "del", "the"}
 
 
 Sources = tuple[tuple[str, int, int], ...]
@@ -109,8 +119,9 @@ def reference_of(span: Span) -> tuple[str, int, int] | None:
     """A word in ``span`` that points back at hats the note named ("el segundo", "los dos", "ese mismo",
     "uno de ellos"): (which, start, end), or None."""
     for kind, pattern in _REFERENCES:
-        found = pattern.search(span.folded, span.start, span.end)
-        if found is not None:
+        for found in pattern.finditer(span.folded, span.start, span.end):
+            if span.source[found.start() : found.start() + 2].lower() == "él":
+                continue  # "los entregó él mismo": "he himself", not "the same one"
             return kind, found.start(), found.end()
     return None
 
@@ -123,10 +134,16 @@ def _referred_hats(span: Span) -> list[tuple[HatRef, Sources]]:
         return []
     kind, start, end = found
     before = list(dict.fromkeys(h.heard for h in code_hits(span.part(0, start)) if h.partial is None))
-    if not before:
-        return []
     said = span.source[start:end]
     where: Sources = (("code", start, end),)
+    if not before and kind == "one_of":
+        # "Del par de Rosa Pillco, uno pasó a lavado": one of the hats of the weaver named before it; the
+        # lookup by weaver offers them (a question when there are several).
+        opening = max(span.note.rfind(mark, 0, start) for mark in ".!?;\n") + 1  # this sentence only
+        weaver = person_name(span.part(opening, start), [])
+        return [(HatRef(weaver_name=weaver), where)] if weaver else []
+    if not before:
+        return []
     if kind == "one_of":
         return [(HatRef(said=said, choices=tuple(before[-2:] if len(before) > 1 else before)), where)]
     if kind == "both":
@@ -149,7 +166,8 @@ def is_future(span: Span) -> bool:
     future = FUTURE.search(span.folded_text)
     if future is None:
         return False
-    return not (future.group() in _THEN and set(span.words()) & (CREATE_VERBS | PAST_MOVE_VERBS))
+    past = bool(set(span.words()) & CREATE_VERBS) or says_past_move(span)
+    return not (future.group() in _THEN and past)
 
 
 def _skip_reason(span: Span) -> SkipReason | None:
@@ -216,13 +234,14 @@ def _create_event(
     # No card without a licence: a delivery verb in the past ("entregó", "trajo", "delivered") in this
     # segment, or a further batch of the weaver a licensed segment before it named ("…y 2 estándar de 12").
     # "se llevó 5 finos", "los tiene listos en su casa, 3 superfinos" name hats but deliver none.
-    licensed = bool(words & CREATE_VERBS) or inherited_weaver is not None
+    delivered = bool(words & CREATE_VERBS) or DELIVERY.search(span.folded_text) is not None
+    licensed = delivered or inherited_weaver is not None
     create_signal = licensed and (said_hats or numbers.rows is not None)
     doubt = next((value for at, value in span.doubtful if span.start <= at < span.end), None)
     if doubt is not None:
         # Both readings of a doubtful correction change the quantity or the rows: neither is read.
         numbers.quantity, numbers.quantity_at, numbers.rows = None, None, None
-        create_signal = create_signal or bool(words & CREATE_VERBS)
+        create_signal = create_signal or delivered
     if name is None or not create_signal:
         return None
     sources: list[tuple[str, int, int]] = []
@@ -244,6 +263,15 @@ def _create_event(
         sources=tuple(sources),
         doubtful_number=doubt,
     )
+
+
+def _delivered_by(span: Span) -> bool:
+    """Whether a segment reports a delivery with what was delivered and no move or flag: a delivery verb, a
+    count or grade, no target stage and no problem."""
+    numbers = read_numbers(span)
+    delivered = bool(set(span.words()) & CREATE_VERBS) or DELIVERY.search(span.folded_text) is not None
+    moves = any(m.target for m in stage_mentions(span, False))
+    return delivered and numbers.quantity is not None and not moves and flag_kind_of(span) is None
 
 
 def read_segment(
@@ -286,10 +314,17 @@ def read_segment(
         for ref, where in referred:
             events_of = _hat_events(span, quote, ref, where, to_stage, flag_kind)
             read.extend(replace(event, unsure=True) for event in events_of)
+    elif by_weaver and not hits and _delivered_by(span):
+        # "Llegaron los de Manuel, los entregó él mismo, dos superfinos de 24": hats named by their weaver and
+        # a delivery of them are that weaver's new hats, not a move.
+        create = _create_event(span, quote, by_weaver[0], partners)
+        read = [create] if create is not None else []
     elif hat_subject:
         locator = next((m.stage for m in stage_mentions(hat, hat_subject) if not m.target), None)
         for ref, where in _hat_refs(span, hits, by_weaver, locator):
-            read.extend(_hat_events(span, quote, ref, where, to_stage, flag_kind))
+            events_of = _hat_events(span, quote, ref, where, to_stage, flag_kind)
+            # A hat found by its weaver ("el de Carmen en blanqueo") is an inference: never high.
+            read.extend(replace(e, unsure=True) if ref.weaver_name else e for e in events_of)
     else:
         create = _create_event(span, quote, inherited_weaver, partners)
         if create is not None:
@@ -299,6 +334,9 @@ def read_segment(
     if not read:
         skip_part(skipped, parts, "unread", span)
         return
+    if targets and targets[-1].word in STAGE_BY_INFERENCE:
+        # "ya está listo" names no stage: Finished is inferred from "ready", so the move is never high.
+        read = [replace(e, unsure=True) if e.kind == "advance" else e for e in read]
     if has_slip(span):
         # A word read through a slip ("lavdo" as lavado) is a guess: never high.
         read = [replace(event, unsure=True) for event in read]

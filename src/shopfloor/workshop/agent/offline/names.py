@@ -47,6 +47,12 @@ _WEAVER_HAT = re.compile(
     r"([A-Za-zÁÉÍÓÚÑÜáéíóúñü]+(?:\s+" + _NAME_WORD + r")?)"
     r"|(?<![\w])[Tt]he\s+(?:one|hat)\s+(?:of|from|by)\s+([A-Za-zÁÉÍÓÚÑÜáéíóúñü]+(?:\s+" + _NAME_WORD + r")?)"
     r"|(" + _NAME_WORD + r")'s\s+(?:hat|one)\b"
+    # "uno de Rosa Pillco", "una de doña Carmen": one of a weaver's hats (a capitalised name, never "uno de 24")
+    r"|(?<![\w])[Uu]n[oa]\s+(?:de|del)\s+(?:(?:la|el|do[ñn]a|don)\s+)?("
+    + _NAME_WORD
+    + r"(?:\s+"
+    + _NAME_WORD
+    + r")?)"
 )
 # A capitalised name, perhaps ending in an initial ("Rosa P.": the initial is kept, its dot is not).
 _CAPITALISED = re.compile(r"(?<![\w\-])" + _NAME_WORD + r"(?:\s+" + _NAME_WORD + r")*(?:\s+[A-Z](?=\.))?")

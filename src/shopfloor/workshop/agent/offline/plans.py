@@ -14,7 +14,6 @@ from rapidfuzz.distance import Levenshtein
 from shopfloor.workshop import domain
 from shopfloor.workshop.agent.offline.history import History
 from shopfloor.workshop.agent.offline.results import HatRef, NoteEvent, Reading
-from shopfloor.workshop.agent.offline.text import fold
 from shopfloor.workshop.agent.offline.vocabulary import NICKNAMES
 from shopfloor.workshop.agent.prompt import UserMessage
 from shopfloor.workshop.domain import MAX_FLAG_MESSAGE, MAX_PROPOSALS, MAX_QUANTITY
@@ -143,14 +142,6 @@ def plan_lookups(reading: Reading) -> list[Call]:
     return calls
 
 
-_WORDS = re.compile(r"[a-z]+")
-_TITLES = domain.HONORIFICS | {"la", "el"}
-
-
-def _name_words(name: str) -> list[str]:
-    return [w for w in _WORDS.findall(fold(name)) if w not in _TITLES]
-
-
 def _first_name(word: str) -> str:
     """A nickname or diminutive said for a first name, as the name ("Rosita" → rosa, "Manolo" → manuel)."""
     if word in NICKNAMES:
@@ -165,7 +156,7 @@ def _first_name(word: str) -> str:
 def weaver_queries(name: str) -> list[str]:
     """Other ways to look up a name that found nobody: the first name behind a nickname, the first name
     alone (for a surname heard differently), and its first three letters (for a first name heard differently)."""
-    words = _name_words(name)
+    words = domain.query_words(name)
     if not words:
         return []
     first = _first_name(words[0])
@@ -183,7 +174,7 @@ def weaver_queries(name: str) -> list[str]:
 
 def hat_weaver_query(name: str) -> str:
     """The weaver name to look hats up by: the first name behind a nickname ("el de Manolo" → manuel)."""
-    words = _name_words(name)
+    words = domain.query_words(name)
     if not words or _first_name(words[0]) == words[0]:
         return name
     return " ".join([_first_name(words[0]), *words[1:]])
@@ -224,13 +215,13 @@ def _other_person(heard: str, own: str) -> bool:
 def close_weavers(name: str, candidates: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The candidates a heard name is close to: the first name (after nicknames) one slip away or a prefix,
     and every surname heard close to one of the weaver's (RapidFuzz ratio at least ``CLOSE_NAME``)."""
-    words = _name_words(name)
+    words = domain.query_words(name)
     if not words:
         return []
     first, rest = _first_name(words[0]), words[1:]
     close: list[dict[str, Any]] = []
     for candidate in candidates:
-        own = _name_words(candidate["name"])
+        own = domain.query_words(candidate["name"])
         if not own:
             continue
         if _other_person(first, own[0]):
@@ -525,7 +516,7 @@ def _plan_hat_event(event: NoteEvent, message: UserMessage, history: History) ->
         return kind, _ask(proposal_type, question, choices, draft, event, why)
     exact = resolved.exact and not ref.spelled
     confidence = "high" if exact and not event.unsure else "check"
-    heard_note = "" if exact else f" (heard as {heard})"
+    heard_note = "" if exact and ref.weaver_name is None else f" (heard as {heard})"
     if event.kind == "advance":
         return "advance", (
             "propose_advance_stage",

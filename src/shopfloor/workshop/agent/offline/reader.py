@@ -26,6 +26,7 @@ from shopfloor.workshop.agent.offline.corrections import (
     blank_estimates,
     blank_hedges,
     blank_skipped_stages,
+    corrects_the_sentence_before,
     withdraw_corrections,
 )
 from shopfloor.workshop.agent.offline.events import is_future
@@ -39,6 +40,8 @@ from shopfloor.workshop.agent.offline.results import (
 )
 from shopfloor.workshop.agent.offline.segments import read_sentence
 from shopfloor.workshop.agent.offline.signals import (
+    DELIVERY,
+    REPORTED_QUESTION,
     is_instruction,
     lead_filler_end,
     question_start,
@@ -47,7 +50,7 @@ from shopfloor.workshop.agent.offline.signals import (
 from shopfloor.workshop.agent.offline.stages import stage_mentions
 from shopfloor.workshop.agent.offline.text import (
     Span,
-    fold,
+    says_past_move,
     split_clauses,
     split_sentences,
     strip_span,
@@ -56,9 +59,8 @@ from shopfloor.workshop.agent.offline.vocabulary import (
     CREATE_VERBS,
     FRAME_CLOSERS,
     FRAME_OPENERS,
-    PAST_MOVE_VERBS,
 )
-from shopfloor.workshop.domain import QUOTE_MAX, grade_for, validate_rows
+from shopfloor.workshop.domain import QUOTE_MAX, grade_for, query_words, validate_rows
 
 _OPENER = re.compile("|".join(FRAME_OPENERS), re.IGNORECASE)
 _CLOSER = re.compile("|".join(FRAME_CLOSERS), re.IGNORECASE)
@@ -87,7 +89,7 @@ def _report_after_order(sentence: Span) -> int | None:
     clauses = split_clauses(sentence)
     for clause in clauses[1:]:
         words = set(clause.words())
-        past = bool(words & (CREATE_VERBS | PAST_MOVE_VERBS)) or "pasó" in clause.said
+        past = bool(words & CREATE_VERBS) or says_past_move(clause) or "pasó" in clause.said
         first = clause.words()[:1]
         opens = bool(first) and (
             first[0] in _OPENERS or clause.said[:1].isupper() or code_hits(clause)[:1] != []
@@ -99,6 +101,80 @@ def _report_after_order(sentence: Span) -> int | None:
             # finished" is still the order).
             return clause.start
     return None
+
+
+def _has_own_verb(span: Span) -> bool:
+    """Whether a sentence says its own move or delivery (a target stage, a delivery verb, a past move)."""
+    words = set(span.words())
+    return bool(
+        words & CREATE_VERBS
+        or says_past_move(span)
+        or DELIVERY.search(span.folded_text)
+        or any(m.target for m in stage_mentions(span, True))
+    )
+
+
+_NEXT_CLAUSE = re.compile(r",\s*(?:(?:and|y|e|pero|but)\s+)?")
+
+
+def _passed_on_end(sentence: Span, asked: int) -> int:
+    """Where a question passed on in the middle of a sentence ends ("…, Manuel asked whether TQ-8H6RT is
+    finished, and TQ-1P9KD moved to washing"): at the next clause that names its own hat or person and says
+    its own move or delivery; the sentence's end otherwise, and always for a question said with "?"."""
+    if sentence.source[sentence.end : sentence.end + 2].lstrip()[:1] == "?" or "¿" in sentence.said:
+        return sentence.end
+    passed_on = REPORTED_QUESTION.search(sentence.folded, asked, sentence.end)
+    if passed_on is None:
+        return sentence.end
+    for match in _NEXT_CLAUSE.finditer(sentence.folded, passed_on.end(), sentence.end):
+        rest = strip_span(sentence.part(match.end(), sentence.end))
+        first = split_clauses(rest)[:1]
+        if first and (code_hits(first[0]) or person_name(first[0], [])) and _has_own_verb(first[0]):
+            return match.start()
+    return sentence.end
+
+
+def _is_heading(span: Span) -> bool:
+    """A line that only says what happened, for the items after it ("Pasaron a lavado:", "Entregaron hoy:")."""
+    return (
+        span.note[span.end : span.end + 1] == ":"
+        and _has_own_verb(span)
+        and not code_hits(span)
+        and person_name(span, []) is None
+    )
+
+
+def _joined_sentences(sentences: list[Span]) -> list[Span]:
+    """Sentences, with those that only continue the one before joined to it: one that opens by correcting it
+    ("Carmen entregó 2 finos de 16. Corrijo: fue Rosa Pillco"), the items of a heading on the lines after it
+    ("Pasaron a lavado:" then "- TQ-7F3KA", "- TQ-1P9KD"; an item with a verb of its own is its own sentence),
+    and a further batch after a ";" with no verb of its own ("Manuel 2 superfinos de 28; Carmen 3 finos de 16").
+    Inside a joined sentence a line break or ";" separates clauses (``split_clauses``)."""
+    out: list[Span] = []
+    heading = False
+    for sentence in sentences:
+        previous = out[-1] if out else None
+        between = sentence.note[previous.end : sentence.start] if previous is not None else ""
+        if previous is None:
+            joins = False
+        elif corrects_the_sentence_before(sentence):
+            joins = True
+        elif _has_own_verb(sentence) or question_start(sentence) is not None:
+            joins = False
+        elif "\n" in between and (heading or _is_heading(previous)):
+            joins = heading = True
+        else:
+            joins = (
+                ";" in between
+                and bool(set(previous.words()) & CREATE_VERBS)
+                and person_name(sentence, []) is not None
+            )
+        if joins and previous is not None:
+            out[-1] = previous.part(previous.start, sentence.end)
+        else:
+            heading = False
+            out.append(sentence)
+    return out
 
 
 @lru_cache(maxsize=256)
@@ -117,7 +193,7 @@ def read_note(note: str, has_hat_tag: bool = False) -> Reading:
     readable: list[tuple[int, int]] = []
     doubts: dict[int, list[int]] = {}  # per sentence start, where a hedge or reported speech stands
     frames = _frames(note)
-    for sentence in split_sentences(Span.whole(note)):
+    for sentence in _joined_sentences(split_sentences(Span.whole(note))):
         if any(start <= sentence.start < end for start, end in frames):
             # Inside an injected frame: an order there is ignored, never read as a question or a report.
             skipped.append(Skipped("injection", sentence.said))
@@ -127,7 +203,10 @@ def read_note(note: str, has_hat_tag: bool = False) -> Reading:
         if asked is not None:
             if asked > sentence.start:
                 readable.append((sentence.start, asked))
-            question = strip_span(sentence.part(asked, sentence.end))
+            end = _passed_on_end(sentence, asked)
+            if end < sentence.end:
+                readable.append((end, sentence.end))
+            question = strip_span(sentence.part(asked, end))
             lead = lead_filler_end(question)
             if lead > question.start:
                 parts.append(
@@ -245,7 +324,7 @@ def _same_batch(a: tuple[str, str | None, int] | None, b: tuple[str, str | None,
     before (a name that is the start of the other)."""
     if a is None or b is None or a[1:] != b[1:]:
         return False
-    short, long = sorted((fold(a[0]).split(), fold(b[0]).split()), key=len)
+    short, long = sorted((query_words(a[0]), query_words(b[0])), key=len)
     return bool(short) and long[: len(short)] == short
 
 

@@ -63,7 +63,8 @@ class NoteEvent:
     # A corrected number whose role (how many hats, or rows per inch) stays in doubt: the reader asks, and
     # leaves both the quantity and the rows out of the draft.
     doubtful_number: int | None = None
-    # Said with a hedge or passed on from someone else ("creo que", "Rosa dice que"): never confidence high.
+    # Said with a hedge or passed on from someone else ("creo que", "Rosa dice que"), or inferred (a hat found
+    # by its weaver or by reference, Finished read from "listo"): never confidence high.
     unsure: bool = False
 
 

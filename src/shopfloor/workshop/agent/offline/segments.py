@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from shopfloor.workshop.agent.offline.codes import find_codes
-from shopfloor.workshop.agent.offline.events import read_segment, reference_of
+from shopfloor.workshop.agent.offline.events import is_future, read_segment, reference_of
 from shopfloor.workshop.agent.offline.names import (
     person_name,
     weaver_hat_ref,
@@ -109,13 +109,27 @@ def read_sentence(
             skip_part(skipped, parts, "unread", clause)
             continue
         if segments and not subject:
-            if is_negated(clause) and _has_content(clause):
-                # A denial belongs to its own clause ("…pasó a lavado, no a blanqueo", "not bleached yet").
+            if is_future(clause) and not is_future(segments[-1]):
+                # "ya lavamos el TQ-7F3K2 y el viernes le toca blanqueo": a plan said after a report is its own
+                # part, never read into the report.
+                skip_part(skipped, parts, "future", clause)
+                continue
+            if _OTHER.match(clause.folded_text) and not is_negated(clause):
+                # "uno pasó a lavado y el otro sigue en tejido": the other hat is not pinned down, and what is
+                # said of it is not the first one's; named unread.
+                skip_part(skipped, parts, "unread", clause)
+                continue
+            if is_negated(clause) and (_has_content(clause) or _OTHER.match(clause.folded_text)):
+                # A denial belongs to its own clause ("…pasó a lavado, no a blanqueo", "not bleached yet", "uno
+                # ya está en lavado, el otro no").
                 skipped.append(Skipped("negated", clause.said))
                 parts.append(Part("denied", clause.said, clause.start, clause.end))
                 continue
             weaver = inherited.get(segments[-1]) or _create_subject(segments[-1])
-            if weaver is not None and _is_batch(clause):
+            licensed = not is_negated(segments[-1]) and not is_future(segments[-1])
+            if weaver is not None and licensed and _is_batch(clause):
+                # A batch takes its licence from a delivery said before it, never from one denied or planned
+                # ("Manuel hasn't dropped off the superfinos yet, 3 of 28 rows when he does").
                 segments.append(clause)
                 inherited[clause] = weaver
                 continue
@@ -132,12 +146,16 @@ def read_sentence(
                 inherited[joined] = inherited.pop(segments[-1])
             segments[-1] = joined
         else:
+            if segments and _delivery_heading(segments[-1]) and person_name(clause, []) and _is_batch(clause):
+                # "Entregaron hoy:" then "Rosa Pillco 3 finos de 18": the heading's verb is the first item's.
+                segments[-1] = clause.part(segments[-1].start, clause.end)
+                continue
             segments.append(clause)
             gapped = person_name(clause, []) if segments[:-1] and _is_batch(clause) else None
             if (
                 gapped
                 and not set(clause.words()) & CREATE_VERBS
-                and _create_subject(segments[-2]) is not None
+                and (inherited.get(segments[-2]) or _create_subject(segments[-2])) is not None
             ):
                 # "Manuel entregó 1 superfino de 24, Carmen Quizhpi 1 fino de 16": the verb said once is each
                 # weaver's ("entregó" licenses Carmen's batch too).
@@ -167,6 +185,16 @@ def _has_content(span: Span) -> bool:
         or read_numbers(span).quantity is not None
         or words & (set(GRADE_WORDS) | HAT_NOUNS | ROW_WORDS)
         or re.search(r"\b(?:problem\w*|defect\w*|nada|nothing)\b", span.folded_text)
+    )
+
+
+def _delivery_heading(span: Span) -> bool:
+    """A clause that says a delivery and nothing else ("Entregaron hoy", "Hoy entregaron"): no one, no count."""
+    return (
+        bool(set(span.words()) & CREATE_VERBS)
+        and person_name(span, []) is None
+        and read_numbers(span).quantity is None
+        and not find_codes(span)
     )
 
 
@@ -200,7 +228,7 @@ def _join_bare_hats(segments: list[Span]) -> list[Span]:
             if (
                 begin == span.start
                 and joined
-                and (_stage_first(joined[-1]) or _ALSO.search(span.folded_text))
+                and (_stage_first(joined[-1]) or _ALSO.search(span.folded_text) or _move_alone(joined[-1]))
             ):
                 # "Lavado: TQ-7F3KA, TQ-1P9KD"; "TQ-7F3K2 pasó a lavado y el TQ-1P9KD también".
                 joined[-1] = joined[-1].part(joined[-1].start, span.end)
@@ -214,7 +242,21 @@ def _join_bare_hats(segments: list[Span]) -> list[Span]:
     return joined
 
 
-_ALSO = re.compile(r"\b(?:tambien|igual|too|as well)\s*$")
+# "el TQ-1P9KD también": the verb before is this hat's too; "sigue igual" (still the same) says no change.
+_ALSO = re.compile(r"\b(?:tambien|(?<!sigue )(?<!siguen )(?<!esta )(?<!queda )igual|too|as well)\s*$")
+# "el otro no", "the other one not": a denial about the other hat of two, with nothing else in it.
+_OTHER = re.compile(r"^(?:y |and )?(?:el|la|the) (?:otro|otra|other)(?: one)?\b")
+
+
+def _move_alone(span: Span) -> bool:
+    """Whether a segment says a move and names no hat, so the hats named right after it are its own
+    ("Lavamos también el TQ-3D8QV", "Pasaron a lavado, el TQ-7F3KA y el TQ-1P9KD")."""
+    return (
+        not find_codes(span)
+        and not weaver_hat_ref(span)
+        and person_name(span, []) is None
+        and any(m.target for m in stage_mentions(span, False))
+    )
 
 
 def _stage_first(span: Span) -> bool:

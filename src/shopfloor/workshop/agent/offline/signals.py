@@ -13,6 +13,7 @@ from shopfloor.workshop.agent.offline.text import (
 )
 from shopfloor.workshop.agent.offline.vocabulary import (
     ASIDE_PATTERNS,
+    DELIVERY_PHRASES,
     FILLER_WORDS,
     FLAG_EXTRA,
     FLAG_PATTERNS,
@@ -42,7 +43,7 @@ _CLAUSE_INSTRUCTION = re.compile(
 _QUESTION_LEAD = re.compile(r"^(?:(?:y|oye|and|so|hey|bueno)[\s,]+)?(?:" + "|".join(QUESTION_LEADS) + r")\b")
 
 
-_REPORTED_QUESTION = re.compile(r"\b(?:" + "|".join(REPORTED_QUESTION_PATTERNS) + r")\b")
+REPORTED_QUESTION = re.compile(r"\b(?:" + "|".join(REPORTED_QUESTION_PATTERNS) + r")\b")
 _REPORT = re.compile(r"\b(?:" + "|".join(REPORT_PATTERNS) + r")\b")
 
 
@@ -52,6 +53,7 @@ def reported_at(span: Span) -> list[int]:
     return [m.start() for m in _REPORT.finditer(span.folded, span.start, span.end)]
 
 
+DELIVERY = re.compile(r"\b(?:" + "|".join(DELIVERY_PHRASES) + r")\b")
 ASIDE = re.compile(r"^(?:" + "|".join(ASIDE_PATTERNS) + r")\b")
 
 
@@ -104,7 +106,7 @@ def question_start(sentence: Span) -> int | None:
         return sentence.start
     if _QUESTION_LEAD.match(sentence.folded_text):
         return sentence.start
-    passed_on = _REPORTED_QUESTION.search(sentence.folded_text)
+    passed_on = REPORTED_QUESTION.search(sentence.folded_text)
     if passed_on is not None:
         # "Manuel pregunta si ya lavaron el TQ-8H6RT": a question passed on asks, it reports nothing; from the
         # clause it is in ("El TQ-… pasó a lavado, y Manuel pregunta si…" still reports the move).

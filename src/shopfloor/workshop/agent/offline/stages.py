@@ -22,6 +22,7 @@ class StageMention:
     stage: str
     target: bool
     start: int
+    word: str = ""  # the stage word as the reader knows it ("listo", "lavado")
 
 
 def stage_mentions(span: Span, hat_subject: bool) -> list[StageMention]:
@@ -51,5 +52,5 @@ def stage_mentions(span: Span, hat_subject: bool) -> list[StageMention]:
         # "el de Carmen que está en lavado pasó a blanqueo": a relative clause says where the hat is.
         if prev in {"en", "in", "at"} and prev3 in {"que", "that", "which"}:
             target = False
-        mentions.append(StageMention(stage, target, tok.start))
+        mentions.append(StageMention(stage, target, tok.start, tok.text))
     return mentions

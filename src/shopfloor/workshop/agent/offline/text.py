@@ -27,6 +27,7 @@ from shopfloor.workshop.agent.offline.vocabulary import (
     HAT_NOUNS,
     NUMBER_WORDS,
     PAIR_WORDS,
+    PAST_MOVE_VERBS,
     PRONOUNS,
     ROW_WORDS,
     SHORTHAND,
@@ -169,6 +170,20 @@ def _stage_stem(word: str) -> str | None:
     return _STAGE_STEMS.get(_SPANISH.stemWord(word))
 
 
+_PRETERITE_PLURAL = re.compile(r"(?:aron|ieron)$")
+
+
+def says_past_move(span: Span) -> bool:
+    """Whether ``span`` reports a change of stage in the past: "moved", "pasaron", or any third-person plural
+    preterite of a stage verb, by its Snowball stem ("lavaron", "blanquearon", "prensaron"). Read on the
+    note's own folded words, before ``canon`` turns the verb into its stage word."""
+    for m in WORD.finditer(span.folded_text):
+        word = m.group()
+        if word in PAST_MOVE_VERBS or (_PRETERITE_PLURAL.search(word) and _stage_stem(word) is not None):
+            return True
+    return False
+
+
 @lru_cache(maxsize=8192)
 def slip_of(word: str) -> str | None:
     """The domain word a folded word is a one-letter slip of (an edit or two letters swapped: "lavdo",
@@ -211,6 +226,8 @@ _SENTENCE_BREAK = re.compile(
 )
 
 
+# Words written with a dot that does not end the sentence.
+_ABBREVIATION = re.compile(r"\b(?:aprox|approx|aprx|sr|sra|srta|dr|dra|nro|num)$")
 _CODE_BEFORE = re.compile(r"(?<![A-Za-z0-9])(?=[A-Za-z]{0,4}[0-9])[0-9A-Za-z]{5}$")
 
 
@@ -225,6 +242,10 @@ def split_sentences(whole: Span) -> list[Span]:
             and note[match.start() - 1 : match.start()].isupper()
         ):
             continue  # "Rosa P. trajo…": an initial, not the end of a sentence
+        if note[match.start() : match.start() + 1] == "." and _ABBREVIATION.search(
+            fold(note[: match.start()])
+        ):
+            continue  # "aprox. 6 finos", "la Sra. Carmen": an abbreviation's dot
         opening = len(WORD.findall(fold(note[start : match.start()]))) <= 3
         if (
             opening
@@ -251,6 +272,7 @@ def strip_span(span: Span) -> Span:
 # "treinta y cinco" is one number, not two clauses.
 _CLAUSE_BREAK = re.compile(
     r":\s*(?=(?:\d{1,2}|uno|una|one|dos|two|tres|three)\s)"  # "two superfinos: one of 22 rows and one of 30"
+    r"|\s*(?:\n|;(?=\s))[\s\-*•]*"  # in a sentence joined from lines or from "; " (``reader``), not "&lt;"
     r"|(?:,|\s+coma\b)\s*(?:(?:y|e|and|pero|but|then)\s+)?|\s+&\s+|(?<!treinta)(?<!cuarenta)\s+(?:y|e|and|pero|but|then|also|tambien)\s+"
     r"|(?:(?<=treinta)|(?<=cuarenta))\s+(?:e|and|pero|but|then|also|tambien)\s+"
 )

@@ -27,6 +27,9 @@ _STAGE_WORDS: dict[Stage, str] = {
 for _stage, _words in _STAGE_WORDS.items():
     for _w in _words.split():
         STAGE_WORDS[_w] = _stage
+# Words read as a stage that do not name it: "ya está listo", "it's ready" say the hat is done, and Finished is
+# inferred from them, so their move is never confidence high (docs/workshop-agent.md, "The three rules").
+STAGE_BY_INFERENCE = {"listo", "lista", "listos", "done", "ready", "complete"}
 
 # Verbs that finish a hat when the subject is a hat (in a weaver sentence they mean new hats arrived).
 FINISH_VERBS = {
@@ -66,6 +69,14 @@ CREATE_VERBS = {
     "completed",
     "turned",
 }
+
+# Deliveries said with a verb of coming and an infinitive ("vino a dejar 4 finos", "came by to drop off"): a
+# past delivery like "entregó", unlike "vino a cobrar" (came to be paid), which delivers nothing.
+DELIVERY_PHRASES = [
+    r"(?:vino|vinieron|paso|pasaron) a (?:dejar|entregar|traer)(?:nos|me|le|les)?",
+    r"(?:paso|pasaron) dejando",
+    r"came (?:by |over |in )?to (?:drop|deliver|bring|hand)",
+]
 
 GRADE_WORDS: dict[str, Grade] = {}
 _GRADE_WORDS: dict[Grade, str] = {
@@ -180,6 +191,14 @@ FUTURE_PATTERNS = [
     r"(?:i|we|she|he|they) shall",
     r"(?:plan|plans|planning|want|wants|intend|intends) to",
     r"(?:hemos|he|has|ha|han|habemos) de \w+(?:ar|er|ir)(?:lo|la|los|las)?",
+    # What is due, not done: "toca lavar", "le toca blanqueo", "hay que pasarlo", a to-do heading "Pendiente:".
+    r"(?:le |les |nos |me )?toca(?:ria)?(?= \w)",
+    r"hay que (?!ver\b)\w+(?:ar|er|ir)(?:lo|la|los|las|le)?",  # "hay que ver, …" is an exclamation
+    r"pendientes?(?=\s*:| \w+(?:ar|er|ir)\b)",
+    r"por hacer",
+    r"to ?do(?=\s*:)",
+    r"gonna|gotta",
+    r"(?:need|needs|have|has) to (?:be )?\w+",
 ]
 
 # Words that say something did NOT happen ("no pasó", "todavía no", "not bleached yet", "ningún problema").
@@ -196,6 +215,9 @@ NEGATION_PATTERNS = [
     r"none",
     r"without",
     r"\w+n['\u2019]t",
+    r"(?:le |les )?faltan?",
+    r"still needs?",
+    r"yet to",
 ]
 
 NOISE_WORDS = {
@@ -243,7 +265,7 @@ FLAG_PATTERNS: list[tuple[str, str]] = [
     (
         "other",
         r"hilera abierta|defect\w*|rot[oa]s?|manchad[oa]s?|mancha|roto|hueco|agujero|damaged|broken|stain\w*"
-        r"|hole|torn|problema|problem",
+        r"|hole|torn|problema|problem|broke",
     ),
 ]
 
@@ -362,6 +384,8 @@ CORRECTION_PATTERNS = [
     r"(?:no\s*,?\s*)?(?:perdon|perdona|perdoname|disculpa|disculpe|disculpen)",
     r"(?:no\s*,?\s*)?(?:digo|mejor dicho|quise decir|quiero decir|o sea|corrijo|me equivoque|no espera|espera)",
     r"(?:no\s*,?\s*)?(?:i mean|sorry|rather|no wait|make that|correction|actually)",
+    r"mentira|me confundi|me equivoque|(?:ay|uy|ah) no",
+    r"scratch that|strike that|my bad|oops|wait no",
 ]
 # Words between a correction and its new value that only re-introduce it ("no, eran siete", "sorry, it was").
 CORRECTION_FILLERS = (
@@ -377,6 +401,8 @@ QUESTION_LEADS = [
     r"(?:is|are|was|were|did|does|do|has|have|had|can|could|should) (?:the |it |tq|\w+ )",
     r"(?:what|which|where|when|why|how many|how much|who)",
     r"(?:do you know|can you tell me|could you check)",
+    r"(?:dime|dinos|digame|diganme|avisame|avisenme|confirmame|fijate|averigua|revisa) si",
+    r"(?:tell me|let me know|check|find out) (?:if|whether)",
 ]
 # A short tag that turns the sentence before it into a question ("ya está listo, ¿no?", "right?").
 QUESTION_TAGS = {
@@ -488,6 +514,8 @@ FILLER_WORDS = NOISE_WORDS | {
     "oye", "oiga", "mira", "ya", "bien", "entonces", "bueno", "ah", "ay", "uy", "ojo", "saludos", "chao",
     "adios", "hey", "so", "well", "um", "uh", "anyway", "alright", "great", "perfecto", "excelente", "dale",
     "porfa", "favor", "por", "please", "muchas", "nomas",
+    # "ya, listo, gracias": said alone, "listo" is an "ok" (with a hat or a verb it is Finished: "ya está listo").
+    "listo",
 }  # fmt: skip
 
 # Quantities people say: dozens and pairs.
@@ -515,7 +543,18 @@ DIGIT_WORDS: dict[str, str] = {
     "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8", "nine": "9",
 }  # fmt: skip
 # How the code prefix sounds when spoken: "tq", "t q", "te cu", "tecu", "t cu".
-PREFIX_TOKENS = [("tq",), ("t", "q"), ("te", "cu"), ("tecu",), ("t", "cu"), ("te", "q"), ("tee", "queue")]
+PREFIX_TOKENS = [
+    ("tq",),
+    ("t", "q"),
+    ("te", "cu"),
+    ("tecu",),
+    ("t", "cu"),
+    ("te", "q"),
+    ("tee", "queue"),
+    ("t", "k"),
+    ("te", "ka"),
+    ("tk",),
+]
 
 # Shorthand typed in a hurry, and common misspellings, mapped to the reader's own words.
 SHORTHAND: dict[str, str] = {
@@ -571,7 +610,9 @@ FLAG_EXTRA: list[tuple[str, str]] = [
         r" (?:a|para)) (?:ser )?(?:super)?fino|no da (?:el|la) (?:grado|talla)|too few rows|not enough rows"
         r"|(?:does not|doesn't|doesnt|do not|don't) have enough rows|no tiene (?:suficientes|las) hileras"
         r"|(?:isn't|is not|not) really (?:a )?(?:super)?fin[oe]|rows (?:are )?(?:too )?(?:low|few)"
-        r"|no cuadra\w*(?: con (?:el |la |las )?(?:grado|hileras))?|(?:grado|hileras) no cuadra\w*",
+        r"|no cuadra\w*(?: con (?:el |la |las )?(?:grado|hileras))?|(?:grado|hileras) no cuadra\w*"
+        r"|no da para (?:ser )?(?:super)?fin[oa]|(?:le )?pusieron (?:super)?fin[oa] pero"
+        r"|(?:marcad[oa]|registrad[oa]) como (?:super)?fin[oa]",
     ),
     (
         "too_fast",
@@ -580,7 +621,7 @@ FLAG_EXTRA: list[tuple[str, str]] = [
     (
         "other",
         r"manch\w*|rot[oa]s?|romp\w+|quebrad[oa]s?|torcid[oa]s?|desigual\w*|disparej[oa]s?|suci[oa]s?"
-        r"|quemad[oa]s?|amarillent[oa]s?|deshilachad[oa]s?|suelt[oa]s?|descosid[oa]s?|hongo\w*|moho"
+        r"|quemad\w*|amarillent[oa]s?|huequit[oa]s?|agujerit[oa]s?|manchit[oa]s?|deshilachad[oa]s?|suelt[oa]s?|descosid[oa]s?|hongo\w*|moho"
         r"|uneven|crooked|dirty|burn\w*|yellow\w*|frayed|loose|mould\w*|mold\w*|ripped|cracked|bent|warped|spot\w*"
         r"|chuec[oa]s?|rasgad[oa]s?|rajad[oa]s?|despegad[oa]s?|tears?",
     ),
@@ -591,6 +632,14 @@ FLAG_EXTRA: list[tuple[str, str]] = [
 # "The three rules").
 HEDGE_PATTERNS = [
     r"(?:yo )?creo(?: que)?",
+    r"al parecer",
+    r"por lo visto",
+    r"(?:a)?parentemente",
+    r"supuestamente",
+    r"de pronto",
+    r"pareceria(?: que)?",
+    r"pareciera(?: que)?",
+    r"se supone(?: que)?",
     r"(?:me )?parece(?: que)?",
     r"capaz(?: que)?",
     r"quizas?",
@@ -639,8 +688,11 @@ REPORTED_QUESTION_PATTERNS = [
 # A number said as an estimate or a range ("como tres o cuatro", "unos cinco", "entre 4 y 6", "around six",
 # "a few"): the reader asks for it, never picks one (``NUMBER`` stands for a number's words).
 APPROX_PATTERNS = [
-    r"(?:como|unos|unas|aproximadamente|alrededor de|cerca de|mas o menos|around|about|roughly|approximately"
-    r"|some|like|more or less) NUMBER(?: ?(?:o|u|or|a|-) ?NUMBER)?",
+    r"(?:como|unos|unas|aproximadamente|aprox\.?|approx\.?|alrededor de|cerca de|mas o menos|around|about"
+    r"|roughly|approximately|some|like|more or less|casi|almost|nearly|algo mas de|mas de|menos de|al menos"
+    r"|por lo menos|more than|less than|fewer than|over|under|at least|upwards of) NUMBER(?: ?(?:o|u|or|a|-) ?NUMBER)?",
+    # Two numbers in a row before what they count: a range dictated without its "o" ("cuatro cinco finos").
+    r"(?!(?:veinte|treinta|cuarenta|twenty|thirty|forty)\b)NUMBER NUMBER(?= (?:COUNTED))",  # not "thirty two"
     r"\d{1,2} ?- ?\d{1,2}",
     r"NUMBER (?:o|u|or) NUMBER",
     r"(?:entre|between) NUMBER (?:y|e|and|a) NUMBER",
@@ -653,7 +705,10 @@ APPROX_PATTERNS = [
 REFERENCE_PATTERNS: list[tuple[str, str]] = [
     (
         "one_of",
-        r"(?:uno|una|alguno|alguna) de (?:ellos|ellas|esos|esas|los dos|las dos)|one of (?:them|those|the two)|either",
+        r"(?:uno|una|alguno|alguna) de (?:ellos|ellas|esos|esas|los dos|las dos)|one of (?:them|those|the two)|either"
+        # "uno ya está en blanqueo": "uno" as the subject of a verb, not a count ("uno de 24")
+        r"|(?<![a-z] )(?:uno|una)(?= (?:ya|se|esta|estan|paso|sigue|tiene|lo|la|quedo|salio)\b)"
+        r"|(?<![a-z] )one(?= (?:is|was|has|already|moved|went|got)\b)",  # never "the last one moved"
     ),
     (
         "both",
@@ -661,7 +716,7 @@ REFERENCE_PATTERNS: list[tuple[str, str]] = [
     ),
     ("first", r"el primero|la primera|the first(?: one)?|the former"),
     ("second", r"el segundo|la segunda|the second(?: one)?"),
-    ("last", r"el ultimo|la ultima|the last(?: one)?|the latter"),
+    ("last", r"el ultimo|la ultima|este ultimo|esta ultima|the last(?: one)?|the latter"),
     (
         "same",
         r"ese mismo|esa misma|el mismo|la misma|the same(?: one| hat)?|that (?:same )?one|ese también|that hat",
@@ -677,5 +732,6 @@ FRAME_OPENERS = [
 ]
 FRAME_CLOSERS = [r"(?:<|&lt;)\|im_end\|>", r"#{2,}\s*(?:end|fin)\s*#{2,}", r"\[/(?:admin|system|sistema)\]"]
 # Past forms that report a stage change in a clause after an order ("…, la Carmen entregó dos finos"):
-# an order never takes a report said after it in a clause of its own.
-PAST_MOVE_VERBS = {"pasaron", "moved", "lavaron", "blanquearon", "hormaron", "plancharon", "prensaron"}
+# an order never takes a report said after it in a clause of its own. The plural preterites of the stage
+# verbs ("lavaron", "prensaron") are found by their stem (``text.says_past_move``), not listed here.
+PAST_MOVE_VERBS = {"pasaron", "moved"}
