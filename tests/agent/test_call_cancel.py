@@ -59,7 +59,7 @@ def test_a_client_disconnect_closes_the_model_connection(model, registry, ctx, m
             time.sleep(0.02)
         assert server.seen.closed_early, "the server still held an open call after the abort"
         assert server.seen.closed_early[0] - aborted_at < PROMPTLY_S
-        time.sleep(1.2)  # the SDK's retry pause passes; a retry must not reach the server
+        time.sleep(1.2)  # a retry's pause passes; no retry of an aborted run reaches the server
         assert len(server.seen.requests) == 1
 
 
@@ -74,5 +74,5 @@ def test_the_run_budget_closes_the_model_connection(registry, ctx, monkeypatch):
         while not server.seen.closed_early and time.monotonic() < deadline:
             time.sleep(0.02)
         assert server.seen.closed_early, "the server still held an open call after the run budget"
-        time.sleep(2.5)  # past the SDK's retry pauses: no retry of a run that has ended reaches the server
+        time.sleep(2.5)  # past any retry pause: no retry of a run that has ended reaches the server
         assert len(server.seen.requests) == 1
