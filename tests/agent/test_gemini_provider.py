@@ -145,7 +145,9 @@ def test_server_error_exhausts_retries_with_a_clear_error(request, registry, ctx
     outcome = run_loop(provider, SYSTEM, "note", registry, ctx, Trace())
     assert outcome.outcome is Outcome.PROVIDER_ERROR
     assert (outcome.error["type"], outcome.error["status"]) == ("api", 500)
-    assert outcome.error["message"].startswith("Gemini API error 500 INTERNAL: An internal error has occurred.")
+    assert outcome.error["message"].startswith(
+        "Gemini API error 500 INTERNAL: An internal error has occurred."
+    )
     assert len(wire.replay.calls) == 3  # the first attempt and max_retries=2
 
 
