@@ -1,6 +1,7 @@
 """A real HTTP server on 127.0.0.1, in a thread, that answers each request with the next step of a script.
 
-A step is a :class:`Reply` (a status, headers and a JSON body, as a provider's server sends them) or a
+A step is a :class:`Reply` (a status, headers and a JSON body, as a provider's server sends them, at once or
+after a delay) or a
 :class:`Hold` (the server keeps the request open, sending nothing, until the client hangs up or the hold
 ends). The last step repeats once the script is used up. Every request's arrival time is kept, so a test can
 see from the server's side how many calls were made and how long the client paused between them.
@@ -19,11 +20,13 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Reply:
-    """Answer at once with this status, these headers and this JSON body."""
+    """Answer with this status, these headers and this JSON body, after ``delay_s`` (a slow model) unless the
+    client hangs up first."""
 
     status: int
     body: dict[str, Any]
     headers: dict[str, str] = field(default_factory=dict)
+    delay_s: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -73,9 +76,12 @@ class ScriptServer:
                     outer.calls.paths.append(self.path)
                     outer.calls.at.append(time.monotonic())
                 step = outer.steps[min(index, len(outer.steps) - 1)]
+                held = step.seconds if isinstance(step, Hold) else step.delay_s
+                if held and self._hung_up_within(held):
+                    outer.calls.hung_up.append(time.monotonic())
+                    self.close_connection = True
+                    return
                 if isinstance(step, Hold):
-                    if self._hung_up_within(step.seconds):
-                        outer.calls.hung_up.append(time.monotonic())
                     self.close_connection = True
                     return
                 payload = json.dumps(step.body).encode()

@@ -268,20 +268,24 @@ def _call(provider: Provider, request: ModelRequest, abort: threading.Event | No
         return provider.complete(request)
     cancel = CallCancel()
     future: Future[Turn] = _executor.submit(provider.complete, replace(request, cancel=cancel))
-    while True:
-        try:
-            return future.result(timeout=0.05)
-        except TimeoutError:
-            if abort is not None and abort.is_set():
-                future.cancel()
-                cancel.cancel()
-                raise ProviderError("aborted", "the client went away") from None
-            if time.monotonic() > deadline:
-                future.cancel()
-                cancel.cancel()
-                raise ProviderError(
-                    "timeout", "the model call did not finish within the run budget"
-                ) from None
+    try:
+        while True:
+            try:
+                return future.result(timeout=0.05)
+            except TimeoutError:
+                if abort is not None and abort.is_set():
+                    raise ProviderError("aborted", "the client went away") from None
+                if time.monotonic() > deadline:
+                    raise ProviderError(
+                        "timeout", "the model call did not finish within the run budget"
+                    ) from None
+    except BaseException:
+        # An abort, the deadline, or the waiting thread interrupted (Ctrl+C in the CLI): the call must not go
+        # on without a reader (a process would also wait for it before exiting). After the call ended
+        # (its own error) this touches nothing.
+        future.cancel()
+        cancel.cancel()
+        raise
 
 
 def _fixed_bytes(system: str, tools: Sequence[dict[str, Any]]) -> int:
