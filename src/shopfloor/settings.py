@@ -56,7 +56,8 @@ class Settings(BaseSettings):
     server_strict: bool | None = None
     server_tool_choice: bool | None = None
     server_context_tokens: int | None = Field(default=None, ge=512)
-    # Retries the provider SDK makes on 429/5xx before a call fails (docs/providers.md, retries).
+    # Retries of a failed model call (408/409/429/5xx, connection), made by the loop within the run's time
+    # budget; the provider SDKs make none of their own (docs/providers.md, "Retries, timeouts, errors").
     provider_max_retries: int = 2
 
     # Monthly model spend cap in USD per tenant (each workshop, the plant), unless the tenant has its own row in

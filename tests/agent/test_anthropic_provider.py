@@ -141,20 +141,32 @@ def test_fallback_model_is_recorded_and_priced(request, registry):
     assert trace.cost_usd == pytest.approx((400 * 2.00 + 30 * 10.00) / 1e6)
 
 
-def test_rate_limit_is_retried_by_the_sdk(request, registry):
+def test_the_sdk_makes_no_retry_and_says_when_to_retry(request, registry):
     provider, wire = claude(request, "rate_limit_then_ok", live_ok=False)
-    turn = ask(provider, registry)
-    assert turn.text == "I understood: done."
-    assert len(wire.replay.calls) == 2
-    assert [c.headers["x-stainless-retry-count"] for c in wire.replay.calls] == ["0", "1"]
-
-
-def test_server_error_exhausts_retries_with_a_clear_error(request, registry):
-    provider, wire = claude(request, "server_error", live_ok=False)
     with pytest.raises(ProviderError) as caught:
         ask(provider, registry)
-    assert (caught.value.kind, caught.value.status) == ("api", 500)
-    assert str(caught.value) == "Claude API error 500 api_error: Internal server error"
+    assert (caught.value.kind, caught.value.status) == ("rate_limit", 429)
+    assert caught.value.retry_after_s == 0.001  # the recording's retry-after-ms: 1
+    assert len(wire.replay.calls) == 1
+
+
+def test_rate_limit_is_retried_by_the_loop_not_the_sdk(request, registry, ctx):
+    provider, wire = claude(request, "rate_limit_then_ok", live_ok=False)
+    outcome = run_loop(provider, SYSTEM, "note", registry, ctx, Trace())
+    assert outcome.outcome is Outcome.END_TURN and outcome.text == "I understood: done."
+    # Both are first attempts to the SDK: the retry is the loop's.
+    assert [c.headers["x-stainless-retry-count"] for c in wire.replay.calls] == ["0", "0"]
+
+
+def test_server_error_exhausts_retries_with_a_clear_error(request, registry, ctx):
+    provider, wire = claude(request, "server_error", live_ok=False)
+    outcome = run_loop(provider, SYSTEM, "note", registry, ctx, Trace())
+    assert outcome.outcome is Outcome.PROVIDER_ERROR
+    assert outcome.error == {
+        "type": "api",
+        "message": "Claude API error 500 api_error: Internal server error",
+        "status": 500,
+    }
     assert len(wire.replay.calls) == 3  # the first attempt and max_retries=2
 
 

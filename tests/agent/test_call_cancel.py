@@ -4,6 +4,7 @@ closed promptly after a client disconnect or the run budget, so no answer is gen
 
 from __future__ import annotations
 
+import _thread
 import threading
 import time
 
@@ -59,7 +60,7 @@ def test_a_client_disconnect_closes_the_model_connection(model, registry, ctx, m
             time.sleep(0.02)
         assert server.seen.closed_early, "the server still held an open call after the abort"
         assert server.seen.closed_early[0] - aborted_at < PROMPTLY_S
-        time.sleep(1.2)  # the SDK's retry pause passes; a retry must not reach the server
+        time.sleep(1.2)  # a retry's pause passes; no retry of an aborted run reaches the server
         assert len(server.seen.requests) == 1
 
 
@@ -74,5 +75,24 @@ def test_the_run_budget_closes_the_model_connection(registry, ctx, monkeypatch):
         while not server.seen.closed_early and time.monotonic() < deadline:
             time.sleep(0.02)
         assert server.seen.closed_early, "the server still held an open call after the run budget"
-        time.sleep(2.5)  # past the SDK's retry pauses: no retry of a run that has ended reaches the server
+        time.sleep(2.5)  # past any retry pause: no retry of a run that has ended reaches the server
         assert len(server.seen.requests) == 1
+
+
+def test_an_interrupted_command_closes_the_model_connection(registry, ctx, monkeypatch):
+    # Ctrl+C in the CLI interrupts the thread waiting on the call; the call itself must stop too.
+    with SlowServer(delay_s=HELD_S) as server:
+        provider = live_provider("claude-opus-5-5", server, monkeypatch)
+
+        def interrupt() -> None:
+            assert server.seen.got_request.wait(10), "the call never reached the server"
+            _thread.interrupt_main()
+
+        threading.Thread(target=interrupt, daemon=True).start()
+        with pytest.raises(KeyboardInterrupt):
+            run(provider, registry, ctx, abort=None)
+        interrupted_at = time.monotonic()
+        deadline = interrupted_at + PROMPTLY_S
+        while not server.seen.closed_early and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert server.seen.closed_early, "the call went on after the command was interrupted"

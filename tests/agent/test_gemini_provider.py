@@ -124,20 +124,30 @@ def test_malformed_function_call_is_an_unexpected_stop(request, registry, ctx):
     assert outcome.error == {"type": "unexpected_stop", "stop_reason": "MALFORMED_FUNCTION_CALL"}
 
 
-def test_rate_limit_is_retried_by_the_sdk(request, registry):
+def test_the_sdk_makes_no_retry(request, registry):
     provider, wire = gemini(request, "rate_limit_then_ok", live_ok=False)
-    turn = ask(provider, registry)
-    assert turn.text == "I understood: done."
+    with pytest.raises(ProviderError) as caught:
+        ask(provider, registry)
+    assert (caught.value.kind, caught.value.status) == ("rate_limit", 429)
+    assert caught.value.retry_after_s is None  # no Retry-After and no RetryInfo in this answer
+    assert len(wire.replay.calls) == 1
+
+
+def test_rate_limit_is_retried_by_the_loop_not_the_sdk(request, registry, ctx):
+    provider, wire = gemini(request, "rate_limit_then_ok", live_ok=False)
+    outcome = run_loop(provider, SYSTEM, "note", registry, ctx, Trace())
+    assert outcome.outcome is Outcome.END_TURN and outcome.text == "I understood: done."
     assert len(wire.replay.calls) == 2 and wire.replay.remaining == 0
 
 
-def test_server_error_exhausts_retries_with_a_clear_error(request, registry):
+def test_server_error_exhausts_retries_with_a_clear_error(request, registry, ctx):
     provider, wire = gemini(request, "server_error", live_ok=False)
-    with pytest.raises(ProviderError) as caught:
-        ask(provider, registry)
-    error = caught.value
-    assert (error.kind, error.status) == ("api", 500)
-    assert str(error).startswith("Gemini API error 500 INTERNAL: An internal error has occurred.")
+    outcome = run_loop(provider, SYSTEM, "note", registry, ctx, Trace())
+    assert outcome.outcome is Outcome.PROVIDER_ERROR
+    assert (outcome.error["type"], outcome.error["status"]) == ("api", 500)
+    assert outcome.error["message"].startswith(
+        "Gemini API error 500 INTERNAL: An internal error has occurred."
+    )
     assert len(wire.replay.calls) == 3  # the first attempt and max_retries=2
 
 
@@ -184,7 +194,7 @@ def test_timeout_becomes_a_timeout_error(registry):
     with pytest.raises(ProviderError) as caught:
         ask(provider, registry)
     assert caught.value.kind == "timeout"
-    assert len(calls) == 2
+    assert len(calls) == 1  # the SDK makes no retry (and the loop's policy does not retry a timeout)
 
 
 def test_request_timeout_reaches_the_wire(request, registry):

@@ -111,19 +111,27 @@ def test_refusal_part_is_a_refusal(request, registry):
     assert turn.text is None and turn.tool_calls == ()
 
 
-def test_rate_limit_is_retried_by_the_sdk(request, registry):
+def test_the_sdk_makes_no_retry_and_says_when_to_retry(request, registry):
     provider, wire = gpt(request, "rate_limit_then_ok", live_ok=False)
-    turn = ask(provider, registry)
-    assert turn.text == "I understood: done."
-    assert len(wire.replay.calls) == 2
-
-
-def test_server_error_exhausts_retries_with_a_clear_error(request, registry):
-    provider, wire = gpt(request, "server_error", live_ok=False)
     with pytest.raises(ProviderError) as caught:
         ask(provider, registry)
-    assert (caught.value.kind, caught.value.status) == ("api", 500)
-    assert str(caught.value).startswith("OpenAI API error 500 server_error: The server had an error")
+    assert (caught.value.kind, caught.value.status, caught.value.retry_after_s) == ("rate_limit", 429, 0.001)
+    assert len(wire.replay.calls) == 1
+
+
+def test_rate_limit_is_retried_by_the_loop_not_the_sdk(request, registry, ctx):
+    provider, wire = gpt(request, "rate_limit_then_ok", live_ok=False)
+    outcome = run_loop(provider, SYSTEM, "note", registry, ctx, Trace())
+    assert outcome.outcome is Outcome.END_TURN and outcome.text == "I understood: done."
+    assert [c.headers["x-stainless-retry-count"] for c in wire.replay.calls] == ["0", "0"]
+
+
+def test_server_error_exhausts_retries_with_a_clear_error(request, registry, ctx):
+    provider, wire = gpt(request, "server_error", live_ok=False)
+    outcome = run_loop(provider, SYSTEM, "note", registry, ctx, Trace())
+    assert outcome.outcome is Outcome.PROVIDER_ERROR
+    assert (outcome.error["type"], outcome.error["status"]) == ("api", 500)
+    assert outcome.error["message"].startswith("OpenAI API error 500 server_error: The server had an error")
     assert len(wire.replay.calls) == 3  # the first attempt and max_retries=2
 
 

@@ -74,7 +74,8 @@ def test_each_family_builds_its_adapter(monkeypatch):
     assert isinstance(make_provider("gemini-2.5-flash-lite", settings), GeminiProvider)
     assert isinstance(make_provider("claude-haiku-4-5", settings), AnthropicProvider)
     claude = make_provider("claude-haiku-4-5", settings)
-    assert claude._client.max_retries == 1
+    # The setting is the loop's retry policy; the SDK client makes no retries of its own.
+    assert claude.retry.max_retries == 1 and claude._client.max_retries == 0
     gpt = make_provider("gpt-4.1-mini", settings, today=date(2026, 12, 1))  # it retires 2027-01-14
     assert isinstance(gpt, OpenAIProvider) and gpt.model == "gpt-4.1-mini"
 

@@ -32,10 +32,13 @@ from shopfloor.agent.providers.base import (
     Turn,
     UserText,
 )
+from shopfloor.agent.retry import NO_RETRIES
 from shopfloor.agent.tools import CtxT, ToolRegistry, ToolResult
 from shopfloor.agent.trace import ErrorStep, ToolCallStep, Trace
 
 EventHook = Callable[[str, str, dict[str, Any]], None]
+# A retry is made only when, after its pause, at least this much of the run's time is left for the call.
+MIN_CALL_AFTER_RETRY_S = 1.0
 TRIMMED = "[trimmed to keep the request small; call the tool again if you need this result]"
 
 # Live calls can run long; a worker per in-flight call lets the loop notice an abort while it waits.
@@ -118,11 +121,12 @@ def run_loop(
             trace.add(ErrorStep(kw["error"]))
         return LoopOutcome(outcome, iterations=iteration, messages=messages, **kw)
 
+    deadline = started + limits.run_budget_s
+    policy = NO_RETRIES if getattr(provider, "local", False) else getattr(provider, "retry", NO_RETRIES)
     for iteration in range(1, limits.max_iterations + 1):
         if abort is not None and abort.is_set():
             return finish(Outcome.ABORTED, iteration - 1, error={"type": "aborted"})
-        remaining = limits.run_budget_s - (time.monotonic() - started)
-        if remaining <= 0:
+        if deadline - time.monotonic() <= 0:
             return finish(Outcome.TIMEOUT, iteration - 1, error={"type": "timeout"})
         if not _fit(messages, fixed_bytes, limits.max_request_bytes, measured):
             return finish(
@@ -130,40 +134,65 @@ def run_loop(
                 iteration - 1,
                 error={"type": "request_too_large", "limit_bytes": limits.max_request_bytes},
             )
-        request = ModelRequest(
-            system=system,
-            tools=tools,
-            messages=list(messages),
-            max_tokens=limits.max_tokens,
-            timeout_s=min(limits.call_timeout_s, remaining),
-            model=model,
-        )
-        hold = None
-        if budget is not None and not getattr(provider, "local", False):
-            priced = model or str(getattr(provider, "model", None) or provider.name)
-            prompt_bytes = fixed_bytes + sum(_measure(message, measured) for message in messages)
-            try:
-                hold = budget.reserve(priced, prompt_bytes, limits.max_tokens)
-            except BudgetExhausted as refused:
-                emit("agent.budget.refused", "warn", {"iteration": iteration, "model": priced})
-                return finish(Outcome.BUDGET_EXHAUSTED, iteration - 1, error=refused.as_dict())
-        t0 = time.monotonic()
-        try:
-            turn = _call(provider, request, abort, remaining)
-        except ProviderError as error:
-            if budget is not None and hold is not None:
-                budget.settle(hold, settle_cost(error.kind, None))
-            duration = int((time.monotonic() - t0) * 1000)
-            emit(
-                "agent.model.call",
-                "error",
-                {"iteration": iteration, "duration_ms": duration, **error.as_dict()},
-            )
-            if error.kind == "aborted":
-                return finish(Outcome.ABORTED, iteration, error={"type": "aborted"})
-            if error.kind == "timeout" and time.monotonic() - started >= limits.run_budget_s:
+        retries = 0
+        while True:  # one model call, and the retries the policy allows within the run's time
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
                 return finish(Outcome.TIMEOUT, iteration, error={"type": "timeout"})
-            return finish(Outcome.PROVIDER_ERROR, iteration, error=error.as_dict())
+            request = ModelRequest(
+                system=system,
+                tools=tools,
+                messages=list(messages),
+                max_tokens=limits.max_tokens,
+                timeout_s=min(limits.call_timeout_s, remaining),
+                model=model,
+            )
+            hold = None
+            if budget is not None and not getattr(provider, "local", False):
+                priced = model or str(getattr(provider, "model", None) or provider.name)
+                prompt_bytes = fixed_bytes + sum(_measure(message, measured) for message in messages)
+                try:
+                    hold = budget.reserve(priced, prompt_bytes, limits.max_tokens)
+                except BudgetExhausted as refused:
+                    emit("agent.budget.refused", "warn", {"iteration": iteration, "model": priced})
+                    return finish(Outcome.BUDGET_EXHAUSTED, iteration - 1, error=refused.as_dict())
+            t0 = time.monotonic()
+            try:
+                turn = _call(provider, request, abort, deadline)
+                break
+            except ProviderError as error:
+                if budget is not None and hold is not None:
+                    budget.settle(hold, settle_cost(error.kind, None))
+                duration = int((time.monotonic() - t0) * 1000)
+                emit(
+                    "agent.model.call",
+                    "error",
+                    {"iteration": iteration, "duration_ms": duration, "retry": retries, **error.as_dict()},
+                )
+                if error.kind == "aborted":
+                    return finish(Outcome.ABORTED, iteration, error={"type": "aborted"})
+                if error.kind == "timeout" and time.monotonic() >= deadline:
+                    return finish(Outcome.TIMEOUT, iteration, error={"type": "timeout"})
+                retries += 1
+                wait = policy.wait_s(error, retries)
+                left = deadline - time.monotonic()
+                if wait is not None and wait + MIN_CALL_AFTER_RETRY_S <= left:
+                    emit(
+                        "agent.model.retry",
+                        "warn",
+                        {"iteration": iteration, "retry": retries, "wait_s": wait},
+                    )
+                    if _pause(wait, abort):
+                        return finish(Outcome.ABORTED, iteration, error={"type": "aborted"})
+                    continue
+                failed = error.as_dict()
+                if wait is not None:
+                    # The provider may answer after the pause, but not within this run: say why we stopped.
+                    failed["retry_after_s"] = round(wait, 3)
+                    failed["message"] += (
+                        f" (a retry after {wait:.1f} s would not fit the {limits.run_budget_s:g} s run budget)"
+                    )
+                return finish(Outcome.PROVIDER_ERROR, iteration, error=failed)
         duration = int((time.monotonic() - t0) * 1000)
         step = trace.record_model_call(turn, iteration, duration)
         if budget is not None and hold is not None:
@@ -220,34 +249,43 @@ def run_loop(
     return finish(Outcome.MAX_ITERATIONS, limits.max_iterations)
 
 
-def _call(
-    provider: Provider, request: ModelRequest, abort: threading.Event | None, remaining_s: float
-) -> Turn:
-    """Call the provider; with an abort event, wait on a worker so a disconnect ends the wait at once.
+def _pause(seconds: float, abort: threading.Event | None) -> bool:
+    """Wait ``seconds`` before a retry; True when the client left meanwhile (the wait ends at once)."""
+    if abort is None:
+        time.sleep(seconds)
+        return False
+    return abort.wait(seconds)
 
-    An abort or the end of the run budget also cancels the call itself: the adapter's pooled transport closes
-    the call's connection, so the provider stops generating an answer nobody will read (docs/providers.md).
-    A provider marked ``local`` (an offline planner computing its turn in process, in milliseconds) is called
-    directly: the hop to a worker would cost more than the call, and the abort is checked between calls."""
-    if abort is None or getattr(provider, "local", False):
+
+def _call(provider: Provider, request: ModelRequest, abort: threading.Event | None, deadline: float) -> Turn:
+    """Call the provider on a worker, so that the run's deadline and an abort (a disconnect) end the wait at once.
+
+    Either also cancels the call itself: the adapter's pooled transport closes the call's connection, so the
+    provider stops generating an answer nobody will read (docs/providers.md). A provider marked ``local`` (an
+    offline planner computing its turn in process, in milliseconds) is called directly: the hop to a worker
+    would cost more than the call, and the abort and deadline are checked between calls."""
+    if getattr(provider, "local", False):
         return provider.complete(request)
     cancel = CallCancel()
     future: Future[Turn] = _executor.submit(provider.complete, replace(request, cancel=cancel))
-    deadline = time.monotonic() + remaining_s
-    while True:
-        try:
-            return future.result(timeout=0.05)
-        except TimeoutError:
-            if abort.is_set():
-                future.cancel()
-                cancel.cancel()
-                raise ProviderError("aborted", "the client went away") from None
-            if time.monotonic() > deadline:
-                future.cancel()
-                cancel.cancel()
-                raise ProviderError(
-                    "timeout", "the model call did not finish within the run budget"
-                ) from None
+    try:
+        while True:
+            try:
+                return future.result(timeout=0.05)
+            except TimeoutError:
+                if abort is not None and abort.is_set():
+                    raise ProviderError("aborted", "the client went away") from None
+                if time.monotonic() > deadline:
+                    raise ProviderError(
+                        "timeout", "the model call did not finish within the run budget"
+                    ) from None
+    except BaseException:
+        # An abort, the deadline, or the waiting thread interrupted (Ctrl+C in the CLI): the call must not go
+        # on without a reader (a process would also wait for it before exiting). After the call ended
+        # (its own error) this touches nothing.
+        future.cancel()
+        cancel.cancel()
+        raise
 
 
 def _fixed_bytes(system: str, tools: Sequence[dict[str, Any]]) -> int:

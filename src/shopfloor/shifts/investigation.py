@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field, fields, replace
@@ -125,7 +126,8 @@ class Run:
     The offline planner plays the plan's steps (``steps``: an analyst's checked plan instead of the
     router's); a live ``planner`` is another Provider driving the same loop, tools and checks, offered
     ``registry`` with its ``system`` prompt, its tools running in ``tool_scope`` (``live/live.py``).
-    ``budget`` holds its model calls to the plant's monthly spend cap (``shopfloor.agent.spend``).
+    ``budget`` holds its model calls to the plant's monthly spend cap (``shopfloor.agent.spend``); ``abort``,
+    set when the asking client leaves, stops the run and its model call (``shopfloor.agent.loop``).
     ``asked`` is False when the plan was given (an address, a live plan), not read from the question."""
 
     conn: duckdb.DuckDBPyConnection
@@ -139,6 +141,7 @@ class Run:
     limits: LoopLimits = OFFLINE_LIMITS
     budget: Budget | None = None
     asked: bool = False
+    abort: threading.Event | None = None
 
 
 def check_plan(steps: list[Step], scope: Scope, registry: ToolRegistry[RunContext]) -> str | None:
@@ -242,6 +245,7 @@ def _run_plan(question: str, routed: Plan, run: Run) -> Answer:
         limits=run.limits,
         model=MODEL if run.planner is None else None,
         budget=run.budget,  # the plant's monthly spend cap; the offline planner is never counted
+        abort=run.abort,
     )
     status, numbered, caveats, errors = _judged(question, routed, run, outcome, ctx, trace)
     # An unavailable answer states why and shows no figure (a window with no day held is never "0.0 ft").

@@ -125,7 +125,7 @@ def test_the_byte_cap_trims_the_oldest_results_then_refuses(conn, provider):
 @pytest.mark.parametrize("provider", PROVIDERS)
 def test_a_provider_error_gives_an_honest_status_and_no_figure(conn, provider):
     answer, wire = run(conn, provider, "provider_error")
-    assert len(wire.calls) == 3  # the first call and the SDK's two retries
+    assert len(wire.calls) == 3  # the first call and the loop's two retries
     assert answer.status == "planner_error"
     assert answer.evidence == [] and answer.charts == []
     assert not any("**" in s["text"] for s in answer.sections)

@@ -3,7 +3,8 @@
 Each call sends: the system prompt as one cached block (``cache_control: ephemeral`` caches system plus
 tools), every tool with ``strict: true`` in registry order, ``tool_choice: auto``, the thinking form and
 ``output_config.effort`` the model table gives the model, and the server-side fallback beta (``fallbacks: "default"``). Thinking blocks go
-back unchanged on the next request. Retries (408/409/429/5xx/529) are the SDK's own (``max_retries``).
+back unchanged on the next request. The SDK makes no retries (``max_retries=0``); ``max_retries`` here is
+the loop's retry policy for calls on this adapter (``shopfloor.agent.retry``).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from shopfloor.agent.providers.common import (
     result_text,
 )
 from shopfloor.agent.providers.transport import bound_to
+from shopfloor.agent.retry import RetryPolicy, retry_after_s
 
 DEFAULT_MODEL = "claude-opus-5-5"
 FALLBACK_BETA = "server-side-fallback-2026-07-01"
@@ -95,12 +97,14 @@ class AnthropicProvider:
     ) -> None:
         self.model = model
         self.options = options
+        self.retry = RetryPolicy(max_retries=max_retries)
         self._errors = CallErrors("Claude", api_key)
-        # Each call passes its own (smaller) timeout; the client's bounds any call that does not.
+        # Each call passes its own (smaller) timeout; the client's bounds any call that does not. The SDK's own
+        # retries are off: they would sleep past the run's deadline and a client that left.
         self._client = anthropic.Anthropic(
             api_key=api_key,
             http_client=http_client,
-            max_retries=max_retries,
+            max_retries=0,
             timeout=timeout_s,
             open_telemetry=False,
         )
@@ -125,7 +129,8 @@ class AnthropicProvider:
             raise self._errors.connection(error) from None
         except anthropic.APIStatusError as error:
             detail = error.api_message or error.type or ""
-            raise self._errors.status(error.status_code, error.type, detail) from None
+            wait = retry_after_s(error.response.headers)
+            raise self._errors.status(error.status_code, error.type, detail, wait) from None
         except (anthropic.AnthropicError, *PARSE_ERRORS) as error:
             raise self._errors.bad_response(error) from None
 

@@ -161,16 +161,21 @@ class ModelRequest:
 
 
 class ProviderError(Exception):
-    """A provider call that failed (after the SDK's own retries). The message never contains a key.
+    """One provider call that failed (the SDKs make no retries of their own; the loop's policy, in
+    ``shopfloor.agent.retry``, decides whether to try again). The message never contains a key.
 
     ``kind`` is one of ``api`` (HTTP error), ``rate_limit``, ``timeout``, ``connection``, ``aborted``
-    and ``bad_response``.
+    and ``bad_response``; ``retry_after_s`` is the pause the provider asked for before another attempt
+    (``Retry-After``, ``retry-after-ms``, Gemini's ``RetryInfo``), if it asked.
     """
 
-    def __init__(self, kind: str, message: str, status: int | None = None) -> None:
+    def __init__(
+        self, kind: str, message: str, status: int | None = None, retry_after_s: float | None = None
+    ) -> None:
         super().__init__(message)
         self.kind = kind
         self.status = status
+        self.retry_after_s = retry_after_s
 
     def as_dict(self) -> dict[str, Any]:
         """JSON form for traces and error envelopes."""

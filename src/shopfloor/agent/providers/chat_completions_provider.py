@@ -50,6 +50,7 @@ from shopfloor.agent.providers.profiles.chat_completions import (
     ServerProfile,
 )
 from shopfloor.agent.providers.transport import bound_to
+from shopfloor.agent.retry import RetryPolicy, retry_after_s
 
 MODEL_PREFIX = "openai-compatible/"
 
@@ -77,6 +78,7 @@ class ChatCompletionsProvider:
     ) -> None:
         self.model = model
         self.server = server
+        self.retry = RetryPolicy(max_retries=max_retries)  # the loop's; the SDK makes none
         # Local servers usually take no key; the SDK insists on one, so a placeholder is sent.
         key = api_key or "no-key"
         self._errors = CallErrors("The OpenAI-compatible server", api_key)
@@ -84,7 +86,7 @@ class ChatCompletionsProvider:
             api_key=key,
             base_url=base_url,
             http_client=http_client,
-            max_retries=max_retries,
+            max_retries=0,
             timeout=timeout_s,
         )
 
@@ -109,7 +111,8 @@ class ChatCompletionsProvider:
         except openai.APIStatusError as error:
             body = error.body if isinstance(error.body, dict) else {}
             detail = body.get("message") or error.message
-            failure = self._errors.status(error.status_code, error.type, detail)
+            wait = retry_after_s(error.response.headers)
+            failure = self._errors.status(error.status_code, error.type, detail, wait)
             if error.status_code in (400, 422):
                 # A local server that refuses a well-formed request usually wants to be told something.
                 hint = f"{failure} (the server refused the request; see {', '.join(SERVER_SETTINGS)})"

@@ -11,6 +11,7 @@ from shopfloor.agent.providers.base import ProviderError
 
 # How many characters of a provider's own error message we keep (enough to act on, short for logs).
 MAX_ERROR_CHARS = 300
+# Retries of a failed call, made by the loop's policy (shopfloor.agent.retry), never by the SDK.
 DEFAULT_MAX_RETRIES = 2
 # Each model call gets 25 s (docs/architecture.md, "Bounds"); the loop passes less when the run budget is nearly spent.
 DEFAULT_TIMEOUT_S = 25.0
@@ -83,11 +84,13 @@ class CallErrors:
         """The server could not be reached."""
         return ProviderError("connection", f"could not reach {self.label}: {safe_message(detail, self.key)}")
 
-    def status(self, code: int | None, name: str | None, detail: object) -> ProviderError:
-        """An HTTP error the SDK gave up on (after its own retries)."""
+    def status(
+        self, code: int | None, name: str | None, detail: object, retry_after_s: float | None = None
+    ) -> ProviderError:
+        """An HTTP error answer, with the pause the provider asked for before another attempt (if any)."""
         suffix = f" {name}" if name else ""
         text = f"{self.label} API error {code}{suffix}: {safe_message(detail, self.key)}"
-        return ProviderError(error_kind(code), text, code)
+        return ProviderError(error_kind(code), text, code, retry_after_s)
 
     def bad_response(self, error: object) -> ProviderError:
         """The answer could not be read."""

@@ -2,8 +2,9 @@
 
 Tools go out as function *declarations* with ``parameters_json_schema``, and automatic function calling
 is off, so the SDK never runs Python callables itself: calls come back as ``functionCall`` parts, which
-this adapter turns into neutral tool calls for the loop's dispatcher. Retries (408, 429, 5xx) are the
-SDK's own, configured with ``HttpRetryOptions``.
+this adapter turns into neutral tool calls for the loop's dispatcher. The SDK makes no retries (no
+``HttpRetryOptions``); ``max_retries`` and ``retry_initial_delay_s`` here are the loop's retry policy for calls
+on this adapter (``shopfloor.agent.retry``), which also reads the ``RetryInfo`` delay of a 429's body.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from shopfloor.agent.providers.common import (
     jsonable,
 )
 from shopfloor.agent.providers.transport import bound_to
+from shopfloor.agent.retry import RetryPolicy, google_retry_delay_s, retry_after_s
 
 DEFAULT_MODEL = "gemini-2.5-flash-lite"
 API_VERSION = "v1beta"
@@ -66,23 +68,16 @@ class GeminiProvider:
         model: str = DEFAULT_MODEL,
         http_client: httpx2.Client | None = None,
         max_retries: int = DEFAULT_MAX_RETRIES,
-        retry_initial_delay_s: float = 1.0,
+        retry_initial_delay_s: float = RetryPolicy.initial_delay_s,
         timeout_s: float = DEFAULT_TIMEOUT_S,
     ) -> None:
         self.model = model
         self._errors = CallErrors("Gemini", api_key)
-        # Jitter scales with the initial delay so a tiny test delay stays tiny.
-        retry = types.HttpRetryOptions(
-            attempts=max_retries + 1,
-            initial_delay=retry_initial_delay_s,
-            max_delay=8.0,
-            jitter=retry_initial_delay_s,
-        )
+        self.retry = RetryPolicy(max_retries=max_retries, initial_delay_s=retry_initial_delay_s)
         # Pinned to v1beta (the function-calling surface this adapter and its recordings were checked against),
-        # not the SDK default.
+        # not the SDK default. No retry_options: without them the SDK makes one attempt; the loop retries.
         options = types.HttpOptions(
             api_version=API_VERSION,
-            retry_options=retry,
             httpx_client=http_client,
             timeout=int(timeout_s * 1000),
         )
@@ -103,7 +98,11 @@ class GeminiProvider:
             # Reading the answer is inside the error mapping, like the call itself.
             return parse_response(response, model)
         except genai_errors.APIError as error:
-            raise self._errors.status(error.code, error.status, error.message or "") from None
+            headers = error.response.headers if isinstance(error.response, httpx2.Response) else None
+            wait = retry_after_s(headers)
+            if wait is None:
+                wait = google_retry_delay_s(error.details)
+            raise self._errors.status(error.code, error.status, error.message or "", wait) from None
         except httpx2.TimeoutException:
             raise self._errors.timeout() from None
         except httpx2.TransportError as error:

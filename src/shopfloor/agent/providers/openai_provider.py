@@ -4,7 +4,8 @@ Each call sends the system prompt as ``instructions``, strict function tools in 
 ``tool_choice: auto`` and ``store: false`` (nothing kept server-side; every request carries the whole
 conversation). Output items go back unchanged as input items on the next request; for reasoning models
 the encrypted reasoning content is requested so those items can be echoed without server-side storage.
-Retries (408/409/429/5xx) are the SDK's own (``max_retries``).
+The SDK makes no retries (``max_retries=0``); ``max_retries`` here is the loop's retry policy for calls on
+this adapter (``shopfloor.agent.retry``).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from shopfloor.agent.providers.common import (
     result_text,
 )
 from shopfloor.agent.providers.transport import bound_to
+from shopfloor.agent.retry import RetryPolicy, retry_after_s
 
 DEFAULT_MODEL = "gpt-6.1-terra"
 
@@ -81,10 +83,12 @@ class OpenAIProvider:
     ) -> None:
         self.model = model
         self.options = options
+        self.retry = RetryPolicy(max_retries=max_retries)
         self._errors = CallErrors("OpenAI", api_key)
-        # Each call passes its own (smaller) timeout; the client's bounds any call that does not.
+        # Each call passes its own (smaller) timeout; the client's bounds any call that does not. The SDK's own
+        # retries are off: they would sleep past the run's deadline and a client that left.
         self._client = openai.OpenAI(
-            api_key=api_key, http_client=http_client, max_retries=max_retries, timeout=timeout_s
+            api_key=api_key, http_client=http_client, max_retries=0, timeout=timeout_s
         )
 
     def close(self) -> None:
@@ -108,7 +112,8 @@ class OpenAIProvider:
         except openai.APIStatusError as error:
             body = error.body if isinstance(error.body, dict) else {}
             detail = body.get("message") or error.message
-            raise self._errors.status(error.status_code, error.type, detail) from None
+            wait = retry_after_s(error.response.headers)
+            raise self._errors.status(error.status_code, error.type, detail, wait) from None
         except (openai.OpenAIError, *PARSE_ERRORS) as error:
             raise self._errors.bad_response(error) from None
 

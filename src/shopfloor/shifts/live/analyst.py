@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -103,8 +104,10 @@ def investigate_analyst(
     moved: bool,
     history: History | None = None,
     budget: Any = None,
+    abort: threading.Event | None = None,
 ) -> Answer:
-    """Ask the analyst for one plan, check it whole, and run it (or refuse it whole)."""
+    """Ask the analyst for one plan, check it whole, and run it (or refuse it whole); ``abort`` (the asking
+    client left) stops the planning call and the plan's run."""
     registry = live_registry("anthropic", tool_scope.period)
     trace = Trace()
     limits = replace(live_limits("anthropic"), max_iterations=1)
@@ -116,6 +119,7 @@ def investigate_analyst(
         RunContext(conn, tool_scope),
         trace,
         limits=limits,
+        abort=abort,
         **({"budget": budget} if budget is not None else {}),
     )
     planning = trace_list(trace)

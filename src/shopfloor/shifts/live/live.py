@@ -13,6 +13,7 @@ Bounds of a live run: 10 tool calls, 60 s, 10 model calls, and the serialized re
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -184,11 +185,13 @@ def investigate_live(
     after: str | None = None,
     narrative: Provider | None = None,
     budget: Any = None,
+    abort: threading.Event | None = None,
 ) -> Answer:
     """Answer ``question`` with a live planner (a tool loop or the analyst) on ``provider``.
 
     ``narrative``, when given, is asked after a complete run for a short narrative with fact placeholders
-    (``live/narrative.py``); ``budget`` is handed to the core loop's spending reservation."""
+    (``live/narrative.py``); ``budget`` is handed to the core loop's spending reservation; ``abort`` (set when
+    the asking client leaves) stops every model call of the run, the narrative's too."""
     refused = refusal(question)
     if refused is not None:
         return _refused(question, scope, refused)
@@ -206,6 +209,7 @@ def investigate_live(
             moved=where.moved,
             history=history,
             budget=budget,
+            abort=abort,
         )
     else:
         run = Run(
@@ -218,6 +222,7 @@ def investigate_live(
             tool_scope=where.scope,
             limits=live_limits(choice.catalog_provider),
             budget=budget,
+            abort=abort,
         )
         answer = investigate_plan(question, where.plan, run)
     if not where.routed:
@@ -227,8 +232,8 @@ def investigate_live(
     answer.usage["model_calls"] = sum(
         1 for step in answer.trace if step.get("kind") == "model_call" and step.get("model") != OFFLINE_MODEL
     )
-    if narrative is not None and answer.status == "complete":
-        add_narrative(answer, question, narrative, budget=budget)
+    if narrative is not None and answer.status == "complete" and not (abort is not None and abort.is_set()):
+        add_narrative(answer, question, narrative, budget=budget, abort=abort)
     return answer
 
 

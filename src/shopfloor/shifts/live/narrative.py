@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -124,9 +125,13 @@ def evidence_brief(evidence: list[dict[str, Any]]) -> str:
 
 
 def write_narrative(
-    provider: Provider, question: str, evidence: list[dict[str, Any]], budget: Any = None
+    provider: Provider,
+    question: str,
+    evidence: list[dict[str, Any]],
+    budget: Any = None,
+    abort: threading.Event | None = None,
 ) -> tuple[Checked, Trace]:
-    """One model call (through the core loop, no tools) and the check of what it wrote."""
+    """One model call (through the core loop, no tools; ``abort`` stops it) and the check of what it wrote."""
     trace = Trace()
     message = f"Question: {question}\n\nEvidence:\n{evidence_brief(evidence)}"
     outcome = run_loop(
@@ -137,6 +142,7 @@ def write_narrative(
         None,
         trace,
         limits=NARRATIVE_LIMITS,
+        abort=abort,
         **({"budget": budget} if budget is not None else {}),
     )
     if outcome.outcome is not Outcome.END_TURN:
@@ -145,11 +151,17 @@ def write_narrative(
     return check_narrative(outcome.text, evidence), trace
 
 
-def add_narrative(answer: Answer, question: str, provider: Provider, budget: Any = None) -> None:
+def add_narrative(
+    answer: Answer,
+    question: str,
+    provider: Provider,
+    budget: Any = None,
+    abort: threading.Event | None = None,
+) -> None:
     """Ask for a narrative over ``answer``'s evidence and add it labelled, or a notice that it was dropped.
 
     The narrative's model call is added to the answer's trace and usage."""
-    checked, trace = write_narrative(provider, question, answer.evidence, budget)
+    checked, trace = write_narrative(provider, question, answer.evidence, budget, abort)
     if checked.text is not None:
         section = {"type": "interpretation", "label": LABEL, "text": f"{LABEL}: {checked.text}"}
         answer.usage["narrative"] = "shown"

@@ -8,6 +8,11 @@ more wait, and the rest are answered 503 with ``Retry-After`` at once. The worke
 server (no state of the server process, its threads or its connections is inherited), each job opens its
 own read-only connection to the record store, and each worker runs at a lower scheduling priority.
 
+A job a client may leave (a live ask) is given a cancel flag: one byte of memory the server process shares with
+every worker process (handed to each worker when it starts, :class:`CancelFlags`). When the client goes away
+the server sets the job's flag; the worker, watching it, sets the run's abort event, which ends the run's
+model call at once (its connection is closed) and makes no further one (docs/shifts-agent.md, "The page").
+
 An address answers the same sections every time for one state of the record store, so the answer is kept
 here, in the server process, by (address, store version), and the same answer serves the page, its JSON and
 its PDF; requests for an address already being answered wait for that one run instead of starting another
@@ -24,6 +29,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -63,12 +69,60 @@ PRELOAD = [
 _pools: dict[int, ProcessPoolExecutor] = {}
 _pools_lock = threading.Lock()
 
+# Jobs that can be cancelled at once, per server process: far more than its workers plus their queue.
+CANCEL_SLOTS = 256
+
+
+class CancelFlags:
+    """One cancel flag per cancellable job, in memory shared with every worker process of the server process.
+
+    A job takes a free slot (its flag cleared) before it is submitted and gives it back once it has ended, so a
+    flag is never read by two jobs. With every slot taken, a job runs without one (it cannot be cancelled)."""
+
+    def __init__(self) -> None:
+        context = multiprocessing.get_context("forkserver")
+        # Plain shared bytes (no lock): one writer (the server) and one reader (the job's worker) per slot.
+        self.flags: Any = context.RawArray("b", CANCEL_SLOTS)
+        self._free = list(range(CANCEL_SLOTS))
+        self._lock = threading.Lock()
+
+    def take(self) -> int | None:
+        """A free slot with its flag cleared, or None when every slot is taken."""
+        with self._lock:
+            if not self._free:
+                return None
+            slot = self._free.pop()
+        self.flags[slot] = 0
+        return slot
+
+    def cancel(self, slot: int) -> None:
+        """Ask the job holding ``slot`` to stop."""
+        self.flags[slot] = 1
+
+    def release(self, slot: int) -> None:
+        """The job holding ``slot`` has ended."""
+        with self._lock:
+            self._free.append(slot)
+
+
+_cancel_flags: CancelFlags | None = None
+
+
+def cancel_flags() -> CancelFlags:
+    """The server process's cancel flags (made once, before its first pool, which hands them to its workers)."""
+    global _cancel_flags
+    with _pools_lock:
+        if _cancel_flags is None:
+            _cancel_flags = CancelFlags()
+        return _cancel_flags
+
 
 def worker_pool(workers: int) -> ProcessPoolExecutor:
     """The process's pool of ``workers`` worker processes, started on first use.
 
     One per server process and size, whichever sub-app asks (an app built only to answer one test shares
     it too), so an app that never ran its lifespan cannot leave processes of its own behind."""
+    flags = cancel_flags()
     with _pools_lock:
         pool = _pools.get(workers)
         if pool is None:
@@ -78,7 +132,7 @@ def worker_pool(workers: int) -> ProcessPoolExecutor:
                 max_workers=workers,
                 mp_context=context,
                 initializer=work.init_worker,
-                initargs=(os.getpid(),),
+                initargs=(os.getpid(), flags.flags),
             )
             _pools[workers] = pool
         return pool
@@ -126,32 +180,45 @@ class Runner:
         for _ in range(self.workers):
             pool.submit(work.ready)
 
-    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+    async def run(self, fn: Callable[..., T], *args: Any, cancel: asyncio.Event | None = None) -> T:
         """``fn(*args)`` in a worker process (``fn`` a function of :mod:`~shopfloor.shifts.pages.work`), or
-        503 ``busy`` at once when the pool and its queue are full."""
+        503 ``busy`` at once when the pool and its queue are full.
+
+        ``cancel``, when given, is set when the client goes away: the job's cancel flag is then raised, the
+        worker stops the job's model calls (``work.job_abort``), and this waits for the job to end."""
         with self._lock:
             if self._admitted >= self.capacity:
                 raise busy()
             self._admitted += 1
         try:
-            return await self._submit(fn, *args)
+            return await self._submit(fn, *args, cancel=cancel)
         finally:
             with self._lock:
                 self._admitted -= 1
 
-    async def _submit(self, fn: Callable[..., T], *args: Any) -> T:
+    async def _submit(self, fn: Callable[..., T], *args: Any, cancel: asyncio.Event | None = None) -> T:
+        flags = cancel_flags() if cancel is not None else None
         for attempt in (1, 2):
             pool = worker_pool(self.workers)
+            slot = flags.take() if flags is not None else None
             try:
-                future = pool.submit(work.call, fn, *args)
+                future = pool.submit(work.call, fn, *args, cancel_slot=slot)
             except (BrokenProcessPool, RuntimeError):
+                if flags is not None and slot is not None:
+                    flags.release(slot)
                 # A pool whose worker died, or one shut down by another app's lifespan: start a new one.
                 discard_pool(pool)
                 if attempt == 2:
                     raise busy() from None
                 continue
+            if flags is not None and slot is not None:
+                # Given back only once the job has ended, so no other job reads this flag meanwhile.
+                future.add_done_callback(_releases(flags, slot))
             try:
-                return work.outcome(await asyncio.wrap_future(future))  # type: ignore[no-any-return]
+                waiting = asyncio.wrap_future(future)
+                if cancel is not None and slot is not None and flags is not None:
+                    await _until_done_or_cancelled(waiting, cancel, partial(flags.cancel, slot))
+                return work.outcome(await waiting)  # type: ignore[no-any-return]
             except BrokenProcessPool:
                 discard_pool(pool)
                 log.error("shifts.worker_lost", extra={"job": getattr(fn, "__name__", str(fn))})
@@ -193,3 +260,25 @@ class Runner:
             pool = _pools.pop(self.workers, None)
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _releases(flags: CancelFlags, slot: int) -> Callable[[Future[Any]], None]:
+    """A done-callback that gives ``slot`` back."""
+
+    def release(_done: Future[Any]) -> None:
+        flags.release(slot)
+
+    return release
+
+
+async def _until_done_or_cancelled(
+    job: asyncio.Future[Any], cancel: asyncio.Event, on_cancel: Callable[[], None]
+) -> None:
+    """Wait until ``job`` ends; if ``cancel`` is set first, call ``on_cancel`` (the job's flag) once."""
+    gone = asyncio.ensure_future(cancel.wait())
+    try:
+        await asyncio.wait({job, gone}, return_when=asyncio.FIRST_COMPLETED)
+        if cancel.is_set() and not job.done():
+            on_cancel()
+    finally:
+        gone.cancel()

@@ -26,12 +26,25 @@ T = TypeVar("T")
 WORKER_NICENESS = 10
 # How often a worker checks that the server process still runs.
 SERVER_WATCH_S = 1.0
+# How often a worker reads a running job's cancel flag (a client that left stops its model call this soon).
+CANCEL_WATCH_S = 0.05
+
+# The cancel flags the server process shares with this worker (runner.CancelFlags), and the abort event of the
+# job running now (a worker runs one job at a time).
+_flags: Any = None
+_job_abort: threading.Event | None = None
 
 
-def call(fn: Callable[..., T], *args: Any) -> tuple[str, Any]:
+def call(fn: Callable[..., T], *args: Any, cancel_slot: int | None = None) -> tuple[str, Any]:
     """``fn(*args)`` in the worker, its outcome as plain data: ``("ok", result)``, ``("error", (status, code,
     message, extra))`` for an :class:`ApiError` (which does not survive pickling on its own), or
-    ``("crash", text)`` for anything else, so no exception object has to cross the process boundary."""
+    ``("crash", text)`` for anything else, so no exception object has to cross the process boundary.
+
+    With ``cancel_slot``, the job's cancel flag is watched while it runs: once the server raises it (the
+    client left), :func:`job_abort` is set."""
+    global _job_abort
+    abort, stop = _watch(cancel_slot)
+    _job_abort = abort
     try:
         return "ok", fn(*args)
     except ApiError as error:
@@ -40,6 +53,33 @@ def call(fn: Callable[..., T], *args: Any) -> tuple[str, Any]:
         import traceback
 
         return "crash", traceback.format_exc()
+    finally:
+        _job_abort = None
+        stop.set()
+
+
+def job_abort() -> threading.Event | None:
+    """The running job's abort event (set when its client left), or None when the job cannot be cancelled."""
+    return _job_abort
+
+
+def _watch(slot: int | None) -> tuple[threading.Event | None, threading.Event]:
+    """An abort event that a thread sets when the cancel flag ``slot`` is raised, and the event that stops the
+    thread (the job ended)."""
+    stop = threading.Event()
+    flags = _flags
+    if slot is None or flags is None:
+        return None, stop
+    abort = threading.Event()
+
+    def watch() -> None:
+        while not stop.wait(CANCEL_WATCH_S):
+            if flags[slot]:
+                abort.set()
+                return
+
+    threading.Thread(target=watch, name="cancel-watch", daemon=True).start()
+    return abort, stop
 
 
 def outcome(result: tuple[str, Any]) -> Any:
@@ -57,11 +97,13 @@ class WorkerError(RuntimeError):
     """An unexpected error in a worker process, with the worker's traceback as text (answered 500)."""
 
 
-def init_worker(server_pid: int) -> None:
-    """A worker process's start: lower its scheduling priority (best effort; a platform without ``nice``
-    keeps the default), and watch the server process: a worker is a child of the fork server, not of the
-    server, so a server that is killed (SIGKILL) would leave its workers, and with them the fork server,
-    running."""
+def init_worker(server_pid: int, flags: Any = None) -> None:
+    """A worker process's start: keep the cancel flags it shares with the server, lower its scheduling
+    priority (best effort; a platform without ``nice`` keeps the default), and watch the server process: a
+    worker is a child of the fork server, not of the server, so a server that is killed (SIGKILL) would leave
+    its workers, and with them the fork server, running."""
+    global _flags
+    _flags = flags
     try:
         os.nice(WORKER_NICENESS)
     except (AttributeError, OSError):
@@ -135,7 +177,7 @@ def ask_live(
 ) -> dict[str, Any]:
     """A question asked with the live planner ``planner`` (the page's planner control), its model calls held
     to the plant's monthly spend cap (docs/pricing.md, "Spend under a cap"); the same model writes the
-    narrative. A planner that cannot be built (no key, a retired model) is a 400, and nothing is called."""
+    narrative. A client that leaves stops the run's model calls (:func:`job_abort`). A planner that cannot be built (no key, a retired model) is a 400, and nothing is called."""
     from shopfloor.agent.providers.factory import ProviderConfigError
     from shopfloor.agent.spend import budget_for
     from shopfloor.shifts.live.live import PlannerError, build_provider, investigate_live, parse_planner
@@ -149,9 +191,19 @@ def ask_live(
         settings.workshop_db_url(), "shifts", settings.shifts_plant_id, settings.monthly_cap_usd
     )
 
+    abort = job_abort()  # set when the asking client leaves: the run makes no further model call
+
     def run(conn: Any) -> dict[str, Any]:
         found = investigate_live(
-            question, scope, conn, choice, provider, after=after, narrative=provider, budget=budget
+            question,
+            scope,
+            conn,
+            choice,
+            provider,
+            after=after,
+            narrative=provider,
+            budget=budget,
+            abort=abort,
         )
         return found.as_dict()
 

@@ -1,9 +1,11 @@
 """The asking family: ``POST /ask`` the page's ask (JSON body, the page's request token): the answer's
 fragment for htmx, otherwise the answer as JSON. Its ``planner`` is the page's planner control (offline unless
-a planner whose key is set is chosen; public mode offline only)."""
+a planner whose key is set is chosen; public mode offline only). A client that leaves during a live planner's
+run stops its model calls in the worker (``Runner.run``'s ``cancel``) and is answered 499."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 from fastapi import APIRouter, Request
@@ -50,6 +52,15 @@ def ask_body(raw: bytes) -> AskBody:
     return body
 
 
+async def _disconnect(request: Request, gone: asyncio.Event) -> None:
+    """Set ``gone`` when the client disconnects. The body is read, so the next message can only be the
+    disconnect: waiting for it costs nothing."""
+    while True:
+        if (await request.receive())["type"] == "http.disconnect":
+            gone.set()
+            return
+
+
 @router.post("/ask", response_model=None, openapi_extra=ASK_BODY)
 async def ask(request: Request, shifts: ShiftsDep) -> Response:
     """Ask from the page: the answer's fragment (htmx) or JSON, with its address."""
@@ -75,10 +86,19 @@ async def ask(request: Request, shifts: ShiftsDep) -> Response:
         answer = await shifts.asked(body.question, scope, after)
     else:
         # A live planner's answer costs a model call each time: it is never kept, and its address (if the
-        # router reads the question) answers with the offline planner.
-        answer = await shifts.runner.run(
-            work.ask_live, shifts.db, settings, body.question, scope, planner, after
-        )
+        # router reads the question) answers with the offline planner. Its calls stop when the client leaves.
+        gone = asyncio.Event()
+        watcher = asyncio.create_task(_disconnect(request, gone))
+        try:
+            answer = await shifts.runner.run(
+                work.ask_live, shifts.db, settings, body.question, scope, planner, after, cancel=gone
+            )
+        finally:
+            watcher.cancel()
+        if gone.is_set():
+            raise ApiError(
+                499, "client_closed_request", "The client went away; the investigation was stopped."
+            )
     if request.headers.get("hx-request") != "true":
         return JSONResponse(jsonable_encoder(answer))
     scope_asked = scope

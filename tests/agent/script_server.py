@@ -1,0 +1,122 @@
+"""A real HTTP server on 127.0.0.1, in a thread, that answers each request with the next step of a script.
+
+A step is a :class:`Reply` (a status, headers and a JSON body, as a provider's server sends them, at once or
+after a delay) or a
+:class:`Hold` (the server keeps the request open, sending nothing, until the client hangs up or the hold
+ends). The last step repeats once the script is used up. Every request's arrival time is kept, so a test can
+see from the server's side how many calls were made and how long the client paused between them.
+"""
+
+from __future__ import annotations
+
+import json
+import select
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Reply:
+    """Answer with this status, these headers and this JSON body, after ``delay_s`` (a slow model) unless the
+    client hangs up first."""
+
+    status: int
+    body: dict[str, Any]
+    headers: dict[str, str] = field(default_factory=dict)
+    delay_s: float = 0.0
+
+
+@dataclass(frozen=True)
+class Hold:
+    """Answer nothing for ``seconds`` (then close the connection) unless the client hangs up first."""
+
+    seconds: float = 60.0
+
+
+Step = Reply | Hold
+
+
+@dataclass
+class Calls:
+    """What the server saw: each request's path and arrival time, and when a client hung up on a hold."""
+
+    paths: list[str] = field(default_factory=list)
+    at: list[float] = field(default_factory=list)
+    hung_up: list[float] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def count(self) -> int:
+        """Requests received so far."""
+        with self.lock:
+            return len(self.paths)
+
+
+class ScriptServer:
+    """``with ScriptServer([Reply(429, ...), Hold()]) as server:`` serves ``http://127.0.0.1:<port>``."""
+
+    def __init__(self, steps: list[Step]) -> None:
+        assert steps, "a script needs at least one step"
+        self.steps = list(steps)
+        self.calls = Calls()
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *_args: object) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                self.rfile.read(int(self.headers.get("content-length") or 0))
+                with outer.calls.lock:
+                    index = len(outer.calls.paths)
+                    outer.calls.paths.append(self.path)
+                    outer.calls.at.append(time.monotonic())
+                step = outer.steps[min(index, len(outer.steps) - 1)]
+                held = step.seconds if isinstance(step, Hold) else step.delay_s
+                if held and self._hung_up_within(held):
+                    outer.calls.hung_up.append(time.monotonic())
+                    self.close_connection = True
+                    return
+                if isinstance(step, Hold):
+                    self.close_connection = True
+                    return
+                payload = json.dumps(step.body).encode()
+                self.send_response(step.status)
+                self.send_header("content-type", "application/json")
+                for name, value in step.headers.items():
+                    self.send_header(name, value)
+                self.send_header("content-length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+                self.wfile.flush()
+
+            def _hung_up_within(self, seconds: float) -> bool:
+                ready, _, _ = select.select([self.connection], [], [], seconds)
+                if not ready:
+                    return False
+                try:
+                    return self.connection.recv(1) == b""
+                except OSError:
+                    return True
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        """The server's base URL."""
+        host, port = self._server.server_address[:2]
+        return f"http://{host!s}:{port}"
+
+    def __enter__(self) -> ScriptServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self._server.shutdown()
+        self._server.server_close()
