@@ -166,13 +166,16 @@ def report(path: Path, period: str, day: date, shift: int | None) -> dict[str, A
     return in_store(path, lambda conn: jsonable_encoder(period_report(conn, period, day, shift)))  # type: ignore[arg-type]
 
 
-def days(path: Path) -> dict[str, str]:
-    """The first and last production day of the record store."""
+def days(path: Path) -> dict[str, Any]:
+    """The record store's span: its first and last production day, how many days it holds, and whether they
+    are all Monday to Friday."""
     import duckdb
 
-    def read(conn: Any) -> dict[str, str]:
+    def read(conn: Any) -> dict[str, Any]:
         try:
-            first, last = conn.execute("SELECT min(day), max(day) FROM days").fetchone()
+            first, last, count, weekend = conn.execute(
+                "SELECT min(day), max(day), count(DISTINCT day), count(*) FILTER (WHERE isodow(day) > 5) FROM days"
+            ).fetchone()
         except duckdb.CatalogException:
             # A DuckDB file that is not a record store (docs/errors.md, "no_store").
             raise ApiError(
@@ -180,7 +183,12 @@ def days(path: Path) -> dict[str, str]:
             ) from None
         if first is None:
             raise ApiError(503, "no_store", "The record store holds no days; run `shopfloor prepare`.")
-        return {"first": first.isoformat(), "last": last.isoformat()}
+        return {
+            "first": first.isoformat(),
+            "last": last.isoformat(),
+            "count": int(count),
+            "weekdays_only": int(weekend) == 0,
+        }
 
     return in_store(path, read)
 
@@ -199,7 +207,7 @@ def render(view: dict[str, Any], template: str, parts: dict[str, Any]) -> str:
     if pages is None:
         pages = _PAGES[key] = views.Pages(view)
     ctx = pages.context(**parts)
-    return str(pages.render(template, ctx))
+    return str(pages.render(template, ctx, parts.get("locale", "en")))
 
 
 def answer_pdf(data: dict[str, Any]) -> bytes:
@@ -216,8 +224,9 @@ def report_pdf(data: dict[str, Any]) -> bytes:
     return draw(data)
 
 
-def guide(view: dict[str, Any], span: dict[str, str], root: str = "") -> str:
-    """The field guide as text (its request token left as the slot; ``root``: the app's mount path)."""
+def guide(view: dict[str, Any], span: dict[str, Any], root: str = "", locale: str = "en") -> str:
+    """The field guide as text in ``locale`` (its request token left as the slot; ``root``: the app's mount
+    path)."""
     from shopfloor.shifts.pages import views
 
-    return str(views.Pages(view).guide(span, root))
+    return str(views.Pages(view).guide(span, root, locale))

@@ -9,7 +9,7 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from shopfloor.shifts.pages import views, work
-from shopfloor.shifts.pages.deps import ShiftsDep, root_path
+from shopfloor.shifts.pages.deps import ShiftsDep, page_locale, root_path
 from shopfloor.shifts.pages.params import (
     ADDRESS_PARAMS,
     SCOPE_PARAMS,
@@ -52,7 +52,9 @@ async def resolve(request: Request, shifts: ShiftsDep) -> Response:
             )
         answer = await shifts.asked(question, scope, after)
         form = views.form_state(scope, question, None)
-        return shifts.html(await shifts.drawn("index.html", answer, scope, form, root_path(request)))
+        return shifts.html(
+            await shifts.drawn("index.html", answer, scope, form, root_path(request), page_locale(request))
+        )
     return RedirectResponse(root_path(request) + routed.address(), status_code=303)
 
 
@@ -65,7 +67,8 @@ async def answer_page(request: Request, shifts: ShiftsDep) -> Response:
         raise ApiError(400, "bad_format", "format must be json or pdf.")
     address = plan.address()
     root = root_path(request)
-    page_key = ("page", root, address, await shifts.version())
+    locale = page_locale(request)
+    page_key = ("page", root, locale, address, await shifts.version())
     if fmt is None:
         kept = shifts.runner.kept(page_key)
         if kept is not None:
@@ -81,7 +84,7 @@ async def answer_page(request: Request, shifts: ShiftsDep) -> Response:
     question = answer.get("question") or address
     form = views.form_state(scope, question if question != address else "", address)
     # Kept: the same address is the same page (its token slot filled per response).
-    text = await shifts.drawn("index.html", answer, scope, form, root)
+    text = await shifts.drawn("index.html", answer, scope, form, root, locale)
     shifts.runner.keep(page_key, text)
     return shifts.html(text)
 

@@ -11,7 +11,7 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.responses import JSONResponse, Response
 
 from shopfloor.shifts.pages import views, work
-from shopfloor.shifts.pages.deps import ShiftsDep, root_path
+from shopfloor.shifts.pages.deps import ShiftsDep, page_locale, root_path
 from shopfloor.shifts.pages.limits import current_day, seconds_to_next_day
 from shopfloor.shifts.pages.params import (
     AskBody,
@@ -89,4 +89,6 @@ async def ask(request: Request, shifts: ShiftsDep) -> Response:
     pushed = answer.get("address") and planner == "offline"
     root = root_path(request)
     headers = {"HX-Push-Url": root + answer["address"]} if pushed else {}
-    return shifts.html(await shifts.drawn("_main.html", answer, scope, form, root), headers)
+    return shifts.html(
+        await shifts.drawn("_main.html", answer, scope, form, root, page_locale(request)), headers
+    )
