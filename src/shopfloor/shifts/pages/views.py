@@ -535,6 +535,46 @@ def records_line(days: Mapping[str, Any], words: Words = ENGLISH) -> str:
     return line
 
 
+def nearest_day(day: date, held: list[str]) -> date | None:
+    """The production day in the records nearest ``day`` (the earlier of two as near), or None if none."""
+    days = [date.fromisoformat(d) for d in held]
+    if not days:
+        return None
+    return min(days, key=lambda d: (abs((d - day).days), d > day))
+
+
+def day_notice(
+    scope: Scope, days: Mapping[str, Any], root: str = "", words: Words = ENGLISH
+) -> dict[str, Any] | None:
+    """What the page says when the chosen production day has no records, in words (never a tool's error): a
+    weekend is not a production day; a day outside the records or missing from them has none; with a link to
+    the nearest production day the records hold, in the same shift and include."""
+    held = days.get("held")
+    if scope.period != "day" or held is None or scope.day.isoformat() in held:
+        return None
+    nearest = nearest_day(scope.day, held)
+    if scope.day.weekday() >= 5:
+        text = words._("{day} is not a production day: the plant runs Monday to Friday.")
+    elif not scope.day.isoformat() >= days["first"] or not scope.day.isoformat() <= days["last"]:
+        text = words._("The records hold no {day}: they run from {first} to {last}.")
+    else:
+        text = words._("The records hold no {day}: that production day is missing.")
+    text = text.format(
+        day=words.day(scope.day),
+        first=words.day(date.fromisoformat(days["first"])),
+        last=words.day(date.fromisoformat(days["last"])),
+    )
+    if nearest is None:
+        return {"text": text, "href": None, "link": None}
+    target = Scope(day=nearest, shift=scope.shift, include=scope.include, period="day")
+    return {
+        "text": text,
+        "lead": words._("The nearest production day in the records:"),
+        "link": words.day(nearest),
+        "href": reset_href(target, root),
+    }
+
+
 def weekday_names(words: Words = ENGLISH) -> list[str]:
     """Monday to Friday, abbreviated in the page's language (the heatmap's head)."""
     monday = date(2026, 9, 14)
@@ -807,6 +847,10 @@ class Pages:
                 for card in group["cards"]:
                     card["anchor"] = None  # another run's citation: not a row of this answer's trace
         parts = split_sections(answer["sections"], answer["status"]) if answer else None
+        notice = day_notice(scope, days, root, words)
+        if parts is not None and notice is not None and answer and answer["status"] == "unavailable":
+            # The day has no records: the notice says so in words; the tools' refusals stay in the trace.
+            parts = Parts([], [], [], [])
         headline = None
         if parts is not None:
             # The headline leads the answer, above the cards; the findings under them are its detail.
@@ -830,6 +874,7 @@ class Pages:
             "reset_href": reset_href(scope, root),
             "root": root,
             "records_line": records_line(days, words),
+            "day_notice": notice,
             "weekdays": weekday_names(words),
             # The page's own address, where the language switch comes back to.
             "here": root + answer["address"] if answer and answer.get("address") else reset_href(scope, root),

@@ -167,27 +167,26 @@ def report(path: Path, period: str, day: date, shift: int | None) -> dict[str, A
 
 
 def days(path: Path) -> dict[str, Any]:
-    """The record store's span: its first and last production day, how many days it holds, and whether they
-    are all Monday to Friday."""
+    """The record store's span: its first and last production day, how many days it holds, whether they are
+    all Monday to Friday, and the days themselves (``held``, in order: the page's nearest production day)."""
     import duckdb
 
     def read(conn: Any) -> dict[str, Any]:
         try:
-            first, last, count, weekend = conn.execute(
-                "SELECT min(day), max(day), count(DISTINCT day), count(*) FILTER (WHERE isodow(day) > 5) FROM days"
-            ).fetchone()
+            held = [row[0] for row in conn.execute("SELECT DISTINCT day FROM days ORDER BY day").fetchall()]
         except duckdb.CatalogException:
             # A DuckDB file that is not a record store (docs/errors.md, "no_store").
             raise ApiError(
                 503, "no_store", "The file is not a record store; run `shopfloor prepare`."
             ) from None
-        if first is None:
+        if not held:
             raise ApiError(503, "no_store", "The record store holds no days; run `shopfloor prepare`.")
         return {
-            "first": first.isoformat(),
-            "last": last.isoformat(),
-            "count": int(count),
-            "weekdays_only": int(weekend) == 0,
+            "first": held[0].isoformat(),
+            "last": held[-1].isoformat(),
+            "count": len(held),
+            "weekdays_only": all(day.weekday() < 5 for day in held),
+            "held": [day.isoformat() for day in held],
         }
 
     return in_store(path, read)
