@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import DESKTOP, PHONE, allow_console
+from tests.e2e.conftest import AXE, DESKTOP, PHONE, allow_console
 
 START = "/shifts/?day=2026-09-14&shift=2&include=shift&period=day"
 SPANISH_HEADERS = {"Accept-Language": "es-EC,es;q=0.9"}
@@ -107,3 +107,25 @@ def test_the_field_guide_and_an_error_page_in_spanish(new_page, shifts_server, a
     assert page.locator("h1").inner_text() == "Esto no se puede responder"
     assert page.get_by_text("No se puede leer la dirección de esta respuesta.").is_visible()
     axe(page)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        START,
+        "/shifts/a?day=2026-09-14&shift=2&measure=overview",
+        "/shifts/?day=2026-09-14&shift=2&period=month",
+        "/shifts/guide",
+    ],
+)
+def test_every_page_has_one_h1_its_landmarks_and_no_axe_finding_of_any_impact(new_page, shifts_server, path):
+    for headers in (SPANISH_HEADERS, {"Accept-Language": "en-US"}):
+        page = new_page(viewport=PHONE, extra_http_headers=headers)
+        page.goto(shifts_server.url(path))
+        assert page.locator("h1").count() == 1
+        page.evaluate(AXE.read_text(encoding="utf-8"))
+        result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
+        found = [
+            f"{v['impact']}: {v['id']} {[n['target'] for n in v['nodes'][:3]]}" for v in result["violations"]
+        ]
+        assert found == [], (path, headers)

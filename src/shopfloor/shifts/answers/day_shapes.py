@@ -246,12 +246,13 @@ def notes(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     return None, out
 
 
-def count_rows(label: str) -> Shaper:
-    """An answer builder that counts a result's rows under ``label`` (the order and setup matrices)."""
+def count_rows(one: str, many: str) -> Shaper:
+    """An answer builder that counts a result's rows under its label, ``one`` for a single row and ``many``
+    otherwise (the order and setup matrices)."""
 
     def shape(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
         n = len(env["rows"])
-        out = [finding(label, n, "", env["query"], None)]
+        out = [finding(one if n == 1 else many, n, "", env["query"], None)]
         cut = "The list was cut at the 1,000-row limit." if env.get("truncated") else "Every row is listed."
         out.append({"type": "text", "text": cut})
         changes = env.get("paper_changes")
