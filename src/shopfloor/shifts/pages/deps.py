@@ -72,7 +72,12 @@ class ShiftsState:
             answer = dict(await self.answer_for(routed.address()))
             answer["question"] = question
             return answer
-        return await self.runner.run(work.ask, self.db, question, scope)
+        refused = dict(await self.runner.run(work.ask, self.db, question, scope))
+        if after and not refused.get("address"):
+            # An answer without an address keeps the chain it was asked in: the next follow-up still refers
+            # to the answer before it (docs/shifts-agent.md, "Context and history").
+            refused["after"] = after
+        return refused
 
     async def report_for(self, period: str, day: date, shift: int | None) -> dict[str, Any]:
         """The period report of the window holding ``day`` (kept per store version)."""
@@ -95,6 +100,8 @@ class ShiftsState:
         """The page or the answer fragment in ``locale``: the answer, its cards, the window's report, laid
         out and with its charts drawn in a worker process, never in the server's; its links start at
         ``root``, the path the app is mounted at (:func:`root_path`)."""
+        if answer is not None and not answer.get("address") and answer.get("after") and not form.get("after"):
+            form = {**form, "after": answer["after"]}
         cards_answer = answer
         if answer is None or not views.kpi_groups(answer):
             cards_answer = None
