@@ -61,11 +61,16 @@ def test_every_example_button_answers_with_read_as_cards_charts_and_citations(pa
         if data is None:
             assert main.locator(".status strong").inner_text() == "unavailable", question
             continue
-        assert main.locator(".charts img").count() == len(data["charts"]), question
+        assert main.locator(".charts svg.chart-svg").count() == len(data["charts"]), question
         cited = sum(len(re.findall(r"\(query \d+ · row \d+\)", s["text"])) for s in data["sections"])
         assert main.locator(".findings a.cite, .notes a.cite").count() >= min(cited, 1), question
         if question.startswith("Why was this shift slow"):
-            assert len(data["charts"]) >= 1 and main.locator(".charts img").first.get_attribute("alt")
+            first = main.locator(".charts svg.chart-svg").first
+            assert (
+                len(data["charts"]) >= 1
+                and first.locator(":scope > title").text_content() == data["charts"][0]["title"]
+            )
+            assert first.locator(":scope > desc").text_content()
             axe(page)
 
 
@@ -126,7 +131,7 @@ def test_compare_shifts_in_day_scope(page, shifts_server, shoot, axe):
     data = answer_json(page, shifts_server)
     assert data is not None and data["status"] == "complete"
     # The charts the comparison's plan drew, each on the page (how many is the planner's choice).
-    assert page.locator(".charts img").count() == len(data["charts"])
+    assert page.locator(".charts svg.chart-svg").count() == len(data["charts"])
     assert page.locator(".cards-block .cards").count() >= 2  # one group of cards per shift
     axe(page)
     shoot(page, "shifts-comparison")

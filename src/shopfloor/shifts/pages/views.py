@@ -6,7 +6,6 @@ returned; these functions only choose, order and label them (docs/shifts-agent.m
 
 from __future__ import annotations
 
-import base64
 import html
 import re
 from collections.abc import Mapping
@@ -20,7 +19,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
 from shopfloor.settings import Settings
-from shopfloor.shifts.answers.chart_image import chart_svg
+from shopfloor.shifts.answers.chart_inline import chart_inline
 from shopfloor.shifts.answers.findings import parts_of
 from shopfloor.shifts.pages.i18n import ENGLISH, N_, Words, translations
 from shopfloor.shifts.planning.plans import AddressError, parse_address
@@ -651,24 +650,20 @@ def reset_href(scope: Scope, root: str = "") -> str:
 
 
 def chart_views(
-    charts: list[dict[str, Any]], queries: Mapping[str, int] | None = None
+    charts: list[dict[str, Any]], queries: Mapping[str, int] | None = None, prefix: str = "chart"
 ) -> list[dict[str, Any]]:
-    """Each chart as the page shows it: the SVG (as an image, so no style or script of its own reaches the
-    page), its accessible text, its points, and the number of the query it was drawn from (``queries``: each
-    result id's query number in the trace; a person reads "query 2", never the result's id)."""
-    out = []
-    for chart in charts:
-        svg = chart_svg(chart).encode("utf-8")
-        points = ", ".join(f"{p['x']} {p['y']:,.2f}" for p in chart["points"][:12])
-        out.append(
-            {
-                **chart,
-                "svg": base64.b64encode(svg).decode("ascii"),
-                "alt": f"{chart['title']}: {points}" + (" …" if len(chart["points"]) > 12 else ""),
-                "query": (queries or {}).get(str(chart.get("source"))),
-            }
-        )
-    return out
+    """Each chart as the page shows it: an inline SVG element (``answers/chart_inline.py``: styled by the
+    page's stylesheet, with its title and description; ids start with ``prefix``), its points, and the
+    number of the query it was drawn from (``queries``: each result id's query number in the trace; a person
+    reads "query 2", never the result's id)."""
+    return [
+        {
+            **chart,
+            "svg": Markup(chart_inline(chart, f"{prefix}-{index + 1}")),
+            "query": (queries or {}).get(str(chart.get("source"))),
+        }
+        for index, chart in enumerate(charts)
+    ]
 
 
 # The period report's fixed titles (answers/reports.py) as the page names them.
@@ -892,7 +887,8 @@ class Pages:
                     }
                     for c in report["charts"]
                     if c["points"]
-                ]
+                ],
+                prefix="report-chart",
             )
             tables = []
             for table in report["tables"]:
