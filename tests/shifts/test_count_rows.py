@@ -22,3 +22,15 @@ def test_the_order_matrix_counts_order_runs_in_their_number():
 def test_the_setup_matrix_counts_setups_in_their_number():
     assert "**1** setup in the matrix" in _counted("get_setup_matrix", 1)
     assert "**2** setups in the matrix" in _counted("get_setup_matrix", 2)
+
+
+def test_runs_under_their_baseline_are_counted_in_their_number():
+    from shopfloor.shifts.answers.day_shapes import wet_end
+
+    def said(under: int) -> str:
+        rows = [{"run_id": "W001", "grade": "200-C", "pct_of_target": 90.0}]
+        _, sections = wet_end({"query": 2, "rows": rows, "runs_under_baseline": under})
+        return " ".join(s["text"] for s in sections)
+
+    assert "**1** run ran under its grade's trailing-year baseline" in said(1)
+    assert "**2** runs ran under their grade's trailing-year baseline" in said(2)
