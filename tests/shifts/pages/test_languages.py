@@ -18,7 +18,14 @@ from fastapi.testclient import TestClient
 from shopfloor.server.app import create_app
 from shopfloor.settings import Settings
 from shopfloor.shifts.pages.i18n import COOKIE, LOCALE_DIR, Words, page_locale
-from shopfloor.shifts.pages.views import MEASURE_LABELS, records_line, scope_line, window_label
+from shopfloor.shifts.pages.views import (
+    MEASURE_LABELS,
+    chart_title,
+    chart_views,
+    records_line,
+    scope_line,
+    window_label,
+)
 from shopfloor.shifts.planning.reading import MEASURE_WORDS
 from shopfloor.shifts.plant.calendar import window_for
 
@@ -211,3 +218,14 @@ def test_an_unknown_language_is_refused_in_the_envelope_and_sets_nothing(client)
     r = client.get("/shifts/language", params={"lang": "fr", "next": "/shifts/"}, follow_redirects=False)
     assert r.status_code == 400 and r.json()["error"]["code"] == "bad_request"
     assert "set-cookie" not in r.headers
+
+
+def test_chart_titles_are_said_in_spanish_and_an_unknown_title_is_kept_as_english():
+    assert chart_title("Shift 2: Downtime by reason (min)", ES) == ("Turno 2: Paros por motivo (min)", True)
+    assert chart_title("Downtime pareto (min)", ES) == ("Pareto de paros (min)", True)
+    assert chart_title("A live planner's own title", ES) == ("A live planner's own title", False)
+    assert chart_title("A live planner's own title") == ("A live planner's own title", True)
+    chart = {"kind": "bar", "title": "Shift 2: Downtime by reason (min)", "x": "key", "y": "minutes"}
+    (view,) = chart_views([{**chart, "points": [{"x": "Knife jam", "y": 20.0}]}], words=ES)
+    assert view["title"] == "Turno 2: Paros por motivo (min)"
+    assert '<title id="chart-1-t" lang="es">Turno 2: Paros por motivo (min)</title>' in view["svg"]

@@ -27,6 +27,10 @@ def _esc(text: Any) -> str:
     return html.escape(str(text), quote=True)
 
 
+def _q(text: str) -> str:
+    return f'"{_esc(text)}"'
+
+
 def _figure(value: float) -> str:
     return f"{value:,.2f}".rstrip("0").rstrip(".") if not float(value).is_integer() else f"{value:,.0f}"
 
@@ -42,14 +46,15 @@ def description(chart: dict[str, Any], limit: int = 12) -> str:
     return said + (" …" if len(points) > limit else "")
 
 
-def chart_inline(chart: dict[str, Any], ident: str) -> str:
+def chart_inline(chart: dict[str, Any], ident: str, lang: str | None = None) -> str:
     """The chart as one ``<svg>`` element whose ``<title>`` and ``<desc>`` name it (``ident``: unique in the
-    page, the start of its ids); no style attribute and no script."""
+    page, the start of its ids; ``lang``: the title's language when it is not the points' English); no style
+    attribute and no script."""
     body, height = (_line if chart["kind"] == "line" else _bars)(chart)
     return (
         f'<svg class="chart-svg" viewBox="0 0 {WIDTH} {height}" width="{WIDTH}" height="{height}" '
         f'role="img" aria-labelledby="{ident}-t {ident}-d" xmlns="http://www.w3.org/2000/svg">'
-        f'<title id="{ident}-t">{_esc(chart["title"])}</title><desc id="{ident}-d">{_esc(description(chart))}</desc>'
+        f'<title id="{ident}-t"{f" lang={_q(lang)}" if lang else ""}>{_esc(chart["title"])}</title><desc id="{ident}-d">{_esc(description(chart))}</desc>'
         f"{body}</svg>"
     )
 

@@ -649,21 +649,76 @@ def reset_href(scope: Scope, root: str = "") -> str:
     return root + "/?" + urlencode(params)
 
 
+# The charts' fixed titles (the tools' components and default charts, shifts/catalog.py) as the page names
+# them; a chart titled otherwise (a live planner's own title) keeps its title, marked as English.
+CHART_TITLES = {
+    "Speed to target by grade (%)": N_("Speed to target by grade (%)"),
+    "Downtime by reason (min)": N_("Downtime by reason (min)"),
+    "Rejected area by family (sq ft)": N_("Rejected area by family (sq ft)"),
+    "Allocated stop minutes by setup": N_("Allocated stop minutes by setup"),
+    "Cuts as % of nominal by knife": N_("Cuts as a share of nominal by knife"),
+    "Downtime (min)": N_("Downtime (min)"),
+    "Downtime as % of scheduled minutes": N_("Downtime as a share of scheduled minutes"),
+    "Downtime pareto (min)": N_("Downtime pareto (min)"),
+    "Levers ($ a year)": N_("Levers ($ a year)"),
+    "Paper consumed (lineal ft)": N_("Paper consumed (lineal ft)"),
+    "Rejected area (sq ft)": N_("Rejected area (sq ft)"),
+    "Setups by speed to target (%)": N_("Setups by speed to target (%)"),
+    "Shift KPIs": N_("Shift KPIs"),
+    "Speed opportunity (hours)": N_("Speed opportunity (hours)"),
+    "Speed to target (%)": N_("Speed to target (%)"),
+    "Speed to target by wet-end run (%)": N_("Speed to target by wet-end run (%)"),
+    "Unplanned stops per production day": N_("Unplanned stops per production day"),
+    "Waste (sq ft)": N_("Waste (sq ft)"),
+    "Weekly trend": N_("Weekly trend"),
+    "Where the money went ($)": N_("Where the money went ($)"),
+    "Where the money went on the day ($)": N_("Where the money went on the day ($)"),
+    "Where the speed went (ft/min)": N_("Where the speed went (ft/min)"),
+    "Window KPIs": N_("Window KPIs"),
+    "Volume by grade (MSF)": N_("Volume by grade (MSF)"),
+    "Lineal feet per production day": N_("Lineal feet per production day"),
+    "Downtime minutes by place / reason": N_("Downtime minutes by place / reason"),
+}
+_SHIFT_TITLE = re.compile(r"Shift ([123]): (.+)")
+
+
+def chart_title(title: str, words: Words = ENGLISH) -> tuple[str, bool]:
+    """A chart's title in the page's language, and whether it is (a title the page does not name stays as
+    it is: False on a page in another language)."""
+    if title in CHART_TITLES:
+        return words._(CHART_TITLES[title]), True
+    found = _SHIFT_TITLE.fullmatch(title)
+    if found and found[2] in CHART_TITLES:
+        shift = words._("Shift {shift}").format(shift=found[1])
+        return f"{shift}: {words._(CHART_TITLES[found[2]])}", True
+    return title, words.locale == "en"
+
+
 def chart_views(
-    charts: list[dict[str, Any]], queries: Mapping[str, int] | None = None, prefix: str = "chart"
+    charts: list[dict[str, Any]],
+    queries: Mapping[str, int] | None = None,
+    prefix: str = "chart",
+    words: Words = ENGLISH,
 ) -> list[dict[str, Any]]:
     """Each chart as the page shows it: an inline SVG element (``answers/chart_inline.py``: styled by the
-    page's stylesheet, with its title and description; ids start with ``prefix``), its points, and the
-    number of the query it was drawn from (``queries``: each result id's query number in the trace; a person
-    reads "query 2", never the result's id)."""
-    return [
-        {
-            **chart,
-            "svg": Markup(chart_inline(chart, f"{prefix}-{index + 1}")),
-            "query": (queries or {}).get(str(chart.get("source"))),
-        }
-        for index, chart in enumerate(charts)
-    ]
+    page's stylesheet, with its title and description; ids start with ``prefix``), its title in the page's
+    language (``said``: whether it is), its points, and the number of the query it was drawn from
+    (``queries``: each result id's query number in the trace; a person reads "query 2", never the result's
+    id)."""
+    out = []
+    for index, chart in enumerate(charts):
+        title, said = chart_title(str(chart["title"]), words)
+        lang = words.locale if said and words.locale != "en" else None
+        out.append(
+            {
+                **chart,
+                "title": title,
+                "said": said,
+                "svg": Markup(chart_inline({**chart, "title": title}, f"{prefix}-{index + 1}", lang)),
+                "query": (queries or {}).get(str(chart.get("source"))),
+            }
+        )
+    return out
 
 
 # The period report's fixed titles (answers/reports.py) as the page names them.
@@ -672,8 +727,6 @@ REPORT_TITLES = {
     "Shift rankings (1 = best)": N_("Shift rankings (1 = best)"),
     "Daily matrix": N_("Daily matrix"),
     "Reported notes (untrusted text)": N_("Reported notes (untrusted text)"),
-    "Lineal feet per production day": N_("Lineal feet per production day"),
-    "Downtime minutes by place / reason": N_("Downtime minutes by place / reason"),
 }
 
 
@@ -858,7 +911,7 @@ class Pages:
             "parts": parts,
             "headline": headline,
             "groups": finding_groups(parts.lead) if parts else [],
-            "charts": chart_views(answer.get("charts", []), queries) if answer else [],
+            "charts": chart_views(answer.get("charts", []), queries, words=words) if answer else [],
             "cards": cards,
             "anchors": anchors,
             "steps": steps,
@@ -878,17 +931,9 @@ class Pages:
             ctx["heat"] = heatmap_weeks(report["heatmap"], words)
             ctx["report_title"] = report_title(report, scope.shift, words)
             ctx["report_charts"] = chart_views(
-                [
-                    {
-                        **c,
-                        "x": "day",
-                        "y": "value",
-                        "title": words._(REPORT_TITLES.get(c["title"], c["title"])),
-                    }
-                    for c in report["charts"]
-                    if c["points"]
-                ],
+                [{**c, "x": "day", "y": "value"} for c in report["charts"] if c["points"]],
                 prefix="report-chart",
+                words=words,
             )
             tables = []
             for table in report["tables"]:
