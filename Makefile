@@ -3,9 +3,11 @@ PY ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# Page message catalogues: .po files in git, .mo files built here (docs/workshop-pages.md).
+# Page message catalogues of both apps: .po files in git, .mo files built here (docs/workshop-pages.md,
+# docs/shifts-agent.md). Each app's strings are extracted with its own babel.cfg into its own locale/.
 LOCALE := src/shopfloor/workshop/locale
-MO := $(patsubst %.po,%.mo,$(wildcard $(LOCALE)/*/LC_MESSAGES/messages.po))
+SHIFTS_LOCALE := src/shopfloor/shifts/locale
+MO := $(patsubst %.po,%.mo,$(wildcard $(LOCALE)/*/LC_MESSAGES/messages.po $(SHIFTS_LOCALE)/*/LC_MESSAGES/messages.po))
 
 .PHONY: run test quick docs-check lint typecheck pytest bench eval install clean catalogues messages screenshots
 
@@ -27,6 +29,8 @@ messages: $(STAMP)
 	mkdir -p var
 	$(BIN)/pybabel extract -F src/shopfloor/workshop/pages/babel.cfg -k NN_:1,2 --add-location=file -o var/messages.pot .
 	$(BIN)/pybabel update -i var/messages.pot -d $(LOCALE) -D messages --no-fuzzy-matching
+	$(BIN)/pybabel extract -F src/shopfloor/shifts/pages/babel.cfg --add-location=file -o var/shifts-messages.pot .
+	$(BIN)/pybabel update -i var/shifts-messages.pot -d $(SHIFTS_LOCALE) -D messages --no-fuzzy-matching
 
 # Rewrites docs/screenshots/ from the browser tests.
 screenshots: $(STAMP) catalogues

@@ -3,7 +3,8 @@
 The routes are named functions in :mod:`shopfloor.shifts.pages.routes`, one module per page family
 (``src/shopfloor/shifts/pages/README.md``):
 
-- ``GET /`` the page; ``GET /guide`` the field guide; ``GET /scope`` the live scope line (a fragment).
+- ``GET /`` the page; ``GET /guide`` the field guide; ``GET /scope`` the live scope line (a fragment);
+  ``GET /language`` the language switch (a cookie, then back to the page).
 - ``GET /q`` resolves a question with the offline router and redirects (303) to its canonical address.
 - ``GET /a`` answers an address as the page (``format=pdf``: a PDF, ``format=json``), ``GET /a.json`` as JSON.
 - ``POST /ask`` asks from the page (JSON body, the page's request token): the answer's fragment for htmx,
@@ -29,12 +30,15 @@ from fastapi import FastAPI
 from shopfloor.settings import Settings
 from shopfloor.shifts.pages.deps import ShiftsState, error_page
 from shopfloor.shifts.pages.guard import ShiftsGuard
+from shopfloor.shifts.pages.i18n import check_catalogues
 from shopfloor.shifts.pages.routes import ROUTERS
 from shopfloor.web.errors import install_error_handlers
 
 
 def create_app(settings: Settings) -> FastAPI:
-    """The Shift Investigator sub-app, behind its guard; its lifespan starts and stops the worker processes."""
+    """The Shift Investigator sub-app, behind its guard; its lifespan starts and stops the worker processes.
+    A page catalogue missing or older than its ``.po`` stops it here (``CatalogueError``)."""
+    check_catalogues()
     shifts = ShiftsState(settings)
 
     @asynccontextmanager

@@ -77,3 +77,16 @@ def test_period_report_pdf_pages(client, tmp_path):
     assert any(has_colour(page, CHART_BLUE) for page in images)
     assert "of 0 rows shown" not in text or "No rows." in text
     assert "day hashes shown" in text
+
+
+@pytest.mark.slow
+def test_the_answer_pdfs_title_says_the_app_once_then_what_was_asked(client, tmp_path):
+    """The PDF's title (what a viewer shows in its tab) never doubles the app's name: opened from its address,
+    it says what the address was read as."""
+    r = client.get("/shifts/a?day=2026-09-16&shift=2&measure=overview&format=pdf")
+    path = tmp_path / "answer.pdf"
+    path.write_bytes(r.content)
+    info = subprocess.run(["pdfinfo", str(path)], capture_output=True, check=True, text=True).stdout
+    title = next(line.split(":", 1)[1].strip() for line in info.splitlines() if line.startswith("Title:"))
+    assert title == "Shift Investigator answer: shift diagnosis, shift 2, production day Wed 2026-09-16"
+    assert title.count("Shift Investigator answer") == 1

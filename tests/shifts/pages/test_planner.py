@@ -59,19 +59,15 @@ def ask(client: TestClient, token: str, **body):
     )
 
 
-def test_without_keys_only_offline_can_be_chosen_and_the_rest_say_why(store_path, tmp_path):
+def test_without_keys_the_live_planners_stay_out_of_the_way_in_one_line(store_path, tmp_path):
     page = client_for(store_path, tmp_path).get("/shifts/", params={"day": "2026-09-16"}).text
-    found = options(page)
-    assert found["offline"][:2] == (True, False)
-    assert {"claude-opus-5-5", "analyst:claude-opus-5-5", "gpt-6.1-terra", "gemini-2.5-flash-lite"} <= set(
-        found
-    )
-    for name, (selected, disabled, _text) in found.items():
-        if name != "offline":
-            assert disabled and not selected, name
-    assert "(needs ANTHROPIC_API_KEY on the server)" in found["claude-opus-5-5"][2]
-    assert "(needs OPENAI_API_KEY on the server)" in found["gpt-6.1-terra"][2]
-    assert "cannot be chosen" in page and "Planner: offline-planner" in page
+    # No control with disabled options: the ask carries the offline planner, and one line says why.
+    assert '<select id="planner"' not in page
+    assert '<input type="hidden" id="planner" name="planner" value="offline">' in page
+    assert "Live models: none configured." in page and "Planner: offline-planner" in page
+    # What each planner needs is still said where it is asked for: the ask names it.
+    choices = {c["name"]: c for c in views.page_view(Settings()).get("planners", [])}
+    assert choices["claude-opus-5-5"]["why"] == "needs ANTHROPIC_API_KEY on the server"
 
 
 def test_a_key_enables_its_planners_and_offline_stays_the_choice(store_path, tmp_path, monkeypatch):
@@ -81,16 +77,15 @@ def test_a_key_enables_its_planners_and_offline_stays_the_choice(store_path, tmp
     assert found["offline"][:2] == (True, False)
     assert found["claude-opus-5-5"][:2] == (False, False)
     assert found["analyst:claude-opus-5-5"][:2] == (False, False)
-    assert found["gpt-6.1-terra"][1] and found["gemini-2.5-flash-lite"][1]
+    # The planners without their key are not offered at all.
+    assert "gpt-6.1-terra" not in found and "gemini-2.5-flash-lite" not in found
 
 
 def test_public_mode_is_offline_only_even_with_a_key(store_path, tmp_path, monkeypatch):
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-not-used")
     client = client_for(store_path, tmp_path, public=True, shifts_origins=BASE)
     page = client.get("/shifts/", params={"day": "2026-09-16"}).text
-    found = options(page)
-    assert found["offline"][:2] == (True, False)
-    assert all(found[n][1] and "public demo: offline only" in found[n][2] for n in found if n != "offline")
+    assert '<select id="planner"' not in page and "Public demo: the offline planner only" in page
     r = ask(client, token_of(page), planner="claude-opus-5-5")
     assert r.status_code == 400 and r.json()["error"]["code"] == "bad_planner"
     assert "public demo" in r.json()["error"]["message"]
@@ -106,7 +101,7 @@ def test_public_mode_with_a_daily_round_guard_runs_live_rounds_until_the_days_ar
     page = client.get("/shifts/", params={"day": "2026-09-16"}).text
     found = options(page)
     assert found["claude-opus-5-5"][1] is False  # the server's key and the guard: a live round may run
-    assert found["gpt-6.1-terra"][1] is True and "OPENAI_API_KEY" in found["gpt-6.1-terra"][2]
+    assert "gpt-6.1-terra" not in found  # no key for it: not offered
     # Two rounds already ran today, in this or another server process (the shared counter of the var dir).
     shared = make_counter(None, tmp_path)
     for _ in range(2):

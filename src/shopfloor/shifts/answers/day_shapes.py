@@ -134,10 +134,13 @@ def wet_end(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
                     f"Run {row['run_id']} ({row['grade']}) at {{}} of target", row["pct_of_target"], "%", q, i
                 )
             )
+    under = env["runs_under_baseline"]
     out.append(
         finding(
-            "{} runs ran under their grade's trailing-year baseline",
-            env["runs_under_baseline"],
+            "{} run ran under its grade's trailing-year baseline"
+            if under == 1
+            else "{} runs ran under their grade's trailing-year baseline",
+            under,
             "",
             q,
             None,
@@ -204,8 +207,13 @@ def shift_volume(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
         if found:
             i, row = found
             unit = row["unit"] if row["unit"] in ("sq ft", "%") else ""
+            # One of a count is said in the singular ("1 setup", "1 paper change").
+            label = SINGULAR.get(label, label) if row["value"] == 1 else label
             out.append(finding(label, row["value"], unit, q, i))
     return head, out
+
+
+SINGULAR = {"{} setups": "{} setup", "{} paper changes (wet-end runs)": "{} paper change (wet-end run)"}
 
 
 def overview(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
@@ -246,12 +254,13 @@ def notes(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     return None, out
 
 
-def count_rows(label: str) -> Shaper:
-    """An answer builder that counts a result's rows under ``label`` (the order and setup matrices)."""
+def count_rows(one: str, many: str) -> Shaper:
+    """An answer builder that counts a result's rows under its label, ``one`` for a single row and ``many``
+    otherwise (the order and setup matrices)."""
 
     def shape(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
         n = len(env["rows"])
-        out = [finding(label, n, "", env["query"], None)]
+        out = [finding(one if n == 1 else many, n, "", env["query"], None)]
         cut = "The list was cut at the 1,000-row limit." if env.get("truncated") else "Every row is listed."
         out.append({"type": "text", "text": cut})
         changes = env.get("paper_changes")
@@ -261,7 +270,9 @@ def count_rows(label: str) -> Shaper:
         if env.get("setups_above_trim_flag") is not None:
             out.append(
                 finding(
-                    "{} setups over the 3.25 % trim flag",
+                    "{} setup over the 3.25 % trim flag"
+                    if env["setups_above_trim_flag"] == 1
+                    else "{} setups over the 3.25 % trim flag",
                     env["setups_above_trim_flag"],
                     "",
                     env["query"],

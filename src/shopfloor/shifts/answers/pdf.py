@@ -115,7 +115,11 @@ def table_flowables(
         )
     )
     out.append(table)
-    out.append(Paragraph(f"{len(shown)} of {len(rows)} rows shown.", styles["small"]))
+    out.append(
+        Paragraph(
+            f"{len(shown)} of {len(rows)} {'row' if len(rows) == 1 else 'rows'} shown.", styles["small"]
+        )
+    )
     return out
 
 
@@ -143,12 +147,23 @@ def heading(answer: dict[str, Any]) -> str:
     return "Shift Investigator answer"
 
 
+def pdf_title(answer: dict[str, Any]) -> str:
+    """The PDF's own title (its metadata, what a viewer's tab shows): the app, then the question, or opened
+    from its address what it was read as ("Shift Investigator answer: shift diagnosis, shift 2, …"); the
+    plain title once, never twice."""
+    question = answer.get("question")
+    if question and question != answer.get("address"):
+        return f"Shift Investigator answer: {question}"
+    read_as = str(answer.get("read_as") or "").removeprefix("Read as:").strip()
+    return f"Shift Investigator answer: {read_as}" if read_as else "Shift Investigator answer"
+
+
 def answer_pdf(answer: dict[str, Any]) -> bytes:
     """A day answer: title, scope, status, its sections (findings, then charts, then caveats), the evidence
     tables, definitions and limitations."""
     styles = _styles()
     buffer = io.BytesIO()
-    title = f"Shift Investigator answer: {heading(answer)}"
+    title = pdf_title(answer)
     doc, on_page = _document(buffer, title)
     scope = answer.get("scope") or {}
     usage = answer.get("usage") or {}

@@ -11,7 +11,7 @@ from fastapi import Depends, Request
 from fastapi.responses import HTMLResponse
 
 from shopfloor.settings import Settings
-from shopfloor.shifts.pages import views, work
+from shopfloor.shifts.pages import i18n, views, work
 from shopfloor.shifts.pages.guard import TOKEN_SALT
 from shopfloor.shifts.pages.limits import Counter, make_counter
 from shopfloor.shifts.pages.params import REPORT_PERIODS
@@ -90,8 +90,8 @@ class ShiftsState:
         key = ("report", period, day, shift, await self.version())
         return await self.runner.once(key, work.report, self.db, period, day, shift)
 
-    async def days(self) -> dict[str, str]:
-        """The first and last production day in the record store."""
+    async def days(self) -> dict[str, Any]:
+        """The record store's span: first and last production day, the count of days, Monday to Friday."""
         return await self.runner.once(("days", await self.version()), work.days, self.db)
 
     async def drawn(
@@ -101,10 +101,13 @@ class ShiftsState:
         scope: Scope,
         form: dict[str, Any],
         root: str,
+        locale: str = i18n.DEFAULT_LOCALE,
     ) -> str:
-        """The page or the answer fragment: the answer, its cards, the window's report, laid out and with
-        its charts drawn in a worker process, never in the server's; its links start at ``root``, the path
-        the app is mounted at (:func:`root_path`)."""
+        """The page or the answer fragment in ``locale``: the answer, its cards, the window's report, laid
+        out and with its charts drawn in a worker process, never in the server's; its links start at
+        ``root``, the path the app is mounted at (:func:`root_path`)."""
+        if answer is not None and not answer.get("address") and answer.get("after") and not form.get("after"):
+            form = {**form, "after": answer["after"]}
         cards_answer = answer
         if answer is None or not views.kpi_groups(answer):
             cards_answer = None
@@ -122,6 +125,7 @@ class ShiftsState:
             "form": form,
             "days": await self.days(),
             "root": root,
+            "locale": locale,
         }
         return await self.runner.run(work.render, self.view, template, parts)
 
@@ -131,11 +135,17 @@ def root_path(request: Request) -> str:
     return str(request.scope.get("root_path", ""))
 
 
+def page_locale(request: Request) -> str:
+    """The language of the request's page: the switch's choice (its cookie), else the browser's
+    (``pages/i18n.py``)."""
+    return i18n.page_locale(request.cookies.get(i18n.COOKIE), request.headers.get("accept-language"))
+
+
 def error_page(request: Request, status: int, code: str, message: str) -> str:
     """The app's error page for a browser (``shopfloor.web.errors``, ``install_error_handlers(page=...)``),
-    with a fresh request token and links from the app's mount path."""
+    in the page's language, with a fresh request token and links from the app's mount path."""
     shifts = shifts_state(request)
-    text = shifts.pages.error(status, code, message, root_path(request))
+    text = shifts.pages.error(status, code, message, root_path(request), page_locale(request))
     return text.replace(views.TOKEN_SLOT, shifts.tokens.issue())
 
 

@@ -219,21 +219,28 @@ def report(path: Path, period: str, day: date, shift: int | None) -> dict[str, A
     return in_store(path, lambda conn: jsonable_encoder(period_report(conn, period, day, shift)))  # type: ignore[arg-type]
 
 
-def days(path: Path) -> dict[str, str]:
-    """The first and last production day of the record store."""
+def days(path: Path) -> dict[str, Any]:
+    """The record store's span: its first and last production day, how many days it holds, whether they are
+    all Monday to Friday, and the days themselves (``held``, in order: the page's nearest production day)."""
     import duckdb
 
-    def read(conn: Any) -> dict[str, str]:
+    def read(conn: Any) -> dict[str, Any]:
         try:
-            first, last = conn.execute("SELECT min(day), max(day) FROM days").fetchone()
+            held = [row[0] for row in conn.execute("SELECT DISTINCT day FROM days ORDER BY day").fetchall()]
         except duckdb.CatalogException:
             # A DuckDB file that is not a record store (docs/errors.md, "no_store").
             raise ApiError(
                 503, "no_store", "The file is not a record store; run `shopfloor prepare`."
             ) from None
-        if first is None:
+        if not held:
             raise ApiError(503, "no_store", "The record store holds no days; run `shopfloor prepare`.")
-        return {"first": first.isoformat(), "last": last.isoformat()}
+        return {
+            "first": held[0].isoformat(),
+            "last": held[-1].isoformat(),
+            "count": len(held),
+            "weekdays_only": all(day.weekday() < 5 for day in held),
+            "held": [day.isoformat() for day in held],
+        }
 
     return in_store(path, read)
 
@@ -252,7 +259,7 @@ def render(view: dict[str, Any], template: str, parts: dict[str, Any]) -> str:
     if pages is None:
         pages = _PAGES[key] = views.Pages(view)
     ctx = pages.context(**parts)
-    return str(pages.render(template, ctx))
+    return str(pages.render(template, ctx, parts.get("locale", "en")))
 
 
 def answer_pdf(data: dict[str, Any]) -> bytes:
@@ -269,8 +276,9 @@ def report_pdf(data: dict[str, Any]) -> bytes:
     return draw(data)
 
 
-def guide(view: dict[str, Any], span: dict[str, str], root: str = "") -> str:
-    """The field guide as text (its request token left as the slot; ``root``: the app's mount path)."""
+def guide(view: dict[str, Any], span: dict[str, Any], root: str = "", locale: str = "en") -> str:
+    """The field guide as text in ``locale`` (its request token left as the slot; ``root``: the app's mount
+    path)."""
     from shopfloor.shifts.pages import views
 
-    return str(views.Pages(view).guide(span, root))
+    return str(views.Pages(view).guide(span, root, locale))

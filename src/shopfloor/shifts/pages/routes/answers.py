@@ -10,7 +10,7 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from shopfloor.shifts.pages import views, work
-from shopfloor.shifts.pages.deps import ShiftsDep, by_address, root_path
+from shopfloor.shifts.pages.deps import ShiftsDep, by_address, page_locale, root_path
 from shopfloor.shifts.pages.params import (
     ADDRESS_PARAMS,
     SCOPE_PARAMS,
@@ -65,7 +65,9 @@ async def resolve(request: Request, shifts: ShiftsDep) -> Response:
         scope = scope_of_plan(parse_address(answer["address"]))
     # A refused follow-up keeps the chain: the next one still follows the last answered question.
     form = views.form_state(scope, question, answer.get("address") or after)
-    return shifts.html(await shifts.drawn("index.html", answer, scope, form, root_path(request)))
+    return shifts.html(
+        await shifts.drawn("index.html", answer, scope, form, root_path(request), page_locale(request))
+    )
 
 
 @router.get("/a", response_model=None, openapi_extra=ADDRESS_PARAMS)
@@ -77,7 +79,8 @@ async def answer_page(request: Request, shifts: ShiftsDep) -> Response:
         raise ApiError(400, "bad_format", "format must be json or pdf.")
     address = plan.address()
     root = root_path(request)
-    page_key = ("page", root, address, await shifts.version())
+    locale = page_locale(request)
+    page_key = ("page", root, locale, address, await shifts.version())
     if fmt is None:
         kept = shifts.runner.kept(page_key)
         if kept is not None:
@@ -93,7 +96,7 @@ async def answer_page(request: Request, shifts: ShiftsDep) -> Response:
     question = answer.get("question") or address
     form = views.form_state(scope, question if question != address else "", address)
     # Kept: the same address is the same page (its token slot filled per response).
-    text = await shifts.drawn("index.html", answer, scope, form, root)
+    text = await shifts.drawn("index.html", answer, scope, form, root, locale)
     shifts.runner.keep(page_key, text)
     return shifts.html(text)
 

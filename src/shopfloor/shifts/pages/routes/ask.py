@@ -13,7 +13,7 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.responses import JSONResponse, Response
 
 from shopfloor.shifts.pages import views, work
-from shopfloor.shifts.pages.deps import ShiftsDep, by_address, root_path
+from shopfloor.shifts.pages.deps import ShiftsDep, by_address, page_locale, root_path
 from shopfloor.shifts.pages.limits import current_day, seconds_to_next_day
 from shopfloor.shifts.pages.params import (
     AskBody,
@@ -113,4 +113,6 @@ async def ask(request: Request, shifts: ShiftsDep) -> Response:
     pushed = planner == "offline" and answer.get("address") and by_address(body.question, scope_asked, after)
     root = root_path(request)
     headers = {"HX-Push-Url": root + answer["address"]} if pushed else {}
-    return shifts.html(await shifts.drawn("_main.html", answer, scope, form, root), headers)
+    return shifts.html(
+        await shifts.drawn("_main.html", answer, scope, form, root, page_locale(request)), headers
+    )

@@ -1,5 +1,6 @@
-// Shift Investigator page: the JSON encoding htmx uses for the ask, the citation rows of the trace, and the
-// WebMCP registration where the browser offers it (docs/shifts-agent.md, "The page").
+// Shift Investigator page: the JSON encoding htmx uses for the ask, the citation rows of the trace, the
+// language switch's way back, and the WebMCP registration where the browser offers it (docs/shifts-agent.md,
+// "The page").
 (function () {
   "use strict";
   var MAX_QUESTION = 2000;
@@ -38,6 +39,13 @@
   document.addEventListener("click", function (evt) {
     var link = evt.target.closest ? evt.target.closest("a.cite") : null;
     if (link) { window.setTimeout(function () { openTarget(link.getAttribute("href")); }, 0); }
+    // The language switch comes back to the page as it is now (an answer swapped in moves its address).
+    var swap = evt.target.closest ? evt.target.closest("a.lang-switch") : null;
+    if (swap) {
+      var url = new URL(swap.href, window.location.href);
+      url.searchParams.set("next", window.location.pathname + window.location.search);
+      swap.href = url.toString();
+    }
   });
   window.addEventListener("hashchange", function () { openTarget(window.location.hash); });
 

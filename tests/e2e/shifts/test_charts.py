@@ -1,0 +1,60 @@
+"""Charts people can read on a phone (issue 26, point 11), in Debian's Chromium at 390 px: every chart is an
+inline SVG element with its title and description (no image, no ``data:`` address), every text in it at
+least 11 CSS px, and no two of its texts overlapping; the page's stylesheet colours it (CSP: no style
+attribute)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import DESKTOP, PHONE
+
+PAGES = (
+    "/shifts/a?day=2026-09-14&shift=2&measure=overview",
+    "/shifts/a?day=2026-09-14&shift=2&measure=downtime&by=reason&chart=1",
+    "/shifts/?day=2026-09-14&shift=2&period=month",
+    "/shifts/a?day=2026-09-14&include=day&shift=2&measure=compare_shifts",
+)
+
+MEASURE = """() => [...document.querySelectorAll('svg.chart-svg')].map(svg => {
+    const scale = svg.getScreenCTM().a;
+    const texts = [...svg.querySelectorAll('text')].map(t => {
+        const r = t.getBoundingClientRect();
+        return {text: t.textContent, px: parseFloat(getComputedStyle(t).fontSize) * scale,
+                box: [r.left, r.top, r.right, r.bottom]};
+    });
+    return {title: svg.querySelector('title').textContent, desc: svg.querySelector('desc').textContent,
+            fill: (m => m.tagName === 'polyline' ? getComputedStyle(m).stroke : getComputedStyle(m).fill)(
+                svg.querySelector('rect, polyline')),
+            texts};
+})"""
+
+
+def overlaps(a: list[float], b: list[float]) -> bool:
+    return a[0] < b[2] - 0.5 and b[0] < a[2] - 0.5 and a[1] < b[3] - 0.5 and b[1] < a[3] - 0.5
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_every_chart_text_is_at_least_11_px_and_none_overlaps(new_page: Any, shifts_server: Any, viewport):
+    page = new_page(viewport=viewport)
+    seen = 0
+    for path in PAGES:
+        page.goto(shifts_server.url(path))
+        assert page.locator("#main img[src^='data:']").count() == 0
+        for chart in page.evaluate(MEASURE):
+            seen += 1
+            assert chart["title"] and chart["desc"], path
+            assert chart["fill"] not in ("", "none", "rgb(0, 0, 0)"), (path, chart["title"])
+            small = [(t["text"], round(t["px"], 1)) for t in chart["texts"] if t["px"] < 11]
+            assert small == [], (path, chart["title"])
+            texts = chart["texts"]
+            clashes = [
+                (a["text"], b["text"])
+                for i, a in enumerate(texts)
+                for b in texts[i + 1 :]
+                if overlaps(a["box"], b["box"])
+            ]
+            assert clashes == [], (path, chart["title"])
+    assert seen >= 5

@@ -1,0 +1,131 @@
+"""The /shifts page in Spanish in Debian's Chromium: a browser in Spanish gets the page in Spanish, an example
+button answers with the page's words in Spanish (the answer's own sentences marked English), the switch goes
+to English on the same answer and back; axe-core on both; screenshots of both languages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import AXE, DESKTOP, PHONE, allow_console
+
+START = "/shifts/?day=2026-09-14&shift=2&include=shift&period=day"
+SPANISH_HEADERS = {"Accept-Language": "es-EC,es;q=0.9"}
+
+
+def spanish_page(new_page: Any, viewport: dict[str, int]) -> Any:
+    return new_page(viewport=viewport, locale="es-EC", extra_http_headers=SPANISH_HEADERS)
+
+
+def visible_outside_english(page: Any) -> str:
+    """The page's text without what is marked English (the answer's own sentences) and without code."""
+    return str(
+        page.evaluate(
+            """() => {
+                const copy = document.body.cloneNode(true);
+                copy.querySelectorAll('[lang=en], code, pre, script').forEach(n => n.remove());
+                return copy.innerText;
+            }"""
+        )
+    )
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_a_spanish_browser_asks_in_spanish_and_switches_to_english(
+    new_page, shifts_server, axe, shoot, viewport
+):
+    page = spanish_page(new_page, viewport)
+    page.goto(shifts_server.url(START))
+    page.wait_for_function("() => window.htmx !== undefined")
+    assert page.get_attribute("html", "lang") == "es"
+    assert page.locator("#scope-line").inner_text() == "lun 2026-09-14 · 15:00–23:00 · solo el turno 2"
+    records = page.locator("#records").inner_text()
+    assert records == "Registros: lun 2026-09-07 – lun 2026-09-21, 11 días de producción, lun–vie"
+    assert page.locator("h1").count() == 1
+
+    button = "¿Por qué fue lento este turno? Gráfico de paros por motivo."
+    with page.expect_response(lambda r: r.url.endswith("/shifts/ask")) as info:
+        page.get_by_role("button", name=button, exact=True).click()
+    assert info.value.status == 200
+    # The button sends the question the reader reads; the answer shows it as the button did.
+    assert (
+        info.value.request.post_data_json["question"] == "Why was this shift slow? Chart downtime by reason."
+    )
+    page.wait_for_selector("#main .answer")
+    assert page.locator("#main .asked q").inner_text() == button
+    assert (
+        page.locator("#main .read-as")
+        .inner_text()
+        .startswith("Leída como diagnóstico del turno con un gráfico · lun")
+    )
+    assert page.locator("#main .status strong").inner_text() == "completa"
+    assert page.locator("#main .headline").get_attribute("lang") == "en"
+    text = visible_outside_english(page)
+    for english in (
+        "Findings",
+        "Metrics",
+        "Status",
+        "Download",
+        "You asked",
+        "How the agent got here",
+        "rows",
+    ):
+        assert english not in text, english
+    for spanish in (
+        "Hallazgos",
+        "Indicadores",
+        "Descargar esta respuesta (PDF)",
+        "Cómo llegó aquí el agente",
+    ):
+        assert spanish in text, spanish
+    axe(page)
+    if viewport == PHONE:
+        shoot(page, "shifts-day-answer-es")
+
+    # The switch: the same answer in English, then back to Spanish.
+    address = page.url
+    page.get_by_role("link", name="English").click()
+    page.wait_for_load_state()
+    assert page.url == address and page.get_attribute("html", "lang") == "en"
+    assert page.locator("#main .asked").inner_text() == "Opened from its address"
+    assert page.locator("#main .status strong").inner_text() == "complete"
+    axe(page)
+    page.get_by_role("link", name="Español").click()
+    page.wait_for_load_state()
+    assert page.url == address and page.get_attribute("html", "lang") == "es"
+
+
+def test_the_field_guide_and_an_error_page_in_spanish(new_page, shifts_server, axe):
+    page = spanish_page(new_page, PHONE)
+    page.goto(shifts_server.url("/shifts/guide"))
+    assert page.locator("h1").inner_text() == "Guía de campo"
+    assert page.get_by_role("link", name="Comparar todos los turnos").is_visible()
+    axe(page)
+    allow_console(page, "400")
+    page.goto(shifts_server.url("/shifts/a?day=2026-09-16&measure=overview;DROP"))
+    assert page.locator("h1").inner_text() == "Esto no se puede responder"
+    assert page.get_by_text("No se puede leer la dirección de esta respuesta.").is_visible()
+    axe(page)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        START,
+        "/shifts/a?day=2026-09-14&shift=2&measure=overview",
+        "/shifts/?day=2026-09-14&shift=2&period=month",
+        "/shifts/guide",
+    ],
+)
+def test_every_page_has_one_h1_its_landmarks_and_no_axe_finding_of_any_impact(new_page, shifts_server, path):
+    for headers in (SPANISH_HEADERS, {"Accept-Language": "en-US"}):
+        page = new_page(viewport=PHONE, extra_http_headers=headers)
+        page.goto(shifts_server.url(path))
+        assert page.locator("h1").count() == 1
+        page.evaluate(AXE.read_text(encoding="utf-8"))
+        result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
+        found = [
+            f"{v['impact']}: {v['id']} {[n['target'] for n in v['nodes'][:3]]}" for v in result["violations"]
+        ]
+        assert found == [], (path, headers)

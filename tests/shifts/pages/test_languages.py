@@ -1,0 +1,231 @@
+"""The /shifts pages in their language: which one a request gets, the switch, catalogues that cover every page
+string, and every page drawn in Spanish with no English word left outside what the answer's code wrote
+(marked ``lang="en"``: docs/shifts-agent.md, "The page")."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from datetime import date
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+from fastapi.testclient import TestClient
+
+from shopfloor.server.app import create_app
+from shopfloor.settings import Settings
+from shopfloor.shifts.pages.i18n import COOKIE, LOCALE_DIR, Words, page_locale
+from shopfloor.shifts.pages.views import (
+    MEASURE_LABELS,
+    chart_title,
+    chart_views,
+    records_line,
+    scope_line,
+    window_label,
+)
+from shopfloor.shifts.planning.reading import MEASURE_WORDS
+from shopfloor.shifts.plant.calendar import window_for
+
+ROOT = Path(__file__).resolve().parents[3]
+BASE = "http://127.0.0.1:8000"
+SPANISH = {"accept": "text/html", "accept-language": "es-EC,es;q=0.9"}
+ENGLISH_BROWSER = {"accept": "text/html", "accept-language": "en-US,en;q=0.9"}
+ES = Words("es")
+
+# English words a Spanish page must not show (none is a proper name, a unit or a code).
+ENGLISH_WORDS = (
+    "shift", "shifts", "every", "status", "findings", "metrics", "download", "period", "question", "planner",
+    "reset", "where", "look", "asked", "opened", "address", "records", "production", "day", "days", "speed",
+    "setups", "include", "rows", "row", "points", "more", "incomplete", "complete", "partial", "query", "week",
+    "month", "mon", "tue", "wed", "thu", "fri", "the", "and", "of", "with", "from", "only", "selected",
+    "operator", "trim", "shear", "throughput", "charts", "chart", "data", "notes", "evidence", "try", "skip",
+    "synthetic", "investigate", "field", "guide", "read", "tools", "calls", "cost", "model", "turn",
+    "arguments", "bound", "values", "result", "hatched", "missing", "estimated", "output", "rankings", "daily",
+    "matrix", "reported", "lineal", "feet", "downtime", "minutes", "back", "found", "cannot", "this", "band",
+    "outside", "live", "none", "configured", "links", "offline", "previous", "scope", "example", "questions",
+)  # fmt: skip
+ENGLISH = re.compile(r"\b(" + "|".join(ENGLISH_WORDS) + r")\b", re.I)
+
+
+class SpanishText(HTMLParser):
+    """A page's visible text and accessible names, leaving out what is marked English (``lang="en"``), code
+    (``code``, ``pre``) and the page's scripts."""
+
+    SKIP = {"code", "pre", "script", "style"}
+    VOID = {"img", "input", "br", "meta", "link", "hr"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[bool] = []  # whether each open element is skipped
+        self.texts: list[str] = []
+        self.lang = ""
+
+    def skipping(self) -> bool:
+        return any(self.stack)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        if tag == "html":
+            self.lang = found.get("lang") or ""
+            return
+        skip = tag in self.SKIP or found.get("lang") == "en"
+        if not skip and not self.skipping():
+            for name in ("aria-label", "placeholder", "alt", "title", "data-tip"):
+                if found.get(name):
+                    self.texts.append(str(found[name]))
+        if tag not in self.VOID:
+            self.stack.append(skip)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag not in self.VOID and tag != "html" and self.stack:
+            self.stack.pop()
+
+    def handle_data(self, data: str) -> None:
+        if not self.skipping() and data.strip():
+            self.texts.append(data.strip())
+
+
+def spanish_text(page: str) -> tuple[str, str]:
+    """The page's ``lang`` and the text a Spanish reader gets from it (the planner's code name left out)."""
+    parser = SpanishText()
+    parser.feed(page)
+    return parser.lang, " ".join(parser.texts).replace("offline-planner", "")
+
+
+@pytest.fixture(scope="module")
+def client(store_path, tmp_path_factory):
+    app = create_app(Settings(shifts_db=store_path, var_dir=tmp_path_factory.mktemp("var")))
+    with TestClient(app, raise_server_exceptions=False, base_url=BASE) as c:
+        yield c
+
+
+def test_the_switch_wins_then_the_browser_then_english():
+    assert page_locale("es", "en-US") == "es"
+    assert page_locale("en", "es-EC,es;q=0.9") == "en"
+    assert page_locale(None, "es-EC,es;q=0.9") == "es"
+    assert page_locale(None, "es-419") == "es"
+    assert page_locale("xx", "de-DE,fr;q=0.8") == "en"  # an unknown choice is ignored
+    assert page_locale(None, None) == "en"
+
+
+def test_the_page_says_dates_windows_and_counts_in_spanish():
+    day = date(2026, 9, 14)
+    assert scope_line(day, 2, "shift", "day", ES) == "lun 2026-09-14 · 15:00–23:00 · solo el turno 2"
+    assert scope_line(day, None, "day", "day", ES) == "lun 2026-09-14 · todos los turnos"
+    assert window_label(window_for("month", day), ES) == "septiembre 2026"
+    assert window_label(window_for("week", day), ES) == "Semana del 2026-09-14 (lun–vie)"
+    assert window_label(window_for("fiscal", day), ES) == "4-4-5 P1 AF2026 (4 semanas)"
+    one = {"first": "2026-09-14", "last": "2026-09-14", "count": 1, "weekdays_only": True}
+    assert records_line(one, ES) == "Registros: lun 2026-09-14 – lun 2026-09-14, 1 día de producción, lun–vie"
+    many = {"first": "2026-09-07", "last": "2026-09-21", "count": 11, "weekdays_only": False}
+    assert records_line(many, ES) == "Registros: lun 2026-09-07 – lun 2026-09-21, 11 días de producción"
+    assert records_line(many) == "Records: Mon 2026-09-07 – Mon 2026-09-21, 11 production days"
+
+
+def test_the_page_names_every_measure_the_reader_reads():
+    assert set(MEASURE_LABELS) == set(MEASURE_WORDS)
+
+
+def _catalogue(locale: str) -> dict[str, object]:
+    with (LOCALE_DIR / locale / "LC_MESSAGES" / "messages.po").open("rb") as f:
+        return {m.id if isinstance(m.id, str) else m.id[0]: m.string for m in read_po(f) if m.id}
+
+
+def test_every_page_string_is_in_both_catalogues_and_translated_to_spanish(tmp_path):
+    pot = tmp_path / "messages.pot"
+    pybabel = str(Path(sys.executable).with_name("pybabel"))
+    config = "src/shopfloor/shifts/pages/babel.cfg"
+    subprocess.run([pybabel, "--quiet", "extract", "-F", config, "-o", str(pot), "."], cwd=ROOT, check=True)
+    with pot.open("rb") as f:
+        wanted = {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(f) if m.id}
+    assert len(wanted) > 150
+    spanish, english = _catalogue("es"), _catalogue("en")
+    assert wanted - set(spanish) == set(), "run `make messages` and translate"
+    assert wanted - set(english) == set(), "run `make messages`"
+    untranslated = [
+        k for k in wanted if not spanish[k] or (isinstance(spanish[k], (tuple, list)) and not all(spanish[k]))
+    ]
+    assert untranslated == []
+    with (LOCALE_DIR / "es" / "LC_MESSAGES" / "messages.po").open("rb") as f:
+        assert [m.id for m in read_po(f) if m.id and m.fuzzy] == []
+
+
+PAGES = (
+    "/shifts/?day=2026-09-14&shift=2",
+    "/shifts/?day=2026-09-14&period=month",
+    "/shifts/a?day=2026-09-14&shift=2&measure=overview",
+    "/shifts/a?day=2026-09-14&include=day&shift=2&measure=compare_shifts",
+    "/shifts/report?period=week&day=2026-09-14&format=html",
+    "/shifts/guide",
+    # A question the reader does not read, in the person's own words (Spanish here).
+    "/shifts/q?question=%C2%BFqu%C3%A9%20tiempo%20hace%3F&day=2026-09-14&shift=2",
+    "/shifts/a?day=2026-09-16&measure=overview;DROP",
+    "/shifts/nowhere",
+)
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_every_page_in_spanish_shows_no_english_outside_the_answers_own_text(client, path):
+    r = client.get(path, headers=SPANISH)
+    assert r.status_code in (200, 400, 404), r.text[:300]
+    lang, text = spanish_text(r.text)
+    assert lang == "es"
+    assert "Investigador de turnos" in text
+    assert ENGLISH.findall(text) == [], text
+
+
+def test_an_answer_in_spanish_counts_in_its_plurals_and_cites_in_spanish(client):
+    r = client.get("/shifts/a?day=2026-09-14&shift=2&measure=overview", headers=SPANISH)
+    _, text = spanish_text(r.text)
+    for said in (
+        "Leída como diagnóstico del turno · lun 2026-09-14",
+        "Estado completa",
+        "Indicadores",
+        "Hallazgos",
+    ):
+        assert said in text, said
+    # The findings' own sentences are English, marked so; their citations are the page's, in Spanish.
+    assert re.search(r'<h2 class="headline" lang="en">.*\(consulta 1 · fila 3\)', r.text)
+    assert "Datos del gráfico (1 punto)" in text and "Datos del gráfico (2 puntos)" in text
+    assert "Registros: lun 2026-09-07 – lun 2026-09-21, 11 días de producción, lun–vie" in text
+    # The same address in English is another kept page, not the Spanish one.
+    english = client.get("/shifts/a?day=2026-09-14&shift=2&measure=overview", headers=ENGLISH_BROWSER)
+    assert '<html lang="en">' in english.text and "Chart data (1 point)" in english.text
+
+
+def test_the_switch_keeps_the_choice_and_comes_back_to_the_page(client):
+    page = "/shifts/a?day=2026-09-14&shift=2&measure=overview"
+    r = client.get("/shifts/language", params={"lang": "es", "next": page}, follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == page
+    assert f"{COOKIE}=es" in r.headers["set-cookie"] and "Path=/shifts" in r.headers["set-cookie"]
+    # The choice beats an English browser.
+    spanish = client.get(page, headers=ENGLISH_BROWSER)
+    assert '<html lang="es">' in spanish.text and 'hreflang="en"' in spanish.text
+    back = client.get("/shifts/language", params={"lang": "en", "next": page}, follow_redirects=False)
+    assert f"{COOKIE}=en" in back.headers["set-cookie"]
+
+
+@pytest.mark.parametrize("target", ["https://evil.example/", "//evil.example/x", "/workshop/", ""])
+def test_the_switch_never_leaves_the_app(client, target):
+    r = client.get("/shifts/language", params={"lang": "es", "next": target}, follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/shifts/"
+
+
+def test_an_unknown_language_is_refused_in_the_envelope_and_sets_nothing(client):
+    r = client.get("/shifts/language", params={"lang": "fr", "next": "/shifts/"}, follow_redirects=False)
+    assert r.status_code == 400 and r.json()["error"]["code"] == "bad_request"
+    assert "set-cookie" not in r.headers
+
+
+def test_chart_titles_are_said_in_spanish_and_an_unknown_title_is_kept_as_english():
+    assert chart_title("Shift 2: Downtime by reason (min)", ES) == ("Turno 2: Paros por motivo (min)", True)
+    assert chart_title("Downtime pareto (min)", ES) == ("Pareto de paros (min)", True)
+    assert chart_title("A live planner's own title", ES) == ("A live planner's own title", False)
+    assert chart_title("A live planner's own title") == ("A live planner's own title", True)
+    chart = {"kind": "bar", "title": "Shift 2: Downtime by reason (min)", "x": "key", "y": "minutes"}
+    (view,) = chart_views([{**chart, "points": [{"x": "Knife jam", "y": 20.0}]}], words=ES)
+    assert view["title"] == "Turno 2: Paros por motivo (min)"
+    assert '<title id="chart-1-t" lang="es">Turno 2: Paros por motivo (min)</title>' in view["svg"]
