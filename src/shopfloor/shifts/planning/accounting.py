@@ -79,6 +79,8 @@ READ = _words(
     profit margin revenue
     weekday weekdays profile
     why slow bad killed kill rough terrible awful great
+    eat eats ate eaten chew chewed burn burned burnt cost
+    mon tue tues wed weds thu thur thurs fri
     """
 )
 

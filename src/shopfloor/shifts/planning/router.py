@@ -49,7 +49,11 @@ def _has(text: str, pattern: str) -> bool:
 # --- the one speed-or-volume decision (docs/shifts-agent.md, Flow) ------------------------------------------
 
 _SPEED = r"\b(speed|speeds|fpm|ft/min|feet per minute|fast|faster|fastest|pace|slow|slower|slowest)\b"
-_VOLUME = r"\b(throughput|output|volume|made|produced|msf|lineal|footage)\b"
+_VOLUME = (
+    r"\b(throughput|output|volume|made|produced|msf|lineal|footage)\b"
+    # The board made in square feet ("square feet of good board", "good sq ft last wk").
+    r"|\bgood (board|area|sq\.? ?ft|square f(ee|oo)t)\b|\bsq\.? ?ft\b|\bsqft\b|\bsquare f(ee|oo)t\b"
+)
 # A volume cue attached to a volume ask keeps a question with a speed word on volume.
 _VOLUME_ASK = (
     r"\bhow much (did|do|have|has) (we|the shift|the line|they|it) (make|made|produce|produced|run|ran)\b"
