@@ -670,3 +670,7 @@ def test_spanish_el_turno_is_the_selected_shift():
     assert routed.address() == "/a?day=2026-09-16&shift=1&measure=dollars"
     assert account("cuanto nos costo el turno").lines() == []
     assert plan("rechazos del turno tres por razon", Scope(day=DAY)).shift == 3
+
+
+def test_time_lost_is_downtime():
+    assert plan("how much time we lose on the bridge yesterday", Scope(day=DAY)).measure == "downtime"

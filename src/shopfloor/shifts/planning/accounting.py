@@ -74,7 +74,7 @@ READ = _words(
     review band bands flag flags guidance normal usual typical average
     overview summary summarize summarise diagnosis diagnose performance happened wrong go went
     overrun overruns nominal rollstock roll stock consumed consumption usage used
-    variance bridge gap fix prevent avoid adjust adjustment adjustments settings setting recommend
+    variance gap fix prevent avoid adjust adjustment adjustments settings setting recommend time
     forecast predict prediction projected projection will going land end finish
     profit margin revenue
     weekday weekdays profile
@@ -194,6 +194,9 @@ def account(question: str) -> Accounting:
     text = re.sub(r"\b\d+(?:[-.,/]\w+)*%?", " ", text)
     unknown = list(dict.fromkeys(unresolved))
     text = re.sub(UNRESOLVED, " ", text)
+    # "Bridge" is read only in "speed bridge" (the speed-variance bridge); any other bridge is a part of the
+    # line the records do not name.
+    text = re.sub(r"\bspeed (variance )?bridge\b", " speed ", text)
     for word in _WORD.findall(text):
         if not _known(word) and word not in unknown:
             unknown.append(word)

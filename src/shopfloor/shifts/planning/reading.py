@@ -184,7 +184,40 @@ def canonical(question: str) -> str:
     text = re.sub(r"\s+", " ", text).strip()
     for pattern, replacement in SYNONYMS:
         text = re.sub(pattern, replacement, text)
+    text = re.sub(r"\b[a-z]{4}\b", _truncated, text)
     return re.sub(r"[a-z]{5,}", _corrected, text)
+
+
+# Four-letter words that are words of their own, never a plant word cut short ("kind" is not "kinds").
+_WHOLE_WORDS = frozenset(
+    [
+        "kind",
+        "cost",
+        "note",
+        "stop",
+        "crew",
+        "last",
+        "what",
+        "when",
+        "with",
+        "time",
+        "week",
+        "fast",
+        "made",
+        "make",
+        "good",
+    ]
+)
+
+
+def _truncated(match: re.Match[str]) -> str:
+    """A plant word typed without its last letter ("wast", "spee"): too short for the fuzzy ratio, so it is
+    corrected only to the one five-letter vocabulary word it begins."""
+    word = match.group(0)
+    if word in COMMON or word in _WORDS or word in _WHOLE_WORDS:
+        return word
+    found = [w for w in _WORDS if len(w) == 5 and w.startswith(word)]
+    return found[0] if len(found) == 1 else word
 
 
 def _corrected(match: re.Match[str]) -> str:

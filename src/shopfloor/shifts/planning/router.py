@@ -585,6 +585,7 @@ def _intent(
 LINE_DOWN = (
     r"\b(was|were|is|are|been|went|go|goes|gone|being) (the \w+ )?down\b(?! (warp|from|to)\b)"
     r"|\b(hours?|hrs?|minutes?|mins?|time) (was |were |we were |we went )?down\b|\bdown for\b"
+    r"|\b(lose|lost|losing) (\w+ )?time\b|\btime (did )?(we )?(lose|lost)\b"
 )
 
 
