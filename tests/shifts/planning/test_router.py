@@ -674,3 +674,29 @@ def test_spanish_el_turno_is_the_selected_shift():
 
 def test_time_lost_is_downtime():
     assert plan("how much time we lose on the bridge yesterday", Scope(day=DAY)).measure == "downtime"
+
+
+def test_a_story_clause_with_its_own_day_is_read_on_that_day():
+    q = (
+        "so yesterday was rough, maintenance took forever on everything and my lead called in sick, "
+        "whatever. today I just want the rejects on second shift"
+    )
+    assert (
+        plan(q, Scope(day=DAY, shift=2, include="shift")).address()
+        == "/a?day=2026-09-16&shift=2&measure=quality"
+    )
+
+
+def test_spanish_x_for_por():
+    assert plan("paros x equipo esta semana", Scope(day=DAY)).by == "place"
+
+
+@pytest.mark.parametrize(
+    ("question", "named"),
+    [
+        ("how much of todays waste was from ink smear", "ink smear"),
+        ("what was the moisture on the liner on 3rd", "moisture on the liner"),
+    ],
+)
+def test_print_defects_and_moisture_readings_are_not_in_the_records(question, named):
+    assert named in account(question).not_in_records

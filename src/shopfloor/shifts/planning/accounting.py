@@ -108,6 +108,12 @@ NOT_IN_RECORDS: tuple[tuple[str, str], ...] = (
     (r"\bcustomers?\b|\bclients?\b", "customers"),
     (r"\bnames?\b", "names"),
     (r"\bstarch\b", "starch"),
+    # Print defects and moisture readings: the records hold dry-end reject families, not these.
+    (r"\binks?\b|\bsmear(s|ed|ing)?\b|\bprint(ing)?\b", "printing"),
+    (
+        r"\bmoisture (on|of|in) (the )?(liner|medium|paper|board|sheet)s?\b|\bmoisture (content|readings?|levels?)\b",
+        "moisture readings",
+    ),
     (r"\bpre-?heaters?\b", "preheater"),
     (r"\bwashboard(ing)?\b", "washboard"),
     (r"\bcrush(ed)?\b", "crush"),

@@ -29,6 +29,7 @@ from shopfloor.shifts.plant.catalog import CREWS, GRADE_TARGETS, STOP_PLACES, WE
 
 # Spanish questions are read with the same slots: their words are said in the router's words first.
 SPANISH: tuple[tuple[str, Any], ...] = (
+    (r"\bx (equipo|lugar|m[aá]quina|raz[oó]n|causa|tipo|grado|turno)\b", r"por \1"),  # "paros x equipo"
     (r"[¿¡!]", " "),
     (r"\bpor que\b", "why"),
     (r"\b2do\b", "segundo"),

@@ -256,8 +256,12 @@ def scope_words(question: str, scope: Scope) -> ScopeWords | Unavailable:
 # for my shift") decides the measure and grouping; the story's words never do. Scope words are read from
 # the whole question first.
 _ASK = (
-    r"\b(?:just |so |anyway,? |can you |could you |please )*(?:show me|give me|tell me|pull up|get me|i need"
-    r"|i want|show|give|break down|what was|how many|how much)\b"
+    r"\b(?:just |so |anyway,? |can you |could you |please )*(?:show me|give me|tell me|pull up|get me"
+    r"|i (?:just |really |only )?(?:need|want)|show|give|break down|what was|how many|how much)\b"
+)
+_CLAUSE_DATE = (
+    r"\b(today|tonight|yesterday|this (week|month|period|quarter)|last (week|month|period)|monday|tuesday"
+    r"|wednesday|thursday|friday)\b"
 )
 STORY_WORDS = 14  # a question longer than this, with an asking clause, is read from that clause
 
@@ -301,7 +305,17 @@ def route(question: str, scope: Scope, previous: Plan | None = None) -> Plan | U
         return words
     if previous is not None and _is_follow_up(q):
         return _follow_up(q, words, scope, previous)
-    q = asked_clause(q)
+    clause = asked_clause(q)
+    at = q.rfind(clause)
+    # The sentence the asking clause is in ("… whatever. today I just want the rejects").
+    sentence = q[max(q.rfind(". ", 0, at), q.rfind("! ", 0, at), q.rfind("? ", 0, at)) + 1 :].strip()
+    if clause != q and _has(sentence, _CLAUSE_DATE):
+        # The asking sentence names its own day ("… yesterday was rough … today I just want the rejects"):
+        # the story's date words are the story's.
+        said = scope_words(sentence, scope)
+        if isinstance(said, ScopeWords):
+            words = said if said.shifts or not words.shifts else replace(said, shifts=words.shifts)
+    q = clause
     if _has(q, r"\bcompare\b.*\byesterday\b|\byesterday\b.*\bcompare"):
         day = words.day.isoformat()
         shift_part = f"&shift={scope.shift}" if scope.shift is not None else ""
