@@ -179,3 +179,12 @@ def test_square_feet_of_good_board_leads_with_the_estimated_good_area(conn):
 def test_short_weekdays_and_loss_verbs_are_read():
     assert account("rejects from last tues").lines() == []
     assert account("how many minutes did knife jams eat on 2nd").lines() == []
+
+
+def test_a_count_of_paper_changes_leads_with_the_paper_changes(conn):
+    answer = investigate("how many paper changes on 2nd shift", SHIFT2, conn)
+    changes = next(r for r in answer.evidence[0]["rows"] if r["measure"] == "paper_changes")
+    # Shift 2 ran two wet-end runs (W002, W003) on the fixture day.
+    assert changes["value"] == 2
+    assert headline(answer).startswith("**2** paper changes (wet-end runs)")
+    assert answer.status == "complete"

@@ -700,3 +700,10 @@ def test_spanish_x_for_por():
 )
 def test_print_defects_and_moisture_readings_are_not_in_the_records(question, named):
     assert named in account(question).not_in_records
+
+
+def test_same_but_is_a_follow_up_and_slang_is_filler():
+    previous = parse_address("/a?day=2026-09-16&shift=1&measure=fpm&by=grade")
+    routed = route("same but just 275-BC", Scope(day=DAY, shift=1, include="shift"), previous)
+    assert isinstance(routed, Plan) and (routed.grade, routed.after) == ("275-BC", previous.address())
+    assert account("knife jams up from last week or nah").lines() == []

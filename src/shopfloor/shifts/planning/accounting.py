@@ -36,6 +36,7 @@ FILLER = _words(
     they thing things this those through to too up us very want wanted wants was way we were what whats when
     where which while who whom why will with would yes yet you your yours
     actually again alright also anyway basically hey hi just kindly maybe pls real so then thank well
+    nah nope yep yeah yea yup
     give me us gimme lemme pull bring list see check find display
     happened happen went going gone getting got look looking run ran running runs made make making
     instead only exactly roughly overall whole entire today tonight currently current now full complete

@@ -651,7 +651,8 @@ def _trend_metric(q: str, cue: Cue | None) -> str:
 # --- follow-ups ------------------------------------------------------------------------------------------
 
 _FOLLOW = (
-    r"^(and |what about|how about|same for|same thing|compare (that|this|it|with)|now |show (that|this|it)"
+    r"^(and |what about|how about|same for|same thing|same but|same again|compare (that|this|it|with)|now "
+    r"|show (that|this|it)"
     r"|chart (that|this|it)|break (that|this|it) down|split (that|this|it)\b|that |by (reason|place|kind|grade|width|crew)\b"
     r"|(just|only) |the (day|week|month|period) before\b)|\binstead\b"
     # "what percent of that was knife jams": a question about the previous answer's rows.
