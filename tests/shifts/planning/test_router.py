@@ -543,7 +543,7 @@ def test_a_yes_no_about_target_with_a_loss_word_is_not_the_speed_to_target(quest
     routed = plan(question)
     assert routed.measure == measure and routed.ask is None
     lines = account(question).lines()
-    assert any(line.startswith("Not applied: the target") for line in lines)
+    assert any(line.startswith("Not applied: the target or threshold") for line in lines)
 
 
 def test_a_yes_no_about_target_without_a_loss_word_stays_the_speed_to_target():
@@ -707,3 +707,14 @@ def test_same_but_is_a_follow_up_and_slang_is_filler():
     routed = route("same but just 275-BC", Scope(day=DAY, shift=1, include="shift"), previous)
     assert isinstance(routed, Plan) and (routed.grade, routed.after) == ("275-BC", previous.address())
     assert account("knife jams up from last week or nah").lines() == []
+
+
+def test_a_percent_threshold_is_not_a_share_asked():
+    routed = plan("how does 2nd shift operator downtime stack up to the 2.5% target")
+    assert routed.ask is None
+    assert plan("what % of todays downtime was the upper knife").ask == "share"
+    dry = plan("was third shift dry end over 1% today?", Scope(day=DAY))
+    assert (dry.measure, dry.shift) == ("quality", 3)
+    lines = account("was third shift dry end over 1% today?").lines()
+    assert any(line.startswith("Not applied: the target or threshold asked") for line in lines)
+    assert not any("share of the rejects" in line for line in lines)

@@ -213,8 +213,8 @@ def account(question: str) -> Accounting:
 # A target beside a loss ("was waste over target?"): the yes/no reads speed to target only, and no target is
 # recorded for a loss, so the target is named, never answered with the speed (docs/shifts-agent.md, rule 3).
 LOSS_TARGET = (
-    "the target (a yes/no against target reads speed to target only; losses are shown against the owner's "
-    "bands where there is one)"
+    "the target or threshold asked (a yes/no against target reads speed to target only; losses are shown "
+    "against the owner's bands where there is one)"
 )
 
 
@@ -227,7 +227,8 @@ REJECT_SHARE = (
 
 def _asked_not_answered(text: str) -> list[str]:
     out = []
-    if re.search(YES_NO, text) and re.search(r"\btargets?\b", text) and re.search(LOSS_WORDS, text):
+    threshold = r"\btargets?\b|\b(over|above|under|below|more than|less than) [\d.]+ ?(%|percent)"
+    if re.search(YES_NO, text) and re.search(threshold, text) and re.search(LOSS_WORDS, text):
         out.append(LOSS_TARGET)
     if (
         re.search(SHARE_WORDS, text)

@@ -60,7 +60,9 @@ _VOLUME_ASK = (
     r"|\b(ran|made|produced|run) the most\b|\bshare of (output|volume|production|footage)\b"
     r"|\bmost (output|volume|footage|msf)\b"
 )
-LOSS_WORDS = r"\b(stops?|stopped|downtime|down time|waste|trim|rejects?|rejected|quality|scrap|jams?)\b"
+LOSS_WORDS = (
+    r"\b(stops?|stopped|downtime|down time|waste|trim|rejects?|rejected|quality|scrap|jams?|dry[- ]end)\b"
+)
 # A speed word asking how fast a paper change, changeover or setup went is a setup question.
 _CHANGE_SPEED = (
     r"\b(fast|quick|quickly|slow|slowly)\s+(?:(?:did|do|does|were|was|are|is)\s+)?(?:(?:we|the|our)\s+)?"
@@ -402,7 +404,11 @@ def route(question: str, scope: Scope, previous: Plan | None = None) -> Plan | U
 
 
 YES_NO = r"^(is|was|did|were|are|does|do|has|have)\b|^(shift \d|(first|second|third) shift|1st|2nd|3rd)\b.*\?"
-SHARE_WORDS = r"\b(percent|percentage|pct|share|fraction|proportion)\b|%"
+# A share asked ("what % of downtime", "percentage of rejects"); a figure with its percent sign ("over 1%",
+# "the 2.5% target") is a threshold, not a share.
+SHARE_WORDS = (
+    r"\b(percent|percentage|pct|share|fraction|proportion)\b(?! (target|band|flag))|(?<![\d.])(?<![\d.] )%"
+)
 
 # Measures of one production day that read the named shift alone (a trend or a comparison reads others).
 ONE_SHIFT = (DAY_ONLY | {"fpm", "volume", "overview", "kpis", "waste"}) - {"compare_shifts", "rankings"}
@@ -565,7 +571,9 @@ def _intent(
         if ranged:
             return "pareto", {"by": group, "count": _count(q)}
         return "downtime", {"by": group, "kind": _kind(q)}
-    if _has(q, r"\b(quality|rejects?|rejected|warp|bond|delamination|misalignment|moisture|bale)\b"):
+    if _has(
+        q, r"\b(quality|rejects?|rejected|warp|bond|delamination|misalignment|moisture|bale|dry[- ]end)\b"
+    ):
         if ranged:
             return "waste", {}
         # The day's rejects are broken down by their reason (the reject family); "by reason" says so.
