@@ -245,7 +245,7 @@ def asked_headline(plan: Plan, evidence: list[dict[str, Any]], asked: tuple[str,
                 "headline",
                 "",
                 Figure(counts[0], ""),
-                f" paper changes (wet-end runs){rest} ",
+                f" paper {'change' if counts[0] == 1 else 'changes'} (wet-end runs){rest} ",
                 Citation(env["query"], index),
                 ".",
             )
