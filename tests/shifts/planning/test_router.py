@@ -718,3 +718,12 @@ def test_a_percent_threshold_is_not_a_share_asked():
     lines = account("was third shift dry end over 1% today?").lines()
     assert any(line.startswith("Not applied: the target or threshold asked") for line in lines)
     assert not any("share of the rejects" in line for line in lines)
+
+
+def test_worst_n_shifts_over_a_window_compares_them_and_names_the_n():
+    from shopfloor.shifts.planning.accounting import more_values
+
+    q = "worst 2 shifts this month on speed"
+    routed = plan(q, Scope(day=DAY))
+    assert (routed.measure, routed.by) == ("compare_groups", "shift")
+    assert any(m.startswith("the 2 asked") for m in more_values(q, routed)[0])

@@ -275,6 +275,10 @@ def more_values(question: str, plan: Plan) -> tuple[list[str], list[str]]:
             and plan.measure not in GROUPED_ELSEWHERE
         ):
             missing.append(f"by {by} (this answer's tools do not break {plan.measure} down by {by})")
+    top = re.search(r"\b(?:top|bottom|best|worst|slowest|fastest) ([23]|two|three)\b", canonical(question))
+    if plan.measure == "compare_groups" and top:
+        # "Worst 2 shifts": every group is listed, ranked with which end it is; the N asked is not a cut.
+        missing.append(f"the {top.group(1)} asked (every {plan.by} is listed, ranked best first)")
     if plan.measure == "compare_shifts" and re.search(r"\brank(s|ed|ing)?\b", canonical(question)):
         missing.append(
             "the ranking (one day's shifts are shown side by side, not ranked; a window's shifts are ranked:"
