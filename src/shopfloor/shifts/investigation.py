@@ -252,6 +252,10 @@ def _run_plan(question: str, routed: Plan, run: Run) -> Answer:
     shown = numbered if status != "unavailable" else []
     where = where_to_look(routed) if status in ("complete", "partial") and shown else []
     asked = tuple(key for key, _name, _said in asked_figures(question)) if run.asked else ()
+    if "sqft" in asked and re.search(r"\bgood\b", canonical(question)):
+        asked += ("good",)  # square feet of good board: the estimated good area
+    if "count" in asked and re.search(r"\bpaper changes?\b", canonical(question)):
+        asked += ("paper_changes",)  # the count of paper changes, not of stops
     sections = build_sections(
         routed, shown, ctx.charts if shown else [], status, caveats, BY_NAME, where, asked
     )

@@ -166,3 +166,25 @@ def test_a_count_of_a_place_named_with_its_reason_leads_with_the_place_row(conn)
     # Shift 2's knife jam was on the upper knife: the rows are by place, so the place's row answers.
     answer = investigate("how many times did the upper knife jam on 2nd shift", DAY, conn)
     assert headline(answer).startswith("Upper knife: **20.0 min** over 1 stop")
+
+
+def test_square_feet_of_good_board_leads_with_the_estimated_good_area(conn):
+    answer = investigate("square feet of good board on 2nd shift", SHIFT2, conn)
+    assert answer.status == "complete" and answer.address == "/a?day=2026-09-16&shift=2&measure=volume"
+    good = next(r for r in answer.evidence[0]["rows"] if r["measure"] == "estimated_good_sqft")
+    assert headline(answer).startswith(f"Estimated good area was **{good['value']:,.1f} sq ft**")
+    assert good["value"] < 1_731_500  # below the shift's gross area (84,000 ft x 92 in + 150,000 ft x 87 in)
+
+
+def test_short_weekdays_and_loss_verbs_are_read():
+    assert account("rejects from last tues").lines() == []
+    assert account("how many minutes did knife jams eat on 2nd").lines() == []
+
+
+def test_a_count_of_paper_changes_leads_with_the_paper_changes(conn):
+    answer = investigate("how many paper changes on 2nd shift", SHIFT2, conn)
+    changes = next(r for r in answer.evidence[0]["rows"] if r["measure"] == "paper_changes")
+    # Shift 2 ran two wet-end runs (W002, W003) on the fixture day.
+    assert changes["value"] == 2
+    assert headline(answer).startswith("**2** paper changes (wet-end runs)")
+    assert answer.status == "complete"

@@ -50,3 +50,10 @@ def test_unknown_and_unplaceable_words_are_not_understood():
 def test_spanish_is_read_with_the_same_slots(spanish, english):
     assert canonical(spanish) == english
     assert account(spanish).lines() == []
+
+
+def test_a_bridge_outside_the_speed_bridge_is_not_understood():
+    from shopfloor.shifts.planning.accounting import account as words_of
+
+    assert words_of("how much time we lose on the bridge yesterday").not_understood == ("bridge",)
+    assert words_of("show the speed bridge").not_understood == ()

@@ -57,3 +57,11 @@ def test_entities_spelt_as_the_catalogue():
 def test_closest_questions_are_ranked_by_similarity():
     assert closest("how did the crews do on speed this month")[0] == "Speed by crew this month"
     assert closest("what are the biggest levers")[0] == "Where are the biggest levers this month?"
+
+
+def test_a_plant_word_cut_short_by_one_letter_is_read_and_a_whole_word_is_left():
+    from shopfloor.shifts.planning.reading import canonical
+
+    assert canonical("first shift wast") == "first shift waste"
+    assert canonical("spee on 2nd") == "speed on 2nd"
+    assert canonical("what kind of stop") == "what kind of stop"

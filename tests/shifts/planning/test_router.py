@@ -543,7 +543,7 @@ def test_a_yes_no_about_target_with_a_loss_word_is_not_the_speed_to_target(quest
     routed = plan(question)
     assert routed.measure == measure and routed.ask is None
     lines = account(question).lines()
-    assert any(line.startswith("Not applied: the target") for line in lines)
+    assert any(line.startswith("Not applied: the target or threshold") for line in lines)
 
 
 def test_a_yes_no_about_target_without_a_loss_word_stays_the_speed_to_target():
@@ -670,3 +670,60 @@ def test_spanish_el_turno_is_the_selected_shift():
     assert routed.address() == "/a?day=2026-09-16&shift=1&measure=dollars"
     assert account("cuanto nos costo el turno").lines() == []
     assert plan("rechazos del turno tres por razon", Scope(day=DAY)).shift == 3
+
+
+def test_time_lost_is_downtime():
+    assert plan("how much time we lose on the bridge yesterday", Scope(day=DAY)).measure == "downtime"
+
+
+def test_a_story_clause_with_its_own_day_is_read_on_that_day():
+    q = (
+        "so yesterday was rough, maintenance took forever on everything and my lead called in sick, "
+        "whatever. today I just want the rejects on second shift"
+    )
+    assert (
+        plan(q, Scope(day=DAY, shift=2, include="shift")).address()
+        == "/a?day=2026-09-16&shift=2&measure=quality"
+    )
+
+
+def test_spanish_x_for_por():
+    assert plan("paros x equipo esta semana", Scope(day=DAY)).by == "place"
+
+
+@pytest.mark.parametrize(
+    ("question", "named"),
+    [
+        ("how much of todays waste was from ink smear", "ink smear"),
+        ("what was the moisture on the liner on 3rd", "moisture on the liner"),
+    ],
+)
+def test_print_defects_and_moisture_readings_are_not_in_the_records(question, named):
+    assert named in account(question).not_in_records
+
+
+def test_same_but_is_a_follow_up_and_slang_is_filler():
+    previous = parse_address("/a?day=2026-09-16&shift=1&measure=fpm&by=grade")
+    routed = route("same but just 275-BC", Scope(day=DAY, shift=1, include="shift"), previous)
+    assert isinstance(routed, Plan) and (routed.grade, routed.after) == ("275-BC", previous.address())
+    assert account("knife jams up from last week or nah").lines() == []
+
+
+def test_a_percent_threshold_is_not_a_share_asked():
+    routed = plan("how does 2nd shift operator downtime stack up to the 2.5% target")
+    assert routed.ask is None
+    assert plan("what % of todays downtime was the upper knife").ask == "share"
+    dry = plan("was third shift dry end over 1% today?", Scope(day=DAY))
+    assert (dry.measure, dry.shift) == ("quality", 3)
+    lines = account("was third shift dry end over 1% today?").lines()
+    assert any(line.startswith("Not applied: the target or threshold asked") for line in lines)
+    assert not any("share of the rejects" in line for line in lines)
+
+
+def test_worst_n_shifts_over_a_window_compares_them_and_names_the_n():
+    from shopfloor.shifts.planning.accounting import more_values
+
+    q = "worst 2 shifts this month on speed"
+    routed = plan(q, Scope(day=DAY))
+    assert (routed.measure, routed.by) == ("compare_groups", "shift")
+    assert any(m.startswith("the 2 asked") for m in more_values(q, routed)[0])

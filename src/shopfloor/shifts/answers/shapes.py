@@ -202,6 +202,53 @@ def asked_headline(plan: Plan, evidence: list[dict[str, Any]], asked: tuple[str,
             Citation(env["query"]),
             ".",
         )
+    tiles = [e for e in evidence if e["tool"] in ("get_shift_kpis", "get_period_kpis")]
+    if tiles and "sqft" in asked:
+        # Square feet of good board is the estimated good area; otherwise the gross area. Over several
+        # shifts the first shift's figure is the cited one; the others and the sum follow.
+        key = "estimated_good_sqft" if "good" in asked else "gross_sqft"
+        values = [_tile(e, key) for e in tiles]
+        env = tiles[0]
+        index = next((i for i, r in enumerate(env["rows"]) if r.get("measure") == key), None)
+        if index is not None and None not in values:
+            label = "Estimated good area" if key == "estimated_good_sqft" else "Gross area"
+            after = " after trim, shear and rejects" if key == "estimated_good_sqft" else ""
+            on, rest = "", ""
+            if len(tiles) > 1:
+                on = f" on shift {env['shift']}"
+                pairs = zip(values[1:], tiles[1:], strict=True)
+                others = ", ".join(f"{fmt(v, 'sq ft')} on shift {e['shift']}" for v, e in pairs)
+                total = sum(v for v in values if v is not None)
+                rest = f"; {others}; {fmt(total, 'sq ft')} in all"
+            return said(
+                "headline",
+                f"{label} was ",
+                Figure(values[0], "sq ft"),
+                f"{on}{after}{rest} ",
+                Citation(env["query"], index),
+                ".",
+            )
+    if tiles and "paper_changes" in asked:
+        # "How many paper changes": the tiles' paper changes (wet-end runs), the first result's cited.
+        counts = [_tile(e, "paper_changes") for e in tiles]
+        env = tiles[0]
+        index = next((i for i, r in enumerate(env["rows"]) if r.get("measure") == "paper_changes"), None)
+        if index is not None and None not in counts:
+            rest = ""
+            if len(tiles) > 1:
+                pairs = zip(counts[1:], tiles[1:], strict=True)
+                rest = f" on shift {env['shift']}; " + ", ".join(
+                    f"{n} on shift {e['shift']}" for n, e in pairs
+                )
+                rest += f"; {sum(n for n in counts if n is not None)} in all"
+            return said(
+                "headline",
+                "",
+                Figure(counts[0], ""),
+                f" paper {'change' if counts[0] == 1 else 'changes'} (wet-end runs){rest} ",
+                Citation(env["query"], index),
+                ".",
+            )
     kpis = [e for e in evidence if e["tool"] == "get_shift_kpis" and e.get("gross_msf") is not None]
     if len(kpis) == 1 and "msf" in asked:
         env = kpis[0]
@@ -214,6 +261,12 @@ def asked_headline(plan: Plan, evidence: list[dict[str, Any]], asked: tuple[str,
             ".",
         )
     return None
+
+
+def _tile(env: dict[str, Any], measure: str) -> Any:
+    """A tile's value: a day's KPI row holds it as ``value``, a window's as ``current``."""
+    row = next((r for r in env["rows"] if r.get("measure") == measure), None)
+    return None if row is None else row.get("value", row.get("current"))
 
 
 def _named_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | None:

@@ -29,6 +29,7 @@ from shopfloor.shifts.plant.catalog import CREWS, GRADE_TARGETS, STOP_PLACES, WE
 
 # Spanish questions are read with the same slots: their words are said in the router's words first.
 SPANISH: tuple[tuple[str, Any], ...] = (
+    (r"\bx (equipo|lugar|m[aá]quina|raz[oó]n|causa|tipo|grado|turno)\b", r"por \1"),  # "paros x equipo"
     (r"[¿¡!]", " "),
     (r"\bpor que\b", "why"),
     (r"\b2do\b", "segundo"),
@@ -184,7 +185,40 @@ def canonical(question: str) -> str:
     text = re.sub(r"\s+", " ", text).strip()
     for pattern, replacement in SYNONYMS:
         text = re.sub(pattern, replacement, text)
+    text = re.sub(r"\b[a-z]{4}\b", _truncated, text)
     return re.sub(r"[a-z]{5,}", _corrected, text)
+
+
+# Four-letter words that are words of their own, never a plant word cut short ("kind" is not "kinds").
+_WHOLE_WORDS = frozenset(
+    [
+        "kind",
+        "cost",
+        "note",
+        "stop",
+        "crew",
+        "last",
+        "what",
+        "when",
+        "with",
+        "time",
+        "week",
+        "fast",
+        "made",
+        "make",
+        "good",
+    ]
+)
+
+
+def _truncated(match: re.Match[str]) -> str:
+    """A plant word typed without its last letter ("wast", "spee"): too short for the fuzzy ratio, so it is
+    corrected only to the one five-letter vocabulary word it begins."""
+    word = match.group(0)
+    if word in COMMON or word in _WORDS or word in _WHOLE_WORDS:
+        return word
+    found = [w for w in _WORDS if len(w) == 5 and w.startswith(word)]
+    return found[0] if len(found) == 1 else word
 
 
 def _corrected(match: re.Match[str]) -> str:

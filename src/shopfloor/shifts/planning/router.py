@@ -49,14 +49,20 @@ def _has(text: str, pattern: str) -> bool:
 # --- the one speed-or-volume decision (docs/shifts-agent.md, Flow) ------------------------------------------
 
 _SPEED = r"\b(speed|speeds|fpm|ft/min|feet per minute|fast|faster|fastest|pace|slow|slower|slowest)\b"
-_VOLUME = r"\b(throughput|output|volume|made|produced|msf|lineal|footage)\b"
+_VOLUME = (
+    r"\b(throughput|output|volume|made|produced|msf|lineal|footage)\b"
+    # The board made in square feet ("square feet of good board", "good sq ft last wk").
+    r"|\bgood (board|area|sq\.? ?ft|square f(ee|oo)t)\b|\bsq\.? ?ft\b|\bsqft\b|\bsquare f(ee|oo)t\b"
+)
 # A volume cue attached to a volume ask keeps a question with a speed word on volume.
 _VOLUME_ASK = (
     r"\bhow much (did|do|have|has) (we|the shift|the line|they|it) (make|made|produce|produced|run|ran)\b"
     r"|\b(ran|made|produced|run) the most\b|\bshare of (output|volume|production|footage)\b"
     r"|\bmost (output|volume|footage|msf)\b"
 )
-LOSS_WORDS = r"\b(stops?|stopped|downtime|down time|waste|trim|rejects?|rejected|quality|scrap|jams?)\b"
+LOSS_WORDS = (
+    r"\b(stops?|stopped|downtime|down time|waste|trim|rejects?|rejected|quality|scrap|jams?|dry[- ]end)\b"
+)
 # A speed word asking how fast a paper change, changeover or setup went is a setup question.
 _CHANGE_SPEED = (
     r"\b(fast|quick|quickly|slow|slowly)\s+(?:(?:did|do|does|were|was|are|is)\s+)?(?:(?:we|the|our)\s+)?"
@@ -252,8 +258,12 @@ def scope_words(question: str, scope: Scope) -> ScopeWords | Unavailable:
 # for my shift") decides the measure and grouping; the story's words never do. Scope words are read from
 # the whole question first.
 _ASK = (
-    r"\b(?:just |so |anyway,? |can you |could you |please )*(?:show me|give me|tell me|pull up|get me|i need"
-    r"|i want|show|give|break down|what was|how many|how much)\b"
+    r"\b(?:just |so |anyway,? |can you |could you |please )*(?:show me|give me|tell me|pull up|get me"
+    r"|i (?:just |really |only )?(?:need|want)|show|give|break down|what was|how many|how much)\b"
+)
+_CLAUSE_DATE = (
+    r"\b(today|tonight|yesterday|this (week|month|period|quarter)|last (week|month|period)|monday|tuesday"
+    r"|wednesday|thursday|friday)\b"
 )
 STORY_WORDS = 14  # a question longer than this, with an asking clause, is read from that clause
 
@@ -297,7 +307,17 @@ def route(question: str, scope: Scope, previous: Plan | None = None) -> Plan | U
         return words
     if previous is not None and _is_follow_up(q):
         return _follow_up(q, words, scope, previous)
-    q = asked_clause(q)
+    clause = asked_clause(q)
+    at = q.rfind(clause)
+    # The sentence the asking clause is in ("… whatever. today I just want the rejects").
+    sentence = q[max(q.rfind(". ", 0, at), q.rfind("! ", 0, at), q.rfind("? ", 0, at)) + 1 :].strip()
+    if clause != q and _has(sentence, _CLAUSE_DATE):
+        # The asking sentence names its own day ("… yesterday was rough … today I just want the rejects"):
+        # the story's date words are the story's.
+        said = scope_words(sentence, scope)
+        if isinstance(said, ScopeWords):
+            words = said if said.shifts or not words.shifts else replace(said, shifts=words.shifts)
+    q = clause
     if _has(q, r"\bcompare\b.*\byesterday\b|\byesterday\b.*\bcompare"):
         day = words.day.isoformat()
         shift_part = f"&shift={scope.shift}" if scope.shift is not None else ""
@@ -384,14 +404,19 @@ def route(question: str, scope: Scope, previous: Plan | None = None) -> Plan | U
 
 
 YES_NO = r"^(is|was|did|were|are|does|do|has|have)\b|^(shift \d|(first|second|third) shift|1st|2nd|3rd)\b.*\?"
-SHARE_WORDS = r"\b(percent|percentage|pct|share|fraction|proportion)\b|%"
+# A share asked ("what % of downtime", "percentage of rejects"); a figure with its percent sign ("over 1%",
+# "the 2.5% target") is a threshold, not a share.
+SHARE_WORDS = (
+    r"\b(percent|percentage|pct|share|fraction|proportion)\b(?! (target|band|flag))|(?<![\d.])(?<![\d.] )%"
+)
 
 # Measures of one production day that read the named shift alone (a trend or a comparison reads others).
 ONE_SHIFT = (DAY_ONLY | {"fpm", "volume", "overview", "kpis", "waste"}) - {"compare_shifts", "rankings"}
 
 # "Which shift was best last week", "worst shift this month": the shifts over a window side by side.
 _BEST_SHIFT = (
-    r"\bwhich shift\b.*\b(best|worst|slowest|fastest)\b|\b(best|worst|slowest|fastest) shifts?\b|\bshifts? (was|were|is|are) (the )?(best|worst)\b"
+    r"\bwhich shift\b.*\b(best|worst|slowest|fastest)\b|\b(best|worst|slowest|fastest)( [23]| two| three)? shifts?\b"
+    r"|\bshifts? (was|were|is|are) (the )?(best|worst)\b"
     r"|\b(rank|compare) (the |all )?shifts\b"
 )
 # "Which crew was slowest", "compare crews this month": the crews over a window side by side.
@@ -547,7 +572,9 @@ def _intent(
         if ranged:
             return "pareto", {"by": group, "count": _count(q)}
         return "downtime", {"by": group, "kind": _kind(q)}
-    if _has(q, r"\b(quality|rejects?|rejected|warp|bond|delamination|misalignment|moisture|bale)\b"):
+    if _has(
+        q, r"\b(quality|rejects?|rejected|warp|bond|delamination|misalignment|moisture|bale|dry[- ]end)\b"
+    ):
         if ranged:
             return "waste", {}
         # The day's rejects are broken down by their reason (the reject family); "by reason" says so.
@@ -581,6 +608,7 @@ def _intent(
 LINE_DOWN = (
     r"\b(was|were|is|are|been|went|go|goes|gone|being) (the \w+ )?down\b(?! (warp|from|to)\b)"
     r"|\b(hours?|hrs?|minutes?|mins?|time) (was |were |we were |we went )?down\b|\bdown for\b"
+    r"|\b(lose|lost|losing) (\w+ )?time\b|\btime (did )?(we )?(lose|lost)\b"
 )
 
 
@@ -632,7 +660,8 @@ def _trend_metric(q: str, cue: Cue | None) -> str:
 # --- follow-ups ------------------------------------------------------------------------------------------
 
 _FOLLOW = (
-    r"^(and |what about|how about|same for|same thing|compare (that|this|it|with)|now |show (that|this|it)"
+    r"^(and |what about|how about|same for|same thing|same but|same again|compare (that|this|it|with)|now "
+    r"|show (that|this|it)"
     r"|chart (that|this|it)|break (that|this|it) down|split (that|this|it)\b|that |by (reason|place|kind|grade|width|crew)\b"
     r"|(just|only) |the (day|week|month|period) before\b)|\binstead\b"
     # "what percent of that was knife jams": a question about the previous answer's rows.
