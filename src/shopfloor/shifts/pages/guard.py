@@ -13,13 +13,14 @@ allowlist: the Host must be one of the allowed origins' hosts, and a POST's Orig
 from __future__ import annotations
 
 import asyncio
+import math
 from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from shopfloor.logs import get_logger, request_id_var
 from shopfloor.settings import Settings
-from shopfloor.shifts.pages.limits import Counter, current_window, retry_after
+from shopfloor.shifts.pages.limits import Counter
 from shopfloor.web.dependencies import is_json_media_type
 from shopfloor.web.errors import envelope
 from shopfloor.web.tokens import RequestTokens
@@ -171,7 +172,7 @@ class ShiftsGuard:
             client = (scope.get("client") or ("unknown", 0))[0]
             try:
                 # One short write on the event loop: a worker thread would borrow the shared pool.
-                count = self.counter.hit(str(client), current_window())
+                wait = self.counter.allow(str(client), self.settings.shifts_rate_limit_per_minute)
             except Exception:
                 # The count lives outside the process; when it cannot be reached, refuse rather than run
                 # unlimited.
@@ -183,14 +184,14 @@ class ShiftsGuard:
                     headers=RETRY_503,
                 )(scope, receive, send)
                 return
-            if count > self.settings.shifts_rate_limit_per_minute:
+            if wait > 0:
                 limit = self.settings.shifts_rate_limit_per_minute
                 await envelope(
                     429,
                     "rate_limited",
                     f"More than {limit} requests in a minute; try again shortly.",
                     scope.get("state", {}).get("request_id") or request_id_var.get(),
-                    headers={"Retry-After": str(retry_after())},
+                    headers={"Retry-After": str(max(1, math.ceil(wait)))},
                 )(scope, receive, send)
                 return
         receive_body = receive
