@@ -7,6 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from shopfloor.web.middleware import PRIVATE_REVALIDATED
 from shopfloor.workshop import accounts
 from shopfloor.workshop.deps import state_of
 from shopfloor.workshop.pages import records
@@ -63,7 +64,11 @@ def _form(
 def signin_form(request: Request, next: str | None = None) -> HTMLResponse:
     """The sign-in page, in the browser's language."""
     locale = browser_locale(request.headers.get("accept-language"))
-    return _form(request, locale, 200, _safe_next(next), None, "")
+    response = _form(request, locale, 200, _safe_next(next), None, "")
+    # Not no-store: see PRIVATE_REVALIDATED (the service worker keeps this page while the sign-in post leaves
+    # it). The answers that set the session, or echo a typed email, stay no-store.
+    response.headers["Cache-Control"] = PRIVATE_REVALIDATED.decode()
+    return response
 
 
 @router.post("/signin", response_model=None)
