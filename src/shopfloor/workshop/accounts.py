@@ -11,7 +11,6 @@ none. Bearer tokens expire and can be revoked (docs/workshop.md, "Accounts").
 from __future__ import annotations
 
 import hashlib
-import hmac
 import ipaddress
 import math
 import secrets
@@ -26,6 +25,7 @@ from sqlalchemy import Select, Table, bindparam, case, literal, select, text, up
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from shopfloor.settings import Settings
+from shopfloor.web.tokens import token_matches
 from shopfloor.workshop import domain
 from shopfloor.workshop.passwords import verify_password
 from shopfloor.workshop.store import NotFound, Store
@@ -114,7 +114,7 @@ class SessionSigner:
     def signin_allowed(self, cookie: str | None, presented: str | None) -> bool:
         """Whether a sign-in post carries the form's token: a valid token, the same in the form and in the
         browser's sign-in cookie (a foreign site can read neither, nor set the cookie)."""
-        return self.signin_token_valid(cookie) and csrf_ok_raw(cookie or "", presented)
+        return self.signin_token_valid(cookie) and token_matches(cookie or "", presented)
 
     def dumps(self, data: SessionData) -> str:
         """The cookie value for ``data``."""
@@ -191,17 +191,8 @@ def end_session(store: Store, session: SessionData) -> None:
 
 
 def csrf_ok(session: SessionData, presented: str | None) -> bool:
-    """Constant-time comparison of the presented CSRF token with the session's."""
-    return csrf_ok_raw(session.csrf, presented)
-
-
-def csrf_ok_raw(expected: str, presented: str | None) -> bool:
-    """Constant-time comparison of a presented token with the expected one (an empty one never matches)."""
-    return (
-        bool(presented)
-        and bool(expected)
-        and hmac.compare_digest(expected.encode(), (presented or "").encode())
-    )
+    """Whether the presented CSRF token is the session's (the shared constant-time comparison)."""
+    return token_matches(session.csrf, presented)
 
 
 def same_origin(origin: str | None, scheme: str, netloc: str) -> bool:
