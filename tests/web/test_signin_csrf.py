@@ -116,3 +116,35 @@ def test_a_refused_post_checks_no_password_and_counts_nothing(base: str, owner: 
         token = form_token(browser.get("/workshop/signin").text)
         r = browser.post("/workshop/signin", data={**LOGIN, "signin_token": token}, headers={"Origin": base})
     assert r.status_code == 303
+
+
+def test_the_api_sign_in_refuses_a_foreign_origin_and_takes_only_json(base: str, owner: Store) -> None:
+    before = sessions_of_ana(owner)
+    wrong = {"email": "ana@taller.example", "password": "not-her-password"}
+    with httpx.Client(base_url=base) as browser:
+        # A foreign page's fetch: a JSON body needs a CORS preflight this server never grants, but were it sent,
+        # its Origin is refused before any password is checked or counted.
+        for _ in range(12):
+            r = browser.post("/workshop/auth/login", json=wrong, headers={"Origin": FOREIGN})
+            assert r.status_code == 403 and r.json()["error"]["code"] == "bad_origin"
+        r = browser.post("/workshop/auth/login", json=LOGIN, headers={"Origin": FOREIGN})
+        assert r.status_code == 403 and accounts.SESSION_COOKIE not in r.cookies
+        # What a foreign form can send without a preflight (text/plain shaped as JSON) is no sign-in either.
+        r = browser.post(
+            "/workshop/auth/login",
+            content=httpx.Request("POST", "/", json=LOGIN).content,
+            headers={"Content-Type": "text/plain", "Origin": FOREIGN},
+        )
+        assert r.status_code in (400, 403) and accounts.SESSION_COOKIE not in r.cookies
+        r = browser.post(
+            "/workshop/auth/login",
+            content=httpx.Request("POST", "/", json=LOGIN).content,
+            headers={"Content-Type": "text/plain"},
+        )
+        assert r.status_code == 400 and accounts.SESSION_COOKIE not in r.cookies
+        assert sessions_of_ana(owner) == before
+        # Our own pages (their Origin) and scripts (no Origin) sign in; the refused tries counted nothing.
+        assert browser.post("/workshop/auth/login", json=LOGIN, headers={"Origin": base}).status_code == 200
+    with httpx.Client(base_url=base) as script:
+        assert script.post("/workshop/auth/login", json=LOGIN).status_code == 200
+    assert sessions_of_ana(owner) == before + 2
