@@ -138,3 +138,26 @@ def test_a_post_to_a_get_route_of_the_shifts_is_405_in_the_envelope(app, path):
 def test_a_post_to_the_shifts_ask_route_still_meets_its_guard(app):
     r = TestClient(app, base_url="http://127.0.0.1").post("/shifts/ask", content=b"x=1")
     assert r.status_code == 415 and r.json()["error"]["code"] == "unsupported_media_type"
+
+
+def test_the_spend_route_documents_the_401_and_403_it_answers(tmp_path):
+    from shopfloor.workshop.sample import fresh_sample_store
+
+    fresh_sample_store(tmp_path / "w.db").dispose()
+    app = create_app(
+        Settings(
+            var_dir=tmp_path,
+            workshop_db=f"sqlite:///{tmp_path / 'w.db'}",
+            secret_key="a-test-key-that-is-long-enough-0123456789",  # type: ignore[arg-type]
+        )
+    )
+    responses = _documents(app)["/workshop"]["paths"]["/spend"]["get"]["responses"]
+    for status in ("401", "403"):
+        content = responses[status]["content"]["application/json"]
+        assert content["schema"] == {"$ref": "#/components/schemas/ErrorEnvelope"}, status
+    with TestClient(app, base_url="http://127.0.0.1") as c:
+        assert c.get("/workshop/spend").status_code == 401
+        member = {"email": "ana@taller.example", "password": "ana-toquilla-demo"}
+        assert c.post("/workshop/auth/login", json=member).status_code == 200
+        refused = c.get("/workshop/spend")
+        assert refused.status_code == 403 and refused.json()["error"]["code"] == "forbidden"
