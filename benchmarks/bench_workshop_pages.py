@@ -161,7 +161,17 @@ def decision_time() -> dict[str, float]:
         fresh_sample_store(Path(var) / "workshop.db").dispose()
         settings = Settings(var_dir=Path(var), model="offline")
         client = TestClient(create_app(settings))
-        client.post("/workshop/signin", data={"email": "ana@taller.example", "password": "ana-toquilla-demo"})
+        form = client.get("/workshop/signin").text
+        signin = re.search(r'name="signin_token" value="([^"]+)"', form)
+        assert signin, "no token on the sign-in form"
+        client.post(
+            "/workshop/signin",
+            data={
+                "email": "ana@taller.example",
+                "password": "ana-toquilla-demo",
+                "signin_token": signin.group(1),
+            },
+        )
         page = client.get("/workshop/").text
         found = re.search(r"x-csrf-token&#34;: &#34;([^&]+)&#34;|\"x-csrf-token\": \"([^\"]+)\"", page)
         assert found, "no CSRF token on the dashboard"

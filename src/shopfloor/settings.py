@@ -78,10 +78,17 @@ class Settings(BaseSettings):
     http_max_header_bytes: int = Field(default=16 * 1024, ge=1024, le=1024 * 1024)
     # A request head must arrive within this many seconds of the connection's start (or of its first byte).
     http_header_timeout_s: float = Field(default=10.0, gt=0, le=300)
+    # A request body must arrive within this many seconds of its head (a slowly sent body is cut off).
+    http_body_timeout_s: float = Field(default=30.0, gt=0, le=3600)
     # An idle keep-alive connection is closed after this many seconds.
     http_keep_alive_s: int = Field(default=5, ge=1, le=300)
     # Open connections (and requests in progress) per server process; past it, new requests get 503.
     http_max_concurrency: int = Field(default=200, ge=1, le=100_000)
+    # How long /healthz and /readyz keep their stores' answers (docs/security.md); 0 checks on every request.
+    health_cache_s: float = Field(default=2.0, ge=0, le=60)
+    # The proxies whose `X-Forwarded-For` / `X-Forwarded-Proto` are believed (addresses or networks,
+    # comma-separated); empty: none, so every client address is the connection's own (docs/deploy.md).
+    forwarded_allow_ips: str = ""
 
     # Sign-in throttle (docs/security.md, throttles): failures allowed per email and per client address before
     # a delay, the first delay (doubling with every further failure) and its ceiling, and how long after its
@@ -156,6 +163,10 @@ class Settings(BaseSettings):
         if len(key) < 32:
             raise RuntimeError(f"{path} holds no usable key; delete it to make a new one.")
         return key
+
+    def forwarded_proxies(self) -> list[str]:
+        """The trusted proxies of ``forwarded_allow_ips`` (empty: forwarded headers are never believed)."""
+        return [p.strip() for p in self.forwarded_allow_ips.split(",") if p.strip()]
 
     def shifts_db_path(self) -> Path:
         """The DuckDB file of the shifts record store."""

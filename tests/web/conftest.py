@@ -1,5 +1,6 @@
 """The workshop's seeded stores (SQLite and PostgreSQL) and its main-app client, for the edge tests."""
 
+from tests.shifts.conftest import year  # noqa: F401 (the generated shift records)
 from tests.workshop.conftest import (  # noqa: F401 (fixtures, found by name)
     _light_argon2,
     client,

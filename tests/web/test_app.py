@@ -15,8 +15,9 @@ def test_landing_and_health(tmp_path):
     r = c.get("/")
     assert r.status_code == 200 and "Toquilla Trace" in r.text and "Shift Investigator" in r.text
     health = c.get("/healthz").json()
-    # The workshop store answers; the record store of this fresh directory was never prepared.
-    assert health["stores"] == {"workshop": "ok", "shifts": "no_store"} and health["ok"] is False
+    # Neither store of this fresh directory was prepared: the workshop file answers `SELECT 1` but holds no
+    # schema (no migration ran), the record store does not exist.
+    assert health["stores"] == {"workshop": "schema_mismatch", "shifts": "no_store"} and health["ok"] is False
     assert c.get("/readyz").status_code == 503
 
 

@@ -76,3 +76,41 @@ def test_no_store_replaces_a_routes_own_cache_control_on_an_authenticated_reques
 )
 def test_needs_no_store(request_headers, response_headers, expected):
     assert needs_no_store(request_headers, response_headers) is expected
+
+
+def test_a_routes_private_revalidated_caching_is_kept_and_any_other_replaced():
+    app = FastAPI()
+
+    @app.get("/form")
+    def form() -> Response:
+        response = Response("x", headers={"cache-control": "private, no-cache"})
+        response.set_cookie("a", "b")
+        return response
+
+    @app.get("/private-cached")
+    def private_cached() -> Response:
+        return Response("x", headers={"cache-control": "private, max-age=60"})
+
+    c = TestClient(SecurityHeadersMiddleware(app))
+    assert c.get("/form", headers={"cookie": "tt_session=x"}).headers["cache-control"] == "private, no-cache"
+    assert c.get("/private-cached", headers={"cookie": "tt_session=x"}).headers["cache-control"] == "no-store"
+
+
+def test_the_sign_in_form_is_revalidated_and_the_sign_in_itself_never_stored(client):
+    form = client.get("/workshop/signin")
+    assert form.status_code == 200 and "tt_signin=" in form.headers["set-cookie"]
+    assert form.headers["cache-control"] == "private, no-cache"
+    token = form.text.split('name="signin_token" value="')[1].split('"')[0]
+    signed_in = client.post(
+        "/workshop/signin",
+        data={"email": "admin@taller.example", "password": "admin-toquilla-demo", "signin_token": token},
+        follow_redirects=False,
+    )
+    assert signed_in.status_code == 303 and signed_in.headers["cache-control"] == "no-store"
+    wrong = client.post(
+        "/workshop/signin",
+        data={"email": "admin@taller.example", "password": "wrong", "signin_token": token},
+        follow_redirects=False,
+    )
+    assert wrong.status_code in (401, 403) and wrong.headers["cache-control"] == "no-store"
+    assert client.get("/workshop/").headers["cache-control"] == "no-store"

@@ -37,6 +37,7 @@ def settings_for(url: str, tmp_path: Path) -> Settings:
         var_dir=tmp_path,
         shifts_db=tmp_path / "no-shifts.duckdb",
         secret_key="test-secret-key-for-sessions",  # type: ignore[arg-type]
+        health_cache_s=0,  # each health answer reads the stores again
     )
 
 

@@ -111,3 +111,53 @@ def test_the_shifts_stylesheet_is_served_as_css(app):
     r = TestClient(app, base_url="http://127.0.0.1").get("/shifts/static/shifts.css")
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/css")
     assert r.headers["x-content-type-options"] == "nosniff"
+
+
+@pytest.mark.parametrize(
+    ("path", "allowed"),
+    [
+        ("/workshop/auth/tokens", {"GET", "POST"}),
+        ("/workshop/tokens", {"GET", "POST"}),
+    ],
+)
+def test_allow_lists_every_method_the_path_serves(app, path, allowed):
+    r = TestClient(app, base_url="http://127.0.0.1").options(path)
+    assert r.status_code == 405 and r.json()["error"]["code"] == "method_not_allowed"
+    assert {m.strip() for m in r.headers["allow"].split(",")} == allowed
+
+
+@pytest.mark.parametrize("path", ["/shifts/", "/shifts/q", "/shifts/report", "/shifts/static/shifts.css"])
+def test_a_post_to_a_get_route_of_the_shifts_is_405_in_the_envelope(app, path):
+    # No JSON, no Origin, no token: the method is refused first, since no body could make it right.
+    r = TestClient(app, base_url="http://127.0.0.1").post(path, content=b"x=1")
+    assert r.status_code == 405, r.text
+    assert r.json()["error"]["code"] == "method_not_allowed"
+    assert {m.strip() for m in r.headers["allow"].split(",")} == {"GET"}
+
+
+def test_a_post_to_the_shifts_ask_route_still_meets_its_guard(app):
+    r = TestClient(app, base_url="http://127.0.0.1").post("/shifts/ask", content=b"x=1")
+    assert r.status_code == 415 and r.json()["error"]["code"] == "unsupported_media_type"
+
+
+def test_the_spend_route_documents_the_401_and_403_it_answers(tmp_path):
+    from shopfloor.workshop.sample import fresh_sample_store
+
+    fresh_sample_store(tmp_path / "w.db").dispose()
+    app = create_app(
+        Settings(
+            var_dir=tmp_path,
+            workshop_db=f"sqlite:///{tmp_path / 'w.db'}",
+            secret_key="a-test-key-that-is-long-enough-0123456789",  # type: ignore[arg-type]
+        )
+    )
+    responses = _documents(app)["/workshop"]["paths"]["/spend"]["get"]["responses"]
+    for status in ("401", "403"):
+        content = responses[status]["content"]["application/json"]
+        assert content["schema"] == {"$ref": "#/components/schemas/ErrorEnvelope"}, status
+    with TestClient(app, base_url="http://127.0.0.1") as c:
+        assert c.get("/workshop/spend").status_code == 401
+        member = {"email": "ana@taller.example", "password": "ana-toquilla-demo"}
+        assert c.post("/workshop/auth/login", json=member).status_code == 200
+        refused = c.get("/workshop/spend")
+        assert refused.status_code == 403 and refused.json()["error"]["code"] == "forbidden"

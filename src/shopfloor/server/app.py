@@ -24,6 +24,7 @@ from shopfloor.mcp.http import McpEndpoint
 from shopfloor.server.health import (
     HEALTH_RESPONSES,
     READY_RESPONSES,
+    CachedChecks,
     shifts_store_check,
     workshop_store_check,
 )
@@ -86,13 +87,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             subs.append(sub)
             mounted.append((prefix, title, blurb))
 
-    def store_checks() -> dict[str, str]:
+    def run_store_checks() -> dict[str, str]:
         checks = {"shifts": shifts_store_check(settings)}
         for sub in subs:
             workshop = getattr(getattr(sub, "state", None), "workshop", None)
             if workshop is not None:
                 checks["workshop"] = workshop_store_check(workshop.store)
         return checks
+
+    # Kept a few seconds: a load balancer polling /readyz costs one round of reads per store in that time.
+    store_checks = CachedChecks(run_store_checks, settings.health_cache_s)
 
     @app.get("/healthz", responses=HEALTH_RESPONSES)
     def healthz() -> dict[str, object]:

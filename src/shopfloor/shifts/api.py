@@ -57,5 +57,7 @@ def create_app(settings: Settings) -> FastAPI:
         # guard stands in front of.
         app.router.routes.extend(router.routes)
     # Outermost of the app's middleware: every route, its errors and its static files pass the guard first.
-    app.add_middleware(ShiftsGuard, settings=settings, tokens=shifts.tokens, counter=shifts.rounds)
+    app.add_middleware(
+        ShiftsGuard, settings=settings, tokens=shifts.tokens, counter=shifts.rounds, routes=app.router.routes
+    )
     return app

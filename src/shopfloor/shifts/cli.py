@@ -118,7 +118,7 @@ def ingest(
     that day. Exit 0: all loaded; 3: some files rejected, the others loaded; 1: the store failed."""
     if not directory.is_dir():
         raise typer.BadParameter(f"{directory} is not a directory")
-    if not any(p.suffix == ".xml" for p in directory.iterdir()):
+    if not any(p.suffix.lower() == ".xml" for p in directory.iterdir()):  # ".XML" gets its own verdict
         raise typer.BadParameter(f"{directory} holds no YYYY-MM-DD.xml day files")
     try:
         conn = store.connect(_db_path(db))

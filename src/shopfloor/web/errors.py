@@ -20,6 +20,7 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
+from starlette.routing import BaseRoute, Match, Mount
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from shopfloor.logs import get_logger, request_id_var
@@ -174,6 +175,22 @@ class ErrorBoundaryMiddleware:
             await response(scope, receive, send)
 
 
+# The methods a route of ours may serve (``Allow`` is worked out by asking the routes about each).
+_METHODS = ("DELETE", "GET", "HEAD", "PATCH", "POST", "PUT")
+
+
+def allowed_methods(routes: list[BaseRoute], scope: Scope) -> set[str]:
+    """Every method the routes serve at the scope's path. The router's own 405 names only the methods of
+    the first route whose path matches; a path served by two routes (GET and POST) needs both in ``Allow``.
+    Mounts are left out: they take every method and answer for themselves."""
+    return {
+        method
+        for method in _METHODS
+        for route in routes
+        if not isinstance(route, Mount) and route.matches({**scope, "method": method})[0] is Match.FULL
+    }
+
+
 def install_error_handlers(app: FastAPI, page: ErrorPage | None = None) -> None:
     """Make every error of ``app`` answer with the envelope (unexpected ones once, see
     :class:`ErrorBoundaryMiddleware`); with ``page``, a browser asking for a page gets that error page
@@ -194,8 +211,12 @@ def install_error_handlers(app: FastAPI, page: ErrorPage | None = None) -> None:
     async def _http(request: Request, exc: StarletteHTTPException) -> Response:
         code = _CODES.get(exc.status_code, "error")
         message = exc.detail if isinstance(exc.detail, str) else code.replace("_", " ")
-        # Keeps the exception's headers: the router's 405 names the allowed methods in `Allow`.
-        return error_response(request, exc.status_code, code, message, headers=exc.headers)
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405:
+            served = allowed_methods(request.app.router.routes, request.scope)
+            if served:
+                headers["Allow"] = ", ".join(sorted(served))
+        return error_response(request, exc.status_code, code, message, headers=headers or None)
 
     async def _store(request: Request, exc: Exception) -> Response:
         fault = store_fault(exc)

@@ -63,6 +63,13 @@ class RequestIdMiddleware:
 
 _CREDENTIAL_HEADERS = (b"authorization", b"cookie")
 
+# The one caching a per-user answer may choose instead of ``no-store``: kept by this browser only, and
+# revalidated before every use. Only the sign-in form uses it (docs/security.md, "Caching"): it holds no one's
+# data, only the form and this browser's own sign-in token, and under ``no-store`` Chromium never starts the
+# service worker's fetch of that page while the sign-in post is leaving it, so the worker's install (which
+# keeps the sign-in page for offline reading) waits forever.
+PRIVATE_REVALIDATED = b"private, no-cache"
+
 
 def needs_no_store(
     request_headers: list[tuple[bytes, bytes]], response_headers: list[tuple[bytes, bytes]]
@@ -74,9 +81,15 @@ def needs_no_store(
     return any(name.lower() == b"set-cookie" for name, _ in response_headers)
 
 
+def _private_revalidated(headers: list[tuple[bytes, bytes]]) -> bool:
+    """Whether the route chose :data:`PRIVATE_REVALIDATED` itself."""
+    return any(k.lower() == b"cache-control" and v == PRIVATE_REVALIDATED for k, v in headers)
+
+
 class SecurityHeadersMiddleware:
     """Adds restrictive security headers (CSP, no sniffing, no framing) to every response, and
-    ``Cache-Control: no-store`` to every per-user one (see :func:`needs_no_store`, docs/security.md)."""
+    ``Cache-Control: no-store`` to every per-user one (see :func:`needs_no_store`, docs/security.md) unless
+    its route chose :data:`PRIVATE_REVALIDATED`."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -91,8 +104,8 @@ class SecurityHeadersMiddleware:
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))
-                if needs_no_store(request_headers, headers):
-                    # Replaces any caching a route chose: a per-user answer is never stored.
+                if needs_no_store(request_headers, headers) and not _private_revalidated(headers):
+                    # Replaces any other caching a route chose: a per-user answer is never stored.
                     headers = [(k, v) for k, v in headers if k.lower() != b"cache-control"]
                     headers.append((b"cache-control", b"no-store"))
                 present = {k.lower() for k, _ in headers}

@@ -11,7 +11,6 @@ none. Bearer tokens expire and can be revoked (docs/workshop.md, "Accounts").
 from __future__ import annotations
 
 import hashlib
-import hmac
 import ipaddress
 import math
 import secrets
@@ -21,11 +20,12 @@ from datetime import UTC, datetime, timedelta
 from threading import Lock
 from typing import Any, cast
 
-from itsdangerous import BadSignature, URLSafeTimedSerializer
+from itsdangerous import BadSignature, TimestampSigner, URLSafeTimedSerializer
 from sqlalchemy import Select, Table, bindparam, case, literal, select, text, update
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from shopfloor.settings import Settings
+from shopfloor.web.tokens import token_matches
 from shopfloor.workshop import domain
 from shopfloor.workshop.passwords import verify_password
 from shopfloor.workshop.store import NotFound, Store
@@ -33,6 +33,9 @@ from shopfloor.workshop.store import models as m
 from shopfloor.workshop.store.types import UTCDateTime
 
 SESSION_COOKIE = "tt_session"
+# Before a session exists, the sign-in form's token is also kept in this cookie (docs/security.md, sessions).
+SIGNIN_COOKIE = "tt_signin"
+SIGNIN_FIELD = "signin_token"
 SESSION_MAX_AGE_S = 12 * 3600
 CSRF_HEADER = "x-csrf-token"
 TOKEN_PREFIX = "tt_"
@@ -88,7 +91,30 @@ class SessionSigner:
 
     def __init__(self, secret: str, max_age_s: int = SESSION_MAX_AGE_S) -> None:
         self._serializer = URLSafeTimedSerializer(secret, salt="shopfloor.workshop.session")
+        self._signin = TimestampSigner(secret, salt="shopfloor.workshop.signin")
         self.max_age_s = max_age_s
+
+    def signin_token(self, current: str | None = None) -> str:
+        """The sign-in form's token: ``current`` (the browser's sign-in cookie) while it is still valid, so
+        several open sign-in tabs share one, else a new random value signed with the server's key."""
+        if current is not None and self.signin_token_valid(current):
+            return current
+        return self._signin.sign(secrets.token_urlsafe(18)).decode("ascii")
+
+    def signin_token_valid(self, token: str | None) -> bool:
+        """Whether ``token`` is a sign-in token this server issued within the session lifetime."""
+        if not token or len(token) > 200:
+            return False
+        try:
+            self._signin.unsign(token, max_age=self.max_age_s)
+        except BadSignature:  # a SignatureExpired is a BadSignature too
+            return False
+        return True
+
+    def signin_allowed(self, cookie: str | None, presented: str | None) -> bool:
+        """Whether a sign-in post carries the form's token: a valid token, the same in the form and in the
+        browser's sign-in cookie (a foreign site can read neither, nor set the cookie)."""
+        return self.signin_token_valid(cookie) and token_matches(cookie or "", presented)
 
     def dumps(self, data: SessionData) -> str:
         """The cookie value for ``data``."""
@@ -165,8 +191,16 @@ def end_session(store: Store, session: SessionData) -> None:
 
 
 def csrf_ok(session: SessionData, presented: str | None) -> bool:
-    """Constant-time comparison of the presented CSRF token with the session's."""
-    return bool(presented) and hmac.compare_digest(session.csrf.encode(), (presented or "").encode())
+    """Whether the presented CSRF token is the session's (the shared constant-time comparison)."""
+    return token_matches(session.csrf, presented)
+
+
+def same_origin(origin: str | None, scheme: str, netloc: str) -> bool:
+    """Whether a request's ``Origin`` header is absent or names the request's own scheme and host (a browser
+    sends one with every form post; ``null``, from a sandboxed or privacy-stripped page, is not ours)."""
+    if origin is None:
+        return True
+    return origin.strip().lower() == f"{scheme}://{netloc}".lower()
 
 
 UNKNOWN_EMAIL_BUCKETS = 1024
@@ -281,44 +315,91 @@ class SigninThrottle:
         ]
         return max(waits, default=0)
 
+    def attempt(self, counters: dict[str, tuple[ThrottlePolicy, str | None]]) -> None:
+        """Count one try against every named counter (``name: (policy, workshop id of an account)``), or raise
+        :class:`Throttled` and count nothing while any of them makes the caller wait.
+
+        The check and the count are one write transaction that holds the counters: on SQLite the write lock,
+        on PostgreSQL a transaction-scoped advisory lock per counter (taken in one order). So tries racing on
+        one counter, from threads or from server processes, are counted one after another before any
+        password is hashed, and no more than the free tries reach the password check."""
+        now = self.clock()
+        forget_before = now - self.forget_after
+        named = {_stored_key(name): (name, policy, workshop) for name, (policy, workshop) in counters.items()}
+        with self.store.writing(None) as conn:
+            if self.store.is_sqlite:
+                rows = conn.execute(
+                    select(_FAILURES.c.key, _FAILURES.c.failures, _FAILURES.c.last_failed_at).where(
+                        _FAILURES.c.key.in_(list(named))
+                    )
+                ).all()
+            else:
+                for key in sorted(named):
+                    conn.execute(text("SELECT pg_advisory_xact_lock(hashtextextended(:k, 0))"), {"k": key})
+                rows = conn.execute(
+                    text(
+                        "SELECT key, failures, last_failed_at FROM app_signin_failures(CAST(:keys AS text[]))"
+                    ),
+                    {"keys": list(named)},
+                ).all()
+            wait = max(
+                (
+                    retry_after_s(failures, last, now, named[key][1])
+                    for key, failures, last in rows
+                    if now - last <= self.forget_after
+                ),
+                default=0,
+            )
+            if wait > 0:
+                raise Throttled(wait)
+            for key, (name, _policy, workshop) in named.items():
+                self._count(conn, key, name.partition(":")[0], workshop, now, forget_before)
+        self._prune_now_and_then(now)
+
     def failed(self, name: str, workshop_id: str | None) -> int:
         """Count one failure against counter ``name`` (of ``workshop_id`` for an account); returns its count."""
         now = self.clock()
-        forget_before = now - self.forget_after
-        key, kind = _stored_key(name), name.partition(":")[0]
         with self.store.writing(None) as conn:
-            if self.store.is_sqlite:
-                stale = _FAILURES.c.last_failed_at < literal(forget_before, UTCDateTime())
-                stamp = literal(now, UTCDateTime())
-                statement = (
-                    sqlite_insert(_FAILURES)
-                    .values(
-                        key=key,
-                        kind=kind,
-                        workshop_id=workshop_id,
-                        failures=1,
-                        first_failed_at=now,
-                        last_failed_at=now,
-                    )
-                    .on_conflict_do_update(
-                        index_elements=[_FAILURES.c.key],
-                        set_={
-                            "failures": case((stale, 1), else_=_FAILURES.c.failures + 1),
-                            "first_failed_at": case((stale, stamp), else_=_FAILURES.c.first_failed_at),
-                            "last_failed_at": stamp,
-                            "workshop_id": workshop_id,
-                        },
-                    )
-                    .returning(_FAILURES.c.failures)
-                )
-                failures = conn.execute(statement).scalar_one()
-            else:
-                failures = conn.execute(
-                    text("SELECT failures FROM app_signin_failed(:k, :kind, :w, :now, :before)"),
-                    {"k": key, "kind": kind, "w": workshop_id, "now": now, "before": forget_before},
-                ).scalar_one()
+            failures = self._count(
+                conn, _stored_key(name), name.partition(":")[0], workshop_id, now, now - self.forget_after
+            )
         self._prune_now_and_then(now)
-        return int(failures)
+        return failures
+
+    def _count(
+        self, conn: Any, key: str, kind: str, workshop_id: str | None, now: datetime, forget_before: datetime
+    ) -> int:
+        if self.store.is_sqlite:
+            stale = _FAILURES.c.last_failed_at < literal(forget_before, UTCDateTime())
+            stamp = literal(now, UTCDateTime())
+            statement = (
+                sqlite_insert(_FAILURES)
+                .values(
+                    key=key,
+                    kind=kind,
+                    workshop_id=workshop_id,
+                    failures=1,
+                    first_failed_at=now,
+                    last_failed_at=now,
+                )
+                .on_conflict_do_update(
+                    index_elements=[_FAILURES.c.key],
+                    set_={
+                        "failures": case((stale, 1), else_=_FAILURES.c.failures + 1),
+                        "first_failed_at": case((stale, stamp), else_=_FAILURES.c.first_failed_at),
+                        "last_failed_at": stamp,
+                        "workshop_id": workshop_id,
+                    },
+                )
+                .returning(_FAILURES.c.failures)
+            )
+            return int(conn.execute(statement).scalar_one())
+        return int(
+            conn.execute(
+                text("SELECT failures FROM app_signin_failed(:k, :kind, :w, :now, :before)"),
+                {"k": key, "kind": kind, "w": workshop_id, "now": now, "before": forget_before},
+            ).scalar_one()
+        )
 
     def forget(self, name: str) -> None:
         """Drop counter ``name`` (after its account signed in)."""
@@ -327,6 +408,19 @@ class SigninThrottle:
                 conn.execute(_FAILURES.delete().where(_FAILURES.c.key == _stored_key(name)))
             else:
                 conn.execute(text("SELECT app_signin_forget(:k)"), {"k": _stored_key(name)})
+
+    def refund(self, name: str) -> None:
+        """Give one counted try back to counter ``name`` (a client's, after a successful sign-in): a success
+        is counted before the password check like any try, but only failures should hold a client up."""
+        with self.store.writing(None) as conn:
+            if self.store.is_sqlite:
+                key = _stored_key(name)
+                conn.execute(_FAILURES.delete().where(_FAILURES.c.key == key, _FAILURES.c.failures <= 1))
+                conn.execute(
+                    update(_FAILURES).where(_FAILURES.c.key == key).values(failures=_FAILURES.c.failures - 1)
+                )
+            else:
+                conn.execute(text("SELECT app_signin_refund(:k)"), {"k": _stored_key(name)})
 
     def prune(self) -> int:
         """Remove counters past the forget period (and sessions that ended or expired); returns how many
@@ -395,23 +489,27 @@ def sign_in(
     """The actor for a correct email and password, else None; raises :class:`Throttled` while the email's or
     the client address's counter makes it wait (then no password is checked and nothing is counted).
 
-    A failure counts against the email (an account's own counter, or a shared one for unknown emails) and
-    against the client address; a success forgets the email's counter but not the client's, so a client
+    Every try that reaches the password check is counted first, atomically, against the email (an account's
+    own counter, or a shared one for unknown emails) and against the client address, so tries racing in
+    parallel cannot all pass the check (docs/security.md, throttles). A success then forgets the email's
+    counter and gives its one try back to the client's, so only failures hold a client up and a client
     cannot clear its own count with an account it holds.
     """
     row = _login_row(store, email) if 3 <= len(email) <= 254 else None
     email_name = email_key(email, known=row is not None)
     client_name = client_key(client_host)
-    wait = throttle.wait_s({email_name: throttle.email_policy, client_name: throttle.client_policy})
-    if wait > 0:
-        raise Throttled(wait)
+    throttle.attempt(
+        {
+            email_name: (throttle.email_policy, row[1] if row is not None else None),
+            client_name: (throttle.client_policy, None),
+        }
+    )
     ok = verify_password(row[2] if row else None, password[:1024])
     actor = load_actor(store, row[0], row[1]) if row is not None and ok and row[3] else None
     if actor is None:
-        throttle.failed(email_name, row[1] if row is not None else None)
-        throttle.failed(client_name, None)
         return None
     throttle.forget(email_name)
+    throttle.refund(client_name)
     return actor
 
 

@@ -172,8 +172,13 @@ def login(body: LoginBody, request: Request, response: Response) -> dict[str, An
     """Check email and password; set the signed session cookie and return the CSRF token for forms.
 
     Failures are throttled per email and per client address (docs/security.md, throttles): while a counter
-    makes the caller wait, the answer is 429 ``rate_limited`` with ``Retry-After``.
+    makes the caller wait, the answer is 429 ``rate_limited`` with ``Retry-After``. An ``Origin``, when sent,
+    must be this server's: a foreign one is 403 ``bad_origin`` before any password is checked or counted
+    (a script sends none; a foreign page's JSON post also needs a CORS preflight this server never grants).
     """
+    if not accounts.same_origin(request.headers.get("origin"), request.url.scheme, request.url.netloc):
+        log.info("workshop.auth.login_origin_refused")
+        raise ApiError(403, "bad_origin", "Requests from that origin are not accepted.")
     state = state_of(request)
     host = request.client.host if request.client else None
     try:

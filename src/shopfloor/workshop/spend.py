@@ -17,6 +17,7 @@ from shopfloor.agent.budget import Budget
 from shopfloor.agent.spend import LedgerBudget, SqlLedger, as_json, month_of
 from shopfloor.settings import get_settings
 from shopfloor.web.errors import ApiError
+from shopfloor.web.openapi import error_responses
 from shopfloor.workshop.deps import Admin, StoreDep, state_of
 from shopfloor.workshop.domain import Actor
 from shopfloor.workshop.store import Store
@@ -42,7 +43,7 @@ def run_budget(agent_store: object, actor: Actor) -> Budget | None:
 router = APIRouter()
 
 
-@router.get("/spend")
+@router.get("/spend", responses=error_responses(401, 403))
 def spend(
     actor: Admin,
     store: StoreDep,

@@ -1,7 +1,7 @@
 """The protections of every /shifts route (docs/security.md, "The /shifts routes").
 
 In order: the Host check (only the configured host names, so a DNS-rebinding page gets nothing), no body on
-a GET, and on a POST JSON only, at most ``shifts_max_body_bytes``, a same-site Origin and the page's request
+a GET, and on a POST to a route that takes one (any other is the router's 405 with ``Allow``) JSON only, at most ``shifts_max_body_bytes``, a same-site Origin and the page's request
 token; then the shared per-minute limit. Every 503 carries ``Retry-After``. Every refusal is the one error envelope and happens before the route
 runs, so a refused request changes nothing (it is not counted either). Static files are served from an
 allowlist by the route itself and are not counted. Answers and pages are never cached (``no-store``).
@@ -13,13 +13,15 @@ allowlist: the Host must be one of the allowed origins' hosts, and a POST's Orig
 from __future__ import annotations
 
 import asyncio
+import math
 from urllib.parse import urlsplit
 
+from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from shopfloor.logs import get_logger, request_id_var
 from shopfloor.settings import Settings
-from shopfloor.shifts.pages.limits import Counter, current_window, retry_after
+from shopfloor.shifts.pages.limits import Counter
 from shopfloor.web.dependencies import is_json_media_type
 from shopfloor.web.errors import envelope
 from shopfloor.web.tokens import RequestTokens
@@ -97,8 +99,16 @@ def _header(scope: Scope, name: bytes) -> str | None:
 class ShiftsGuard:
     """Pure-ASGI middleware in front of the Shift Investigator sub-app (see the module docstring)."""
 
-    def __init__(self, app: ASGIApp, settings: Settings, tokens: RequestTokens, counter: Counter) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        settings: Settings,
+        tokens: RequestTokens,
+        counter: Counter,
+        routes: list[BaseRoute] | None = None,
+    ) -> None:
         self.app = app
+        self.routes = routes or []
         self.settings = settings
         self.tokens = tokens
         self.counter = counter
@@ -137,8 +147,8 @@ class ShiftsGuard:
             if chunked or (length is not None and length.strip() not in ("", "0")):
                 return 400, "body_not_allowed", "A GET request carries no body."
             return None
-        if method != "POST":
-            return None  # the router answers 405 with Allow
+        if method != "POST" or not self._serves(scope):
+            return None  # the router answers 405 with Allow: no body could make a POST to a GET route right
         if not is_json_media_type(_header(scope, b"content-type")):
             return 415, "unsupported_media_type", "A POST body must be JSON (Content-Type: application/json)."
         if length is not None and (not length.strip().isdigit() or int(length) > self.max_body):
@@ -152,6 +162,12 @@ class ShiftsGuard:
         if not self.tokens.valid(_header(scope, TOKEN_HEADER.encode())):
             return 403, "bad_token", "The page's request token is missing or expired; reload the page."
         return None
+
+    def _serves(self, scope: Scope) -> bool:
+        """Whether a route serves the request's method at its path (every route, without a route list)."""
+        if not self.routes:
+            return True
+        return any(route.matches(scope)[0] is Match.FULL for route in self.routes)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -171,7 +187,7 @@ class ShiftsGuard:
             client = (scope.get("client") or ("unknown", 0))[0]
             try:
                 # One short write on the event loop: a worker thread would borrow the shared pool.
-                count = self.counter.hit(str(client), current_window())
+                wait = self.counter.allow(str(client), self.settings.shifts_rate_limit_per_minute)
             except Exception:
                 # The count lives outside the process; when it cannot be reached, refuse rather than run
                 # unlimited.
@@ -183,14 +199,14 @@ class ShiftsGuard:
                     headers=RETRY_503,
                 )(scope, receive, send)
                 return
-            if count > self.settings.shifts_rate_limit_per_minute:
+            if wait > 0:
                 limit = self.settings.shifts_rate_limit_per_minute
                 await envelope(
                     429,
                     "rate_limited",
                     f"More than {limit} requests in a minute; try again shortly.",
                     scope.get("state", {}).get("request_id") or request_id_var.get(),
-                    headers={"Retry-After": str(retry_after())},
+                    headers={"Retry-After": str(max(1, math.ceil(wait)))},
                 )(scope, receive, send)
                 return
         receive_body = receive

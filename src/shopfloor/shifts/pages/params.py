@@ -9,7 +9,7 @@ from fastapi import Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from shopfloor.shifts.pages import views
-from shopfloor.shifts.planning.plans import ADDRESS_KEYS, AddressError, Plan, parse_address
+from shopfloor.shifts.planning.plans import ADDRESS_KEYS, AddressError, CalendarError, Plan, parse_address
 from shopfloor.shifts.plant.scope import Scope, ScopeError
 from shopfloor.web.errors import ApiError
 
@@ -54,6 +54,8 @@ def usable_after(after: str | None, scope: Scope) -> str | None:
         return None
     try:
         plan = parse_address(after)
+    except CalendarError as error:
+        raise ApiError(400, "bad_scope", f"{error}.") from None
     except AddressError as error:
         raise ApiError(400, "bad_address", str(error)) from None
     return plan.address() if plan.day == scope.day else None
@@ -75,6 +77,8 @@ def plan_of(request: Request) -> Plan:
     """The plan at the request's address (its query string); 400 ``bad_address`` when it is not one."""
     try:
         return parse_address("/a?" + request.url.query)
+    except CalendarError as error:  # a date past the calendar's ends is a scope outside it (docs/URLS.md)
+        raise ApiError(400, "bad_scope", f"{error}.") from None
     except AddressError as error:
         raise ApiError(400, "bad_address", str(error)) from None
 

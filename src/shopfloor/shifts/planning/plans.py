@@ -12,7 +12,7 @@ from datetime import date
 from urllib.parse import parse_qsl, quote, urlsplit
 
 from shopfloor.shifts.planning.measures import MEASURE_NAMES
-from shopfloor.shifts.plant.calendar import PERIODS, Period, parse_day
+from shopfloor.shifts.plant.calendar import FIRST_DAY, LAST_DAY, PERIODS, Period, in_calendar, parse_day
 from shopfloor.shifts.plant.catalog import (
     CREWS,
     GRADE_TARGETS,
@@ -119,6 +119,18 @@ class AddressError(ValueError):
     """An address that is not in the grammar."""
 
 
+class CalendarError(AddressError):
+    """An address whose date (``day``, ``anchor``, ``other_anchor``) lies outside the plant calendar
+    (``FIRST_DAY`` to ``LAST_DAY``): every window and comparison around it could not be computed."""
+
+
+def _calendar_day(data: dict[str, str], key: str) -> date:
+    day = parse_day(data[key])
+    if not in_calendar(day):
+        raise CalendarError(f"{key} must be between {FIRST_DAY} and {LAST_DAY}")
+    return day
+
+
 # The keys an address may carry: one per field of the plan (docs/URLS.md).
 ADDRESS_KEYS = frozenset(f.name for f in fields(Plan))
 _ALLOWED_KEYS = ADDRESS_KEYS
@@ -167,12 +179,12 @@ def _plan_from(data: dict[str, str]) -> Plan:
     if window == "day":
         if "anchor" in data or "day" not in data:
             raise AddressError("a day address has day= and no anchor=")
-        day = parse_day(data["day"])
+        day = _calendar_day(data, "day")
         anchor = None
     else:
         if "day" in data or "anchor" not in data:
             raise AddressError("a window address has anchor= and no day=")
-        anchor = parse_day(data["anchor"])
+        anchor = _calendar_day(data, "anchor")
         day = anchor
     shift = _int(data.get("shift"), (1, 2, 3), "shift")
     include = data.get("include", "shift" if shift is not None else "day")
@@ -181,7 +193,7 @@ def _plan_from(data: dict[str, str]) -> Plan:
     if data.get("include") == "shift":
         raise AddressError("include=shift is the default and is not written")
     weeks = _int(data.get("weeks"), tuple(range(1, 27)), "weeks")
-    other_anchor = parse_day(data["other_anchor"]) if "other_anchor" in data else None
+    other_anchor = _calendar_day(data, "other_anchor") if "other_anchor" in data else None
     for flag in ("count", "chart"):
         if data.get(flag, "1") != "1":
             raise AddressError(f"{flag} is 1 or absent")

@@ -152,8 +152,12 @@ def ingest_directory(
     hashes = {e["file"]: e["sha256"] for e in (report.manifest or {}).get("days", [])}
     all_names = [p.name for p in directory.iterdir()]
     names = iter_day_files(all_names)
-    for stray in sorted(n for n in all_names if n.endswith(".xml") and n not in names):
-        report.rejected.append((stray, "file name must be YYYY-MM-DD.xml (the production day)"))
+    # Any case of ".xml" is said, never skipped in silence: "2026-09-14.XML" is refused with its reason.
+    for stray in sorted(n for n in all_names if n.lower().endswith(".xml") and n not in names):
+        reason = "file name must be YYYY-MM-DD.xml (the production day)"
+        if not stray.endswith(".xml"):
+            reason = "file name must end in lower-case .xml (YYYY-MM-DD.xml, the production day)"
+        report.rejected.append((stray, reason))
     previous_last = conn.execute("SELECT max(day) FROM days").fetchone()
     last_day = previous_last[0] if previous_last else None
     out_of_order = False

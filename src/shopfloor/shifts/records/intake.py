@@ -59,6 +59,18 @@ KNIFE_NUMBERS = (
     "remaining_after",
 )
 KNIFE_ATTRS = {"level", "stacker", "order_id", *KNIFE_NUMBERS}
+# Counts of sheets and strokes: written as plain integers (``outs="1.0"`` is not one; docs/record-format.md).
+KNIFE_INTEGERS = frozenset(
+    {
+        "outs",
+        "cuts",
+        "order_quantity",
+        "planned_sheets",
+        "produced_sheets",
+        "remaining_before",
+        "remaining_after",
+    }
+)
 REJECT_NUMBERS = ("sheets", "sqft")
 REJECT_ATTRS = {"family", "reason", "knife", *REJECT_NUMBERS}
 STOP_ATTRS = {"id", "kind", "place", "reason", "start", "end", "notes"}
@@ -382,11 +394,11 @@ class Ledger:
     setup_ids_seen: set[str] = field(default_factory=set)
 
 
-def _number(attrs: dict[str, str], key: str, where: str) -> float:
+def _number(attrs: dict[str, str], key: str, where: str, integer: bool = False) -> float:
     if key not in attrs:
         raise SetupExcluded(f"Missing {where}{key}")
     try:
-        value = parse_decimal(attrs[key])
+        value = float(parse_integer(attrs[key])) if integer else parse_decimal(attrs[key])
     except ValueError:
         raise SetupExcluded(f"Invalid {where}{key}") from None
     if not math.isfinite(value) or value < 0:
@@ -412,7 +424,10 @@ def check_setup(el: Element, ledger: Ledger) -> dict[str, Any]:
     knives = []
     for knife_el in knives_el:
         level = knife_el.attrib.get("level", "?")
-        kv: dict[str, Any] = {key: _number(knife_el.attrib, key, f"{level} knife ") for key in KNIFE_NUMBERS}
+        kv: dict[str, Any] = {
+            key: _number(knife_el.attrib, key, f"{level} knife ", key in KNIFE_INTEGERS)
+            for key in KNIFE_NUMBERS
+        }
         for key in ("level", "stacker", "order_id"):
             if not knife_el.attrib.get(key):
                 raise SetupExcluded(f"Missing {level} knife {key}")
@@ -420,7 +435,9 @@ def check_setup(el: Element, ledger: Ledger) -> dict[str, Any]:
         knives.append(kv)
     rejects = []
     for reject_el in rejects_el:
-        rv: dict[str, Any] = {key: _number(reject_el.attrib, key, "reject ") for key in REJECT_NUMBERS}
+        rv: dict[str, Any] = {
+            key: _number(reject_el.attrib, key, "reject ", key == "sheets") for key in REJECT_NUMBERS
+        }
         rv["family"] = reject_el.attrib.get("family")
         rv["reason"] = reject_el.attrib.get("reason")
         rv["knife"] = reject_el.attrib.get("knife")

@@ -12,13 +12,14 @@ from sqlalchemy import Engine, text
 
 _ROLE = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 # The owner-run functions the app role may call: the sign-in look-ups (migrations 0002, 0006) and the sign-in
-# throttle's counters (migration 0006).
+# throttle's counters (migrations 0006, 0008).
 APP_FUNCTIONS = (
     "app_login_lookup(text)",
     "app_token_lookup(text)",
     "app_signin_failures(text[])",
     "app_signin_failed(text, text, text, timestamptz, timestamptz)",
     "app_signin_forget(text)",
+    "app_signin_refund(text)",
     "app_auth_prune(timestamptz, timestamptz)",
 )
 

@@ -7,6 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from shopfloor.web.middleware import PRIVATE_REVALIDATED
 from shopfloor.workshop import accounts
 from shopfloor.workshop.deps import state_of
 from shopfloor.workshop.pages import records
@@ -29,13 +30,45 @@ def _safe_next(value: str | None) -> str:
     return "/workshop/"
 
 
+def _form(
+    request: Request, locale: str, status: int, next: str, error: str | None, email: str
+) -> HTMLResponse:
+    """The sign-in page with its form token, also kept in the sign-in cookie (docs/security.md, sessions)."""
+    signer = state_of(request).signer
+    token = signer.signin_token(request.cookies.get(accounts.SIGNIN_COOKIE))
+    response = HTMLResponse(
+        render(
+            locale,
+            "signin.html",
+            root=root_of(request),
+            next=next,
+            error=error,
+            email=email,
+            signin_token=token,
+        ),
+        status_code=status,
+    )
+    response.set_cookie(
+        accounts.SIGNIN_COOKIE,
+        token,
+        max_age=signer.max_age_s,
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+        path=f"{root_of(request)}/signin",
+    )
+    return response
+
+
 @router.get("/signin", response_class=HTMLResponse)
 def signin_form(request: Request, next: str | None = None) -> HTMLResponse:
     """The sign-in page, in the browser's language."""
     locale = browser_locale(request.headers.get("accept-language"))
-    return HTMLResponse(
-        render(locale, "signin.html", root=root_of(request), next=_safe_next(next), error=None, email="")
-    )
+    response = _form(request, locale, 200, _safe_next(next), None, "")
+    # Not no-store: see PRIVATE_REVALIDATED (the service worker keeps this page while the sign-in post leaves
+    # it). The answers that set the session, or echo a typed email, stay no-store.
+    response.headers["Cache-Control"] = PRIVATE_REVALIDATED.decode()
+    return response
 
 
 @router.post("/signin", response_model=None)
@@ -44,11 +77,24 @@ def signin(
     email: Annotated[str, Form(max_length=254)] = "",
     password: Annotated[str, Form(max_length=1024)] = "",
     next: Annotated[str, Form(max_length=500)] = "/workshop/",
+    signin_token: Annotated[str, Form(max_length=200)] = "",
 ) -> Response:
-    """Check email and password, set the session cookie and go to the dashboard."""
+    """Check the form's token and origin, then email and password; set the session cookie and go to the
+    dashboard.
+
+    A post from another site (a foreign ``Origin``, or without the token this server put in the form and the
+    sign-in cookie) is refused with 403 before any password is checked or counted: otherwise a foreign page
+    could sign the browser into the attacker's account (login CSRF)."""
     state = state_of(request)
     locale = browser_locale(request.headers.get("accept-language"))
     gettext = translations(locale).gettext
+    origin_ok = accounts.same_origin(request.headers.get("origin"), request.url.scheme, request.url.netloc)
+    if not origin_ok or not state.signer.signin_allowed(
+        request.cookies.get(accounts.SIGNIN_COOKIE), signin_token
+    ):
+        log.info("workshop.auth.login_csrf_refused", extra={"origin_ok": origin_ok})
+        error = gettext("The form is out of date; reload the page and try again.")
+        return _form(request, locale, 403, _safe_next(next), error, "")
     host = request.client.host if request.client else None
     try:
         # The one sign-in path, throttled as the API's is (docs/security.md, throttles).
@@ -61,18 +107,13 @@ def signin(
         error = gettext("Too many failed sign-ins; try again in %(seconds)s seconds.") % {
             "seconds": exc.retry_after_s
         }
-        return HTMLResponse(
-            render(locale, "signin.html", root=root_of(request), next=next, error=error, email=email),
-            status_code=429,
-            headers={"Retry-After": str(exc.retry_after_s)},
-        )
+        throttled = _form(request, locale, 429, _safe_next(next), error, email)
+        throttled.headers["Retry-After"] = str(exc.retry_after_s)
+        return throttled
     if actor is None:
         log.info("workshop.auth.login_failed")
         error = gettext("Email or password is wrong.")
-        return HTMLResponse(
-            render(locale, "signin.html", root=root_of(request), next=next, error=error, email=email),
-            status_code=401,
-        )
+        return _form(request, locale, 401, _safe_next(next), error, email)
     response = RedirectResponse(_safe_next(next), status_code=303)
     response.set_cookie(
         accounts.SESSION_COOKIE,
@@ -83,6 +124,7 @@ def signin(
         secure=request.url.scheme == "https",
         path="/",
     )
+    response.delete_cookie(accounts.SIGNIN_COOKIE, path=f"{root_of(request)}/signin")
     return response
 
 
