@@ -366,6 +366,13 @@ def events_of(note: str) -> list[tuple[object, ...]]:
         ("Toca pasar el TQ-2C5P0 a blanqueo", []),
         ("We're gonna wash TQ-7F3K2", []),
         ("Pendiente: lavar el TQ-7F3KA", []),
+        ("Pendientes de lavar:\nTQ-7F3K2\nTQ-7F3KA", []),
+        ("Por blanquear:\n- TQ-2C5P0", []),
+        # every line under a plan is planned, until the next heading
+        (
+            "Mañana:\nTQ-8H6RT a terminado\n\nHoy:\nTQ-2C5P0 pasó a blanqueo",
+            [("advance", None, None, None, "TQ-2C5P0", "Bleaching", False)],
+        ),
         (
             "el TQ-2C5P0 ya está lavado y le toca blanqueo",
             [("advance", None, None, None, "TQ-2C5P0", "Washing", False)],

@@ -135,12 +135,12 @@ def _passed_on_end(sentence: Span, asked: int) -> int:
 
 
 def _is_heading(span: Span) -> bool:
-    """A line that only says what happened, for the items after it ("Pasaron a lavado:", "Entregaron hoy:")."""
+    """A line that only says what happened or is planned, for the items after it ("Pasaron a lavado:",
+    "Entregaron hoy:", "Mañana:")."""
     return (
         span.note[span.end : span.end + 1] == ":"
-        and _has_own_verb(span)
+        and (_has_own_verb(span) or is_future(span))  # "Mañana:" over its lines makes them all a plan
         and not code_hits(span)
-        and person_name(span, []) is None
     )
 
 
@@ -151,7 +151,7 @@ def _joined_sentences(sentences: list[Span]) -> list[Span]:
     and a further batch after a ";" with no verb of its own ("Manuel 2 superfinos de 28; Carmen 3 finos de 16").
     Inside a joined sentence a line break or ";" separates clauses (``split_clauses``)."""
     out: list[Span] = []
-    heading = False
+    heading = planned = False
     for sentence in sentences:
         previous = out[-1] if out else None
         between = sentence.note[previous.end : sentence.start] if previous is not None else ""
@@ -159,6 +159,11 @@ def _joined_sentences(sentences: list[Span]) -> list[Span]:
             joins = False
         elif corrects_the_sentence_before(sentence):
             joins = True
+        elif sentence.note[sentence.end : sentence.end + 1] == ":" and not code_hits(sentence):
+            joins = False  # a new heading ("Hoy:") ends the lines of the one before
+        elif "\n" in between and (planned or (not heading and _is_heading(previous) and is_future(previous))):
+            # "Mañana:" then "TQ-8H6RT a terminado": every line under a plan is planned, verb or not.
+            joins = heading = planned = True
         elif _has_own_verb(sentence) or question_start(sentence) is not None:
             joins = False
         elif "\n" in between and (heading or _is_heading(previous)):
@@ -172,7 +177,7 @@ def _joined_sentences(sentences: list[Span]) -> list[Span]:
         if joins and previous is not None:
             out[-1] = previous.part(previous.start, sentence.end)
         else:
-            heading = False
+            heading = planned = False
             out.append(sentence)
     return out
 

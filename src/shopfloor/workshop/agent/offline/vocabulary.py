@@ -194,8 +194,8 @@ FUTURE_PATTERNS = [
     # What is due, not done: "toca lavar", "le toca blanqueo", "hay que pasarlo", a to-do heading "Pendiente:".
     r"(?:le |les |nos |me )?toca(?:ria)?(?= \w)",
     r"hay que (?!ver\b)\w+(?:ar|er|ir)(?:lo|la|los|las|le)?",  # "hay que ver, …" is an exclamation
-    r"pendientes?(?=\s*:| \w+(?:ar|er|ir)\b)",
-    r"por hacer",
+    r"pendientes?",
+    r"por (?!favor\b)\w+(?:ar|er|ir)",  # "por lavar", "por entregar": still to do
     r"to ?do(?=\s*:)",
     r"gonna|gotta",
     r"(?:need|needs|have|has) to (?:be )?\w+",
