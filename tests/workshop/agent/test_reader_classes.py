@@ -465,6 +465,23 @@ def events_of(note: str) -> list[tuple[object, ...]]:
             "Rosa asked whether TQ-8H6RT is finished, and TQ-2C5P0 moved to bleaching",
             [("advance", None, None, None, "TQ-2C5P0", "Bleaching", False)],
         ),
+        ("Rosa asked whether TQ-8H6RT is finished, and whether TQ-2C5P0 moved to bleaching", []),
+        ("Carmen pregunta si ya lavaron el TQ-8H6RT, y si el TQ-2C5P0 pasó a blanqueo", []),
+        # what is asked for later, and a count said with "y pico", propose nothing sure
+        ("Avísame cuando el TQ-2C5P0 pase a blanqueo", []),
+        ("Let me know when TQ-2C5P0 is bleached", []),
+        (
+            "Rosa Pillco trajo una docena y pico de finos de 18",
+            [("create", "Rosa Pillco", None, 18, None, None, False)],
+        ),
+        # a hedge after moves said in one quote is said of all of them
+        (
+            "Pasó a blanqueo el TQ-2C5P0, y el TQ-9M2XA también, creo",
+            [
+                ("advance", None, None, None, "TQ-2C5P0", "Bleaching", True),
+                ("advance", None, None, None, "TQ-9M2XA", "Bleaching", True),
+            ],
+        ),
         # "sigue igual" is no change: it does not take the flag before it
         (
             "TQ-2C5P0 tiene una mancha, TQ-7F3KA sigue igual",

@@ -114,6 +114,7 @@ def _has_own_verb(span: Span) -> bool:
     )
 
 
+_STILL_ASKED = re.compile(r"(?:whether|if|si|que|cuando|donde|cuantos|cuantas|when|where)\b")
 _NEXT_CLAUSE = re.compile(r",\s*(?:(?:and|y|e|pero|but)\s+)?")
 
 
@@ -129,6 +130,8 @@ def _passed_on_end(sentence: Span, asked: int) -> int:
     for match in _NEXT_CLAUSE.finditer(sentence.folded, passed_on.end(), sentence.end):
         rest = strip_span(sentence.part(match.end(), sentence.end))
         first = split_clauses(rest)[:1]
+        if _STILL_ASKED.match(rest.folded_text):
+            continue  # "…, and whether TQ-1P9KD moved to washing": the same question goes on
         if first and (code_hits(first[0]) or person_name(first[0], [])) and _has_own_verb(first[0]):
             return match.start()
     return sentence.end
@@ -275,9 +278,10 @@ def _doubted(events: list[NoteEvent], doubts: list[int], note: str, start: int) 
     for where in doubts:
         inside = [k for k, (s, e) in enumerate(spans) if s <= where < e]
         if not inside:
-            inside = [
-                min(range(len(spans)), key=lambda k: min(abs(where - spans[k][0]), abs(where - spans[k][1])))
-            ]
+            # The nearest event, and every event said in the same words ("Pasó a blanqueo el TQ-2C5P0, y el
+            # TQ-9M2XA también, creo": both moves share one quote, so the hedge is said of both).
+            distance = [min(abs(where - s), abs(where - e)) for s, e in spans]
+            inside = [k for k, d in enumerate(distance) if d == min(distance)]
         marked.update(inside)
     return [replace(e, unsure=True) if k in marked else e for k, e in enumerate(events)]
 

@@ -198,6 +198,11 @@ FUTURE_PATTERNS = [
     r"por (?!favor\b)\w+(?:ar|er|ir)",  # "por lavar", "por entregar": still to do
     r"to ?do(?=\s*:)",
     r"gonna|gotta",
+    # Told to say when it happens: it has not happened ("avísame cuando pase a blanqueo", "let me know when").
+    r"(?:avisame|avisenme|dime|me avisas|me dices) cuando",
+    r"(?:let me know|tell me) (?:when|once)",
+    # Subjunctives with no past form spelled the same once accents are folded ("pase" could be "pasé").
+    r"cuando (?:\w+ ){0,4}(?:pasen|entreguen|traiga|traigan|terminen|lleguen|laven|esten)",
     r"(?:need|needs|have|has) to (?:be )?\w+",
 ]
 
@@ -695,6 +700,7 @@ APPROX_PATTERNS = [
     r"(?!(?:veinte|treinta|cuarenta|twenty|thirty|forty)\b)NUMBER NUMBER(?= (?:COUNTED))",  # not "thirty two"
     r"\d{1,2} ?- ?\d{1,2}",
     r"NUMBER (?:o|u|or) NUMBER",
+    r"NUMBER (?:y pico|y tantos|y algo|and something|odd|or so|or more|o mas|mas o menos)",
     r"(?:entre|between) NUMBER (?:y|e|and|a) NUMBER",
     r"(?:unos|unas) (?:cuantos|cuantas|pocos|pocas)",
     r"(?:algunos|algunas|varios|varias|a few|a couple or so|several|some)",
