@@ -482,6 +482,15 @@ def events_of(note: str) -> list[tuple[object, ...]]:
                 ("advance", None, None, None, "TQ-9M2XA", "Bleaching", True),
             ],
         ),
+        # a batch that borrows a hedged verb is hedged too
+        (
+            "Creo que Rosa Pillco dejó 2 finos de 18 hileras y Manuel 1 superfino de 26",
+            [
+                ("create", "Rosa Pillco", 2, 18, None, None, True),
+                ("create", "Manuel", 1, 26, None, None, True),
+            ],
+        ),
+        ("Mira si el TQ-2C5P0 ya está blanqueado", []),
         # "sigue igual" is no change: it does not take the flag before it
         (
             "TQ-2C5P0 tiene una mancha, TQ-7F3KA sigue igual",

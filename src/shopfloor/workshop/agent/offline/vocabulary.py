@@ -406,7 +406,7 @@ QUESTION_LEADS = [
     r"(?:is|are|was|were|did|does|do|has|have|had|can|could|should) (?:the |it |tq|\w+ )",
     r"(?:what|which|where|when|why|how many|how much|who)",
     r"(?:do you know|can you tell me|could you check)",
-    r"(?:dime|dinos|digame|diganme|avisame|avisenme|confirmame|fijate|averigua|revisa) si",
+    r"(?:dime|dinos|digame|diganme|avisame|avisenme|confirmame|fijate|averigua|revisa|mira|ve|checa|chequea) si",
     r"(?:tell me|let me know|check|find out) (?:if|whether)",
 ]
 # A short tag that turns the sentence before it into a question ("ya está listo, ¿no?", "right?").
