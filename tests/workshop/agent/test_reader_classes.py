@@ -491,6 +491,16 @@ def events_of(note: str) -> list[tuple[object, ...]]:
             ],
         ),
         ("Mira si el TQ-2C5P0 ya está blanqueado", []),
+        (
+            "Carmen Quizhpi entregó 2 finos de 16 hileras, o eso dijo",
+            [("create", "Carmen Quizhpi", 2, 16, None, None, True)],
+        ),
+        ("Por ahí Manuel trajo 2 superfinos de 26", [("create", "Manuel", 2, 26, None, None, True)]),
+        (
+            "Rosa Guamán trajo 3 estándar de 12 hileras, no sé si 3 o 4",
+            [("create", "Rosa Guamán", 3, 12, None, None, True)],
+        ),
+        ("Casi termina el TQ-8H6RT", []),
         # "sigue igual" is no change: it does not take the flag before it
         (
             "TQ-2C5P0 tiene una mancha, TQ-7F3KA sigue igual",

@@ -221,6 +221,7 @@ NEGATION_PATTERNS = [
     r"without",
     r"\w+n['\u2019]t",
     r"(?:le |les )?faltan?",
+    r"casi|almost|nearly",  # "casi termina el TQ-8H6RT": not yet (a count said with it is an estimate first)
     r"still needs?",
     r"yet to",
 ]
@@ -638,6 +639,8 @@ FLAG_EXTRA: list[tuple[str, str]] = [
 HEDGE_PATTERNS = [
     r"(?:yo )?creo(?: que)?",
     r"al parecer",
+    r"por ahi",  # "por ahí trajo 2": about, maybe
+    r"no (?:se|estoy segur[oa]) si",  # "…, no sé si 3 o 4": the count before it is in doubt
     r"por lo visto",
     r"(?:a)?parentemente",
     r"supuestamente",
@@ -674,6 +677,8 @@ REPORT_PATTERNS = [
     r"(?:dice|dijo|cuenta|conto) (?:el|la|don|dona|dona|senora|senor)? ?\w+(?: \w+)? que",
     r"segun (?:el|la|don|dona)? ?\w+",
     r"dizque",
+    r"(?:o )?eso (?:dijo|dice|dijeron|dicen)",
+    r"(?:or )?so (?:she|he|they) (?:said|says)",
     r"(?:eso )?(?:dijo|dijeron|dice|dicen)(?= (?:el|la|los|las|don|dona|mi|su) )",
     r"says",
     r"said",
