@@ -466,6 +466,7 @@ def events_of(note: str) -> list[tuple[object, ...]]:
             [("advance", None, None, None, "TQ-2C5P0", "Bleaching", False)],
         ),
         ("Rosa asked whether TQ-8H6RT is finished, and whether TQ-2C5P0 moved to bleaching", []),
+        ("Carmen pregunta si, este, la Carmencita trajo 2 finos de 16 hileras", []),
         ("Carmen pregunta si ya lavaron el TQ-8H6RT, y si el TQ-2C5P0 pasó a blanqueo", []),
         # what is asked for later, and a count said with "y pico", propose nothing sure
         ("Avísame cuando el TQ-2C5P0 pase a blanqueo", []),

@@ -43,6 +43,7 @@ from shopfloor.workshop.agent.offline.signals import (
     DELIVERY,
     REPORTED_QUESTION,
     is_instruction,
+    is_noise,
     lead_filler_end,
     question_start,
     reported_at,
@@ -130,8 +131,10 @@ def _passed_on_end(sentence: Span, asked: int) -> int:
     for match in _NEXT_CLAUSE.finditer(sentence.folded, passed_on.end(), sentence.end):
         rest = strip_span(sentence.part(match.end(), sentence.end))
         first = split_clauses(rest)[:1]
-        if _STILL_ASKED.match(rest.folded_text):
-            continue  # "…, and whether TQ-1P9KD moved to washing": the same question goes on
+        if _STILL_ASKED.match(rest.folded_text) or is_noise(sentence.folded[passed_on.end() : match.start()]):
+            # "…, and whether TQ-1P9KD moved to washing": the same question goes on; "pregunta si, este, la
+            # Carmencita trajo…": nothing was asked yet, so what follows is the question.
+            continue
         if first and (code_hits(first[0]) or person_name(first[0], [])) and _has_own_verb(first[0]):
             return match.start()
     return sentence.end
