@@ -382,6 +382,13 @@ def events_of(note: str) -> list[tuple[object, ...]]:
         ("Toca pasar el TQ-2C5P0 a blanqueo", []),
         ("We're gonna wash TQ-7F3K2", []),
         ("Pendiente: lavar el TQ-7F3KA", []),
+        ("Pendientes de lavar:\nTQ-7F3K2\nTQ-7F3KA", []),
+        ("Por blanquear:\n- TQ-2C5P0", []),
+        # every line under a plan is planned, until the next heading
+        (
+            "Mañana:\nTQ-8H6RT a terminado\n\nHoy:\nTQ-2C5P0 pasó a blanqueo",
+            [("advance", None, None, None, "TQ-2C5P0", "Bleaching", False)],
+        ),
         (
             "el TQ-2C5P0 ya está lavado y le toca blanqueo",
             [("advance", None, None, None, "TQ-2C5P0", "Washing", False)],
@@ -474,6 +481,43 @@ def events_of(note: str) -> list[tuple[object, ...]]:
             "Rosa asked whether TQ-8H6RT is finished, and TQ-2C5P0 moved to bleaching",
             [("advance", None, None, None, "TQ-2C5P0", "Bleaching", False)],
         ),
+        ("Rosa asked whether TQ-8H6RT is finished, and whether TQ-2C5P0 moved to bleaching", []),
+        ("Carmen pregunta si, este, la Carmencita trajo 2 finos de 16 hileras", []),
+        ("Carmen pregunta si ya lavaron el TQ-8H6RT, y si el TQ-2C5P0 pasó a blanqueo", []),
+        # what is asked for later, and a count said with "y pico", propose nothing sure
+        ("Avísame cuando el TQ-2C5P0 pase a blanqueo", []),
+        ("Let me know when TQ-2C5P0 is bleached", []),
+        (
+            "Rosa Pillco trajo una docena y pico de finos de 18",
+            [("create", "Rosa Pillco", None, 18, None, None, False)],
+        ),
+        # a hedge after moves said in one quote is said of all of them
+        (
+            "Pasó a blanqueo el TQ-2C5P0, y el TQ-9M2XA también, creo",
+            [
+                ("advance", None, None, None, "TQ-2C5P0", "Bleaching", True),
+                ("advance", None, None, None, "TQ-9M2XA", "Bleaching", True),
+            ],
+        ),
+        # a batch that borrows a hedged verb is hedged too
+        (
+            "Creo que Rosa Pillco dejó 2 finos de 18 hileras y Manuel 1 superfino de 26",
+            [
+                ("create", "Rosa Pillco", 2, 18, None, None, True),
+                ("create", "Manuel", 1, 26, None, None, True),
+            ],
+        ),
+        ("Mira si el TQ-2C5P0 ya está blanqueado", []),
+        (
+            "Carmen Quizhpi entregó 2 finos de 16 hileras, o eso dijo",
+            [("create", "Carmen Quizhpi", 2, 16, None, None, True)],
+        ),
+        ("Por ahí Manuel trajo 2 superfinos de 26", [("create", "Manuel", 2, 26, None, None, True)]),
+        (
+            "Rosa Guamán trajo 3 estándar de 12 hileras, no sé si 3 o 4",
+            [("create", "Rosa Guamán", 3, 12, None, None, True)],
+        ),
+        ("Casi termina el TQ-8H6RT", []),
         # "sigue igual" is no change: it does not take the flag before it
         (
             "TQ-2C5P0 tiene una mancha, TQ-7F3KA sigue igual",

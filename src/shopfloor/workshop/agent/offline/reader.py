@@ -43,6 +43,7 @@ from shopfloor.workshop.agent.offline.signals import (
     DELIVERY,
     REPORTED_QUESTION,
     is_instruction,
+    is_noise,
     lead_filler_end,
     question_start,
     reported_at,
@@ -114,6 +115,7 @@ def _has_own_verb(span: Span) -> bool:
     )
 
 
+_STILL_ASKED = re.compile(r"(?:whether|if|si|que|cuando|donde|cuantos|cuantas|when|where)\b")
 _NEXT_CLAUSE = re.compile(r",\s*(?:(?:and|y|e|pero|but)\s+)?")
 
 
@@ -129,18 +131,22 @@ def _passed_on_end(sentence: Span, asked: int) -> int:
     for match in _NEXT_CLAUSE.finditer(sentence.folded, passed_on.end(), sentence.end):
         rest = strip_span(sentence.part(match.end(), sentence.end))
         first = split_clauses(rest)[:1]
+        if _STILL_ASKED.match(rest.folded_text) or is_noise(sentence.folded[passed_on.end() : match.start()]):
+            # "…, and whether TQ-1P9KD moved to washing": the same question goes on; "pregunta si, este, la
+            # Carmencita trajo…": nothing was asked yet, so what follows is the question.
+            continue
         if first and (code_hits(first[0]) or person_name(first[0], [])) and _has_own_verb(first[0]):
             return match.start()
     return sentence.end
 
 
 def _is_heading(span: Span) -> bool:
-    """A line that only says what happened, for the items after it ("Pasaron a lavado:", "Entregaron hoy:")."""
+    """A line that only says what happened or is planned, for the items after it ("Pasaron a lavado:",
+    "Entregaron hoy:", "Mañana:")."""
     return (
         span.note[span.end : span.end + 1] == ":"
-        and _has_own_verb(span)
+        and (_has_own_verb(span) or is_future(span))  # "Mañana:" over its lines makes them all a plan
         and not code_hits(span)
-        and person_name(span, []) is None
     )
 
 
@@ -151,7 +157,7 @@ def _joined_sentences(sentences: list[Span]) -> list[Span]:
     and a further batch after a ";" with no verb of its own ("Manuel 2 superfinos de 28; Carmen 3 finos de 16").
     Inside a joined sentence a line break or ";" separates clauses (``split_clauses``)."""
     out: list[Span] = []
-    heading = False
+    heading = planned = False
     for sentence in sentences:
         previous = out[-1] if out else None
         between = sentence.note[previous.end : sentence.start] if previous is not None else ""
@@ -159,6 +165,11 @@ def _joined_sentences(sentences: list[Span]) -> list[Span]:
             joins = False
         elif corrects_the_sentence_before(sentence):
             joins = True
+        elif sentence.note[sentence.end : sentence.end + 1] == ":" and not code_hits(sentence):
+            joins = False  # a new heading ("Hoy:") ends the lines of the one before
+        elif "\n" in between and (planned or (not heading and _is_heading(previous) and is_future(previous))):
+            # "Mañana:" then "TQ-8H6RT a terminado": every line under a plan is planned, verb or not.
+            joins = heading = planned = True
         elif _has_own_verb(sentence) or question_start(sentence) is not None:
             joins = False
         elif "\n" in between and (heading or _is_heading(previous)):
@@ -172,7 +183,7 @@ def _joined_sentences(sentences: list[Span]) -> list[Span]:
         if joins and previous is not None:
             out[-1] = previous.part(previous.start, sentence.end)
         else:
-            heading = False
+            heading = planned = False
             out.append(sentence)
     return out
 
@@ -270,10 +281,18 @@ def _doubted(events: list[NoteEvent], doubts: list[int], note: str, start: int) 
     for where in doubts:
         inside = [k for k, (s, e) in enumerate(spans) if s <= where < e]
         if not inside:
-            inside = [
-                min(range(len(spans)), key=lambda k: min(abs(where - spans[k][0]), abs(where - spans[k][1])))
-            ]
+            # The nearest event, and every event said in the same words ("Pasó a blanqueo el TQ-2C5P0, y el
+            # TQ-9M2XA también, creo": both moves share one quote, so the hedge is said of both).
+            distance = [min(abs(where - s), abs(where - e)) for s, e in spans]
+            inside = [k for k, d in enumerate(distance) if d == min(distance)]
         marked.update(inside)
+    for k in range(1, len(events)):
+        # "Creo que Rosa Pillco dejó 2 finos de 18 y Manuel 1 superfino de 26": a batch that takes its verb from
+        # the one before takes its doubt too.
+        said = set(Span.whole(events[k].quote).words())
+        borrowed = events[k].kind == "create" and not said & CREATE_VERBS
+        if borrowed and k - 1 in marked and events[k - 1].kind == "create":
+            marked.add(k)
     return [replace(e, unsure=True) if k in marked else e for k, e in enumerate(events)]
 
 

@@ -194,10 +194,15 @@ FUTURE_PATTERNS = [
     # What is due, not done: "toca lavar", "le toca blanqueo", "hay que pasarlo", a to-do heading "Pendiente:".
     r"(?:le |les |nos |me )?toca(?:ria)?(?= \w)",
     r"hay que (?!ver\b)\w+(?:ar|er|ir)(?:lo|la|los|las|le)?",  # "hay que ver, …" is an exclamation
-    r"pendientes?(?=\s*:| \w+(?:ar|er|ir)\b)",
-    r"por hacer",
+    r"pendientes?",
+    r"por (?!favor\b)\w+(?:ar|er|ir)",  # "por lavar", "por entregar": still to do
     r"to ?do(?=\s*:)",
     r"gonna|gotta",
+    # Told to say when it happens: it has not happened ("avísame cuando pase a blanqueo", "let me know when").
+    r"(?:avisame|avisenme|dime|me avisas|me dices) cuando",
+    r"(?:let me know|tell me) (?:when|once)",
+    # Subjunctives with no past form spelled the same once accents are folded ("pase" could be "pasé").
+    r"cuando (?:\w+ ){0,4}(?:pasen|entreguen|traiga|traigan|terminen|lleguen|laven|esten)",
     r"(?:need|needs|have|has) to (?:be )?\w+",
 ]
 
@@ -216,6 +221,7 @@ NEGATION_PATTERNS = [
     r"without",
     r"\w+n['\u2019]t",
     r"(?:le |les )?faltan?",
+    r"casi|almost|nearly",  # "casi termina el TQ-8H6RT": not yet (a count said with it is an estimate first)
     r"still needs?",
     r"yet to",
 ]
@@ -401,7 +407,7 @@ QUESTION_LEADS = [
     r"(?:is|are|was|were|did|does|do|has|have|had|can|could|should) (?:the |it |tq|\w+ )",
     r"(?:what|which|where|when|why|how many|how much|who)",
     r"(?:do you know|can you tell me|could you check)",
-    r"(?:dime|dinos|digame|diganme|avisame|avisenme|confirmame|fijate|averigua|revisa) si",
+    r"(?:dime|dinos|digame|diganme|avisame|avisenme|confirmame|fijate|averigua|revisa|mira|ve|checa|chequea) si",
     r"(?:tell me|let me know|check|find out) (?:if|whether)",
 ]
 # A short tag that turns the sentence before it into a question ("ya está listo, ¿no?", "right?").
@@ -633,6 +639,8 @@ FLAG_EXTRA: list[tuple[str, str]] = [
 HEDGE_PATTERNS = [
     r"(?:yo )?creo(?: que)?",
     r"al parecer",
+    r"por ahi",  # "por ahí trajo 2": about, maybe
+    r"no (?:se|estoy segur[oa]) si",  # "…, no sé si 3 o 4": the count before it is in doubt
     r"por lo visto",
     r"(?:a)?parentemente",
     r"supuestamente",
@@ -669,6 +677,8 @@ REPORT_PATTERNS = [
     r"(?:dice|dijo|cuenta|conto) (?:el|la|don|dona|dona|senora|senor)? ?\w+(?: \w+)? que",
     r"segun (?:el|la|don|dona)? ?\w+",
     r"dizque",
+    r"(?:o )?eso (?:dijo|dice|dijeron|dicen)",
+    r"(?:or )?so (?:she|he|they) (?:said|says)",
     r"(?:eso )?(?:dijo|dijeron|dice|dicen)(?= (?:el|la|los|las|don|dona|mi|su) )",
     r"says",
     r"said",
@@ -695,6 +705,7 @@ APPROX_PATTERNS = [
     r"(?!(?:veinte|treinta|cuarenta|twenty|thirty|forty)\b)NUMBER NUMBER(?= (?:COUNTED))",  # not "thirty two"
     r"\d{1,2} ?- ?\d{1,2}",
     r"NUMBER (?:o|u|or) NUMBER",
+    r"NUMBER (?:y pico|y tantos|y algo|and something|odd|or so|or more|o mas|mas o menos)",
     r"(?:entre|between) NUMBER (?:y|e|and|a) NUMBER",
     r"(?:unos|unas) (?:cuantos|cuantas|pocos|pocas)",
     r"(?:algunos|algunas|varios|varias|a few|a couple or so|several|some)",
