@@ -1,12 +1,8 @@
 """`shopfloor serve` refuses bad options before it starts a server."""
 
 import os
-import socket
 import subprocess
-import sys
-import time
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import httpx2
 import pytest
@@ -17,6 +13,7 @@ from shopfloor.cli import app as root_app
 from shopfloor.workshop import accounts, domain
 from shopfloor.workshop.sample import WORKSHOP_A, fresh_sample_store
 from shopfloor.workshop.store import models as m
+from tests.web.live import free_port, serve_command, wait_until_up
 
 ANA = domain.Actor("u-ana", WORKSHOP_A, "member", "Ana Morocho")
 AGENT = "/workshop/functions/v1/workshop-agent"
@@ -35,19 +32,13 @@ def test_serve_refuses_a_worker_count_out_of_range_before_starting():
         assert "--workers" in result.output
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.mark.slow
 def test_serve_with_two_workers_shares_the_store_and_the_session_key(tmp_path):
     """Two server processes on one SQLite file: concurrent notes all succeed and are all saved, and both
     processes sign sessions with the one key made in the var directory."""
     store = fresh_sample_store(tmp_path / "workshop.db")
     token = accounts.issue_token(store, ANA)
-    port = _free_port()
+    port = free_port()
     env = {
         **os.environ,
         "SHOPFLOOR_VAR_DIR": str(tmp_path / "var"),
@@ -57,29 +48,12 @@ def test_serve_with_two_workers_shares_the_store_and_the_session_key(tmp_path):
         "SHOPFLOOR_WORKSHOP_RATE_LIMIT_PER_HOUR": "1000",
     }
     env.pop("SHOPFLOOR_SECRET_KEY", None)
-    command = [
-        str(Path(sys.executable).with_name("shopfloor")),
-        "serve",
-        "--port",
-        str(port),
-        "--workers",
-        "2",
-    ]
-    server = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        serve_command(port, "--workers", "2"), env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+    )
     try:
         base = f"http://127.0.0.1:{port}"
-        # Two workers import both apps; on a loaded two-core machine that has taken over a minute (the browser
-        # harness waits 120 s for the same reason). A server that exits fails at once.
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                if httpx2.get(f"{base}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx2.TransportError:
-                pass
-            assert server.poll() is None, f"the server exited with {server.returncode}"
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.2)
+        wait_until_up(server, port)
         headers = {"authorization": f"Bearer {token}"}
         body = {"note": "El TQ-7F3K2 pasó a lavado.", "input_mode": "typed"}
 

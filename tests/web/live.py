@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
+import httpx2
 import uvicorn
 from starlette.types import ASGIApp
 
@@ -18,6 +22,30 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+# How long a `shopfloor serve` process may take to answer: on a loaded two-core machine both apps' imports
+# have taken over a minute (the browser harness, tests/e2e/conftest.py, waits as long).
+SERVER_START_S = 120
+
+
+def serve_command(port: int, *args: str) -> list[str]:
+    """The installed ``shopfloor serve`` command (beside this Python) on ``port``, with ``args`` after it."""
+    return [str(Path(sys.executable).with_name("shopfloor")), "serve", "--port", str(port), *args]
+
+
+def wait_until_up(server: subprocess.Popen[bytes], port: int, within: float = SERVER_START_S) -> None:
+    """Wait until ``server`` answers ``/healthz`` with 200 on ``port``; fail at once if it exits."""
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            if httpx2.get(f"http://127.0.0.1:{port}/healthz", timeout=2).status_code == 200:
+                return
+        except httpx2.TransportError:
+            pass
+        assert server.poll() is None, f"the server exited with {server.returncode}"
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.2)
 
 
 @contextmanager

@@ -6,18 +6,15 @@ import json
 import os
 import socket
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
-import httpx2
 import pytest
 
 from shopfloor.server.http_limits import head_too_large, uvicorn_options
 from shopfloor.settings import Settings
 
-from .live import closed_by_peer, free_port, read_response
+from .live import closed_by_peer, free_port, read_response, serve_command, wait_until_up
 
 HEADER_TIMEOUT_S = 1.0
 KEEP_ALIVE_S = 1
@@ -39,18 +36,11 @@ def port(tmp_path_factory) -> Iterator[int]:
         "SHOPFLOOR_HTTP_MAX_CONCURRENCY": str(MAX_CONCURRENCY),
         "SHOPFLOOR_HTTP_MAX_HEADER_BYTES": str(MAX_HEADER_BYTES),
     }
-    command = [str(Path(sys.executable).with_name("shopfloor")), "serve", "--port", str(chosen)]
-    server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        serve_command(chosen), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx2.get(f"http://127.0.0.1:{chosen}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx2.TransportError:
-                pass
-            assert server.poll() is None and time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.2)
+        wait_until_up(server, chosen)
         yield chosen
     finally:
         server.terminate()

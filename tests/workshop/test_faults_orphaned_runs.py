@@ -8,7 +8,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -31,7 +30,7 @@ from shopfloor.workshop.sample import WORKSHOP_A, WORKSHOP_B
 from shopfloor.workshop.store import Store
 from shopfloor.workshop.store import models as m
 from shopfloor.workshop.store.models import utcnow
-from tests.web.live import free_port
+from tests.web.live import free_port, serve_command, wait_until_up
 
 ANA = domain.Actor("u-ana", WORKSHOP_A, "member", "Ana Morocho")
 AGENT = "/workshop/functions/v1/workshop-agent"
@@ -101,18 +100,11 @@ def held_model() -> Iterator[HeldModel]:
 
 
 def start_server(env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
-    command = [str(Path(sys.executable).with_name("shopfloor")), "serve", "--port", str(port)]
-    server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            if httpx2.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                return server
-        except httpx2.TransportError:
-            pass
-        assert server.poll() is None, "the server exited"
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.2)
+    server = subprocess.Popen(
+        serve_command(port), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    wait_until_up(server, port)
+    return server
 
 
 def runs_of(owner: Store, workshop_id: str = WORKSHOP_A) -> list[m.AgentRun]:

@@ -372,7 +372,7 @@ def _get(port: int, path: str) -> int:
 @pytest.mark.slow
 @pytest.mark.parametrize("backend", ["sqlite", "redis"])
 def test_two_server_processes_share_one_limit(store_path, tmp_path, backend):
-    from tests.web.live import free_port
+    from tests.web.live import free_port, wait_until_up
 
     extra = {}
     if backend == "redis":
@@ -396,15 +396,7 @@ def test_two_server_processes_share_one_limit(store_path, tmp_path, backend):
     servers = [_serve(tmp_path, store_path, port, extra) for port in ports]
     try:
         for port, server in zip(ports, servers, strict=True):
-            deadline = time.monotonic() + 30
-            while True:
-                assert server.poll() is None, server.stderr.read().decode() if server.stderr else ""
-                try:
-                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2):
-                        break
-                except OSError:
-                    assert time.monotonic() < deadline
-                    time.sleep(0.1)
+            wait_until_up(server, port)
         from shopfloor.shifts.pages.limits import current_window
 
         while time.time() % 60 > 45:  # keep the 61 requests inside one minute
@@ -428,13 +420,13 @@ def test_past_the_waiting_limit_is_503_busy_in_the_envelope_with_retry_after(sto
     refused at once with 503 ``busy`` in the envelope and ``Retry-After``; a refused one is answered later."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from tests.web.live import free_port
+    from tests.web.live import free_port, wait_until_up
 
     port = free_port()
     extra = {"SHOPFLOOR_SHIFTS_MAX_CONCURRENCY": "1", "SHOPFLOOR_SHIFTS_MAX_WAITING": "0"}
     server = _serve(tmp_path, store_path, port, extra)
     try:
-        _wait_for(port, server)
+        wait_until_up(server, port)
         paths = [
             f"/shifts/a.json?day=2026-09-{d}&shift={s}&measure=overview"
             for d in (14, 15, 16, 17)
@@ -462,18 +454,6 @@ def test_past_the_waiting_limit_is_503_busy_in_the_envelope_with_retry_after(sto
     finally:
         server.terminate()
         server.wait(timeout=60)
-
-
-def _wait_for(port: int, server: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 30
-    while True:
-        assert server.poll() is None, server.stderr.read().decode() if server.stderr else ""
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2):
-                return
-        except OSError:
-            assert time.monotonic() < deadline
-            time.sleep(0.1)
 
 
 NOT_WHOLE = "downtime by reason for the flux capacitor"  # two words no slot holds
