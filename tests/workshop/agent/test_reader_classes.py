@@ -316,6 +316,22 @@ def test_one_hat_asked_about_is_one_hat_in_the_summary(agent_store):
     )
 
 
+@pytest.mark.parametrize(
+    ("note", "english"),
+    [
+        ("Carmen entregó 1 fino", "How many rows per inch (hileras) does this hat from Carmen Quizhpi have?"),
+        (
+            "Carmen entregó 2 finos",
+            "How many rows per inch (hileras) do these hats from Carmen Quizhpi have?",
+        ),
+    ],
+)
+def test_the_rows_question_asks_about_one_hat_as_one_hat(agent_store, note, english):
+    response = run_agent(agent_store, ANA, {"note": note}, OfflineReader(), "req_rowsq0000000", 100)
+    (card,) = response["proposals"]
+    assert card["payload"]["question"]["text"] == english
+
+
 def test_the_sample_notes_inferred_cards_are_check_and_the_cards_read_word_for_word_stay_high(agent_store):
     """ "ya está listo" names no stage (Finished is inferred from "ready") and "el de Carmen en blanqueo" is a
     hat found by its weaver: neither card is ``high`` (docs/workshop-agent.md, "The three rules", rule 2)."""

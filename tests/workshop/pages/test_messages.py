@@ -147,6 +147,18 @@ READER = [
     ),
     ("The note says TQ-7F3K2 is now at Washing.", "La nota dice que TQ-7F3K2 ahora está en Lavado."),
     (
+        "How many rows per inch (hileras) does this hat from Carmen Quizhpi have?",
+        "¿Cuántas hileras por pulgada tiene este sombrero de Carmen Quizhpi?",
+    ),
+    (
+        "How many rows per inch (hileras) does this hat from Carmen Quizhpi have? The note says 45, outside 6 to 40.",
+        "¿Cuántas hileras por pulgada tiene este sombrero de Carmen Quizhpi? La nota dice 45, fuera de 6 a 40.",
+    ),
+    (
+        "How many rows per inch (hileras) do these hats from Carmen Quizhpi have?",
+        "¿Cuántas hileras por pulgada tienen estos sombreros de Carmen Quizhpi?",
+    ),
+    (
         "Which hat did you mean by the hat of Rosa?",
         "¿Qué sombrero quiso decir con el sombrero de Rosa?",
     ),

@@ -344,6 +344,24 @@ READER: tuple[tuple[str, Text], ...] = (
         "How many rows per inch (hileras) do these hats from %(name)s have?",
         N_("How many rows per inch (hileras) do these hats from %(name)s have?"),
     ),
+    (
+        "How many rows per inch (hileras) does this hat from %(name)s have? The note says grado %(grado)s, "
+        "which is not a row count.",
+        N_(
+            "How many rows per inch (hileras) does this hat from %(name)s have? The note says grado %(grado)s, "
+            "which is not a row count."
+        ),
+    ),
+    (
+        "How many rows per inch (hileras) does this hat from %(name)s have? The note says %(n)s, outside 6 to 40.",
+        N_(
+            "How many rows per inch (hileras) does this hat from %(name)s have? The note says %(n)s, outside 6 to 40."
+        ),
+    ),
+    (
+        "How many rows per inch (hileras) does this hat from %(name)s have?",
+        N_("How many rows per inch (hileras) does this hat from %(name)s have?"),
+    ),
     ("How many hats did %(name)s deliver?", N_("How many hats did %(name)s deliver?")),
     (
         "The note says %(n)s hats from %(name)s; one card holds at most %(max)s. How many go on this card?",

@@ -370,7 +370,10 @@ def _missing_fact(
             said = f" The note says {event.rows}, outside {domain.MIN_ROWS} to {domain.MAX_ROWS}."
         return "q_rows", _ask(
             "create_hat",
-            f"How many rows per inch (hileras) do these hats from {weaver['name']} have?{said}",
+            # One hat is asked about as one hat (pages/messages.py translates each form).
+            f"How many rows per inch (hileras) does this hat from {weaver['name']} have?{said}"
+            if event.quantity == 1
+            else f"How many rows per inch (hileras) do these hats from {weaver['name']} have?{said}",
             choices,
             draft,
             event,
