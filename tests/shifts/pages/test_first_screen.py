@@ -7,10 +7,7 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
-from fastapi.testclient import TestClient
 
-from shopfloor.server.app import create_app
-from shopfloor.settings import Settings
 from shopfloor.shifts.pages.i18n import Words
 from shopfloor.shifts.pages.views import day_notice, nearest_day
 from shopfloor.shifts.plant.scope import Scope
@@ -24,10 +21,8 @@ DAYS = {"first": HELD[0], "last": HELD[-1], "count": len(HELD), "weekdays_only":
 
 
 @pytest.fixture(scope="module")
-def client(store_path, tmp_path_factory):
-    app = create_app(Settings(shifts_db=store_path, var_dir=tmp_path_factory.mktemp("var")))
-    with TestClient(app, raise_server_exceptions=False, base_url=BASE) as c:
-        yield c
+def client(page_client):
+    return page_client
 
 
 def test_the_nearest_production_day_is_the_earlier_of_two_as_near():

@@ -13,10 +13,7 @@ from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
-from fastapi.testclient import TestClient
 
-from shopfloor.server.app import create_app
-from shopfloor.settings import Settings
 from shopfloor.shifts.pages.i18n import COOKIE, LOCALE_DIR, Words, page_locale
 from shopfloor.shifts.pages.views import (
     MEASURE_LABELS,
@@ -96,10 +93,8 @@ def spanish_text(page: str) -> tuple[str, str]:
 
 
 @pytest.fixture(scope="module")
-def client(store_path, tmp_path_factory):
-    app = create_app(Settings(shifts_db=store_path, var_dir=tmp_path_factory.mktemp("var")))
-    with TestClient(app, raise_server_exceptions=False, base_url=BASE) as c:
-        yield c
+def client(page_client):
+    return page_client
 
 
 def test_the_switch_wins_then_the_browser_then_english():
