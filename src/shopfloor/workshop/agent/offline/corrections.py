@@ -19,6 +19,7 @@ from shopfloor.workshop.agent.offline.results import (
 )
 from shopfloor.workshop.agent.offline.text import (
     Span,
+    fold,
 )
 from shopfloor.workshop.agent.offline.vocabulary import (
     APPROX_PATTERNS,
@@ -299,5 +300,85 @@ def blank_hedges(sentence: Span, chars: list[str], parts: list[Part]) -> list[in
 def blank_estimates(sentence: Span, chars: list[str], parts: list[Part]) -> bool:
     """A number said as an estimate or a range ("como tres o cuatro", "entre 4 y 6", "around six", "a few")
     is blanked out, so the event has no number there and the reader asks for it instead of picking one; the
-    words are accounted as unread. True when the sentence has one."""
-    return bool(_blank_matches(_APPROX, sentence, chars, parts, "unread"))
+    words are accounted as unread. True when the sentence has one.
+
+    A range said in a clause of its own doubts a number said before it ("trajo 3 estándar de 12 hileras, no
+    sé si 3 o 4"): the number it names again, or else every number of the clause before, is blanked out too,
+    so the card asks for it (docs/workshop-agent.md, "The three rules", rule 3)."""
+    found = False
+    for match in _APPROX.finditer(sentence.folded, sentence.start, sentence.end):
+        found = True
+        if _alone(chars, sentence, match.start(), match.end()):
+            hedged = _hedged(chars, sentence, match.start())
+            _doubt_number_before(sentence, chars, parts, match.start(), _values_said(sentence, match), hedged)
+        _blank(chars, match.start(), match.end())
+        parts.append(Part("unread", sentence.source[match.start() : match.end()], match.start(), match.end()))
+    return found
+
+
+_CLAUSE_EDGE = re.compile(r"[,;:]|\b(?:y|e|and|pero|but)\b")
+
+
+def _alone(chars: list[str], sentence: Span, start: int, end: int) -> bool:
+    """Whether the words from ``start`` to ``end`` are a clause of their own once hedges are blanked out
+    ("…, no sé si 3 o 4": only "3 o 4" is left of it), after some other clause of the sentence."""
+    before = fold("".join(chars[sentence.start : start]))
+    after = fold("".join(chars[end : sentence.end]))
+    edge = [m.end() for m in _CLAUSE_EDGE.finditer(before)]
+    if not edge or before[edge[-1] :].strip(" ,"):
+        return False
+    following = _CLAUSE_EDGE.search(after)
+    return not (after[: following.start()] if following else after).strip(" ,.")
+
+
+def _hedged(chars: list[str], sentence: Span, start: int) -> bool:
+    """Whether a hedge was blanked out right before ``start`` in its clause ("no sé si 3 o 4")."""
+    before = fold("".join(chars[sentence.start : start]))
+    edge = [m.end() for m in _CLAUSE_EDGE.finditer(before)]
+    opening = sentence.start + (edge[-1] if edge else 0)
+    return bool(sentence.source[opening:start].strip(" ,"))
+
+
+def _values_said(sentence: Span, match: re.Match[str]) -> set[int]:
+    """The numbers a range or estimate names ("3 o 4": 3 and 4)."""
+    tokens = sentence.part(match.start(), match.end()).tokens()
+    values = set()
+    for i in range(len(tokens)):
+        number = number_at(tokens, i)
+        if number is not None:
+            values.add(number[0])
+    return values
+
+
+def _doubt_number_before(
+    sentence: Span, chars: list[str], parts: list[Part], at: int, values: set[int], hedged: bool
+) -> None:
+    """Blank out the number a range said after it doubts: the last one before ``at`` that the range names
+    again, or, when it names none of them and is said with a hedge ("no sé si 5 o 6"), every number of the
+    clause right before it (none is picked)."""
+    tokens = sentence.part(sentence.start, at).tokens()
+    said: list[tuple[int, int, int]] = []  # value, start, end of the numbers still read
+    i = 0
+    while i < len(tokens):
+        number = number_at(tokens, i)
+        if number is None:
+            i += 1
+            continue
+        start, end = tokens[i].start, tokens[i + number[1] - 1].end
+        if "".join(chars[start:end]).strip():
+            said.append((number[0], start, end))
+        i += number[1]
+    if not said:
+        return
+    same = [n for n in said if n[0] in values]
+    if same:
+        doubted = same[-1:]
+    elif not hedged:
+        return  # "superfinos de 26, como 5": the estimate counts what the clause before left uncounted
+    else:
+        edges = [m.end() for m in _CLAUSE_EDGE.finditer(sentence.folded, sentence.start, said[-1][1])]
+        opening = edges[-1] if edges else sentence.start
+        doubted = [n for n in said if n[1] >= opening]
+    for _, start, end in doubted:
+        _blank(chars, start, end)
+        parts.append(Part("unread", sentence.source[start:end], start, end))

@@ -664,7 +664,7 @@ HEDGE_PATTERNS = [
     r"perhaps",
     r"probably",
     r"i (?:think|guess|believe|suppose)",
-    r"(?:i'm |i am |im )?not (?:too |very |really )?sure",
+    r"(?:i'm |i am |im )?not (?:too |very |really )?sure(?: (?:if|whether))?",  # "…, not sure if 4 or 5"
     r"apparently",
     r"it seems(?: that| like)?",
     r"seems like",
