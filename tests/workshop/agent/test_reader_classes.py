@@ -583,3 +583,51 @@ def test_a_range_after_a_count_is_a_question_without_the_number(agent_store):
     assert (card["status"], card["confidence"]) == ("question", "check")
     assert card["payload"]["quantity"] is None
     assert card["payload"]["rows_per_inch"] == 12
+
+
+@pytest.mark.parametrize(
+    ("note", "read"),
+    [
+        # "…; Rosa Guamán también": the delivery before is hers too, an inference (never high)
+        (
+            "Rosa Pillco entregó 2 finos de 18 hileras; Rosa Guamán también",
+            [
+                ("create", "Rosa Pillco", 2, 18, None, None, False),
+                ("create", "Rosa Guamán", 2, 18, None, None, True),
+            ],
+        ),
+        (
+            "Rosa Pillco delivered 2 fine hats of 18 rows, and Carmen Quizhpi too",
+            [
+                ("create", "Rosa Pillco", 2, 18, None, None, False),
+                ("create", "Carmen Quizhpi", 2, 18, None, None, True),
+            ],
+        ),
+        (
+            "Rosa Pillco entregó 2 finos de 18 hileras, lo mismo Carmen Quizhpi",
+            [
+                ("create", "Rosa Pillco", 2, 18, None, None, False),
+                ("create", "Carmen Quizhpi", 2, 18, None, None, True),
+            ],
+        ),
+        # denied or planned for the other person: nothing for her
+        (
+            "Rosa Pillco entregó 2 finos de 18 hileras; Rosa Guamán también mañana",
+            [("create", "Rosa Pillco", 2, 18, None, None, False)],
+        ),
+    ],
+)
+def test_a_person_said_also_gets_the_delivery_before(note, read):
+    assert events_of(note) == read
+    for event in read_note(note).events:
+        assert event.quote in note
+
+
+def test_the_also_delivery_is_a_check_card_for_her(agent_store):
+    note = "Rosa Pillco entregó 2 finos de 18 hileras; Rosa Guamán también"
+    response = run_agent(agent_store, ANA, {"note": note}, OfflineReader(), "req_also00000000", 100)
+    cards = {
+        c["payload"]["weaver_id"]: (c["status"], c["confidence"], c["payload"]["quantity"])
+        for c in response["proposals"]
+    }
+    assert cards == {"w1": ("pending", "high", 2), "w2": ("pending", "check", 2)}

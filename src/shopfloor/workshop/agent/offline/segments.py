@@ -6,10 +6,12 @@ Each segment is then read into events (``events``).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from shopfloor.workshop.agent.offline.codes import find_codes
 from shopfloor.workshop.agent.offline.events import is_future, read_segment, reference_of
 from shopfloor.workshop.agent.offline.names import (
+    name_at,
     person_name,
     weaver_hat_ref,
 )
@@ -39,6 +41,7 @@ from shopfloor.workshop.agent.offline.vocabulary import (
     ROW_WORDS,
     STOP_WORDS,
 )
+from shopfloor.workshop.domain import QUOTE_MAX
 
 
 def _has_subject(span: Span) -> bool:
@@ -162,7 +165,14 @@ def read_sentence(
                 inherited[clause] = gapped
     segments = _join_bare_hats(segments)
     segments, partners = _join_bare_people(segments)
-    for segment in segments:
+    read_from: dict[Span, list[NoteEvent]] = {}
+    for index, segment in enumerate(segments):
+        name = _same_for(segment)
+        before = segments[index - 1] if index else None
+        if name is not None and before is not None and read_from.get(before):
+            _read_same_for(segment, before, name, read_from[before], events, parts)
+            continue
+        first = len(events)
         read_segment(
             segment,
             has_hat_tag,
@@ -173,6 +183,48 @@ def read_sentence(
             partners.get(segment, ()),
             inherited_hats.get(segment),
         )
+        read_from[segment] = [e for e in events[first:] if e.kind == "create" and not e.weavers]
+
+
+# "…; Rosa Guamán también", "…, and Carmen too", "lo mismo Carmen": the delivery before is this person's too.
+_SAME_FOR = re.compile(
+    r"^(?:y |e |and )?(?:(?:lo mismo|igual|tambien|same (?:for|with)|so did) .+|.+ (?:tambien|too|as well|igual|lo mismo))$"
+)
+
+
+def _same_for(span: Span) -> str | None:
+    """The person a clause says the event before is also about ("Rosa Guamán también"): a name and an
+    "also" word, nothing else of an event (no number, stage, hat or problem); None otherwise."""
+    if not _SAME_FOR.match(" ".join(span.folded_text.split())):
+        return None
+    if is_negated(span) or is_future(span) or find_codes(span) or weaver_hat_ref(span):
+        return None
+    numbers = read_numbers(span)
+    if numbers.quantity is not None or numbers.rows is not None or stage_mentions(span, False):
+        return None
+    if set(span.words()) & CREATE_VERBS or flag_kind_of(span) is not None:
+        return None
+    return person_name(span, [])
+
+
+def _read_same_for(
+    span: Span,
+    before: Span,
+    name: str,
+    delivered: list[NoteEvent],
+    events: list[NoteEvent],
+    parts: list[Part],
+) -> None:
+    """The batches the segment before delivered, as this person's too: an inference (the note does not say
+    the count again), so never ``high`` (docs/workshop-agent.md, "The three rules", rule 2)."""
+    said = span.source[before.start : span.end]
+    quote = said if len(said) <= QUOTE_MAX else span.said
+    named = name_at(span, name)
+    where = (("weaver", named[0], named[1]),) if named is not None else ()
+    for event in delivered:
+        kept = tuple(s for s in event.sources if s[0] != "weaver")
+        events.append(replace(event, weaver_name=name, quote=quote, unsure=True, sources=where + kept))
+    parts.append(Part("read", span.said, span.start, span.end, "create"))
 
 
 def _has_content(span: Span) -> bool:
