@@ -588,6 +588,49 @@ def test_a_range_after_a_count_is_a_question_without_the_number(agent_store):
 @pytest.mark.parametrize(
     ("note", "read"),
     [
+        # a count of hats, exact or about, as the subject of a problem raises the flag and asks which hat
+        (
+            "Carmen Quizhpi trajo 4 finos de 16 hileras, unos 2 tienen manchas",
+            [
+                ("create", "Carmen Quizhpi", 4, 16, None, None, False),
+                ("flag", None, None, None, "Carmen Quizhpi", None, True),
+            ],
+        ),
+        (
+            "Rosa Pillco delivered 5 fine hats of 18 rows, about two have stains",
+            [
+                ("create", "Rosa Pillco", 5, 18, None, None, False),
+                ("flag", None, None, None, "Rosa Pillco", None, True),
+            ],
+        ),
+        (
+            "El TQ-7F3K2 y el TQ-7F3KA pasaron a lavado, unos dos tienen manchas en el ala",
+            [
+                ("advance", None, None, None, "TQ-7F3K2", "Washing", False),
+                ("advance", None, None, None, "TQ-7F3KA", "Washing", False),
+                ("flag", None, None, None, ("TQ-7F3K2", "TQ-7F3KA"), None, True),
+            ],
+        ),
+    ],
+)
+def test_an_approximate_count_of_flagged_hats_still_raises_the_flag(note, read):
+    assert events_of(note) == read
+
+
+def test_a_flag_on_some_of_a_weavers_hats_is_a_question_with_her_hats(agent_store):
+    note = "Carmen Quizhpi trajo 4 finos de 16 hileras, unos 2 tienen manchas"
+    response = run_agent(agent_store, ANA, {"note": note}, OfflineReader(), "req_somef0000000", 100)
+    flags = [c for c in response["proposals"] if c["type"] == "flag_issue"]
+    (flag,) = flags
+    assert (flag["status"], flag["confidence"]) == ("question", "check")
+    assert "unos 2 tienen manchas" in flag["payload"]["message"]
+    choices = {c["hat_code"] for c in flag["payload"]["question"]["choices"]}
+    assert choices == {"TQ-1P9KD", "TQ-4K9D1", "TQ-9M2XA"}  # Carmen Quizhpi's open hats
+
+
+@pytest.mark.parametrize(
+    ("note", "read"),
+    [
         # "…; Rosa Guamán también": the delivery before is hers too, an inference (never high)
         (
             "Rosa Pillco entregó 2 finos de 18 hileras; Rosa Guamán también",

@@ -304,9 +304,13 @@ def blank_estimates(sentence: Span, chars: list[str], parts: list[Part]) -> bool
 
     A range said in a clause of its own doubts a number said before it ("trajo 3 estándar de 12 hileras, no
     sé si 3 o 4"): the number it names again, or else every number of the clause before, is blanked out too,
-    so the card asks for it (docs/workshop-agent.md, "The three rules", rule 3)."""
+    so the card asks for it (docs/workshop-agent.md, "The three rules", rule 3). A count of hats said as the
+    subject of a problem ("unos 2 tienen manchas") is no estimate of a delivery: it stays, and the flag asks
+    which hats (``events.reference_of``)."""
     found = False
     for match in _APPROX.finditer(sentence.folded, sentence.start, sentence.end):
+        if _SUBJECT_COUNT.match(sentence.folded, match.end()):
+            continue
         found = True
         if _alone(chars, sentence, match.start(), match.end()):
             hedged = _hedged(chars, sentence, match.start())
@@ -316,6 +320,11 @@ def blank_estimates(sentence: Span, chars: list[str], parts: list[Part]) -> bool
     return found
 
 
+# After a count, a verb of what the hats have or are ("unos 2 tienen manchas", "about two have stains").
+_SUBJECT_COUNT = re.compile(
+    r"\s+(?:de (?:ellos|ellas|esos|esas|estos|estas) |of (?:them|those) )?"
+    r"(?:tienen|tiene|estan|salieron|vinieron|llegaron|have|has|are|were|came)\b"
+)
 _CLAUSE_EDGE = re.compile(r"[,;:]|\b(?:y|e|and|pero|but)\b")
 
 

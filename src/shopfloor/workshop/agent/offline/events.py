@@ -122,6 +122,10 @@ def reference_of(span: Span) -> tuple[str, int, int] | None:
         for found in pattern.finditer(span.folded, span.start, span.end):
             if span.source[found.start() : found.start() + 2].lower() == "él":
                 continue  # "los entregó él mismo": "he himself", not "the same one"
+            if kind == "some_of":
+                if flag_kind_of(span) is None:
+                    continue  # "2 están en lavado" after a delivery is not read as a reference
+                kind = "one_of"  # which of them is asked, never picked
             return kind, found.start(), found.end()
     return None
 

@@ -722,6 +722,16 @@ REFERENCE_PATTERNS: list[tuple[str, str]] = [
         r"|(?<![a-z] )one(?= (?:is|was|has|already|moved|went|got)\b)",  # never "the last one moved"
     ),
     (
+        # A count of hats as the subject of what they have or are ("unos 2 tienen manchas", "2 de ellos están
+        # rotos", "about two have stains"): some of the hats named before, asked about like "uno de ellos";
+        # read only in a clause that reports a problem (``events.reference_of``).
+        "some_of",
+        r"(?<![a-z] )(?:(?:unos|unas|como|about|around|some|like) )?"
+        r"(?:\d{1,2}|dos|tres|cuatro|cinco|seis|two|three|four|five|six)"
+        r"(?= (?:de (?:ellos|ellas|esos|esas|estos|estas) |of (?:them|those) )?"
+        r"(?:tienen|estan|salieron|vinieron|llegaron|have|are|were|came)\b)",
+    ),
+    (
         "both",
         r"(?:a )?(?:los|las) dos(?!\s+(?:fin|super|est|stand|somb|cuerp|piez|de\b)\w*)|ambos|ambas|both(?: of them)?|the two of them|(?:todos|todas) (?:ellos|ellas)",
     ),
