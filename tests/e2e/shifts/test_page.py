@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from shopfloor.shifts.pages.views import EXAMPLES
+from shopfloor.shifts.planning.router import MAX_QUESTION_CHARS
 from tests.e2e.conftest import Server, free_port, python_command, serve
 from tests.e2e.shifts.conftest import build_store, shifts_env
 
@@ -233,7 +234,8 @@ def test_webmcp_registers_the_visible_investigate_action(new_page, shifts_server
     open_page(page, shifts_server)
     page.wait_for_function("() => document.documentElement.dataset.webmcp === 'registered'")
     schema = page.evaluate("() => window.__tools.investigate.inputSchema")
-    assert schema["properties"]["question"]["maxLength"] == 2000 and schema["required"] == ["question"]
+    assert schema["properties"]["question"]["maxLength"] == MAX_QUESTION_CHARS == 500
+    assert schema["required"] == ["question"]
     page.select_option("#period", "month")
     result = page.evaluate(
         "async () => await window.__tools.investigate.execute({question: 'Why was second shift slow?'})"

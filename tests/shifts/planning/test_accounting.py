@@ -57,3 +57,12 @@ def test_a_bridge_outside_the_speed_bridge_is_not_understood():
 
     assert words_of("how much time we lose on the bridge yesterday").not_understood == ("bridge",)
     assert words_of("show the speed bridge").not_understood == ()
+
+
+def test_who_ran_a_machine_asks_for_a_name_the_records_do_not_hold():
+    assert account("who was running the upper knife when it jammed on 2nd shift").not_in_records == (
+        "who was running",
+    )
+    assert account("who ran the corrugator on 3rd").not_in_records == ("who ran",)
+    # "Who" asking which shift or crew is no person's name.
+    assert account("which crew had the most downtime").not_in_records == ()

@@ -278,18 +278,24 @@ def _named_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | Non
     envs = [e for e in evidence if e["tool"] in SHARE_TOOLS]
     if not named or plan.measure not in ("downtime", "pareto") or not envs:
         return None
+    # The rows by place kept only the named reason's stops: the headline names both ("Knife jam at Upper
+    # knife"), so the filter the tool applied is said.
+    filtered = (
+        plan.reason and named != plan.reason and envs[0].get("filters", {}).get("reason") == plan.reason
+    )
+    label = f"{plan.reason} at {named}" if filtered else named
     for env in envs:
         for i, row in enumerate(env["rows"]):
             if str(row.get("key")) == named:
                 return said(
                     "headline",
-                    f"{named}: ",
+                    f"{label}: ",
                     Figure(row["minutes"], "min"),
                     f" over {count_of(row['stops'], 'stop')} ",
                     Citation(env["query"], i),
                     ".",
                 )
-    return said("headline", f"{named}: no stop recorded here (0 stops) ", Citation(envs[0]["query"]), ".")
+    return said("headline", f"{label}: no stop recorded here (0 stops) ", Citation(envs[0]["query"]), ".")
 
 
 def _lead(

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from shopfloor.shifts.pages import views
 from shopfloor.shifts.planning.plans import ADDRESS_KEYS, AddressError, CalendarError, Plan, parse_address
+from shopfloor.shifts.planning.router import MAX_QUESTION_CHARS
 from shopfloor.shifts.plant.scope import Scope, ScopeError
 from shopfloor.web.errors import ApiError
 
@@ -88,7 +89,9 @@ class AskBody(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    question: str = Field(min_length=1, max_length=2000)
+    # The one question limit, the router's (docs/errors.md, question_too_long): advertised in the schema and
+    # checked by ask_body, so a longer question is answered with its own error code, not a validation error.
+    question: str = Field(min_length=1, json_schema_extra={"maxLength": MAX_QUESTION_CHARS})
     day: str
     shift: int | str | None = None
     include: str | None = None

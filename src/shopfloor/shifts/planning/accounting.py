@@ -108,6 +108,8 @@ NOT_IN_RECORDS: tuple[tuple[str, str], ...] = (
     (r"\b(weather|rain|raining|snow)\b", "weather"),
     (r"\bcustomers?\b|\bclients?\b", "customers"),
     (r"\bnames?\b", "names"),
+    # Who ran a machine is a person: the records hold a supervisor slot and a crew letter, never a name.
+    (r"\bwho (was |were |is )?(running|operating|ran|operated|working|manning|on)\b", "names"),
     (r"\bstarch\b", "starch"),
     # Print defects and moisture readings: the records hold dry-end reject families, not these.
     (r"\binks?\b|\bsmear(s|ed|ing)?\b|\bprint(ing)?\b", "printing"),
@@ -359,7 +361,12 @@ def figures_not_led(question: str | None, plan: Plan, headline: str) -> list[str
     for _key, name, said in asked_figures(question) if question else []:
         # A named reason or place leading the headline states its own stops ("Upper knife: 4.6 min over 1
         # stop"): that is the count asked of it.
-        own = name == "the count asked" and named and headline.startswith(f"{named}:")
+        # A reason filtered on the rows by place leads as "Knife jam at Upper knife: …".
+        own = (
+            name == "the count asked"
+            and named
+            and (headline.startswith(f"{named}:") or headline.startswith(f"{plan.reason} at {plan.place}:"))
+        )
         if not (re.search(said, headline) or (own and re.search(rf"\b[\d,]+ {_COUNTED}", headline))):
             missing.append(f"{name} (this answer's headline states its measure's own figure)")
     return missing

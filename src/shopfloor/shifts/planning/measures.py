@@ -117,13 +117,22 @@ def _grades(measure: str) -> Callable[[PlanView], Step]:
 
 
 def _pareto(plan: PlanView, group: str | None = None) -> Step:
-    args = {
+    group_by = group or plan.by or "reason"
+    args: dict[str, Any] = {
         "window": _w(plan),
-        "group_by": group or plan.by or "reason",
+        "group_by": group_by,
         "measure": "count" if plan.count and group is None else "minutes",
         "shift": plan.shift,
     }
+    if group is None:
+        args.update(reason_filter(plan, group_by))
     return "get_downtime_pareto", args
+
+
+def reason_filter(plan: PlanView, group_by: str) -> dict[str, str]:
+    """A named reason on rows by place or kind is a filter ("how many times did the upper knife jam"); only
+    a filter set is written ("any" is the tool's default), so a plain call is unchanged."""
+    return {"reason": plan.reason} if plan.reason and group_by != "reason" else {}
 
 
 def _variance(plan: PlanView) -> Step:
@@ -250,7 +259,8 @@ def _overview_window(plan: PlanView) -> list[Step]:
 def _downtime(plan: PlanView) -> Step:
     # A share of one kind is that kind's row among every kind, never the kind alone (100 % of itself).
     kind = None if plan.ask == "share" else plan.kind
-    return "get_downtime_breakdown", {"kind": kind, "group_by": plan.by or "reason"}
+    group = plan.by or "reason"
+    return "get_downtime_breakdown", {"kind": kind, "group_by": group, **reason_filter(plan, group)}
 
 
 def _rankings(plan: PlanView) -> list[Step]:

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from shopfloor.shifts.plant.catalog import SHIFT_MINUTES
 from shopfloor.shifts.plant.metrics import FIGURE_DIGITS, ratio
 from shopfloor.shifts.tools.context import RunContext, Sql
+from shopfloor.shifts.tools.period import ANY, Reason, filters_of, reason_filter
 from shopfloor.shifts.tools.rows import (
     DayCall,
     day_tool,
@@ -47,6 +48,7 @@ class DowntimeArgs(ShiftArgs):
         description="Only this kind of downtime (external stops are always listed); null for all."
     )
     group_by: Literal["reason", "place", "kind"] = Field(description="Grouping of the rows.")
+    reason: Reason = Field(default=ANY, description="Only stops of this reason (by place or kind), or any.")
 
 
 class RankingArgs(ShiftArgs):
@@ -73,11 +75,12 @@ def get_shift_kpis(call: DayCall, args: ShiftArgs) -> Body:
 def get_downtime_breakdown(call: DayCall, args: DowntimeArgs) -> Body:
     """Stops and minutes by reason, place or kind; external and planned maintenance sort last."""
     ctx, sql, shift, p = call.ctx, call.sql, call.shift, call.params
-    rows = downtime_rows(ctx, sql, p, args.group_by, args.kind)
+    rows = downtime_rows(ctx, sql, p, args.group_by, args.kind, reason=reason_filter(args.reason))
     for row in rows:
         row["pct_of_scheduled"] = ratio(row["minutes"], SHIFT_MINUTES, 100, digits=FIGURE_DIGITS)
     flags = _band_flags(ctx, sql, shift, call.cover)
-    return rows, dict(group_by=args.group_by, kind=args.kind, flags=flags, **downtime_totals(rows))
+    extra = dict(group_by=args.group_by, kind=args.kind, flags=flags, **downtime_totals(rows))
+    return rows, {**extra, **filters_of(args.reason)}
 
 
 def _band_flags(ctx: RunContext, sql: Sql, shift: int, cover: dict[str, Any]) -> list[dict[str, Any]]:

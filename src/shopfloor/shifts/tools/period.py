@@ -61,14 +61,17 @@ class CompareArgs(BaseModel):
     shift: Literal[1, 2, 3] | None = Field(description="One shift, or null for all three.")
 
 
-class ParetoArgs(PeriodArgs):
-    """Downtime pareto of a window."""
-
-    group_by: Literal["reason", "place", "kind"] = Field(description="Grouping of the rows.")
-    measure: Literal["minutes", "count"] = Field(description="Order by minutes or by stop count.")
-
-
 ANY = "any"
+
+
+def reason_filter(reason: str) -> str | None:
+    """The stop reason a downtime tool keeps (``any``: every reason)."""
+    return None if reason == ANY else reason
+
+
+def filters_of(reason: str) -> dict[str, Any]:
+    """The envelope's ``filters`` when a reason filter is set, so the answer can say it was applied."""
+    return {"filters": {"reason": reason}} if reason != ANY else {}
 
 
 def _one_of(allowed: tuple[str, ...], name: str) -> Any:
@@ -90,6 +93,16 @@ def _enum(allowed: tuple[str, ...]) -> Any:
 Reason = Annotated[str, _one_of(STOP_REASONS, "reason"), _enum(STOP_REASONS)]
 _PLACES = STOP_PLACES + tuple(PLACE_FAMILIES)  # a family ("Splicers") is every place of it
 Place = Annotated[str, _one_of(_PLACES, "place"), _enum(_PLACES)]
+
+
+class ParetoArgs(PeriodArgs):
+    """Downtime pareto of a window."""
+
+    group_by: Literal["reason", "place", "kind"] = Field(description="Grouping of the rows.")
+    measure: Literal["minutes", "count"] = Field(description="Order by minutes or by stop count.")
+    reason: Reason = Field(default=ANY, description="Only stops of this reason (by place or kind), or any.")
+
+
 Grade = Annotated[str, _one_of(tuple(GRADE_TARGETS), "grade"), _enum(tuple(GRADE_TARGETS))]
 Width = Literal[
     "any", "98", "95", "92", "87"
@@ -237,15 +250,22 @@ def get_downtime_pareto(ctx: RunContext, args: ParetoArgs) -> dict[str, Any]:
     current, previous = args_window(args.window)
     sql = Sql()
     cover = window_coverage(sql, ctx, current, shift)
+    only = reason_filter(args.reason)
     rows = downtime_rows(
-        ctx, sql, params(current.start, current.end, shift), args.group_by, None, days=cover.held_days
+        ctx,
+        sql,
+        params(current.start, current.end, shift),
+        args.group_by,
+        None,
+        days=cover.held_days,
+        reason=only,
     )
     prev_sql = Sql()
     prev_cover = window_coverage(prev_sql, ctx, previous, shift)
     before = {
         (r["key"], r["class"]): r
         for r in downtime_rows(
-            ctx, prev_sql, params(previous.start, previous.end, shift), args.group_by, None
+            ctx, prev_sql, params(previous.start, previous.end, shift), args.group_by, None, reason=only
         )
     }
     sort_key = "stops" if args.measure == "count" else "minutes"
@@ -278,6 +298,7 @@ def get_downtime_pareto(ctx: RunContext, args: ParetoArgs) -> dict[str, Any]:
         group_by=args.group_by,
         measure=args.measure,
         **downtime_totals(out),
+        **filters_of(args.reason),
         previous_coverage=prev_cover.as_dict(),
         ranked=cover.complete,
         note=None if cover.complete else "The window is partial: rows are listed, rankings withheld.",

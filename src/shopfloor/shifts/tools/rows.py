@@ -70,10 +70,11 @@ def downtime_rows(
     kind: str | None,
     *,
     days: int | None = None,
+    reason: str | None = None,
 ) -> list[dict[str, Any]]:
     """Downtime grouped by an allowlisted column; unplanned first by minutes, then external, then PM.
     ``days`` is the production days held that a window's dollars scale from to a year (default: the
-    window's calendar days)."""
+    window's calendar days); ``reason`` keeps only the stops of that reason (the knife jams by place)."""
     column = GROUP_COLUMNS[group_by]  # never a caller's string: the argument model allowed only these keys
     rows = sql.rows(
         ctx,
@@ -84,12 +85,13 @@ def downtime_rows(
                              ELSE 'controllable' END AS class
               FROM stops
               WHERE day BETWEEN $start AND $end AND ($shift IS NULL OR shift = $shift)
-                AND ($kind IS NULL OR kind = $kind OR kind = 'External'))
+                AND ($kind IS NULL OR kind = $kind OR kind = 'External')
+                AND ($reason IS NULL OR reason = $reason))
         GROUP BY {column}, class
         ORDER BY CASE class WHEN 'controllable' THEN 0 WHEN 'external' THEN 1 ELSE 2 END,
                  minutes DESC, key
         """,
-        {**p, "kind": kind},
+        {**p, "kind": kind, "reason": reason},
     )
     sql.source_rows += sum(int(r["stops"]) for r in rows)
     if days is None:

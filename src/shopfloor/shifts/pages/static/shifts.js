@@ -3,7 +3,11 @@
 // "The page").
 (function () {
   "use strict";
-  var MAX_QUESTION = 2000;
+  // The question limit is the page's: the question box's maxlength, rendered from the router's one constant.
+  function maxQuestion() {
+    var box = document.getElementById("question");
+    return box && box.maxLength > 0 ? box.maxLength : 0;
+  }
 
   function defineJson() {
     if (!window.htmx) { return; }
@@ -54,7 +58,8 @@
     var mc = navigator.modelContext;
     if (!mc || typeof mc.registerTool !== "function") { return; }
     var form = document.getElementById("ask");
-    if (!form) { return; }
+    var MAX_QUESTION = maxQuestion();
+    if (!form || !MAX_QUESTION) { return; }
     mc.registerTool({
       name: "investigate",
       description: "Ask the Shift Investigator one question about the production day and shift selected on the page (offline planner, day period). Returns the answer's headline and address.",
