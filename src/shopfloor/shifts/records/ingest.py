@@ -150,49 +150,11 @@ def ingest_directory(
         report.rejected.append(("manifest.json", str(exc)))
         return report
     hashes = {e["file"]: e["sha256"] for e in (report.manifest or {}).get("days", [])}
-    all_names = [p.name for p in directory.iterdir()]
-    names = iter_day_files(all_names)
-    # Any case of ".xml" is said, never skipped in silence: "2026-09-14.XML" is refused with its reason.
-    for stray in sorted(n for n in all_names if n.lower().endswith(".xml") and n not in names):
-        reason = "file name must be YYYY-MM-DD.xml (the production day)"
-        if not stray.endswith(".xml"):
-            reason = "file name must end in lower-case .xml (YYYY-MM-DD.xml, the production day)"
-        report.rejected.append((stray, reason))
+    names = _day_names(directory, report)
     previous_last = conn.execute("SELECT max(day) FROM days").fetchone()
     last_day = previous_last[0] if previous_last else None
     out_of_order = False
     pending: list[IntakeResult] = []
-
-    def loaded(r: IntakeResult) -> None:
-        report.loaded.append(r.day)
-        report.excluded += len(r.excluded)
-
-    def flush() -> None:
-        try:
-            store.replace_days(conn, [r.rows for r in pending])
-        except duckdb.Error:
-            # One day per transaction: a day the store refuses is named alone. When it refuses every day, the
-            # store itself is at fault (full, gone), and that is raised.
-            refused: list[tuple[IntakeResult, duckdb.Error]] = []
-            written: list[IntakeResult] = []
-            for r in pending:
-                try:
-                    store.replace_day(conn, r.rows)
-                except duckdb.Error as error:
-                    refused.append((r, error))
-                else:
-                    written.append(r)
-            if not written:
-                raise
-            for r in written:
-                loaded(r)
-            for r, problem in refused:
-                report.rejected.append((f"{r.day.isoformat()}.xml", f"could not be written: {problem}"))
-        else:
-            for r in pending:
-                loaded(r)
-        pending.clear()
-
     for i, name in enumerate(names):
         try:
             result = check_file(directory / name, hashes.get(name))
@@ -204,22 +166,73 @@ def ingest_directory(
                 out_of_order = True
             last_day = result.day if last_day is None else max(last_day, result.day)
             if len(pending) >= BATCH_DAYS:
-                flush()
+                _write_batch(conn, pending, report)
         if progress:
             progress(i + 1, len(names))
-    flush()
+    _write_batch(conn, pending, report)
     if out_of_order:
         store.sort_tables(conn)
     if report.manifest:
-        m = report.manifest
-        store.set_meta(
-            conn,
-            {
-                "schema_version": store.SCHEMA_VERSION,
-                "generator": str(m.get("generator", "")),
-                "seed": str(m.get("seed", "")),
-                "as_of": str(m.get("as_of", "")),
-                "planted_scenarios": str(m.get("planted_scenarios", 0)),
-            },
-        )
+        _record_manifest(conn, report.manifest)
     return report
+
+
+def _day_names(directory: Path, report: IngestReport) -> list[str]:
+    """The day files of ``directory`` in date order; any other name ending in any case of ".xml" is added to
+    the report's rejections with its reason, never skipped in silence ("2026-09-14.XML")."""
+    all_names = [p.name for p in directory.iterdir()]
+    names = iter_day_files(all_names)
+    for stray in sorted(n for n in all_names if n.lower().endswith(".xml") and n not in names):
+        reason = "file name must be YYYY-MM-DD.xml (the production day)"
+        if not stray.endswith(".xml"):
+            reason = "file name must end in lower-case .xml (YYYY-MM-DD.xml, the production day)"
+        report.rejected.append((stray, reason))
+    return names
+
+
+def _loaded(report: IngestReport, result: IntakeResult) -> None:
+    report.loaded.append(result.day)
+    report.excluded += len(result.excluded)
+
+
+def _write_batch(conn: duckdb.DuckDBPyConnection, pending: list[IntakeResult], report: IngestReport) -> None:
+    """Write the checked days in ``pending`` in one transaction and empty it. If the store refuses the group,
+    write it again one day per transaction so a day the store refuses is named alone; when it refuses every
+    day, the store itself is at fault (full, gone), and that is raised."""
+    try:
+        store.replace_days(conn, [r.rows for r in pending])
+    except duckdb.Error:
+        refused: list[tuple[IntakeResult, duckdb.Error]] = []
+        written: list[IntakeResult] = []
+        for r in pending:
+            try:
+                store.replace_day(conn, r.rows)
+            except duckdb.Error as error:
+                refused.append((r, error))
+            else:
+                written.append(r)
+        if not written:
+            raise
+        for r in written:
+            _loaded(report, r)
+        for r, problem in refused:
+            report.rejected.append((f"{r.day.isoformat()}.xml", f"could not be written: {problem}"))
+    else:
+        for r in pending:
+            _loaded(report, r)
+    pending.clear()
+
+
+def _record_manifest(conn: duckdb.DuckDBPyConnection, m: dict[str, Any]) -> None:
+    """The manifest's generator, seed, date and planted scenarios, with the schema version, in the store's
+    meta table."""
+    store.set_meta(
+        conn,
+        {
+            "schema_version": store.SCHEMA_VERSION,
+            "generator": str(m.get("generator", "")),
+            "seed": str(m.get("seed", "")),
+            "as_of": str(m.get("as_of", "")),
+            "planted_scenarios": str(m.get("planted_scenarios", 0)),
+        },
+    )

@@ -50,6 +50,37 @@ def get_opportunities(ctx: RunContext, args: OpportunityArgs) -> dict[str, Any]:
     cover = window_coverage(sql, ctx, current, shift)
     p = params(current.start, current.end, shift)
     days = cover.held_days  # a year is scaled from the days held, never the days expected
+    speed, waste, stops, rejects = _lever_sums(ctx, sql, p)
+    levers = _levers(speed, waste, stops, rejects)
+    for lever in levers:
+        lever["usd_per_year"] = per_year(lever["usd"], days)
+    rows = _order(levers, args.lens, waste["trim"], days)
+    controllable = [r for r in rows if r["class"] == "controllable"]
+    total = round(sum(r["usd_per_year"] or 0 for r in controllable), 2)
+    return envelope(
+        ctx,
+        "get_opportunities",
+        sql,
+        rows,
+        window=current,
+        previous=previous,
+        cover=cover,
+        shift=shift,
+        lens=args.lens,
+        levers_usd_per_year=total,
+        ranked=cover.complete,
+        rates=RATES.as_dict(),
+        rates_line=RATES.line(),
+        cost_note=COST_NOTE,
+        contribution_status="margin not set" if RATES.margin_usd_per_msf is None else "margin set",
+    )
+
+
+def _lever_sums(
+    ctx: RunContext, sql: Sql, p: dict[str, Any]
+) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
+    """The window's sums behind the levers, in query order: the run speed lost under each grade's
+    trailing-year speed, trim and shear, downtime by kind and reason, and rejects by family."""
     speed = sql.rows(
         ctx,
         """
@@ -97,6 +128,14 @@ def get_opportunities(ctx: RunContext, args: OpportunityArgs) -> dict[str, Any]:
         p,
     )
     sql.source_rows += int(waste["setups"] or 0) + sum(int(r["records"]) for r in stops + rejects)
+    return speed, waste, stops, rejects
+
+
+def _levers(
+    speed: dict[str, Any], waste: dict[str, Any], stops: list[dict[str, Any]], rejects: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """One lever per sum, priced in dollars and classed; speed, trim and shear first, then each downtime
+    reason and each dry-end family."""
     levers: list[dict[str, Any]] = [
         _lever(
             "run speed under its grade's trailing-year speed",
@@ -156,28 +195,7 @@ def get_opportunities(ctx: RunContext, args: OpportunityArgs) -> dict[str, Any]:
                 "reject records",
             )
         )
-    for lever in levers:
-        lever["usd_per_year"] = per_year(lever["usd"], days)
-    rows = _order(levers, args.lens, waste["trim"], days)
-    controllable = [r for r in rows if r["class"] == "controllable"]
-    total = round(sum(r["usd_per_year"] or 0 for r in controllable), 2)
-    return envelope(
-        ctx,
-        "get_opportunities",
-        sql,
-        rows,
-        window=current,
-        previous=previous,
-        cover=cover,
-        shift=shift,
-        lens=args.lens,
-        levers_usd_per_year=total,
-        ranked=cover.complete,
-        rates=RATES.as_dict(),
-        rates_line=RATES.line(),
-        cost_note=COST_NOTE,
-        contribution_status="margin not set" if RATES.margin_usd_per_msf is None else "margin set",
-    )
+    return levers
 
 
 def _lever(
@@ -278,6 +296,32 @@ def get_downtime_review(ctx: RunContext, args: PeriodArgs) -> dict[str, Any]:
         row["pct_of_scheduled"] = ratio(row["minutes"], scheduled, 100, digits=FIGURE_DIGITS)
         row["min_per_stop"] = ratio(row["minutes"], row["stops"], digits=FIGURE_DIGITS)
         row["class"] = kind_class(row["kind"])
+    flags = _band_flags(ctx, sql, p)
+    maint = sum(r["minutes"] for r in rows if r["kind"] == "Maintenance")
+    oper = sum(r["minutes"] for r in rows if r["kind"] == "Operator")
+    return envelope(
+        ctx,
+        "get_downtime_review",
+        sql,
+        rows,
+        window=current,
+        previous=previous,
+        cover=cover,
+        shift=shift,
+        scheduled_min=scheduled,
+        maintenance_pct=ratio(maint, scheduled, 100, digits=FIGURE_DIGITS),
+        operator_pct=ratio(oper, scheduled, 100, digits=FIGURE_DIGITS),
+        maintenance_band=MAINT_BAND,
+        operator_band=OPERATOR_BAND,
+        flags=flags,
+        ranked=cover.complete,
+        note="External downtime and planned maintenance are carried apart and never in a band.",
+    )
+
+
+def _band_flags(ctx: RunContext, sql: Sql, p: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each shift whose maintenance or operator downtime is over its band, with its supervisor slot, its
+    leading reason and on how many days of the trailing year that reason recurred on that shift."""
     per_shift = sql.rows(
         ctx,
         """
@@ -314,26 +358,7 @@ def get_downtime_review(ctx: RunContext, args: PeriodArgs) -> dict[str, Any]:
                     "recurrence_days_trailing_year": row["recurrence_days"],
                 }
             )
-    maint = sum(r["minutes"] for r in rows if r["kind"] == "Maintenance")
-    oper = sum(r["minutes"] for r in rows if r["kind"] == "Operator")
-    return envelope(
-        ctx,
-        "get_downtime_review",
-        sql,
-        rows,
-        window=current,
-        previous=previous,
-        cover=cover,
-        shift=shift,
-        scheduled_min=scheduled,
-        maintenance_pct=ratio(maint, scheduled, 100, digits=FIGURE_DIGITS),
-        operator_pct=ratio(oper, scheduled, 100, digits=FIGURE_DIGITS),
-        maintenance_band=MAINT_BAND,
-        operator_band=OPERATOR_BAND,
-        flags=flags,
-        ranked=cover.complete,
-        note="External downtime and planned maintenance are carried apart and never in a band.",
-    )
+    return flags
 
 
 def get_speed_opportunity(ctx: RunContext, args: SpeedOpportunityArgs) -> dict[str, Any]:
@@ -426,6 +451,43 @@ def _speed_buckets(
     """Lineal feet lost to each bucket against the reference speed of the grades' trailing-year baselines
     up to ``base`` (they add up exactly to reference × scheduled minutes − feet)."""
     p = {**params(start, end, shift), "base": base}
+    sched, grades, stops = _bucket_sums(ctx, sql, p)
+    known = [g for g in grades if g["baseline_fpm"]]
+    hist_total = sum(g["hist_min"] or 0 for g in known)
+    reference = sum(g["baseline_fpm"] * g["hist_min"] for g in known) / hist_total if hist_total else None
+    feet = sum(g["feet"] or 0 for g in grades)
+    elapsed = sum(g["elapsed_min"] or 0 for g in grades)
+    out: dict[str, Any] = {"scheduled_min": sched, "feet": feet, "reference_fpm": reference, "details": {}}
+    if reference is None or not sched:
+        out["buckets"] = None
+        return out
+    by_kind: dict[str, float] = {}
+    for stop in stops:
+        by_kind[stop["kind"]] = by_kind.get(stop["kind"], 0.0) + stop["minutes"]
+    under, mix, grade_details = _grade_gaps(grades, reference)
+    out["buckets"] = {
+        "stops": reference * (by_kind.get("Maintenance", 0.0) + by_kind.get("Operator", 0.0)),
+        "planned maintenance": reference * by_kind.get("PM", 0.0),
+        "external stops": reference * by_kind.get("External", 0.0),
+        "setups": reference * (sched - elapsed),
+        "running under baseline": under,
+        "grade mix": mix,
+    }
+    out["details"] = {
+        "stops": _feet_by_reason(stops, reference, ("Maintenance", "Operator")),
+        "planned maintenance": _feet_by_reason(stops, reference, ("PM",)),
+        "external stops": _feet_by_reason(stops, reference, ("External",)),
+        "running under baseline": grade_details,
+        "grade mix": grade_details,
+    }
+    return out
+
+
+def _bucket_sums(
+    ctx: RunContext, sql: Sql, p: dict[str, Any]
+) -> tuple[Any, list[dict[str, Any]], list[dict[str, Any]]]:
+    """The window's scheduled minutes, each grade's feet and minutes beside its trailing-year baseline up
+    to ``$base``, and the allocated stop minutes by kind and reason, in query order."""
     sched = sql.rows(
         ctx,
         "SELECT coalesce(sum(scheduled_min), 0) AS t FROM shifts "
@@ -458,18 +520,12 @@ def _speed_buckets(
         """,
         p,
     )
-    known = [g for g in grades if g["baseline_fpm"]]
-    hist_total = sum(g["hist_min"] or 0 for g in known)
-    reference = sum(g["baseline_fpm"] * g["hist_min"] for g in known) / hist_total if hist_total else None
-    feet = sum(g["feet"] or 0 for g in grades)
-    elapsed = sum(g["elapsed_min"] or 0 for g in grades)
-    out: dict[str, Any] = {"scheduled_min": sched, "feet": feet, "reference_fpm": reference, "details": {}}
-    if reference is None or not sched:
-        out["buckets"] = None
-        return out
-    by_kind: dict[str, float] = {}
-    for stop in stops:
-        by_kind[stop["kind"]] = by_kind.get(stop["kind"], 0.0) + stop["minutes"]
+    return sched, grades, stops
+
+
+def _grade_gaps(grades: list[dict[str, Any]], reference: float) -> tuple[float, float, list[dict[str, Any]]]:
+    """The feet each running grade lost under its own baseline and the feet its baseline differs from the
+    reference (the grade mix), summed and per grade."""
     under = mix = 0.0
     grade_details = []
     for g in grades:
@@ -483,30 +539,18 @@ def _speed_buckets(
         grade_details.append(
             {"grade": g["grade"], "under_baseline_ft": round(g_under, 1), "mix_ft": round(g_mix, 1)}
         )
-    out["buckets"] = {
-        "stops": reference * (by_kind.get("Maintenance", 0.0) + by_kind.get("Operator", 0.0)),
-        "planned maintenance": reference * by_kind.get("PM", 0.0),
-        "external stops": reference * by_kind.get("External", 0.0),
-        "setups": reference * (sched - elapsed),
-        "running under baseline": under,
-        "grade mix": mix,
-    }
+    return under, mix, grade_details
 
-    def by_reason(kinds: tuple[str, ...]) -> list[dict[str, Any]]:
-        return [
-            {"reason": s["reason"], "kind": s["kind"], "ft": round(reference * s["minutes"], 1)}
-            for s in stops
-            if s["kind"] in kinds
-        ]
 
-    out["details"] = {
-        "stops": by_reason(("Maintenance", "Operator")),
-        "planned maintenance": by_reason(("PM",)),
-        "external stops": by_reason(("External",)),
-        "running under baseline": grade_details,
-        "grade mix": grade_details,
-    }
-    return out
+def _feet_by_reason(
+    stops: list[dict[str, Any]], reference: float, kinds: tuple[str, ...]
+) -> list[dict[str, Any]]:
+    """The feet lost to each stop reason of ``kinds`` at the reference speed."""
+    return [
+        {"reason": s["reason"], "kind": s["kind"], "ft": round(reference * s["minutes"], 1)}
+        for s in stops
+        if s["kind"] in kinds
+    ]
 
 
 def get_speed_variance(ctx: RunContext, args: VarianceArgs) -> dict[str, Any]:
