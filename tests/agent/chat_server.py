@@ -1,7 +1,11 @@
 """A stand-in for the local servers people run, speaking Chat Completions over real HTTP on 127.0.0.1.
 
-It plays a tiny scripted model: the first request gets a turn that looks up ``Rosa`` and ``Ana`` with the
-``lookup`` tool; a request that carries tool results gets the final text. A :class:`Behaviour` changes one
+It plays a scripted model: a script is a list of turns, each a :class:`Calls` (tool calls) or a :class:`Say`
+(the final text), and a request gets the turn after the assistant messages it already carries. The default
+script looks up ``Rosa`` and ``Ana`` with the ``lookup`` tool, then says the final text; the end-to-end tests
+script the workshop sample note and a shift question the same way. A text may hold ``{run}``, filled with
+the run's result-id tag read from the request (a model learns ids like ``r1-3fa9c0`` from the results it
+was sent). A :class:`Behaviour` changes one
 thing the way one server family does it (the shape of a tool call, the finish reason, what it refuses), so
 each test plays one behaviour through the real ``openai`` SDK and the real adapter. The server checks what a
 strict server checks (every ``tool`` message answers a call id the assistant message carried, no empty or
@@ -12,6 +16,7 @@ calls it answered.
 from __future__ import annotations
 
 import json
+import re
 import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -21,12 +26,32 @@ FINAL_TEXT = "I understood: Rosa and Ana were looked up."
 
 
 @dataclass(frozen=True)
+class Calls:
+    """A turn of tool calls: ``(name, arguments)`` pairs, in order."""
+
+    calls: tuple[tuple[str, dict[str, Any]], ...]
+
+
+@dataclass(frozen=True)
+class Say:
+    """The final turn: this text (``{run}`` is the run's result-id tag)."""
+
+    text: str
+
+
+Script = tuple[Calls | Say, ...]
+LOOKUP_SCRIPT: Script = (Calls((("lookup", {"name": "Rosa"}), ("lookup", {"name": "Ana"}))), Say(FINAL_TEXT))
+_RUN_TAG = re.compile(r"\br\d+-([0-9a-f]{6})\b")
+
+
+@dataclass(frozen=True)
 class Behaviour:
     """One server quirk. Defaults are the documented wire format."""
 
     name: str
     call_type: str | None = "function"  # None: the tool call carries no ``type``
-    ids: tuple[Any, Any] | None = ("call_r1", "call_a2")  # None: no ``id`` key at all
+    # Call ids, by call index (cycled); a string may name ``{turn}`` and ``{index}``. None: no ``id`` key.
+    ids: tuple[Any, ...] | None = ("call_t{turn}c{index}",)
     tool_finish: str | None = "tool_calls"
     end_finish: str | None = "stop"
     arguments_as_object: bool = False
@@ -80,28 +105,36 @@ def _refusal(body: dict[str, Any], behaviour: Behaviour) -> str | None:
     return None
 
 
-def _answer(body: dict[str, Any], behaviour: Behaviour, number: int) -> dict[str, Any]:
-    has_results = any(m.get("role") == "tool" for m in body.get("messages", []))
+def _call_id(behaviour: Behaviour, turn: int, index: int) -> Any:
+    assert behaviour.ids is not None
+    value = behaviour.ids[index % len(behaviour.ids)]
+    return value.format(turn=turn, index=index) if isinstance(value, str) else value
+
+
+def _answer(body: dict[str, Any], behaviour: Behaviour, script: Script, number: int) -> dict[str, Any]:
+    messages = body.get("messages", [])
+    turn = sum(1 for m in messages if m.get("role") == "assistant")
+    step = script[min(turn, len(script) - 1)]
     message: dict[str, Any] = {"role": "assistant"}
-    if has_results:
-        text = FINAL_TEXT
+    if isinstance(step, Say):
+        tags = _RUN_TAG.findall(json.dumps(messages))
+        text = step.text.replace("{run}", tags[-1]) if tags else step.text
         message["content"] = [{"type": "text", "text": text}] if behaviour.content_parts else text
         finish = behaviour.end_finish
     else:
         message["content"] = None
         calls = []
-        for index, name in enumerate(("Rosa", "Ana")):
-            arguments: Any = {"name": name}
+        for index, (name, arguments) in enumerate(step.calls):
             call: dict[str, Any] = {
                 "function": {
-                    "name": "lookup",
+                    "name": name,
                     "arguments": arguments if behaviour.arguments_as_object else json.dumps(arguments),
                 }
             }
             if behaviour.call_type is not None:
                 call["type"] = behaviour.call_type
             if behaviour.ids is not None:
-                call["id"] = behaviour.ids[index]
+                call["id"] = _call_id(behaviour, turn, index)
             calls.append(call)
         message["tool_calls"] = calls
         finish = behaviour.tool_finish
@@ -125,10 +158,12 @@ def _answer(body: dict[str, Any], behaviour: Behaviour, number: int) -> dict[str
 
 
 class ChatServer:
-    """``with ChatServer(Behaviour("...")) as server:`` serves ``{server.url}/v1/chat/completions``."""
+    """``with ChatServer(Behaviour("...")) as server:`` serves ``{server.url}/v1/chat/completions``, playing
+    ``script`` (the lookup turns by default)."""
 
-    def __init__(self, behaviour: Behaviour) -> None:
+    def __init__(self, behaviour: Behaviour, script: Script = LOOKUP_SCRIPT) -> None:
         self.behaviour = behaviour
+        self.script = script
         self.seen = Seen()
         outer = self
 
@@ -155,7 +190,7 @@ class ChatServer:
                     return
                 with outer.seen.lock:
                     outer.seen.answered += 1
-                self._send(200, _answer(body, outer.behaviour, number))
+                self._send(200, _answer(body, outer.behaviour, outer.script, number))
 
             def _send(self, status: int, payload: dict[str, Any]) -> None:
                 data = json.dumps(payload).encode()

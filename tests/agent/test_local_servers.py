@@ -54,7 +54,7 @@ UNCOVERED = [
     (Behaviour("refuses_strict_default", refuse_strict=True), "SHOPFLOOR_SERVER_STRICT"),
     (Behaviour("refuses_tool_choice_default", refuse_tool_choice=True), "SHOPFLOOR_SERVER_TOOL_CHOICE"),
     (Behaviour("context_8k_default", context_tokens=8192), "SHOPFLOOR_SERVER_CONTEXT_TOKENS"),
-    (Behaviour("no_tool_support", refuse_tools=True), "SHOPFLOOR_SERVER_PROFILE"),
+    (Behaviour("no_tool_support", refuse_tools=True), "SHOPFLOOR_MODEL"),
 ]
 
 
@@ -101,7 +101,32 @@ def test_an_uncovered_behaviour_fails_naming_the_setting(behaviour, setting, reg
     assert outcome.outcome is Outcome.PROVIDER_ERROR
     assert outcome.error is not None and outcome.error["status"] == 400
     assert setting in outcome.error["message"]
+    # Only the setting that helps is named, not every server setting.
+    others = {s for _, s in UNCOVERED} - {setting}
+    assert not any(other in outcome.error["message"] for other in others), outcome.error["message"]
     assert server.seen.answered == 0
+
+
+@pytest.mark.parametrize(
+    ("detail", "setting"),
+    [
+        # Refusals as servers word them (the stand-in's, and vLLM's and Ollama's own phrasing).
+        ("This model's maximum context length is 8192 tokens. However, you requested 8500 tokens", "CONTEXT"),
+        ("registry.ollama.ai/library/gemma:2b does not support tools", "SHOPFLOOR_MODEL"),
+        ("Unrecognized request argument supplied: strict", "SHOPFLOOR_SERVER_STRICT"),
+        ("tool_choice is not supported", "SHOPFLOOR_SERVER_TOOL_CHOICE"),
+    ],
+)
+def test_a_refusal_names_the_setting_its_text_points_to(detail, setting):
+    hint = chat_completions_provider.refusal_hint(detail)
+    assert setting in hint
+    assert hint.count("SHOPFLOOR_") <= 2
+
+
+def test_a_refusal_that_names_nothing_known_lists_every_server_setting():
+    hint = chat_completions_provider.refusal_hint("bad request")
+    for name in ("PROFILE", "STRICT", "TOOL_CHOICE", "CONTEXT_TOKENS"):
+        assert f"SHOPFLOOR_SERVER_{name}" in hint
 
 
 def test_the_profiles_send_what_they_say(registry):

@@ -115,11 +115,38 @@ class ChatCompletionsProvider:
             failure = self._errors.status(error.status_code, error.type, detail, wait)
             if error.status_code in (400, 422):
                 # A local server that refuses a well-formed request usually wants to be told something.
-                hint = f"{failure} (the server refused the request; see {', '.join(SERVER_SETTINGS)})"
+                hint = f"{failure} (the server refused the request; {refusal_hint(str(detail))})"
                 raise ProviderError(failure.kind, hint, failure.status) from None
             raise failure from None
         except (openai.OpenAIError, *PARSE_ERRORS) as error:
             raise self._errors.bad_response(error) from None
+
+
+# What a refusal's text says the server wants, and the setting that tells it so, most specific first: a
+# message about ``tool_choice`` also says "tool", one about the context also says "tokens".
+_REFUSAL_HINTS = (
+    (("tool_choice",), "set SHOPFLOOR_SERVER_TOOL_CHOICE=false or SHOPFLOOR_SERVER_PROFILE=minimal"),
+    (("strict",), "set SHOPFLOOR_SERVER_STRICT=false or SHOPFLOOR_SERVER_PROFILE=no-strict"),
+    (
+        ("context", "n_ctx", "too long", "max_tokens", "maximum length"),
+        "set SHOPFLOOR_SERVER_CONTEXT_TOKENS to the server's context size",
+    ),
+    (
+        ("support tools", "support tool", "tools are not supported", "tool calling"),
+        "the server's model takes no tools: set SHOPFLOOR_MODEL to a model with tool calling "
+        "(SHOPFLOOR_SERVER_PROFILE cannot turn tools off)",
+    ),
+)
+
+
+def refusal_hint(detail: str) -> str:
+    """Which setting a server's refusal ``detail`` points to (docs/providers.md, "Server profiles"); every
+    server setting when the text names none of them."""
+    text = detail.lower()
+    for words, hint in _REFUSAL_HINTS:
+        if any(word in text for word in words):
+            return hint
+    return f"see {', '.join(SERVER_SETTINGS)}"
 
 
 def build_params(request: ModelRequest, server: ServerProfile = SERVER_PROFILES["openai"]) -> dict[str, Any]:
