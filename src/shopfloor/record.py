@@ -87,11 +87,13 @@ def record_live(
 def _record_note(
     model: str, settings: Settings, key: str, path: Path, note: str, inner: httpx2.BaseTransport | None
 ) -> Recorded:
+    from shopfloor.agent.spend import budget_for
     from shopfloor.web.errors import ApiError
     from shopfloor.workshop.agent.persistence import StoreAgentStore
     from shopfloor.workshop.agent.run import run_agent
     from shopfloor.workshop.domain import Actor
     from shopfloor.workshop.sample import WORKSHOP_A, fresh_sample_store
+    from shopfloor.workshop.spend import APP
 
     recorder = Recorder(path, secret=key, inner=inner)
     with recorder.http_client() as client, tempfile.TemporaryDirectory() as tmp:
@@ -99,7 +101,12 @@ def _record_note(
         store = fresh_sample_store(Path(tmp) / "workshop.db")
         actor = Actor("u-ana", WORKSHOP_A, "member", "Ana Morocho")
         try:
-            body = run_agent(StoreAgentStore(store), actor, {"note": note}, provider, _request_id(), 20)
+            # Held to the real workshop's monthly cap and shown in its ledger, not the throwaway store's
+            # (docs/pricing.md, "Spend under a cap").
+            budget = budget_for(settings.workshop_db_url(), APP, WORKSHOP_A, settings.monthly_cap_usd)
+            body = run_agent(
+                StoreAgentStore(store), actor, {"note": note}, provider, _request_id(), 20, budget=budget
+            )
             status = f"{len(body['proposals'])} cards proposed"
         except ApiError as error:
             status = error.code

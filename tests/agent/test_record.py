@@ -19,9 +19,11 @@ import pytest
 from typer.testing import CliRunner
 
 from shopfloor.agent.providers.replay import LIVE_LABEL
+from shopfloor.agent.spend import ledger_at, month_of
 from shopfloor.cli import app
 from shopfloor.record import SAMPLE_NOTE, record_live
 from shopfloor.settings import KEY_ENV, Settings, get_settings
+from shopfloor.workshop.sample import WORKSHOP_A
 from shopfloor.workshop.store import open_store
 from tests.agent.script_server import Reply, ScriptServer
 from tests.shifts.live.conftest import store_path  # noqa: F401 (the hand-built shifts record store)
@@ -116,3 +118,10 @@ def test_a_recording_holds_no_key_anywhere(store_path, tmp_path, monkeypatch):  
     assert note[0]["headers"]["x-request-id"] == "req_[redacted]"
     assert note[0]["response"]["metadata"] == {"echo": "Bearer [redacted]"}
     assert "Mi clave es [redacted]." in json.dumps(note[0]["request"], ensure_ascii=False)
+    # Every call was held to a real cap: the note's three in the real workshop store's ledger (not the
+    # throwaway copy's), under the sample workshop, beside the shift question's.
+    calls = {
+        (row.app, row.tenant): row.calls for row in ledger_at(url).by_day(month_of(datetime.now(UTC).date()))
+    }
+    assert calls[("workshop", WORKSHOP_A)] == 3
+    assert sum(n for (app, _), n in calls.items() if app != "workshop") >= 1
