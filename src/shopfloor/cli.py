@@ -1,7 +1,9 @@
-"""The ``shopfloor`` command: ``serve``, ``prepare``, ``mcp``, ``models``, ``spend``, ``workshop ...``,
-``shifts ...`` and ``eval ...``."""
+"""The ``shopfloor`` command: ``serve``, ``prepare``, ``mcp``, ``models``, ``spend``, ``record``,
+``workshop ...``, ``shifts ...`` and ``eval ...``."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import typer
 
@@ -165,3 +167,27 @@ def spend(
         typer.echo(json.dumps({"month": month, **ledger.as_json(totals, rows)}, indent=2))
         return
     ledger.render(Console(), month, totals, rows)
+
+
+@app.command()
+def record(
+    provider: str = typer.Option(
+        ..., "--provider", help="gemini, anthropic or openai (its key must be set)."
+    ),
+    model: str = typer.Option(None, "--model", help="The model (default: the provider's default model)."),
+    into: Path = typer.Option(Path("tests"), "--into", help="The tests folder the recordings go under."),
+    db: Path = typer.Option(None, "--db", help="Shifts record store (default: var/shifts.duckdb)."),
+) -> None:
+    """Run the workshop sample note and one shift question live and write their exchanges as recordings
+    beside the hand-written ones, keys and auth headers removed (docs/providers.md, "Replay and record")."""
+    from shopfloor.agent.providers import ProviderConfigError
+    from shopfloor.record import record_live
+
+    try:
+        written = record_live(provider, get_settings(), into, model=model, shifts_db=db)
+    except (ProviderConfigError, FileNotFoundError) as error:
+        typer.echo(f"shopfloor record: {error}", err=True)
+        raise typer.Exit(2) from None
+    for run in written:
+        typer.echo(f"{run.app}: {run.exchanges} exchanges, {run.status}; wrote {run.path}")
+    typer.echo("Review them (a live answer differs from the hand-written one), then commit them.")

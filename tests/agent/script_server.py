@@ -3,8 +3,9 @@
 A step is a :class:`Reply` (a status, headers and a JSON body, as a provider's server sends them, at once or
 after a delay) or a
 :class:`Hold` (the server keeps the request open, sending nothing, until the client hangs up or the hold
-ends). The last step repeats once the script is used up. Every request's arrival time is kept, so a test can
-see from the server's side how many calls were made and how long the client paused between them.
+ends). The last step repeats once the script is used up. Every request's arrival time, headers and body are
+kept, so a test can see from the server's side how many calls were made, how long the client paused between
+them and what it sent.
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ class Calls:
 
     paths: list[str] = field(default_factory=list)
     at: list[float] = field(default_factory=list)
+    headers: list[dict[str, str]] = field(default_factory=list)  # each request's headers, as sent
+    bodies: list[bytes] = field(default_factory=list)
     hung_up: list[float] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -70,10 +73,12 @@ class ScriptServer:
                 pass
 
             def do_POST(self) -> None:
-                self.rfile.read(int(self.headers.get("content-length") or 0))
+                body = self.rfile.read(int(self.headers.get("content-length") or 0))
                 with outer.calls.lock:
                     index = len(outer.calls.paths)
                     outer.calls.paths.append(self.path)
+                    outer.calls.headers.append({k.lower(): v for k, v in self.headers.items()})
+                    outer.calls.bodies.append(body)
                     outer.calls.at.append(time.monotonic())
                 step = outer.steps[min(index, len(outer.steps) - 1)]
                 held = step.seconds if isinstance(step, Hold) else step.delay_s

@@ -131,13 +131,13 @@ def test_refusal_carries_its_category(request, registry, ctx):
 def test_fallback_model_is_recorded_and_priced(request, registry):
     provider, _wire = claude(request, "fallback_served", live_ok=False)
     turn = ask(provider, registry)
-    assert turn.model == "claude-sonnet-5-5-20261015"
+    assert turn.model == "claude-sonnet-5-5"
     # Only the serving model's text counts; the declined model's partial words stay in native content.
     assert turn.text == "I understood: one hat moved to Washing."
     assert [b["type"] for b in turn.native] == ["text", "fallback", "text"]
     trace = Trace()
     trace.record_model_call(turn, 1, 10)
-    assert trace.model == "claude-sonnet-5-5-20261015"
+    assert trace.model == "claude-sonnet-5-5"
     assert trace.cost_usd == pytest.approx((400 * 2.00 + 30 * 10.00) / 1e6)
 
 

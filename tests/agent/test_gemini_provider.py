@@ -87,7 +87,7 @@ def test_end_turn_reads_cached_and_thought_tokens(request, registry):
     # promptTokenCount 2150 includes 2048 cached; output is 9 candidates + 40 thoughts.
     assert turn.usage == Usage(input_tokens=102, output_tokens=49, cache_read=2048, cache_write=0)
     assert turn.usage.prompt_tokens == 2150
-    assert turn.model == "gemini-2.5-flash-lite-001"
+    assert turn.model == "gemini-2.5-flash-lite"
     trace = Trace()
     trace.record_model_call(turn, 1, 5)
     assert trace.cost_usd == pytest.approx((102 * 0.10 + 49 * 0.40 + 2048 * 0.01) / 1e6)

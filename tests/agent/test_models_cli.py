@@ -34,6 +34,9 @@ def test_models_prints_every_row_with_its_source_and_date():
     assert rows["gpt-6.1-sol"]["context"] == "1,050,000"
     assert all(row["checked"] == "2026-12-01" and "https://" in row["source"] for row in rows.values())
     assert "warning" not in result.stderr
+    # Release dates and listed snapshots, as the vendors' pages give them (docs/providers.md, "Replay and record").
+    assert rows["gpt-6.1-terra"]["released"] == "2026-10-26" and rows["gpt-6.1-terra"]["snapshots"] == ""
+    assert rows["gpt-5-mini"]["snapshots"] == "gpt-5-mini-2025-08-07"
 
 
 def test_models_warns_about_rows_older_than_60_days():

@@ -44,7 +44,9 @@ class ModelInfo:
     """One model: who serves it, how it thinks, what it accepts, what it costs and when it leaves, with where
     the facts were read (``source``: URLs) and when (``checked``); ``note`` says what is known where the
     sources disagree. ``routed``: the provider says calls after ``retires`` are served by ``replacement``
-    (and billed at its rates), so the model is not refused."""
+    (and billed at its rates), so the model is not refused. ``released``: the first day it was served (the
+    month's last day when only the month is published), read in ``released_source``; ``snapshots``: the dated
+    names the vendor lists besides ``name`` (a recording may name only these, tests/agent/test_snapshots.py)."""
 
     name: str
     provider: str  # "gemini", "anthropic" or "openai"
@@ -62,6 +64,9 @@ class ModelInfo:
     checked: date | None = None
     note: str = ""
     routed: bool = False
+    released: date | None = None
+    released_source: str = ""
+    snapshots: tuple[str, ...] = ()
 
     def default_effort(self) -> str | None:
         """``medium`` when the model accepts it, else no effort."""
@@ -94,6 +99,9 @@ MODELS: tuple[ModelInfo, ...] = (
         note="sources disagree on its status: Google's deprecations page (as quoted on 2026-11-10) says it is "
         "not deprecated until further notice; older copies and a reseller give shutdowns in July or October "
         "2026. Cache read 0.01 not confirmed on a vendor copy.",
+        released=date(2025, 7, 31),
+        released_source="https://ai.google.dev/gemini-api/docs/models/gemini-2.5-flash-lite (latest update: "
+        "July 2025; the month only, so its last day)",
     ),
     ModelInfo(
         "gemini-2.5-flash",
@@ -174,6 +182,9 @@ MODELS: tuple[ModelInfo, ...] = (
         note="sources disagree: the vendor's overview says legacy, retirement not sooner than 2026-11-24; a "
         "tracker that re-read the deprecations page on 2026-11-26 says deprecated 2026-11-23, tentative "
         "retirement 2027-01-22 (replacement claude-opus-5-5). No date is set until the vendor states one.",
+        released=date(2025, 11, 24),
+        released_source="https://www.anthropic.com/news/claude-opus-4-5 (as linked on 2025-11-24 in "
+        "https://github.com/simonw/llm-prices/pull/31)",
     ),
     ModelInfo(
         "claude-sonnet-5-5",
@@ -189,6 +200,10 @@ MODELS: tuple[ModelInfo, ...] = (
         checked=CHECKED,
         note="cache read: the vendor copy says 0.20; four trackers say it was cut to 0.10 on 2026-10-07 (the "
         "vendor copy predates that). The table keeps the vendor's 0.20, the dearer one.",
+        released=date(2026, 9, 28),
+        released_source="https://runware.ai/docs/models/anthropic-claude-sonnet-5-5 (release date 2026-09-28) ; "
+        "https://github.com/orgs/cometapi-dev/discussions/144 (served from 2026-09-29); the vendor lists "
+        "no dated snapshot, only claude-sonnet-5-5",
     ),
     ModelInfo(
         "claude-opus-5-5",
@@ -202,6 +217,10 @@ MODELS: tuple[ModelInfo, ...] = (
         source="https://platform.claude.com/docs/en/models/opus-5-5/overview",
         checked=CHECKED,
         note="cache minimum: 512 is documented for Opus 5, not found for 5.5, so none is claimed.",
+        released=date(2026, 9, 23),
+        released_source="https://www.anthropic.com/claude-opus-5-5 (as linked on 2026-09-23 in "
+        "https://github.com/AkihikoWatanabe/paper_notes/issues/6619) ; "
+        "https://github.com/multidotdev/cli/releases/tag/v0.0.135 (served 2026-09-24); no dated snapshot",
     ),
     ModelInfo(
         "gpt-4.1-mini",
@@ -217,6 +236,9 @@ MODELS: tuple[ModelInfo, ...] = (
         "https://help.openai.com/en/articles/20001600-migrating-from-gpt-4x-to-gpt-6-luna",
         checked=CHECKED,
         note="deprecated 2026-10-14; prices from third-party copies (no vendor model page found).",
+        released=date(2025, 4, 14),
+        released_source="https://openai.com/index/gpt-4-1/ (the snapshot's date, 2025-04-14)",
+        snapshots=("gpt-4.1-mini-2025-04-14",),
     ),
     ModelInfo(
         "gpt-5-mini",
@@ -233,6 +255,10 @@ MODELS: tuple[ModelInfo, ...] = (
         "https://developers.openai.com/api/docs/models/gpt-5-mini",
         checked=CHECKED,
         note="effort values not re-checked.",
+        released=date(2025, 8, 7),
+        released_source="https://developers.openai.com/api/docs/models/gpt-5-mini (snapshots gpt-5-mini and "
+        "gpt-5-mini-2025-08-07)",
+        snapshots=("gpt-5-mini-2025-08-07",),
     ),
     ModelInfo(
         "gpt-6-luna",
@@ -274,6 +300,9 @@ MODELS: tuple[ModelInfo, ...] = (
         "https://docs.litellm.ai/blog/gpt-6-1-terra",
         checked=CHECKED,
         note="cache write is the 30-minute rate (2.50 for 12 h is not used).",
+        released=date(2026, 10, 26),
+        released_source="https://apidog.com/blog/what-is-gpt-6-1-terra/ (released 2026-10-26, from the vendor's "
+        "page) ; https://developers.openai.com/api/docs/models/gpt-6.1-terra (one snapshot: gpt-6.1-terra)",
     ),
 )
 
@@ -281,7 +310,7 @@ BY_NAME: dict[str, ModelInfo] = {info.name: info for info in MODELS}
 
 
 def model_info(model: str) -> ModelInfo | None:
-    """The row for ``model``; dated snapshots ("claude-haiku-4-5-20251001", "gemini-2.5-flash-lite-001")
+    """The row for ``model``; dated snapshots ("gpt-5-mini-2025-08-07", "claude-haiku-4-5-20251001")
     and ``models/`` names match their family, the longest family name first. None for an unknown model."""
     name = model.removeprefix("models/")
     if name in BY_NAME:
@@ -362,6 +391,8 @@ def model_rows() -> list[dict[str, str]]:
                 "retires": retires,
                 "source": info.source or "not recorded",
                 "checked": info.checked.isoformat() if info.checked else "never",
+                "released": info.released.isoformat() if info.released else "not recorded",
+                "snapshots": ", ".join(info.snapshots),
                 "note": info.note,
             }
         )

@@ -11,8 +11,9 @@ response parsing. A recording is a small JSON file::
                     "request": {...},                      # optional: the body sent when it was recorded
                     "response": {...}}]}
 
-With a key in the environment and recording switched on, :class:`Recorder` wraps the real transport and
-writes every exchange in the same format, with auth headers and the key removed.
+With a key in the environment and recording switched on (``shopfloor record``, or ``pytest --record``),
+:class:`Recorder` wraps the real transport and writes every exchange in the same format, with the day it was
+recorded, auth headers left out and the key scrubbed from bodies, kept headers and paths.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import json
 import re
 import threading
 from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any, Self
 
@@ -32,7 +34,16 @@ from shopfloor.agent.providers.base import Provider
 SECRET_HEADERS = frozenset({"authorization", "x-api-key", "x-goog-api-key", "api-key", "cookie"})
 # Response headers worth keeping in a recording (retry timing, ids, content type).
 _TRANSPORT_HEADERS = frozenset({"content-encoding", "content-length", "transfer-encoding"})
-KEPT_RESPONSE_HEADERS = ("content-type", "retry-after", "retry-after-ms", "x-should-retry", "request-id")
+KEPT_RESPONSE_HEADERS = (
+    "content-type",
+    "retry-after",
+    "retry-after-ms",
+    "x-should-retry",
+    "request-id",
+    "x-request-id",
+)
+# How a recording captured live describes itself (a hand-written one says it is hand-written instead).
+LIVE_LABEL = "Captured live from the provider's API:"
 
 
 @dataclass
@@ -141,9 +152,16 @@ class Replay:
 class Recorder(httpx2.BaseTransport):
     """Wraps a real transport and writes each exchange to ``path`` (credentials removed)."""
 
-    def __init__(self, path: Path, secret: str | None, inner: httpx2.BaseTransport | None = None) -> None:
+    def __init__(
+        self,
+        path: Path,
+        secret: str | None,
+        inner: httpx2.BaseTransport | None = None,
+        recorded: date | None = None,
+    ) -> None:
         self.path = path
         self.secret = secret
+        self.recorded = recorded or datetime.now(UTC).date()  # the day the recording stands for
         self.inner = inner or httpx2.HTTPTransport()
         self.exchanges: list[Exchange] = []
 
@@ -151,11 +169,13 @@ class Recorder(httpx2.BaseTransport):
         """Forward the request, then record it and its answer."""
         response = self.inner.handle_request(request)
         content = response.read()
-        headers = {k: response.headers[k] for k in KEPT_RESPONSE_HEADERS if k in response.headers}
+        headers = {
+            k: scrub(response.headers[k], self.secret) for k in KEPT_RESPONSE_HEADERS if k in response.headers
+        }
         self.exchanges.append(
             Exchange(
                 method=request.method,
-                path=request.url.path,
+                path=scrub(request.url.path, self.secret),
                 status=response.status_code,
                 response=scrub(_json_body(content), self.secret),
                 headers=headers,
@@ -171,7 +191,8 @@ class Recorder(httpx2.BaseTransport):
         """Write the recording (after every exchange, so an interrupted run keeps what it saw)."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         data = {
-            "description": f"recorded {self.path.stem}",
+            "description": f"{LIVE_LABEL} {self.path.stem}, with auth headers left out and the key redacted.",
+            "recorded": self.recorded.isoformat(),
             "exchanges": [e.to_dict() for e in self.exchanges],
         }
         self.path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
+from shopfloor.agent.budget import Budget
 from shopfloor.agent.loop import LoopLimits, LoopOutcome, Outcome, run_loop
 from shopfloor.agent.providers.base import Provider
 from shopfloor.agent.trace import Trace
@@ -501,6 +502,7 @@ def _loop_and_save(
     limits: LoopLimits,
     abort: threading.Event | None,
     started: float,
+    budget: Budget | None,
 ) -> _Saved:
     """Run the bounded loop and save the run with its proposals in one transaction (steps 4 to 6); a run
     that crashed on the way is saved as failed, and the reads are closed whatever happens."""
@@ -518,7 +520,8 @@ def _loop_and_save(
             abort=abort,
             on_event=logger,
             tool_batch=run.reads.batch,
-            budget=run_budget(store, actor),  # the workshop's monthly spend cap (docs/pricing.md)
+            # The workshop's monthly spend cap (docs/pricing.md), unless the caller holds the run to another.
+            budget=budget if budget is not None else run_budget(store, actor),
         )
         status, summary, error, http_error = map_outcome(outcome, len(ctx.proposals))
         keep = ctx.proposals if status == "proposed" else []
@@ -568,6 +571,7 @@ def run_agent(
     language: Language = "en",
     idempotency_key: str | None = None,
     client: str | None = None,
+    budget: Budget | None = None,
 ) -> dict[str, Any]:
     """Run the workshop agent for one note and return the response body (or raise ``ApiError``).
 
@@ -575,7 +579,9 @@ def run_agent(
     its summary in it. ``idempotency_key`` is the ``Idempotency-Key`` header's (the body may carry one as
     ``idempotency_key``): a note sent again with its key gets the first run's answer and makes no new run
     (docs/workshop.md, "Idempotency keys"). ``client`` tags the run's start event with the client that sent the
-    note (the MCP server's ``mcp:<client name>``)."""
+    note (the MCP server's ``mcp:<client name>``). ``budget`` holds the run's model calls (default: the monthly
+    cap of the workshop whose store the run writes to; ``shopfloor record`` runs on a throwaway store and passes
+    the real workshop's)."""
     started = time.monotonic()
     logger = RunLogger(request_id, actor)
     run = _admit(
@@ -598,7 +604,7 @@ def run_agent(
     if isinstance(provider, ReadsUserMessage):
         # The offline reader gets the message as data; a live model reads the rendered text.
         provider = provider.for_message(run.request)
-    saved = _loop_and_save(store, run, provider, ctx, trace, logger, limits, abort, started)
+    saved = _loop_and_save(store, run, provider, ctx, trace, logger, limits, abort, started, budget)
     if saved.http_error is not None:
         code, kind, message = saved.http_error
         raise ApiError(code, kind, message, run_id=run.run_id)
