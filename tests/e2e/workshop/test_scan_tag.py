@@ -241,6 +241,8 @@ def test_a_scanned_tag_becomes_the_notes_hat_tag(
     dialog = page.get_by_role("dialog")
     expect(dialog).to_be_visible()
     expect(dialog.locator("video")).to_have_js_property("readyState", 4)
+    # The picture and where to point it come before the decoder.
+    expect(dialog.get_by_role("status")).to_have_text(words["looking"])
     if language == "es":
         shoot(page, "scan-tag")
     for route in held:
@@ -367,7 +369,7 @@ def test_a_denied_or_missing_camera_and_a_missing_decoder_say_so(
     expect(page.locator("#hat_tag")).to_have_value("")
 
 
-# Stands in for the BarcodeDetector of the browsers that have one (Chromium on Android, Safari): it reads the
+# Stands in for the BarcodeDetector of the browsers that have one (Chrome on Android, for one): it reads the
 # QR code the test names.
 DETECTOR = """
 class StandInDetector {

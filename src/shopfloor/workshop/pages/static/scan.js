@@ -187,10 +187,12 @@
         }
         stream = s;
         video.srcObject = s;
-        return video.play().then(function () { return reader; });
+        return video.play().then(function () {
+          if (live()) say("looking");
+          return reader;
+        });
       }).then(function (read) {
         if (!read || !live()) return;
-        say("looking");
         hint = window.setTimeout(function () {
           if (live() && dialog.getAttribute("data-state") === "looking") say("nothing");
         }, PATIENCE_MS);
