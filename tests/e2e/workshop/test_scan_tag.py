@@ -57,6 +57,7 @@ WORDS = {
         "no-decoder": "No se pudo cargar el lector de etiquetas.",
         "cancel": "Cancelar",
         "close": "Cerrar",
+        "offline": "Se leyó {code}. La página de un sombrero necesita conexión: intente otra vez cuando haya señal.",
         "note": "Este sombrero pasó a lavado.",
         "send": "Enviar",
     },
@@ -72,6 +73,7 @@ WORDS = {
         "no-decoder": "The tag reader could not be loaded.",
         "cancel": "Cancel",
         "close": "Close",
+        "offline": "Read {code}. A hat's page needs a connection: try again when online.",
         "note": "This hat went to washing.",
         "send": "Send",
     },
@@ -278,10 +280,24 @@ def test_a_scanned_tag_opens_its_hat_from_the_hats_page(
     pictures: Pictures,
     camera_file: Path,
 ) -> None:
-    camera_file.write_bytes(pictures.tag)
+    words = WORDS[language]
+    camera_file.write_bytes(pictures.covered)
     page = _open(new_page, workshop_server, language, viewport)
     page.goto(workshop_server.url("/workshop/hats"))
-    page.get_by_role("button", name=WORDS[language]["scan"]).click()
+    scan = page.get_by_role("button", name=words["scan"])
+    with page.expect_response(JSQR):
+        scan.click()
+    page.keyboard.press("Escape")
+    # Offline the tag is read, but a hat's page (not kept for offline reading) is not opened.
+    page.context.set_offline(True)
+    camera_file.write_bytes(pictures.tag)
+    scan.click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog.get_by_role("status")).to_have_text(words["offline"].format(code=pictures.code))
+    dialog.get_by_role("button", name=words["close"]).click()
+    assert page.url.endswith("/workshop/hats")
+    page.context.set_offline(False)
+    scan.click()
     page.wait_for_url(f"**/workshop/hats/{pictures.code}")
     expect(page.locator("h1")).to_have_text(pictures.code)
 
