@@ -1,5 +1,5 @@
-// Toquilla Trace's hat-tag scanner (docs/workshop-pages.md, "Scanning a hat tag"). The "Scan tag" button opens
-// the camera in a dialog and reads the QR code printed on the tags (it holds the hat's code, "TQ-7F3K2"): with
+// Toquilla Trace's hat-tag scanner (docs/workshop-pages.md, "Scanning a hat tag"), fetched by app.js at the
+// first press of a "Scan tag" button (app.js shows the buttons). The button opens the camera in a dialog and reads the QR code printed on the tags (it holds the hat's code, "TQ-7F3K2"): with
 // the browser's BarcodeDetector where it reads QR codes, otherwise with the vendored jsQR, loaded only then.
 // The code either fills a field (data-scan="fill", the composer's hat tag) or opens the hat's page
 // (data-scan="open"). Every sentence comes from the server in the page's language (the button's data-words).
@@ -82,9 +82,10 @@
     return "other";
   }
 
+  // Wires one button and its dialog; returns what opens it (or null where the browser has no dialogs).
   function scanner(button) {
     var dialog = document.getElementById(button.getAttribute("aria-controls"));
-    if (!dialog || typeof dialog.showModal !== "function") return;
+    if (!dialog || typeof dialog.showModal !== "function") return null;
     var video = dialog.querySelector("video");
     var status = dialog.querySelector("[data-scan-status]");
     var close = dialog.querySelector("[data-scan-close]");
@@ -212,19 +213,25 @@
       if (target.form) target.form.addEventListener("reset", forget);
     }
 
-    button.hidden = false;
     button.addEventListener("click", open);
     close.addEventListener("click", function () { dialog.close(); });
     dialog.addEventListener("close", function () {
       stop();
       if (done) done.focus();
     });
+    return open;
   }
 
   function start() {
-    if (!navigator.mediaDevices || typeof navigator.mediaDevices.getUserMedia !== "function") return;
     var buttons = document.querySelectorAll("button[data-scan]");
-    for (var i = 0; i < buttons.length; i++) scanner(buttons[i]);
+    for (var i = 0; i < buttons.length; i++) {
+      var open = scanner(buttons[i]);
+      // The press that fetched this file opens its dialog now.
+      if (buttons[i].hasAttribute("data-scan-pending")) {
+        buttons[i].removeAttribute("data-scan-pending");
+        if (open) open();
+      }
+    }
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
