@@ -31,6 +31,9 @@ def test_a_changed_static_file_is_a_new_build(static_copy: Path) -> None:
     assert re.fullmatch(r"[0-9a-f]{12}", first)
     assert "/static/outbox.js" in kept and "/static/app.css" in kept and "/static/icon-512.png" in kept
     assert "/static/sw.js" not in kept and any(path.startswith("/static/vendor/htmx") for path in kept)
+    # The tag scanner and its decoder read tags offline too (docs/workshop-pages.md, "Scanning a hat tag").
+    assert "/static/scan.js" in kept and "/static/vendor/jsqr-1.4.0.js" in kept
+    assert not any(path.endswith(".LICENSE") for path in kept)
     offline.build.cache_clear()
     assert offline.build()[0] == first  # the same bytes, the same build
     (static_copy / "app.css").write_text((static_copy / "app.css").read_text() + "\n/* changed */\n")

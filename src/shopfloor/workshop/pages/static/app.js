@@ -170,9 +170,45 @@
   });
   document.addEventListener("htmx:afterSettle", function () { copyButtons(document); });
 
+  // The hat-tag scanner's buttons (docs/workshop-pages.md, "Scanning a hat tag"): shown where the browser has a
+  // camera API; static/scan.js is fetched at the first press (a page that never scans never loads it), then
+  // opens the dialog of the button pressed and answers every press after.
+  function scanButtons() {
+    if (!navigator.mediaDevices || typeof navigator.mediaDevices.getUserMedia !== "function") return;
+    var buttons = document.querySelectorAll("button[data-scan]");
+    for (var i = 0; i < buttons.length; i++) {
+      buttons[i].hidden = false;
+      buttons[i].addEventListener("click", loadScanner);
+    }
+  }
+  function loadScanner(event) {
+    var button = event.currentTarget;
+    var buttons = document.querySelectorAll("button[data-scan]");
+    for (var i = 0; i < buttons.length; i++) buttons[i].removeEventListener("click", loadScanner);
+    button.setAttribute("data-scan-pending", "");
+    var script = document.createElement("script");
+    script.src = button.getAttribute("data-scanner");
+    script.onerror = function () {
+      // Not fetched (offline before the worker kept it): say so, and try again at the next press.
+      script.remove();
+      button.removeAttribute("data-scan-pending");
+      for (var j = 0; j < buttons.length; j++) buttons[j].addEventListener("click", loadScanner);
+      var out = document.getElementById(button.getAttribute("data-scan-result"));
+      var words = {};
+      try {
+        words = JSON.parse(button.getAttribute("data-words") || "{}");
+      } catch (e) {
+        words = {};
+      }
+      if (out) out.textContent = words["no-decoder"] || "";
+    };
+    document.head.appendChild(script);
+  }
+
   function start() {
     composer();
     copyButtons(document);
+    scanButtons();
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
