@@ -196,7 +196,7 @@ def install_error_handlers(app: FastAPI, page: ErrorPage | None = None) -> None:
     :class:`ErrorBoundaryMiddleware`); with ``page``, a browser asking for a page gets that error page
     instead (:func:`error_response`)."""
     app.add_middleware(ErrorBoundaryMiddleware)
-    install_envelope_openapi(app)
+    install_envelope_openapi(app, pages=page is not None)
     app.state.error_page = page
 
     @app.exception_handler(ApiError)

@@ -43,7 +43,7 @@ def run_budget(agent_store: object, actor: Actor) -> Budget | None:
 router = APIRouter()
 
 
-@router.get("/spend", responses=error_responses(401, 403))
+@router.get("/spend", responses=error_responses(401, 403, 503, 507))
 def spend(
     actor: Admin,
     store: StoreDep,

@@ -24,6 +24,7 @@ from shopfloor.settings import Settings
 from shopfloor.shifts.pages.limits import Counter
 from shopfloor.web.dependencies import is_json_media_type
 from shopfloor.web.errors import envelope
+from shopfloor.web.openapi import Responses, error_responses
 from shopfloor.web.tokens import RequestTokens
 
 log = get_logger("shopfloor.shifts.guard")
@@ -37,6 +38,22 @@ RETRY_AFTER_S = 1
 TOKEN_SALT = "shopfloor.shifts.request-token"
 STATIC_PREFIX = "/static/"
 RETRY_503 = {"Retry-After": str(RETRY_AFTER_S)}
+
+GUARDED: Responses = error_responses(421, 429, 503)
+"""What the guard may answer for every counted route (its OpenAPI ``responses=``): a host it does not serve,
+the per-minute limit, the pace or the count out of reach (and the route's own 503s)."""
+STATIC_GUARDED: Responses = error_responses(
+    404, 421, meanings={404: "Not a file of the static allowlist (`not_found`)"}
+)
+"""What a static file's route may answer besides the file: static files are neither paced nor counted."""
+POST_GUARDED: Responses = error_responses(
+    403,
+    415,
+    meanings={
+        403: "A POST from another origin (`bad_origin`), or without the page's valid request token (`bad_token`)"
+    },
+)
+"""What the guard may answer besides :data:`GUARDED` for a route that takes a JSON body."""
 
 
 def host_name(host_header: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from shopfloor.web.errors import envelope
 from shopfloor.workshop.pages.i18n import browser_locale
 from shopfloor.workshop.pages.page import PageError, SignInRequired, root_of
 from shopfloor.workshop.pages.render import STATIC_FILES, VENDOR_FILES, check_catalogues, render
@@ -24,7 +25,8 @@ def install(app: FastAPI) -> None:
     async def _sign_in(request: Request, exc: SignInRequired) -> Response:
         target = "/workshop/signin?next=" + request.url.path
         if request.headers.get("hx-request"):
-            return Response(status_code=401, headers={"HX-Redirect": target})
+            # htmx follows HX-Redirect; the body is the envelope, as the OpenAPI document says (page.SIGNED_IN).
+            return envelope(401, "unauthorized", "Sign in first.", headers={"HX-Redirect": target})
         return RedirectResponse(target, status_code=303)
 
     @app.exception_handler(PageError)

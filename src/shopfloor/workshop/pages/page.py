@@ -15,6 +15,7 @@ from fastapi.responses import HTMLResponse
 
 from shopfloor.logs import get_logger
 from shopfloor.web.errors import ApiError
+from shopfloor.web.openapi import Responses, error_responses, page_errors, redirect
 from shopfloor.workshop import domain
 from shopfloor.workshop.deps import current_actor, state_of
 from shopfloor.workshop.pages import records
@@ -99,6 +100,23 @@ def admin_page(p: Annotated[Page, Depends(page)]) -> Page:
 
 PageDep = Annotated[Page, Depends(page)]
 AdminDep = Annotated[Page, Depends(admin_page)]
+
+SIGNED_IN: Responses = {
+    **redirect("No session (a bearer token is not one): to the sign-in page, `next` naming this page"),
+    **error_responses(
+        401,
+        503,
+        507,
+        meanings={401: "No session, asked by htmx (`unauthorized`): `HX-Redirect` names the sign-in page"},
+    ),
+    **page_errors(
+        403,
+        meanings={403: "A form without the session's CSRF token, or a page for admins only (an error page)"},
+    ),
+}
+"""What every route on ``PageDep`` or ``AdminDep`` may answer besides its own (its OpenAPI ``responses=``)."""
+NO_SUCH = page_errors(404, meanings={404: "No such row in this workshop (an error page)"})
+"""The error page of a route that names a row the workshop does not have."""
 
 
 def root_of(request: Request) -> str:

@@ -11,6 +11,7 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from shopfloor.shifts.pages import views, work
 from shopfloor.shifts.pages.deps import ShiftsDep, by_address, page_locale, root_path
+from shopfloor.shifts.pages.guard import GUARDED
 from shopfloor.shifts.pages.params import (
     ADDRESS_PARAMS,
     SCOPE_PARAMS,
@@ -25,11 +26,24 @@ from shopfloor.shifts.pages.params import (
 from shopfloor.shifts.planning.plans import parse_address
 from shopfloor.shifts.planning.router import MAX_QUESTION_CHARS, Unavailable, route
 from shopfloor.web.errors import ApiError
+from shopfloor.web.openapi import answered_as, redirect
 
-router = APIRouter()
+router = APIRouter(responses=GUARDED)
 
 
-@router.get("/q", response_model=None, openapi_extra=query_params("question", *SCOPE_PARAMS, "after"))
+@router.get(
+    "/q",
+    response_model=None,
+    responses={
+        **redirect("Read whole: to the question's canonical address"),
+        **answered_as(
+            "application/json",
+            "text/html",
+            description="Not read whole, or refused: the answer here (the page when the request asks for HTML)",
+        ),
+    },
+    openapi_extra=query_params("question", *SCOPE_PARAMS, "after"),
+)
 async def resolve(request: Request, shifts: ShiftsDep) -> Response:
     """A question in the scope, redirected to its canonical address when the router reads it whole; a refusal
     or a question with words it did not use is answered here (the partial answer names them)."""
@@ -70,7 +84,14 @@ async def resolve(request: Request, shifts: ShiftsDep) -> Response:
     )
 
 
-@router.get("/a", response_model=None, openapi_extra=ADDRESS_PARAMS)
+@router.get(
+    "/a",
+    response_model=None,
+    responses=answered_as(
+        "text/html", "application/pdf", "application/json", description="The page, or format=pdf, format=json"
+    ),
+    openapi_extra=ADDRESS_PARAMS,
+)
 async def answer_page(request: Request, shifts: ShiftsDep) -> Response:
     """The answer at an address as the page, or as a PDF (format=pdf) or JSON (format=json)."""
     plan = plan_of(request)

@@ -14,6 +14,7 @@ from fastapi.responses import JSONResponse, Response
 
 from shopfloor.shifts.pages import views, work
 from shopfloor.shifts.pages.deps import ShiftsDep, by_address, page_locale, root_path
+from shopfloor.shifts.pages.guard import GUARDED, POST_GUARDED
 from shopfloor.shifts.pages.limits import current_day, seconds_to_next_day
 from shopfloor.shifts.pages.params import (
     AskBody,
@@ -25,8 +26,9 @@ from shopfloor.shifts.pages.params import (
 from shopfloor.shifts.planning.plans import parse_address
 from shopfloor.shifts.planning.router import MAX_QUESTION_CHARS
 from shopfloor.web.errors import ApiError, envelope
+from shopfloor.web.openapi import answered_as, error_responses
 
-router = APIRouter()
+router = APIRouter(responses=GUARDED)
 
 
 ASK_BODY = {
@@ -61,7 +63,18 @@ async def _disconnect(request: Request, gone: asyncio.Event) -> None:
             return
 
 
-@router.post("/ask", response_model=None, openapi_extra=ASK_BODY)
+@router.post(
+    "/ask",
+    response_model=None,
+    responses={
+        **answered_as(
+            "application/json", "text/html", description="The answer: its fragment for htmx, else JSON"
+        ),
+        **POST_GUARDED,
+        **error_responses(499),
+    },
+    openapi_extra=ASK_BODY,
+)
 async def ask(request: Request, shifts: ShiftsDep) -> Response:
     """Ask from the page: the answer's fragment (htmx) or JSON, with its address."""
     body = ask_body(await request.body())

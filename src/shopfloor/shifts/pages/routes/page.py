@@ -8,11 +8,13 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 
 from shopfloor.shifts.pages import views, work
 from shopfloor.shifts.pages.deps import ShiftsDep, page_locale, root_path
+from shopfloor.shifts.pages.guard import GUARDED
 from shopfloor.shifts.pages.i18n import COOKIE, LOCALES, Words
 from shopfloor.shifts.pages.params import SCOPE_PARAMS, parsed_scope, query_params
 from shopfloor.web.errors import ApiError
+from shopfloor.web.openapi import redirect
 
-router = APIRouter()
+router = APIRouter(responses=GUARDED)
 
 
 @router.get("/", response_class=HTMLResponse, openapi_extra=query_params(*SCOPE_PARAMS))
@@ -49,7 +51,16 @@ async def scope_fragment(request: Request) -> HTMLResponse:
 LANGUAGE_COOKIE_S = 365 * 24 * 3600
 
 
-@router.get("/language", response_model=None, openapi_extra=query_params("lang", "next"))
+@router.get(
+    "/language",
+    response_model=None,
+    response_class=RedirectResponse,
+    status_code=303,
+    responses=redirect(
+        "Back to `next` (a page of this app; anything else: the page), with the language cookie"
+    ),
+    openapi_extra=query_params("lang", "next"),
+)
 async def language(request: Request) -> RedirectResponse:
     """The language switch: keep ``lang`` (``en`` or ``es``) in a cookie and go back to ``next``, a page of
     this app (anything else goes to the page's start)."""

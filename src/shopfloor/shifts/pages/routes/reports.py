@@ -8,13 +8,25 @@ from fastapi.responses import JSONResponse, Response
 
 from shopfloor.shifts.pages import views, work
 from shopfloor.shifts.pages.deps import ShiftsDep, page_locale, root_path
+from shopfloor.shifts.pages.guard import GUARDED
 from shopfloor.shifts.pages.params import REPORT_PERIODS, attachment, parsed_scope, query_params
 from shopfloor.web.errors import ApiError
+from shopfloor.web.openapi import answered_as
 
-router = APIRouter()
+router = APIRouter(responses=GUARDED)
 
 
-@router.get("/report", response_model=None, openapi_extra=query_params("period", "day", "shift", "format"))
+@router.get(
+    "/report",
+    response_model=None,
+    responses=answered_as(
+        "application/json",
+        "application/pdf",
+        "text/html",
+        description="The report, or format=pdf, format=html",
+    ),
+    openapi_extra=query_params("period", "day", "shift", "format"),
+)
 async def report(request: Request, shifts: ShiftsDep) -> Response:
     """A period report as JSON, a PDF (format=pdf) or the page (format=html)."""
     q = request.query_params

@@ -10,8 +10,9 @@ from fastapi import APIRouter, Query
 from fastapi.responses import FileResponse
 
 from shopfloor.shifts.pages import views
+from shopfloor.shifts.pages.guard import STATIC_GUARDED
 
-router = APIRouter()
+router = APIRouter(responses=STATIC_GUARDED)
 
 
 # The OpenAPI document names the media types the allowlist serves (docs/security.md, "Input limits").

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
+from shopfloor.workshop.pages.page import SIGNED_IN
 from shopfloor.workshop.pages.routes import dashboard, hats, offline, runs, signin, tokens, weavers
 
 router = APIRouter()
-# One module per page family, in the order their routes are matched.
+# One module per page family, in the order their routes are matched. The sign-in family says per route what
+# it answers; every other page needs a session (``SIGNED_IN``, in the OpenAPI document).
 for family in (signin, dashboard, hats, weavers, tokens, runs, offline):
-    router.include_router(family.router)
+    router.include_router(family.router, responses=None if family is signin else SIGNED_IN)
 
 __all__ = ["router"]

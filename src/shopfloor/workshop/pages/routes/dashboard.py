@@ -14,6 +14,7 @@ from pydantic import ValidationError
 from shopfloor.agent.providers.factory import ProviderConfigError
 from shopfloor.logs import new_request_id, request_id_var
 from shopfloor.web.errors import ApiError, BodyError
+from shopfloor.web.openapi import answered_as
 from shopfloor.workshop import domain
 from shopfloor.workshop.agent.persistence import StoreAgentStore
 from shopfloor.workshop.agent.provider_choice import choose_provider
@@ -25,6 +26,7 @@ from shopfloor.workshop.pages.i18n import SPEECH_LANG
 from shopfloor.workshop.pages.labels import GRADE_LABELS, OUTCOME_LABELS
 from shopfloor.workshop.pages.messages import FIELD_LABELS, Say
 from shopfloor.workshop.pages.page import (
+    NO_SUCH,
     Page,
     PageDep,
     PageError,
@@ -93,7 +95,7 @@ def _composer(p: Page, note: str = "", error: str | None = None) -> dict[str, An
     }
 
 
-@router.get("/", response_class=HTMLResponse)
+@router.get("/", response_class=HTMLResponse, responses=NO_SUCH)
 def dashboard(p: PageDep, run: Annotated[str | None, Query(max_length=40)] = None) -> HTMLResponse:
     """The composer and, when a run is named (or the person has one), its review panel."""
     result = None
@@ -255,7 +257,7 @@ def _set_outcome(card: views.Card, result: CardResult) -> None:
     card.outcome_code, card.outcome_params, card.outcome_rule = result.code, result.params, result.rule_result
 
 
-@router.get("/cards/{proposal_id}", response_class=HTMLResponse)
+@router.get("/cards/{proposal_id}", response_class=HTMLResponse, responses=NO_SUCH)
 def card_view(p: PageDep, proposal_id: str, fix: bool = False) -> HTMLResponse:
     """One card; with ``fix``, a blocked card as its rule's fix would make it, ready to approve."""
     card, weavers = _card(p, proposal_id)
@@ -264,7 +266,7 @@ def card_view(p: PageDep, proposal_id: str, fix: bool = False) -> HTMLResponse:
     return p.html("_card.html", card=card, weavers=weavers)
 
 
-@router.post("/cards/{proposal_id}", response_class=HTMLResponse)
+@router.post("/cards/{proposal_id}", response_class=HTMLResponse, responses=NO_SUCH)
 async def decide(p: PageDep, proposal_id: str, request: Request) -> HTMLResponse:
     """Approve (with edits), reject or answer one card; the card comes back with the outcome on it."""
     form = await form_of(request)
@@ -320,7 +322,7 @@ def _decision(proposal_id: str, action: str, form: dict[str, str], kind: str) ->
     raise ValueError(f"Unknown action {action!r}.")
 
 
-@router.post("/runs/{run_id}/approve-pending", response_class=HTMLResponse)
+@router.post("/runs/{run_id}/approve-pending", response_class=HTMLResponse, responses=NO_SUCH)
 def approve_pending(p: PageDep, run_id: str) -> HTMLResponse:
     """Approve every pending card of the run; the panel comes back with each card's outcome."""
     try:
@@ -351,7 +353,12 @@ def approve_pending(p: PageDep, run_id: str) -> HTMLResponse:
     return p.html("_panel.html", result=view, announce=announce)
 
 
-@router.get("/cards/{proposal_id}/tags.pdf", response_model=None)
+@router.get(
+    "/cards/{proposal_id}/tags.pdf",
+    response_model=None,
+    response_class=Response,
+    responses={**answered_as("application/pdf"), **NO_SUCH},
+)
 def card_tags(p: PageDep, proposal_id: str) -> Response:
     """The printable tags of the hats an applied create card made (one tag per hat)."""
     card, _ = _card(p, proposal_id)

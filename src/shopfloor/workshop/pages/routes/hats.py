@@ -10,6 +10,7 @@ from fastapi.responses import HTMLResponse
 from shopfloor.workshop import domain
 from shopfloor.workshop.pages import records, views
 from shopfloor.workshop.pages.page import (
+    NO_SUCH,
     Page,
     PageDep,
     PageError,
@@ -92,13 +93,13 @@ def _hat_context(p: Page, code: str) -> dict[str, Any]:
         }
 
 
-@router.get("/hats/{code}", response_class=HTMLResponse)
+@router.get("/hats/{code}", response_class=HTMLResponse, responses=NO_SUCH)
 def hat_page(p: PageDep, code: str) -> HTMLResponse:
     """One hat: stage stepper, events, flags (to resolve) and the cards that touched it."""
     return p.html("hat.html", **_hat_context(p, code), error=None)
 
 
-@router.post("/hats/{code}/flags/{flag_id}/resolve", response_class=HTMLResponse)
+@router.post("/hats/{code}/flags/{flag_id}/resolve", response_class=HTMLResponse, responses=NO_SUCH)
 def resolve_flag(
     p: PageDep, code: str, flag_id: str, note: Annotated[str, Form(max_length=1000)] = ""
 ) -> HTMLResponse:

@@ -10,6 +10,7 @@ from fastapi.responses import HTMLResponse
 
 from shopfloor.workshop.pages import views
 from shopfloor.workshop.pages.page import (
+    NO_SUCH,
     AdminDep,
     PageError,
 )
@@ -41,7 +42,7 @@ def runs_page(
         )
 
 
-@router.get("/runs/{run_id}", response_class=HTMLResponse)
+@router.get("/runs/{run_id}", response_class=HTMLResponse, responses=NO_SUCH)
 def run_page(p: AdminDep, run_id: str) -> HTMLResponse:
     """One run's numbered timeline: model calls, tool calls, rule checks, proposals, errors (admins)."""
     with p.store.transaction(p.actor.workshop_id, write=False) as s:

@@ -8,11 +8,13 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from shopfloor.web.middleware import PRIVATE_REVALIDATED
+from shopfloor.web.openapi import error_responses, page_errors, redirect
 from shopfloor.workshop import accounts
 from shopfloor.workshop.deps import state_of
 from shopfloor.workshop.pages import records
 from shopfloor.workshop.pages.i18n import browser_locale, translations
 from shopfloor.workshop.pages.page import (
+    SIGNED_IN,
     PageDep,
     PageError,
     log,
@@ -71,7 +73,26 @@ def signin_form(request: Request, next: str | None = None) -> HTMLResponse:
     return response
 
 
-@router.post("/signin", response_model=None)
+@router.post(
+    "/signin",
+    response_model=None,
+    response_class=RedirectResponse,
+    status_code=303,
+    responses={
+        **redirect("Signed in: to `next` (a page of this app), with the session cookie"),
+        **page_errors(
+            401,
+            403,
+            429,
+            meanings={
+                401: "Email or password is wrong: the form again, saying so",
+                403: "A post from another site, or without the form's token: the form again (login CSRF)",
+                429: "Too many failed sign-ins: the form again, saying when to try (`Retry-After`)",
+            },
+        ),
+        **error_responses(503, 507),
+    },
+)
 def signin(
     request: Request,
     email: Annotated[str, Form(max_length=254)] = "",
@@ -128,7 +149,7 @@ def signin(
     return response
 
 
-@router.post("/signout")
+@router.post("/signout", status_code=204, response_class=Response, responses=SIGNED_IN)
 def signout(p: PageDep) -> Response:
     """End the session on the server (a copied cookie is refused from now on); htmx follows ``HX-Redirect``
     to the sign-in page."""
@@ -140,7 +161,7 @@ def signout(p: PageDep) -> Response:
     return response
 
 
-@router.post("/language")
+@router.post("/language", status_code=204, response_class=Response, responses=SIGNED_IN)
 def language(p: PageDep, locale: Annotated[str, Form(max_length=5)]) -> Response:
     """Keep the person's page language and reload the page in it."""
     try:
