@@ -16,9 +16,9 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Any
+from typing import Any, Generic
 
-from shopfloor.agent.budget import Budget, BudgetExhausted, settle_cost
+from shopfloor.agent.budget import Budget, BudgetExhausted, Hold, settle_cost
 from shopfloor.agent.dispatch import dispatch
 from shopfloor.agent.providers.base import (
     AssistantTurn,
@@ -109,98 +109,168 @@ def run_loop(
     model call: an app uses it to share one read transaction between those calls without holding anything
     while it waits for a model.
     """
-    emit = on_event or (lambda _event, _level, _payload: None)
-    started = time.monotonic()
-    messages: list[Message] = [UserText(user_message)]
-    tools = registry.specs()
-    fixed_bytes = _fixed_bytes(system, tools)  # the system prompt and tool list are the same on every call
-    measured: dict[int, tuple[Message, int]] = {}  # each message is serialized once per run, not per call
-
-    def finish(outcome: Outcome, iteration: int, **kw: Any) -> LoopOutcome:
-        if kw.get("error"):
-            trace.add(ErrorStep(kw["error"]))
-        return LoopOutcome(outcome, iterations=iteration, messages=messages, **kw)
-
-    deadline = started + limits.run_budget_s
-    policy = NO_RETRIES if getattr(provider, "local", False) else getattr(provider, "retry", NO_RETRIES)
+    run = _Run(
+        provider,
+        system,
+        user_message,
+        registry,
+        ctx,
+        trace,
+        limits,
+        abort,
+        on_event or (lambda _event, _level, _payload: None),
+        model,
+        tool_batch,
+        budget,
+    )
     for iteration in range(1, limits.max_iterations + 1):
         if abort is not None and abort.is_set():
-            return finish(Outcome.ABORTED, iteration - 1, error={"type": "aborted"})
-        if deadline - time.monotonic() <= 0:
-            return finish(Outcome.TIMEOUT, iteration - 1, error={"type": "timeout"})
-        if not _fit(messages, fixed_bytes, limits.max_request_bytes, measured):
-            return finish(
+            return run.finish(Outcome.ABORTED, iteration - 1, error={"type": "aborted"})
+        if run.deadline - time.monotonic() <= 0:
+            return run.finish(Outcome.TIMEOUT, iteration - 1, error={"type": "timeout"})
+        if not _fit(run.messages, run.fixed_bytes, limits.max_request_bytes, run.measured):
+            return run.finish(
                 Outcome.REQUEST_TOO_LARGE,
                 iteration - 1,
                 error={"type": "request_too_large", "limit_bytes": limits.max_request_bytes},
             )
+        turn = run.model_call(iteration)
+        if isinstance(turn, LoopOutcome):
+            return turn
+        ended = run.ended(turn, iteration)
+        if ended is None:
+            ended = run.tool_calls(turn, iteration)
+        if ended is not None:
+            return ended
+    return run.finish(Outcome.MAX_ITERATIONS, limits.max_iterations)
+
+
+class _Run(Generic[CtxT]):
+    """One run of :func:`run_loop`: its bounds and the conversation every model call and tool batch adds to."""
+
+    def __init__(
+        self,
+        provider: Provider,
+        system: str,
+        user_message: str,
+        registry: ToolRegistry[CtxT],
+        ctx: CtxT,
+        trace: Trace,
+        limits: LoopLimits,
+        abort: threading.Event | None,
+        emit: EventHook,
+        model: str | None,
+        tool_batch: Callable[[], AbstractContextManager[Any]] | None,
+        budget: Budget | None,
+    ) -> None:
+        started = time.monotonic()
+        self.provider, self.system, self.registry, self.ctx = provider, system, registry, ctx
+        self.trace, self.limits, self.abort, self.emit = trace, limits, abort, emit
+        self.model, self.tool_batch, self.budget = model, tool_batch, budget
+        self.messages: list[Message] = [UserText(user_message)]
+        self.tools = registry.specs()
+        # The system prompt and tool list are the same on every call.
+        self.fixed_bytes = _fixed_bytes(system, self.tools)
+        # Each message is serialized once per run, not per call.
+        self.measured: dict[int, tuple[Message, int]] = {}
+        self.deadline = started + limits.run_budget_s
+        self.policy = (
+            NO_RETRIES if getattr(provider, "local", False) else getattr(provider, "retry", NO_RETRIES)
+        )
+
+    def finish(self, outcome: Outcome, iteration: int, **kw: Any) -> LoopOutcome:
+        """The run's outcome after ``iteration`` model calls (its error also goes into the trace)."""
+        if kw.get("error"):
+            self.trace.add(ErrorStep(kw["error"]))
+        return LoopOutcome(outcome, iterations=iteration, messages=self.messages, **kw)
+
+    def model_call(self, iteration: int) -> Turn | LoopOutcome:
+        """One model call, and the retries the policy allows within the run's time; the turn, recorded in the
+        trace and settled against the budget, or the outcome that ends the run."""
         retries = 0
-        while True:  # one model call, and the retries the policy allows within the run's time
-            remaining = deadline - time.monotonic()
+        while True:
+            remaining = self.deadline - time.monotonic()
             if remaining <= 0:
-                return finish(Outcome.TIMEOUT, iteration, error={"type": "timeout"})
+                return self.finish(Outcome.TIMEOUT, iteration, error={"type": "timeout"})
             request = ModelRequest(
-                system=system,
-                tools=tools,
-                messages=list(messages),
-                max_tokens=limits.max_tokens,
-                timeout_s=min(limits.call_timeout_s, remaining),
-                model=model,
+                system=self.system,
+                tools=self.tools,
+                messages=list(self.messages),
+                max_tokens=self.limits.max_tokens,
+                timeout_s=min(self.limits.call_timeout_s, remaining),
+                model=self.model,
             )
-            hold = None
-            if budget is not None and not getattr(provider, "local", False):
-                priced = model or str(getattr(provider, "model", None) or provider.name)
-                prompt_bytes = fixed_bytes + sum(_measure(message, measured) for message in messages)
-                try:
-                    hold = budget.reserve(priced, prompt_bytes, limits.max_tokens)
-                except BudgetExhausted as refused:
-                    emit("agent.budget.refused", "warn", {"iteration": iteration, "model": priced})
-                    return finish(Outcome.BUDGET_EXHAUSTED, iteration - 1, error=refused.as_dict())
+            hold = self._reserve(iteration)
+            if isinstance(hold, LoopOutcome):
+                return hold
             t0 = time.monotonic()
             try:
-                turn = _call(provider, request, abort, deadline)
-                break
+                turn = _call(self.provider, request, self.abort, self.deadline)
             except ProviderError as error:
-                if budget is not None and hold is not None:
-                    budget.settle(hold, settle_cost(error.kind, None))
-                duration = int((time.monotonic() - t0) * 1000)
-                emit(
-                    "agent.model.call",
-                    "error",
-                    {"iteration": iteration, "duration_ms": duration, "retry": retries, **error.as_dict()},
-                )
-                if error.kind == "aborted":
-                    return finish(Outcome.ABORTED, iteration, error={"type": "aborted"})
-                if error.kind == "timeout" and time.monotonic() >= deadline:
-                    return finish(Outcome.TIMEOUT, iteration, error={"type": "timeout"})
+                if self.budget is not None and hold is not None:
+                    self.budget.settle(hold, settle_cost(error.kind, None))
+                stop = self._after_error(error, iteration, retries, t0)
+                if stop is not None:
+                    return stop
                 retries += 1
-                wait = policy.wait_s(error, retries)
-                left = deadline - time.monotonic()
-                if wait is not None and wait + MIN_CALL_AFTER_RETRY_S <= left:
-                    emit(
-                        "agent.model.retry",
-                        "warn",
-                        {"iteration": iteration, "retry": retries, "wait_s": wait},
-                    )
-                    if _pause(wait, abort):
-                        return finish(Outcome.ABORTED, iteration, error={"type": "aborted"})
-                    continue
-                failed = error.as_dict()
-                if wait is not None:
-                    # The provider may answer after the pause, but not within this run: say why we stopped.
-                    failed["retry_after_s"] = round(wait, 3)
-                    failed["message"] += (
-                        f" (a retry after {wait:.1f} s would not fit the {limits.run_budget_s:g} s run budget)"
-                    )
-                return finish(Outcome.PROVIDER_ERROR, iteration, error=failed)
-        duration = int((time.monotonic() - t0) * 1000)
-        step = trace.record_model_call(turn, iteration, duration)
-        if budget is not None and hold is not None:
-            budget.settle(hold, step.cost_usd)
-        emit("agent.model.call", "info", {k: v for k, v in vars(step).items() if k != "text"})
+                continue
+            duration = int((time.monotonic() - t0) * 1000)
+            step = self.trace.record_model_call(turn, iteration, duration)
+            if self.budget is not None and hold is not None:
+                self.budget.settle(hold, step.cost_usd)
+            self.emit("agent.model.call", "info", {k: v for k, v in vars(step).items() if k != "text"})
+            return turn
 
+    def _reserve(self, iteration: int) -> Hold | LoopOutcome | None:
+        """Reserve the next call's worst case against the budget: the hold, None when nothing is counted, or
+        the outcome when the budget refuses the call."""
+        if self.budget is None or getattr(self.provider, "local", False):
+            return None
+        priced = self.model or str(getattr(self.provider, "model", None) or self.provider.name)
+        prompt_bytes = self.fixed_bytes + sum(_measure(message, self.measured) for message in self.messages)
+        try:
+            return self.budget.reserve(priced, prompt_bytes, self.limits.max_tokens)
+        except BudgetExhausted as refused:
+            self.emit("agent.budget.refused", "warn", {"iteration": iteration, "model": priced})
+            return self.finish(Outcome.BUDGET_EXHAUSTED, iteration - 1, error=refused.as_dict())
+
+    def _after_error(
+        self, error: ProviderError, iteration: int, retries: int, t0: float
+    ) -> LoopOutcome | None:
+        """What a failed call (after ``retries`` retries) leads to: None after the pause before a retry, or
+        the outcome that ends the run."""
+        duration = int((time.monotonic() - t0) * 1000)
+        self.emit(
+            "agent.model.call",
+            "error",
+            {"iteration": iteration, "duration_ms": duration, "retry": retries, **error.as_dict()},
+        )
+        if error.kind == "aborted":
+            return self.finish(Outcome.ABORTED, iteration, error={"type": "aborted"})
+        if error.kind == "timeout" and time.monotonic() >= self.deadline:
+            return self.finish(Outcome.TIMEOUT, iteration, error={"type": "timeout"})
+        wait = self.policy.wait_s(error, retries + 1)
+        left = self.deadline - time.monotonic()
+        if wait is not None and wait + MIN_CALL_AFTER_RETRY_S <= left:
+            self.emit(
+                "agent.model.retry", "warn", {"iteration": iteration, "retry": retries + 1, "wait_s": wait}
+            )
+            if _pause(wait, self.abort):
+                return self.finish(Outcome.ABORTED, iteration, error={"type": "aborted"})
+            return None
+        failed = error.as_dict()
+        if wait is not None:
+            # The provider may answer after the pause, but not within this run: say why we stopped.
+            failed["retry_after_s"] = round(wait, 3)
+            failed["message"] += (
+                f" (a retry after {wait:.1f} s would not fit the {self.limits.run_budget_s:g} s run budget)"
+            )
+        return self.finish(Outcome.PROVIDER_ERROR, iteration, error=failed)
+
+    def ended(self, turn: Turn, iteration: int) -> LoopOutcome | None:
+        """The outcome when ``turn`` ends the run (any stop reason but a tool use with calls), else None."""
         if turn.stop_reason is StopReason.REFUSAL:
-            return finish(
+            return self.finish(
                 Outcome.REFUSAL,
                 iteration,
                 last_turn=turn,
@@ -208,11 +278,11 @@ def run_loop(
             )
         if turn.stop_reason is StopReason.MAX_TOKENS:
             # Never run tools from a truncated turn: its calls may be cut off mid-thought.
-            return finish(Outcome.MAX_TOKENS, iteration, last_turn=turn, text=turn.text)
+            return self.finish(Outcome.MAX_TOKENS, iteration, last_turn=turn, text=turn.text)
         if turn.stop_reason is StopReason.END_TURN:
-            return finish(Outcome.END_TURN, iteration, last_turn=turn, text=turn.text)
+            return self.finish(Outcome.END_TURN, iteration, last_turn=turn, text=turn.text)
         if turn.stop_reason is not StopReason.TOOL_USE or not turn.tool_calls:
-            return finish(
+            return self.finish(
                 Outcome.UNEXPECTED_STOP,
                 iteration,
                 last_turn=turn,
@@ -221,32 +291,36 @@ def run_loop(
                     "stop_reason": turn.raw_stop_reason or turn.stop_reason.value,
                 },
             )
+        return None
 
-        messages.append(AssistantTurn(turn))
+    def tool_calls(self, turn: Turn, iteration: int) -> LoopOutcome | None:
+        """Run the turn's tool calls in order (inside the app's ``tool_batch``) and add the turn and all its
+        results to the conversation; the outcome when a bound or an abort stops the run, else None."""
+        self.messages.append(AssistantTurn(turn))
         results: list[ToolResult] = []
-        with tool_batch() if tool_batch is not None else nullcontext():
+        with self.tool_batch() if self.tool_batch is not None else nullcontext():
             for call in turn.tool_calls:  # in order: handlers share the run context
-                if trace.tool_calls >= limits.max_tool_calls:
-                    messages.append(ToolResults(tuple(results)))
-                    return finish(
+                if self.trace.tool_calls >= self.limits.max_tool_calls:
+                    self.messages.append(ToolResults(tuple(results)))
+                    return self.finish(
                         Outcome.TOOL_LIMIT,
                         iteration,
                         last_turn=turn,
-                        error={"type": "tool_limit", "limit": limits.max_tool_calls},
+                        error={"type": "tool_limit", "limit": self.limits.max_tool_calls},
                     )
-                if abort is not None and abort.is_set():
-                    return finish(Outcome.ABORTED, iteration, error={"type": "aborted"})
-                result = dispatch(registry, ctx, call, trace)
-                last = trace.steps[-1]  # dispatch's own tool_call step
+                if self.abort is not None and self.abort.is_set():
+                    return self.finish(Outcome.ABORTED, iteration, error={"type": "aborted"})
+                result = dispatch(self.registry, self.ctx, call, self.trace)
+                last = self.trace.steps[-1]  # dispatch's own tool_call step
                 duration_ms = last.duration_ms if isinstance(last, ToolCallStep) else 0
-                emit(
+                self.emit(
                     "agent.tool.call",
                     "warn" if result.is_error else "info",
                     {"tool": call.name, "is_error": result.is_error, "duration_ms": duration_ms},
                 )
                 results.append(result)
-        messages.append(ToolResults(tuple(results)))
-    return finish(Outcome.MAX_ITERATIONS, limits.max_iterations)
+        self.messages.append(ToolResults(tuple(results)))
+        return None
 
 
 def _pause(seconds: float, abort: threading.Event | None) -> bool:

@@ -114,11 +114,36 @@ def _text(data: Any) -> list[types.ContentBlock]:
 def build_server(backend: Backend, actor_of: ActorOf) -> Server[dict[str, Any]]:
     """The MCP server over ``backend``; ``actor_of`` names who calls (the ``--as`` user over stdio, the
     bearer token's user over HTTP), and a call without one is refused 401."""
-    catalog = tools.catalog()
+    handlers = _Handlers(backend, actor_of, tools.catalog())
+    return Server(
+        "shopfloor",
+        version=__version__,
+        instructions=INSTRUCTIONS,
+        lifespan=_lifespan,
+        on_list_tools=handlers.list_tools,
+        on_call_tool=handlers.call_tool,
+        on_list_resources=handlers.list_resources,
+        on_list_resource_templates=_list_templates,
+        on_read_resource=handlers.read_resource,
+        get_tool_input_schema=handlers.input_schema,
+    )
+
+
+@asynccontextmanager
+async def _lifespan(_server: Server[dict[str, Any]]) -> AsyncIterator[dict[str, Any]]:
+    yield {}
+
+
+class _Handlers:
+    """The server's request handlers over one backend and tool catalogue; ``actor_of`` names the caller."""
+
+    def __init__(self, backend: Backend, actor_of: ActorOf, catalog: dict[str, McpTool]) -> None:
+        self.backend, self.actor_of, self.catalog = backend, actor_of, catalog
 
     async def list_tools(
-        ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
+        self, ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
+        """Every tool of the catalogue, with its schema and hints (read-only, idempotent, open world)."""
         return types.ListToolsResult(
             tools=[
                 types.Tool(
@@ -134,26 +159,29 @@ def build_server(backend: Backend, actor_of: ActorOf) -> Server[dict[str, Any]]:
                         open_world_hint=t.open_world,
                     ),
                 )
-                for t in catalog.values()
+                for t in self.catalog.values()
             ]
         )
 
-    def caller_of(ctx: ServerRequestContext[Any, Any], request_id: str) -> Caller:
-        actor = actor_of(ctx)
+    def caller_of(self, ctx: ServerRequestContext[Any, Any], request_id: str) -> Caller:
+        """Who calls, or the 401 MCP error when no actor is known."""
+        actor = self.actor_of(ctx)
         if actor is None:
             raise to_mcp_error(ApiError(401, "unauthorized", UNAUTHORIZED), request_id)
         return Caller(actor, client_name(ctx), request_id)
 
     async def call_tool(
-        ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
+        self, ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
+        """Run one tool for the caller; a tool's "no" is an error result, a refusal an MCP error."""
         request_id = tools.new_request_id()
-        tool = catalog.get(params.name)
+        tool = self.catalog.get(params.name)
         if tool is None:
             # The same for a name that never existed and for any approve, edit or delete: none is offered.
             raise to_mcp_error(ApiError(404, "not_found", f"No tool {params.name!r}."), request_id)
-        caller = caller_of(ctx, request_id)
+        caller = self.caller_of(ctx, request_id)
         arguments = params.arguments if params.arguments is not None else {}
+        backend = self.backend
         try:
             content = await until_disconnect(ctx, lambda: run_tool(tool, backend, caller, arguments))
         except Refused as refused:
@@ -169,9 +197,10 @@ def build_server(backend: Backend, actor_of: ActorOf) -> Server[dict[str, Any]]:
         return types.CallToolResult(content=_text(content), structured_content=structured)
 
     async def list_resources(
-        ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
+        self, ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
     ) -> types.ListResourcesResult:
-        day = await anyio.to_thread.run_sync(tools.latest_day, backend)
+        """The period reports of the window holding the last production day (none before any day)."""
+        day = await anyio.to_thread.run_sync(tools.latest_day, self.backend)
         listed = [
             types.Resource(
                 uri=f"{tools.REPORT_PREFIX}{period}/{day.isoformat()}",
@@ -184,32 +213,12 @@ def build_server(backend: Backend, actor_of: ActorOf) -> Server[dict[str, Any]]:
         ]
         return types.ListResourcesResult(resources=listed)
 
-    async def list_templates(
-        ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
-    ) -> types.ListResourceTemplatesResult:
-        return types.ListResourceTemplatesResult(
-            resource_templates=[
-                types.ResourceTemplate(
-                    uri_template=tools.ANSWER_PREFIX + "{query}",
-                    name="answer",
-                    description="The answer at a canonical address (what follows /a? in /shifts/a?...), "
-                    "with its citations, as /shifts/a.json has it.",
-                    mime_type="application/json",
-                ),
-                types.ResourceTemplate(
-                    uri_template=tools.REPORT_PREFIX + "{period}/{day}",
-                    name="period report",
-                    description="The week, month or fiscal (4-4-5) report of the window holding day.",
-                    mime_type="application/json",
-                ),
-            ]
-        )
-
     async def read_resource(
-        ctx: ServerRequestContext[Any, Any], params: types.ReadResourceRequestParams
+        self, ctx: ServerRequestContext[Any, Any], params: types.ReadResourceRequestParams
     ) -> types.ReadResourceResult:
+        """An answer or a period report by its address, as JSON, for a known caller."""
         request_id = tools.new_request_id()
-        caller_of(ctx, request_id)
+        self.caller_of(ctx, request_id)
         uri = str(params.uri)
         if uri.startswith(tools.ANSWER_PREFIX):
             reader = tools.read_answer
@@ -218,7 +227,7 @@ def build_server(backend: Backend, actor_of: ActorOf) -> Server[dict[str, Any]]:
         else:
             raise MCPError(types.INVALID_PARAMS, "Resource not found", {"uri": uri, "code": "not_found"})
         try:
-            body = await anyio.to_thread.run_sync(reader, backend, uri, abandon_on_cancel=True)
+            body = await anyio.to_thread.run_sync(reader, self.backend, uri, abandon_on_cancel=True)
         except ApiError as error:
             raise to_mcp_error(error, request_id) from None
         except Exception:
@@ -229,23 +238,30 @@ def build_server(backend: Backend, actor_of: ActorOf) -> Server[dict[str, Any]]:
             contents=[types.TextResourceContents(uri=uri, text=text, mime_type="application/json")]
         )
 
-    @asynccontextmanager
-    async def lifespan(_server: Server[dict[str, Any]]) -> AsyncIterator[dict[str, Any]]:
-        yield {}
-
-    def input_schema(name: str) -> dict[str, Any] | None:
-        found = catalog.get(name)
+    def input_schema(self, name: str) -> dict[str, Any] | None:
+        """The input schema of the tool ``name``, if there is one (the SDK validates arguments with it)."""
+        found = self.catalog.get(name)
         return found.input_schema if found is not None else None
 
-    return Server(
-        "shopfloor",
-        version=__version__,
-        instructions=INSTRUCTIONS,
-        lifespan=lifespan,
-        on_list_tools=list_tools,
-        on_call_tool=call_tool,
-        on_list_resources=list_resources,
-        on_list_resource_templates=list_templates,
-        on_read_resource=read_resource,
-        get_tool_input_schema=input_schema,
+
+async def _list_templates(
+    ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
+) -> types.ListResourceTemplatesResult:
+    """The two resource addresses: an answer by its canonical query, a period report by period and day."""
+    return types.ListResourceTemplatesResult(
+        resource_templates=[
+            types.ResourceTemplate(
+                uri_template=tools.ANSWER_PREFIX + "{query}",
+                name="answer",
+                description="The answer at a canonical address (what follows /a? in /shifts/a?...), "
+                "with its citations, as /shifts/a.json has it.",
+                mime_type="application/json",
+            ),
+            types.ResourceTemplate(
+                uri_template=tools.REPORT_PREFIX + "{period}/{day}",
+                name="period report",
+                description="The week, month or fiscal (4-4-5) report of the window holding day.",
+                mime_type="application/json",
+            ),
+        ]
     )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import AsyncIterator, Callable
-from contextlib import AsyncExitStack, asynccontextmanager
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.responses import HTMLResponse
@@ -65,6 +65,33 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     subs: list[ASGIApp] = []
     # Both apps' tools for MCP clients (docs/mcp.md); the SDK is imported in the background at start.
     mcp_endpoint = McpEndpoint(settings)
+    app = FastAPI(
+        title="shopfloor",
+        version=__version__,
+        docs_url=None,
+        redoc_url=None,
+        lifespan=_lifespan(subs, mcp_endpoint),
+    )
+    install_error_handlers(app)
+    mounted: list[tuple[str, str, str]] = []
+    for prefix, factory, title, blurb in MOUNTS:
+        sub = factory(settings)
+        if sub is not None:
+            app.mount(prefix, sub)
+            subs.append(sub)
+            mounted.append((prefix, title, blurb))
+    _add_health_routes(app, settings, subs, [p for p, _, _ in mounted])
+    _add_landing(app, settings, mounted)
+    app.router.routes.append(Route("/mcp", endpoint=mcp_endpoint, methods=MCP_METHODS))
+    _add_middleware(app, settings)
+    return app
+
+
+def _lifespan(
+    subs: list[ASGIApp], mcp_endpoint: McpEndpoint
+) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+    """The server's lifespan: each mounted app's own (``subs``, filled as they are mounted), the MCP
+    endpoint's, and the shared model clients closed at the end."""
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -77,15 +104,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         close_providers()  # the shared model clients and their connections (docs/providers.md)
 
-    app = FastAPI(title="shopfloor", version=__version__, docs_url=None, redoc_url=None, lifespan=lifespan)
-    install_error_handlers(app)
-    mounted: list[tuple[str, str, str]] = []
-    for prefix, factory, title, blurb in MOUNTS:
-        sub = factory(settings)
-        if sub is not None:
-            app.mount(prefix, sub)
-            subs.append(sub)
-            mounted.append((prefix, title, blurb))
+    return lifespan
+
+
+def _add_health_routes(app: FastAPI, settings: Settings, subs: list[ASGIApp], prefixes: list[str]) -> None:
+    """``/healthz`` and ``/readyz`` over each store's check (the shifts store, the mounted workshop's)."""
 
     def run_store_checks() -> dict[str, str]:
         checks = {"shifts": shifts_store_check(settings)}
@@ -105,7 +128,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {
             "ok": all(v == "ok" for v in stores.values()),
             "version": __version__,
-            "apps": [p for p, _, _ in mounted],
+            "apps": prefixes,
             "stores": stores,
         }
 
@@ -123,6 +146,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             )
         return {"ready": True, "stores": stores}
 
+
+def _add_landing(app: FastAPI, settings: Settings, mounted: list[tuple[str, str, str]]) -> None:
+    """The landing page at ``/``: a link to each mounted app (prefix, title, blurb)."""
+
     @app.get("/", response_class=HTMLResponse)
     def landing() -> str:
         items = "".join(
@@ -136,8 +163,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "</body></html>"
         )
 
-    app.router.routes.append(Route("/mcp", endpoint=mcp_endpoint, methods=MCP_METHODS))
 
+def _add_middleware(app: FastAPI, settings: Settings) -> None:
+    """The shared middleware, innermost first (the last added runs first on a request)."""
     # The workshop functions also answer at the top level (docs/workshop-agent.md, "Contract").
     app.add_middleware(PathAliasMiddleware, aliases={"/functions/v1/": "/workshop/functions/v1/"})
     app.add_middleware(InputGuardMiddleware, max_json_depth=settings.max_json_depth)
@@ -154,4 +182,3 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.add_middleware(RequestIdMiddleware)
     app.add_middleware(ErrorBoundaryMiddleware)  # outermost: an error in the middleware above is answered too
-    return app
