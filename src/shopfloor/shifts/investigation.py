@@ -222,51 +222,19 @@ def _run_plan(question: str, routed: Plan, run: Run) -> Answer:
     allowlist = full if run.steps is None else model_registry()
     rejected = check_plan(chosen, tool_scope, allowlist)
     if rejected is not None:
-        return Answer(
-            "plan_rejected",
-            question,
-            tool_scope.as_dict(),
-            routed.address(),
-            [{"type": "text", "text": f"The plan was refused whole before any step ran: {rejected}"}],
-            read_as=plan_read_as(routed),
-            plan=_plan_dict(routed),
-            reason=rejected,
-        )
+        return _refused(question, routed, tool_scope, rejected)
     ctx = RunContext(run.conn, tool_scope)
     trace = Trace()
-    offered = run.registry or (full if run.planner is not None else None)
-    outcome = run_loop(
-        run.planner or OfflinePlanner(routed, CHARTS, chosen),
-        run.system or SYSTEM,
-        question,
-        offered if offered is not None else plan_registry(tuple(name for name, _ in chosen)),
-        ctx,
-        trace,
-        limits=run.limits,
-        model=MODEL if run.planner is None else None,
-        budget=run.budget,  # the plant's monthly spend cap; the offline planner is never counted
-        abort=run.abort,
-    )
+    outcome = _play(question, routed, run, chosen, full, ctx, trace)
     status, numbered, caveats, errors = _judged(question, routed, run, outcome, ctx, trace)
     # An unavailable answer states why and shows no figure (a window with no day held is never "0.0 ft").
     shown = numbered if status != "unavailable" else []
     where = where_to_look(routed) if status in ("complete", "partial") and shown else []
-    asked = tuple(key for key, _name, _said in asked_figures(question)) if run.asked else ()
-    if "sqft" in asked and re.search(r"\bgood\b", canonical(question)):
-        asked += ("good",)  # square feet of good board: the estimated good area
-    if "count" in asked and re.search(r"\bpaper changes?\b", canonical(question)):
-        asked += ("paper_changes",)  # the count of paper changes, not of stops
+    asked = _asked_keys(question, run)
     sections = build_sections(
         routed, shown, ctx.charts if shown else [], status, caveats, BY_NAME, where, asked
     )
-    if status == "complete":
-        head = next((s["text"] for s in sections if s["type"] == "headline"), "")
-        unmet = figures_not_led(question if run.asked else None, routed, head)
-        if unmet:
-            # The headline does not answer what was asked: never complete (docs/shifts-agent.md, rule 3).
-            status = "partial"
-            at = next((i + 1 for i, s in enumerate(sections) if s["type"] == "headline"), 0)
-            sections.insert(at, {"type": "caveat", "text": "Not applied: " + "; ".join(unmet) + "."})
+    status = _held_to_headline(question, routed, run, status, sections)
     if status in PREFACE:
         spent = outcome.outcome is Outcome.BUDGET_EXHAUSTED
         sections.insert(0, {"type": "text", "text": SPEND_PREFACE if spent else PREFACE[status]})
@@ -281,14 +249,7 @@ def _run_plan(question: str, routed: Plan, run: Run) -> Answer:
         charts=list(ctx.charts),
         tables=[_table(e) for e in numbered],
         trace=trace_list(trace),
-        usage={
-            "model": trace.model or MODEL,
-            "tokens_in": trace.tokens_in,
-            "tokens_out": trace.tokens_out,
-            "cost_usd": trace.cost_usd,
-            "tool_calls": trace.tool_calls,
-            "latency_ms": round((time.perf_counter() - started) * 1000, 1),
-        },
+        usage=_usage(trace, started),
         plan=_plan_dict(routed),
         reason=_loop_reason(outcome) if status not in ("complete", "partial", "unavailable") else None,
         errors=errors,
@@ -296,6 +257,83 @@ def _run_plan(question: str, routed: Plan, run: Run) -> Answer:
     if run.history is not None:
         run.history.add(question, run.scope, routed.address())
     return answer
+
+
+def _refused(question: str, routed: Plan, tool_scope: Scope, rejected: str) -> Answer:
+    """The answer to a plan refused whole before any step ran."""
+    return Answer(
+        "plan_rejected",
+        question,
+        tool_scope.as_dict(),
+        routed.address(),
+        [{"type": "text", "text": f"The plan was refused whole before any step ran: {rejected}"}],
+        read_as=plan_read_as(routed),
+        plan=_plan_dict(routed),
+        reason=rejected,
+    )
+
+
+def _play(
+    question: str,
+    routed: Plan,
+    run: Run,
+    chosen: list[Step],
+    full: ToolRegistry[RunContext],
+    ctx: RunContext,
+    trace: Trace,
+) -> LoopOutcome:
+    """The plan through the core loop: the run's planner (the offline one by default) offered the run's
+    tools, or the full catalog to a live planner, or only the plan's own tools offline."""
+    offered = run.registry or (full if run.planner is not None else None)
+    return run_loop(
+        run.planner or OfflinePlanner(routed, CHARTS, chosen),
+        run.system or SYSTEM,
+        question,
+        offered if offered is not None else plan_registry(tuple(name for name, _ in chosen)),
+        ctx,
+        trace,
+        limits=run.limits,
+        model=MODEL if run.planner is None else None,
+        budget=run.budget,  # the plant's monthly spend cap; the offline planner is never counted
+        abort=run.abort,
+    )
+
+
+def _asked_keys(question: str, run: Run) -> tuple[str, ...]:
+    """The figures the question asks for, when the run reads them (``run.asked``)."""
+    asked = tuple(key for key, _name, _said in asked_figures(question)) if run.asked else ()
+    if "sqft" in asked and re.search(r"\bgood\b", canonical(question)):
+        asked += ("good",)  # square feet of good board: the estimated good area
+    if "count" in asked and re.search(r"\bpaper changes?\b", canonical(question)):
+        asked += ("paper_changes",)  # the count of paper changes, not of stops
+    return asked
+
+
+def _held_to_headline(
+    question: str, routed: Plan, run: Run, status: str, sections: list[dict[str, Any]]
+) -> str:
+    """A complete answer whose headline does not answer what was asked is partial, with a caveat under the
+    headline saying what was not applied (docs/shifts-agent.md, rule 3)."""
+    if status == "complete":
+        head = next((s["text"] for s in sections if s["type"] == "headline"), "")
+        unmet = figures_not_led(question if run.asked else None, routed, head)
+        if unmet:
+            status = "partial"
+            at = next((i + 1 for i, s in enumerate(sections) if s["type"] == "headline"), 0)
+            sections.insert(at, {"type": "caveat", "text": "Not applied: " + "; ".join(unmet) + "."})
+    return status
+
+
+def _usage(trace: Trace, started: float) -> dict[str, Any]:
+    """The run's model, tokens, cost, tool calls and latency since ``started``."""
+    return {
+        "model": trace.model or MODEL,
+        "tokens_in": trace.tokens_in,
+        "tokens_out": trace.tokens_out,
+        "cost_usd": trace.cost_usd,
+        "tool_calls": trace.tool_calls,
+        "latency_ms": round((time.perf_counter() - started) * 1000, 1),
+    }
 
 
 def _judged(

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from shopfloor.shifts.pages.views import EXAMPLES
+from shopfloor.shifts.pages.scope_view import EXAMPLES
 from shopfloor.shifts.planning.router import MAX_QUESTION_CHARS
 from tests.e2e.conftest import Server, free_port, python_command, serve
 from tests.e2e.shifts.conftest import build_store, shifts_env

@@ -9,7 +9,7 @@ from datetime import date
 import pytest
 
 from shopfloor.shifts.pages.i18n import Words
-from shopfloor.shifts.pages.views import day_notice, nearest_day
+from shopfloor.shifts.pages.scope_view import day_notice, nearest_day
 from shopfloor.shifts.plant.scope import Scope
 
 BASE = "http://127.0.0.1:8000"

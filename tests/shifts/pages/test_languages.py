@@ -14,15 +14,10 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
+from shopfloor.shifts.pages.answer_view import MEASURE_LABELS
+from shopfloor.shifts.pages.chart_view import chart_title, chart_views
 from shopfloor.shifts.pages.i18n import COOKIE, LOCALE_DIR, Words, page_locale
-from shopfloor.shifts.pages.views import (
-    MEASURE_LABELS,
-    chart_title,
-    chart_views,
-    records_line,
-    scope_line,
-    window_label,
-)
+from shopfloor.shifts.pages.scope_view import records_line, scope_line, window_label
 from shopfloor.shifts.planning.reading import MEASURE_WORDS
 from shopfloor.shifts.plant.calendar import window_for
 

@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 
 from shopfloor.server.app import create_app
 from shopfloor.settings import Settings
-from shopfloor.shifts.pages import views
+from shopfloor.shifts.pages import planner_view, scope_view, views
 from shopfloor.shifts.pages.limits import current_day, make_counter
 from shopfloor.shifts.plant.scope import Scope
 
@@ -66,7 +66,7 @@ def test_without_keys_the_live_planners_stay_out_of_the_way_in_one_line(store_pa
     assert '<input type="hidden" id="planner" name="planner" value="offline">' in page
     assert "Live models: none configured." in page and "Planner: offline-planner" in page
     # What each planner needs is still said where it is asked for: the ask names it.
-    choices = {c["name"]: c for c in views.page_view(Settings()).get("planners", [])}
+    choices = {c["name"]: c for c in planner_view.page_view(Settings()).get("planners", [])}
     assert choices["claude-opus-5-5"]["why"] == "needs ANTHROPIC_API_KEY on the server"
 
 
@@ -162,7 +162,7 @@ def test_a_live_planners_answer_shows_its_model_calls_tokens_and_cost(store_path
         live,
         None,
         scope,
-        views.form_state(scope, "", None),
+        scope_view.form_state(scope, "", None),
         {"first": "2026-09-07", "last": "2026-09-21"},
     )
     text = pages.render("_main.html", ctx)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from shopfloor.shifts.pages.views import split_sections
+from shopfloor.shifts.pages.answer_view import split_sections
 
 READ_AS = {"type": "read_as", "text": "Read as: shift diagnosis, shift 2, production day Mon 2026-09-14"}
 

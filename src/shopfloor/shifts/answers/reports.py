@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 import duckdb
 
-from shopfloor.shifts.plant.calendar import Window, coverage_line, previous_window, window_for
+from shopfloor.shifts.plant.calendar import Coverage, Window, coverage_line, previous_window, window_for
 from shopfloor.shifts.plant.metrics import FIGURE_DIGITS, ratio
 from shopfloor.shifts.plant.scope import Scope
 from shopfloor.shifts.tools.context import RunContext, Sql, window_coverage
@@ -79,22 +79,7 @@ def period_report(
     before = kpis(kpi_sums(ctx, sql, previous.start, previous.end, shift))
     both = cover.complete and prev_cover.complete
     daily = sql.rows(ctx, DAILY_SQL, {"start": current.start, "end": current.end, "shift": shift})
-    recurring = sql.rows(
-        ctx,
-        RECURRING_SQL,
-        {
-            "start": current.start,
-            "end": current.end,
-            "pstart": previous.start,
-            "pend": previous.end,
-            "shift": shift,
-        },
-    )
-    for row in recurring:
-        row["minutes_change"] = round(row["minutes"] - row["previous_minutes"], 4) if both else None
-        if not prev_cover.complete:
-            row["previous_count"] = row["previous_minutes"] = None
-    recurring = [r for r in recurring if r["count"]]
+    recurring = _recurring(ctx, sql, current, previous, shift, both, prev_cover.complete)
     notes = sql.rows(
         ctx,
         """SELECT day, shift, left(text, 1000) AS text FROM notes
@@ -106,63 +91,18 @@ def period_report(
         "SELECT day, sha256 FROM days WHERE day BETWEEN $start AND $end ORDER BY day",
         {"start": current.start, "end": current.end},
     )
-    # Planned maintenance (schedule-driven) and power outages (external) sort after the unplanned reasons.
-    recurring.sort(key=lambda r: (_CLASS_ORDER.get(str(r["kind"]), 0), -float(r["minutes"] or 0)))
     rankings = _rankings(daily) if cover.complete else []
-    matrix = [
-        {
-            "day": r["day"],
-            "shift": r["shift"],
-            "crew": r["crew"],
-            "complete": r["complete"],
-            "lineal_ft": r["feet"],
-            "speed_to_target_pct": ratio(r["feet"], r["target_feet"], 100, digits=FIGURE_DIGITS),
-            "maintenance_pct": ratio(r["maint_min"], r["scheduled_min"], 100, digits=FIGURE_DIGITS),
-            "dry_end_pct": ratio(r["rejects"], r["gross"], 100, digits=FIGURE_DIGITS),
-        }
-        for r in daily
-    ]
+    matrix = _matrix(daily)
     heatmap = _heatmap(daily, cover.expected)
     label = year_label(current) if period == "year" else current.label
-    line = coverage_line(cover.as_dict())
-    sections = [
-        f"{label}: all {len(cover.expected)} production days complete." if line is None else f"{label}."
-    ]
-    if line is not None:
-        sections.append(line)
-    elif not prev_cover.complete:
-        # Say why the previous columns are empty, so a withheld comparison never reads as "none before".
-        before_label = year_label(previous) if period == "year" else previous.label
-        sections.append(
-            f"The window before ({before_label}) is incomplete: comparisons with it are withheld, never zero."
-        )
-    sections += report_lines(now, before if both else None)
-    unplanned = [r for r in recurring if r["kind"] not in _CLASS_ORDER]
-    if cover.complete and unplanned:
-        top = unplanned[0]
-        sections.append(
-            f"Most recorded downtime: {top['place']} / {top['reason']}, {top['minutes']:.1f} min."
-        )
-    if now["pm_pct"] is not None:
-        sections.append(f"Planned maintenance {now['pm_pct']:.2f} % of scheduled minutes (schedule-driven).")
+    sections = _sections(period, label, previous, cover, prev_cover, now, before if both else None, recurring)
     tables = [
         _table("Recurring downtime, current vs previous", recurring, RECURRING_COLUMNS),
         _table("Shift rankings (1 = best)", rankings, RANKING_COLUMNS),
         _table("Daily matrix", matrix, MATRIX_COLUMNS),
         _table("Reported notes (untrusted text)", notes, NOTE_COLUMNS),
     ]
-    charts = [
-        {
-            "kind": "line",
-            "title": "Lineal feet per production day",
-            "points": _daily_points(daily),
-        },
-        {
-            "kind": "bar",
-            "title": "Downtime minutes by place / reason",
-            "points": [{"x": f"{r['place']} / {r['reason']}", "y": r["minutes"]} for r in recurring[:10]],
-        },
-    ]
+    charts = _charts(daily, recurring)
     window = current.as_dict()
     title = f"Period report: {current.label}"
     if period == "year":
@@ -183,6 +123,107 @@ def period_report(
         "dataset_hashes": hashes,
         "sql": sql.statements,
     }
+
+
+def _recurring(
+    ctx: RunContext,
+    sql: Sql,
+    current: Window,
+    previous: Window,
+    shift: int | None,
+    both: bool,
+    previous_complete: bool,
+) -> list[dict[str, Any]]:
+    """The downtime reasons of the window with their previous-window figures (withheld when that window is
+    incomplete), unplanned reasons first, longest first."""
+    recurring = sql.rows(
+        ctx,
+        RECURRING_SQL,
+        {
+            "start": current.start,
+            "end": current.end,
+            "pstart": previous.start,
+            "pend": previous.end,
+            "shift": shift,
+        },
+    )
+    for row in recurring:
+        row["minutes_change"] = round(row["minutes"] - row["previous_minutes"], 4) if both else None
+        if not previous_complete:
+            row["previous_count"] = row["previous_minutes"] = None
+    recurring = [r for r in recurring if r["count"]]
+    # Planned maintenance (schedule-driven) and power outages (external) sort after the unplanned reasons.
+    recurring.sort(key=lambda r: (_CLASS_ORDER.get(str(r["kind"]), 0), -float(r["minutes"] or 0)))
+    return recurring
+
+
+def _matrix(daily: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The daily matrix: each day and shift with its feet, speed to target, maintenance and dry-end."""
+    return [
+        {
+            "day": r["day"],
+            "shift": r["shift"],
+            "crew": r["crew"],
+            "complete": r["complete"],
+            "lineal_ft": r["feet"],
+            "speed_to_target_pct": ratio(r["feet"], r["target_feet"], 100, digits=FIGURE_DIGITS),
+            "maintenance_pct": ratio(r["maint_min"], r["scheduled_min"], 100, digits=FIGURE_DIGITS),
+            "dry_end_pct": ratio(r["rejects"], r["gross"], 100, digits=FIGURE_DIGITS),
+        }
+        for r in daily
+    ]
+
+
+def _sections(
+    period: ReportPeriod,
+    label: str,
+    previous: Window,
+    cover: Coverage,
+    prev_cover: Coverage,
+    now: dict[str, Any],
+    before: dict[str, Any] | None,
+    recurring: list[dict[str, Any]],
+) -> list[str]:
+    """The report's sentences: the window and its coverage, why a comparison is withheld, the KPI lines
+    against ``before`` (None when withheld), the most recorded downtime and planned maintenance."""
+    line = coverage_line(cover.as_dict())
+    sections = [
+        f"{label}: all {len(cover.expected)} production days complete." if line is None else f"{label}."
+    ]
+    if line is not None:
+        sections.append(line)
+    elif not prev_cover.complete:
+        # Say why the previous columns are empty, so a withheld comparison never reads as "none before".
+        before_label = year_label(previous) if period == "year" else previous.label
+        sections.append(
+            f"The window before ({before_label}) is incomplete: comparisons with it are withheld, never zero."
+        )
+    sections += report_lines(now, before)
+    unplanned = [r for r in recurring if r["kind"] not in _CLASS_ORDER]
+    if cover.complete and unplanned:
+        top = unplanned[0]
+        sections.append(
+            f"Most recorded downtime: {top['place']} / {top['reason']}, {top['minutes']:.1f} min."
+        )
+    if now["pm_pct"] is not None:
+        sections.append(f"Planned maintenance {now['pm_pct']:.2f} % of scheduled minutes (schedule-driven).")
+    return sections
+
+
+def _charts(daily: list[dict[str, Any]], recurring: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Lineal feet per production day and the ten longest downtime reasons."""
+    return [
+        {
+            "kind": "line",
+            "title": "Lineal feet per production day",
+            "points": _daily_points(daily),
+        },
+        {
+            "kind": "bar",
+            "title": "Downtime minutes by place / reason",
+            "points": [{"x": f"{r['place']} / {r['reason']}", "y": r["minutes"]} for r in recurring[:10]],
+        },
+    ]
 
 
 _CLASS_ORDER = {"External": 1, "PM": 2}

@@ -11,7 +11,7 @@ from fastapi import Depends, Request
 from fastapi.responses import HTMLResponse
 
 from shopfloor.settings import Settings
-from shopfloor.shifts.pages import i18n, views, work
+from shopfloor.shifts.pages import card_view, i18n, planner_view, scope_view, views, work
 from shopfloor.shifts.pages.guard import TOKEN_SALT
 from shopfloor.shifts.pages.limits import Counter, make_counter
 from shopfloor.shifts.pages.params import REPORT_PERIODS
@@ -43,7 +43,7 @@ class ShiftsState:
         workers = 1 if settings.public else settings.shifts_max_concurrency
         self.runner = Runner(workers, settings.shifts_max_waiting, settings.shifts_answer_cache)
         self.tokens = RequestTokens(settings.session_secret(), TOKEN_SALT)
-        self.view = views.page_view(settings)
+        self.view = planner_view.page_view(settings)
         self.pages = views.Pages(self.view)  # only the error page is drawn in the server process
         self.db = settings.shifts_db_path()
         self.planners = {choice["name"]: choice for choice in self.view["planners"]}
@@ -109,9 +109,9 @@ class ShiftsState:
         if answer is not None and not answer.get("address") and answer.get("after") and not form.get("after"):
             form = {**form, "after": answer["after"]}
         cards_answer = answer
-        if answer is None or not views.kpi_groups(answer):
+        if answer is None or not card_view.kpi_groups(answer):
             cards_answer = None
-            kpis = views.kpis_address(scope)
+            kpis = scope_view.kpis_address(scope)
             if kpis is not None:
                 cards_answer = await self.answer_for(kpis)
         report = None

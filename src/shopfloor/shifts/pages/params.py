@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from shopfloor.shifts.pages import views
+from shopfloor.shifts.pages import scope_view
 from shopfloor.shifts.planning.plans import ADDRESS_KEYS, AddressError, CalendarError, Plan, parse_address
 from shopfloor.shifts.planning.router import MAX_QUESTION_CHARS
 from shopfloor.shifts.plant.scope import Scope, ScopeError
@@ -69,7 +69,7 @@ def scope_of_plan(plan: Plan) -> Scope:
 
 def scope_for_question(question: str, scope: Scope) -> Scope:
     """The page's "Compare all shifts" button also switches the include control to every shift."""
-    if question in views.DAY_SCOPE_EXAMPLES and scope.shift is not None:
+    if question in scope_view.DAY_SCOPE_EXAMPLES and scope.shift is not None:
         return Scope(day=scope.day, shift=scope.shift, include="day", period=scope.period)
     return scope
 

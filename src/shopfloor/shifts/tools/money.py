@@ -45,7 +45,17 @@ class DayDollarArgs(BaseModel):
 
 
 def _priced_rows(ctx: RunContext, sql: Sql, shifts: list[int]) -> list[dict[str, Any]]:
-    p = {"day": ctx.scope.day, "shifts": shifts}
+    """The day's losses on ``shifts``, each priced: downtime by reason and the speed gap as machine time,
+    side trim, shear and each dry-end family as board."""
+    stops, totals, rejects = _money_sums(ctx, sql, {"day": ctx.scope.day, "shifts": shifts})
+    return _price(stops, totals, rejects)
+
+
+def _money_sums(
+    ctx: RunContext, sql: Sql, p: dict[str, Any]
+) -> tuple[list[dict[str, Any]], dict[str, Any], list[dict[str, Any]]]:
+    """Stops by kind and reason, the setups' feet, running minutes, trim and shear, and rejects by family,
+    in query order."""
     stops = sql.rows(
         ctx,
         f"""
@@ -76,6 +86,13 @@ def _priced_rows(ctx: RunContext, sql: Sql, shifts: list[int]) -> list[dict[str,
         + int(totals["setups"] or 0)
         + sum(int(r["records"]) for r in rejects)
     )
+    return stops, totals, rejects
+
+
+def _price(
+    stops: list[dict[str, Any]], totals: dict[str, Any], rejects: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """One priced row per stop reason, the speed gap, side trim, shear and each dry-end family."""
     rows: list[dict[str, Any]] = []
     for stop in stops:
         rows.append(

@@ -356,15 +356,37 @@ def get_waste_breakdown(ctx: RunContext, args: WasteArgs) -> dict[str, Any]:
         named["width"] = float(args.width)
     now = _waste_sums(ctx, sql, current, shift, named)
     before = _waste_sums(ctx, Sql(), previous, shift, named)
-    days = cover.held_days  # a year is scaled from the days held, never the days expected
+    rows, dry = _waste_rows(now, before, cover.held_days)
+    details = [{**r, "share_of_dry_end": ratio(r["sqft"], dry, digits=FIGURE_DIGITS)} for r in now["details"]]
+    shown = {k if k != "width" else "width_in": v for k, v in named.items()}
+    rows = [{**row, **shown} for row in rows]
+    return envelope(
+        ctx,
+        "get_waste_breakdown",
+        sql,
+        rows,
+        window=current,
+        previous=previous,
+        cover=cover,
+        shift=shift,
+        details=details,
+        rates=RATES.as_dict(),
+    )
 
-    def family_area(block: dict[str, Any]) -> dict[str, float]:
-        area = dict.fromkeys(FAMILIES, 0.0)
-        for row in block["details"]:
-            area[row["family"]] = area.get(row["family"], 0.0) + row["sqft"]
-        return area
 
-    fam_now, fam_before = family_area(now), family_area(before)
+def _family_area(block: dict[str, Any]) -> dict[str, float]:
+    """Dry-end sq ft by family of one window's waste sums, every family present."""
+    area = dict.fromkeys(FAMILIES, 0.0)
+    for row in block["details"]:
+        area[row["family"]] = area.get(row["family"], 0.0) + row["sqft"]
+    return area
+
+
+def _waste_rows(now: dict[str, Any], before: dict[str, Any], days: int) -> tuple[list[dict[str, Any]], float]:
+    """The waste rows (trim, shear, each dry-end family, the dry-end total, unexplained) of a window
+    against the previous one, priced over ``days`` held days (a year is scaled from the days held, never
+    the days expected); with the dry-end total."""
+    fam_now, fam_before = _family_area(now), _family_area(before)
     gross, prev_gross = now["total"]["gross"], before["total"]["gross"]
     yield_sqft = None if gross is None else gross - (now["total"]["trim"] or 0) - (now["total"]["shear"] or 0)
     items: list[tuple[str, float | None, float | None, str]] = [
@@ -422,21 +444,7 @@ def get_waste_breakdown(ctx: RunContext, args: WasteArgs) -> dict[str, Any]:
             "note": "The records hold no measured good output, so unexplained waste is unavailable.",
         }
     )
-    details = [{**r, "share_of_dry_end": ratio(r["sqft"], dry, digits=FIGURE_DIGITS)} for r in now["details"]]
-    shown = {k if k != "width" else "width_in": v for k, v in named.items()}
-    rows = [{**row, **shown} for row in rows]
-    return envelope(
-        ctx,
-        "get_waste_breakdown",
-        sql,
-        rows,
-        window=current,
-        previous=previous,
-        cover=cover,
-        shift=shift,
-        details=details,
-        rates=RATES.as_dict(),
-    )
+    return rows, dry
 
 
 def get_stops_profile(ctx: RunContext, args: PeriodArgs) -> dict[str, Any]:
@@ -501,6 +509,37 @@ TREND_EXPR = {
 
 def get_trend(ctx: RunContext, args: TrendArgs) -> dict[str, Any]:
     """A weekly (Mon–Fri) series of one allowlisted metric, each week with its coverage."""
+    named = _trend_filters(args)
+    shift = scoped_shift(ctx, args.shift)
+    weeks = windows_back(window_for("week", args.anchor), args.weeks)
+    sql = Sql()
+    expr = TREND_EXPR[args.metric]  # allowlisted: the argument model admits only these keys
+    series = _trend_series(ctx, sql, expr, weeks, shift, named)
+    rows = _trend_rows(sql, weeks, series, named)
+    span = Window("week", weeks[0].start, weeks[-1].end)
+    return envelope(
+        ctx,
+        "get_trend",
+        sql,
+        rows,
+        window=span,
+        cover={
+            "status": "complete" if all(r["coverage"] == "complete" for r in rows) else "partial",
+            "weeks": len(rows),
+            "complete_weeks": sum(r["coverage"] == "complete" for r in rows),
+        },
+        shift=shift,
+        metric=args.metric,
+        of=named or None,
+        unit=UNITS.get(
+            {"speed": "shift_fpm", "speed_to_target": "speed_to_target_pct"}.get(args.metric, args.metric), ""
+        ),
+    )
+
+
+def _trend_filters(args: TrendArgs) -> dict[str, str]:
+    """The trend's filters (reason, place, grade) once its span and anchor are in bounds and each filter
+    follows a metric it applies to; raises ``ToolError`` otherwise."""
     if not 1 <= args.weeks <= 26:
         raise ToolError("weeks must be 1 to 26.")
     if not EARLIEST <= args.anchor <= LATEST:
@@ -510,11 +549,15 @@ def get_trend(ctx: RunContext, args: TrendArgs) -> dict[str, Any]:
         raise ToolError(f"A reason or place trend follows a downtime metric: {', '.join(STOP_METRICS)}.")
     if "grade" in named and args.metric not in SETUP_METRICS:
         raise ToolError(f"A grade trend follows a setup metric: {', '.join(SETUP_METRICS)}.")
-    shift = scoped_shift(ctx, args.shift)
-    weeks = windows_back(window_for("week", args.anchor), args.weeks)
-    sql = Sql()
-    expr = TREND_EXPR[args.metric]  # allowlisted: the argument model admits only these keys
-    series = sql.rows(
+    return named
+
+
+def _trend_series(
+    ctx: RunContext, sql: Sql, expr: str, weeks: list[Window], shift: int | None, named: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """One row per week held: the metric ``expr`` over its production-day shifts, with the days, shift rows,
+    stops and whether any shift is incomplete."""
+    return sql.rows(
         ctx,
         f"""
         WITH per AS (
@@ -552,6 +595,12 @@ def get_trend(ctx: RunContext, args: TrendArgs) -> dict[str, Any]:
             "grade": named.get("grade"),
         },
     )
+
+
+def _trend_rows(
+    sql: Sql, weeks: list[Window], series: list[dict[str, Any]], named: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """Every week of the span with its value and coverage (``unavailable`` when none of it is held)."""
     # The filter of the series is on every row, so the thing named is shown where it was applied.
     by_week = {r["week_start"]: r for r in series}
     rows = []
@@ -580,25 +629,7 @@ def get_trend(ctx: RunContext, args: TrendArgs) -> dict[str, Any]:
                 **named,
             }
         )
-    span = Window("week", weeks[0].start, weeks[-1].end)
-    return envelope(
-        ctx,
-        "get_trend",
-        sql,
-        rows,
-        window=span,
-        cover={
-            "status": "complete" if all(r["coverage"] == "complete" for r in rows) else "partial",
-            "weeks": len(rows),
-            "complete_weeks": sum(r["coverage"] == "complete" for r in rows),
-        },
-        shift=shift,
-        metric=args.metric,
-        of=named or None,
-        unit=UNITS.get(
-            {"speed": "shift_fpm", "speed_to_target": "speed_to_target_pct"}.get(args.metric, args.metric), ""
-        ),
-    )
+    return rows
 
 
 def get_grade_totals(ctx: RunContext, args: GradeArgs) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
-from shopfloor.shifts.pages import views, work
+from shopfloor.shifts.pages import scope_view, work
 from shopfloor.shifts.pages.deps import ShiftsDep, by_address, page_locale, root_path
 from shopfloor.shifts.pages.guard import GUARDED
 from shopfloor.shifts.pages.params import (
@@ -78,7 +78,7 @@ async def resolve(request: Request, shifts: ShiftsDep) -> Response:
     if answer.get("address"):
         scope = scope_of_plan(parse_address(answer["address"]))
     # A refused follow-up keeps the chain: the next one still follows the last answered question.
-    form = views.form_state(scope, question, answer.get("address") or after)
+    form = scope_view.form_state(scope, question, answer.get("address") or after)
     return shifts.html(
         await shifts.drawn("index.html", answer, scope, form, root_path(request), page_locale(request))
     )
@@ -115,7 +115,7 @@ async def answer_page(request: Request, shifts: ShiftsDep) -> Response:
         return Response(pdf, media_type="application/pdf", headers=attachment("answer.pdf"))
     scope = scope_of_plan(plan)
     question = answer.get("question") or address
-    form = views.form_state(scope, question if question != address else "", address)
+    form = scope_view.form_state(scope, question if question != address else "", address)
     # Kept: the same address is the same page (its token slot filled per response).
     text = await shifts.drawn("index.html", answer, scope, form, root, locale)
     shifts.runner.keep(page_key, text)

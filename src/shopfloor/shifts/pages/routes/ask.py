@@ -12,7 +12,7 @@ from fastapi import APIRouter, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.responses import JSONResponse, Response
 
-from shopfloor.shifts.pages import views, work
+from shopfloor.shifts.pages import scope_view, work
 from shopfloor.shifts.pages.deps import ShiftsDep, by_address, page_locale, root_path
 from shopfloor.shifts.pages.guard import GUARDED, POST_GUARDED
 from shopfloor.shifts.pages.limits import current_day, seconds_to_next_day
@@ -120,7 +120,7 @@ async def ask(request: Request, shifts: ShiftsDep) -> Response:
         # the fragment swaps them out of band.
         scope = scope_of_plan(parse_address(answer["address"]))
     # A refused follow-up keeps the chain: the next one still follows the last answered question.
-    form = views.form_state(scope, body.question, answer.get("address") or after)
+    form = scope_view.form_state(scope, body.question, answer.get("address") or after)
     # Only an answer its address gives whole is pushed as the page's address (reloading it must show the
     # same answer, not a complete one without the line naming the words left out).
     pushed = planner == "offline" and answer.get("address") and by_address(body.question, scope_asked, after)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 
-from shopfloor.shifts.pages import views, work
+from shopfloor.shifts.pages import scope_view, work
 from shopfloor.shifts.pages.deps import ShiftsDep, page_locale, root_path
 from shopfloor.shifts.pages.guard import GUARDED
 from shopfloor.shifts.pages.i18n import COOKIE, LOCALES, Words
@@ -25,7 +25,7 @@ async def index(request: Request, shifts: ShiftsDep) -> HTMLResponse:
     scope = parsed_scope(
         q.get("day") or span["last"], q.get("shift", "2"), q.get("include"), q.get("period", "day")
     )
-    form = views.form_state(scope, "", None)
+    form = scope_view.form_state(scope, "", None)
     return shifts.html(
         await shifts.drawn("index.html", None, scope, form, root_path(request), page_locale(request))
     )
@@ -44,7 +44,7 @@ async def scope_fragment(request: Request) -> HTMLResponse:
     """The live scope line for the controls' current values (htmx swaps it in)."""
     q = request.query_params
     scope = parsed_scope(q.get("day", ""), q.get("shift"), q.get("include"), q.get("period", "day"))
-    return HTMLResponse(views.scope_text(scope, Words(page_locale(request))))
+    return HTMLResponse(scope_view.scope_text(scope, Words(page_locale(request))))
 
 
 # A year: the choice outlives the browser session, as the workshop's saved language does.

@@ -6,7 +6,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
-from shopfloor.shifts.pages import views, work
+from shopfloor.shifts.pages import scope_view, work
 from shopfloor.shifts.pages.deps import ShiftsDep, page_locale, root_path
 from shopfloor.shifts.pages.guard import GUARDED
 from shopfloor.shifts.pages.params import REPORT_PERIODS, attachment, parsed_scope, query_params
@@ -43,7 +43,7 @@ async def report(request: Request, shifts: ShiftsDep) -> Response:
         return Response(pdf, media_type="application/pdf", headers=attachment("period-report.pdf"))
     if fmt == "html":
         page_scope = parsed_scope(scope.day.isoformat(), scope.shift, None, period)
-        form = views.form_state(page_scope, "", None)
+        form = scope_view.form_state(page_scope, "", None)
         return shifts.html(
             await shifts.drawn("index.html", None, page_scope, form, root_path(request), page_locale(request))
         )
