@@ -674,3 +674,50 @@ def test_the_also_delivery_is_a_check_card_for_her(agent_store):
         for c in response["proposals"]
     }
     assert cards == {"w1": ("pending", "high", 2), "w2": ("pending", "check", 2)}
+
+
+@pytest.mark.parametrize(
+    ("note", "read"),
+    [
+        # a demonstrative as a subject after several hats asks between them; after one hat it is that hat
+        (
+            "Revisé el TQ-7F3K2 y el TQ-1P9KD, ese ya pasó a lavado",
+            [("advance", None, None, None, ("TQ-7F3K2", "TQ-1P9KD"), "Washing", True)],
+        ),
+        (
+            "Revisé el TQ-1P9KD, ese ya pasó a lavado",
+            [("advance", None, None, None, "TQ-1P9KD", "Washing", True)],
+        ),
+        # "otras dos iguales": more of the batch before, added to it, never high
+        (
+            "Carmen Quizhpi trajo 2 finos de 16 hileras y después otras dos iguales",
+            [("create", "Carmen Quizhpi", 4, 16, None, None, True)],
+        ),
+        # the unit left out after "at" and a grade is rows
+        (
+            "Rosa Pillco delivered three superfinos at 24 rows and one fino at 18",
+            [
+                ("create", "Rosa Pillco", 3, 24, None, None, False),
+                ("create", "Rosa Pillco", 1, 18, None, None, False),
+            ],
+        ),
+        # a fragment of a code with a dot after it does not end the sentence
+        ("el 7F3K. pasó a lavado", [("advance", None, None, None, (), "Washing", False)]),
+        # list items "name, batch" under a delivery heading
+        (
+            "Trajeron hoy:\n- Rosa Guamán, 2 estándar de 12 hileras\n- Manuel, 1 superfino de 26",
+            [
+                ("create", "Rosa Guamán", 2, 12, None, None, False),
+                ("create", "Manuel", 1, 26, None, None, False),
+            ],
+        ),
+        # hats taken away are no delivery, even after one
+        (
+            "manuel delgado entrego dos superfinos de veintiseis hileras coma la carmen se fue con tres finos",
+            [("create", "manuel delgado", 2, 26, None, None, False)],
+        ),
+    ],
+)
+def test_round_six_classes(note, read):
+    """The classes the sixth blind round found, each in words of our own (evals/README.md, round 6)."""
+    assert events_of(note) == read

@@ -148,7 +148,7 @@ def _referred_hats(span: Span) -> list[tuple[HatRef, Sources]]:
         return [(HatRef(weaver_name=weaver), where)] if weaver else []
     if not before:
         return []
-    if kind == "one_of":
+    if kind == "one_of" or (kind == "that_one" and len(before) > 1):
         return [(HatRef(said=said, choices=tuple(before[-2:] if len(before) > 1 else before)), where)]
     if kind == "both":
         picked = before[-2:]

@@ -366,6 +366,8 @@ def merge_batches(events: list[NoteEvent], note: str) -> list[NoteEvent]:
         quote = first.quote
         if 0 <= start < end and end + len(event.quote) - start <= QUOTE_MAX:
             quote = note[start : end + len(event.quote)]
+        elif event.quote.startswith(first.quote):  # "…y luego otros 3 iguales": its quote holds the first's
+            quote = event.quote
         longer = max((first.weaver_name or "", event.weaver_name or ""), key=len)
         out[same] = replace(
             first,

@@ -78,6 +78,16 @@ DELIVERY_PHRASES = [
     r"came (?:by |over |in )?to (?:drop|deliver|bring|hand)",
 ]
 
+# Hats a person took away, sold or keeps ("se fue con dos normales para vender", "se llevó 5 finos", "los
+# tiene en su casa"): no delivery, so a batch said with them never borrows the licence of a delivery before it.
+TAKEN_AWAY_PHRASES = [
+    r"se (?:fue|fueron|llevo|llevaron|regreso|regresaron) con",
+    r"se (?:llevo|llevaron)",
+    r"(?:vendio|vendieron|llevo a vender|llevaron a vender)",
+    r"(?:vino|vinieron) a cobrar",
+    r"(?:took|takes|left with|went off with|sold|kept)",
+]
+
 GRADE_WORDS: dict[str, Grade] = {}
 _GRADE_WORDS: dict[Grade, str] = {
     "Fino": "fino finos fina finas fine",
@@ -730,6 +740,13 @@ REFERENCE_PATTERNS: list[tuple[str, str]] = [
         r"(?:\d{1,2}|dos|tres|cuatro|cinco|seis|two|three|four|five|six)"
         r"(?= (?:de (?:ellos|ellas|esos|esas|estos|estas) |of (?:them|those) )?"
         r"(?:tienen|estan|salieron|vinieron|llegaron|have|are|were|came)\b)",
+    ),
+    (
+        # A demonstrative as the subject of a verb ("ese ya pasó a blanqueo", "that one moved"): the hat named
+        # before it when there is one, and a question between the last two when there are several.
+        "that_one",
+        r"(?<![a-z] )(?:ese|esa|este|esta|aquel|aquella|that one|this one)"
+        r"(?= (?:ya|se|esta|paso|pasaron|tiene|lo|la|quedo|salio|is|was|has|already|moved|went|got)\b)",
     ),
     (
         "both",
