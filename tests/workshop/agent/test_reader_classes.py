@@ -721,3 +721,106 @@ def test_the_also_delivery_is_a_check_card_for_her(agent_store):
 def test_round_six_classes(note, read):
     """The classes the sixth blind round found, each in words of our own (evals/README.md, round 6)."""
     assert events_of(note) == read
+
+
+@pytest.mark.parametrize(
+    ("note", "read"),
+    [
+        # another number offered after a count, or said again with a hedge, leaves the count out
+        (
+            "Rosa Pillco trajo 4 finos de 18 hileras, o eran 5, no me acuerdo",
+            [("create", "Rosa Pillco", None, 18, None, None, True)],
+        ),
+        (
+            "Manuel entregó 2 superfinos de 26, creo que eran 3",
+            [("create", "Manuel", None, 26, None, None, True)],
+        ),
+        (
+            "Manuel delivered 3 superfine hats of 26 rows, or maybe 4",
+            [("create", "Manuel", None, 26, None, None, True)],
+        ),
+        # a number that fits a count and rows alike leaves both out
+        (
+            "Rosa Pillco trajo 4 finos de 18 hileras, o 19, no sé",
+            [("create", "Rosa Pillco", None, None, None, None, False)],
+        ),
+        # a hedged number where no count was said doubts nothing else
+        (
+            "Manuel trajo superfinos de 26, creo que eran 3",
+            [("create", "Manuel", None, 26, None, None, True)],
+        ),
+        # "dos de ellos con manchas" raises the flag
+        (
+            "Carmen Quizhpi trajo 3 finos de 16 hileras, dos de ellos con manchas",
+            [
+                ("create", "Carmen Quizhpi", 3, 16, None, None, False),
+                ("flag", None, None, None, "Carmen Quizhpi", None, True),
+            ],
+        ),
+    ],
+)
+def test_another_number_said_for_a_count_asks_for_it(note, read):
+    assert events_of(note) == read
+
+
+@pytest.mark.parametrize(
+    ("note", "read"),
+    [
+        (
+            "El TQ-7F3K2 pasó a lavado; el TQ-7F3KA igual",
+            [
+                ("advance", None, None, None, "TQ-7F3K2", "Washing", False),
+                ("advance", None, None, None, "TQ-7F3KA", "Washing", False),
+            ],
+        ),
+        (
+            "El TQ-7F3K2 pasó a lavado; el TQ-7F3KA sigue igual",
+            [("advance", None, None, None, "TQ-7F3K2", "Washing", False)],
+        ),
+    ],
+)
+def test_a_hat_said_also_after_a_semicolon_shares_the_move(note, read):
+    assert events_of(note) == read
+
+
+@pytest.mark.parametrize(
+    ("note", "read"),
+    [
+        # "el otro de 26" after "uno de 24" is the batch's other hat
+        (
+            "Manuel trajo 2 superfinos, uno de 24 y el otro de 26 hileras",
+            [
+                ("create", "Manuel", 1, 24, None, None, False),
+                ("create", "Manuel", 1, 26, None, None, False),
+            ],
+        ),
+        # a count said again by parts with other rows: the parts, none of them high
+        (
+            "Rosa Pillco trajo 3 finos de 18 hileras, bueno, 2 de 18 y 1 de 19",
+            [
+                ("create", "Rosa Pillco", 2, 18, None, None, True),
+                ("create", "Rosa Pillco", 1, 19, None, None, True),
+            ],
+        ),
+        # "pero uno no es superfino de verdad": a flag on one of the weaver's hats
+        (
+            "Manuel Delgado entregó 2 superfinos de 26 hileras, pero uno no es superfino de verdad",
+            [
+                ("create", "Manuel Delgado", 2, 26, None, None, False),
+                ("flag", None, None, None, "Manuel Delgado", None, True),
+            ],
+        ),
+    ],
+)
+def test_round_six_batches_said_by_their_parts(note, read):
+    assert events_of(note) == read
+
+
+def test_one_of_a_weavers_hats_is_asked_even_when_she_has_one_open_hat(agent_store):
+    """Manuel Delgado has one open hat (TQ-8H6RT), but "uno" after his delivery may be one just delivered: the
+    flag asks, it never lands on TQ-8H6RT by itself."""
+    note = "Manuel Delgado entregó 2 superfinos de 26 hileras, pero uno no es superfino de verdad"
+    response = run_agent(agent_store, ANA, {"note": note}, OfflineReader(), "req_oneof0000000", 100)
+    (flag,) = [c for c in response["proposals"] if c["type"] == "flag_issue"]
+    assert flag["status"] == "question"
+    assert flag["payload"]["hat_code"] is None

@@ -122,7 +122,12 @@ def read_sentence(
                 # part, never read into the report.
                 skip_part(skipped, parts, "future", clause)
                 continue
-            if _OTHER.match(clause.folded_text) and not is_negated(clause):
+            other_batch = (
+                _is_batch(clause)
+                and (inherited.get(segments[-1]) or _create_subject(segments[-1])) is not None
+            )
+            if _OTHER.match(clause.folded_text) and not is_negated(clause) and not other_batch:
+                # ("…, uno de 24 y el otro de 26 hileras" is the batch's other hat, read as a batch below.)
                 # "uno pasó a lavado y el otro sigue en tejido": the other hat is not pinned down, and what is
                 # said of it is not the first one's; named unread.
                 skip_part(skipped, parts, "unread", clause)
