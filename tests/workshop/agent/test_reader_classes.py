@@ -674,3 +674,153 @@ def test_the_also_delivery_is_a_check_card_for_her(agent_store):
         for c in response["proposals"]
     }
     assert cards == {"w1": ("pending", "high", 2), "w2": ("pending", "check", 2)}
+
+
+@pytest.mark.parametrize(
+    ("note", "read"),
+    [
+        # a demonstrative as a subject after several hats asks between them; after one hat it is that hat
+        (
+            "Revisé el TQ-7F3K2 y el TQ-1P9KD, ese ya pasó a lavado",
+            [("advance", None, None, None, ("TQ-7F3K2", "TQ-1P9KD"), "Washing", True)],
+        ),
+        (
+            "Revisé el TQ-1P9KD, ese ya pasó a lavado",
+            [("advance", None, None, None, "TQ-1P9KD", "Washing", True)],
+        ),
+        # "otras dos iguales": more of the batch before, added to it, never high
+        (
+            "Carmen Quizhpi trajo 2 finos de 16 hileras y después otras dos iguales",
+            [("create", "Carmen Quizhpi", 4, 16, None, None, True)],
+        ),
+        # the unit left out after "at" and a grade is rows
+        (
+            "Rosa Pillco delivered three superfinos at 24 rows and one fino at 18",
+            [
+                ("create", "Rosa Pillco", 3, 24, None, None, False),
+                ("create", "Rosa Pillco", 1, 18, None, None, False),
+            ],
+        ),
+        # a fragment of a code with a dot after it does not end the sentence
+        ("el 7F3K. pasó a lavado", [("advance", None, None, None, (), "Washing", False)]),
+        # list items "name, batch" under a delivery heading
+        (
+            "Trajeron hoy:\n- Rosa Guamán, 2 estándar de 12 hileras\n- Manuel, 1 superfino de 26",
+            [
+                ("create", "Rosa Guamán", 2, 12, None, None, False),
+                ("create", "Manuel", 1, 26, None, None, False),
+            ],
+        ),
+        # hats taken away are no delivery, even after one
+        (
+            "manuel delgado entrego dos superfinos de veintiseis hileras coma la carmen se fue con tres finos",
+            [("create", "manuel delgado", 2, 26, None, None, False)],
+        ),
+    ],
+)
+def test_round_six_classes(note, read):
+    """The classes the sixth blind round found, each in words of our own (evals/README.md, round 6)."""
+    assert events_of(note) == read
+
+
+@pytest.mark.parametrize(
+    ("note", "read"),
+    [
+        # another number offered after a count, or said again with a hedge, leaves the count out
+        (
+            "Rosa Pillco trajo 4 finos de 18 hileras, o eran 5, no me acuerdo",
+            [("create", "Rosa Pillco", None, 18, None, None, True)],
+        ),
+        (
+            "Manuel entregó 2 superfinos de 26, creo que eran 3",
+            [("create", "Manuel", None, 26, None, None, True)],
+        ),
+        (
+            "Manuel delivered 3 superfine hats of 26 rows, or maybe 4",
+            [("create", "Manuel", None, 26, None, None, True)],
+        ),
+        # a number that fits a count and rows alike leaves both out
+        (
+            "Rosa Pillco trajo 4 finos de 18 hileras, o 19, no sé",
+            [("create", "Rosa Pillco", None, None, None, None, False)],
+        ),
+        # a hedged number where no count was said doubts nothing else
+        (
+            "Manuel trajo superfinos de 26, creo que eran 3",
+            [("create", "Manuel", None, 26, None, None, True)],
+        ),
+        # "dos de ellos con manchas" raises the flag
+        (
+            "Carmen Quizhpi trajo 3 finos de 16 hileras, dos de ellos con manchas",
+            [
+                ("create", "Carmen Quizhpi", 3, 16, None, None, False),
+                ("flag", None, None, None, "Carmen Quizhpi", None, True),
+            ],
+        ),
+    ],
+)
+def test_another_number_said_for_a_count_asks_for_it(note, read):
+    assert events_of(note) == read
+
+
+@pytest.mark.parametrize(
+    ("note", "read"),
+    [
+        (
+            "El TQ-7F3K2 pasó a lavado; el TQ-7F3KA igual",
+            [
+                ("advance", None, None, None, "TQ-7F3K2", "Washing", False),
+                ("advance", None, None, None, "TQ-7F3KA", "Washing", False),
+            ],
+        ),
+        (
+            "El TQ-7F3K2 pasó a lavado; el TQ-7F3KA sigue igual",
+            [("advance", None, None, None, "TQ-7F3K2", "Washing", False)],
+        ),
+    ],
+)
+def test_a_hat_said_also_after_a_semicolon_shares_the_move(note, read):
+    assert events_of(note) == read
+
+
+@pytest.mark.parametrize(
+    ("note", "read"),
+    [
+        # "el otro de 26" after "uno de 24" is the batch's other hat
+        (
+            "Manuel trajo 2 superfinos, uno de 24 y el otro de 26 hileras",
+            [
+                ("create", "Manuel", 1, 24, None, None, False),
+                ("create", "Manuel", 1, 26, None, None, False),
+            ],
+        ),
+        # a count said again by parts with other rows: the parts, none of them high
+        (
+            "Rosa Pillco trajo 3 finos de 18 hileras, bueno, 2 de 18 y 1 de 19",
+            [
+                ("create", "Rosa Pillco", 2, 18, None, None, True),
+                ("create", "Rosa Pillco", 1, 19, None, None, True),
+            ],
+        ),
+        # "pero uno no es superfino de verdad": a flag on one of the weaver's hats
+        (
+            "Manuel Delgado entregó 2 superfinos de 26 hileras, pero uno no es superfino de verdad",
+            [
+                ("create", "Manuel Delgado", 2, 26, None, None, False),
+                ("flag", None, None, None, "Manuel Delgado", None, True),
+            ],
+        ),
+    ],
+)
+def test_round_six_batches_said_by_their_parts(note, read):
+    assert events_of(note) == read
+
+
+def test_one_of_a_weavers_hats_is_asked_even_when_she_has_one_open_hat(agent_store):
+    """Manuel Delgado has one open hat (TQ-8H6RT), but "uno" after his delivery may be one just delivered: the
+    flag asks, it never lands on TQ-8H6RT by itself."""
+    note = "Manuel Delgado entregó 2 superfinos de 26 hileras, pero uno no es superfino de verdad"
+    response = run_agent(agent_store, ANA, {"note": note}, OfflineReader(), "req_oneof0000000", 100)
+    (flag,) = [c for c in response["proposals"] if c["type"] == "flag_issue"]
+    assert flag["status"] == "question"
+    assert flag["payload"]["hat_code"] is None

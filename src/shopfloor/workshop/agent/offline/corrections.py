@@ -313,11 +313,28 @@ def blank_estimates(sentence: Span, chars: list[str], parts: list[Part]) -> bool
             continue
         found = True
         if _alone(chars, sentence, match.start(), match.end()):
-            hedged = _hedged(chars, sentence, match.start())
+            # "o eran 5" offers another number: a doubt, like a hedge.
+            hedged = _hedged(chars, sentence, match.start()) or _OTHER_NUMBER.match(match.group()) is not None
             _doubt_number_before(sentence, chars, parts, match.start(), _values_said(sentence, match), hedged)
         _blank(chars, match.start(), match.end())
         parts.append(Part("unread", sentence.source[match.start() : match.end()], match.start(), match.end()))
+    for match in _SAID_NUMBER.finditer(sentence.folded, sentence.start, sentence.end):
+        # "…2 superfinos de 26, creo que eran 3": a number said again with a hedge, in a clause of its own.
+        if not "".join(chars[match.start() : match.end()]).strip():
+            continue  # already read as an estimate ("o eran 5")
+        if _alone(chars, sentence, match.start(), match.end()) and _hedged(chars, sentence, match.start()):
+            found = True
+            _doubt_number_before(sentence, chars, parts, match.start(), _values_said(sentence, match), True)
+            _blank(chars, match.start(), match.end())
+            parts.append(
+                Part("unread", sentence.source[match.start() : match.end()], match.start(), match.end())
+            )
     return found
+
+
+_OTHER_NUMBER = re.compile(r"(?:o|u|or)\s")
+# A number said as what something was ("eran 3", "it was 4"): read as a doubt only after a hedge.
+_SAID_NUMBER = re.compile(r"\b(?:eran|fueron|era|fue|son|were|was|it was|there were) " + _NUMBER + r"\b")
 
 
 # After a count, a verb of what the hats have or are ("unos 2 tienen manchas", "about two have stains").
@@ -388,6 +405,13 @@ def _doubt_number_before(
         edges = [m.end() for m in _CLAUSE_EDGE.finditer(sentence.folded, sentence.start, said[-1][1])]
         opening = edges[-1] if edges else sentence.start
         doubted = [n for n in said if n[1] >= opening]
+        # A number that can only be a count ("o eran 5": no row count) or only rows (over 20) doubts the
+        # numbers of that role; otherwise every number of the clause.
+        rows = {n for n in doubted if _rows_like(sentence, ("number", n[1], n[2]))}
+        if values and all(_fits("quantity", v, None) and not _fits("rows", v, None) for v in values):
+            doubted = [n for n in doubted if n not in rows]
+        elif values and all(_fits("rows", v, None) and not _fits("quantity", v, None) for v in values):
+            doubted = [n for n in doubted if n in rows]
     for _, start, end in doubted:
         _blank(chars, start, end)
         parts.append(Part("unread", sentence.source[start:end], start, end))

@@ -145,10 +145,10 @@ def _referred_hats(span: Span) -> list[tuple[HatRef, Sources]]:
         # lookup by weaver offers them (a question when there are several).
         opening = max(span.note.rfind(mark, 0, start) for mark in ".!?;\n") + 1  # this sentence only
         weaver = person_name(span.part(opening, start), [])
-        return [(HatRef(weaver_name=weaver), where)] if weaver else []
+        return [(HatRef(weaver_name=weaver, ask=True), where)] if weaver else []
     if not before:
         return []
-    if kind == "one_of":
+    if kind == "one_of" or (kind == "that_one" and len(before) > 1):
         return [(HatRef(said=said, choices=tuple(before[-2:] if len(before) > 1 else before)), where)]
     if kind == "both":
         picked = before[-2:]

@@ -283,7 +283,7 @@ def _resolve_hat(ref: HatRef, message: UserMessage, history: History) -> _Resolv
                 if is_error:
                     return _Resolved(failed=str(content))
                 hats = content.get("hats", [])
-                if len(hats) == 1:
+                if len(hats) == 1 and not ref.ask:
                     exact = query == ref.weaver_name
                     return _Resolved(code=hats[0]["code"], exact=exact, stage=hats[0].get("stage"))
                 return _Resolved(candidates=[hat["code"] for hat in hats])

@@ -134,10 +134,11 @@ def _number_role(after: list[str], before: list[str], quantity_words: set[str]) 
         return "grado"
     if (
         len(before) > 1
-        and before[-1] in {"de", "of"}
+        and before[-1] in {"de", "of", "at"}
         and (before[-2] in GRADE_WORDS or before[-2] in HAT_NOUNS or _is_number(before[-2]))
     ):
-        # "3 finos de 18", "dos de 15 y uno de 17": the unit left out after a grade or a count is rows.
+        # "3 finos de 18", "dos de 15 y uno de 17", "one fino at 19": the unit left out after a grade or a
+        # count is rows.
         return "rows"
     if len(after) > 1 and after[0] in {"de", "of"} and _is_number(after[1]):
         return "quantity"

@@ -150,6 +150,9 @@ def _is_heading(span: Span) -> bool:
     )
 
 
+_ALSO_AFTER = re.compile(r"\b(?:tambien|igual|too|as well)\s*$")
+
+
 def _joined_sentences(sentences: list[Span]) -> list[Span]:
     """Sentences, with those that only continue the one before joined to it: one that opens by correcting it
     ("Carmen entregó 2 finos de 16. Corrijo: fue Rosa Pillco"), the items of a heading on the lines after it
@@ -175,10 +178,10 @@ def _joined_sentences(sentences: list[Span]) -> list[Span]:
         elif "\n" in between and (heading or _is_heading(previous)):
             joins = heading = True
         else:
-            joins = (
-                ";" in between
-                and bool(set(previous.words()) & CREATE_VERBS)
-                and person_name(sentence, []) is not None
+            joins = ";" in between and (
+                (bool(set(previous.words()) & CREATE_VERBS) and person_name(sentence, []) is not None)
+                # "El TQ-7F3K2 pasó a lavado; el TQ-7F3KA igual": the hat after it shares the move before.
+                or (bool(code_hits(sentence)) and _ALSO_AFTER.search(sentence.folded_text) is not None)
             )
         if joins and previous is not None:
             out[-1] = previous.part(previous.start, sentence.end)
@@ -323,6 +326,19 @@ def _drop_totals(events: list[NoteEvent]) -> list[NoteEvent]:
             if end > k + 1:
                 out[k:end] = [replace(p, grade=p.grade or total.grade) for p in out[k + 1 : end]]
                 continue
+        if total.kind == "create" and total.rows is not None and total.quantity and not total.weavers:
+            # "3 finos de 18 hileras, bueno, 2 de 18 y 1 de 19": parts right after it that add up to its count,
+            # with other rows among them, say it again; which was meant is in doubt, so none is high.
+            added, end = 0, k + 1
+            while end < len(out) and added < total.quantity:
+                part = out[end]
+                if _batch_key(part) is None or part.weaver_name != total.weaver_name or not part.quantity:
+                    break
+                added, end = added + part.quantity, end + 1
+            restated = out[k + 1 : end]
+            if added == total.quantity and len(restated) > 1 and any(p.rows != total.rows for p in restated):
+                out[k:end] = [replace(p, grade=p.grade or total.grade, unsure=True) for p in restated]
+                continue
         if total.kind == "create" and total.rows is None and total.quantity and not total.weavers:
             added, end = 0, k + 1
             while end < len(out) and added < total.quantity:
@@ -366,6 +382,8 @@ def merge_batches(events: list[NoteEvent], note: str) -> list[NoteEvent]:
         quote = first.quote
         if 0 <= start < end and end + len(event.quote) - start <= QUOTE_MAX:
             quote = note[start : end + len(event.quote)]
+        elif event.quote.startswith(first.quote):  # "…y luego otros 3 iguales": its quote holds the first's
+            quote = event.quote
         longer = max((first.weaver_name or "", event.weaver_name or ""), key=len)
         out[same] = replace(
             first,

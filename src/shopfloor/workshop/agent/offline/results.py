@@ -37,6 +37,9 @@ class HatRef:
     said: str | None = None  # the words of a spelled or partial code as written in the note
     # "uno de ellos", "one of them": the hats the note named before, offered as choices (codes as heard)
     choices: tuple[str, ...] = ()
+    # "uno de Carmen", "uno tiene una mancha" after her delivery: one of the weaver's hats, maybe one just
+    # delivered and not a record yet, so it is asked even when the lookup finds a single hat.
+    ask: bool = False
 
 
 @dataclass(frozen=True)

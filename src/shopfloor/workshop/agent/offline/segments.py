@@ -15,7 +15,7 @@ from shopfloor.workshop.agent.offline.names import (
     person_name,
     weaver_hat_ref,
 )
-from shopfloor.workshop.agent.offline.quantities import read_numbers
+from shopfloor.workshop.agent.offline.quantities import number_at, read_numbers
 from shopfloor.workshop.agent.offline.results import (
     NoteEvent,
     Part,
@@ -24,6 +24,7 @@ from shopfloor.workshop.agent.offline.results import (
 )
 from shopfloor.workshop.agent.offline.signals import (
     ASIDE,
+    TAKEN_AWAY,
     flag_kind_of,
     is_negated,
     is_noise,
@@ -105,6 +106,10 @@ def read_sentence(
         if not subject and (ASIDE.match(folded) or (is_noise(folded) and clause.text.strip())):
             _add_filler(clause, skipped, parts)
             continue
+        if segments and not subject and more_of_same(clause) is not None:
+            # "…entregó 2 normales de 12 hileras y luego otros 3 iguales": more of the batch before.
+            segments.append(clause)
+            continue
         closing = index == len(clauses) - 1 or _has_subject(clauses[index + 1])
         if segments and not subject and closing and not _has_content(clause) and _has_content(segments[-1]):
             # "…pasó a lavado, y la paja llegó mojada": words that add nothing to the event before them are
@@ -117,7 +122,12 @@ def read_sentence(
                 # part, never read into the report.
                 skip_part(skipped, parts, "future", clause)
                 continue
-            if _OTHER.match(clause.folded_text) and not is_negated(clause):
+            other_batch = (
+                _is_batch(clause)
+                and (inherited.get(segments[-1]) or _create_subject(segments[-1])) is not None
+            )
+            if _OTHER.match(clause.folded_text) and not is_negated(clause) and not other_batch:
+                # ("…, uno de 24 y el otro de 26 hileras" is the batch's other hat, read as a batch below.)
                 # "uno pasó a lavado y el otro sigue en tejido": the other hat is not pinned down, and what is
                 # said of it is not the first one's; named unread.
                 skip_part(skipped, parts, "unread", clause)
@@ -127,6 +137,25 @@ def read_sentence(
                 # ya está en lavado, el otro no").
                 skipped.append(Skipped("negated", clause.said))
                 parts.append(Part("denied", clause.said, clause.start, clause.end))
+                continue
+            if TAKEN_AWAY.search(clause.folded_text):
+                # "…, la rosa guaman se fue con dos normales": hats taken away, not delivered; named unread.
+                skip_part(skipped, parts, "unread", clause)
+                continue
+            if _is_batch(clause) and _bare_person(segments[-1]) is not None:
+                # "Entregaron hoy:" then "• Carmen, 2 finos de 16 hileras": the name and its batch are one item.
+                person = segments.pop()
+                if segments and _delivery_heading(segments[-1]):
+                    segments[-1] = clause.part(segments[-1].start, clause.end)
+                    continue
+                item = clause.part(person.start, clause.end)
+                licence = (
+                    bool(segments)
+                    and (inherited.get(segments[-1]) or _create_subject(segments[-1])) is not None
+                )
+                segments.append(item)
+                if licence:
+                    inherited[item] = _bare_person(person) or ""
                 continue
             weaver = inherited.get(segments[-1]) or _create_subject(segments[-1])
             licensed = not is_negated(segments[-1]) and not is_future(segments[-1])
@@ -168,9 +197,11 @@ def read_sentence(
     read_from: dict[Span, list[NoteEvent]] = {}
     for index, segment in enumerate(segments):
         name = _same_for(segment)
+        more = more_of_same(segment)
         before = segments[index - 1] if index else None
-        if name is not None and before is not None and read_from.get(before):
-            _read_same_for(segment, before, name, read_from[before], events, parts)
+        if (name is not None or more is not None) and before is not None and read_from.get(before):
+            _read_same_for(segment, before, name, read_from[before], events, parts, more)
+            read_from[segment] = read_from[before]
             continue
         first = len(events)
         read_segment(
@@ -207,23 +238,51 @@ def _same_for(span: Span) -> str | None:
     return person_name(span, [])
 
 
+# "y luego otros 3 iguales", "otras dos más", "and another 2 like those": more hats of the batch before.
+_MORE = re.compile(
+    r"^(?:(?:y|e|and|luego|despues|then|ademas|plus)\s+)*(?:otros|otras|another|other)\s+(\w+(?:\s+y\s+\w+)?)"
+    r"(?:\s+(?:mas|more))?(?:\s+(?:iguales|igualitos|del mismo|de los mismos|asi|like (?:those|them|that)|the same))?$"
+)
+
+
+def more_of_same(span: Span) -> int | None:
+    """How many more hats of the batch before a clause says ("otros 3 iguales"), or None when it says
+    something else."""
+    found = _MORE.match(" ".join(span.folded_text.split()))
+    if found is None:
+        return None
+    tokens = Span.whole(found.group(1)).tokens()
+    number = number_at(tokens, 0) if tokens else None
+    return number[0] if number is not None and number[1] == len(tokens) else None
+
+
 def _read_same_for(
     span: Span,
     before: Span,
-    name: str,
+    name: str | None,
     delivered: list[NoteEvent],
     events: list[NoteEvent],
     parts: list[Part],
+    more: int | None = None,
 ) -> None:
-    """The batches the segment before delivered, as this person's too: an inference (the note does not say
-    the count again), so never ``high`` (docs/workshop-agent.md, "The three rules", rule 2)."""
+    """The batches the segment before delivered, as this person's too ("…; Rosa Guamán también"), or ``more``
+    hats of the last of them ("y otros 3 iguales", added to it by ``reader.merge_batches``): an inference (the
+    note does not say the batch again), so never ``high`` (docs/workshop-agent.md, "The three rules", rule 2)."""
     said = span.source[before.start : span.end]
     quote = said if len(said) <= QUOTE_MAX else span.said
-    named = name_at(span, name)
-    where = (("weaver", named[0], named[1]),) if named is not None else ()
-    for event in delivered:
-        kept = tuple(s for s in event.sources if s[0] != "weaver")
-        events.append(replace(event, weaver_name=name, quote=quote, unsure=True, sources=where + kept))
+    where: tuple[tuple[str, int, int], ...]
+    if more is not None:
+        event = delivered[-1]
+        where = (("quantity", span.start, span.end),)
+        kept = tuple(s for s in event.sources if s[0] != "quantity")
+        events.append(replace(event, quantity=more, quote=quote, unsure=True, sources=kept + where))
+    else:
+        assert name is not None
+        named = name_at(span, name)
+        where = (("weaver", named[0], named[1]),) if named is not None else ()
+        for event in delivered:
+            kept = tuple(s for s in event.sources if s[0] != "weaver")
+            events.append(replace(event, weaver_name=name, quote=quote, unsure=True, sources=where + kept))
     parts.append(Part("read", span.said, span.start, span.end, "create"))
 
 

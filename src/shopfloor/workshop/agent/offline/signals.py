@@ -27,6 +27,7 @@ from shopfloor.workshop.agent.offline.vocabulary import (
     QUESTION_TAGS,
     REPORT_PATTERNS,
     REPORTED_QUESTION_PATTERNS,
+    TAKEN_AWAY_PHRASES,
 )
 
 INJECTION = re.compile(
@@ -54,6 +55,7 @@ def reported_at(span: Span) -> list[int]:
 
 
 DELIVERY = re.compile(r"\b(?:" + "|".join(DELIVERY_PHRASES) + r")\b")
+TAKEN_AWAY = re.compile(r"\b(?:" + "|".join(TAKEN_AWAY_PHRASES) + r")\b")
 ASIDE = re.compile(r"^(?:" + "|".join(ASIDE_PATTERNS) + r")\b")
 
 

@@ -78,6 +78,16 @@ DELIVERY_PHRASES = [
     r"came (?:by |over |in )?to (?:drop|deliver|bring|hand)",
 ]
 
+# Hats a person took away, sold or keeps ("se fue con dos normales para vender", "se llevó 5 finos", "los
+# tiene en su casa"): no delivery, so a batch said with them never borrows the licence of a delivery before it.
+TAKEN_AWAY_PHRASES = [
+    r"se (?:fue|fueron|llevo|llevaron|regreso|regresaron) con",
+    r"se (?:llevo|llevaron)",
+    r"(?:vendio|vendieron|llevo a vender|llevaron a vender)",
+    r"(?:vino|vinieron) a cobrar",
+    r"(?:took|takes|left with|went off with|sold|kept)",
+]
+
 GRADE_WORDS: dict[str, Grade] = {}
 _GRADE_WORDS: dict[Grade, str] = {
     "Fino": "fino finos fina finas fine",
@@ -659,6 +669,8 @@ HEDGE_PATTERNS = [
     r"seguramente",
     r"probablemente",
     r"no estoy segur[oa]",
+    r"no (?:me acuerdo|recuerdo)(?: bien)?(?: si)?",
+    r"(?:i )?(?:don't|dont|do not|can't|cant|cannot) (?:remember|recall)(?: if| whether)?",
     r"sin estar segur[oa]",
     r"maybe",
     r"perhaps",
@@ -708,17 +720,23 @@ APPROX_PATTERNS = [
     r"NUMBER (?:y pico|y tantos|y algo|and something|odd|or so|or more|o mas|mas o menos)",
     r"(?:entre|between) NUMBER (?:y|e|and|a) NUMBER",
     r"(?:unos|unas) (?:cuantos|cuantas|pocos|pocas)",
+    # "…4 finos de 18 hileras, o eran 5": another number offered after a comma
+    r"(?<=, )(?:o|u|or) (?:(?:eran|fueron|era|fue|sea|were|was|maybe|quizas|capaz) )?NUMBER",
     r"(?:algunos|algunas|varios|varias|a few|a couple or so|several|some)",
 ]
 
 # Words that point back at hats the same note named, in order (docs/workshop-agent.md, class 7): which of
 # them each one means. "one_of" asks with them as choices.
+# Where a pronoun opens its clause: after no word, or after a joining word ("…, pero uno no es superfino").
+_OPENS = r"(?:(?<![a-z] )|(?<=\by )|(?<=\be )|(?<=pero )|(?<=and )|(?<=but ))"
 REFERENCE_PATTERNS: list[tuple[str, str]] = [
     (
         "one_of",
         r"(?:uno|una|alguno|alguna) de (?:ellos|ellas|esos|esas|los dos|las dos)|one of (?:them|those|the two)|either"
         # "uno ya está en blanqueo": "uno" as the subject of a verb, not a count ("uno de 24")
-        r"|(?<![a-z] )(?:uno|una)(?= (?:ya|se|esta|estan|paso|sigue|tiene|lo|la|quedo|salio)\b)"
+        r"|"
+        + _OPENS
+        + r"(?:uno|una)(?= (?:ya|se|esta|estan|paso|sigue|tiene|lo|la|quedo|salio|no es|no tiene)\b)"
         r"|(?<![a-z] )one(?= (?:is|was|has|already|moved|went|got)\b)",  # never "the last one moved"
     ),
     (
@@ -726,10 +744,18 @@ REFERENCE_PATTERNS: list[tuple[str, str]] = [
         # rotos", "about two have stains"): some of the hats named before, asked about like "uno de ellos";
         # read only in a clause that reports a problem (``events.reference_of``).
         "some_of",
-        r"(?<![a-z] )(?:(?:unos|unas|como|about|around|some|like) )?"
+        _OPENS + r"(?:(?:unos|unas|como|about|around|some|like) )?"
         r"(?:\d{1,2}|dos|tres|cuatro|cinco|seis|two|three|four|five|six)"
-        r"(?= (?:de (?:ellos|ellas|esos|esas|estos|estas) |of (?:them|those) )?"
-        r"(?:tienen|estan|salieron|vinieron|llegaron|have|are|were|came)\b)",
+        r"(?= (?:de (?:ellos|ellas|esos|esas|estos|estas) (?:con|with)\b|of (?:them|those) with\b"
+        r"|(?:de (?:ellos|ellas|esos|esas|estos|estas) |of (?:them|those) )?"
+        r"(?:tienen|estan|salieron|vinieron|llegaron|have|are|were|came)\b))",
+    ),
+    (
+        # A demonstrative as the subject of a verb ("ese ya pasó a blanqueo", "that one moved"): the hat named
+        # before it when there is one, and a question between the last two when there are several.
+        "that_one",
+        _OPENS + r"(?:ese|esa|este|esta|aquel|aquella|that one|this one)"
+        r"(?= (?:ya|se|esta|paso|pasaron|tiene|lo|la|quedo|salio|is|was|has|already|moved|went|got)\b)",
     ),
     (
         "both",
