@@ -310,7 +310,9 @@ def route(question: str, scope: Scope, previous: Plan | None = None) -> Plan | U
     clause = asked_clause(q)
     at = q.rfind(clause)
     # The sentence the asking clause is in ("… whatever. today I just want the rejects").
-    sentence = q[max(q.rfind(". ", 0, at), q.rfind("! ", 0, at), q.rfind("? ", 0, at)) + 1 :].strip()
+    # ("… cranky after the meeting, today i just want the rejects": a comma ends the story's clause too).
+    ends = (q.rfind(mark, 0, at) for mark in (". ", "! ", "? ", ", "))
+    sentence = q[max(ends) + 1 :].strip()
     if clause != q and _has(sentence, _CLAUSE_DATE):
         # The asking sentence names its own day ("… yesterday was rough … today I just want the rejects"):
         # the story's date words are the story's.
@@ -318,7 +320,8 @@ def route(question: str, scope: Scope, previous: Plan | None = None) -> Plan | U
         if isinstance(said, ScopeWords):
             words = said if said.shifts or not words.shifts else replace(said, shifts=words.shifts)
     q = clause
-    if _has(q, r"\bcompare\b.*\byesterday\b|\byesterday\b.*\bcompare"):
+    if len(words.shifts) < 2 and _has(q, r"\bcompare\b.*\byesterday\b|\byesterday\b.*\bcompare"):
+        # Comparing with yesterday needs two days; two shifts compared yesterday are one day's comparison.
         day = words.day.isoformat()
         shift_part = f"&shift={scope.shift}" if scope.shift is not None else ""
         return Unavailable(
@@ -373,7 +376,8 @@ def route(question: str, scope: Scope, previous: Plan | None = None) -> Plan | U
             )
         return with_entities(replace(base, measure="compare_groups", by="shift", shift=None), entities(q))
     if group == "crew":
-        return with_entities(replace(base, measure="compare_groups", by="crew"), entities(q))
+        crews = with_entities(replace(base, measure="compare_groups", by="crew"), entities(q))
+        return _one_shift_alone(crews, scope, words)
     measure, extra = _intent(q, cue, by, window, words)
     if isinstance(measure, Unavailable):
         return measure
@@ -396,13 +400,20 @@ def route(question: str, scope: Scope, previous: Plan | None = None) -> Plan | U
         kinds = [k for k in entities(q).kinds if k in ("Maintenance", "Operator", "PM")]
         if len(kinds) == 1 and plan.reason is None and plan.place is None:
             plan = replace(plan, by="kind", kind=kinds[0])
-    if scope.shift is None and len(words.shifts) == 1 and plan.window == "day" and plan.measure in ONE_SHIFT:
-        # One shift named on an every-shift day asks about that shift alone: the include rule's default
-        # when a shift is given (docs/shifts-agent.md, "Scope").
-        plan = replace(plan, include="shift")
+    return _one_shift_alone(plan, scope, words)
+
+
+def _one_shift_alone(plan: Plan, scope: Scope, words: ScopeWords) -> Plan:
+    """One shift named on an every-shift day asks about that shift alone, over a day or a window: the
+    include rule's default when a shift is given (docs/shifts-agent.md, "Scope")."""
+    one_shift = plan.measure in ONE_SHIFT if plan.window == "day" else plan.shift is not None
+    if scope.shift is None and len(words.shifts) == 1 and one_shift:
+        return replace(plan, include="shift")
     return plan
 
 
+# A figure held against its flag, band or target ("trim vs the flag") is that figure, not two windows.
+AGAINST_LIMIT = r"\b(vs\.?|versus|compared (to|with)|against) (the |its |their |our )?(flags?|bands?|targets?|thresholds?)\b"
 YES_NO = r"^(is|was|did|were|are|does|do|has|have)\b|^(shift \d|(first|second|third) shift|1st|2nd|3rd)\b.*\?"
 # A share asked ("what % of downtime", "percentage of rejects"); a figure with its percent sign ("over 1%",
 # "the 2.5% target") is a threshold, not a share.
@@ -523,7 +534,8 @@ def _intent(
         return "overview", {}
     if cue == "speed_trend":
         return "trend", {"metric": "speed", "weeks": words.weeks or 8}
-    if words.other_anchor is not None or _has(q, r"\bcompare\b|\bvs\.?\b|\bversus\b|\bcompared\b"):
+    compared = _has(q, r"\bcompare\b|\bvs\.?\b|\bversus\b|\bcompared\b") and not _has(q, AGAINST_LIMIT)
+    if words.other_anchor is not None or compared:
         if ranged and words.other_anchor is not None:
             return "compare", {"other_anchor": words.other_anchor}
         if ranged and cue not in ("speed", "volume"):
@@ -677,7 +689,9 @@ FOLLOW_BY = {
 _BEFORE = r"\bthe (day|week|month|period) before\b|\bthe previous (day|week|month|period)\b"
 
 
-_LEAD_IN = r"^(?:(?:ok|okay|so|alright|right|now|then|hmm|well)\b[,.]?\s*)+"
+_LEAD_IN = (
+    r"^(?:(?:ok|okay|so|alright|right|now|then|hmm|well|please|pls|(?:can|could|would|will) you)\b[,.]?\s*)+"
+)
 
 
 def _is_follow_up(q: str) -> bool:
@@ -735,6 +749,8 @@ def _follow_up(q: str, words: ScopeWords, scope: Scope, previous: Plan) -> Plan 
         plan = with_entities(replace(plan, grade=None, crew=None, reason=None, place=None, width=None), named)
     if _has(q, _CHART):
         plan = replace(plan, chart=True)
+    if plan.measure == "downtime" and plan.by != "kind" and len(entities(q).kinds) == 1:
+        plan = replace(plan, kind=_kind(q))  # "now just maintenance": the day's downtime of that kind
     if plan.measure in ("downtime", "pareto") and _has(q, SHARE_WORDS):
         plan = replace(plan, ask="share")  # "what percent of that was knife jams"
     if plan == replace(previous, after=after):
