@@ -422,7 +422,9 @@ def _window_words(window: str, anchor: date, other_anchor: date | None) -> str:
     text = {
         "week": f"week of {w.start.isoformat()} (Mon–Fri)",
         "month": f"{w.start:%B %Y}",
-        "fiscal": w.label.replace(" (", ", ").rstrip(")"),
+        # The 4-4-5 period ("this quarter") says the span it covers: its dates and its 4 or 5 weeks.
+        "fiscal": f"{w.label.split(' (')[0]}, {w.start:%a %Y-%m-%d} to {w.end:%a %Y-%m-%d} "
+        f"({(w.end - w.start).days // 7 + 1} weeks)",
     }[window]
     if other_anchor is not None:
         o = window_for(window, other_anchor)  # type: ignore[arg-type]

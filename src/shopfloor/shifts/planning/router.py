@@ -384,8 +384,8 @@ def route(question: str, scope: Scope, previous: Plan | None = None) -> Plan | U
     plan = with_entities(replace(base, measure=measure, **extra), entities(q))
     if plan.measure in ("opportunities", "dollars") and (plan.reason or plan.place) and _has(q, MONEY_WORDS):
         # Money for a named reason or place is that one's cost, not the total of every lever.
-        by_place = plan.place is not None and plan.reason is None
-        plan = replace(plan, measure="named_cost", by="place" if by_place else "reason", lens=None)
+        # The address names the reason or place alone (docs/URLS.md): the rows' grouping follows from it.
+        plan = replace(plan, measure="named_cost", by=None, lens=None)
     if window != "day" and measure in DAY_ONLY:
         if words.window is None and scope.period != "day":
             return Unavailable(
