@@ -186,9 +186,7 @@ def test_are_knife_jams_getting_worse_answers_with_the_jam_trend(conn):
 
 def test_what_did_knife_jams_cost_leads_with_that_reasons_cost(conn):
     answer = ask(conn, "what did knife jams cost us this week")
-    assert answer["address"] == (
-        "/a?window=week&anchor=2026-09-16&measure=named_cost&reason=Knife%20jam"
-    )
+    assert answer["address"] == ("/a?window=week&anchor=2026-09-16&measure=named_cost&reason=Knife%20jam")
     assert answer["read_as"] == (
         "Read as: cost at the assumed rates, reason Knife jam, every shift, week of 2026-09-14 (Mon–Fri)"
     )
