@@ -482,6 +482,12 @@ def not_applied(plan: Plan, evidence: list[dict[str, Any]]) -> list[str]:
             for col in columns
         )
         grouped = plan.by == name or (name == "width" and plan.by == "width")
+        # A named cost's rows are grouped by what it names (a reason first).
+        grouped = grouped or (
+            plan.measure == "named_cost"
+            and plan.by is None
+            and name == ("reason" if plan.reason else "place")
+        )
         # A filter the tool applied (the knife jams by place) is applied too.
         shown = shown or any((e.get("filters") or {}).get(name) == value for e in evidence)
         # The crew of the one shift read is applied; over every shift the other crews' rows are in it too.

@@ -186,9 +186,7 @@ def test_are_knife_jams_getting_worse_answers_with_the_jam_trend(conn):
 
 def test_what_did_knife_jams_cost_leads_with_that_reasons_cost(conn):
     answer = ask(conn, "what did knife jams cost us this week")
-    assert answer["address"] == (
-        "/a?window=week&anchor=2026-09-16&measure=named_cost&by=reason&reason=Knife%20jam"
-    )
+    assert answer["address"] == ("/a?window=week&anchor=2026-09-16&measure=named_cost&reason=Knife%20jam")
     assert answer["read_as"] == (
         "Read as: cost at the assumed rates, reason Knife jam, every shift, week of 2026-09-14 (Mon–Fri)"
     )
@@ -242,3 +240,11 @@ def test_the_splicer_without_its_number_is_every_splicer(conn):
     # Splicer 1 is the fixture's only splicer: 5 min a day; the knife jams at the upper knife are not counted.
     assert env["rows"][0]["value"] == pytest.approx(100 * 25 / 7200, abs=1e-4)
     assert env["rows"][0]["stops"] == 5
+
+
+def test_a_named_places_cost_groups_by_place_from_its_address_alone(conn):
+    answer = ask(conn, "what did the upper knife cost us this week")
+    assert answer["address"] == "/a?window=week&anchor=2026-09-16&measure=named_cost&place=Upper%20knife"
+    assert answer["evidence"][0]["group_by"] == "place"
+    assert headline(answer).startswith("Upper knife cost **$")
+    assert "Not applied" not in " ".join(s["text"] for s in answer["sections"])

@@ -163,9 +163,10 @@ def test_trim_is_said_against_the_owners_flag(conn):
 
 
 def test_a_count_of_a_place_named_with_its_reason_leads_with_the_place_row(conn):
-    # Shift 2's knife jam was on the upper knife: the rows are by place, so the place's row answers.
+    # Shift 2's knife jam was on the upper knife: the rows are by place, kept to the knife jams, so the
+    # place's row answers and the headline names both.
     answer = investigate("how many times did the upper knife jam on 2nd shift", DAY, conn)
-    assert headline(answer).startswith("Upper knife: **20.0 min** over 1 stop")
+    assert headline(answer).startswith("Knife jam at Upper knife: **20.0 min** over 1 stop")
 
 
 def test_square_feet_of_good_board_leads_with_the_estimated_good_area(conn):

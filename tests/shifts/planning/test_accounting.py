@@ -66,3 +66,49 @@ def test_who_ran_a_machine_asks_for_a_name_the_records_do_not_hold():
     assert account("who ran the corrugator on 3rd").not_in_records == ("who ran",)
     # "Who" asking which shift or crew is no person's name.
     assert account("which crew had the most downtime").not_in_records == ()
+
+
+def test_a_storys_words_before_its_asking_clause_are_context():
+    story = (
+        "ok so the plant mgr was on my back all morning bc a big load shipped late and the guys said the line "
+        "kept stopping, idk, anyway just give me downtime by place for 2nd shift yday"
+    )
+    assert account(story).not_understood == ()
+    # A word not understood inside the asking clause is still named.
+    assert account(story + " by flurb").not_understood == ("flurb",)
+    # A thing the records do not hold is named wherever the story says it.
+    assert (
+        "steam"
+        in account(
+            "the steam was low all night and we kept stopping, so just show me downtime by place"
+        ).not_in_records
+    )
+
+
+def test_handling_damage_and_spanish_humidity_are_not_in_the_records():
+    assert account("how much scrap from forklift damage this week").not_in_records == ("forklift damage",)
+    assert account("¿estuvo alta la humedad en el turno 3?").not_in_records == ("humidity",)
+
+
+def test_a_yes_no_whose_headline_states_no_verdict_is_not_led():
+    from datetime import date
+
+    from shopfloor.shifts.planning.accounting import YES_NO_UNLED, figures_not_led, yes_no_asked
+    from shopfloor.shifts.planning.plans import Plan
+
+    review = Plan(measure="review", day=date(2026, 11, 18), shift=2)
+    head = "Maintenance downtime was **2.75 %** of scheduled minutes against its 2.5 % band (query 1)."
+    assert figures_not_led("was maint dt over the band on 2nd yday", review, head) == [YES_NO_UNLED]
+    assert figures_not_led("any setups over the trim flag on 1st shift? yes or no", review, head) == [
+        YES_NO_UNLED
+    ]
+    assert figures_not_led("was maint dt over the band on 2nd yday", review, "Yes: " + head) == []
+    # A choice, a trend's direction and a named reason's own stops answer without the word.
+    assert not yes_no_asked("was it maintenance or operator downtime?")
+    trend = Plan(measure="trend", day=date(2026, 11, 18), metric="downtime_pct")
+    assert figures_not_led("is the splicer getting worse?", trend, "Downtime rose **0.4** points") == []
+    outage = Plan(measure="pareto", day=date(2026, 1, 7), window="month", reason="Power outage")
+    assert (
+        figures_not_led("were there any power outages last month", outage, "Power outage: **96.0 min**") == []
+    )
+    assert YES_NO_UNLED.startswith("the verdict asked") and "yes" not in YES_NO_UNLED.lower()

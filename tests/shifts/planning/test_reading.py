@@ -65,3 +65,13 @@ def test_a_plant_word_cut_short_by_one_letter_is_read_and_a_whole_word_is_left()
     assert canonical("first shift wast") == "first shift waste"
     assert canonical("spee on 2nd") == "speed on 2nd"
     assert canonical("what kind of stop") == "what kind of stop"
+
+
+def test_this_quarter_is_read_as_the_445_period_with_the_span_it_covers():
+    plan = route("downtime pareto this quarter", Scope(day=date(2026, 11, 19)))
+    assert isinstance(plan, Plan) and plan.window == "fiscal"
+    # P3 of the year anchored on Tue 2026-09-01 (4, 4, then 5 weeks): Tue 2026-10-27 to Mon 2026-11-30.
+    assert plan_read_as(plan).endswith("4-4-5 P3 FY2026, Tue 2026-10-27 to Mon 2026-11-30 (5 weeks)")
+    first = route("downtime pareto this quarter", Scope(day=date(2026, 9, 10)))
+    assert isinstance(first, Plan)
+    assert plan_read_as(first).endswith("4-4-5 P1 FY2026, Tue 2026-09-01 to Mon 2026-09-28 (4 weeks)")

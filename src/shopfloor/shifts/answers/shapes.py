@@ -416,7 +416,8 @@ def _word(shift: int) -> str:
 def named_cost_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | None:
     """The headline of money asked for one named reason or place in a window: its dollars at the assumed
     rates, its minutes and stops, and the per-year figure scaled by the production days held."""
-    named = plan.reason if plan.by != "place" else plan.place
+    by_place = plan.by == "place" or (plan.by is None and plan.reason is None)
+    named = plan.place if by_place else plan.reason
     env = next((e for e in evidence if e["tool"] == "get_downtime_pareto"), None)
     if env is None or named is None:
         return None

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from shopfloor.shifts.planning.dates import MONTH_SHORT, MONTHS, NUMBER_WORDS, UNRESOLVED, WEEKDAYS
 from shopfloor.shifts.planning.plans import Plan
 from shopfloor.shifts.planning.reading import COMMON, VOCABULARY, canonical, entities
-from shopfloor.shifts.planning.router import LOSS_WORDS, SHARE_WORDS, YES_NO, named_shifts
+from shopfloor.shifts.planning.router import LOSS_WORDS, SHARE_WORDS, YES_NO, asked_clause, named_shifts
 from shopfloor.shifts.plant.catalog import REJECT_FAMILIES, STOP_KINDS, STOP_PLACES, STOP_REASONS
 
 
@@ -118,6 +118,8 @@ NOT_IN_RECORDS: tuple[tuple[str, str], ...] = (
         "moisture readings",
     ),
     (r"\bpre-?heaters?\b", "preheater"),
+    # Scrap causes the plant does not record: damage in handling is no dry-end reject family.
+    (r"\b(forklifts?|clamp trucks?|damaged?)\b", "handling damage"),
     (r"\bwashboard(ing)?\b", "washboard"),
     (r"\bcrush(ed)?\b", "crush"),
     (r"\b(vibrations?|amps?|amperage|voltage|energy|electricity)\b", "electrical readings"),
@@ -206,7 +208,10 @@ def account(question: str) -> Accounting:
     # "Bridge" is read only in "speed bridge" (the speed-variance bridge); any other bridge is a part of the
     # line the records do not name.
     text = re.sub(r"\bspeed (variance )?bridge\b", " speed ", text)
-    for word in _WORD.findall(text):
+    # A long, story-like question is read from its asking clause (router.asked_clause): the story before it
+    # is context, its words never a slot, so only the clause's words can be left not understood. Things the
+    # records do not hold are named wherever they are said.
+    for word in _WORD.findall(asked_clause(text)):
         if not _known(word) and word not in unknown:
             unknown.append(word)
     return Accounting(tuple(missing), tuple(unknown), tuple(asked))
@@ -348,6 +353,19 @@ def asked_figures(question: str) -> list[tuple[str, str, str]]:
     return [(key, name, said) for key, name, asked, said in ASKED_FIGURES if re.search(asked, text)]
 
 
+# A yes/no asked ("was maint dt over the band", "is downtime up from last week?", "… yes or no") whose
+# headline states a figure but no Yes or No: the supervisor decides, so the answer is never complete.
+YES_NO_UNLED = "the verdict asked (this answer's headline states the figure, not whether it is so)"
+
+
+def yes_no_asked(question: str) -> bool:
+    """Whether ``question`` asks for a yes or a no (docs/shifts-agent.md, rule 3)."""
+    text = canonical(question)
+    if re.search(r"\b\w+ or \w+\b", text) and not re.search(r"\byes or no\b", text):
+        return False  # a choice ("was it maintenance or operator downtime") is answered by its rows
+    return bool(re.search(YES_NO, text) or re.search(r"\byes or no\b|\by/n\b|^any\b.*\?", text))
+
+
 def figures_not_led(question: str | None, plan: Plan, headline: str) -> list[str]:
     """What the question (or the plan's ``ask=``) asked that ``headline`` does not state, each with why: an
     answer whose headline does not answer the question is never ``complete`` (docs/shifts-agent.md, rule 3).
@@ -358,6 +376,12 @@ def figures_not_led(question: str | None, plan: Plan, headline: str) -> list[str
     if plan.ask == "share" and not re.search(r"\*\*[\d,.]+ ?%\*\*|\(0 %\)", headline):
         missing.append("the share asked (no row of this answer holds the one asked for)")
     named = plan.reason or plan.place
+    # A trend says its own direction, and a named reason or place leads with its own stops (its count
+    # answers "were there any"): both answer the yes/no without the word.
+    led = (named, f"{plan.reason} at {plan.place}") if named else ()
+    answered = plan.measure == "trend" or any(headline.startswith(lead) for lead in led)
+    if question and yes_no_asked(question) and not answered and not re.match(r"(Yes|No)\b", headline):
+        missing.append(YES_NO_UNLED)
     for _key, name, said in asked_figures(question) if question else []:
         # A named reason or place leading the headline states its own stops ("Upper knife: 4.6 min over 1
         # stop"): that is the count asked of it.

@@ -240,7 +240,9 @@ def _groups(plan: PlanView) -> list[Step]:
 
 
 def _named_cost(plan: PlanView) -> list[Step]:
-    return [_pareto(plan, "place" if plan.by == "place" else "reason")]
+    """The pareto grouped by what is named: a reason's rows when a reason is named, else a place's."""
+    by_place = plan.by == "place" or (plan.by is None and plan.place is not None and plan.reason is None)
+    return [_pareto(plan, "place" if by_place else "reason")]
 
 
 def _speed_opportunity(plan: PlanView) -> list[Step]:

@@ -65,6 +65,12 @@ SPANISH: tuple[tuple[str, Any], ...] = (
     ),
     (r"\bcambios? de papel\b", "paper changes"),
     (r"\borilla\b", "trim"),
+    (r"\bcu[aá]nto tiempo (perdimos|perdieron|perdi[oó]|se perdi[oó])\b", "how much time did we lose"),
+    (r"\bhumedad\b", "humidity"),
+    (r"\btemperaturas?\b", "temperature"),
+    (r"\bpresi[oó]n\b", "pressure"),
+    (r"\bvapor\b", "steam"),
+    (r"\balt[oa]s?\b", "high"),
     (r"\bcu[aá]nt[oa]s?\b", "how many"),
     (r"\b(tuvimos|tuvo|hubo|hicimos|hizo|tenemos)\b", " "),
     (r"\btiempo muerto\b|\bparos\b|\bparadas\b", "downtime"),
@@ -119,6 +125,8 @@ SYNONYMS: tuple[tuple[str, str], ...] = (
     (r"\bspead\b|\bsped\b", "speed"),
     (r"\b(this|last) months\b", r"\1 month"),
     (r"\bdt\b", "downtime"),
+    (r"\brsns?\b", "reason"),
+    (r"\bu\b", "you"),
     (r"\bmaint\b", "maintenance"),
     (r"\bw/", "with"),
     (r"\btmrw\b|\btmw\b", "tomorrow"),
@@ -169,7 +177,7 @@ _COMMON_TEXT = (
 COMMON = frozenset(_COMMON_TEXT.split())
 # A question is read as Spanish when it holds a word only Spanish questions use.
 SPANISH_CUE = (
-    r"[¿¡ñ]|\b(turno|paros|por qu[eé]|velocidad|rechazos|atascos?|cuchilla|ayer|semana|mes|cu[aá]nt[oa]s?"
+    r"[¿¡ñ]|\b(turno|humedad|paros|por qu[eé]|velocidad|rechazos|atascos?|cuchilla|ayer|semana|mes|cu[aá]nt[oa]s?"
     r"|costaron|cost[oó]|tiempo muerto|compara|proyecci[oó]n|pr[oó]xima|equipo|raz[oó]n|grado|cambios|orilla"
     r"|desperdicio|hoy|objetivo|lineales|turno|marzo|porcentaje)\b"
 )
@@ -414,7 +422,9 @@ def _window_words(window: str, anchor: date, other_anchor: date | None) -> str:
     text = {
         "week": f"week of {w.start.isoformat()} (Mon–Fri)",
         "month": f"{w.start:%B %Y}",
-        "fiscal": w.label.replace(" (", ", ").rstrip(")"),
+        # The 4-4-5 period ("this quarter") says the span it covers: its dates and its 4 or 5 weeks.
+        "fiscal": f"{w.label.split(' (')[0]}, {w.start:%a %Y-%m-%d} to {w.end:%a %Y-%m-%d} "
+        f"({(w.end - w.start).days // 7 + 1} weeks)",
     }[window]
     if other_anchor is not None:
         o = window_for(window, other_anchor)  # type: ignore[arg-type]

@@ -287,38 +287,19 @@ def route(question: str, scope: Scope, previous: Plan | None = None) -> Plan | U
     """Turn ``question`` in ``scope`` into a plan (``previous`` is the plan a follow-up refers to)."""
     if len(question) > MAX_QUESTION_CHARS:
         return Unavailable(f"Questions are limited to {MAX_QUESTION_CHARS} characters.")
-    q = canonical(question)
-    if not q:
-        return Unavailable("The question is empty.")
-    # The words as typed are checked too: a correction never turns an action ("schedule PM on the double
-    # backer") into a question ("scheduled pm"); "the new schedule" stays a noun.
-    if _has(q, _FORBIDDEN) or _has(normalize(question), _ACTION_TYPED):
-        return Unavailable(
-            "The investigator reads records; it cannot change settings, schedules or equipment, send "
-            "messages or run code."
-        )
-    if _has(q, FORECAST):
-        return Unavailable(
-            "The records describe the past: they cannot say what speed, output or downtime will be. Ask about "
-            "a production day or a window that has happened."
-        )
+    q = canonical(question)  # after the length check: a question over the limit is never read
+    refused = _refused(question, q)
+    if refused is not None:
+        return refused
     words = scope_words(q, scope)
     if isinstance(words, Unavailable):
         return words
     if previous is not None and _is_follow_up(q):
         return _follow_up(q, words, scope, previous)
-    clause = asked_clause(q)
-    at = q.rfind(clause)
-    # The sentence the asking clause is in ("… whatever. today I just want the rejects").
-    sentence = q[max(q.rfind(". ", 0, at), q.rfind("! ", 0, at), q.rfind("? ", 0, at)) + 1 :].strip()
-    if clause != q and _has(sentence, _CLAUSE_DATE):
-        # The asking sentence names its own day ("… yesterday was rough … today I just want the rejects"):
-        # the story's date words are the story's.
-        said = scope_words(sentence, scope)
-        if isinstance(said, ScopeWords):
-            words = said if said.shifts or not words.shifts else replace(said, shifts=words.shifts)
-    q = clause
-    if _has(q, r"\bcompare\b.*\byesterday\b|\byesterday\b.*\bcompare"):
+    words = _story_scope(q, words, scope)
+    q = asked_clause(q)
+    if len(words.shifts) < 2 and _has(q, r"\bcompare\b.*\byesterday\b|\byesterday\b.*\bcompare"):
+        # Comparing with yesterday needs two days; two shifts compared yesterday are one day's comparison.
         day = words.day.isoformat()
         shift_part = f"&shift={scope.shift}" if scope.shift is not None else ""
         return Unavailable(
@@ -358,30 +339,17 @@ def route(question: str, scope: Scope, previous: Plan | None = None) -> Plan | U
         anchor=anchor if window != "day" else words.day,
         chart=chart,
     )
-    if compare_shift is not None:
-        if window != "day":
-            return Unavailable("Shift comparisons run on one production day; choose the Day period.")
-        return replace(base, measure="compare_shifts", other_shift=compare_shift)
-    if all_shifts and window == "day" and _has(q, COMPARE_SHIFTS):
-        return replace(base, measure="compare_shifts", shift=None, include="day")
-    group = group_comparison(q, window, all_shifts)
-    if group == "shift" and not words.shifts:
-        if include == "shift":
-            return Unavailable(
-                "Comparing shifts needs the production-day scope (include every shift), not the selected "
-                "shift only."
-            )
-        return with_entities(replace(base, measure="compare_groups", by="shift", shift=None), entities(q))
-    if group == "crew":
-        return with_entities(replace(base, measure="compare_groups", by="crew"), entities(q))
+    compared = _comparison(q, base, scope, words, compare_shift, all_shifts)
+    if compared is not None:
+        return compared
     measure, extra = _intent(q, cue, by, window, words)
     if isinstance(measure, Unavailable):
         return measure
     plan = with_entities(replace(base, measure=measure, **extra), entities(q))
     if plan.measure in ("opportunities", "dollars") and (plan.reason or plan.place) and _has(q, MONEY_WORDS):
         # Money for a named reason or place is that one's cost, not the total of every lever.
-        by_place = plan.place is not None and plan.reason is None
-        plan = replace(plan, measure="named_cost", by="place" if by_place else "reason", lens=None)
+        # The address names the reason or place alone (docs/URLS.md): the rows' grouping follows from it.
+        plan = replace(plan, measure="named_cost", by=None, lens=None)
     if window != "day" and measure in DAY_ONLY:
         if words.window is None and scope.period != "day":
             return Unavailable(
@@ -389,20 +357,94 @@ def route(question: str, scope: Scope, previous: Plan | None = None) -> Plan | U
                 "(for example the downtime pareto or the period KPIs), or switch the Period to Day."
             )
         return Unavailable("That question has no window form; ask about one production day.")
-    if plan.measure in ("downtime", "pareto") and _has(q, SHARE_WORDS):
-        # "What percent of downtime was operator": the share is the asked figure; a named kind is one of the
-        # rows by kind, never a filter that would make it the whole.
-        plan = replace(plan, ask="share")
-        kinds = [k for k in entities(q).kinds if k in ("Maintenance", "Operator", "PM")]
-        if len(kinds) == 1 and plan.reason is None and plan.place is None:
-            plan = replace(plan, by="kind", kind=kinds[0])
-    if scope.shift is None and len(words.shifts) == 1 and plan.window == "day" and plan.measure in ONE_SHIFT:
-        # One shift named on an every-shift day asks about that shift alone: the include rule's default
-        # when a shift is given (docs/shifts-agent.md, "Scope").
-        plan = replace(plan, include="shift")
+    return _one_shift_alone(_share_asked(plan, q), scope, words)
+
+
+def _share_asked(plan: Plan, q: str) -> Plan:
+    """A downtime plan asked as a share ("what percent of downtime was operator"): the share is the asked
+    figure; a named kind is one of the rows by kind, never a filter that would make it the whole."""
+    if plan.measure not in ("downtime", "pareto") or not _has(q, SHARE_WORDS):
+        return plan
+    plan = replace(plan, ask="share")
+    kinds = [k for k in entities(q).kinds if k in ("Maintenance", "Operator", "PM")]
+    if len(kinds) == 1 and plan.reason is None and plan.place is None:
+        plan = replace(plan, by="kind", kind=kinds[0])
     return plan
 
 
+def _one_shift_alone(plan: Plan, scope: Scope, words: ScopeWords) -> Plan:
+    """One shift named on an every-shift day asks about that shift alone, over a day or a window: the
+    include rule's default when a shift is given (docs/shifts-agent.md, "Scope")."""
+    one_shift = plan.measure in ONE_SHIFT if plan.window == "day" else plan.shift is not None
+    if scope.shift is None and len(words.shifts) == 1 and one_shift:
+        return replace(plan, include="shift")
+    return plan
+
+
+def _comparison(
+    q: str, base: Plan, scope: Scope, words: ScopeWords, compare_shift: int | None, all_shifts: bool
+) -> Plan | Unavailable | None:
+    """Two named shifts, every shift side by side, or the shifts or crews of a window compared; ``None``
+    when the question compares no shifts or crews."""
+    if compare_shift is not None:
+        if base.window != "day":
+            return Unavailable("Shift comparisons run on one production day; choose the Day period.")
+        return replace(base, measure="compare_shifts", other_shift=compare_shift)
+    if all_shifts and base.window == "day" and _has(q, COMPARE_SHIFTS):
+        return replace(base, measure="compare_shifts", shift=None, include="day")
+    group = group_comparison(q, base.window, all_shifts)
+    if group == "shift" and not words.shifts:
+        if base.include == "shift":
+            return Unavailable(
+                "Comparing shifts needs the production-day scope (include every shift), not the selected "
+                "shift only."
+            )
+        return with_entities(replace(base, measure="compare_groups", by="shift", shift=None), entities(q))
+    if group == "crew":
+        crews = with_entities(replace(base, measure="compare_groups", by="crew"), entities(q))
+        return _one_shift_alone(crews, scope, words)
+    return None
+
+
+def _refused(question: str, q: str) -> Unavailable | None:
+    """The refusals before any reading: empty, an action or a forecast (``q`` is the question in the
+    router's words)."""
+    if not q:
+        return Unavailable("The question is empty.")
+    # The words as typed are checked too: a correction never turns an action ("schedule PM on the double
+    # backer") into a question ("scheduled pm"); "the new schedule" stays a noun.
+    if _has(q, _FORBIDDEN) or _has(normalize(question), _ACTION_TYPED):
+        return Unavailable(
+            "The investigator reads records; it cannot change settings, schedules or equipment, send "
+            "messages or run code."
+        )
+    if _has(q, FORECAST):
+        return Unavailable(
+            "The records describe the past: they cannot say what speed, output or downtime will be. Ask about "
+            "a production day or a window that has happened."
+        )
+    return None
+
+
+def _story_scope(q: str, words: ScopeWords, scope: Scope) -> ScopeWords:
+    """The scope words of a long question's asking sentence when it names its own day, else ``words``."""
+    clause = asked_clause(q)
+    at = q.rfind(clause)
+    # The sentence the asking clause is in ("… whatever. today I just want the rejects").
+    # ("… cranky after the meeting, today i just want the rejects": a comma ends the story's clause too).
+    ends = (q.rfind(mark, 0, at) for mark in (". ", "! ", "? ", ", "))
+    sentence = q[max(ends) + 1 :].strip()
+    if clause != q and _has(sentence, _CLAUSE_DATE):
+        # The asking sentence names its own day ("… yesterday was rough … today I just want the rejects"):
+        # the story's date words are the story's.
+        said = scope_words(sentence, scope)
+        if isinstance(said, ScopeWords):
+            return said if said.shifts or not words.shifts else replace(said, shifts=words.shifts)
+    return words
+
+
+# A figure held against its flag, band or target ("trim vs the flag") is that figure, not two windows.
+AGAINST_LIMIT = r"\b(vs\.?|versus|compared (to|with)|against) (the |its |their |our )?(flags?|bands?|targets?|thresholds?)\b"
 YES_NO = r"^(is|was|did|were|are|does|do|has|have)\b|^(shift \d|(first|second|third) shift|1st|2nd|3rd)\b.*\?"
 # A share asked ("what % of downtime", "percentage of rejects"); a figure with its percent sign ("over 1%",
 # "the 2.5% target") is a threshold, not a share.
@@ -497,9 +539,21 @@ def trend_metric_for(metric: str | None, stop_entity: str | None, grade: str | N
     return metric
 
 
-def _intent(
+Intent = tuple[str | Unavailable, dict[str, Any]]
+
+
+def _intent(q: str, cue: Cue | None, by: str | None, window: Period, words: ScopeWords) -> Intent:
+    """The measure asked and its options: a question asked by name first (a yes/no on target, a
+    diagnosis, money, a comparison, a trend, a named tool), then the measure its words name."""
+    named = _named_intent(q, cue, by, window, words)
+    return named if named is not None else _measure_intent(q, cue, by, window)
+
+
+def _named_intent(
     q: str, cue: Cue | None, by: str | None, window: Period, words: ScopeWords
-) -> tuple[str | Unavailable, dict[str, Any]]:
+) -> Intent | None:
+    """A question asked by its name or form: a yes/no on target, the diagnosis, money, a setup or speed
+    cue, a comparison of windows, a trend, or one of the window tools named; ``None`` otherwise."""
     ranged = window != "day"
     if _has(q, YES_NO) and _has(q, r"\btarget\b") and not _has(q, LOSS_WORDS):
         # A loss word ("was waste over target") asks about that loss, never the speed to target; the target
@@ -523,7 +577,8 @@ def _intent(
         return "overview", {}
     if cue == "speed_trend":
         return "trend", {"metric": "speed", "weeks": words.weeks or 8}
-    if words.other_anchor is not None or _has(q, r"\bcompare\b|\bvs\.?\b|\bversus\b|\bcompared\b"):
+    compared = _has(q, r"\bcompare\b|\bvs\.?\b|\bversus\b|\bcompared\b") and not _has(q, AGAINST_LIMIT)
+    if words.other_anchor is not None or compared:
         if ranged and words.other_anchor is not None:
             return "compare", {"other_anchor": words.other_anchor}
         if ranged and cue not in ("speed", "volume"):
@@ -554,6 +609,13 @@ def _intent(
         cue not in ("speed", "volume") and _has(q, r"\bsetups?\b|\bchangeovers?\b|\bpaper changes?\b")
     ):
         return ("kpis" if words.window is not None else "setups"), {}
+    return None
+
+
+def _measure_intent(q: str, cue: Cue | None, by: str | None, window: Period) -> Intent:
+    """The measure the question's words name: rankings, downtime, rejects, waste, speed, volume, a named
+    reason or place, the KPIs, a summary, or an honest refusal."""
+    ranged = window != "day"
     if _has(q, r"\brank(ing|ings|ed)?\b|\b(worst|best|top|bottom) (\d+ )?(runs|setups)\b"):
         metric: str | None = None
         if _has(q, LOSS_WORDS) and not _has(q, r"\bquality|rejects?\b"):
@@ -677,7 +739,9 @@ FOLLOW_BY = {
 _BEFORE = r"\bthe (day|week|month|period) before\b|\bthe previous (day|week|month|period)\b"
 
 
-_LEAD_IN = r"^(?:(?:ok|okay|so|alright|right|now|then|hmm|well)\b[,.]?\s*)+"
+_LEAD_IN = (
+    r"^(?:(?:ok|okay|so|alright|right|now|then|hmm|well|please|pls|(?:can|could|would|will) you)\b[,.]?\s*)+"
+)
 
 
 def _is_follow_up(q: str) -> bool:
@@ -735,6 +799,8 @@ def _follow_up(q: str, words: ScopeWords, scope: Scope, previous: Plan) -> Plan 
         plan = with_entities(replace(plan, grade=None, crew=None, reason=None, place=None, width=None), named)
     if _has(q, _CHART):
         plan = replace(plan, chart=True)
+    if plan.measure == "downtime" and plan.by != "kind" and len(entities(q).kinds) == 1:
+        plan = replace(plan, kind=_kind(q))  # "now just maintenance": the day's downtime of that kind
     if plan.measure in ("downtime", "pareto") and _has(q, SHARE_WORDS):
         plan = replace(plan, ask="share")  # "what percent of that was knife jams"
     if plan == replace(previous, after=after):
