@@ -132,11 +132,18 @@
     for (var i = 0; i < after.length; i++) if (after[i].hasAttribute("data-open")) return after[i];
     return null;
   }
+  // htmx settles a swap a moment after it (config.defaultSettleDelay); a person who put the focus somewhere else
+  // in that moment (tabbed on, opened another card's form) has moved on and keeps it. The swap itself leaves the
+  // focus on the page's body (the pressed button is gone) or inside the new content.
+  function movedOn(el) {
+    var active = document.activeElement;
+    return !!active && active !== document.body && active !== document.documentElement && !el.contains(active);
+  }
   function focusAfterSwap(event) {
     // htmx fires afterSettle on each element it put in (the new card of an outerHTML swap, #panel itself for
     // "approve all pending"), including out-of-band ones, which are left alone.
     var el = event.target;
-    if (!el || !el.id) return;
+    if (!el || !el.id || movedOn(el)) return;
     if (el.id === "panel") {
       focusOn(document.getElementById("panel-title"));
       return;
