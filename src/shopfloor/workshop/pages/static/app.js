@@ -177,7 +177,37 @@
   });
   document.addEventListener("htmx:afterSettle", function () { copyButtons(document); });
 
+  // Moments the server wrote in UTC (<time data-local-time>: when a note was said, when a run started) are said
+  // again in the browser's own time zone and the page's language, as the outbox says a waiting note's time
+  // (docs/workshop-pages.md, "Offline"). New content (an htmx swap, a sent outbox note's run) is watched for.
+  var timeFormat = null;
+  function localTimes(root) {
+    if (!root.querySelectorAll || !window.Intl) return;
+    var times = root.matches && root.matches("time[data-local-time]") ? [root] : [];
+    times = times.concat(Array.prototype.slice.call(root.querySelectorAll("time[data-local-time]")));
+    if (!times.length) return;
+    timeFormat = timeFormat || new Intl.DateTimeFormat(document.documentElement.lang || "es", {
+      dateStyle: "medium", timeStyle: "short"
+    });
+    times.forEach(function (time) {
+      var moment = new Date(time.getAttribute("datetime"));
+      if (isNaN(moment.getTime())) return;
+      time.textContent = timeFormat.format(moment);
+      time.removeAttribute("data-local-time");
+    });
+  }
+  function watchTimes() {
+    localTimes(document.body);
+    if (!window.MutationObserver) return;
+    new MutationObserver(function (changes) {
+      changes.forEach(function (change) {
+        for (var i = 0; i < change.addedNodes.length; i++) localTimes(change.addedNodes[i]);
+      });
+    }).observe(document.body, { childList: true, subtree: true });
+  }
+
   function start() {
+    watchTimes();
     composer();
     copyButtons(document);
   }
