@@ -3,8 +3,9 @@ key makes one run and gets the first answer, on SQLite and PostgreSQL, through `
 
 from __future__ import annotations
 
+import re
 import threading
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 from fastapi.testclient import TestClient
@@ -213,7 +214,9 @@ def test_the_notes_page_sends_a_note_once_and_never_as_someone_else(client: Test
     assert first.headers["x-note-outcome"] == again.headers["x-note-outcome"] == "sent"
     [run] = runs_with(owner, WORKSHOP_A, "page-key-000001")
     assert run.user_id == "u-ana" and run.said_at == datetime(2026, 12, 1, 8, tzinfo=UTC)
-    assert 'data-said-at="2026-12-01T08:00:00+00:00"' in first.text
+    assert (
+        '<time datetime="2026-12-01T08:00:00+00:00" data-local-time>2026-12-01 08:00 UTC</time>' in first.text
+    )
     # An outbox note written by another person on this phone is refused, and makes no run.
     theirs = {**form, "idempotency_key": "page-key-000002", "author": "u-admin"}
     refused = client.post("/workshop/notes", data=theirs, headers=headers)
@@ -248,4 +251,36 @@ def test_the_notes_page_sends_a_note_once_and_never_as_someone_else(client: Test
     # The admin's run page shows when the note was said beside when it arrived.
     login(client, "admin@taller.example")
     page = client.get(f"/workshop/runs/{run.id}")
-    assert page.status_code == 200 and "<dt>Said</dt><dd>2026-12-01 08:00</dd>" in page.text
+    said = '<dt>Said</dt><dd><time datetime="2026-12-01T08:00:00+00:00" data-local-time>2026-12-01 08:00 UTC</time>'
+    assert page.status_code == 200 and said in page.text
+
+
+def test_every_card_of_a_run_says_when_its_note_was_said(client: TestClient, owner: Store) -> None:
+    """The run keeps the time said; each of its cards shows it (in UTC here, the page's script says it again in
+    the browser's time zone), also a card swapped alone after a decision, and no card of a note without one."""
+    headers = {"x-csrf-token": login(client, "ana@taller.example")}
+    said = (datetime.now(UTC) - timedelta(hours=2)).replace(second=0, microsecond=0)
+    quito = timezone(timedelta(hours=-5))  # the phone's clock sends its own offset
+    form = {
+        "note": "El TQ-7F3K2 pasó a lavado y el TQ-2C5P0 ya está listo",
+        "idempotency_key": "said-key-000001",
+        "said_at": said.astimezone(quito).isoformat(),
+    }
+    sent = client.post("/workshop/notes", data=form, headers=headers)
+    assert sent.headers["x-note-outcome"] == "sent"
+    [run] = runs_with(owner, WORKSHOP_A, "said-key-000001")
+    assert run.said_at == said
+    line = (
+        f'<p class="said">Nota dicha el <time datetime="{said.isoformat()}" data-local-time>'
+        f"{said:%Y-%m-%d %H:%M} UTC</time></p>"
+    )
+    cards = re.findall(r'<article class="card.*?</article>', sent.text, re.S)
+    assert len(cards) == 2 and all(line in card for card in cards)
+    card_id = re.search(r'id="card-([^"]+)"', cards[0])
+    assert card_id
+    decided = client.post(f"/workshop/cards/{card_id.group(1)}", data={"action": "reject"}, headers=headers)
+    assert decided.status_code == 200 and "outcome-rejected" in decided.text and line in decided.text
+    assert client.get(f"/workshop/?run={run.id}").text.count(line) == 2
+    # A note with no time said (the composer online without the outbox's fields) has no such line.
+    plain = client.post("/workshop/notes", data={"note": "El TQ-7F3K2 pasó a lavado"}, headers=headers)
+    assert plain.headers["x-note-outcome"] == "sent" and 'class="said"' not in plain.text

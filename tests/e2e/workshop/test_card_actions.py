@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.conftest import Server
 from tests.e2e.workshop.conftest import ACCOUNTS, SAMPLE_NOTE, start_workshop
-from tests.e2e.workshop.test_member_flow import card, send
+from tests.e2e.workshop.test_member_flow import card, send, settled
 
 
 def press(page: Any, target: Any, key: str = "Enter") -> None:
@@ -19,6 +19,12 @@ def press(page: Any, target: Any, key: str = "Enter") -> None:
     target.focus()
     expect(target).to_be_focused()
     page.keyboard.press(key)
+
+
+def decided(page: Any, target: Any, status: str) -> None:
+    """Wait until a decided card shows ``status`` and its swap settled (the focus has moved on)."""
+    expect(target).to_have_attribute("data-status", status)
+    settled(page)
 
 
 def test_every_card_action_works_from_the_keyboard(
@@ -33,11 +39,12 @@ def test_every_card_action_works_from_the_keyboard(
     fixed = page.locator("article.card.previewing")
     fixed.wait_for()
     press(page, fixed.get_by_role("button", name="Aprobar"))
-    expect(card(page, "TQ-2C5P0")).to_have_attribute("data-status", "approved")
+    decided(page, card(page, "TQ-2C5P0"), "approved")
 
     # Edit: open the form with Enter on its summary, type, and save with Enter.
     create = page.locator("article.card[data-card=create_hat]")
     press(page, create.locator("details.edit summary"))
+    expect(create.locator("details.edit")).to_have_attribute("open", "")
     quantity = create.get_by_label("Cuántos sombreros")
     expect(quantity).to_be_visible()
     quantity.focus()
@@ -45,17 +52,17 @@ def test_every_card_action_works_from_the_keyboard(
     page.keyboard.type("2")
     press(page, create.get_by_role("button", name="Guardar y aprobar"))
     create = page.locator("article.card[data-card=create_hat]")
-    expect(create).to_have_attribute("data-status", "approved")
+    decided(page, create, "approved")
     assert len(create.locator(".codes a").all_inner_texts()) == 2
 
     # Reject with the space bar.
     flag = page.locator("article.card[data-card=flag_issue]")
     press(page, flag.get_by_role("button", name="Rechazar"), " ")
-    expect(page.locator("article.card[data-card=flag_issue]")).to_have_attribute("data-status", "rejected")
+    decided(page, page.locator("article.card[data-card=flag_issue]"), "rejected")
 
     # Approve all pending (the last card) from the keyboard; the button says how many it approves.
     press(page, page.get_by_role("button", name="Aprobar la tarjeta pendiente"))
-    expect(card(page, "TQ-7F3K2")).to_have_attribute("data-status", "approved")
+    decided(page, card(page, "TQ-7F3K2"), "approved")
     axe(page)
 
     # An answer chip, and the "someone else" choice, by keyboard.
@@ -63,12 +70,13 @@ def test_every_card_action_works_from_the_keyboard(
     question = page.locator("article.card[data-status=question]")
     press(page, question.locator(".chips button", has_text="Rosa Pillco"))
     answered = page.locator("article.card[data-card=create_hat]")
-    expect(answered).to_have_attribute("data-status", "pending")
+    decided(page, answered, "pending")
     assert "Rosa Pillco" in answered.locator(".what").inner_text()
 
     send(page, "Rosa entregó 2 finos de 16 hileras")
     question = page.locator("article.card[data-status=question]")
     press(page, question.locator("details.other summary"))
+    expect(question.locator("details.other")).to_have_attribute("open", "")
     chooser = question.get_by_label("Cualquier tejedora del taller")
     chooser.focus()
     chooser.select_option(label="Manuel Delgado")  # a select's own keyboard is the browser's
@@ -76,6 +84,27 @@ def test_every_card_action_works_from_the_keyboard(
     answered = page.locator("article.card[data-card=create_hat]")
     expect(answered).to_have_attribute("data-status", "pending")
     assert "Manuel Delgado" in answered.locator(".what").inner_text()
+
+
+def test_focus_moved_on_before_a_swap_settles_stays_where_it_was_put(
+    page: Any, sign_in: Callable[[Any, str], Any]
+) -> None:
+    """After a decision the page moves the focus on when htmx settles the swap (docs/workshop-pages.md,
+    "Cards"); a person quicker than that (a slow phone) who already went into another card keeps their place."""
+    sign_in(page, "ana")
+    send(page, SAMPLE_NOTE)
+    page.evaluate("() => { htmx.config.defaultSettleDelay = 3000; }")  # settling takes 3 s here
+    other = page.locator("#panel article.card[data-open]:not([data-card=create_hat])").first
+    other_id = other.get_attribute("id")
+    press(page, other.get_by_role("button", name="Rechazar"))
+    expect(page.locator(f"#{other_id}")).to_have_attribute("data-status", "rejected")
+    expect(page.locator(".htmx-settling")).not_to_have_count(0)  # the swap has not settled yet
+    create = page.locator("article.card[data-card=create_hat]")
+    press(page, create.locator("details.edit summary"))
+    expect(create.locator("details.edit")).to_have_attribute("open", "")
+    settled(page, timeout=10000)
+    expect(create.locator("details.edit summary")).to_be_focused()
+    expect(create.get_by_label("Cuántos sombreros")).to_be_visible()
 
 
 def test_a_refused_edit_leaves_the_card_as_it_was_and_says_why(

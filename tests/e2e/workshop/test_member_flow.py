@@ -3,6 +3,7 @@ hat list, the tags PDF, English, dictation, and a note that tries to inject mark
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -12,12 +13,26 @@ from tests.e2e.conftest import Server
 from tests.e2e.workshop.conftest import SAMPLE_NOTE
 
 
+def settled(page: Any, timeout: float = 5000) -> None:
+    """Wait until htmx has settled every swap: its ``htmx-settling`` class (put on new content at the swap,
+    taken off a moment later, config.defaultSettleDelay) is gone, and with it the page's own work after a swap
+    (the focus moved on, the URL of a sent note pushed) is done. Call it once the swap's content is seen."""
+    expect(page.locator(".htmx-request, .htmx-swapping, .htmx-settling")).to_have_count(0, timeout=timeout)
+
+
 def send(page: Any, note: str) -> None:
-    """Send a note and wait until its own result replaced the dashboard's earlier one."""
+    """Send a note and wait until its own result replaced the dashboard's earlier one and settled."""
     page.fill("#note", note)
     with page.expect_response("**/workshop/notes"):
         page.click("#composer button[type=submit]")
     expect(page.locator("#result .note-echo q")).to_have_text(note)
+    settled(page)
+
+
+def open_edit(card: Any) -> None:
+    """Open a card's edit form (a <details>) by its summary and wait until it is open."""
+    card.locator("details.edit summary").click()
+    expect(card.locator("details.edit")).to_have_attribute("open", "")
 
 
 def card(page: Any, text: str) -> Any:
@@ -42,7 +57,7 @@ def test_sample_note_cards_decisions_hat_list_and_tags(
     assert page.locator("[data-count]").inner_text() == str(len(SAMPLE_NOTE))
     page.click("#composer button[type=submit]")
     page.wait_for_selector("#result .bubble")
-    assert "?run=" in page.url
+    expect(page).to_have_url(re.compile(r"\?run="))  # pushed when the swap settles
     cards = page.locator("#result article.card")
     assert cards.count() == 4
     assert [cards.nth(i).get_attribute("data-status") for i in range(4)] == [
@@ -77,10 +92,11 @@ def test_sample_note_cards_decisions_hat_list_and_tags(
     done.locator(".outcome").wait_for()
     assert done.get_attribute("data-status") == "approved"
     assert "Aplicada" in done.locator(".outcome").inner_text()
+    settled(page)
 
     # The create card: edit (two hats, 19 rows) and approve, then print the tags of the new hats.
     create = page.locator("article.card[data-card=create_hat]")
-    create.locator("details.edit summary").click()
+    open_edit(create)
     create.get_by_label("Cuántos sombreros").fill("2")
     create.get_by_label("Hileras por pulgada").fill("19")
     create.get_by_role("button", name="Guardar y aprobar").click()
@@ -89,6 +105,7 @@ def test_sample_note_cards_decisions_hat_list_and_tags(
     assert create.get_attribute("data-status") == "approved"
     codes = create.locator(".codes a").all_inner_texts()
     assert len(codes) == 2
+    settled(page)
 
     # Reject one: the flag card.
     flag = page.locator("article.card[data-card=flag_issue]")
@@ -96,6 +113,7 @@ def test_sample_note_cards_decisions_hat_list_and_tags(
     flag = page.locator("article.card[data-card=flag_issue]")
     flag.locator(".outcome").wait_for()
     assert flag.get_attribute("data-status") == "rejected"
+    settled(page)
 
     # The last pending card through the keyboard alone: focus its Approve button and press Enter.
     move = card(page, "TQ-7F3K2")

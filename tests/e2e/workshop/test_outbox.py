@@ -9,6 +9,7 @@ import json
 import re
 import sqlite3
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -305,6 +306,153 @@ def test_a_note_over_the_hourly_limit_stays_with_the_reason(
     # Its author may remove it.
     page.locator("#outbox li.outbox-note button").click()
     expect(page.locator("#outbox")).to_be_hidden()
+
+
+def test_two_tabs_sending_one_outbox_make_one_run_per_note(
+    offline_page: Callable[[], Any],
+    sign_in: Callable[[Any, str], Any],
+    workshop_server: Server,
+) -> None:
+    """Two tabs of the same phone both send the waiting notes when the signal returns: the idempotency key
+    makes one run per note, and both tabs show the same runs."""
+    first = offline_page()
+    sign_in(first, "ana")
+    worker_ready(first)
+    second = first.context.new_page()  # another tab: the same outbox (IndexedDB), the same session
+    second.goto(workshop_server.url("/workshop/"))
+    second.wait_for_selector("body[data-pages-kept]", state="attached")
+    first.context.set_offline(True)
+    notes = ("Rosa empezó 1 fino de 18 hileras", "El TQ-7F3K2 pasó a lavado", "Carmen entregó 2 superfinos")
+    for text in notes:
+        send_offline(first, text)
+    items = first.locator("#outbox li.outbox-note")
+    expect(items).to_have_count(3)
+    keys = [items.nth(i).get_attribute("data-key") or "" for i in range(3)]
+
+    # The first tab's first sending is held until the second tab has sent the same note, so both tabs send
+    # every note (the first tab with the list it read before the second one emptied it).
+    held: list[Any] = []
+    from_second: list[str] = []
+
+    def hold_the_first(route: Any) -> None:
+        if not held:
+            held.append(route)  # answered below
+        else:
+            route.continue_()
+
+    def note_the_second(route: Any) -> None:
+        from_second.append(route.request.post_data or "")
+        route.continue_()
+
+    first.route("**/workshop/notes", hold_the_first)
+    second.route("**/workshop/notes", note_the_second)
+    first.context.set_offline(False)
+    for tab in (first, second):
+        tab.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(second.locator("#outbox-sent article.outbox-sent")).to_have_count(3, timeout=15000)
+    assert held and keys[0] in (held[0].request.post_data or "")
+    assert [key for key in keys if any(key in body for body in from_second)] == keys
+    held[0].continue_()
+    expect(first.locator("#outbox-sent article.outbox-sent")).to_have_count(3, timeout=15000)
+    for tab in (first, second):
+        expect(tab.locator("#outbox")).to_be_hidden()
+
+    rows = db_rows(
+        workshop_server,
+        "SELECT idempotency_key, id FROM agent_runs WHERE idempotency_key IN (?, ?, ?) ORDER BY created_at",
+        *keys,
+    )
+    assert [r[0] for r in rows] == keys, "one run per note, in the order said"
+    for tab in (first, second):
+        panels = tab.locator("#outbox-sent article.outbox-sent section.panel")
+        expect(panels).to_have_count(3)
+        assert [panels.nth(i).get_attribute("id") for i in range(3)] == [f"panel-{r[1]}" for r in rows]
+
+
+@pytest.mark.parametrize(
+    ("who", "reason"),
+    [
+        ("ana", "No se envió: Escriba una nota de 1 a 1000 caracteres."),
+        ("admin", "Not sent: Write a note of 1 to 1000 characters."),
+    ],
+)
+def test_a_note_over_the_length_cap_stays_with_the_reason_in_the_pages_language(
+    offline_page: Callable[[], Any],
+    sign_in: Callable[[Any, str], Any],
+    workshop_server: Server,
+    axe: Callable[[Any], None],
+    who: str,
+    reason: str,
+) -> None:
+    page = offline_page()
+    sign_in(page, who)
+    worker_ready(page)
+    # The note box's maxlength is the browser's help; the server's cap is the rule. A note longer than the cap
+    # (kept by a page without that help) is refused when the outbox sends it.
+    page.locator("#note").evaluate("note => note.removeAttribute('maxlength')")
+    long = "Rosa terminó 3 finos de 18 hileras. " * 28  # 1,008 characters
+    assert len(long) > 1000
+    page.context.set_offline(True)
+    send_offline(page, long)
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    kept = page.locator("#outbox li.outbox-note")
+    expect(kept.locator(".outbox-reason")).to_have_text(reason)
+    expect(kept).to_have_count(1)
+    expect(kept.locator(".outbox-text")).to_have_text(long.rstrip())
+    axe(page)
+    # The reason is kept with the note: a reload shows it again (and the next sending tries once more).
+    page.reload()
+    expect(page.locator("#outbox li.outbox-note .outbox-reason")).to_have_text(reason)
+    user = "u-ana" if who == "ana" else "u-admin"
+    assert (
+        db_rows(workshop_server, "SELECT id FROM agent_runs WHERE user_id = ? AND length(input) > 1000", user)
+        == []
+    )
+    page.locator("#outbox li.outbox-note button").click()
+    expect(page.locator("#outbox")).to_be_hidden()
+
+
+def test_each_card_says_when_its_note_was_said_in_the_phones_time(
+    new_page: Callable[..., Any], sign_in: Callable[[Any, str], Any], workshop_server: Server
+) -> None:
+    """The run keeps the time the note was said (the outbox sends it with the phone's offset); every card of
+    the run shows it in the browser's own time zone and the page's language, also a card swapped after a
+    decision."""
+    page = new_page(timezone_id="America/Guayaquil")  # UTC-5 all year
+    sign_in(page, "ana")
+    csrf = json.loads(page.locator("body").get_attribute("hx-headers") or "{}")["x-csrf-token"]
+    said = (datetime.now(UTC) - timedelta(hours=3)).replace(second=0, microsecond=0)
+    answer = page.request.post(
+        workshop_server.url("/workshop/notes"),
+        form={
+            "note": "El TQ-7F3K2 pasó a lavado y el TQ-2C5P0 ya está listo",
+            "idempotency_key": f"said-{said:%Y%m%d%H%M}",
+            "said_at": said.isoformat(),
+        },
+        headers={"x-csrf-token": csrf},
+    )
+    assert answer.headers.get("x-note-outcome") == "sent"
+    page.goto(workshop_server.url(answer.headers["hx-push-url"]))
+    local = said.astimezone(timezone(timedelta(hours=-5)))
+    clock = f"{local.hour}:{local:%M}"  # Spanish short time: 9:05, 14:30
+
+    def says_local_time(where: Any, words: str = "Nota dicha el") -> None:
+        line = where.locator(".said")
+        expect(line).to_contain_text(words)
+        text = " ".join((line.inner_text() or "").replace("\u202f", " ").split())
+        assert clock in text and str(local.year) in text and "UTC" not in text, text
+
+    cards = page.locator("#panel article.card")
+    expect(cards.first).to_be_visible()
+    for i in range(cards.count()):
+        says_local_time(cards.nth(i))
+    says_local_time(page.locator("#result .bubble .note-echo"), "dicha el")
+    open_card = cards.filter(has=page.get_by_role("button", name="Rechazar")).first
+    decided_id = open_card.get_attribute("id")
+    open_card.get_by_role("button", name="Rechazar").click()
+    expect(page.locator(f"#{decided_id}")).to_have_attribute("data-status", "rejected")
+    says_local_time(page.locator(f"#{decided_id}"))
 
 
 def test_outbox_screenshots_in_both_languages(

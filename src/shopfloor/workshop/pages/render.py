@@ -4,13 +4,14 @@ in the page's language (``messages.py``)."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from fastapi import Request
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
 
 from shopfloor.agent.spend import money
 from shopfloor.web.static import VENDOR, VersionedStaticFiles
@@ -40,6 +41,18 @@ def _when(value: datetime | str | None) -> str:
     if isinstance(value, str):
         value = datetime.fromisoformat(value)
     return value.strftime("%Y-%m-%d %H:%M")
+
+
+def local_time(value: datetime | None) -> Markup:
+    """A moment for the person's own clock: ``<time data-local-time>`` with the UTC instant in ``datetime`` and,
+    as its text, the UTC time marked "UTC"; the page's script says it again in the browser's time zone and the
+    page's language (static/app.js, docs/workshop-pages.md "Offline"). A naive value is taken as UTC."""
+    if value is None:
+        return Markup("")
+    moment = value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+    return Markup('<time datetime="{}" data-local-time>{} UTC</time>').format(
+        moment.isoformat(), moment.strftime("%Y-%m-%d %H:%M")
+    )
 
 
 @cache
@@ -72,6 +85,7 @@ def environment(locale: str) -> Environment:
         else STATIC_FILES.url(f"{root}/static", name)
     )
     env.filters["when"] = _when
+    env.filters["local_time"] = local_time
     env.filters["usd"] = money
     catalogue = translations(locale)
     # What the rules, the approvals and the offline reader say, in this language (pages/messages.py).

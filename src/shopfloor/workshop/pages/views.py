@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from shopfloor.workshop import domain
@@ -55,6 +56,8 @@ class Card:
     # A page-side reason the form was not accepted, already in the page's language.
     outcome_text: str | None = None
     preview_fix: dict[str, Any] | None = None
+    # When the note the card came from was said (the run's ``said_at``; the outbox sends it), or None.
+    said_at: datetime | None = None
 
     @property
     def open(self) -> bool:
@@ -97,8 +100,9 @@ class Card:
         return EDIT_FIELDS.get(self.type, ())
 
 
-def card_of(row: m.Proposal, weavers: dict[str, str]) -> Card:
-    """The card for a proposal row (earlier edits and answers merged into its fields)."""
+def card_of(row: m.Proposal, weavers: dict[str, str], said_at: datetime | None = None) -> Card:
+    """The card for a proposal row (earlier edits and answers merged into its fields); ``said_at`` is when
+    the note of its run was said."""
     payload = dict(row.payload or {})
     question = payload.pop("question", None) or {}
     fields = {**payload, **(row.edited_payload or {})}
@@ -114,6 +118,7 @@ def card_of(row: m.Proposal, weavers: dict[str, str]) -> Card:
         rule=dict(row.rule_result or {}),
         applied=row.applied,
         code_heard=payload.get("code_heard"),
+        said_at=said_at,
     )
     if row.status == "question":
         card.question = str(question.get("text") or "")

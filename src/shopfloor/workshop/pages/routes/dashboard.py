@@ -50,7 +50,7 @@ def _run_view(p: Page, run_id: str) -> dict[str, Any]:
         names = weaver_names(repo)
         weavers = [w for w in repo.weavers(include_archived=False)]
         cards = [
-            views.card_of(row, names)
+            views.card_of(row, names, run.said_at)
             for row in sorted(repo.proposals(run_id=run_id), key=lambda r: r.position)
         ]
         tool_calls = sum(1 for step in run.steps or [] if step.get("kind") == "tool_call")
@@ -218,7 +218,8 @@ def _card(p: Page, proposal_id: str) -> tuple[views.Card, list[m.Weaver]]:
             row = repo.proposal(proposal_id)
         except NotFound:
             raise PageError(404, p.gettext("No such card in this workshop."), p.locale) from None
-        return views.card_of(row, weaver_names(repo)), list(repo.weavers(include_archived=False))
+        said_at = repo.run(row.run_id).said_at
+        return views.card_of(row, weaver_names(repo), said_at), list(repo.weavers(include_archived=False))
 
 
 def _card_html(

@@ -132,11 +132,18 @@
     for (var i = 0; i < after.length; i++) if (after[i].hasAttribute("data-open")) return after[i];
     return null;
   }
+  // htmx settles a swap a moment after it (config.defaultSettleDelay); a person who put the focus somewhere else
+  // in that moment (tabbed on, opened another card's form) has moved on and keeps it. The swap itself leaves the
+  // focus on the page's body (the pressed button is gone) or inside the new content.
+  function movedOn(el) {
+    var active = document.activeElement;
+    return !!active && active !== document.body && active !== document.documentElement && !el.contains(active);
+  }
   function focusAfterSwap(event) {
     // htmx fires afterSettle on each element it put in (the new card of an outerHTML swap, #panel itself for
     // "approve all pending"), including out-of-band ones, which are left alone.
     var el = event.target;
-    if (!el || !el.id) return;
+    if (!el || !el.id || movedOn(el)) return;
     if (el.id === "panel") {
       focusOn(document.getElementById("panel-title"));
       return;
@@ -205,7 +212,37 @@
     document.head.appendChild(script);
   }
 
+  // Moments the server wrote in UTC (<time data-local-time>: when a note was said, when a run started) are said
+  // again in the browser's own time zone and the page's language, as the outbox says a waiting note's time
+  // (docs/workshop-pages.md, "Offline"). New content (an htmx swap, a sent outbox note's run) is watched for.
+  var timeFormat = null;
+  function localTimes(root) {
+    if (!root.querySelectorAll || !window.Intl) return;
+    var times = root.matches && root.matches("time[data-local-time]") ? [root] : [];
+    times = times.concat(Array.prototype.slice.call(root.querySelectorAll("time[data-local-time]")));
+    if (!times.length) return;
+    timeFormat = timeFormat || new Intl.DateTimeFormat(document.documentElement.lang || "es", {
+      dateStyle: "medium", timeStyle: "short"
+    });
+    times.forEach(function (time) {
+      var moment = new Date(time.getAttribute("datetime"));
+      if (isNaN(moment.getTime())) return;
+      time.textContent = timeFormat.format(moment);
+      time.removeAttribute("data-local-time");
+    });
+  }
+  function watchTimes() {
+    localTimes(document.body);
+    if (!window.MutationObserver) return;
+    new MutationObserver(function (changes) {
+      changes.forEach(function (change) {
+        for (var i = 0; i < change.addedNodes.length; i++) localTimes(change.addedNodes[i]);
+      });
+    }).observe(document.body, { childList: true, subtree: true });
+  }
+
   function start() {
+    watchTimes();
     composer();
     copyButtons(document);
     scanButtons();
