@@ -189,3 +189,13 @@ def test_a_count_of_paper_changes_leads_with_the_paper_changes(conn):
     assert changes["value"] == 2
     assert headline(answer).startswith("**2** paper changes (wet-end runs)")
     assert answer.status == "complete"
+
+
+def test_dry_end_percent_leads_with_the_shifts_tile(conn):
+    # Shift 1: 1,000 sq ft of rejects on (90,000 + 270,000) ft x 98 in / 12 = 2,940,000 sq ft gross: 0.03 %.
+    answer = investigate("dry end % on 1st shift", DAY, conn)
+    assert answer.status == "complete"
+    assert answer.address == "/a?day=2026-09-16&shift=1&measure=kpis&metric=dry_end_pct"
+    assert headline(answer).startswith("Dry-end waste was **0.03 %** of gross (flag above 1 %)")
+    texts = [s["text"] for s in answer.sections]
+    assert sum("Dry-end waste" in t for t in texts) == 1  # the tile is said once, as the headline

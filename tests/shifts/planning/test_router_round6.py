@@ -73,3 +73,11 @@ def test_spanish_and_shorthand_words_are_read():
     assert _address("¿cuánto tiempo perdimos la semana pasada?") == (
         "/a?window=week&anchor=2026-11-09&measure=pareto&by=reason"
     )
+
+
+def test_dry_end_percent_is_the_shifts_kpi_tile_not_a_share_of_the_rejects():
+    assert _address("dry end % on 3rd", Scope(day=date(2026, 10, 7))) == (
+        "/a?day=2026-10-07&shift=3&measure=kpis&metric=dry_end_pct"
+    )
+    assert "measure=kpis" not in _address("what share of rejects were up warp on 3rd")
+    assert "measure=kpis" not in _address("dry end % of rejects on 3rd")

@@ -263,6 +263,32 @@ def asked_headline(plan: Plan, evidence: list[dict[str, Any]], asked: tuple[str,
     return None
 
 
+# The KPI tile a plan's metric asks for on one shift ("dry end % on 3rd"), with what it is held against.
+TILE_LEADS = {
+    "dry_end_pct": ("Dry-end waste was ", " of gross (flag above 1 %) "),
+    "trim_pct": ("Side trim was ", " of gross "),
+}
+
+
+def tile_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | None:
+    """One shift's KPI tile asked by its metric leads (``measure=kpis&metric=dry_end_pct``)."""
+    envs = [e for e in evidence if e["tool"] == "get_shift_kpis"]
+    if plan.measure != "kpis" or plan.metric not in TILE_LEADS or len(envs) != 1:
+        return None
+    before, after = TILE_LEADS[plan.metric]
+    for i, row in enumerate(envs[0]["rows"]):
+        if row.get("measure") == plan.metric and row.get("value") is not None:
+            return said(
+                "headline",
+                before,
+                Figure(row["value"], row["unit"]),
+                after,
+                Citation(envs[0]["query"], i),
+                ".",
+            )
+    return None
+
+
 def _tile(env: dict[str, Any], measure: str) -> Any:
     """A tile's value: a day's KPI row holds it as ``value``, a window's as ``current``."""
     row = next((r for r in env["rows"] if r.get("measure") == measure), None)
@@ -320,6 +346,12 @@ def _lead(
     if entity_line is not None:
         body.remove(entity_line)
         return [reworded(entity_line, "headline", bullet=False)]
+    tile = tile_headline(plan, evidence)
+    if tile is not None:
+        # The tile leads; its own finding, citing the same row, is not said twice.
+        cite = tile["text"][tile["text"].rfind("(query") :].rstrip(".")
+        body[:] = [s for s in body if not (s["type"] == "finding" and s["text"].endswith(cite))]
+        return [tile]
     found = asked_headline(plan, evidence, asked) or _named_headline(plan, evidence)
     if found is not None:
         return [found]

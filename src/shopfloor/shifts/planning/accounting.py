@@ -15,7 +15,14 @@ from dataclasses import dataclass
 from shopfloor.shifts.planning.dates import MONTH_SHORT, MONTHS, NUMBER_WORDS, UNRESOLVED, WEEKDAYS
 from shopfloor.shifts.planning.plans import Plan
 from shopfloor.shifts.planning.reading import COMMON, VOCABULARY, canonical, entities
-from shopfloor.shifts.planning.router import LOSS_WORDS, SHARE_WORDS, YES_NO, asked_clause, named_shifts
+from shopfloor.shifts.planning.router import (
+    DRY_END_PCT,
+    LOSS_WORDS,
+    SHARE_WORDS,
+    YES_NO,
+    asked_clause,
+    named_shifts,
+)
 from shopfloor.shifts.plant.catalog import REJECT_FAMILIES, STOP_KINDS, STOP_PLACES, STOP_REASONS
 
 
@@ -239,6 +246,7 @@ def _asked_not_answered(text: str) -> list[str]:
         out.append(LOSS_TARGET)
     if (
         re.search(SHARE_WORDS, text)
+        and not re.search(DRY_END_PCT, text)
         and re.search(
             r"\b(rejects?|rejected|warp|bond|delamination|misalignment|moisture|bale|dry.end)\b", text
         )

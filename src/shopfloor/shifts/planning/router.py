@@ -443,6 +443,10 @@ def _story_scope(q: str, words: ScopeWords, scope: Scope) -> ScopeWords:
     return words
 
 
+# "Dry end % on 3rd": the dry-end waste as a percent of gross (a KPI), not a share of the rejects.
+DRY_END_PCT = r"\bdry[- ]end (%|percent|pct|percentage|rate)(?! of (the )?rejects?\b)"
+
+
 # A figure held against its flag, band or target ("trim vs the flag") is that figure, not two windows.
 AGAINST_LIMIT = r"\b(vs\.?|versus|compared (to|with)|against) (the |its |their |our )?(flags?|bands?|targets?|thresholds?)\b"
 YES_NO = r"^(is|was|did|were|are|does|do|has|have)\b|^(shift \d|(first|second|third) shift|1st|2nd|3rd)\b.*\?"
@@ -634,6 +638,8 @@ def _measure_intent(q: str, cue: Cue | None, by: str | None, window: Period) -> 
         if ranged:
             return "pareto", {"by": group, "count": _count(q)}
         return "downtime", {"by": group, "kind": _kind(q)}
+    if not ranged and _has(q, DRY_END_PCT):
+        return "kpis", {"metric": "dry_end_pct"}  # the shift's dry-end waste % of gross, its KPI tile
     if _has(
         q, r"\b(quality|rejects?|rejected|warp|bond|delamination|misalignment|moisture|bale|dry[- ]end)\b"
     ):
