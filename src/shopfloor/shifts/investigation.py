@@ -35,9 +35,9 @@ from shopfloor.shifts.catalog import (
 from shopfloor.shifts.planning.accounting import account, asked_figures, figures_not_led, more_values
 from shopfloor.shifts.planning.measures import Step
 from shopfloor.shifts.planning.planner import MODEL, OfflinePlanner, plan_steps
-from shopfloor.shifts.planning.plans import Plan, parse_address
+from shopfloor.shifts.planning.plans import Plan, Unavailable, parse_address
 from shopfloor.shifts.planning.reading import canonical, closest, plan_read_as
-from shopfloor.shifts.planning.router import MONEY_WORDS, PRESCRIPTION, Unavailable, route
+from shopfloor.shifts.planning.router import MONEY_WORDS, PRESCRIPTION, route
 from shopfloor.shifts.planning.where import where_to_look
 from shopfloor.shifts.plant.calendar import coverage_line
 from shopfloor.shifts.plant.scope import Scope

@@ -3,7 +3,7 @@
 from datetime import date
 
 from shopfloor.shifts import Scope, investigate
-from shopfloor.shifts.planning.router import named_shifts
+from shopfloor.shifts.planning.scope_words import named_shifts
 
 DAY = Scope(day=date(2026, 9, 16))
 SHIFT2 = Scope(day=date(2026, 9, 16), shift=2, include="shift")

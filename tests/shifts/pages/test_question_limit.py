@@ -12,7 +12,8 @@ import pytest
 
 from shopfloor.shifts.pages.params import AskBody
 from shopfloor.shifts.pages.routes.ask import ask_body
-from shopfloor.shifts.planning.router import MAX_QUESTION_CHARS, Unavailable, route
+from shopfloor.shifts.planning.plans import Unavailable
+from shopfloor.shifts.planning.router import MAX_QUESTION_CHARS, route
 from shopfloor.shifts.plant.scope import Scope
 from shopfloor.web.errors import ApiError
 

@@ -1,4 +1,4 @@
-"""The offline router: issue #74 precedence clause by clause, #105 scope words, follow-ups, refusals."""
+"""The offline router: its precedence clause by clause, scope words, follow-ups, refusals (docs/shifts-agent.md, "Flow")."""
 
 from datetime import date
 
@@ -6,8 +6,8 @@ import pytest
 
 from shopfloor.shifts import Scope
 from shopfloor.shifts.planning.accounting import account
-from shopfloor.shifts.planning.plans import AddressError, Plan, parse_address
-from shopfloor.shifts.planning.router import Unavailable, route, speed_or_volume
+from shopfloor.shifts.planning.plans import AddressError, Plan, Unavailable, parse_address
+from shopfloor.shifts.planning.router import route, speed_or_volume
 
 DAY = date(2026, 9, 16)  # a Wednesday
 SHIFT2 = Scope(day=DAY, shift=2, include="shift")

@@ -8,9 +8,9 @@ from __future__ import annotations
 from datetime import date
 
 from shopfloor.shifts import Scope
-from shopfloor.shifts.planning.plans import Plan, parse_address
+from shopfloor.shifts.planning.plans import Plan, Unavailable, parse_address
 from shopfloor.shifts.planning.reading import canonical
-from shopfloor.shifts.planning.router import Unavailable, route
+from shopfloor.shifts.planning.router import route
 
 EVERY = Scope(day=date(2026, 11, 19))  # a Thursday, every shift
 SHIFT2 = Scope(day=date(2026, 11, 19), shift=2, include="shift")

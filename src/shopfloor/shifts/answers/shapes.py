@@ -169,6 +169,20 @@ def asked_headline(plan: Plan, evidence: list[dict[str, Any]], asked: tuple[str,
     3). A named reason or place leads with its own row instead."""
     if plan.reason or plan.place or plan.ask:
         return None
+    tiles = [e for e in evidence if e["tool"] in ("get_shift_kpis", "get_period_kpis")]
+    for headline in (
+        _downtime_asked(evidence, asked),
+        _area_asked(tiles, asked),
+        _paper_changes_asked(tiles, asked),
+        _msf_asked(evidence, asked),
+    ):
+        if headline is not None:
+            return headline
+    return None
+
+
+def _downtime_asked(evidence: list[dict[str, Any]], asked: tuple[str, ...]) -> Section | None:
+    """The downtime's hours or stops, when asked in hours or as a count."""
     downtime = [e for e in evidence if e["tool"] in SHARE_TOOLS and e.get("stops_total") is not None]
     if downtime and ("hours" in asked or "count" in asked):
         env = downtime[0]
@@ -202,7 +216,11 @@ def asked_headline(plan: Plan, evidence: list[dict[str, Any]], asked: tuple[str,
             Citation(env["query"]),
             ".",
         )
-    tiles = [e for e in evidence if e["tool"] in ("get_shift_kpis", "get_period_kpis")]
+    return None
+
+
+def _area_asked(tiles: list[dict[str, Any]], asked: tuple[str, ...]) -> Section | None:
+    """The gross area, or the estimated good area, in square feet, when asked in square feet."""
     if tiles and "sqft" in asked:
         # Square feet of good board is the estimated good area; otherwise the gross area. Over several
         # shifts the first shift's figure is the cited one; the others and the sum follow.
@@ -228,6 +246,11 @@ def asked_headline(plan: Plan, evidence: list[dict[str, Any]], asked: tuple[str,
                 Citation(env["query"], index),
                 ".",
             )
+    return None
+
+
+def _paper_changes_asked(tiles: list[dict[str, Any]], asked: tuple[str, ...]) -> Section | None:
+    """The paper changes (wet-end runs), when asked how many."""
     if tiles and "paper_changes" in asked:
         # "How many paper changes": the tiles' paper changes (wet-end runs), the first result's cited.
         counts = [_tile(e, "paper_changes") for e in tiles]
@@ -249,6 +272,11 @@ def asked_headline(plan: Plan, evidence: list[dict[str, Any]], asked: tuple[str,
                 Citation(env["query"], index),
                 ".",
             )
+    return None
+
+
+def _msf_asked(evidence: list[dict[str, Any]], asked: tuple[str, ...]) -> Section | None:
+    """One shift's gross board in MSF, when asked in MSF."""
     kpis = [e for e in evidence if e["tool"] == "get_shift_kpis" and e.get("gross_msf") is not None]
     if len(kpis) == 1 and "msf" in asked:
         env = kpis[0]

@@ -33,7 +33,8 @@ from shopfloor.shifts.live.narrative import add_narrative
 from shopfloor.shifts.live.prompts import loop_system
 from shopfloor.shifts.planning.planner import MODEL as OFFLINE_MODEL
 from shopfloor.shifts.planning.plans import Plan, parse_address
-from shopfloor.shifts.planning.router import _FORBIDDEN, MAX_QUESTION_CHARS, normalize, route
+from shopfloor.shifts.planning.router import _FORBIDDEN, MAX_QUESTION_CHARS, route
+from shopfloor.shifts.planning.scope_words import normalize
 from shopfloor.shifts.plant.scope import Scope
 
 if TYPE_CHECKING:

@@ -15,14 +15,8 @@ from dataclasses import dataclass
 from shopfloor.shifts.planning.dates import MONTH_SHORT, MONTHS, NUMBER_WORDS, UNRESOLVED, WEEKDAYS
 from shopfloor.shifts.planning.plans import Plan
 from shopfloor.shifts.planning.reading import COMMON, VOCABULARY, canonical, entities
-from shopfloor.shifts.planning.router import (
-    DRY_END_PCT,
-    LOSS_WORDS,
-    SHARE_WORDS,
-    YES_NO,
-    asked_clause,
-    named_shifts,
-)
+from shopfloor.shifts.planning.router import DRY_END_PCT, LOSS_WORDS, SHARE_WORDS, YES_NO, asked_clause
+from shopfloor.shifts.planning.scope_words import named_shifts
 from shopfloor.shifts.plant.catalog import REJECT_FAMILIES, STOP_KINDS, STOP_PLACES, STOP_REASONS
 
 

@@ -235,3 +235,22 @@ def _int(value: str | None, allowed: tuple[int, ...], name: str) -> int | None:
     if not value.isdigit() or int(value) not in allowed:
         raise AddressError(f"{name} must be one of {allowed[0]}..{allowed[-1]}")
     return int(value)
+
+
+# The router's examples and its refusal live beside the plan: a reading becomes one or the other.
+EXAMPLES = (
+    "Why was second shift slow?",
+    "Show the downtime by reason",
+    "fpm by grade",
+    "Where did the money go this shift?",
+    "Downtime pareto this month",
+    "How much did we make last week?",
+)
+
+
+@dataclass(frozen=True)
+class Unavailable:
+    """The router's honest refusal: why, and questions it does answer."""
+
+    reason: str
+    examples: tuple[str, ...] = EXAMPLES

@@ -10,40 +10,25 @@ are stated in docs/shifts-agent.md, "Flow", step 2.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
-from datetime import date
+from dataclasses import replace
 from typing import Any, Literal
 
-from shopfloor.shifts.planning import dates
 from shopfloor.shifts.planning.measures import DAY_ONLY
-from shopfloor.shifts.planning.plans import Plan
+from shopfloor.shifts.planning.plans import Plan, Unavailable
 from shopfloor.shifts.planning.reading import Entities, canonical, entities
-from shopfloor.shifts.plant.calendar import Period, previous_production_day, previous_window, window_for
+from shopfloor.shifts.planning.scope_words import (
+    ScopeWords,
+    normalize,
+    scope_words,
+)
+from shopfloor.shifts.planning.scope_words import (
+    has as _has,
+)
+from shopfloor.shifts.plant.calendar import Period, previous_window, window_for
 from shopfloor.shifts.plant.scope import Scope
 
 Cue = Literal["speed", "volume", "setups", "diagnosis", "speed_trend"]
 MAX_QUESTION_CHARS = 500
-
-EXAMPLES = (
-    "Why was second shift slow?",
-    "Show the downtime by reason",
-    "fpm by grade",
-    "Where did the money go this shift?",
-    "Downtime pareto this month",
-    "How much did we make last week?",
-)
-
-
-@dataclass(frozen=True)
-class Unavailable:
-    """The router's honest refusal: why, and questions it does answer."""
-
-    reason: str
-    examples: tuple[str, ...] = EXAMPLES
-
-
-def _has(text: str, pattern: str) -> bool:
-    return re.search(pattern, text) is not None
 
 
 # --- the one speed-or-volume decision (docs/shifts-agent.md, Flow) ------------------------------------------
@@ -117,24 +102,6 @@ def grouping(question: str) -> str | None:
     return None
 
 
-def normalize(question: str) -> str:
-    """Lower case, curly quotes straightened, runs of whitespace collapsed."""
-    text = question.replace("’", "'").replace("“", '"').replace("”", '"').lower()
-    return re.sub(r"\s+", " ", text).strip()
-
-
-# --- scope words (docs/shifts-agent.md, Flow) ---------------------------------------------------------------
-
-# A bare ordinal ("on 2nd", "2nd vs 1st", "what did 3rd cost us") names a shift: the plant has no other
-# numbered thing people call by an ordinal alone (grades, crews, places and widths have their own words).
-_BARE = r"(?<!the )(?<!-)\b{0}\b(?! (?:of|week|day|month|quarter|period|half|time|place|grade|crew)\b)(?!-)"
-_SHIFT_WORDS = {
-    1: r"\b(first|1st|day) shift\b|\bshift (1|one)\b|" + _BARE.format("1st"),
-    2: r"\b(second|2nd|swing|evening) shift\b|\bshift (2|two)\b|" + _BARE.format("2nd"),
-    3: r"\b(third|3rd|night) shift\b|\bshift (3|three)\b|" + _BARE.format("3rd"),
-}
-_ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3}
-_ORD = r"(?:first|1st|second|2nd|third|3rd)"
 _FORBIDDEN = (
     r"\b(schedule|reschedule|email|e-mail|send|delete|drop|insert|update|shut ?down|restart|set the|change the"
     r" (target|speed|schedule)|raise the|lower the|run (this )?sql|execute|browse|download|fetch)\b"
@@ -147,111 +114,6 @@ _ACTION_TYPED = (
     r"^(?:(?:please|pls|can you|could you|go ahead and|let's|lets|i want to|we need to)\s+)*"
     r"(?:schedule|reschedule|book)\b"
 )
-_RANGE = (
-    r"\bbetween\b.*\band\b.*\d|\bfrom\b.*\d.*\b(to|until|through|thru)\b.*\d|\d{4}-\d{2}-\d{2}"
-    r"|\b(since|last|past) \d+ (days|months)\b"
-)
-
-
-def named_shifts(question: str) -> list[int]:
-    """The shifts a question names, in shift order."""
-    q = normalize(question)
-    found = {n for n, pattern in _SHIFT_WORDS.items() if _has(q, pattern)}
-    # "first and second shift": ordinals listed before one shared "shift(s)".
-    for listed in re.finditer(
-        rf"\b({_ORD}(?:\s*(?:,|and|or|vs\.?|versus|to|with)\s*(?:the\s+)?{_ORD})+)\s+shifts?\b", q
-    ):
-        found |= {_ORDINALS[w] for w in re.findall(_ORD, listed.group(1))}
-    # "shifts 1 and 3", "shift 1, 2 and 3": numbers listed after one "shift(s)".
-    for listed in re.finditer(rf"\bshifts? ({_NUM}(?:\s*(?:,|and|or|&|vs\.?|versus)\s*{_NUM})+)\b", q):
-        found |= {_NUMBERS[w] for w in re.findall(_NUM, listed.group(1))}
-    return sorted(found)
-
-
-_NUMBERS = {"1": 1, "one": 1, "2": 2, "two": 2, "3": 3, "three": 3}
-_NUM = r"(?:[123]|one|two|three)\b"
-
-
-def named_months(question: str, day: date) -> list[date]:
-    """First days of the months a question names (``planning/dates``: full or short names, with or without a
-    year), each without a year the latest such month not after ``day``."""
-    return dates.named_months(normalize(question), day)
-
-
-LAST_SHIFT = r"\b(last|previous|prior) shift\b|\bthe shift before\b"
-
-
-@dataclass(frozen=True)
-class ScopeWords:
-    """What the question says about scope: shift, day, window and a second window."""
-
-    shifts: tuple[int, ...]
-    day: date
-    window: Period | None
-    anchor: date | None
-    other_anchor: date | None = None
-    weeks: int | None = None
-    # Date words the dates layer could not place (named "Not understood" by the answer).
-    unresolved: tuple[str, ...] = ()
-
-
-def scope_words(question: str, scope: Scope) -> ScopeWords | Unavailable:
-    """Read the scope words of ``question`` against the selected ``scope``."""
-    q = normalize(question)
-    shifts = tuple(named_shifts(q))
-    day = scope.day
-    if not shifts and scope.shift is not None and _has(q, LAST_SHIFT):
-        # "Last shift" from a selected shift is the one before it: shift 1's is the previous production
-        # day's third shift.
-        if scope.shift > 1:
-            shifts = (scope.shift - 1,)
-        else:
-            shifts, day = (3,), previous_production_day(day)
-    window: Period | None = None
-    anchor: date | None = None
-    other: date | None = None
-    weeks: int | None = None
-    said = dates.resolve(q, scope.day)
-    if said.day is not None:
-        day = said.day
-    if said.window is not None:
-        return ScopeWords(shifts, day, said.window, said.anchor, None, None, said.unresolved)
-    m = re.search(
-        r"\b(?:last|past|over the last|over the past|over|for the last|for the past|for) (\d{1,2}) weeks\b", q
-    )
-    if m:
-        weeks = int(m.group(1))
-        if not 1 <= weeks <= 26:
-            return Unavailable("Trends cover 1 to 26 weeks.")
-    for period, words in (("week", r"week"), ("month", r"month"), ("fiscal", r"(?:fiscal |4-4-5 )?period")):
-        if _has(q, rf"\blast {words}\b|\bprevious {words}\b|\bprior {words}\b"):
-            window = period  # type: ignore[assignment]
-            anchor = previous_window(window_for(period, day)).start  # type: ignore[arg-type]
-            against = (
-                rf"\b(vs\.?|versus|compared (to|with)|than|against) (the )?(last|previous|prior) {words}\b"
-            )
-            if _has(q, against):
-                anchor = day  # "speed vs last week": this window against the one before
-            elif _has(q, rf"\bthis {words}\b"):
-                other = anchor
-                anchor = day
-            break
-        if _has(q, rf"\bthis {words}\b|\bthe {words}\b|\b{words} to date\b|\bcurrent {words}\b"):
-            window = period  # type: ignore[assignment]
-            anchor = day
-            break
-    if window is None and _has(q, r"\b4-4-5\b|\bfiscal\b"):
-        window, anchor = "fiscal", day
-    if _has(q, _RANGE):
-        return Unavailable(
-            "Date ranges written out in the question are not supported offline; pick a window."
-        )
-    months = named_months(q, day)
-    if months and window is None:
-        window, anchor = "month", months[0]
-        if len(months) > 1:
-            other = months[1]
-    return ScopeWords(shifts, day, window, anchor, other, weeks, said.unresolved)
 
 
 # A long, story-like question: the clause the supervisor asks ("... anyway, just show me downtime by reason

@@ -23,8 +23,8 @@ from shopfloor.shifts.pages.params import (
     scope_of_plan,
     usable_after,
 )
-from shopfloor.shifts.planning.plans import parse_address
-from shopfloor.shifts.planning.router import MAX_QUESTION_CHARS, Unavailable, route
+from shopfloor.shifts.planning.plans import Unavailable, parse_address
+from shopfloor.shifts.planning.router import MAX_QUESTION_CHARS, route
 from shopfloor.web.errors import ApiError
 from shopfloor.web.openapi import answered_as, redirect
 
