@@ -824,3 +824,12 @@ def test_one_of_a_weavers_hats_is_asked_even_when_she_has_one_open_hat(agent_sto
     (flag,) = [c for c in response["proposals"] if c["type"] == "flag_issue"]
     assert flag["status"] == "question"
     assert flag["payload"]["hat_code"] is None
+
+
+def test_parts_said_with_otro_add_to_the_total_instead_of_saying_it_again():
+    assert events_of(
+        "Carmen Quizhpi entregó dos finos de dieciséis, otro de dieciséis y uno de dieciocho"
+    ) == [
+        ("create", "Carmen Quizhpi", 3, 16, None, None, False),
+        ("create", "Carmen Quizhpi", 1, 18, None, None, False),
+    ]

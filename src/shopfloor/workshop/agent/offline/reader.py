@@ -57,6 +57,7 @@ from shopfloor.workshop.agent.offline.text import (
     strip_span,
 )
 from shopfloor.workshop.agent.offline.vocabulary import (
+    ANOTHER_WORDS,
     CREATE_VERBS,
     FRAME_CLOSERS,
     FRAME_OPENERS,
@@ -307,6 +308,9 @@ def _batch_key(event: NoteEvent) -> tuple[str, str | None, int] | None:
     return (event.weaver_name or "", grade, event.rows)
 
 
+_ADDING = set(ANOTHER_WORDS) | {"mas", "more", "also", "tambien", "ademas", "plus"}
+
+
 def _drop_totals(events: list[NoteEvent]) -> list[NoteEvent]:
     """A batch said without rows whose count the per-hat batches right after it add up to is said by them
     ("tres superfinos, dos de 24 y uno de 28"); they take its grade when they name none."""
@@ -336,7 +340,14 @@ def _drop_totals(events: list[NoteEvent]) -> list[NoteEvent]:
                     break
                 added, end = added + part.quantity, end + 1
             restated = out[k + 1 : end]
-            if added == total.quantity and len(restated) > 1 and any(p.rows != total.rows for p in restated):
+            # "…, otro de dieciséis y uno de dieciocho": "otro", "más" add hats, they do not say the total again.
+            adds = any(set(Span.whole(p.quote).words()) & _ADDING for p in restated)
+            if (
+                added == total.quantity
+                and len(restated) > 1
+                and not adds
+                and any(p.rows != total.rows for p in restated)
+            ):
                 out[k:end] = [replace(p, grade=p.grade or total.grade, unsure=True) for p in restated]
                 continue
         if total.kind == "create" and total.rows is None and total.quantity and not total.weavers:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import lru_cache
 
 from shopfloor.workshop.agent.offline.codes import find_codes
 from shopfloor.workshop.agent.offline.events import is_future, read_segment, reference_of
@@ -122,11 +123,14 @@ def read_sentence(
                 # part, never read into the report.
                 skip_part(skipped, parts, "future", clause)
                 continue
-            other_batch = (
-                _is_batch(clause)
-                and (inherited.get(segments[-1]) or _create_subject(segments[-1])) is not None
-            )
-            if _OTHER.match(clause.folded_text) and not is_negated(clause) and not other_batch:
+            if (
+                _OTHER.match(clause.folded_text)
+                and not is_negated(clause)
+                and not (
+                    _is_batch(clause)
+                    and (inherited.get(segments[-1]) or _create_subject(segments[-1])) is not None
+                )
+            ):
                 # ("…, uno de 24 y el otro de 26 hileras" is the batch's other hat, read as a batch below.)
                 # "uno pasó a lavado y el otro sigue en tejido": the other hat is not pinned down, and what is
                 # said of it is not the first one's; named unread.
@@ -318,6 +322,7 @@ def _create_subject(span: Span) -> str | None:
     return person_name(span, [])
 
 
+@lru_cache(maxsize=1024)
 def _is_batch(span: Span) -> bool:
     """A clause with its own quantity and grade or rows: another batch, not more words about the last one."""
     numbers = read_numbers(span)
