@@ -97,6 +97,17 @@ def read_sentence(
     """Read one sentence (corrections already withdrawn) into events, clause by clause: a clause that names no
     subject continues the segment before it, unless it is filler, unread, a denial, another batch of the same
     weaver or its own card about the same hat."""
+    segments, inherited, inherited_hats = _segments_of(sentence, skipped, parts)
+    segments = _join_bare_hats(segments)
+    segments, partners = _join_bare_people(segments)
+    _read_segments(segments, has_hat_tag, events, skipped, parts, inherited, inherited_hats, partners)
+
+
+def _segments_of(
+    sentence: Span, skipped: list[Skipped], parts: list[Part]
+) -> tuple[list[Span], dict[Span, str], dict[Span, Span]]:
+    """The sentence's clauses joined into segments, each one event's words, with the weaver a further batch
+    inherits and the hat a clause about the same hat inherits; filler and unread clauses are accounted."""
     segments: list[Span] = []
     inherited: dict[Span, str] = {}  # a further batch of the same weaver ("…y 2 estándar de 12")
     inherited_hats: dict[Span, Span] = {}  # a flag clause about the hat the clause before moved
@@ -118,86 +129,114 @@ def read_sentence(
             skip_part(skipped, parts, "unread", clause)
             continue
         if segments and not subject:
-            if is_future(clause) and not is_future(segments[-1]):
-                # "ya lavamos el TQ-7F3K2 y el viernes le toca blanqueo": a plan said after a report is its own
-                # part, never read into the report.
-                skip_part(skipped, parts, "future", clause)
-                continue
-            if (
-                _OTHER.match(clause.folded_text)
-                and not is_negated(clause)
-                and not (
-                    _is_batch(clause)
-                    and (inherited.get(segments[-1]) or _create_subject(segments[-1])) is not None
-                )
-            ):
-                # ("…, uno de 24 y el otro de 26 hileras" is the batch's other hat, read as a batch below.)
-                # "uno pasó a lavado y el otro sigue en tejido": the other hat is not pinned down, and what is
-                # said of it is not the first one's; named unread.
-                skip_part(skipped, parts, "unread", clause)
-                continue
-            if is_negated(clause) and (_has_content(clause) or _OTHER.match(clause.folded_text)):
-                # A denial belongs to its own clause ("…pasó a lavado, no a blanqueo", "not bleached yet", "uno
-                # ya está en lavado, el otro no").
-                skipped.append(Skipped("negated", clause.said))
-                parts.append(Part("denied", clause.said, clause.start, clause.end))
-                continue
-            if TAKEN_AWAY.search(clause.folded_text):
-                # "…, la rosa guaman se fue con dos normales": hats taken away, not delivered; named unread.
-                skip_part(skipped, parts, "unread", clause)
-                continue
-            if _is_batch(clause) and _bare_person(segments[-1]) is not None:
-                # "Entregaron hoy:" then "• Carmen, 2 finos de 16 hileras": the name and its batch are one item.
-                person = segments.pop()
-                if segments and _delivery_heading(segments[-1]):
-                    segments[-1] = clause.part(segments[-1].start, clause.end)
-                    continue
-                item = clause.part(person.start, clause.end)
-                licence = (
-                    bool(segments)
-                    and (inherited.get(segments[-1]) or _create_subject(segments[-1])) is not None
-                )
-                segments.append(item)
-                if licence:
-                    inherited[item] = _bare_person(person) or ""
-                continue
-            weaver = inherited.get(segments[-1]) or _create_subject(segments[-1])
-            licensed = not is_negated(segments[-1]) and not is_future(segments[-1])
-            if weaver is not None and licensed and _is_batch(clause):
-                # A batch takes its licence from a delivery said before it, never from one denied or planned
-                # ("Manuel hasn't dropped off the superfinos yet, 3 of 28 rows when he does").
-                segments.append(clause)
-                inherited[clause] = weaver
-                continue
-            last = inherited_hats.get(segments[-1], segments[-1])
-            if _own_card_on_the_same_hat(clause, segments[-1], last):
-                segments.append(clause)
-                inherited_hats[clause] = last
-                continue
-            # A clause with no subject continues the last one.
-            joined = clause.part(segments[-1].start, clause.end)
-            if segments[-1] in inherited_hats:
-                inherited_hats[joined] = inherited_hats.pop(segments[-1])
-            if segments[-1] in inherited:  # "…y otro de 26 hileras, superfinos": still that weaver's batch
-                inherited[joined] = inherited.pop(segments[-1])
-            segments[-1] = joined
+            _continue_segment(clause, segments, inherited, inherited_hats, skipped, parts)
         else:
-            if segments and _delivery_heading(segments[-1]) and person_name(clause, []) and _is_batch(clause):
-                # "Entregaron hoy:" then "Rosa Pillco 3 finos de 18": the heading's verb is the first item's.
-                segments[-1] = clause.part(segments[-1].start, clause.end)
-                continue
-            segments.append(clause)
-            gapped = person_name(clause, []) if segments[:-1] and _is_batch(clause) else None
-            if (
-                gapped
-                and not set(clause.words()) & CREATE_VERBS
-                and (inherited.get(segments[-2]) or _create_subject(segments[-2])) is not None
-            ):
-                # "Manuel entregó 1 superfino de 24, Carmen Quizhpi 1 fino de 16": the verb said once is each
-                # weaver's ("entregó" licenses Carmen's batch too).
-                inherited[clause] = gapped
-    segments = _join_bare_hats(segments)
-    segments, partners = _join_bare_people(segments)
+            _start_segment(clause, segments, inherited)
+    return segments, inherited, inherited_hats
+
+
+def _continue_segment(
+    clause: Span,
+    segments: list[Span],
+    inherited: dict[Span, str],
+    inherited_hats: dict[Span, Span],
+    skipped: list[Skipped],
+    parts: list[Part],
+) -> None:
+    """A clause that names no subject: its own part, a batch or card of its own, or the last segment's
+    continuation."""
+    if is_future(clause) and not is_future(segments[-1]):
+        # "ya lavamos el TQ-7F3K2 y el viernes le toca blanqueo": a plan said after a report is its own
+        # part, never read into the report.
+        skip_part(skipped, parts, "future", clause)
+        return
+    if (
+        _OTHER.match(clause.folded_text)
+        and not is_negated(clause)
+        and not (
+            _is_batch(clause) and (inherited.get(segments[-1]) or _create_subject(segments[-1])) is not None
+        )
+    ):
+        # ("…, uno de 24 y el otro de 26 hileras" is the batch's other hat, read as a batch below.)
+        # "uno pasó a lavado y el otro sigue en tejido": the other hat is not pinned down, and what is
+        # said of it is not the first one's; named unread.
+        skip_part(skipped, parts, "unread", clause)
+        return
+    if is_negated(clause) and (_has_content(clause) or _OTHER.match(clause.folded_text)):
+        # A denial belongs to its own clause ("…pasó a lavado, no a blanqueo", "not bleached yet", "uno
+        # ya está en lavado, el otro no").
+        skipped.append(Skipped("negated", clause.said))
+        parts.append(Part("denied", clause.said, clause.start, clause.end))
+        return
+    if TAKEN_AWAY.search(clause.folded_text):
+        # "…, la rosa guaman se fue con dos normales": hats taken away, not delivered; named unread.
+        skip_part(skipped, parts, "unread", clause)
+        return
+    if _is_batch(clause) and _bare_person(segments[-1]) is not None:
+        # "Entregaron hoy:" then "• Carmen, 2 finos de 16 hileras": the name and its batch are one item.
+        person = segments.pop()
+        if segments and _delivery_heading(segments[-1]):
+            segments[-1] = clause.part(segments[-1].start, clause.end)
+            return
+        item = clause.part(person.start, clause.end)
+        licence = (
+            bool(segments) and (inherited.get(segments[-1]) or _create_subject(segments[-1])) is not None
+        )
+        segments.append(item)
+        if licence:
+            inherited[item] = _bare_person(person) or ""
+        return
+    weaver = inherited.get(segments[-1]) or _create_subject(segments[-1])
+    licensed = not is_negated(segments[-1]) and not is_future(segments[-1])
+    if weaver is not None and licensed and _is_batch(clause):
+        # A batch takes its licence from a delivery said before it, never from one denied or planned
+        # ("Manuel hasn't dropped off the superfinos yet, 3 of 28 rows when he does").
+        segments.append(clause)
+        inherited[clause] = weaver
+        return
+    last = inherited_hats.get(segments[-1], segments[-1])
+    if _own_card_on_the_same_hat(clause, segments[-1], last):
+        segments.append(clause)
+        inherited_hats[clause] = last
+        return
+    # A clause with no subject continues the last one.
+    joined = clause.part(segments[-1].start, clause.end)
+    if segments[-1] in inherited_hats:
+        inherited_hats[joined] = inherited_hats.pop(segments[-1])
+    if segments[-1] in inherited:  # "…y otro de 26 hileras, superfinos": still that weaver's batch
+        inherited[joined] = inherited.pop(segments[-1])
+    segments[-1] = joined
+
+
+def _start_segment(clause: Span, segments: list[Span], inherited: dict[Span, str]) -> None:
+    """A clause that names its subject starts a segment (or is a delivery heading's first item)."""
+    if segments and _delivery_heading(segments[-1]) and person_name(clause, []) and _is_batch(clause):
+        # "Entregaron hoy:" then "Rosa Pillco 3 finos de 18": the heading's verb is the first item's.
+        segments[-1] = clause.part(segments[-1].start, clause.end)
+        return
+    segments.append(clause)
+    gapped = person_name(clause, []) if segments[:-1] and _is_batch(clause) else None
+    if (
+        gapped
+        and not set(clause.words()) & CREATE_VERBS
+        and (inherited.get(segments[-2]) or _create_subject(segments[-2])) is not None
+    ):
+        # "Manuel entregó 1 superfino de 24, Carmen Quizhpi 1 fino de 16": the verb said once is each
+        # weaver's ("entregó" licenses Carmen's batch too).
+        inherited[clause] = gapped
+
+
+def _read_segments(
+    segments: list[Span],
+    has_hat_tag: bool,
+    events: list[NoteEvent],
+    skipped: list[Skipped],
+    parts: list[Part],
+    inherited: dict[Span, str],
+    inherited_hats: dict[Span, Span],
+    partners: dict[Span, tuple[str, ...]],
+) -> None:
+    """Each segment read into its events; "lo mismo Carmen" and "otros 3 iguales" repeat the one before."""
     read_from: dict[Span, list[NoteEvent]] = {}
     for index, segment in enumerate(segments):
         name = _same_for(segment)
