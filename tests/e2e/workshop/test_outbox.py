@@ -172,7 +172,8 @@ def test_offline_dashboard_notes_wait_and_go_once_in_order(
     assert cut and keys[0] in cut[0]
     for i, text in enumerate(NOTES):
         expect(sent.nth(i).locator(".note-echo")).to_contain_text(text)
-        expect(sent.nth(i).locator(".said")).to_be_visible()
+        expect(sent.nth(i).locator(".note-echo .said")).to_be_visible()
+        expect(sent.nth(i).locator("article.card .said").first).to_contain_text("Nota dicha el")
     expect(sent.nth(1).locator(".note-echo")).to_contain_text("dictada")
     expect(page.locator("#offline-line")).to_be_hidden()
     expect(page.locator("#result .card button").first).to_be_enabled()
@@ -306,6 +307,35 @@ def test_a_note_over_the_hourly_limit_stays_with_the_reason(
     # Its author may remove it.
     page.locator("#outbox li.outbox-note button").click()
     expect(page.locator("#outbox")).to_be_hidden()
+
+
+def test_outbox_screenshots_in_both_languages(
+    offline_page: Callable[[], Any],
+    sign_in: Callable[[Any, str], Any],
+    shoot: Callable[..., list[Path]],
+    axe: Callable[[Any], None],
+) -> None:
+    for who, name, notes in (
+        ("ana", "outbox-es", ("Rosa terminó 2 finos de 18 hileras", "El TQ-7F3K2 pasó a lavado")),
+        ("admin", "outbox-en", ("Carmen delivered 1 superfino", "TQ-2C5P0 is ready")),
+    ):
+        page = offline_page()
+        sign_in(page, who)
+        worker_ready(page)
+        page.context.set_offline(True)
+        for text in notes:
+            send_offline(page, text)
+        expect(page.locator("#outbox li.outbox-note")).to_have_count(2)
+        title = "Por enviar" if who == "ana" else "Waiting to send"
+        expect(page.locator("#outbox-title")).to_have_text(title)
+        axe(page)  # the outbox in each language, as the screenshots show it
+        for path in shoot(page, name):
+            assert path.stat().st_size > 0
+        for left in range(len(notes) - 1, -1, -1):  # their author removes them, so nothing is sent later
+            page.locator("#outbox li.outbox-note button").first.click()
+            expect(page.locator("#outbox li.outbox-note")).to_have_count(left)
+        expect(page.locator("#outbox")).to_be_hidden()
+        page.context.set_offline(False)
 
 
 def test_two_tabs_sending_one_outbox_make_one_run_per_note(
@@ -453,32 +483,3 @@ def test_each_card_says_when_its_note_was_said_in_the_phones_time(
     open_card.get_by_role("button", name="Rechazar").click()
     expect(page.locator(f"#{decided_id}")).to_have_attribute("data-status", "rejected")
     says_local_time(page.locator(f"#{decided_id}"))
-
-
-def test_outbox_screenshots_in_both_languages(
-    offline_page: Callable[[], Any],
-    sign_in: Callable[[Any, str], Any],
-    shoot: Callable[..., list[Path]],
-    axe: Callable[[Any], None],
-) -> None:
-    for who, name, notes in (
-        ("ana", "outbox-es", ("Rosa terminó 2 finos de 18 hileras", "El TQ-7F3K2 pasó a lavado")),
-        ("admin", "outbox-en", ("Carmen delivered 1 superfino", "TQ-2C5P0 is ready")),
-    ):
-        page = offline_page()
-        sign_in(page, who)
-        worker_ready(page)
-        page.context.set_offline(True)
-        for text in notes:
-            send_offline(page, text)
-        expect(page.locator("#outbox li.outbox-note")).to_have_count(2)
-        title = "Por enviar" if who == "ana" else "Waiting to send"
-        expect(page.locator("#outbox-title")).to_have_text(title)
-        axe(page)  # the outbox in each language, as the screenshots show it
-        for path in shoot(page, name):
-            assert path.stat().st_size > 0
-        for left in range(len(notes) - 1, -1, -1):  # their author removes them, so nothing is sent later
-            page.locator("#outbox li.outbox-note button").first.click()
-            expect(page.locator("#outbox li.outbox-note")).to_have_count(left)
-        expect(page.locator("#outbox")).to_be_hidden()
-        page.context.set_offline(False)
