@@ -1,4 +1,5 @@
-"""A stand-in for the local servers people run, speaking Chat Completions over real HTTP on 127.0.0.1.
+"""A stand-in for the local servers people run, speaking Chat Completions over real HTTP on 127.0.0.1
+(:mod:`tests.agent.stand_in`).
 
 It plays a scripted model: a script is a list of turns, each a :class:`Calls` (tool calls) or a :class:`Say`
 (the final text), and a request gets the turn after the assistant messages it already carries. The default
@@ -19,8 +20,9 @@ import json
 import re
 import threading
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from tests.agent.stand_in import StandInHandler, StandInServer
 
 FINAL_TEXT = "I understood: Rosa and Ana were looked up."
 
@@ -157,9 +159,11 @@ def _answer(body: dict[str, Any], behaviour: Behaviour, script: Script, number: 
     return answer
 
 
-class ChatServer:
-    """``with ChatServer(Behaviour("...")) as server:`` serves ``{server.url}/v1/chat/completions``, playing
+class ChatServer(StandInServer):
+    """``with ChatServer(Behaviour("...")) as server:`` serves ``{server.url}/chat/completions``, playing
     ``script`` (the lookup turns by default)."""
+
+    url_path = "/v1"  # the server's base URL is given to the SDK with its version path
 
     def __init__(self, behaviour: Behaviour, script: Script = LOOKUP_SCRIPT) -> None:
         self.behaviour = behaviour
@@ -167,53 +171,23 @@ class ChatServer:
         self.seen = Seen()
         outer = self
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *_args: object) -> None:
-                pass
-
+        class Handler(StandInHandler):
             def do_POST(self) -> None:
-                length = int(self.headers.get("content-length") or 0)
-                body = json.loads(self.rfile.read(length) or b"{}")
+                body = json.loads(self.read_body() or b"{}")
                 with outer.seen.lock:
                     outer.seen.bodies.append(body)
                     number = len(outer.seen.bodies)
                 if self.path != "/v1/chat/completions":
-                    self._send(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
+                    self.send_json(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
                     return
                 refused = _refusal(body, outer.behaviour)
                 if refused is not None:
-                    self._send(
+                    self.send_json(
                         400, {"error": {"code": 400, "message": refused, "type": "invalid_request_error"}}
                     )
                     return
                 with outer.seen.lock:
                     outer.seen.answered += 1
-                self._send(200, _answer(body, outer.behaviour, outer.script, number))
+                self.send_json(200, _answer(body, outer.behaviour, outer.script, number))
 
-            def _send(self, status: int, payload: dict[str, Any]) -> None:
-                data = json.dumps(payload).encode()
-                self.send_response(status)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-
-    @property
-    def url(self) -> str:
-        """The server's base URL with the version path the SDK is given."""
-        host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}/v1"
-
-    def __enter__(self) -> ChatServer:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *_exc: object) -> None:
-        self._server.shutdown()
-        self._server.server_close()
+        super().__init__(Handler)

@@ -1,4 +1,4 @@
-"""A real HTTP server on 127.0.0.1, in a thread, that answers each request with the next step of a script.
+"""A real HTTP server on 127.0.0.1, in a thread (:mod:`tests.agent.stand_in`), that answers each request with the next step of a script.
 
 A step is a :class:`Reply` (a status, headers and a JSON body, as a provider's server sends them, at once or
 after a delay) or a
@@ -10,13 +10,12 @@ them and what it sent.
 
 from __future__ import annotations
 
-import json
-import select
 import threading
 import time
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from tests.agent.stand_in import StandInHandler, StandInServer
 
 
 @dataclass(frozen=True)
@@ -57,7 +56,7 @@ class Calls:
             return len(self.paths)
 
 
-class ScriptServer:
+class ScriptServer(StandInServer):
     """``with ScriptServer([Reply(429, ...), Hold()]) as server:`` serves ``http://127.0.0.1:<port>``."""
 
     def __init__(self, steps: list[Step]) -> None:
@@ -66,14 +65,9 @@ class ScriptServer:
         self.calls = Calls()
         outer = self
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *_args: object) -> None:
-                pass
-
+        class Handler(StandInHandler):
             def do_POST(self) -> None:
-                body = self.rfile.read(int(self.headers.get("content-length") or 0))
+                body = self.read_body()
                 with outer.calls.lock:
                     index = len(outer.calls.paths)
                     outer.calls.paths.append(self.path)
@@ -82,46 +76,13 @@ class ScriptServer:
                     outer.calls.at.append(time.monotonic())
                 step = outer.steps[min(index, len(outer.steps) - 1)]
                 held = step.seconds if isinstance(step, Hold) else step.delay_s
-                if held and self._hung_up_within(held):
+                if held and self.hung_up_within(held):
                     outer.calls.hung_up.append(time.monotonic())
                     self.close_connection = True
                     return
                 if isinstance(step, Hold):
                     self.close_connection = True
                     return
-                payload = json.dumps(step.body).encode()
-                self.send_response(step.status)
-                self.send_header("content-type", "application/json")
-                for name, value in step.headers.items():
-                    self.send_header(name, value)
-                self.send_header("content-length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
-                self.wfile.flush()
+                self.send_json(step.status, step.body, step.headers)
 
-            def _hung_up_within(self, seconds: float) -> bool:
-                ready, _, _ = select.select([self.connection], [], [], seconds)
-                if not ready:
-                    return False
-                try:
-                    return self.connection.recv(1) == b""
-                except OSError:
-                    return True
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-
-    @property
-    def url(self) -> str:
-        """The server's base URL."""
-        host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}"
-
-    def __enter__(self) -> ScriptServer:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *_exc: object) -> None:
-        self._server.shutdown()
-        self._server.server_close()
+        super().__init__(Handler)

@@ -1,4 +1,4 @@
-"""A real HTTP server on 127.0.0.1, in a thread, that is slow to answer on purpose.
+"""A real HTTP server on 127.0.0.1, in a thread (:mod:`tests.agent.stand_in`), that is slow to answer on purpose.
 
 It accepts each request, reads it whole, notes it, and then either answers at once (``delay_s=0``) with the
 JSON body the test gave it, or holds the answer for ``delay_s`` seconds while watching the socket: when the
@@ -8,13 +8,12 @@ whether a model call was really cancelled and whether connections are reused and
 
 from __future__ import annotations
 
-import json
-import select
 import threading
 import time
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from tests.agent.stand_in import StandInHandler, StandInServer
 
 
 @dataclass
@@ -29,7 +28,7 @@ class Seen:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
-class SlowServer:
+class SlowServer(StandInServer):
     """``with SlowServer(delay_s=10, body=...) as server:`` serves ``http://127.0.0.1:<port>``."""
 
     def __init__(self, delay_s: float = 0.0, body: dict[str, Any] | None = None) -> None:
@@ -38,63 +37,28 @@ class SlowServer:
         self.seen = Seen()
         outer = self
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"  # keep-alive, so connection reuse is visible
+        class Handler(StandInHandler):
+            # HTTP/1.1 keep-alive (the base's), so connection reuse is visible.
 
             def setup(self) -> None:
                 super().setup()
                 with outer.seen.lock:
                     outer.seen.connections += 1
 
-            def log_message(self, *_args: object) -> None:
-                pass
-
             def do_POST(self) -> None:
-                length = int(self.headers.get("content-length") or 0)
-                self.rfile.read(length)
+                self.read_body()
                 with outer.seen.lock:
                     outer.seen.requests.append(self.path)
                 outer.seen.got_request.set()
-                if outer.delay_s and self._client_hung_up_within(outer.delay_s):
+                if outer.delay_s and self.hung_up_within(outer.delay_s):
                     outer.seen.closed_early.append(time.monotonic())
                     self.close_connection = True
                     return
-                payload = json.dumps(outer.body).encode()
-                self.send_response(200)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
-                self.wfile.flush()
+                self.send_json(200, outer.body)
 
             def handle(self) -> None:
                 super().handle()
                 # The client (or the server's own close) ended the keep-alive connection.
                 outer.seen.closed_idle.append(time.monotonic())
 
-            def _client_hung_up_within(self, seconds: float) -> bool:
-                ready, _, _ = select.select([self.connection], [], [], seconds)
-                if not ready:
-                    return False
-                try:
-                    return self.connection.recv(1, 0) == b""
-                except OSError:
-                    return True
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-
-    @property
-    def url(self) -> str:
-        """The server's base URL."""
-        host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}"
-
-    def __enter__(self) -> SlowServer:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *_exc: object) -> None:
-        self._server.shutdown()
-        self._server.server_close()
+        super().__init__(Handler)

@@ -23,20 +23,15 @@ from shopfloor.shifts.live.live import investigate_live, parse_planner
 from shopfloor.web.errors import ApiError
 from shopfloor.workshop.agent.persistence import StoreAgentStore
 from shopfloor.workshop.agent.run import run_agent
-from shopfloor.workshop.domain import Actor
 from shopfloor.workshop.sample import WORKSHOP_A, fresh_sample_store
 from shopfloor.workshop.store import Store
 from shopfloor.workshop.store import models as m
 from tests.agent.chat_server import Behaviour, Calls, ChatServer, Say, Script
 from tests.agent.test_local_servers import COVERED, UNCOVERED
 from tests.shifts.live.conftest import SHIFT2, conn, store_path  # noqa: F401 (the record store fixtures)
+from tests.workshop.agent.conftest import ANA, CREATE_HATS, SAMPLE_NOTE
 
 MODEL = "qwen3-8b"
-ANA = Actor("u-ana", WORKSHOP_A, "member", "Ana Morocho")
-SAMPLE_NOTE = (
-    "Doña Rosa Pillco terminó 3 finos de 18 hileras. El TQ-7F3K2 pasó a lavado, el TQ-2C5P0 ya está listo y "
-    "el de Carmen en blanqueo tiene la hilera abierta, no coincide el grado."
-)
 SUMMARY = (
     "I understood: Rosa Pillco delivered 3 Fino hats, TQ-7F3K2 moved to Washing, TQ-2C5P0 cannot skip to "
     "Finished, and Carmen's hat in Bleaching has a grade mismatch. I prepared 4 actions for review."
@@ -56,19 +51,7 @@ WORKSHOP_SCRIPT: Script = (
     ),
     Calls(
         (
-            (
-                "propose_create_hats",
-                {
-                    "weaver_id": "w1",
-                    "quantity": 3,
-                    "grade": "Fino",
-                    "rows_per_inch": 18,
-                    "straw": None,
-                    "quote": "Doña Rosa Pillco terminó 3 finos de 18 hileras",
-                    "why": "Rosa Pillco delivered three new Fino hats of 18 rows per inch.",
-                    "confidence": "high",
-                },
-            ),
+            CREATE_HATS,
             (
                 "propose_advance_stage",
                 {

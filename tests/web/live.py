@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import httpx2
+import pytest
 import uvicorn
 from starlette.types import ASGIApp
 
@@ -46,6 +48,49 @@ def wait_until_up(server: subprocess.Popen[bytes], port: int, within: float = SE
         assert server.poll() is None, f"the server exited with {server.returncode}"
         assert time.monotonic() < deadline, "the server did not start"
         time.sleep(0.2)
+
+
+def serve_fixture(
+    settings: Mapping[str, str], prepare_store: Callable[[Path], None] | None = None
+) -> Callable[..., Iterator[int]]:
+    """A module-scoped ``port`` fixture: a ``shopfloor serve`` process on a free port, with its own var
+    folder, workshop store (a file ``prepare_store`` may fill first) and no shifts data, run with these
+    ``SHOPFLOOR_*`` ``settings`` in its environment, and stopped after the module's tests."""
+
+    @pytest.fixture(scope="module")
+    def port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
+        tmp = tmp_path_factory.mktemp("serve")
+        if prepare_store is not None:
+            prepare_store(tmp / "workshop.db")
+        chosen = free_port()
+        env = {
+            **os.environ,
+            "SHOPFLOOR_VAR_DIR": str(tmp / "var"),
+            "SHOPFLOOR_WORKSHOP_DB": f"sqlite:///{tmp / 'workshop.db'}",
+            "SHOPFLOOR_SHIFTS_DB": str(tmp / "none.duckdb"),
+            **settings,
+        }
+        server = subprocess.Popen(
+            serve_command(chosen), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        try:
+            wait_until_up(server, chosen)
+            yield chosen
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+
+    return port
+
+
+def connect(port: int) -> socket.socket:
+    """A plain socket connected to 127.0.0.1 on ``port``."""
+    return socket.create_connection(("127.0.0.1", port), timeout=10)
+
+
+def healthz_request(extra: str = "") -> bytes:
+    """An HTTP/1.1 ``GET /healthz`` head, with ``extra`` header lines (each ending in CRLF) before its end."""
+    return f"GET /healthz HTTP/1.1\r\nHost: t\r\n{extra}\r\n".encode()
 
 
 @contextmanager

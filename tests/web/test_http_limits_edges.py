@@ -5,54 +5,25 @@ the error envelope (docs/security.md, "HTTP limits")."""
 from __future__ import annotations
 
 import json
-import os
-import socket
-import subprocess
 import time
-from collections.abc import Iterator
-
-import pytest
 
 from shopfloor.workshop.sample import fresh_sample_store
 
-from .live import closed_by_peer, free_port, read_response, serve_command, wait_until_up
+from .live import closed_by_peer, connect, healthz_request, read_response, serve_fixture
 
 BODY_TIMEOUT_S = 1.0
 MAX_CONCURRENCY = 6
 MAX_HEADER_BYTES = 8 * 1024
 
 
-@pytest.fixture(scope="module")
-def port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
-    tmp = tmp_path_factory.mktemp("serve-edges")
-    fresh_sample_store(tmp / "workshop.db").dispose()  # sign-in reads a real store
-    chosen = free_port()
-    env = {
-        **os.environ,
-        "SHOPFLOOR_VAR_DIR": str(tmp / "var"),
-        "SHOPFLOOR_WORKSHOP_DB": f"sqlite:///{tmp / 'workshop.db'}",
-        "SHOPFLOOR_SHIFTS_DB": str(tmp / "none.duckdb"),
+port = serve_fixture(
+    {
         "SHOPFLOOR_HTTP_BODY_TIMEOUT_S": str(BODY_TIMEOUT_S),
         "SHOPFLOOR_HTTP_MAX_CONCURRENCY": str(MAX_CONCURRENCY),
         "SHOPFLOOR_HTTP_MAX_HEADER_BYTES": str(MAX_HEADER_BYTES),
-    }
-    server = subprocess.Popen(
-        serve_command(chosen), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    try:
-        wait_until_up(server, chosen)
-        yield chosen
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
-
-
-def connect(port: int) -> socket.socket:
-    return socket.create_connection(("127.0.0.1", port), timeout=10)
-
-
-def request(extra: str = "") -> bytes:
-    return f"GET /healthz HTTP/1.1\r\nHost: t\r\n{extra}\r\n".encode()
+    },
+    prepare_store=lambda db: fresh_sample_store(db).dispose(),  # sign-in reads a real store
+)
 
 
 def assert_envelope(body: bytes, code: str) -> None:
@@ -83,8 +54,8 @@ def test_a_body_sent_in_time_is_read(port: int) -> None:
 def test_a_pipelined_head_over_the_limit_is_refused(port: int) -> None:
     with connect(port) as sock:
         # One send: a small request, then a head 1.5 times the limit starting in the same read.
-        big = request(f"x-big: {'a' * (MAX_HEADER_BYTES + MAX_HEADER_BYTES // 2)}\r\n")
-        sock.sendall(request() + big)
+        big = healthz_request(f"x-big: {'a' * (MAX_HEADER_BYTES + MAX_HEADER_BYTES // 2)}\r\n")
+        sock.sendall(healthz_request() + big)
         status, headers, body = read_response(sock)
         # The refusal may come before the small request's answer (the connection is closed at once).
         if status == 200:
@@ -106,7 +77,7 @@ def test_past_the_concurrency_limit_the_503_is_the_envelope(port: int) -> None:
     try:
         time.sleep(0.2)
         with connect(port) as sock:
-            sock.sendall(request())
+            sock.sendall(healthz_request())
             status, headers, body = read_response(sock)
     finally:
         for sock in idle:

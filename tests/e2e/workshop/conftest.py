@@ -51,17 +51,23 @@ def workshop_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server
         yield server
 
 
+def sign_in_as(page: Any, server: Server, who: str) -> Any:
+    """Sign ``page`` in as ``who`` (a key of ACCOUNTS) through ``server``'s sign-in page; lands on the
+    dashboard."""
+    email, password = ACCOUNTS[who]
+    page.goto(server.url("/workshop/signin"))
+    page.fill("#email", email)
+    page.fill("#password", password)
+    page.click("form button[type=submit]")
+    page.wait_for_url("**/workshop/")
+    return page
+
+
 @pytest.fixture
 def sign_in(workshop_server: Server) -> Callable[[Any, str], Any]:
     """``sign_in(page, "ana")``: sign in through the sign-in page and land on the dashboard."""
 
     def go(page: Any, who: str) -> Any:
-        email, password = ACCOUNTS[who]
-        page.goto(workshop_server.url("/workshop/signin"))
-        page.fill("#email", email)
-        page.fill("#password", password)
-        page.click("form button[type=submit]")
-        page.wait_for_url("**/workshop/")
-        return page
+        return sign_in_as(page, workshop_server, who)
 
     return go

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import Server
-from tests.e2e.workshop.conftest import ACCOUNTS, SAMPLE_NOTE, start_workshop
+from tests.e2e.workshop.conftest import SAMPLE_NOTE, sign_in_as, start_workshop
 from tests.e2e.workshop.test_member_flow import card, send, settled
 
 
@@ -148,20 +148,11 @@ def capped_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         yield server
 
 
-def _sign_in(page: Any, server: Server, who: str) -> None:
-    email, password = ACCOUNTS[who]
-    page.goto(server.url("/workshop/signin"))
-    page.fill("#email", email)
-    page.fill("#password", password)
-    page.click("form button[type=submit]")
-    page.wait_for_url("**/workshop/")
-
-
 def test_the_agent_failed_card_and_its_details_for_admins(
     new_page: Callable[..., Any], capped_server: Server, axe: Callable[[Any], None]
 ) -> None:
     member = new_page()
-    _sign_in(member, capped_server, "ana")
+    sign_in_as(member, capped_server, "ana")
     member.fill("#note", "El TQ-7F3K2 pasó a lavado")
     member.click("#composer button[type=submit]")
     failed = member.locator("#result article.state-failed")
@@ -174,7 +165,7 @@ def test_the_agent_failed_card_and_its_details_for_admins(
     axe(member)
 
     admin = new_page()
-    _sign_in(admin, capped_server, "admin")
+    sign_in_as(admin, capped_server, "admin")
     admin.fill("#note", "El TQ-7F3K2 pasó a lavado")
     admin.click("#composer button[type=submit]")
     failed = admin.locator("#result article.state-failed")

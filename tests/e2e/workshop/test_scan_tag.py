@@ -36,7 +36,7 @@ from tests.e2e.conftest import (
     chromium_path,
     format_violations,
 )
-from tests.e2e.workshop.conftest import ACCOUNTS
+from tests.e2e.workshop.conftest import sign_in_as
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="poppler-utils is not installed")
 
@@ -143,13 +143,7 @@ def pictures(browser: Any, workshop_server: Server, tmp_path_factory: pytest.Tem
     """A tag printed by the app: a note makes a hat, its card is approved, "Print tags" gives the PDF."""
     folder = tmp_path_factory.mktemp("tags")
     context = browser.new_context(extra_http_headers={"Accept-Language": "es-EC"})
-    page = context.new_page()
-    email, password = ACCOUNTS["ana"]
-    page.goto(workshop_server.url("/workshop/signin"))
-    page.fill("#email", email)
-    page.fill("#password", password)
-    page.click("form button[type=submit]")
-    page.wait_for_url("**/workshop/")
+    page = sign_in_as(context.new_page(), workshop_server, "ana")
     page.fill("#note", "Doña Rosa Pillco terminó 1 fino de 18 hileras")
     page.click("#composer button[type=submit]")
     card = page.locator("article.card[data-card=create_hat]")
@@ -180,29 +174,50 @@ def pictures(browser: Any, workshop_server: Server, tmp_path_factory: pytest.Tem
     return Pictures(codes[0], _mjpeg(tag), _mjpeg(covered), _mjpeg(_first_tag(other, folder)))
 
 
-def _open(
-    new_page: Callable[..., Any],
-    server: Server,
-    language: str,
-    viewport: dict[str, int],
-    *,
-    camera: bool = True,
-) -> Any:
-    page = new_page(
-        viewport=viewport,
-        extra_http_headers={"Accept-Language": WORDS[language]["header"]},
-        permissions=["camera"] if camera else [],
-        # The worker would answer jsQR from its cache, out of the tests' reach (page.route): these tests hold
-        # the decoder back or refuse it. The worker's own keeping is tested in test_outbox.py.
-        service_workers="block",
+@dataclass(frozen=True)
+class Scanner:
+    """What a scanning test works with: the pictures, the fake camera's file and the workshop's pages."""
+
+    new_page: Callable[..., Any]
+    server: Server
+    pictures: Pictures
+    camera_file: Path
+
+    def film(self, picture: bytes) -> None:
+        """Put ``picture`` before the fake camera (Chromium reads it when a page starts the camera)."""
+        self.camera_file.write_bytes(picture)
+
+    def open(self, language: str, viewport: dict[str, int], picture: bytes, *, camera: bool = True) -> Any:
+        """An admin's dashboard (an admin's pages follow the browser's language) in ``language`` at
+        ``viewport``, with or without the camera permission, the camera filming ``picture``."""
+        self.film(picture)
+        page = self.new_page(
+            viewport=viewport,
+            extra_http_headers={"Accept-Language": WORDS[language]["header"]},
+            permissions=["camera"] if camera else [],
+            # The worker would answer jsQR from its cache, out of the tests' reach (page.route): these tests
+            # hold the decoder back or refuse it. The worker's own keeping is tested in test_outbox.py.
+            service_workers="block",
+        )
+        return sign_in_as(page, self.server, "admin")
+
+
+@pytest.fixture
+def scanner(
+    new_page: Callable[..., Any], workshop_server: Server, pictures: Pictures, camera_file: Path
+) -> Scanner:
+    """The module's pictures and camera, and new pages on its workshop server."""
+    return Scanner(new_page, workshop_server, pictures, camera_file)
+
+
+def languages_and_widths(on_the_phone: str) -> pytest.MarkDecorator:
+    """Each test runs twice: in ``on_the_phone`` at a phone's width, in the other language at a desktop's."""
+    other = "en" if on_the_phone == "es" else "es"
+    return pytest.mark.parametrize(
+        ("language", "viewport"),
+        [(on_the_phone, PHONE), (other, DESKTOP)],
+        ids=[f"{on_the_phone}-phone", f"{other}-desktop"],
     )
-    email, password = ACCOUNTS["admin"]  # an admin's pages follow the browser's language
-    page.goto(server.url("/workshop/signin"))
-    page.fill("#email", email)
-    page.fill("#password", password)
-    page.click("form button[type=submit]")
-    page.wait_for_url("**/workshop/")
-    return page
 
 
 def _axe_clean(page: Any) -> None:
@@ -219,21 +234,13 @@ def _decoder_requests(page: Any) -> list[str]:
     return seen
 
 
-@pytest.mark.parametrize(
-    ("language", "viewport"), [("es", PHONE), ("en", DESKTOP)], ids=["es-phone", "en-desktop"]
-)
+@languages_and_widths("es")
 def test_a_scanned_tag_becomes_the_notes_hat_tag(
-    language: str,
-    viewport: dict[str, int],
-    new_page: Callable[..., Any],
-    workshop_server: Server,
-    pictures: Pictures,
-    camera_file: Path,
-    shoot: Callable[..., list[Path]],
+    language: str, viewport: dict[str, int], scanner: Scanner, shoot: Callable[..., list[Path]]
 ) -> None:
     words = WORDS[language]
-    camera_file.write_bytes(pictures.tag)
-    page = _open(new_page, workshop_server, language, viewport)
+    pictures = scanner.pictures
+    page = scanner.open(language, viewport, pictures.tag)
     decoder = _decoder_requests(page)
     # The picture shows while the decoder loads: held back here until the dialog has been photographed.
     held: list[Any] = []
@@ -270,28 +277,21 @@ def test_a_scanned_tag_becomes_the_notes_hat_tag(
     expect(page.locator("#scan-result")).to_have_text("")  # the composer was emptied, and so was the line
 
 
-@pytest.mark.parametrize(
-    ("language", "viewport"), [("en", PHONE), ("es", DESKTOP)], ids=["en-phone", "es-desktop"]
-)
+@languages_and_widths("en")
 def test_a_scanned_tag_opens_its_hat_from_the_hats_page(
-    language: str,
-    viewport: dict[str, int],
-    new_page: Callable[..., Any],
-    workshop_server: Server,
-    pictures: Pictures,
-    camera_file: Path,
+    language: str, viewport: dict[str, int], scanner: Scanner
 ) -> None:
     words = WORDS[language]
-    camera_file.write_bytes(pictures.covered)
-    page = _open(new_page, workshop_server, language, viewport)
-    page.goto(workshop_server.url("/workshop/hats"))
+    pictures = scanner.pictures
+    page = scanner.open(language, viewport, pictures.covered)
+    page.goto(scanner.server.url("/workshop/hats"))
     scan = page.get_by_role("button", name=words["scan"])
     with page.expect_response(JSQR):
         scan.click()
     page.keyboard.press("Escape")
     # Offline the tag is read, but a hat's page (not kept for offline reading) is not opened.
     page.context.set_offline(True)
-    camera_file.write_bytes(pictures.tag)
+    scanner.film(pictures.tag)
     scan.click()
     dialog = page.get_by_role("dialog")
     expect(dialog.get_by_role("status")).to_have_text(words["offline"].format(code=pictures.code))
@@ -303,20 +303,13 @@ def test_a_scanned_tag_opens_its_hat_from_the_hats_page(
     expect(page.locator("h1")).to_have_text(pictures.code)
 
 
-@pytest.mark.parametrize(
-    ("language", "viewport"), [("es", PHONE), ("en", DESKTOP)], ids=["es-phone", "en-desktop"]
-)
+@languages_and_widths("es")
 def test_no_qr_code_and_a_foreign_one_say_so(
-    language: str,
-    viewport: dict[str, int],
-    new_page: Callable[..., Any],
-    workshop_server: Server,
-    pictures: Pictures,
-    camera_file: Path,
+    language: str, viewport: dict[str, int], scanner: Scanner
 ) -> None:
     words = WORDS[language]
-    camera_file.write_bytes(pictures.covered)
-    page = _open(new_page, workshop_server, language, viewport)
+    pictures = scanner.pictures
+    page = scanner.open(language, viewport, pictures.covered)
     scan = page.get_by_role("button", name=words["scan"])
     scan.click()
     dialog = page.get_by_role("dialog")
@@ -332,7 +325,7 @@ def test_no_qr_code_and_a_foreign_one_say_so(
     expect(page.locator("#scanner video")).to_have_js_property("srcObject", None)
     expect(page.locator("#hat_tag")).to_have_value("")
     # A QR code that names no hat is not taken.
-    camera_file.write_bytes(pictures.foreign)
+    scanner.film(pictures.foreign)
     scan.click()
     expect(status).to_contain_text(words["not-a-tag"])
     _axe_clean(page)
@@ -346,21 +339,14 @@ navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('Req
 """
 
 
-@pytest.mark.parametrize(
-    ("language", "viewport"), [("es", PHONE), ("en", DESKTOP)], ids=["es-phone", "en-desktop"]
-)
+@languages_and_widths("es")
 def test_a_denied_or_missing_camera_and_a_missing_decoder_say_so(
-    language: str,
-    viewport: dict[str, int],
-    new_page: Callable[..., Any],
-    workshop_server: Server,
-    pictures: Pictures,
-    camera_file: Path,
+    language: str, viewport: dict[str, int], scanner: Scanner
 ) -> None:
     words = WORDS[language]
-    camera_file.write_bytes(pictures.tag)
+    pictures = scanner.pictures
     # No permission for the camera (the browser refuses, as when a person taps "Block").
-    page = _open(new_page, workshop_server, language, viewport, camera=False)
+    page = scanner.open(language, viewport, pictures.tag, camera=False)
     scan = page.get_by_role("button", name=words["scan"])
     scan.click()
     dialog = page.get_by_role("dialog")
@@ -405,10 +391,10 @@ window.BarcodeDetector = StandInDetector;
 
 
 def test_the_browsers_own_detector_is_used_where_it_reads_qr_codes(
-    new_page: Callable[..., Any], workshop_server: Server, pictures: Pictures, camera_file: Path
+    scanner: Scanner,
 ) -> None:
-    camera_file.write_bytes(pictures.covered)
-    page = _open(new_page, workshop_server, "es", PHONE)
+    pictures = scanner.pictures
+    page = scanner.open("es", PHONE, pictures.covered)
     page.context.add_init_script(DETECTOR + f"window.__qrText = {pictures.code.lower()!r};")
     page.reload()
     decoder = _decoder_requests(page)

@@ -27,6 +27,20 @@ SAMPLE_NOTE = (
     "Doña Rosa Pillco terminó 3 finos de 18 hileras. El TQ-7F3K2 pasó a lavado, el TQ-2C5P0 ya está listo y "
     "el de Carmen en blanqueo tiene la hilera abierta, no coincide el grado."
 )
+# The first card a model reading the sample note proposes, as a tool call: (name, arguments).
+CREATE_HATS = (
+    "propose_create_hats",
+    {
+        "weaver_id": "w1",
+        "quantity": 3,
+        "grade": "Fino",
+        "rows_per_inch": 18,
+        "straw": None,
+        "quote": "Doña Rosa Pillco terminó 3 finos de 18 hileras",
+        "why": "Rosa Pillco delivered three new Fino hats of 18 rows per inch.",
+        "confidence": "high",
+    },
+)
 
 
 @pytest.fixture

@@ -17,25 +17,12 @@ from shopfloor.workshop.agent.offline import OfflineReader
 from shopfloor.workshop.agent.run import SOURCE, fallback_summary, run_agent
 from shopfloor.workshop.store import models as m
 
-from .conftest import ANA, SAMPLE_NOTE
+from .conftest import ANA, CREATE_HATS, SAMPLE_NOTE
 
 FIND_ROSA = ("find_weaver", {"name": "Doña Rosa Pillco"})
 FIND_HATS = (
     "find_hats",
     {"codes": ["TQ-7F3K2", "TQ-2C5P0"], "weaver_name": None, "stage": None, "open_only": False},
-)
-CREATE = (
-    "propose_create_hats",
-    {
-        "weaver_id": "w1",
-        "quantity": 3,
-        "grade": "Fino",
-        "rows_per_inch": 18,
-        "straw": None,
-        "quote": "Doña Rosa Pillco terminó 3 finos de 18 hileras",
-        "why": "Rosa Pillco delivered three Fino hats.",
-        "confidence": "high",
-    },
 )
 ADVANCE = (
     "propose_advance_stage",
@@ -82,7 +69,7 @@ def test_end_turn_saves_proposals_and_the_trace(agent_store, raw_store):
     provider = ScriptedProvider(
         [
             tool_turn(FIND_ROSA, FIND_HATS),
-            tool_turn(CREATE, ADVANCE),
+            tool_turn(CREATE_HATS, ADVANCE),
             text_turn("I understood: new hats and a move. I prepared 2 actions for review."),
         ]
     )
@@ -111,7 +98,7 @@ def test_end_turn_saves_proposals_and_the_trace(agent_store, raw_store):
 
 def test_logs_share_one_request_id(agent_store, raw_store):
     provider = ScriptedProvider(
-        [tool_turn(FIND_ROSA, FIND_HATS), tool_turn(CREATE, ADVANCE), text_turn("I understood: ok.")]
+        [tool_turn(FIND_ROSA, FIND_HATS), tool_turn(CREATE_HATS, ADVANCE), text_turn("I understood: ok.")]
     )
     body = run(agent_store, provider)
     rows = logs(raw_store)
@@ -142,7 +129,7 @@ def test_the_same_events_go_out_as_json_lines(agent_store, raw_store):
     logger.setLevel(logging.DEBUG)
     try:
         provider = ScriptedProvider(
-            [tool_turn(FIND_ROSA, FIND_HATS), tool_turn(CREATE, ADVANCE), text_turn("I understood: ok.")]
+            [tool_turn(FIND_ROSA, FIND_HATS), tool_turn(CREATE_HATS, ADVANCE), text_turn("I understood: ok.")]
         )
         body = run(agent_store, provider)
     finally:
@@ -159,7 +146,7 @@ def test_the_same_events_go_out_as_json_lines(agent_store, raw_store):
 
 def test_refusal_fails_and_saves_nothing(agent_store, raw_store):
     provider = ScriptedProvider(
-        [tool_turn(FIND_ROSA), tool_turn(CREATE), text_turn("", stop=StopReason.REFUSAL)]
+        [tool_turn(FIND_ROSA), tool_turn(CREATE_HATS), text_turn("", stop=StopReason.REFUSAL)]
     )
     with pytest.raises(ApiError) as caught:
         run(agent_store, provider)
@@ -176,7 +163,7 @@ def test_max_tokens_with_two_buffered_keeps_them_with_the_code_summary(agent_sto
     provider = ScriptedProvider(
         [
             tool_turn(FIND_ROSA, FIND_HATS),
-            tool_turn(CREATE, ADVANCE),
+            tool_turn(CREATE_HATS, ADVANCE),
             text_turn("I underst", stop=StopReason.MAX_TOKENS),
         ]
     )
@@ -200,8 +187,8 @@ def test_max_tokens_without_proposals_fails(agent_store, raw_store):
 
 
 def test_seven_tool_turns_stop_at_six_calls(agent_store, raw_store):
-    turns = [tool_turn(CREATE)] + [tool_turn(FIND_ROSA) for _ in range(6)]
-    turns[0] = tool_turn(FIND_ROSA, CREATE)
+    turns = [tool_turn(CREATE_HATS)] + [tool_turn(FIND_ROSA) for _ in range(6)]
+    turns[0] = tool_turn(FIND_ROSA, CREATE_HATS)
     provider = ScriptedProvider(turns)
     body = run(agent_store, provider)
     assert len(provider.requests) == 6
@@ -216,7 +203,7 @@ def test_seven_tool_turns_stop_at_six_calls(agent_store, raw_store):
 
 def test_api_error_after_one_proposal_saves_nothing(agent_store, raw_store):
     provider = ScriptedProvider(
-        [tool_turn(FIND_ROSA), tool_turn(CREATE), ProviderError("api", "overloaded", 529)]
+        [tool_turn(FIND_ROSA), tool_turn(CREATE_HATS), ProviderError("api", "overloaded", 529)]
     )
     with pytest.raises(ApiError) as caught:
         run(agent_store, provider)
@@ -234,7 +221,7 @@ def test_abort_stops_and_saves_nothing(agent_store, raw_store):
         time.sleep(0.3)
         return tool_turn(ADVANCE)
 
-    provider = ScriptedProvider([tool_turn(FIND_ROSA), tool_turn(CREATE), slow])
+    provider = ScriptedProvider([tool_turn(FIND_ROSA), tool_turn(CREATE_HATS), slow])
     run(agent_store, provider, abort=abort)
     row = runs(raw_store)[0]
     assert row.status == "stopped"
