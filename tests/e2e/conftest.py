@@ -248,7 +248,10 @@ def format_violations(violations: list[dict[str, Any]]) -> str:
     lines = []
     for v in violations:
         lines.append(f"{v['impact']}: {v['id']} — {v['help']}")
-        lines.extend(f"    {n['target']}: {n.get('failureSummary', '')[:200]}" for n in v["nodes"][:3])
+        for n in v["nodes"][:3]:
+            related = [r["target"] for check in n.get("any", []) for r in check.get("relatedNodes", [])][:3]
+            also = f" (related: {related})" if related else ""
+            lines.append(f"    {n['target']}{also}: {n.get('failureSummary', '')[:200]}")
     return "\n".join(lines)
 
 
