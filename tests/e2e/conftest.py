@@ -10,7 +10,8 @@ environment and a health URL) and use these fixtures:
   the server and CSP violations (``securitypolicyviolation`` events) are collected; the test fails at
   teardown if any occurred. ``page_issues(page)`` returns the list so far, ``allow_console(page, pattern)``
   accepts an expected message (a 403 page logs its status as a console error, for instance).
-- ``axe(page)``: injects the vendored axe-core and fails on any serious or critical violation.
+- ``axe(page)``: injects the vendored axe-core and fails on any violation, whatever its impact (minor and
+  moderate too).
 - ``shoot(page, name)``: screenshots at phone (390×844) and desktop (1280×800) widths; written to
   ``docs/screenshots/<name>-{phone,desktop}.png`` when ``SHOPFLOOR_SCREENSHOTS=1`` (``make screenshots``),
   otherwise to the test's temporary directory, so an ordinary test run leaves the docs alone.
@@ -226,11 +227,11 @@ def allow_console(page: Any, pattern: str) -> None:
     _WATCHES[id(page)].allowed.append(re.compile(pattern))
 
 
-BLOCKING_IMPACTS = ("serious", "critical")
+BLOCKING_IMPACTS = ("minor", "moderate", "serious", "critical")
 
 
 def axe_violations(page: Any) -> list[dict[str, Any]]:
-    """axe-core's serious and critical violations on the page as it is now."""
+    """axe-core's violations of any impact on the page as it is now."""
     if not page.evaluate("() => typeof window.axe === 'object'"):
         # Evaluated through the DevTools protocol, which the page's CSP does not govern: the page under test
         # keeps its strict policy and the test adds nothing to what it allows.
@@ -238,7 +239,8 @@ def axe_violations(page: Any) -> list[dict[str, Any]]:
     result: dict[str, Any] = page.evaluate(
         "async () => await axe.run(document, {resultTypes: ['violations']})"
     )
-    return [v for v in result["violations"] if v.get("impact") in BLOCKING_IMPACTS]
+    # A violation without an impact would be a new kind of finding: it blocks too.
+    return [v for v in result["violations"] if v.get("impact") in (*BLOCKING_IMPACTS, None)]
 
 
 def format_violations(violations: list[dict[str, Any]]) -> str:
@@ -246,13 +248,16 @@ def format_violations(violations: list[dict[str, Any]]) -> str:
     lines = []
     for v in violations:
         lines.append(f"{v['impact']}: {v['id']} — {v['help']}")
-        lines.extend(f"    {n['target']}: {n.get('failureSummary', '')[:200]}" for n in v["nodes"][:3])
+        for n in v["nodes"][:3]:
+            related = [r["target"] for check in n.get("any", []) for r in check.get("relatedNodes", [])][:3]
+            also = f" (related: {related})" if related else ""
+            lines.append(f"    {n['target']}{also}: {n.get('failureSummary', '')[:200]}")
     return "\n".join(lines)
 
 
 @pytest.fixture
 def axe() -> Callable[[Any], None]:
-    """``axe(page)``: fail on any serious or critical accessibility violation of the page as it is now."""
+    """``axe(page)``: fail on any accessibility violation (of any impact) of the page as it is now."""
 
     def check(page: Any) -> None:
         violations = axe_violations(page)

@@ -52,6 +52,6 @@ def test_axe_finds_an_image_without_text(page: Any, axe: Callable[[Any], None]) 
     assert "image-alt" in {v["id"] for v in axe_violations(page)}
     _serve(
         page,
-        '<!doctype html><html lang=en><title>t</title><main><img alt="logo" src="data:image/png;base64,iVBORw0KGgo="></main>',
+        '<!doctype html><html lang=en><title>t</title><main><h1>t</h1><img alt="logo" src="data:image/png;base64,iVBORw0KGgo="></main>',
     )
     axe(page)

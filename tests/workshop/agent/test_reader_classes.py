@@ -250,7 +250,7 @@ def test_the_summary_follows_the_page_language_and_english_stays_the_default(age
     note = {"note": "Doña Rosa Pillco terminó 3 finos de 18 hileras. El TQ-2C5P0 ya está listo."}
     spanish = run_agent(agent_store, ANA, note, OfflineReader(), "req_es0000000000", 100, language="es")
     assert spanish["summary"] == (
-        "Entendí: 3 sombreros fino nuevos de 18 hileras de Rosa Pillco y TQ-2C5P0 a Terminado (bloqueado por las "
+        "Entendí: 3 sombreros finos nuevos de 18 hileras de Rosa Pillco y TQ-2C5P0 a Terminado (bloqueado por las "
         "reglas). Preparé 2 acciones para revisar."
     )
     english = run_agent(agent_store, ANA, note, OfflineReader(), "req_en0000000000", 100)

@@ -10,7 +10,7 @@ from shopfloor.agent.providers.base import (
 from shopfloor.workshop.agent.offline.history import History
 from shopfloor.workshop.agent.offline.plans import plain_text, plan_proposals
 from shopfloor.workshop.agent.offline.results import NoteEvent, Part, Reading
-from shopfloor.workshop.agent.offline.wording import FLAG_NAMES, GRADE_NAMES, STAGE_NAMES, TEXT
+from shopfloor.workshop.agent.offline.wording import FLAG_NAMES, STAGE_NAMES, TEXT, delivered_hats, new_hats
 from shopfloor.workshop.agent.prompt import UserMessage
 from shopfloor.workshop.domain import normalize_code
 
@@ -42,7 +42,7 @@ def _join(items: list[str], lang: str) -> str:
 
 def _understood(event: NoteEvent, kind: str, args: dict[str, Any], names: dict[str, str], lang: str) -> str:
     """What a question card understood, in the summary's words."""
-    words, stage_names, grades = TEXT[lang], STAGE_NAMES[lang], GRADE_NAMES[lang]
+    words, stage_names = TEXT[lang], STAGE_NAMES[lang]
     weaver = next((c["label"] for c in args.get("choices", []) if c.get("weaver_id")), None) or plain_text(
         event.weaver_name or "", 40
     )
@@ -53,22 +53,14 @@ def _understood(event: NoteEvent, kind: str, args: dict[str, Any], names: dict[s
     if kind == "q_too_many":
         return words[kind].format(weaver=weaver, n=event.quantity)
     if kind == "q_number":
-        grade = grades[event.grade] if event.grade else ""
-        what = words["delivered_grade"].format(grade=grade) if grade else words["delivered_some"]
+        what = delivered_hats(lang, None, event.grade)
         return words[kind].format(weaver=weaver, what=what, n=event.doubtful_number)
     if kind in {"q_rows", "q_quantity"}:
-        grade = grades[event.grade] if event.grade else ""
         one = event.quantity == 1 and kind == "q_rows"
-        if event.quantity is not None and kind == "q_rows":
-            # One hat is one hat: "1 sombrero fino", never "1 sombreros fino".
-            what = words["delivered_1" if one else "delivered_n"].format(
-                n=event.quantity, grade=f"{grade} " if lang == "en" and grade else grade
-            )
-        elif grade:
-            what = words["delivered_grade"].format(grade=grade)
-        else:
-            what = words["delivered_some"]
-        return words["q_rows_1" if one else kind].format(weaver=weaver, what=" ".join(what.split()))
+        # One hat is one hat: "1 sombrero fino", never "1 sombreros fino" (the catalogue's plural forms).
+        count = event.quantity if kind == "q_rows" else None
+        what = delivered_hats(lang, count, event.grade)
+        return words["q_rows_1" if one else kind].format(weaver=weaver, what=what)
     assert event.hat is not None
     heard = plain_text(event.hat.said or event.hat.code or event.hat.weaver_name or "", 40)
     if event.kind == "advance":
@@ -79,17 +71,15 @@ def _understood(event: NoteEvent, kind: str, args: dict[str, Any], names: dict[s
 
 
 def _prepared(call: ToolCall, status: str | None, names: dict[str, str], lang: str) -> str:
-    words, stage_names, grades = TEXT[lang], STAGE_NAMES[lang], GRADE_NAMES[lang]
+    words, stage_names = TEXT[lang], STAGE_NAMES[lang]
     args = call.arguments
     if call.name == "propose_create_hats":
-        grade = grades.get(args.get("grade") or "", "")
-        noun = words["hat"] if args["quantity"] == 1 else words["hats"]
-        what = words["create"].format(
-            n=args["quantity"],
-            grade=f"{grade} " if grade else "",
-            noun=noun,
-            rows=args["rows_per_inch"],
-            weaver=names.get(args["weaver_id"], "?"),
+        what = new_hats(
+            lang,
+            args["quantity"],
+            args.get("grade"),
+            args["rows_per_inch"],
+            names.get(args["weaver_id"], "?"),
         )
     elif call.name == "propose_advance_stage":
         what = words["advance"].format(code=args["hat_code"], stage=stage_names[args["to_stage"]])

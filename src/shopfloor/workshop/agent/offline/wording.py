@@ -1,13 +1,26 @@
-"""What the offline reader writes, in English and Spanish: the summary's sentences, stage and grade names.
+"""What the offline reader writes, in English and Spanish: the summary's sentences and stage names.
 
 These stand in for text a model would write (the summary, a question's words), so they live with the reader,
 not with the pages' labels. The summary is written in the language of the page the note came from; ``why``,
 questions and flag messages stay English, as the tools ask (docs/workshop-agent.md, "Summaries").
+
+Phrases that count hats of a grade ("3 new Fino hats", "1 sombrero fino nuevo", "3 sombreros finos nuevos")
+come from the workshop's message catalogues through ``ngettext``, one whole phrase per grade, so the noun and
+its adjectives agree in number in each language (extracted with the pages' strings: pages/babel.cfg).
 """
 
 from __future__ import annotations
 
+import gettext
+from functools import cache
+from pathlib import Path
 from typing import Final
+
+from shopfloor.web.languages import load_catalogue
+
+# The workshop's catalogues (shopfloor/workshop/locale), the ones its pages use.
+LOCALE_DIR = Path(__file__).resolve().parents[2] / "locale"
+LANGUAGES = ("es", "en")
 
 Words = dict[str, str]
 
@@ -17,10 +30,6 @@ STAGE_NAMES: Final[dict[str, Words]] = {
     "es": {"Weaving": "Tejido", "Washing": "Lavado", "Bleaching": "Blanqueo", "Blocking": "Hormado",
            "Finished": "Terminado"},
 }  # fmt: skip
-GRADE_NAMES: Final[dict[str, Words]] = {
-    "en": {"Standard": "Standard", "Fino": "Fino", "Superfino": "Superfino"},
-    "es": {"Standard": "estándar", "Fino": "fino", "Superfino": "superfino"},
-}
 FLAG_NAMES: Final[dict[str, Words]] = {
     "en": {"grade_mismatch": "grade mismatch", "too_fast": "too fast", "weaver_not_found": "missing weaver",
            "other": "problem"},
@@ -33,9 +42,6 @@ TEXT: Final[dict[str, Words]] = {
     "en": {
         "start": "I understood:",
         "nothing": "nothing in this note to record",
-        "create": "{n} new {grade}{noun} of {rows} rows from {weaver}",
-        "hat": "hat",
-        "hats": "hats",
         "advance": "{code} to {stage}",
         "flag": "a {kind} flag on {code}",
         "blocked": "{what} (blocked by the rules)",
@@ -53,10 +59,7 @@ TEXT: Final[dict[str, Words]] = {
         "q_which_hat": "{what} (I asked which hat)",
         "q_no_hat": "{what}, but no hat here matches it (I asked which hat)",
         "q_partial": "{what}, with part of the code missing (I asked which hat)",
-        "delivered_grade": "{grade} hats",
         "delivered_some": "hats",
-        "delivered_n": "{n} {grade}hats",
-        "delivered_1": "1 {grade}hat",
         "move_heard": "{heard} to {stage}",
         "flag_heard": "a {kind} flag on {heard}",
         "prepared_0": "I prepared no action for review",
@@ -81,9 +84,6 @@ TEXT: Final[dict[str, Words]] = {
     "es": {
         "start": "Entendí:",
         "nothing": "nada que registrar en esta nota",
-        "create": "{n} {noun} {grade}nuevos de {rows} hileras de {weaver}",
-        "hat": "sombrero",
-        "hats": "sombreros",
         "advance": "{code} a {stage}",
         "flag": "una alerta de {kind} en {code}",
         "blocked": "{what} (bloqueado por las reglas)",
@@ -103,10 +103,7 @@ TEXT: Final[dict[str, Words]] = {
         "q_which_hat": "{what} (pregunté qué sombrero es)",
         "q_no_hat": "{what}, pero ningún sombrero de aquí coincide (pregunté cuál es)",
         "q_partial": "{what}, con parte del código sin oír (pregunté qué sombrero es)",
-        "delivered_grade": "sombreros {grade}",
         "delivered_some": "sombreros",
-        "delivered_n": "{n} sombreros {grade}",
-        "delivered_1": "1 sombrero {grade}",
         "move_heard": "{heard} a {stage}",
         "flag_heard": "una alerta de {kind} en {heard}",
         "prepared_0": "No preparé ninguna acción para revisar",
@@ -129,3 +126,62 @@ TEXT: Final[dict[str, Words]] = {
         "skipped": "no preparé: {what}",
     },
 }
+
+
+@cache
+def catalogue(lang: str) -> gettext.GNUTranslations:
+    """The workshop's compiled catalogue for ``lang`` ("es" or "en")."""
+    return load_catalogue(LOCALE_DIR, lang, LANGUAGES)
+
+
+def new_hats(lang: str, n: int, grade: str | None, rows: int, weaver: str) -> str:
+    """A create proposal as the summary says it: "3 new Fino hats of 18 rows from Rosa Pillco"."""
+    t = catalogue(lang)
+    parts = {"n": n, "rows": rows, "weaver": weaver}
+    if grade == "Standard":
+        text = t.ngettext(
+            "%(n)s new Standard hat of %(rows)s rows from %(weaver)s",
+            "%(n)s new Standard hats of %(rows)s rows from %(weaver)s",
+            n,
+        )
+    elif grade == "Fino":
+        text = t.ngettext(
+            "%(n)s new Fino hat of %(rows)s rows from %(weaver)s",
+            "%(n)s new Fino hats of %(rows)s rows from %(weaver)s",
+            n,
+        )
+    elif grade == "Superfino":
+        text = t.ngettext(
+            "%(n)s new Superfino hat of %(rows)s rows from %(weaver)s",
+            "%(n)s new Superfino hats of %(rows)s rows from %(weaver)s",
+            n,
+        )
+    else:
+        text = t.ngettext(
+            "%(n)s new hat of %(rows)s rows from %(weaver)s",
+            "%(n)s new hats of %(rows)s rows from %(weaver)s",
+            n,
+        )
+    return text % parts
+
+
+def delivered_hats(lang: str, n: int | None, grade: str | None) -> str:
+    """What a question card understood was delivered: "3 Fino hats", "1 hat", "Fino hats", "hats"."""
+    t = catalogue(lang)
+    if n is None:
+        if grade == "Standard":
+            return t.gettext("Standard hats")
+        if grade == "Fino":
+            return t.gettext("Fino hats")
+        if grade == "Superfino":
+            return t.gettext("Superfino hats")
+        return t.gettext("hats")
+    if grade == "Standard":
+        text = t.ngettext("%(n)s Standard hat", "%(n)s Standard hats", n)
+    elif grade == "Fino":
+        text = t.ngettext("%(n)s Fino hat", "%(n)s Fino hats", n)
+    elif grade == "Superfino":
+        text = t.ngettext("%(n)s Superfino hat", "%(n)s Superfino hats", n)
+    else:
+        text = t.ngettext("%(n)s hat", "%(n)s hats", n)
+    return text % {"n": n}
