@@ -94,7 +94,7 @@ def test_focus_moved_on_before_a_swap_settles_stays_where_it_was_put(
     sign_in(page, "ana")
     send(page, SAMPLE_NOTE)
     page.evaluate("() => { htmx.config.defaultSettleDelay = 3000; }")  # settling takes 3 s here
-    other = page.locator("#panel article.card[data-open]:not([data-card=create_hat])").first
+    other = page.locator(".panel article.card[data-open]:not([data-card=create_hat])").first
     other_id = other.get_attribute("id")
     press(page, other.get_by_role("button", name="Rechazar"))
     expect(page.locator(f"#{other_id}")).to_have_attribute("data-status", "rejected")

@@ -164,12 +164,12 @@ def test_the_panel_follows_each_decision_and_the_keyboard_moves_on(
                "approved_n": "1 card approved."},
     }[language]  # fmt: skip
     send(page, FOUR_CARDS)
-    head = page.locator("#panel-head")
+    head = page.locator(".panel-head")
     expect(head.locator(".count")).to_have_text(f"(4 {words['open']})")
     expect(head.get_by_role("button")).to_have_text(words["all"])
 
     # Approve the first card: the count and the button follow; focus moves to the next open card.
-    cards = page.locator("#panel article.card")
+    cards = page.locator(".panel article.card")
     first_id = cards.nth(0).get_attribute("id")
     second_id = cards.nth(1).get_attribute("id")
     cards.nth(0).get_by_role("button", name=words["approve"], exact=True).click()
@@ -185,20 +185,20 @@ def test_the_panel_follows_each_decision_and_the_keyboard_moves_on(
     expect(page.locator(f"#{second_id}")).to_have_attribute("data-status", "rejected")
     expect(page.locator("#announce")).to_contain_text(words["rejected"])
     expect(head.locator(".count")).to_have_text(f"(2 {words['open']})")
-    focused_open = page.locator("#panel article.card[data-open]:focus")
+    focused_open = page.locator(".panel article.card[data-open]:focus")
     expect(focused_open).to_have_count(1)
 
     # "Approve all pending" approves the last pending card; focus goes to the panel's heading.
     head.get_by_role("button").click()
-    expect(page.locator("#panel-title")).to_be_focused()
+    expect(page.locator(".panel-title")).to_be_focused()
     expect(page.locator("#announce")).to_contain_text(words["approved_n"])
-    expect(page.locator("#panel-head .count")).to_have_text(f"({words['one_open']})")  # the blocked batch
-    expect(page.locator("#panel-head").get_by_role("button")).to_have_count(0)
+    expect(page.locator(".panel-head .count")).to_have_text(f"({words['one_open']})")  # the blocked batch
+    expect(page.locator(".panel-head").get_by_role("button")).to_have_count(0)
     axe(page)
 
     # A question answered becomes pending: "approve all pending" appears for it.
     send(page, "Rosa entregó 2 finos de 16 hileras")
-    head = page.locator("#panel-head")
+    head = page.locator(".panel-head")
     expect(head.get_by_role("button")).to_have_count(0)
     page.locator("article.card[data-status=question] .chips button", has_text="Rosa Pillco").click()
     expect(page.locator("article.card[data-card=create_hat]")).to_have_attribute("data-status", "pending")
@@ -210,5 +210,5 @@ def test_the_panel_follows_each_decision_and_the_keyboard_moves_on(
         "button", name=words["approve"], exact=True
     ).click()
     expect(page.locator("article.card[data-card=create_hat]")).to_have_attribute("data-status", "approved")
-    expect(page.locator("#panel-title")).to_be_focused()
+    expect(page.locator(".panel-title")).to_be_focused()
     expect(head.locator(".count")).to_have_text(f"(0 {words['open']})")

@@ -473,7 +473,7 @@ def test_each_card_says_when_its_note_was_said_in_the_phones_time(
         text = " ".join((line.inner_text() or "").replace("\u202f", " ").split())
         assert clock in text and str(local.year) in text and "UTC" not in text, text
 
-    cards = page.locator("#panel article.card")
+    cards = page.locator(".panel article.card")
     expect(cards.first).to_be_visible()
     for i in range(cards.count()):
         says_local_time(cards.nth(i))

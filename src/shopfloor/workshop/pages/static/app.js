@@ -126,7 +126,9 @@
     element.focus({ preventScroll: false });
   }
   function nextOpenCard(card) {
-    var cards = Array.prototype.slice.call(document.querySelectorAll("#panel article.card"));
+    // The open cards of the card's own note (the dashboard may show several notes' panels: the outbox's).
+    var panel = card.closest(".panel");
+    var cards = Array.prototype.slice.call(panel ? panel.querySelectorAll("article.card") : []);
     var at = cards.indexOf(card);
     var after = cards.slice(at + 1).concat(cards.slice(0, Math.max(at, 0)));
     for (var i = 0; i < after.length; i++) if (after[i].hasAttribute("data-open")) return after[i];
@@ -140,21 +142,22 @@
     return !!active && active !== document.body && active !== document.documentElement && !el.contains(active);
   }
   function focusAfterSwap(event) {
-    // htmx fires afterSettle on each element it put in (the new card of an outerHTML swap, #panel itself for
+    // htmx fires afterSettle on each element it put in (the new card of an outerHTML swap, the note's panel itself for
     // "approve all pending"), including out-of-band ones, which are left alone.
     var el = event.target;
     if (!el || !el.id || movedOn(el)) return;
-    if (el.id === "panel") {
-      focusOn(document.getElementById("panel-title"));
+    if (el.classList.contains("panel")) {
+      focusOn(el.querySelector(".panel-title"));
       return;
     }
     var card = el.tagName === "ARTICLE" && el.classList.contains("card") ? el : null;
-    if (!card || !card.closest("#panel")) return;
+    var panel = card && card.closest(".panel");
+    if (!panel) return;
     if (card.hasAttribute("data-open") || !card.hasAttribute("data-decided")) {
       focusOn(card);
       return;
     }
-    focusOn(nextOpenCard(card) || document.getElementById("panel-title"));
+    focusOn(nextOpenCard(card) || panel.querySelector(".panel-title"));
   }
   document.addEventListener("htmx:afterSettle", focusAfterSwap);
 
