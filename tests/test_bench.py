@@ -109,9 +109,7 @@ def hand_built_store(tmp_path, monkeypatch):
 
 @pytest.mark.slow
 def test_the_first_visit_figures_print_first_visits_and_kept_answers(hand_built_store, monkeypatch, capsys):
-    lines = run_benchmarks(
-        monkeypatch, capsys, "nothing kept", "its JSON", "first visits: page", "kept answer"
-    )
+    lines = run_benchmarks(monkeypatch, capsys, "answer page over HTTP", "its JSON", "first visits: page")
     assert_judged(row(lines, "day overview answer page over HTTP, first visit"), "100.0 ms")
     assert_judged(row(lines, "first visits: page median over JSON median"), "2.0 x")
     for name in ("its JSON (format=json), first visit", "answer page over HTTP, kept", "its JSON, kept"):
