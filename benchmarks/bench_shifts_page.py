@@ -3,8 +3,8 @@ over loopback, the workshop's latency under a flood of /shifts requests, the ser
 answer over HTTP (first visits and kept answers), and the pages on a slow phone (docs/shifts-agent.md,
 "Speed").
 
-- First visits: two servers (each keeps its own answers), warmed with three addresses sent by four clients at
-  once so every worker process has run a job and the record span is kept; then each of twenty overview
+- First visits: two servers (each keeps its own answers), warmed with four addresses at once (one per worker
+  process) so every worker has run a job and the record span is kept; then each of twenty overview
   addresses none of them has answered, ``/shifts/a?day=D&shift=S&measure=overview`` as the page on one server
   and with ``format=json`` on the other, in turn, timed by the client over loopback (the whole response
   read). Then the same addresses again: the kept answers. The ratio is of the two first-visit medians.
@@ -237,7 +237,7 @@ def workshop_under_flood(cache: int) -> dict[str, float]:
 
 
 FIRST_VISITS = 20
-WARM = 3  # addresses each server answers before the timed visits
+WARM = 4  # addresses each server answers at once before the timed visits: one per worker process (default 4)
 
 
 def _timed(conn: http.client.HTTPConnection, path: str) -> float:
@@ -250,14 +250,15 @@ def _timed(conn: http.client.HTTPConnection, path: str) -> float:
 
 
 def _warm(port: int, addresses: list[str]) -> None:
-    """Every address by four clients at once, so each of the pool's workers runs a job first."""
+    """Every address at once, one client each: distinct addresses are distinct jobs (one address asked twice
+    at once runs once), so each of the pool's workers runs a job first."""
 
     def client(path: str) -> None:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
         _timed(conn, path)
         conn.close()
 
-    threads = [threading.Thread(target=client, args=(a,)) for a in addresses for _ in range(4)]
+    threads = [threading.Thread(target=client, args=(a,)) for a in addresses]
     for t in threads:
         t.start()
     for t in threads:
@@ -342,12 +343,13 @@ def _phone() -> dict[str, list[float]]:
 
     runs = 1 if smoke() else PHONE_RUNS
     # The oldest days: addresses no other figure of this module asks.
-    addresses = _overview_addresses()[::-1][: 2 * runs]
+    oldest = _overview_addresses()[::-1]
+    addresses, warm = oldest[: 2 * runs], oldest[2 * runs]
     process, port = _server(Path(tempfile.mkdtemp(prefix="bench-page-")))
     base = f"http://127.0.0.1:{port}"
     found: dict[str, list[float]] = {"kb": [], "loaded": [], "pressed": []}
     try:
-        _warm(port, [addresses[-1]])
+        _warm(port, [warm])
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
             context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
