@@ -1,8 +1,20 @@
 """Shift Investigator page: the HTML answer with its charts in process, answers per second with 16 clients
-over loopback, and the workshop's latency under a flood of /shifts requests (docs/shifts-agent.md, "The page").
+over loopback, the workshop's latency under a flood of /shifts requests, the server time of a day's overview
+answer over HTTP (first visits and kept answers), and the pages on a slow phone (docs/shifts-agent.md,
+"Speed").
+
+- First visits: two servers (each keeps its own answers), warmed with four addresses at once (one per worker
+  process) so every worker has run a job and the record span is kept; then each of twenty overview
+  addresses none of them has answered, ``/shifts/a?day=D&shift=S&measure=overview`` as the page on one server
+  and with ``format=json`` on the other, in turn, timed by the client over loopback (the whole response
+  read). Then the same addresses again: the kept answers. The ratio is of the two first-visit medians.
+- Slow phone (``shopfloor.bench.slow_phone``: 400 ms round trip, 400 kbit/s, CPU 4x, browser cache off):
+  five answer pages of addresses not answered before, bytes on the wire (compressed, headers included) and
+  fully loaded (the load event's end); then five example buttons, each on its own day's page, from the press
+  until the frame that shows the answer.
 
 Uses the prepared store (``var/shifts.duckdb``) when it holds data, otherwise the store the investigation
-benchmark builds.
+benchmark builds. ``BENCH_SMOKE=1``: two first visits and one load and press each.
 """
 
 from __future__ import annotations
@@ -19,7 +31,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from shopfloor.bench import Figure
+from shopfloor.bench import Figure, percentiles, slow_phone, smoke, wait_until_up
 
 STATE: dict[str, Any] = {}
 DAYS = ("2026-09-14", "2026-09-15", "2026-09-16", "2026-09-17", "2026-09-18")
@@ -48,9 +60,22 @@ def _store() -> Path:
 
 
 def _percentiles(samples: list[float]) -> dict[str, float]:
-    samples.sort()
-    p95 = samples[min(len(samples) - 1, round(0.95 * (len(samples) - 1)))]
-    return {"median": statistics.median(samples), "p95": p95}
+    return percentiles(samples)
+
+
+def _overview_addresses() -> list[str]:
+    """A day's overview address for every production day of the store and each shift, newest day first."""
+    from shopfloor.shifts.records.store import open_read_only
+
+    conn = open_read_only(_store())
+    try:
+        days = [
+            str(row[0])
+            for row in conn.execute("SELECT DISTINCT day FROM shifts ORDER BY day DESC").fetchall()
+        ]
+    finally:
+        conn.close()
+    return [f"/shifts/a?day={day}&shift={shift}&measure=overview" for day in days for shift in (2, 1, 3)]
 
 
 def in_process() -> dict[str, float]:
@@ -99,16 +124,12 @@ def _server(var: Path, **extra: str) -> tuple[subprocess.Popen[bytes], int]:
     )
     command = [str(Path(sys.executable).with_name("shopfloor")), "serve", "--port", str(port)]
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return process, port
-        except OSError:
-            if time.monotonic() > deadline:
-                process.kill()
-                raise
-            time.sleep(0.1)
+    try:
+        wait_until_up(process, port)
+    except RuntimeError:
+        process.kill()
+        raise
+    return process, port
 
 
 def _get(conn: http.client.HTTPConnection, path: str) -> int:
@@ -215,6 +236,153 @@ def workshop_under_flood(cache: int) -> dict[str, float]:
             process.wait(timeout=120)
 
 
+FIRST_VISITS = 20
+WARM = 4  # addresses each server answers at once before the timed visits: one per worker process (default 4)
+
+
+def _timed(conn: http.client.HTTPConnection, path: str) -> float:
+    t0 = time.perf_counter()
+    status = _get(conn, path)
+    elapsed = (time.perf_counter() - t0) * 1000
+    if status != 200:
+        raise RuntimeError(f"{path}: {status}")
+    return elapsed
+
+
+def _warm(port: int, addresses: list[str]) -> None:
+    """Every address at once, one client each: distinct addresses are distinct jobs (one address asked twice
+    at once runs once), so each of the pool's workers runs a job first."""
+
+    def client(path: str) -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        _timed(conn, path)
+        conn.close()
+
+    threads = [threading.Thread(target=client, args=(a,)) for a in addresses]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+
+
+def _visits() -> dict[str, list[float]]:
+    """Server time (ms) of the overview page and its JSON, first visits and kept, per address (kept)."""
+    if "visits" in STATE:
+        return dict(STATE["visits"])
+    count = 2 if smoke() else FIRST_VISITS
+    addresses = _overview_addresses()
+    if len(addresses) < WARM + count:
+        raise RuntimeError(f"the store has {len(addresses)} overview addresses, fewer than {WARM + count}")
+    warm, visited = addresses[:WARM], addresses[WARM : WARM + count]
+    page_server, json_server = (_server(Path(tempfile.mkdtemp(prefix="bench-page-"))) for _ in range(2))
+    try:
+        _warm(page_server[1], warm)
+        _warm(json_server[1], [a + "&format=json" for a in warm])
+        page = http.client.HTTPConnection("127.0.0.1", page_server[1], timeout=120)
+        json_ = http.client.HTTPConnection("127.0.0.1", json_server[1], timeout=120)
+        found: dict[str, list[float]] = {"first page": [], "first json": [], "kept page": [], "kept json": []}
+        for kind in ("first", "kept"):
+            for address in visited:
+                found[f"{kind} page"].append(_timed(page, address))
+                found[f"{kind} json"].append(_timed(json_, address + "&format=json"))
+    finally:
+        for process, _ in (page_server, json_server):
+            process.terminate()
+            process.wait(timeout=120)
+    STATE["visits"] = found
+    return dict(found)
+
+
+def visit(kind: str) -> dict[str, float]:
+    """Median and p95 of one of the four series of :func:`_visits`."""
+    samples = list(_visits()[kind])
+    return {**_percentiles(samples), "visits": float(len(samples))}
+
+
+def first_visit_ratio() -> dict[str, float]:
+    """The first-visit page median over the first-visit JSON median of the same addresses."""
+    found = _visits()
+    page, json_ = statistics.median(found["first page"]), statistics.median(found["first json"])
+    return {"median": page / json_, "page ms": page, "json ms": json_}
+
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PHONE_RUNS = 5
+# In the page: press the n-th example button and resolve with the ms until the frame showing its answer.
+PRESS = """(n) => new Promise((resolve, reject) => {
+  const buttons = document.querySelectorAll("#ask button.example");
+  const button = buttons[n % buttons.length];
+  const main = document.getElementById("main");
+  main.querySelectorAll(".answer").forEach((e) => { e.dataset.benchOld = "1"; });
+  let t0 = 0;
+  const observer = new MutationObserver(() => {
+    if (main.querySelector(".answer:not([data-bench-old])")) {
+      observer.disconnect();
+      requestAnimationFrame(() => resolve(performance.now() - t0));
+    }
+  });
+  observer.observe(main, { childList: true, subtree: true });
+  setTimeout(() => reject(new Error("no answer in 60 s")), 60000);
+  t0 = performance.now();
+  button.click();
+})"""
+
+
+def _phone() -> dict[str, list[float]]:
+    """Answer pages and example presses on the slow phone (kept, so the three figures share one browser)."""
+    if "phone" in STATE:
+        return dict(STATE["phone"])
+    from playwright.sync_api import sync_playwright
+
+    runs = 1 if smoke() else PHONE_RUNS
+    # The oldest days: addresses no other figure of this module asks.
+    oldest = _overview_addresses()[::-1]
+    addresses, warm = oldest[: 2 * runs], oldest[2 * runs]
+    process, port = _server(Path(tempfile.mkdtemp(prefix="bench-page-")))
+    base = f"http://127.0.0.1:{port}"
+    found: dict[str, list[float]] = {"kb": [], "loaded": [], "pressed": []}
+    try:
+        _warm(port, [warm])
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+            context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
+            page = context.new_page()
+            wire = slow_phone(context, page)
+            for address in addresses[:runs]:
+                wire.reset()
+                page.goto(base + address, wait_until="networkidle", timeout=120_000)
+                if page.locator("#main .answer").count() != 1:
+                    raise RuntimeError(f"{address}: no answer on the page")
+                found["kb"].append(wire.kb())
+                end = page.evaluate("() => performance.getEntriesByType('navigation')[0].loadEventEnd")
+                found["loaded"].append(float(end))
+            for n, address in enumerate(addresses[runs:]):
+                day = address.split("day=")[1].split("&")[0]
+                page.goto(f"{base}/shifts/?day={day}&shift=2&include=shift&period=day", timeout=120_000)
+                page.wait_for_function("() => window.htmx !== undefined")
+                found["pressed"].append(float(page.evaluate(PRESS, n)))
+            browser.close()
+    finally:
+        process.terminate()
+        process.wait(timeout=120)
+    STATE["phone"] = found
+    return dict(found)
+
+
+def phone(kind: str) -> dict[str, float]:
+    """Median and p95 of one series of :func:`_phone` (NaN without Debian's chromium)."""
+    if not Path(CHROMIUM).is_file():
+        return {"median": float("nan")}
+    return _percentiles(list(_phone()[kind]))
+
+
 FIGURES = [
     Figure("HTML answer with charts, in process (goal: p95)", measure=in_process, goal=60.0, goal_on="p95"),
     Figure(
@@ -236,5 +404,23 @@ FIGURES = [
         measure=lambda: workshop_under_flood(1),
         unit="x",
         goal=2.0,
+    ),
+    Figure(
+        "day overview answer page over HTTP, first visit (nothing kept, workers warm)",
+        measure=lambda: visit("first page"),
+        goal=100.0,
+    ),
+    Figure("its JSON (format=json), first visit", measure=lambda: visit("first json")),
+    Figure("first visits: page median over JSON median", measure=first_visit_ratio, unit="x", goal=2.0),
+    Figure("day overview answer page over HTTP, kept answer", measure=lambda: visit("kept page")),
+    Figure("its JSON, kept answer", measure=lambda: visit("kept json")),
+    Figure(
+        "slow phone: first answer page on the wire (KB)", measure=lambda: phone("kb"), unit="KB", goal=60.0
+    ),
+    Figure("slow phone: first answer page fully loaded", measure=lambda: phone("loaded"), goal=2500.0),
+    Figure(
+        "slow phone: an example button's answer on screen after the press",
+        measure=lambda: phone("pressed"),
+        goal=1500.0,
     ),
 ]

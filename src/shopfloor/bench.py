@@ -2,6 +2,10 @@
 
 A benchmark module defines ``FIGURES``: a list of ``Figure`` objects. A figure times a callable over
 repeats and reports the median (and p95), optionally against a goal, or reports a value it measured itself.
+
+The page figures load pages in Debian's Chromium on an emulated slow phone (:func:`slow_phone`,
+docs/workshop-pages.md, "Speed"). With ``BENCH_SMOKE=1`` in the environment the benchmarks that honour it
+(:func:`smoke`) do the least work that still prints every row: the smoke tests in tests/test_bench.py.
 """
 
 from __future__ import annotations
@@ -9,11 +13,14 @@ from __future__ import annotations
 import importlib.util
 import os
 import statistics
+import subprocess
 import sys
 import time
+import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
@@ -33,6 +40,84 @@ class Figure:
     measure: Callable[[], dict[str, float]] | None = None  # returns {"median": x, "p95": y, ...}
     per: int = 1  # divide each timing by this (e.g. per dispatch)
     setup: Callable[[], object] | None = None
+
+
+# The slow phone of the page figures: 400 ms round trip, 400 kbit/s down and up (DevTools protocol
+# ``Network.emulateNetworkConditions``, throughputs in bytes per second) and the CPU four times slower
+# (``Emulation.setCPUThrottlingRate``).
+SLOW_NETWORK = {
+    "offline": False,
+    "latency": 400,
+    "downloadThroughput": 400_000 / 8,
+    "uploadThroughput": 400_000 / 8,
+}
+CPU_SLOWDOWN = 4
+
+
+def smoke() -> bool:
+    """Whether ``BENCH_SMOKE=1`` asks for the least work (one run per figure): a check that it runs, not a figure."""
+    return os.environ.get("BENCH_SMOKE") == "1"
+
+
+class WireBytes:
+    """What a page's loads transferred (``Network.loadingFinished``: compressed as sent, headers included)."""
+
+    def __init__(self) -> None:
+        self.sizes: dict[str, float] = {}
+
+    def add(self, event: dict[str, Any]) -> None:
+        """Count one finished request."""
+        self.sizes[event["requestId"]] = float(event["encodedDataLength"])
+
+    def reset(self) -> None:
+        """Start counting a new load."""
+        self.sizes.clear()
+
+    def kb(self) -> float:
+        """KB transferred since the last reset."""
+        return sum(self.sizes.values()) / 1024
+
+
+def slow_phone(context: Any, page: Any) -> WireBytes:
+    """Put a Playwright page of ``context`` (Chromium) on the slow phone, browser cache off; its byte counter."""
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+    cdp.send("Network.emulateNetworkConditions", SLOW_NETWORK)
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
+    counter = WireBytes()
+    cdp.on("Network.loadingFinished", counter.add)
+    return counter
+
+
+# How long a benchmark's ``shopfloor serve`` may take to answer /healthz: on a loaded two-core machine its
+# imports have taken over a minute.
+SERVER_START_S = 120.0
+
+
+def wait_until_up(process: subprocess.Popen[bytes], port: int, within: float = SERVER_START_S) -> None:
+    """Wait until the server ``process`` answers ``/healthz`` with 200 on ``port``; raise at once if it exits,
+    or when it has not answered ``within`` seconds."""
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as r:
+                if r.status == 200:
+                    return
+        except OSError:
+            pass
+        if process.poll() is not None:
+            raise RuntimeError(f"the benchmark server exited with {process.returncode}")
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the benchmark server did not answer /healthz in {within:.0f} s")
+        time.sleep(0.2)
+
+
+def percentiles(samples: list[float]) -> dict[str, float]:
+    """Median and p95 of ``samples`` (sorted in place)."""
+    samples.sort()
+    p95 = samples[min(len(samples) - 1, round(0.95 * (len(samples) - 1)))]
+    return {"median": statistics.median(samples), "p95": p95}
 
 
 def time_figure(fig: Figure) -> dict[str, float]:
