@@ -14,13 +14,14 @@ import secrets
 from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import duckdb
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from shopfloor.agent.tools import ToolError
 from shopfloor.shifts.plant.calendar import Coverage, Window, coverage, previous_window, window_for
+from shopfloor.shifts.plant.catalog import STOP_REASONS
 from shopfloor.shifts.plant.metrics import FIGURE_DIGITS
 from shopfloor.shifts.plant.scope import Scope
 from shopfloor.shifts.records.store import MAX_ROWS, QueryTimeout, bounded_query
@@ -224,3 +225,38 @@ def args_window(arg: WindowArg) -> tuple[Window, Window]:
     if not EARLIEST <= arg.anchor <= LATEST:
         raise ToolError("anchor must be a date between 2000 and 2100.")
     return resolve_window(arg.period, arg.anchor)
+
+
+# --- catalogue filters: a tool argument that keeps one reason, place or kind, or ``any`` -------------------
+
+ANY = "any"
+
+
+def reason_filter(reason: str) -> str | None:
+    """The stop reason a downtime tool keeps (``any``: every reason)."""
+    return None if reason == ANY else reason
+
+
+def filters_of(reason: str) -> dict[str, Any]:
+    """The envelope's ``filters`` when a reason filter is set, so the answer can say it was applied."""
+    return {"filters": {"reason": reason}} if reason != ANY else {}
+
+
+def one_of(allowed: tuple[str, ...], name: str) -> Any:
+    """A catalogue identifier or ``any``: an enum in the schema, refused in code when it is neither. Not
+    nullable, so the live catalogs stay within the providers' limits on union parameters."""
+
+    def check(value: str) -> str:
+        if value != ANY and value not in allowed:
+            raise ValueError(f"{name} must be {ANY} or one of {', '.join(allowed)}")
+        return value
+
+    return AfterValidator(check)
+
+
+def any_or(allowed: tuple[str, ...]) -> Any:
+    """The schema's enum of a catalogue filter: ``any`` or one of ``allowed``."""
+    return Field(json_schema_extra={"enum": [ANY, *allowed]})
+
+
+Reason = Annotated[str, one_of(STOP_REASONS, "reason"), any_or(STOP_REASONS)]

@@ -12,8 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from shopfloor.shifts.plant.catalog import SHIFT_MINUTES
 from shopfloor.shifts.plant.metrics import FIGURE_DIGITS, ratio
-from shopfloor.shifts.tools.context import RunContext, Sql
-from shopfloor.shifts.tools.period import ANY, Reason, filters_of, reason_filter
+from shopfloor.shifts.tools.context import ANY, Reason, RunContext, Sql, filters_of, reason_filter
 from shopfloor.shifts.tools.rows import (
     DayCall,
     day_tool,

@@ -10,22 +10,28 @@ from __future__ import annotations
 from datetime import date
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from shopfloor.agent.tools import ToolError
 from shopfloor.shifts.plant.calendar import Coverage, Window, production_days, window_for, windows_back
-from shopfloor.shifts.plant.catalog import GRADE_TARGETS, PLACE_FAMILIES, STOP_PLACES, STOP_REASONS
+from shopfloor.shifts.plant.catalog import GRADE_TARGETS, PLACE_FAMILIES, STOP_PLACES
 from shopfloor.shifts.plant.metrics import FIGURE_DIGITS, TrendMetric, ratio
 from shopfloor.shifts.plant.money import RATES, board_usd, per_year
 from shopfloor.shifts.tools.context import (
+    ANY,
     EARLIEST,
     LATEST,
     PeriodArgs,
+    Reason,
     RunContext,
     Sql,
     WindowArg,
+    any_or,
     args_window,
     envelope,
+    filters_of,
+    one_of,
+    reason_filter,
     scoped_shift,
     window_coverage,
 )
@@ -61,38 +67,8 @@ class CompareArgs(BaseModel):
     shift: Literal[1, 2, 3] | None = Field(description="One shift, or null for all three.")
 
 
-ANY = "any"
-
-
-def reason_filter(reason: str) -> str | None:
-    """The stop reason a downtime tool keeps (``any``: every reason)."""
-    return None if reason == ANY else reason
-
-
-def filters_of(reason: str) -> dict[str, Any]:
-    """The envelope's ``filters`` when a reason filter is set, so the answer can say it was applied."""
-    return {"filters": {"reason": reason}} if reason != ANY else {}
-
-
-def _one_of(allowed: tuple[str, ...], name: str) -> Any:
-    """A catalogue identifier or ``any``: an enum in the schema, refused in code when it is neither. Not
-    nullable, so the live catalogs stay within the providers' limits on union parameters."""
-
-    def check(value: str) -> str:
-        if value != ANY and value not in allowed:
-            raise ValueError(f"{name} must be {ANY} or one of {', '.join(allowed)}")
-        return value
-
-    return AfterValidator(check)
-
-
-def _enum(allowed: tuple[str, ...]) -> Any:
-    return Field(json_schema_extra={"enum": [ANY, *allowed]})
-
-
-Reason = Annotated[str, _one_of(STOP_REASONS, "reason"), _enum(STOP_REASONS)]
 _PLACES = STOP_PLACES + tuple(PLACE_FAMILIES)  # a family ("Splicers") is every place of it
-Place = Annotated[str, _one_of(_PLACES, "place"), _enum(_PLACES)]
+Place = Annotated[str, one_of(_PLACES, "place"), any_or(_PLACES)]
 
 
 class ParetoArgs(PeriodArgs):
@@ -103,7 +79,7 @@ class ParetoArgs(PeriodArgs):
     reason: Reason = Field(default=ANY, description="Only stops of this reason (by place or kind), or any.")
 
 
-Grade = Annotated[str, _one_of(tuple(GRADE_TARGETS), "grade"), _enum(tuple(GRADE_TARGETS))]
+Grade = Annotated[str, one_of(tuple(GRADE_TARGETS), "grade"), any_or(tuple(GRADE_TARGETS))]
 Width = Literal[
     "any", "98", "95", "92", "87"
 ]  # the web widths of plant/catalog.py, as the address spells them
