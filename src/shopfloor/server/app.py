@@ -13,7 +13,6 @@ from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontext
 from fastapi import FastAPI
 from fastapi.responses import HTMLResponse
 from starlette.applications import Starlette
-from starlette.middleware.gzip import DEFAULT_EXCLUDED_CONTENT_TYPES, GZipMiddleware
 from starlette.routing import Route
 from starlette.types import ASGIApp
 
@@ -30,6 +29,7 @@ from shopfloor.server.health import (
 )
 from shopfloor.settings import Settings, get_settings
 from shopfloor.shifts.api import create_app as create_shifts_app
+from shopfloor.web.compression import CompressionMiddleware
 from shopfloor.web.errors import ApiError, ErrorBoundaryMiddleware, install_error_handlers
 from shopfloor.web.input_guard import InputGuardMiddleware
 from shopfloor.web.middleware import (
@@ -171,14 +171,8 @@ def _add_middleware(app: FastAPI, settings: Settings) -> None:
     app.add_middleware(InputGuardMiddleware, max_json_depth=settings.max_json_depth)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeadersMiddleware)
-    # Every response of both apps over 1,000 bytes travels compressed to phones on slow links (docs/deploy.md),
-    # at level 6: nearly level 9's size for far less CPU per response. Event streams, already-encoded bodies,
-    # images and PDFs (compressed inside already) travel as they are.
-    app.add_middleware(
-        GZipMiddleware,
-        minimum_size=1000,
-        compresslevel=6,
-        exclude_content_types=(*DEFAULT_EXCLUDED_CONTENT_TYPES, "application/pdf"),
-    )
+    # Every response of both apps over 1,000 bytes travels compressed to phones on slow links, in Brotli where
+    # the client accepts it, else gzip (docs/deploy.md, web/compression.py).
+    app.add_middleware(CompressionMiddleware)
     app.add_middleware(RequestIdMiddleware)
     app.add_middleware(ErrorBoundaryMiddleware)  # outermost: an error in the middleware above is answered too

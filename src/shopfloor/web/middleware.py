@@ -27,6 +27,26 @@ SECURITY_HEADERS = [
 ]
 
 
+# Headers that govern a document (what it may load, who may frame or open it). A stylesheet or a page's
+# script is no document, so they are left off those (a few hundred bytes a file on a slow phone); a service
+# worker's script keeps them, because the worker runs under its own script's policy.
+DOCUMENT_ONLY = {b"content-security-policy", b"x-frame-options", b"cross-origin-opener-policy"}
+_SUBRESOURCE_TYPES = (b"text/css", b"text/javascript", b"application/javascript")
+
+
+def security_headers(
+    request_headers: list[tuple[bytes, bytes]], response_headers: list[tuple[bytes, bytes]]
+) -> list[tuple[bytes, bytes]]:
+    """The security headers a response gets: all of them, except that a stylesheet or a page's script
+    (not a service worker's, which the browser asks for with ``Service-Worker: script``) gets none of
+    :data:`DOCUMENT_ONLY`."""
+    kind = next((v for k, v in response_headers if k.lower() == b"content-type"), b"")
+    worker = any(k.lower() == b"service-worker" for k, _ in request_headers)
+    if kind.split(b";")[0].strip().lower() in _SUBRESOURCE_TYPES and not worker:
+        return [(k, v) for k, v in SECURITY_HEADERS if k not in DOCUMENT_ONLY]
+    return SECURITY_HEADERS
+
+
 def accept_request_id(value: str | None) -> str:
     """The client's ``x-request-id`` when it is a short safe token, else a fresh ``req_<12 hex>``."""
     if value and _REQUEST_ID.match(value):
@@ -87,7 +107,8 @@ def _private_revalidated(headers: list[tuple[bytes, bytes]]) -> bool:
 
 
 class SecurityHeadersMiddleware:
-    """Adds restrictive security headers (CSP, no sniffing, no framing) to every response, and
+    """Adds restrictive security headers (CSP, no sniffing, no framing; see :func:`security_headers`) to every
+    response, and
     ``Cache-Control: no-store`` to every per-user one (see :func:`needs_no_store`, docs/security.md) unless
     its route chose :data:`PRIVATE_REVALIDATED`."""
 
@@ -109,7 +130,7 @@ class SecurityHeadersMiddleware:
                     headers = [(k, v) for k, v in headers if k.lower() != b"cache-control"]
                     headers.append((b"cache-control", b"no-store"))
                 present = {k.lower() for k, _ in headers}
-                extra = [(k, v) for k, v in SECURITY_HEADERS if k not in present]
+                extra = [(k, v) for k, v in security_headers(request_headers, headers) if k not in present]
                 message["headers"] = [*headers, *extra]
             await send(message)
 

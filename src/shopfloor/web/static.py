@@ -8,22 +8,30 @@ Pages link a static file by its content (:func:`versioned`: ``app.css?v=<hash of
 names the file's current hash is answered ``Cache-Control: public, max-age=31536000, immutable``: a phone keeps
 it and never asks again, and an upgrade changes the hash, so the page links a new URL. Without the hash (or
 with an old one) the answer is ``no-cache``, so a browser revalidates (:func:`cache_control`).
+
+Our scripts and stylesheets are served without their comments and indentation (:func:`packed`); a client
+that accepts Brotli gets them compressed once at Brotli's highest quality
+(:func:`shopfloor.web.compression.precompressed`), never again per request; any other client gets them packed
+by the server's compression as they leave (docs/deploy.md).
 """
 
 from __future__ import annotations
 
 import hashlib
 import mimetypes
+import re
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from fastapi.responses import FileResponse
 from starlette.responses import Response
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
+from shopfloor.web.compression import MINIMUM_SIZE, choose_encoding, compressible, precompressed
 from shopfloor.web.errors import ApiError
 
 VENDOR = Path(__file__).resolve().parent / "static" / "vendor"
@@ -48,6 +56,19 @@ def versioned(url: str, path: Path) -> str:
     return f"{url}?v={content_hash(path)}"
 
 
+@cache
+def _data_uri(path: Path, mtime_ns: int, size: int) -> str:
+    return "data:image/svg+xml," + quote(path.read_text(encoding="utf-8").strip(), safe=" =:/;,.-'\"")
+
+
+def icon_data_uri(path: Path) -> str:
+    """The small SVG icon at ``path`` as a ``data:`` address for a page's ``<link rel="icon">``: a few hundred
+    bytes inside the page instead of one more request with its headers on a slow link (the pages' CSP allows
+    ``data:`` images)."""
+    stat = path.stat()
+    return _data_uri(path, stat.st_mtime_ns, stat.st_size)
+
+
 def cache_control(path: Path, version: str | None) -> str:
     """``immutable`` for a request naming the file's current content hash, else ``no-cache``."""
     return IMMUTABLE if version and path.is_file() and version == content_hash(path) else REVALIDATE
@@ -61,6 +82,55 @@ def media_type(path: Path) -> str:
 def vendor_files(*names: str) -> dict[str, tuple[Path, str]]:
     """The named vendored files as allowlist entries, under ``vendor/``."""
     return {f"vendor/{name}": (VENDOR / name, media_type(VENDOR / name)) for name in names}
+
+
+@cache
+def _packed(path: Path, mtime_ns: int, size: int) -> bytes:
+    text = path.read_text(encoding="utf-8")
+    if path.suffix == ".css":
+        text = _CSS_COMMENT.sub("", text)
+    lines = (line.strip() for line in text.splitlines())
+    if path.suffix == ".js":
+        # Only whole-line comments: our scripts have no template literals or continued strings, so a line
+        # that starts with // is a comment (tests/web/test_compression.py checks the scripts still run).
+        lines = (line for line in lines if not line.startswith("//"))
+    return "\n".join(line for line in lines if line).encode("utf-8") + b"\n"
+
+
+_CSS_COMMENT = re.compile(r"/\*.*?\*/", re.S)
+PACKED_SUFFIXES = (".js", ".css")
+
+
+def packed(path: Path) -> bytes:
+    """Our own script or stylesheet as served: without its comments, indentation and blank lines (the
+    comments are for the people who read the source; a phone on a slow link should not carry them). Other
+    files are served as they are. Kept per version of the file."""
+    if path.suffix not in PACKED_SUFFIXES or path.parent == VENDOR:
+        return path.read_bytes()
+    stat = path.stat()
+    return _packed(path, stat.st_mtime_ns, stat.st_size)
+
+
+def as_served(response: Response, path: Path, accept_encoding: str) -> Response:
+    """``response`` (the file at ``path``) as it is served: a text file worth compressing is answered from
+    memory, :func:`packed`, and in Brotli packed once at the highest quality when the client accepts it (the
+    server's compression packs the other answers as they leave); anything else unchanged."""
+    kind = response.headers.get("content-type", "")
+    if response.status_code != 200 or not compressible(kind) or path.stat().st_size < MINIMUM_SIZE:
+        return response
+    headers = {
+        name: value for name, value in response.headers.items() if name in ("content-type", "cache-control")
+    }
+    # Another representation of the file's version: a weak validator, so a revalidation still matches it.
+    etag = response.headers.get("etag")
+    if etag:
+        headers["etag"] = etag if etag.startswith("W/") else f"W/{etag}"
+    headers["vary"] = "Accept-Encoding"
+    body = packed(path)
+    if choose_encoding(accept_encoding) == "br":
+        headers["content-encoding"] = "br"
+        body = precompressed(body)
+    return Response(body, headers=headers)
 
 
 class StaticAllowlist:
@@ -83,14 +153,15 @@ class StaticAllowlist:
         path, _kind = self.files[name]
         return versioned(f"{root}/{name}", path)
 
-    def response(self, name: str, version: str | None = None) -> FileResponse:
-        """The file at ``name`` (kept for good when ``version`` is its content hash); 404 in the envelope for
-        anything not listed."""
+    def response(self, name: str, version: str | None = None, accept_encoding: str = "") -> Response:
+        """The file at ``name`` (kept for good when ``version`` is its content hash; in Brotli when
+        ``accept_encoding`` accepts it); 404 in the envelope for anything not listed."""
         found = self.files.get(name)
         if found is None:
             raise ApiError(404, "not_found", "No such file.")
         path, kind = found
-        return FileResponse(path, media_type=kind, headers={"Cache-Control": cache_control(path, version)})
+        plain = FileResponse(path, media_type=kind, headers={"Cache-Control": cache_control(path, version)})
+        return as_served(plain, path, accept_encoding)
 
 
 class VersionedStaticFiles(StaticFiles):
@@ -111,7 +182,8 @@ class VersionedStaticFiles(StaticFiles):
                 if "=" in part
             )
             response.headers["Cache-Control"] = cache_control(self.folder / path, query.get("v"))
-        return response
+        accept_encoding = dict(scope.get("headers") or []).get(b"accept-encoding", b"").decode("latin-1")
+        return as_served(response, self.folder / path, accept_encoding)
 
     def url(self, root: str, name: str) -> str:
         """The link to ``name`` under ``root`` (where this folder is mounted), with its content hash."""

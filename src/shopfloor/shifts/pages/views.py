@@ -44,7 +44,7 @@ from shopfloor.shifts.pages.scope_view import (
 )
 from shopfloor.shifts.planning.router import MAX_QUESTION_CHARS
 from shopfloor.shifts.plant.scope import Scope
-from shopfloor.web.static import StaticAllowlist, vendor_files
+from shopfloor.web.static import StaticAllowlist, icon_data_uri, vendor_files
 
 # --- the page's scope, form and rendering -----------------------------------------------------------------
 
@@ -121,6 +121,7 @@ class Pages:
                 marked=lambda section, numbers=None, bullet=False: marked(section, numbers, bullet, words),
                 hours=shift_hours,
                 static=lambda root, name: STATIC.url(f"{root}/static", name),
+                icon=icon_data_uri(HERE / "static" / "favicon.svg"),
                 status_label=lambda status: (
                     words._(STATUS_LABELS[status]) if status in STATUS_LABELS else status
                 ),

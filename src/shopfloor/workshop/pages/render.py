@@ -14,7 +14,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
 from shopfloor.agent.spend import money
-from shopfloor.web.static import VENDOR, VersionedStaticFiles
+from shopfloor.web.static import VENDOR, VersionedStaticFiles, icon_data_uri
 from shopfloor.workshop.pages.i18n import LOCALES, browser_locale, translations
 from shopfloor.workshop.pages.labels import (
     EVENT_LABELS,
@@ -84,6 +84,7 @@ def environment(locale: str) -> Environment:
         if name.startswith("vendor/")
         else STATIC_FILES.url(f"{root}/static", name)
     )
+    env.globals["icon"] = icon_data_uri(STATIC_FILES.folder / "favicon.svg")
     env.filters["when"] = _when
     env.filters["local_time"] = local_time
     env.filters["usd"] = money

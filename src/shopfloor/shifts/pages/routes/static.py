@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import FileResponse
+from starlette.responses import Response
 
 from shopfloor.shifts.pages import views
 from shopfloor.shifts.pages.guard import STATIC_GUARDED
@@ -22,6 +23,7 @@ router = APIRouter(responses=STATIC_GUARDED)
     response_class=FileResponse,
     responses=views.STATIC.responses(),
 )
-def static(name: str, v: Annotated[str | None, Query(max_length=64)] = None) -> FileResponse:
-    """A file from the static allowlist (kept for good when ``v`` is its content hash); anything else is 404."""
-    return views.STATIC.response(name, v)
+def static(request: Request, name: str, v: Annotated[str | None, Query(max_length=64)] = None) -> Response:
+    """A file from the static allowlist (kept for good when ``v`` is its content hash, in Brotli for a client
+    that accepts it); anything else is 404."""
+    return views.STATIC.response(name, v, request.headers.get("accept-encoding", ""))
