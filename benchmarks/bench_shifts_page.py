@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from shopfloor.bench import Figure, percentiles, slow_phone, smoke, wait_until_up
+from shopfloor.bench import CHROMIUM, CHROMIUM_ARGS, Figure, percentiles, slow_phone, smoke, wait_until_up
 
 STATE: dict[str, Any] = {}
 DAYS = ("2026-09-14", "2026-09-15", "2026-09-16", "2026-09-17", "2026-09-18")
@@ -306,14 +306,6 @@ def first_visit_ratio() -> dict[str, float]:
     return {"median": page / json_, "page ms": page, "json ms": json_}
 
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 PHONE_RUNS = 5
 # In the page: press the n-th example button and resolve with the ms until the frame showing its answer.
 PRESS = """(n) => new Promise((resolve, reject) => {

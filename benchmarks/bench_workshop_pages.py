@@ -34,16 +34,8 @@ from typing import Any
 
 from playwright.sync_api import ViewportSize
 
-from shopfloor.bench import Figure, percentiles, slow_phone, smoke, wait_until_up
+from shopfloor.bench import CHROMIUM, CHROMIUM_ARGS, Figure, percentiles, slow_phone, smoke, wait_until_up
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 NOTE = (
     "Doña Rosa Pillco terminó 3 finos de 18 hileras. El TQ-7F3K2 pasó a lavado, el TQ-2C5P0 ya está listo "
     "y el de Carmen en blanqueo tiene la hilera abierta, no coincide el grado."
@@ -95,7 +87,7 @@ def _dashboard(workers: bool = False) -> Iterator[tuple[Any, Any, str]]:
     from playwright.sync_api import sync_playwright
 
     with _server() as base, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         # No service worker: on a first visit there is none yet, and one installed by the sign-in would answer
         # the timed loads from its cache, out of the page's sight.
         context = browser.new_context(

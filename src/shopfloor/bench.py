@@ -53,6 +53,18 @@ SLOW_NETWORK = {
 }
 CPU_SLOWDOWN = 4
 
+# Debian's Chromium and the launch arguments of every page figure and every browser test (tests/e2e): no
+# sandbox (root in a container), no GPU, and none of the browser's own background traffic, which would count
+# on the wire and compete for the two cores.
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
 
 def smoke() -> bool:
     """Whether ``BENCH_SMOKE=1`` asks for the least work (one run per figure): a check that it runs, not a figure."""

@@ -35,23 +35,18 @@ from typing import Any
 
 import pytest
 
+from shopfloor.bench import CHROMIUM, CHROMIUM_ARGS
+
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "docs" / "screenshots"
 AXE = Path(__file__).with_name("vendor") / "axe-4.14.1.min.js"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 
 
 def chromium_path() -> str | None:
     """The Chromium executable the tests drive, if present."""
-    wanted = os.environ.get("SHOPFLOOR_CHROMIUM", "/usr/bin/chromium")
+    wanted = os.environ.get("SHOPFLOOR_CHROMIUM", CHROMIUM)
     return wanted if Path(wanted).is_file() else shutil.which("chromium")
 
 
