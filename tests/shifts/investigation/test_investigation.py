@@ -94,9 +94,10 @@ def test_unavailable_with_examples(conn):
     assert answer.status == "unavailable" and answer.examples and answer.trace == []
 
 
-def test_scope_refusal_under_selected_shift(conn):
+def test_comparing_shifts_under_a_selected_shift_widens_to_the_day(conn):
     answer, _ = ask(conn, "compare first and second shift", SHIFT2)
-    assert answer.status == "unavailable" and "production-day scope" in answer.reason
+    assert answer.status == "complete"
+    assert "include=day&measure=compare_shifts&other_shift=2" in answer.address
 
 
 def test_malicious_plan_rejected_whole(conn):

@@ -109,10 +109,10 @@ def test_which_crew_was_slowest_leads_with_the_slow_crew_and_names_the_others(co
     assert [e["tool"] for e in answer["evidence"]] == ["get_group_comparison"]
 
 
-def test_comparing_shifts_over_a_window_needs_the_day_scope():
-    assert not isinstance(
-        route("which shift was best this week", Scope(day=DAY, shift=2, include="shift")), Plan
-    )
+def test_comparing_shifts_over_a_window_widens_a_selected_shift_to_every_shift():
+    plan = route("which shift was best this week", Scope(day=DAY, shift=2, include="shift"))
+    assert isinstance(plan, Plan)
+    assert (plan.measure, plan.by, plan.shift, plan.include) == ("compare_groups", "shift", None, "day")
 
 
 def test_a_crew_comparison_address_resolves_to_its_plan():

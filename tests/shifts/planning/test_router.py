@@ -219,8 +219,14 @@ def test_period_control_refuses_daily_tools(question):
     assert isinstance(result, Unavailable) and "daily tool" in result.reason
 
 
-def test_comparison_of_other_shifts_needs_day_scope():
-    assert isinstance(route("compare first and second shift", SHIFT2), Unavailable)
+def test_comparison_of_other_shifts_widens_to_the_day_scope():
+    # From one selected shift, two shifts compared read the production day that holds both.
+    widened = route("compare first and second shift", SHIFT2)
+    assert isinstance(widened, Plan) and (widened.include, widened.shift, widened.other_shift) == (
+        "day",
+        1,
+        2,
+    )
     p = plan("compare first and second shift", ALL)
     assert (p.measure, p.shift, p.other_shift) == ("compare_shifts", 1, 2)
 
@@ -295,9 +301,10 @@ def test_compare_that_with_first_shift():
     assert parse_address(follow.address()) == follow
 
 
-def test_compare_that_refused_under_selected_shift():
+def test_compare_that_widens_a_selected_shift_to_the_day():
     first = plan("why was second shift slow")
-    assert isinstance(route("compare that with first shift", SHIFT2, previous=first), Unavailable)
+    follow = route("compare that with first shift", SHIFT2, previous=first)
+    assert isinstance(follow, Plan) and (follow.include, follow.shift, follow.other_shift) == ("day", 2, 1)
 
 
 def test_follow_up_changes_grouping_and_keeps_day():

@@ -267,11 +267,15 @@ def more_values(question: str, plan: Plan) -> tuple[list[str], list[str]]:
     ):
         first = getattr(plan, name)
         for value in values:
-            if value == first or first is None:
+            if value == first:
                 continue
             label = f"{value} in web" if name == "width" else f"{name} {value}"
             if plan.by == name:
                 also.append(f"{label} (in the rows by {name})")
+                continue
+            if first is None:
+                # Named (in a story's words, or beside a measure that reads every one) but not applied.
+                missing.append(f"{label} (this answer reads every {name}; ask about {value} on its own)")
                 continue
             applied = f"{first} in web" if name == "width" else f"{name} {first}"
             missing.append(
@@ -368,6 +372,12 @@ def yes_no_asked(question: str) -> bool:
     return bool(re.search(YES_NO, text) or re.search(r"\byes or no\b|\by/n\b|^any\b.*\?", text))
 
 
+_UP_OR_DOWN = (
+    r"\b(up|down|higher|lower|more|fewer|less|worse|better|increased?|decreased?|rising|falling)\b"
+    r".*\b(from|than|vs\.?|versus|compared|since)\b"
+)
+
+
 def figures_not_led(question: str | None, plan: Plan, headline: str) -> list[str]:
     """What the question (or the plan's ``ask=``) asked that ``headline`` does not state, each with why: an
     answer whose headline does not answer the question is never ``complete`` (docs/shifts-agent.md, rule 3).
@@ -381,7 +391,9 @@ def figures_not_led(question: str | None, plan: Plan, headline: str) -> list[str
     # A trend says its own direction, and a named reason or place leads with its own stops (its count
     # answers "were there any"): both answer the yes/no without the word.
     led = (named, f"{plan.reason} at {plan.place}") if named else ()
-    answered = plan.measure == "trend" or any(headline.startswith(lead) for lead in led)
+    # "Were knife jams up from last week?" asks a comparison: the reason's own stops do not answer it.
+    compared = bool(question) and bool(re.search(_UP_OR_DOWN, canonical(question or "")))
+    answered = plan.measure == "trend" or (not compared and any(headline.startswith(lead) for lead in led))
     if question and yes_no_asked(question) and not answered and not re.match(r"(Yes|No)\b", headline):
         missing.append(YES_NO_UNLED)
     for _key, name, said in asked_figures(question) if question else []:
@@ -395,4 +407,24 @@ def figures_not_led(question: str | None, plan: Plan, headline: str) -> list[str
         )
         if not (re.search(said, headline) or (own and re.search(rf"\b[\d,]+ {_COUNTED}", headline))):
             missing.append(f"{name} (this answer's headline states its measure's own figure)")
+        elif (
+            _key in ("msf", "sqft")
+            and plan.measure == "volume"
+            and plan.by
+            and not _asks_group(question or "")
+        ):
+            # "How many MSF did we run this week": the window's figure, not its largest grade's.
+            missing.append(f"{name} for the whole window (this answer's headline states one {plan.by}'s)")
     return missing
+
+
+_GROUP_ASKED = (
+    r"\b(which|what) (board )?(grades?|crews?|places?|widths?|reasons?|kinds?)\b"
+    r"|\b(most|largest|biggest|top|highest|least|lowest|smallest)\b"
+)
+
+
+def _asks_group(question: str) -> bool:
+    """Whether ``question`` asks about the groups of a breakdown (by one, or which one leads)."""
+    text = canonical(question)
+    return bool(re.search(_GROUP_ASKED, text)) or any(re.search(p, text) for _by, p in ASKED_GROUPINGS)

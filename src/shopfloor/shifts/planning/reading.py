@@ -63,6 +63,13 @@ SPANISH: tuple[tuple[str, Any], ...] = (
         r"\ben el (primero|segundo|tercero?)\b(?! \w)",
         lambda m: {"p": " first", "s": " second", "t": " third"}[m.group(1)[0]] + " shift",
     ),
+    # "compara el tercer turno con el primero": an ordinal alone after a shift named before it is a shift.
+    (
+        r"(\bshift\b.*?)\b(con|y|vs\.?|contra|versus) el (primero|segundo|tercero?)\b",
+        lambda m: (
+            m.group(1) + "with the " + {"p": "first", "s": "second", "t": "third"}[m.group(3)[0]] + " shift"
+        ),
+    ),
     (r"\bcambios? de papel\b", "paper changes"),
     (r"\borilla\b", "trim"),
     (r"\bcu[aá]nto tiempo (perdimos|perdieron|perdi[oó]|se perdi[oó])\b", "how much time did we lose"),

@@ -178,11 +178,9 @@ def route(question: str, scope: Scope, previous: Plan | None = None) -> Plan | U
     if len(words.shifts) == 1:
         shift = words.shifts[0]
     elif len(words.shifts) > 1:
-        if include == "shift":
-            return Unavailable(
-                "Comparing shifts needs the production-day scope (include every shift), not the selected "
-                "shift only."
-            )
+        # Two shifts compared from one selected shift widen the scope to the production day, which holds
+        # both (the answer's address says so, and the page's controls follow it).
+        include = "day"
         shift, compare_shift = words.shifts[0], words.shifts[1]
     # The Period control is the default window; a window the question names wins.
     window: Period = words.window or scope.period
@@ -250,18 +248,19 @@ def _comparison(
     when the question compares no shifts or crews."""
     if compare_shift is not None:
         if base.window != "day":
-            return Unavailable("Shift comparisons run on one production day; choose the Day period.")
+            # Two shifts over a window: the window's shifts side by side, ranked (every shift is read).
+            return with_entities(
+                replace(base, measure="compare_groups", by="shift", shift=None, include="day"), entities(q)
+            )
         return replace(base, measure="compare_shifts", other_shift=compare_shift)
     if all_shifts and base.window == "day" and _has(q, COMPARE_SHIFTS):
         return replace(base, measure="compare_shifts", shift=None, include="day")
     group = group_comparison(q, base.window, all_shifts)
     if group == "shift" and not words.shifts:
-        if base.include == "shift":
-            return Unavailable(
-                "Comparing shifts needs the production-day scope (include every shift), not the selected "
-                "shift only."
-            )
-        return with_entities(replace(base, measure="compare_groups", by="shift", shift=None), entities(q))
+        # Which shift was best: every shift, whatever shift was selected (the scope widens to hold them all).
+        return with_entities(
+            replace(base, measure="compare_groups", by="shift", shift=None, include="day"), entities(q)
+        )
     if group == "crew":
         crews = with_entities(replace(base, measure="compare_groups", by="crew"), entities(q))
         return _one_shift_alone(crews, scope, words)
@@ -625,11 +624,6 @@ def _follow_up(q: str, words: ScopeWords, scope: Scope, previous: Plan) -> Plan 
         if not words.shifts:
             return Unavailable("Name the shift to compare with, e.g. “compare that with first shift”.")
         other = words.shifts[0]
-        if scope.include == "shift":
-            return Unavailable(
-                "Comparing shifts needs the production-day scope (include every shift), not the selected "
-                "shift only."
-            )
         if previous.window != "day":
             return Unavailable("Shift comparisons run on one production day; choose the Day period.")
         base_shift = previous.shift or scope.shift or 1

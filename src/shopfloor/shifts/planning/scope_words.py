@@ -29,10 +29,12 @@ def normalize(question: str) -> str:
 # A bare ordinal ("on 2nd", "2nd vs 1st", "what did 3rd cost us") names a shift: the plant has no other
 # numbered thing people call by an ordinal alone (grades, crews, places and widths have their own words).
 _BARE = r"(?<!the )(?<!-)\b{0}\b(?! (?:of|week|day|month|quarter|period|half|time|place|grade|crew)\b)(?!-)"
+# "… on 2nd shift three days ago": a number after "shift" that counts days (or weeks …) back is no shift.
+_COUNTS_BACK = r"(?! (?:days?|weeks?|wks?|months?|hours?|hrs?|years?|times?|shifts?)\b)"
 _SHIFT_WORDS = {
-    1: r"\b(first|1st|day) shift\b|\bshift (1|one)\b|" + _BARE.format("1st"),
-    2: r"\b(second|2nd|swing|evening) shift\b|\bshift (2|two)\b|" + _BARE.format("2nd"),
-    3: r"\b(third|3rd|night) shift\b|\bshift (3|three)\b|" + _BARE.format("3rd"),
+    1: r"\b(first|1st|day) shift\b|\bshift (1|one)\b" + _COUNTS_BACK + "|" + _BARE.format("1st"),
+    2: r"\b(second|2nd|swing|evening) shift\b|\bshift (2|two)\b" + _COUNTS_BACK + "|" + _BARE.format("2nd"),
+    3: r"\b(third|3rd|night) shift\b|\bshift (3|three)\b" + _COUNTS_BACK + "|" + _BARE.format("3rd"),
 }
 _ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3}
 _ORD = r"(?:first|1st|second|2nd|third|3rd)"
