@@ -833,3 +833,46 @@ def test_parts_said_with_otro_add_to_the_total_instead_of_saying_it_again():
         ("create", "Carmen Quizhpi", 3, 16, None, None, False),
         ("create", "Carmen Quizhpi", 1, 18, None, None, False),
     ]
+
+
+@pytest.mark.parametrize(
+    ("note", "read"),
+    [
+        # "three at 18 rows and one at 20": per-hat parts said with "at", like "tres de 16 y uno de 18"
+        (
+            "Carmen delivered five finos, four at 16 and one at 17",
+            [("create", "Carmen", 4, 16, None, None, False), ("create", "Carmen", 1, 17, None, None, False)],
+        ),
+        # "two more at 12" adds to the batch of 12 said before it
+        (
+            "Rosa Pillco brought 2 finos at 18, one at 19 and three more at 18",
+            [
+                ("create", "Rosa Pillco", 5, 18, None, None, False),
+                ("create", "Rosa Pillco", 1, 19, None, None, False),
+            ],
+        ),
+        # "a couple dozen" is two dozen
+        (
+            "Manuel dropped off a couple dozen superfinos at 26",
+            [("create", "Manuel", 24, 26, None, None, False)],
+        ),
+        # a row count after "at" never takes "plus …" into its sum
+        (
+            "Rosa Guamán brought in a dozen standard at 12, plus a couple more",
+            [("create", "Rosa Guamán", 12, 12, None, None, False)],
+        ),
+        # dots trailing off after the hat are said unsure
+        ("el tq-2c5p0... ya pasó a blanqueo", [("advance", None, None, None, "tq-2c5p0", "Bleaching", True)]),
+    ],
+)
+def test_round_seven_parts_quantities_and_trailing_dots(note, read):
+    assert events_of(note) == read
+
+
+def test_a_part_without_a_grade_takes_the_grade_of_the_batch_before_it():
+    """ "2 superfinos de 22 y uno de 18": one more superfino (which the grade rule then blocks), never the
+    grade 18 rows would fit."""
+    events = read_note("Manuel Delgado entregó 3 superfinos de 24 y uno de 16").events
+    assert [(e.quantity, e.rows, e.grade) for e in events] == [(3, 24, "Superfino"), (1, 16, "Superfino")]
+    other = read_note("Rosa Pillco entregó 2 finos de 18 y Carmen Quizhpi uno de 16").events
+    assert [e.grade for e in other] == ["Fino", None]

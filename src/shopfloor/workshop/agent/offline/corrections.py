@@ -66,7 +66,8 @@ def corrects_the_sentence_before(sentence: Span) -> bool:
     return _CORRECTS_BEFORE.match(sentence.folded, sentence.start) is not None
 
 
-_HEDGE = re.compile(r"\b(?:" + "|".join(HEDGE_PATTERNS) + r")\b[\s,]*")
+# A word trailing off into dots ("tq_9m2xa... ya está en blanqueo") is said unsure, like a hedge.
+_HEDGE = re.compile(r"\b(?:" + "|".join(HEDGE_PATTERNS) + r")\b[\s,]*|(?<=\w)(?:\.{3,}|\u2026)")
 _NUMBER = (
     r"(?:\d{1,2}|(?:treinta|cuarenta) y \w+|(?:twenty|thirty|forty)[- ]\w+|"
     # Dozens and pairs are numbers too ("roughly half a dozen", "casi una docena", "como un par").

@@ -45,7 +45,8 @@ def number_at(tokens: list[Token], i: int) -> tuple[int, int] | None:
     ):
         # "docena y media", "a dozen and a half": half of the collective more.
         return value + DOZEN_WORDS[said] // 2, used + len(after if after[0] == "and" else after[:2])
-    if after[:1] and after[0] in SUM_WORDS and i + used + 1 < len(tokens):
+    rows_said = i > 0 and tokens[i - 1].text in {"at", "de", "of"}  # "finos at 16, plus a couple at 15"
+    if after[:1] and after[0] in SUM_WORDS and i + used + 1 < len(tokens) and not rows_said:
         # "tres más dos": the person added them up aloud.
         more = _counted_at(tokens, i + used + 1)
         if more is not None:
@@ -64,6 +65,10 @@ def _counted_at(tokens: list[Token], i: int) -> tuple[int, int] | None:
         return DOZEN_WORDS[nxt2] // 2, 3
     if word in {"un", "una", "a"} and nxt in PAIR_WORDS and nxt2 in {"de", "of"} and nxt3 in DOZEN_WORDS:
         return 2 * DOZEN_WORDS[nxt3], 4
+    if word in {"un", "una", "a"} and nxt in PAIR_WORDS and nxt2 in DOZEN_WORDS:
+        return 2 * DOZEN_WORDS[nxt2], 3  # "a couple dozen": two dozen, without the "of"
+    if word in PAIR_WORDS and nxt in DOZEN_WORDS:
+        return 2 * DOZEN_WORDS[nxt], 2  # "couple dozen finos"
     if word in {"un", "una", "a"} and nxt in PAIR_WORDS:
         return 2, 2
     if word in {"un", "una", "a"} and nxt in DOZEN_WORDS:
@@ -135,13 +140,18 @@ def _number_role(after: list[str], before: list[str], quantity_words: set[str]) 
     if (
         len(before) > 1
         and before[-1] in {"de", "of", "at"}
-        and (before[-2] in GRADE_WORDS or before[-2] in HAT_NOUNS or _is_number(before[-2]))
+        and (
+            before[-2] in GRADE_WORDS
+            or before[-2] in HAT_NOUNS
+            or _is_number(before[-2])
+            or before[-2] in {"more", "mas"}  # "two more at 12", "dos más de 12"
+        )
     ):
         # "3 finos de 18", "dos de 15 y uno de 17", "one fino at 19": the unit left out after a grade or a
         # count is rows.
         return "rows"
-    if len(after) > 1 and after[0] in {"de", "of"} and _is_number(after[1]):
-        return "quantity"
+    if len(after) > 1 and after[0] in {"de", "of", "at"} and _is_number(after[1]):
+        return "quantity"  # "dos de 15", "three at 18 rows and one at 20": how many, then their rows
     if after and (
         after[0] in quantity_words or (after[0] in {"de", "of"} and after[1:2] and after[1] in quantity_words)
     ):

@@ -365,6 +365,26 @@ def _drop_totals(events: list[NoteEvent]) -> list[NoteEvent]:
     return out
 
 
+def _inherit_grades(events: list[NoteEvent]) -> list[NoteEvent]:
+    """A batch said without a grade right after a batch of the same weaver that said one is of that grade
+    ("2 superfinos de 22 y uno de 18": one more superfino, whose rows the grade rule then checks; never the
+    grade its rows would fit)."""
+    out = list(events)
+    for k in range(1, len(out)):
+        before, part = out[k - 1], out[k]
+        if (
+            part.kind == "create"
+            and before.kind == "create"
+            and part.grade is None
+            and before.grade is not None
+            and not part.weavers
+            and part.weaver_name is not None
+            and part.weaver_name == before.weaver_name
+        ):
+            out[k] = replace(part, grade=before.grade)
+    return out
+
+
 def _same_batch(a: tuple[str, str | None, int] | None, b: tuple[str, str | None, int] | None) -> bool:
     """Two batches of one weaver, grade and rows; "Manuel" later in the note is the "Manuel Delgado" named
     before (a name that is the start of the other)."""
@@ -378,7 +398,7 @@ def merge_batches(events: list[NoteEvent], note: str) -> list[NoteEvent]:
     """Batches of one weaver said per hat ("tres superfinos, dos de 24 y uno de 28"; "2 finos de 18, 1 de 20 y
     2 de 18 más"): a total without rows that its parts add up to is dropped (the parts say it), and batches
     of the same weaver, grade and rows are one card with the quantities added up."""
-    events = _drop_totals(events)
+    events = _inherit_grades(_drop_totals(events))
     out: list[NoteEvent] = []
     for event in events:
         key = _batch_key(event)
