@@ -102,8 +102,10 @@ def test_an_answer_opened_from_its_address_has_its_cards_after_the_headline_and_
             Boolean(all[i - 1].compareDocumentPosition(n) & Node.DOCUMENT_POSITION_FOLLOWING))"""
     )
     assert order == [True, True, True]
+    # The icon travels inside the page (docs/deploy.md); the file stays served for links from elsewhere.
     icon = page.locator("link[rel=icon]").get_attribute("href")
-    r = page.request.get(shifts_server.url(icon))
+    assert icon.startswith("data:image/svg+xml,")
+    r = page.request.get(shifts_server.url("/shifts/static/favicon.svg"))
     assert r.status == 200 and r.headers["content-type"].startswith("image/svg+xml")
     assert failed == []
     # Asked from the page, the same answer shows the question.
