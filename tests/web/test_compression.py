@@ -192,6 +192,8 @@ def test_accept_encoding_is_read_as_the_header_says() -> None:
     assert choose_encoding("br;q=0, gzip;q=0.8") == "gzip"
     assert choose_encoding("BR") == "br"
     assert choose_encoding("gzip;q=0") is None
+    assert choose_encoding("br; q=0.0, gzip") == "gzip"
+    assert choose_encoding("br;q=0.5") == "br"
     assert choose_encoding("") is None
     assert choose_encoding("identity, *;q=0") is None
 
@@ -225,6 +227,8 @@ def test_our_scripts_and_styles_travel_without_their_comments(tmp_path: Path) ->
     # The vendored files are served byte for byte, as their checksums say.
     htmx = VENDOR / "htmx-2.0.11.min.js"
     assert packed(htmx) == htmx.read_bytes()
+    # Read once per version: the same bytes each request, so its Brotli is looked up, not redone.
+    assert packed(htmx) is packed(htmx)
     for name in ("app.js", "outbox.js", "scan.js"):
         source = (SRC / "workshop" / "pages" / "static" / name).read_bytes()
         assert b"\n//" not in packed(SRC / "workshop" / "pages" / "static" / name)

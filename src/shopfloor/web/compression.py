@@ -3,7 +3,7 @@
 Brotli is what phones on a slow link gain most from: htmx, our scripts and styles travel about a tenth
 smaller than under gzip. Dynamic answers (pages, JSON) are compressed as they leave, Brotli at quality 5 and
 gzip at level 6 (nearly the size of the highest settings for a fraction of the CPU); static files are
-compressed once at Brotli's highest quality and kept by content hash (:func:`precompressed`), so a
+compressed once at Brotli's highest quality and kept per version of the file (:func:`precompressed`), so a
 request for them costs no compression at all. Event streams, images and PDFs (compressed inside already)
 travel as they are, as does any body that already says its encoding.
 
@@ -13,6 +13,7 @@ body is worth compressing and handles streamed bodies; ours adds only the Brotli
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 import brotli
@@ -31,13 +32,9 @@ def accepted(accept_encoding: str) -> set[str]:
     """The encodings an ``Accept-Encoding`` header accepts (those not refused with ``q=0``), lower case."""
     names = set()
     for item in accept_encoding.split(","):
-        name, _, params = item.strip().partition(";")
-        quality = params.strip().removeprefix("q=").strip() if params.strip().startswith("q=") else "1"
-        try:
-            refused = float(quality) == 0
-        except ValueError:
-            refused = False
-        if name and not refused:
+        name, _, params = item.partition(";")
+        quality = params.strip().lower()
+        if name.strip() and not re.fullmatch(r"q\s*=\s*0(\.0*)?", quality):
             names.add(name.strip().lower())
     return names
 
@@ -97,8 +94,8 @@ class CompressionMiddleware:
 
 @lru_cache(maxsize=64)
 def precompressed(data: bytes) -> bytes:
-    """A static file's bytes at Brotli's highest quality, compressed once and kept (the few files the apps
-    serve, each as long as the process serves that version)."""
+    """A static file's bytes at Brotli's highest quality, compressed once and kept (``data`` is the one bytes
+    object :func:`shopfloor.web.static.packed` keeps per version of a file, so its hash is computed once)."""
     return brotli.compress(data, quality=BROTLI_STATIC_QUALITY)
 
 

@@ -85,7 +85,9 @@ def vendor_files(*names: str) -> dict[str, tuple[Path, str]]:
 
 
 @cache
-def _packed(path: Path, mtime_ns: int, size: int) -> bytes:
+def _served(path: Path, mtime_ns: int, size: int) -> bytes:
+    if path.suffix not in PACKED_SUFFIXES or path.parent == VENDOR:
+        return path.read_bytes()
     text = path.read_text(encoding="utf-8")
     if path.suffix == ".css":
         text = _CSS_COMMENT.sub("", text)
@@ -102,13 +104,11 @@ PACKED_SUFFIXES = (".js", ".css")
 
 
 def packed(path: Path) -> bytes:
-    """Our own script or stylesheet as served: without its comments, indentation and blank lines (the
-    comments are for the people who read the source; a phone on a slow link should not carry them). Other
-    files are served as they are. Kept per version of the file."""
-    if path.suffix not in PACKED_SUFFIXES or path.parent == VENDOR:
-        return path.read_bytes()
+    """A static file as served, read once per version of the file: our own scripts and stylesheets without
+    their comments, indentation and blank lines (the comments are for the people who read the source; a phone
+    on a slow link should not carry them), every other file (the vendored ones too) as it is."""
     stat = path.stat()
-    return _packed(path, stat.st_mtime_ns, stat.st_size)
+    return _served(path, stat.st_mtime_ns, stat.st_size)
 
 
 def as_served(response: Response, path: Path, accept_encoding: str) -> Response:
@@ -116,7 +116,10 @@ def as_served(response: Response, path: Path, accept_encoding: str) -> Response:
     memory, :func:`packed`, and in Brotli packed once at the highest quality when the client accepts it (the
     server's compression packs the other answers as they leave); anything else unchanged."""
     kind = response.headers.get("content-type", "")
-    if response.status_code != 200 or not compressible(kind) or path.stat().st_size < MINIMUM_SIZE:
+    if response.status_code != 200 or not compressible(kind):
+        return response
+    body = packed(path)
+    if len(body) < MINIMUM_SIZE:
         return response
     headers = {
         name: value for name, value in response.headers.items() if name in ("content-type", "cache-control")
@@ -126,7 +129,6 @@ def as_served(response: Response, path: Path, accept_encoding: str) -> Response:
     if etag:
         headers["etag"] = etag if etag.startswith("W/") else f"W/{etag}"
     headers["vary"] = "Accept-Encoding"
-    body = packed(path)
     if choose_encoding(accept_encoding) == "br":
         headers["content-encoding"] = "br"
         body = precompressed(body)

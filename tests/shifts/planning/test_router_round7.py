@@ -47,7 +47,8 @@ def test_a_unit_asked_of_a_window_is_not_led_by_one_groups_figure() -> None:
 def test_up_or_down_from_another_window_is_not_answered_by_the_reasons_stops() -> None:
     question = "did glue skips go up from last week?"
     plan = _plan(question)
-    headline = f"{plan.reason}: **3.6 min** over **1 stop** (query 1 · row 6)." if plan.reason else "x"
+    assert plan.reason is not None  # the named reason leads the headline, as it does for "were there any"
+    headline = f"{plan.reason}: **3.6 min** over **1 stop** (query 1 · row 6)."
     assert any("verdict" in line for line in figures_not_led(question, plan, headline))
     # "Were there any" is answered by its own stops.
     any_plan = _plan("were there any glue skips last week?")

@@ -392,11 +392,11 @@ def figures_not_led(question: str | None, plan: Plan, headline: str) -> list[str
     # answers "were there any"): both answer the yes/no without the word.
     led = (named, f"{plan.reason} at {plan.place}") if named else ()
     # "Were knife jams up from last week?" asks a comparison: the reason's own stops do not answer it.
-    compared = bool(question) and bool(re.search(_UP_OR_DOWN, canonical(question or "")))
+    compared = question is not None and re.search(_UP_OR_DOWN, canonical(question)) is not None
     answered = plan.measure == "trend" or (not compared and any(headline.startswith(lead) for lead in led))
     if question and yes_no_asked(question) and not answered and not re.match(r"(Yes|No)\b", headline):
         missing.append(YES_NO_UNLED)
-    for _key, name, said in asked_figures(question) if question else []:
+    for key, name, said in asked_figures(question) if question else []:
         # A named reason or place leading the headline states its own stops ("Upper knife: 4.6 min over 1
         # stop"): that is the count asked of it.
         # A reason filtered on the rows by place leads as "Knife jam at Upper knife: …".
@@ -408,7 +408,7 @@ def figures_not_led(question: str | None, plan: Plan, headline: str) -> list[str
         if not (re.search(said, headline) or (own and re.search(rf"\b[\d,]+ {_COUNTED}", headline))):
             missing.append(f"{name} (this answer's headline states its measure's own figure)")
         elif (
-            _key in ("msf", "sqft")
+            key in ("msf", "sqft")
             and plan.measure == "volume"
             and plan.by
             and not _asks_group(question or "")
