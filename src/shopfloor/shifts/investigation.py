@@ -40,6 +40,7 @@ from shopfloor.shifts.planning.reading import canonical, closest, plan_read_as
 from shopfloor.shifts.planning.router import MONEY_WORDS, PRESCRIPTION, route
 from shopfloor.shifts.planning.where import where_to_look
 from shopfloor.shifts.plant.calendar import coverage_line
+from shopfloor.shifts.plant.catalog import PLACE_FAMILIES
 from shopfloor.shifts.plant.scope import Scope
 from shopfloor.shifts.tools.context import RunContext
 
@@ -501,6 +502,14 @@ def not_applied(plan: Plan, evidence: list[dict[str, Any]]) -> list[str]:
             missing.append(
                 f"{label} (this answer's tools do not break {MEASURE_NAMES.get(plan.measure, plan.measure)} down by {name})"
             )
+    family = PLACE_FAMILIES.get(plan.place or "")
+    if (
+        family
+        and plan.measure in ("downtime", "pareto")
+        and not any(str(row.get("key")) == plan.place for e in evidence for row in e["rows"])
+    ):
+        # The rows hold each member of a place family, never the family's own total (its sum is not led).
+        missing.append(f"{plan.place} as one total (the rows list each of {', '.join(family)})")
     return missing
 
 
@@ -597,7 +606,26 @@ def _done(
         if line is not None:
             status = "partial"
             caveats.append(line)
+        if plan.other_anchor is not None:
+            # Two windows compared: the comparison is the answer, so a withheld one leaves it unanswered
+            # (docs/METRICS.md, "Windows": deltas only when both windows are complete).
+            others = [
+                e["previous_coverage"] for e in evidence if isinstance(e.get("previous_coverage"), dict)
+            ]
+            other = next((c for c in others if c.get("status") != "complete"), None)
+            if other is not None:
+                status = "partial"
+                caveats.append(
+                    "The comparison is withheld: the other window is not complete. " + _other_line(other)
+                )
     return status, caveats
+
+
+def _other_line(cov: dict[str, Any]) -> str:
+    """What the compared window holds, in one sentence (its coverage line)."""
+    return (
+        (coverage_line(cov) or "").replace("this window", "that window").replace("The window", "That window")
+    )
 
 
 def _plan_dict(plan: Plan) -> dict[str, Any]:

@@ -27,6 +27,7 @@ from shopfloor.shifts.answers.findings import Citation, Figure, Section, before_
 from shopfloor.shifts.answers.shaping import Shaper, count_of
 from shopfloor.shifts.planning.measures import MEASURES
 from shopfloor.shifts.planning.plans import Plan
+from shopfloor.shifts.plant.catalog import PLACE_FAMILIES
 from shopfloor.shifts.plant.money import COST_NOTE, RATES
 
 
@@ -327,8 +328,8 @@ def _named_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | Non
     """A named reason or place's own downtime row first, even below the rows the findings list; one no
     row holds is said first too, with its count, none."""
     # The rows are grouped by one of them: the named one of that grouping is the one its rows can hold.
-    named = plan.place if plan.by == "place" else plan.reason if plan.by == "reason" else None
-    named = named or plan.reason or plan.place
+    grouped = {"place": plan.place, "reason": plan.reason, "kind": plan.kind}
+    named = grouped.get(plan.by or "") or plan.reason or plan.place
     envs = [e for e in evidence if e["tool"] in SHARE_TOOLS]
     if not named or plan.measure not in ("downtime", "pareto") or not envs:
         return None
@@ -349,7 +350,37 @@ def _named_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | Non
                     Citation(env["query"], i),
                     ".",
                 )
+    members = PLACE_FAMILIES.get(named, ())
+    if members:
+        return _family_headline(named, members, envs)
     return said("headline", f"{label}: no stop recorded here (0 stops) ", Citation(envs[0]["query"]), ".")
+
+
+def _family_headline(family: str, members: tuple[str, ...], envs: list[dict[str, Any]]) -> Section:
+    """A place family named ("the splicers"): the rows hold each member, so the one that lost the most leads
+    and the family's own total is named as not led (docs/shifts-agent.md, "Known limits"); none stopped is
+    said as none of them."""
+    found = [
+        (env, i, row) for env in envs for i, row in enumerate(env["rows"]) if str(row.get("key")) in members
+    ]
+    if not found:
+        return said(
+            "headline",
+            f"{family}: no stop recorded at any of them (0 stops) ",
+            Citation(envs[0]["query"]),
+            ".",
+        )
+    env, i, row = max(found, key=lambda f: (f[2]["minutes"], -f[1]))
+    others = len(found) - 1
+    rest = f"; {others} other {family.lower()[:-1]}{'s' if others > 1 else ''} also stopped" if others else ""
+    return said(
+        "headline",
+        f"{family}: {row['key']} lost the most, ",
+        Figure(row["minutes"], "min"),
+        f" over {count_of(row['stops'], 'stop')} ",
+        Citation(env["query"], i),
+        f"{rest}.",
+    )
 
 
 def _lead(

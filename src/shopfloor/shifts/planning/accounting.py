@@ -111,6 +111,12 @@ NOT_IN_RECORDS: tuple[tuple[str, str], ...] = (
     (r"\bnames?\b", "names"),
     # Who ran a machine is a person: the records hold a supervisor slot and a crew letter, never a name.
     (r"\bwho (was |were |is )?(running|operating|ran|operated|working|manning|on)\b", "names"),
+    # "which operator was on…" asks for a person; "operator downtime" alone is a kind of stop.
+    (
+        r"\b(which|what) (operators?|persons?|people|guys?|workers?|employees?|operadore?s?)\b"
+        r"|\bqu(i|í)[eé]n(es)? (estaba|estuvo|era|fue|manej)",
+        "names",
+    ),
     (r"\bstarch\b", "starch"),
     # Print defects and moisture readings: the records hold dry-end reject families, not these.
     (r"\binks?\b|\bsmear(s|ed|ing)?\b|\bprint(ing)?\b", "printing"),

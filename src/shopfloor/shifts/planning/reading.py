@@ -396,7 +396,10 @@ def read_as(
         by = None
     parts = [what + (f" by {by}" if by else "")]
     if kind:
-        parts.append(f"share of {kind}" if ask == "share" else f"{kind} only")
+        # A kind read in the rows by kind is its own row there, not a filter of the rows.
+        parts.append(
+            f"share of {kind}" if ask == "share" else f"{kind}'s row" if by == "kind" else f"{kind} only"
+        )
     elif ask == "share":
         parts.append("as a share of the downtime")
     for label, value in (("grade", grade), ("crew", crew), ("reason", reason), ("place", place)):

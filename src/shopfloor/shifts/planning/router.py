@@ -497,6 +497,11 @@ def _measure_intent(q: str, cue: Cue | None, by: str | None, window: Period) -> 
     ) or _has(q, LINE_DOWN):
         group = by if by in ("place", "kind") else "reason"
         if ranged:
+            # A kind named over a window ("operator downtime this week") is read in the rows by kind,
+            # where its own row is the answer; the window's pareto has no kind filter.
+            kind = _kind(q) if by is None else None
+            if kind is not None:
+                return "pareto", {"by": "kind", "kind": kind, "count": _count(q)}
             return "pareto", {"by": group, "count": _count(q)}
         return "downtime", {"by": group, "kind": _kind(q)}
     if not ranged and _has(q, DRY_END_PCT):

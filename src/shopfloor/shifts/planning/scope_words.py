@@ -41,6 +41,8 @@ _ORD = r"(?:first|1st|second|2nd|third|3rd)"
 _RANGE = (
     r"\bbetween\b.*\band\b.*\d|\bfrom\b.*\d.*\b(to|until|through|thru)\b.*\d|\d{4}-\d{2}-\d{2}"
     r"|\b(since|last|past) \d+ (days|months)\b"
+    # a date written with slashes ("3/2", "3/13/26")
+    r"|\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b"
 )
 
 
@@ -135,7 +137,8 @@ def scope_words(question: str, scope: Scope) -> ScopeWords | Unavailable:
         window, anchor = "fiscal", day
     if has(q, _RANGE):
         return Unavailable(
-            "Date ranges written out in the question are not supported offline; pick a window."
+            "Dates and date ranges written out in the question are not supported offline; pick the day or a "
+            "window with the controls."
         )
     months = named_months(q, day)
     if months and window is None:
