@@ -314,8 +314,9 @@ def _held_to_headline(
     question: str, routed: Plan, run: Run, status: str, sections: list[dict[str, Any]]
 ) -> str:
     """A complete answer whose headline does not answer what was asked is partial, with a caveat under the
-    headline saying what was not applied (docs/shifts-agent.md, rule 3)."""
-    if status == "complete":
+    headline saying what was not applied (docs/shifts-agent.md, rule 3); a partial one says it too, so a
+    partial window never hides that its headline is not the figure asked."""
+    if status in ("complete", "partial"):
         head = next((s["text"] for s in sections if s["type"] == "headline"), "")
         unmet = figures_not_led(question if run.asked else None, routed, head)
         if unmet:

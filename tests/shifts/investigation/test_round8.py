@@ -105,3 +105,51 @@ def test_two_windows_compared_when_one_holds_no_day_is_not_complete(conn):
     assert answer["status"] != "complete"
     if answer["status"] == "partial":
         assert "The comparison is withheld" in caveats(answer)
+
+
+MONDAY = Scope(day=date(2026, 3, 16))
+
+
+def _routed(question, scope=MONDAY):
+    plan = route(question, scope)
+    assert isinstance(plan, Plan), plan
+    return plan
+
+
+def test_spanish_months_and_weekdays_are_dates():
+    may = _routed("paros por motivo en mayo")
+    assert (may.window, may.anchor) == ("month", date(2025, 5, 1))  # the last May before the day
+    assert _routed("velocidad de octubre", Scope(day=date(2026, 11, 18))).anchor == date(2026, 10, 1)
+    assert _routed("rechazos del martes pasado").day == date(2026, 3, 10)
+    assert _routed("velocidad el jueves pasado").day == date(2026, 3, 12)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "¿cuál va a ser la velocidad mañana?",
+        "¿cómo vamos a cerrar el mes?",
+        "¿cuántos paros vamos a tener la próxima semana?",
+    ],
+)
+def test_what_something_will_be_is_a_forecast_in_spanish_too(question):
+    routed = route(question, MONDAY)
+    assert isinstance(routed, Unavailable) and "past" in routed.reason
+
+
+def test_spanish_question_words_are_read_not_left_unread():
+    question = "¿cuál fue el peor turno la semana pasada?"
+    assert _routed(question).measure == "compare_groups"
+    assert not any(line.startswith("Not understood") for line in account(question).lines())
+
+
+def test_changing_the_paper_is_a_paper_change_and_percent_of_gross_is_the_dry_end_tile():
+    assert _routed("how many times did we swap paper on 3rd").measure == "setups"
+    tile = _routed("what percent of gross was dry end on 2nd")
+    assert (tile.measure, tile.metric) == ("kpis", "dry_end_pct")
+
+
+def test_a_partial_windows_headline_that_is_not_the_figure_asked_says_so(conn):
+    answer = ask(conn, "msf this month", Scope(day=date(2026, 9, 16)))
+    assert answer["status"] == "partial"
+    assert any(s["text"].startswith("Not applied") and "MSF" in s["text"] for s in answer["sections"])

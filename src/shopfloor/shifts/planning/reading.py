@@ -28,6 +28,15 @@ from shopfloor.shifts.plant.calendar import window_for
 from shopfloor.shifts.plant.catalog import CREWS, GRADE_TARGETS, STOP_PLACES, WEB_WIDTHS
 
 # Spanish questions are read with the same slots: their words are said in the router's words first.
+SPANISH_MONTHS = {
+    "enero": "january", "febrero": "february", "marzo": "march", "abril": "april", "mayo": "in may",
+    "junio": "june", "julio": "july", "agosto": "august", "septiembre": "september", "octubre": "october",
+    "noviembre": "november", "diciembre": "december",
+}  # fmt: skip
+SPANISH_WEEKDAYS = {
+    "lunes": "monday", "martes": "tuesday", "miercoles": "wednesday", "jueves": "thursday", "viernes": "friday",
+}  # fmt: skip
+
 SPANISH: tuple[tuple[str, Any], ...] = (
     (r"\bx (equipo|lugar|m[aá]quina|raz[oó]n|causa|tipo|grado|turno)\b", r"por \1"),  # "paros x equipo"
     (r"[¿¡!]", " "),
@@ -42,7 +51,24 @@ SPANISH: tuple[tuple[str, Any], ...] = (
     (r"\bcuchilla de abajo\b|\bcuchilla inferior\b", "lower knife"),
     (r"\b(abajo|debajo|por debajo) del objetivo\b", "below target"),
     (r"\bobjetivo\b|\bmeta\b", "target"),
-    (r"\bmarzo\b", "march"),
+    # Months and weekdays by their Spanish names; "el martes pasado" is last Tuesday (planning/dates.py).
+    (
+        r"\b(enero|febrero|marzo|abril|mayo|junio|julio|agosto|se(?:p)?tiembre|octubre|noviembre|diciembre)\b",
+        lambda m: SPANISH_MONTHS[m.group(1).replace("setiembre", "septiembre")],
+    ),
+    (
+        r"\b(el )?(lunes|martes|mi[eé]rcoles|jueves|viernes) (pasado|anterior)\b",
+        lambda m: "last " + SPANISH_WEEKDAYS[m.group(2).replace("é", "e")],
+    ),
+    (
+        r"\b(el )?(lunes|martes|mi[eé]rcoles|jueves|viernes)\b",
+        lambda m: "on " + SPANISH_WEEKDAYS[m.group(2).replace("é", "e")],
+    ),
+    # What something will be is a forecast ("¿cuál va a ser la velocidad…?", "¿cómo vamos a cerrar el mes?").
+    (r"\b(va|van|vamos) a (terminar|cerrar|quedar)\b", "will end up"),
+    (r"\b(va|van|vamos) a (ser|estar|tener|dar)\b|\bser[aá]n?\b", "will be"),
+    (r"\bpeor(es)?\b", "worst"),
+    (r"\bmejor(es)?\b", "best"),
     (r"\bmantenimiento\b", "maintenance"),
     (r"\bporcentaje\b", "percent"),
     (r"\bpor qu[ée]\b", "why"),
@@ -85,12 +111,18 @@ SPANISH: tuple[tuple[str, Any], ...] = (
     (r"\bpor (raz[oó]n|causa|motivo)\b", "by reason"),
     (r"\bpor grado\b", "by grade"),
     (r"\bpor turno\b", "by shift"),
+    (r"\bturnos\b", "shifts"),
+    (r"\bturno\b", "shift"),
     (r"\b(la )?semana pasada\b", "last week"),
     (r"\besta semana\b", "this week"),
     (r"\bel mes pasado\b|\bmes pasado\b", "last month"),
     (r"\beste mes\b", "this month"),
+    (r"\bmes\b", "month"),
+    (r"\bcu[aá]l(es)?\b", "which"),
+    (r"\bc[oó]mo\b", "how"),
     (r"\b(la )?pr[oó]xima semana\b", "next week"),
     (r"\bayer\b", "yesterday"),
+    (r"\bma[ñn]ana\b", "tomorrow"),  # after "turno de la mañana", the morning shift, above
     (r"\bhoy\b", "today"),
     (r"\bvelocidad\b", "speed"),
     (r"\brechazos?\b", "rejects"),
@@ -124,6 +156,8 @@ SYNONYMS: tuple[tuple[str, str], ...] = (
     (r"\bstopping causes\b|\bstop causes\b|\bcauses of (the )?stops\b", "stops by reason"),
     (r"\bstopping\b|\bstoppages?\b", "stops"),
     (r"\bdelam\b", "delamination"),
+    # Changing the paper is a paper change (a wet-end run, docs/METRICS.md).
+    (r"\b(change|changed|changing|swap|swapped|switch|switched) (the )?(paper|rolls?)\b", "paper changes"),
     (r"\bline speed\b|\bmachine speed\b", "speed"),
     (r"\bft per min\b|\bfeet/min\b|\bfeet a minute\b", "fpm"),
     (r"\bpercent of target\b|\b% of target\b|\bvs target\b|\bto target\b", "speed to target"),
@@ -186,7 +220,9 @@ COMMON = frozenset(_COMMON_TEXT.split())
 SPANISH_CUE = (
     r"[¿¡ñ]|\b(turno|humedad|paros|por qu[eé]|velocidad|rechazos|atascos?|cuchilla|ayer|semana|mes|cu[aá]nt[oa]s?"
     r"|costaron|cost[oó]|tiempo muerto|compara|proyecci[oó]n|pr[oó]xima|equipo|raz[oó]n|grado|cambios|orilla"
-    r"|desperdicio|hoy|objetivo|lineales|turno|marzo|porcentaje)\b"
+    r"|desperdicio|hoy|objetivo|lineales|turno|porcentaje|pasado|va a ser|ser[aá]|ma[ñn]ana"
+    r"|enero|febrero|marzo|abril|junio|julio|agosto|se(p)?tiembre|octubre|noviembre|diciembre"
+    r"|lunes|martes|mi[eé]rcoles|jueves|viernes)\b"
 )
 FUZZY_CUTOFF = 85  # RapidFuzz ratio (0-100); below it a word is left as written
 

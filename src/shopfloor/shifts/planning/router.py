@@ -305,7 +305,11 @@ def _story_scope(q: str, words: ScopeWords, scope: Scope) -> ScopeWords:
 
 
 # "Dry end % on 3rd": the dry-end waste as a percent of gross (a KPI), not a share of the rejects.
-DRY_END_PCT = r"\bdry[- ]end (%|percent|pct|percentage|rate)(?! of (the )?rejects?\b)"
+DRY_END_PCT = (
+    r"\bdry[- ]end (%|percent|pct|percentage|rate)(?! of (the )?rejects?\b)"
+    # "what % of gross was dry end": the same tile asked the other way round
+    r"|(%|\bpercent|\bpct) of (the )?gross\b.*\bdry[- ]end\b|\bdry[- ]end\b.*(%|\bpercent|\bpct) of (the )?gross\b"
+)
 
 
 # A figure held against its flag, band or target ("trim vs the flag") is that figure, not two windows.
