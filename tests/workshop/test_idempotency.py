@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import threading
 from datetime import UTC, datetime, timedelta, timezone
+from urllib.parse import unquote
 
 import pytest
 from fastapi.testclient import TestClient
@@ -253,6 +254,57 @@ def test_the_notes_page_sends_a_note_once_and_never_as_someone_else(client: Test
     page = client.get(f"/workshop/runs/{run.id}")
     said = '<dt>Said</dt><dd><time datetime="2026-12-01T08:00:00+00:00" data-local-time>2026-12-01 08:00 UTC</time>'
     assert page.status_code == 200 and said in page.text
+
+
+def test_a_refused_note_says_its_reason_in_a_header_and_a_sent_one_is_shown_again_by_its_run(
+    client: TestClient, owner: Store
+) -> None:
+    """The service worker sends the outbox with no page open and has no DOM to read a refusal's line from: the
+    notes route gives the same sentence in ``X-Note-Reason`` (percent-encoded UTF-8), in the page's language,
+    and ``GET /workshop/notes/{run}`` shows a sent note's answer again at the next visit (docs/workshop-pages.md,
+    "Offline")."""
+    headers = {"x-csrf-token": login(client, "ana@taller.example")}
+    old = {"note": NOTE, "idempotency_key": "reason-key-0001", "said_at": "2020-01-01T00:00:00+00:00"}
+    refused = client.post("/workshop/notes", data=old, headers=headers)
+    assert refused.headers["x-note-outcome"] == "refused"
+    header = refused.headers["x-note-reason"]
+    assert header.isascii() and "%C3%A1" in header, "a header carries the accents percent-encoded"
+    sentence = (
+        "No se acepta la hora en que se dijo esta nota: hace más de 30 días, o la hora del teléfono está mal."
+    )
+    assert unquote(header) == sentence and sentence in refused.text
+    theirs = client.post(
+        "/workshop/notes",
+        data={"note": NOTE, "idempotency_key": "reason-key-0002", "author": "u-admin"},
+        headers=headers,
+    )
+    assert theirs.headers["x-note-outcome"] == "other_user"
+    assert unquote(theirs.headers["x-note-reason"]) == "Esta nota no es tuya."
+    sent = client.post(
+        "/workshop/notes", data={"note": NOTE, "idempotency_key": "reason-key-0003"}, headers=headers
+    )
+    assert sent.headers["x-note-outcome"] == "sent" and "x-note-reason" not in sent.headers
+    [run] = runs_with(owner, WORKSHOP_A, "reason-key-0003")
+    again = client.get(f"/workshop/notes/{run.id}", headers={"hx-request": "true"})
+    assert again.status_code == 200 and again.headers["content-type"].startswith("text/html")
+    assert f'id="panel-{run.id}"' in again.text and again.text.count('<article class="card') == len(
+        re.findall(r'<article class="card', sent.text)
+    )
+    assert "<html" not in again.text, "the fragment, as the notes route answered"
+    missing = client.get("/workshop/notes/no-such-run")
+    assert missing.status_code == 404 and "No hay tal ejecución en este taller." in missing.text
+    # For a person with no saved language (an admin), the request's language: the worker sends the language
+    # of the page that kept the note.
+    admin = {"x-csrf-token": login(client, "admin@taller.example")}
+    long = {"note": "x" * 1001, "idempotency_key": "reason-key-0004"}
+    for language, reason in (
+        ("es", "Escriba una nota de 1 a 1000 caracteres."),
+        ("en", "Write a note of 1 to 1000 characters."),
+    ):
+        answer = client.post("/workshop/notes", data=long, headers={**admin, "accept-language": language})
+        assert unquote(answer.headers["x-note-reason"]) == reason, language
+    client.cookies.clear()
+    assert client.get(f"/workshop/notes/{run.id}", follow_redirects=False).status_code == 303
 
 
 def test_every_card_of_a_run_says_when_its_note_was_said(client: TestClient, owner: Store) -> None:

@@ -164,12 +164,16 @@ def test_offline_dashboard_notes_wait_and_go_once_in_order(
             route.continue_()
 
     page.route("**/workshop/notes", lose_first_answer)
-    page.context.set_offline(False)
+    worker = from_the_worker(page.context)
+    page.context.set_offline(False)  # the Background Sync fires too: with this page in sight, it sends
     page.evaluate("window.dispatchEvent(new Event('online'))")
     sent = page.locator("#outbox-sent article.outbox-sent")
     expect(sent).to_have_count(3, timeout=15000)
     expect(page.locator("#outbox")).to_be_hidden()
     assert cut and keys[0] in cut[0]
+    assert worker == [], (
+        "a page in sight sends the notes itself (the cut is on its route): the worker sent none"
+    )
     for i, text in enumerate(NOTES):
         expect(sent.nth(i).locator(".note-echo")).to_contain_text(text)
         expect(sent.nth(i).locator(".note-echo .said")).to_be_visible()
@@ -483,3 +487,238 @@ def test_each_card_says_when_its_note_was_said_in_the_phones_time(
     open_card.get_by_role("button", name="Rechazar").click()
     expect(page.locator(f"#{decided_id}")).to_have_attribute("data-status", "rejected")
     says_local_time(page.locator(f"#{decided_id}"))
+
+
+# --- the service worker sends the outbox with no page open ----------------------------------------------------
+
+
+def outside_page(context: Any, server: Server) -> Any:
+    """A page of the app's origin outside the worker's scope (``/healthz``): no client of the worker, so with
+    the app's pages closed none is open, yet it can read the outbox and open a DevTools session. The server has
+    no ``/favicon.ico`` (its pages name their icon), so the browser's own request for it is answered here."""
+    context.route(server.url("/favicon.ico"), lambda route: route.fulfill(status=204))
+    page = context.new_page()
+    page.goto(server.url("/healthz"))
+    return page
+
+
+def outbox_rows(page: Any) -> list[dict[str, Any]]:
+    """Every record of the outbox (IndexedDB ``toquilla-outbox``), oldest first, read from ``page``."""
+    rows: list[dict[str, Any]] = page.evaluate(
+        """() => new Promise((resolve, reject) => {
+          const open = indexedDB.open('toquilla-outbox', 1);
+          open.onerror = () => reject(open.error);
+          open.onsuccess = () => {
+            const all = open.result.transaction('notes').objectStore('notes').getAll();
+            all.onsuccess = () => { open.result.close(); resolve(all.result); };
+          };
+        })"""
+    )
+    return sorted(rows, key=lambda row: row["queued"])
+
+
+def from_the_worker(context: Any) -> list[str]:
+    """Watch the requests the service worker makes to ``/auth/me`` and ``/notes`` (Playwright routes a worker's
+    requests through the context; a page's own go to its page routes first): "GET /workshop/auth/me", ..."""
+    seen: list[str] = []
+
+    def note(route: Any) -> None:
+        if route.request.service_worker is not None:
+            seen.append(f"{route.request.method} {route.request.url.split('/', 3)[3]}")
+        route.fallback()
+
+    context.route("**/workshop/auth/me", note)
+    context.route("**/workshop/notes", note)
+    return seen
+
+
+def until(page: Any, done: Callable[[], bool], what: str, timeout_ms: int = 15000) -> None:
+    """Wait for ``done()`` while Playwright keeps serving the routes (a plain sleep would hold them)."""
+    for _ in range(timeout_ms // 100):
+        if done():
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def dispatch_sync(page: Any, server: Server) -> None:
+    """Fire the worker's Background Sync "outbox" now (DevTools: ``ServiceWorker.dispatchSyncEvent``)."""
+    cdp = page.context.new_cdp_session(page)
+    scope = server.url("/workshop/")
+    found: list[str] = []
+    cdp.on(
+        "ServiceWorker.workerRegistrationUpdated",
+        lambda event: found.extend(
+            r["registrationId"]
+            for r in event["registrations"]
+            if r["scopeURL"] == scope and not r["isDeleted"]
+        ),
+    )
+    cdp.send("ServiceWorker.enable")
+    until(page, lambda: bool(found), "the worker's registration")
+    cdp.send(
+        "ServiceWorker.dispatchSyncEvent",
+        {"origin": server.base_url, "registrationId": found[0], "tag": "outbox", "lastChance": False},
+    )
+    cdp.detach()
+
+
+def runs_of(server: Server, keys: list[str]) -> list[tuple[Any, ...]]:
+    marks = ", ".join("?" for _ in keys)
+    return db_rows(
+        server,
+        "SELECT idempotency_key, id, input, input_mode, hat_code, user_id, said_at FROM agent_runs"
+        f" WHERE idempotency_key IN ({marks}) ORDER BY created_at",
+        *keys,
+    )
+
+
+def test_with_every_page_closed_the_worker_sends_the_notes_and_the_next_visit_shows_them(
+    offline_page: Callable[[], Any],
+    sign_in: Callable[[Any, str], Any],
+    workshop_server: Server,
+    axe: Callable[[Any], None],
+) -> None:
+    page = offline_page()
+    context = page.context
+    sign_in(page, "ana")
+    worker_ready(page)
+    outside = outside_page(context, workshop_server)
+    context.set_offline(True)
+    send_offline(page, NOTES[0])
+    send_offline(page, NOTES[2], hat="TQ-2C5P0")
+    items = page.locator("#outbox li.outbox-note")
+    expect(items).to_have_count(2)
+    keys = [items.nth(i).get_attribute("data-key") or "" for i in range(2)]
+    page.close()  # every page of the app is closed
+    worker = from_the_worker(context)
+    # The network returns: the Background Sync the outbox registered fires, and the worker sends the notes.
+    context.set_offline(False)
+    until(outside, lambda: len(runs_of(workshop_server, keys)) == 2, "the worker to send both notes")
+    runs = runs_of(workshop_server, keys)
+    assert [r[0] for r in runs] == keys, "oldest first"
+    assert [r[2] for r in runs] == [NOTES[0], NOTES[2]] and runs[1][4] == "TQ-2C5P0"
+    assert {r[5] for r in runs} == {"u-ana"} and all(r[6] is not None for r in runs)
+    until(outside, lambda: all(row.get("sent") for row in outbox_rows(outside)), "the notes marked sent")
+    assert worker == ["GET workshop/auth/me", "POST workshop/notes", "POST workshop/notes"]
+    kept = outbox_rows(outside)
+    assert [(row["key"], row["run"]) for row in kept] == [(r[0], r[1]) for r in runs], (
+        "each marked with its run"
+    )
+
+    # The next visit shows both notes' cards (the newest as the dashboard's own run), and the outbox is empty.
+    visit = context.new_page()
+    visit.goto(workshop_server.url("/workshop/"))
+    sent = visit.locator("#outbox-sent article.outbox-sent")
+    expect(sent).to_have_count(1)
+    expect(sent.locator(".note-echo")).to_contain_text(NOTES[0])
+    expect(visit.locator(f"#panel-{runs[0][1]} article.card").first).to_be_visible()
+    expect(visit.locator("#result .note-echo")).to_contain_text(NOTES[2])
+    expect(visit.locator(f"#panel-{runs[1][1]} article.card").first).to_be_visible()
+    expect(sent.locator("article.card .said").first).to_contain_text("Nota dicha el")
+    expect(visit.locator("#outbox")).to_be_hidden()
+    until(visit, lambda: outbox_rows(visit) == [], "the outbox to be empty")
+    axe(visit)
+    # A later visit shows the dashboard as usual: the sent notes are gone from the outbox for good.
+    visit.reload()
+    expect(visit.locator("#result .note-echo")).to_contain_text(NOTES[2])
+    expect(visit.locator("#outbox-sent article.outbox-sent")).to_have_count(0)
+    assert len(runs_of(workshop_server, keys)) == 2 and worker.count("POST workshop/notes") == 2
+
+
+@pytest.mark.parametrize(
+    ("who", "reason"),
+    [
+        ("ana", "Escriba una nota de 1 a 1000 caracteres."),
+        ("admin", "Write a note of 1 to 1000 characters."),
+    ],
+)
+def test_a_note_the_server_refuses_to_the_worker_keeps_its_reason_in_the_pages_language(
+    offline_page: Callable[[], Any],
+    sign_in: Callable[[Any, str], Any],
+    workshop_server: Server,
+    axe: Callable[[Any], None],
+    who: str,
+    reason: str,
+) -> None:
+    page = offline_page()
+    context = page.context
+    sign_in(page, who)
+    worker_ready(page)
+    outside = outside_page(context, workshop_server)
+    page.locator("#note").evaluate("note => note.removeAttribute('maxlength')")
+    long = "Rosa terminó 3 finos de 18 hileras. " * 28  # over the 1,000-character cap
+    context.set_offline(True)
+    send_offline(page, long)
+    send_offline(page, "El TQ-7F3K2 pasó a lavado")
+    items = page.locator("#outbox li.outbox-note")
+    expect(items).to_have_count(2)
+    keys = [items.nth(i).get_attribute("data-key") or "" for i in range(2)]
+    page.close()
+    context.set_offline(False)
+    # The refused note does not hold back the one after it.
+    until(outside, lambda: len(runs_of(workshop_server, keys)) == 1, "the worker to send the second note")
+    until(
+        outside,
+        lambda: [bool(row.get("reason") or row.get("sent")) for row in outbox_rows(outside)] == [True, True],
+        "the refused note's reason and the sent one's mark",
+    )
+    refused, sent = outbox_rows(outside)
+    assert refused["key"] == keys[0] and not refused.get("sent") and refused["reason"] == reason
+    assert sent["key"] == keys[1] and sent["sent"]
+    assert runs_of(workshop_server, keys)[0][0] == keys[1]
+
+    visit = context.new_page()
+    visit.goto(workshop_server.url("/workshop/"))
+    waiting = visit.locator("#outbox li.outbox-note")
+    expect(waiting).to_have_count(1)
+    word = "No se envió" if who == "ana" else "Not sent"
+    expect(waiting.locator(".outbox-reason")).to_have_text(f"{word}: {reason}")
+    expect(visit.locator("#result .note-echo")).to_contain_text("El TQ-7F3K2 pasó a lavado")
+    axe(visit)
+    waiting.locator("button").click()  # its author removes it
+    expect(visit.locator("#outbox")).to_be_hidden()
+
+
+def test_the_worker_sends_nothing_for_someone_signed_out_nor_as_someone_else(
+    offline_page: Callable[[], Any],
+    sign_in: Callable[[Any, str], Any],
+    workshop_server: Server,
+) -> None:
+    page = offline_page()
+    context = page.context
+    sign_in(page, "ana")
+    worker_ready(page)
+    outside = outside_page(context, workshop_server)
+    context.set_offline(True)
+    send_offline(page, "Carmen entregó 1 fino")
+    key = page.locator("#outbox li.outbox-note").first.get_attribute("data-key") or ""
+    page.close()
+    context.clear_cookies()  # her session ends while the note waits
+    worker = from_the_worker(context)
+    context.set_offline(False)
+    until(outside, lambda: worker == ["GET workshop/auth/me"], "the worker to ask who is signed in")
+    outside.wait_for_timeout(1000)
+    assert worker == ["GET workshop/auth/me"], "signed out: nothing sent"
+    assert runs_of(workshop_server, [key]) == []
+    [kept] = outbox_rows(outside)
+    assert kept["key"] == key and not kept.get("sent")
+
+    # Another member signs in on this phone and closes the app: the worker sends only his notes (none).
+    other = context.new_page()
+    sign_in(other, "admin")
+    other.close()
+    worker.clear()
+    dispatch_sync(outside, workshop_server)
+    until(outside, lambda: worker == ["GET workshop/auth/me"], "the worker to ask who is signed in")
+    outside.wait_for_timeout(1000)
+    assert worker == ["GET workshop/auth/me"], "signed in as someone else: nothing of Ana's sent"
+    assert runs_of(workshop_server, [key]) == []
+    assert [row["key"] for row in outbox_rows(outside)] == [key]
+
+    # Ana again: her page sends it, as her.
+    back = context.new_page()
+    sign_in(back, "ana")
+    expect(back.locator("#outbox-sent article.outbox-sent, #result .note-echo").first).to_be_visible()
+    until(back, lambda: len(runs_of(workshop_server, [key])) == 1, "Ana's note to be sent")
+    assert runs_of(workshop_server, [key])[0][5] == "u-ana"

@@ -125,9 +125,7 @@ def send_note(
     """Run the agent on the note (the same run as the API) and answer with the result panel."""
     if author and author != p.actor.user_id:
         # An outbox note of someone else who used this phone: never sent as the person signed in now.
-        return _outcome(
-            p.html("_composer_error.html", message=p.gettext("This note is not yours.")), "other_user"
-        )
+        return _refused(p, p.gettext("This note is not yours."), "other_user")
     body: dict[str, Any] = {"note": note, "input_mode": input_mode}
     if hat_tag.strip():
         body["hat_tag"] = hat_tag.strip()
@@ -153,9 +151,9 @@ def send_note(
         )
     except ApiError as error:
         if error.status in (400, 429) or error.code == "idempotency_key_reused":
-            return _outcome(p.html("_composer_error.html", message=_refusal(p, error, hat_tag)), "refused")
+            return _refused(p, _refusal(p, error, hat_tag), "refused")
         if error.code == "idempotency_in_progress":
-            return _outcome(p.html("_composer_error.html", message=_refusal(p, error, hat_tag)), "busy")
+            return _refused(p, _refusal(p, error, hat_tag), "busy")
         return p.html(
             "_failed.html",
             error={"code": error.code, "message": error.message},
@@ -167,6 +165,17 @@ def send_note(
     return _outcome(html, "sent")
 
 
+@router.get("/notes/{run_id}", response_class=HTMLResponse, responses=NO_SUCH)
+def sent_note(p: PageDep, run_id: str) -> HTMLResponse:
+    """A note already sent, as ``POST /notes`` answered it (its bubble and review panel, read fresh): the outbox
+    shows this way a note the service worker sent while no page was open."""
+    try:
+        result = _run_view(p, run_id)
+    except NotFound:
+        raise PageError(404, p.gettext("No such run in this workshop."), p.locale) from None
+    return p.html("_result.html", result=result)
+
+
 def _delivery(idempotency_key: str, said_at: str) -> dict[str, str]:
     """The outbox's fields of a note, as the agent's body takes them (empty ones left out)."""
     fields = {"idempotency_key": idempotency_key.strip(), "said_at": said_at.strip()}
@@ -174,8 +183,18 @@ def _delivery(idempotency_key: str, said_at: str) -> dict[str, str]:
 
 
 def _outcome(html: HTMLResponse, outcome: str) -> HTMLResponse:
-    """Tell the outbox what became of a note: ``sent``, ``refused`` (kept with the reason) or ``busy``."""
+    """Tell the outbox what became of a note: ``sent``, ``refused`` (kept with the reason), ``busy`` or
+    ``other_user``."""
     html.headers["X-Note-Outcome"] = outcome
+    return html
+
+
+def _refused(p: Page, reason: str, outcome: str) -> HTMLResponse:
+    """A note not run now: the composer's error line, and the same sentence in ``X-Note-Reason`` (UTF-8,
+    percent-encoded: a header is Latin-1 at best) for the service worker, which has no DOM to read the line
+    from (docs/workshop-pages.md, "Offline")."""
+    html = _outcome(p.html("_composer_error.html", message=reason), outcome)
+    html.headers["X-Note-Reason"] = quote(reason, safe="")
     return html
 
 

@@ -4,8 +4,13 @@
 // - Every note the composer sends carries an idempotency key, the time it was said and its author, so a note
 //   sent again (the answer was lost, two tabs) makes one run on the server.
 // - A note sent with no connection, or whose request failed on the way, is kept in IndexedDB for its author
-//   and sent in order when the connection returns (Background Sync, the page's "online" event or the next
-//   visit). A note the server refuses (the hourly limit, the length) stays with the server's reason.
+//   and sent in order when the connection returns (the page's "online" event, the next visit, or Background
+//   Sync: with no page in sight the service worker sends them itself, static/sw.js). A note the server refuses
+//   (the hourly limit, the length) stays with the server's reason. A note the worker sent is kept marked with
+//   its run until a dashboard shows that run's cards.
+// - A page sends under the Web Lock "toquilla-outbox" taken shared (two tabs may send together: the keys make
+//   one run per note), the worker under it exclusive, and each reads the notes only once it holds the lock:
+//   the worker never sends a note a page is sending, nor a page one the worker sent.
 // - Offline, what must reach the server (card decisions, admin pages, sign-in, sign-out, the language
 //   switch) is disabled, with one line saying why.
 // - The outbox is per person: another person signed in on the same phone never sends it; sign-out says how
@@ -15,6 +20,7 @@
 
   var DB_NAME = "toquilla-outbox";
   var STORE = "notes";
+  var LOCK = "toquilla-outbox";
   var root = "/workshop";
   var strings = {};
   var user = "";
@@ -48,7 +54,7 @@
     });
   }
 
-  // The author's notes, oldest first (the order they were said in).
+  // The author's notes, oldest first (the order they were said in): those waiting and those the worker sent.
   function notesOf(author) {
     return withStore("readonly", function (notes) { return notes.index("user").getAll(author); })
       .then(function (rows) {
@@ -110,6 +116,7 @@
       hat_tag: fields.hat_tag,
       said_at: fields.said_at,
       queued: Date.now() + Math.random() / 1000,
+      lang: document.documentElement.lang || "", // the worker sends it in this page's language
       reason: ""
     };
     return put(note).then(function () {
@@ -165,7 +172,14 @@
     retryTimer = window.setTimeout(drain, 3000);
   }
 
-  function reasonOf(html) {
+  function waiting(rows) { return rows.filter(function (row) { return !row.sent; }); }
+
+  function reasonOf(header, html) {
+    if (header) {
+      try {
+        return decodeURIComponent(header); // the server's sentence, percent-encoded UTF-8
+      } catch (error) { /* an older server: read its fragment */ }
+    }
     var box = document.createElement("div");
     box.innerHTML = html; // the server's own fragment, never run: scripts in it are inert and the CSP refuses them
     var error = box.querySelector(".error");
@@ -198,9 +212,48 @@
       body: body
     }).then(function (answer) {
       return answer.text().then(function (html) {
-        return { status: answer.status, outcome: answer.headers.get("x-note-outcome") || "", html: html };
+        return {
+          status: answer.status,
+          outcome: answer.headers.get("x-note-outcome") || "",
+          reason: answer.headers.get("x-note-reason") || "",
+          html: html
+        };
       });
     });
+  }
+
+  function withLock(work) {
+    if (navigator.locks && navigator.locks.request) return navigator.locks.request(LOCK, { mode: "shared" }, work);
+    return work();
+  }
+
+  // The notes the worker sent while no page was open: each run's answer (its cards, read fresh) below the
+  // outbox, as a note the page sent, and then the note is gone. Only a dashboard shows them (the others keep
+  // them for it); a run the dashboard shows already is not shown twice.
+  function showWorkerSent(rows) {
+    if (!document.getElementById("outbox-sent")) return Promise.resolve(true);
+    var step = function (left) {
+      if (!left.length) return Promise.resolve(true);
+      var note = left[0];
+      if (!note.run || document.getElementById("bubble-title-" + note.run)) {
+        return remove(note.key).then(function () { return step(left.slice(1)); });
+      }
+      return fetch(root + "/notes/" + encodeURIComponent(note.run), {
+        credentials: "same-origin",
+        headers: { "hx-request": "true" }
+      }).then(function (answer) {
+        if (answer.status === 200) {
+          return answer.text().then(function (html) {
+            showSent(html);
+            return remove(note.key);
+          }).then(function () { return step(left.slice(1)); });
+        }
+        if (answer.status === 404) return remove(note.key).then(function () { return step(left.slice(1)); });
+        if (answer.status === 401 || answer.status === 403) { lapsed = true; return false; }
+        return true; // shown at the next sending
+      }, function () { return true; });
+    };
+    return step(rows);
   }
 
   // Send the person's notes one by one, oldest first; stop at the first that cannot go now.
@@ -216,7 +269,7 @@
             .then(function () { return step(rows.slice(1)); });
         }
         if (answer.status === 200 && answer.outcome === "refused") {
-          note.reason = reasonOf(answer.html);
+          note.reason = reasonOf(answer.reason, answer.html);
           return put(note).then(render).then(function () { return step(rows.slice(1)); });
         }
         if (answer.status === 200 && answer.outcome === "busy") { scheduleRetry(); return null; }
@@ -231,7 +284,13 @@
         return null;
       });
     };
-    return notesOf(user).then(step).catch(function () { return null; }).then(function () {
+    return withLock(function () {
+      return notesOf(user).then(function (rows) {
+        return showWorkerSent(rows.filter(function (row) { return row.sent; })).then(function (goOn) {
+          return goOn ? step(waiting(rows)) : render();
+        });
+      });
+    }).catch(function () { return null; }).then(function () {
       draining = false;
     });
   }
@@ -250,7 +309,7 @@
   function render() {
     var box = document.getElementById("outbox");
     if (!box || !user) return Promise.resolve();
-    return notesOf(user).then(function (rows) {
+    return notesOf(user).then(waiting).then(function (rows) {
       var list = box.querySelector("ol");
       var count = box.querySelector("[data-outbox-count]");
       box.hidden = rows.length === 0;
@@ -350,7 +409,7 @@
     form.addEventListener("htmx:configRequest", function (event) {
       if (form.getAttribute("data-outbox-cleared") === "1") return;
       event.preventDefault();
-      notesOf(user).then(function (rows) {
+      notesOf(user).then(waiting).then(function (rows) {
         if (rows.length && !window.confirm(plural(rows.length, strings.signoutOne, strings.signoutMany))) return;
         return forget(user).then(forgetPages).then(function () {
           form.setAttribute("data-outbox-cleared", "1");

@@ -5,7 +5,12 @@
 // - The pages a member reads offline (the dashboard, hats, weavers, the sign-in page): from the network while
 //   there is one, each good answer kept; from the cache when there is none. Nothing else is kept, and nothing
 //   but GET requests is ever touched: notes and decisions always go to the server (the outbox keeps notes).
-// - Background Sync "outbox": open pages are told to send the waiting notes.
+// - Background Sync "outbox": a page of the app in sight sends the waiting notes itself (it shows their answers
+//   as they come); with none in sight (every page closed, or hidden) this worker sends them: as the signed-in
+//   person (`GET /auth/me`: their fresh CSRF token, and only their notes), oldest first, with the page's
+//   request, each in the language of the page that kept it. A sent note is marked with its run, which the next
+//   visit shows; a refused note keeps the server's reason. The Web Lock "toquilla-outbox" (pages shared, this
+//   worker exclusive) keeps a page and the worker from sending one note twice.
 /* global BUILD, ROOT, SHELL */
 "use strict";
 
@@ -124,11 +129,141 @@ self.addEventListener("message", function (event) {
   }
 });
 
+// --- the outbox, with no page open -------------------------------------------------------------------------
+
+var OUTBOX_DB = "toquilla-outbox";
+var OUTBOX_STORE = "notes";
+var OUTBOX_LOCK = "toquilla-outbox";
+
+// The outbox's database, as static/outbox.js makes it (the same name, version and index).
+function openOutbox() {
+  return new Promise(function (resolve, reject) {
+    var request = indexedDB.open(OUTBOX_DB, 1);
+    request.onupgradeneeded = function () {
+      var notes = request.result.createObjectStore(OUTBOX_STORE, { keyPath: "key" });
+      notes.createIndex("user", "user");
+    };
+    request.onsuccess = function () { resolve(request.result); };
+    request.onerror = function () { reject(request.error); };
+  });
+}
+
+function inOutbox(mode, work) {
+  return openOutbox().then(function (db) {
+    return new Promise(function (resolve, reject) {
+      var tx = db.transaction(OUTBOX_STORE, mode);
+      var result = work(tx.objectStore(OUTBOX_STORE));
+      tx.oncomplete = function () { db.close(); resolve(result && "result" in result ? result.result : result); };
+      tx.onerror = function () { db.close(); reject(tx.error); };
+      tx.onabort = function () { db.close(); reject(tx.error); };
+    });
+  });
+}
+
+// The person's notes still waiting (not sent yet), oldest first.
+function waitingNotes(user) {
+  return inOutbox("readonly", function (notes) { return notes.index("user").getAll(user); }).then(function (rows) {
+    return (rows || []).filter(function (row) { return !row.sent; })
+      .sort(function (a, b) { return a.queued - b.queued; });
+  });
+}
+
+function keepNote(note) { return inOutbox("readwrite", function (notes) { notes.put(note); }); }
+
+function withOutboxLock(work) {
+  if (self.navigator.locks && self.navigator.locks.request) {
+    return self.navigator.locks.request(OUTBOX_LOCK, { mode: "exclusive" }, work);
+  }
+  return work();
+}
+
+// Who is signed in now, and the session's CSRF token (null: nobody, and nothing is sent).
+function signedIn() {
+  return fetch(ROOT + "/auth/me", { credentials: "same-origin", headers: { accept: "application/json" } })
+    .then(function (answer) {
+      if (answer.status === 401 || answer.status === 403) return null;
+      if (!answer.ok) throw new Error("auth/me answered " + answer.status);
+      return answer.json().then(function (me) {
+        var user = me && me.user && me.user.user_id;
+        return user && me.csrf_token ? { user: user, csrf: me.csrf_token } : null;
+      });
+    });
+}
+
+// The page's request for one note (static/outbox.js, send), in the language of the page that kept it.
+function sendNote(note, csrf) {
+  var body = new URLSearchParams();
+  body.set("note", note.note);
+  body.set("input_mode", note.input_mode);
+  body.set("hat_tag", note.hat_tag || "");
+  body.set("idempotency_key", note.key);
+  body.set("said_at", note.said_at);
+  body.set("author", note.user);
+  var headers = { "x-csrf-token": csrf, "hx-request": "true" };
+  if (note.lang) headers["accept-language"] = note.lang;
+  return fetch(ROOT + "/notes", { method: "POST", credentials: "same-origin", headers: headers, body: body });
+}
+
+function runOf(answer) {
+  var pushed = answer.headers.get("hx-push-url") || "";
+  return pushed ? new URL(pushed, self.location.origin).searchParams.get("run") : null;
+}
+
+function reasonOf(answer) {
+  try {
+    return decodeURIComponent(answer.headers.get("x-note-reason") || "");
+  } catch (error) {
+    return "";
+  }
+}
+
+// Send the signed-in person's waiting notes, one by one; stop at the first that cannot go now. Resolves when
+// there is nothing more to do until the person signs in again; rejects when it should be tried again later
+// (no answer, the server busy or down), so the browser repeats the sync.
+function drainOutbox() {
+  return signedIn().then(function (me) {
+    if (!me) return null; // signed out: the notes wait for their author's next visit
+    return withOutboxLock(function () {
+      return waitingNotes(me.user).then(function step(rows) {
+        if (!rows.length) return null;
+        var note = rows[0];
+        return sendNote(note, me.csrf).then(function (answer) {
+          var outcome = answer.headers.get("x-note-outcome") || "";
+          if (answer.status === 200 && outcome === "sent") {
+            note.sent = true;
+            note.run = runOf(answer) || "";
+            note.reason = "";
+            return keepNote(note).then(function () { return step(rows.slice(1)); });
+          }
+          if (answer.status === 200 && outcome === "refused") {
+            note.reason = reasonOf(answer);
+            return keepNote(note).then(function () { return step(rows.slice(1)); });
+          }
+          if (answer.status === 401 || answer.status === 403 || outcome === "other_user") return null;
+          throw new Error("the note was not taken now (" + answer.status + " " + outcome + ")");
+        });
+      });
+    });
+  });
+}
+
+// A page of the app that a person can see: it sends the notes itself.
+function inSight(windows) {
+  return windows.some(function (client) { return client.visibilityState === "visible"; });
+}
+
 self.addEventListener("sync", function (event) {
   if (event.tag !== "outbox") return;
   event.waitUntil(
     self.clients.matchAll({ type: "window" }).then(function (windows) {
-      windows.forEach(function (client) { client.postMessage({ type: "drain" }); });
+      var sent = inSight(windows) ? Promise.resolve() : drainOutbox();
+      // Open pages send what is left and show what was sent (a hidden page when it is looked at again).
+      return sent.then(function () {
+        windows.forEach(function (client) { client.postMessage({ type: "drain" }); });
+      }, function (error) {
+        windows.forEach(function (client) { client.postMessage({ type: "drain" }); });
+        throw error;
+      });
     })
   );
 });
