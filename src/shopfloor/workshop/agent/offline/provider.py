@@ -10,6 +10,8 @@ ambiguous or empty lookup, or a missing fact, becomes ask_question.
 
 from __future__ import annotations
 
+from typing import Any
+
 from shopfloor.agent.providers.base import (
     ModelRequest,
     StopReason,
@@ -17,6 +19,7 @@ from shopfloor.agent.providers.base import (
     Turn,
     Usage,
 )
+from shopfloor.workshop.agent.offline.card_texts import Said
 from shopfloor.workshop.agent.offline.history import history_of
 from shopfloor.workshop.agent.offline.plans import (
     Call,
@@ -89,7 +92,7 @@ class OfflineReader:
 
 
 def _tool_turn(turn_index: int, calls: list[Call], text: str | None = None) -> Turn:
-    tool_calls = tuple(ToolCall(f"r{turn_index}_{i}", name, args) for i, (name, args) in enumerate(calls))
+    tool_calls = tuple(_tool_call(f"r{turn_index}_{i}", name, args) for i, (name, args) in enumerate(calls))
     return Turn(
         stop_reason=StopReason.TOOL_USE,
         text=text,
@@ -98,6 +101,14 @@ def _tool_turn(turn_index: int, calls: list[Call], text: str | None = None) -> T
         model=MODEL_NAME,
         raw_stop_reason="tool_use",
     )
+
+
+def _tool_call(call_id: str, name: str, args: dict[str, Any]) -> ToolCall:
+    """One call: the reader's texts in the arguments as plain English (what a model would write), and their
+    codes and params beside them (``ToolCall.local``), which the handler keeps with the card."""
+    said = {key: value.as_json() for key, value in args.items() if isinstance(value, Said)}
+    arguments = {key: str(value) if isinstance(value, Said) else value for key, value in args.items()}
+    return ToolCall(call_id, name, arguments, local={"card_texts": said} if said else {})
 
 
 __all__ = ["OfflineReader"]
