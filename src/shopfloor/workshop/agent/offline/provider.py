@@ -5,7 +5,8 @@ turn a careful model would return — lookups first, then one proposal or questi
 It holds only the run's first user message, as data (input mode, hat tag, note): every call re-reads the note
 and the tool calls and results already in ``request.messages``, so it drives the same loop, dispatcher and handlers
 as a live model and every rule, quote check, seen-id check and cap applies unchanged. It never guesses: an
-ambiguous or empty lookup, or a missing fact, becomes ask_question.
+ambiguous or empty lookup, or a missing fact, becomes ask_question. Its cards' own texts go in the arguments as
+English and, beside them, as codes and params (``card_texts``; ``ToolCall.local``) for the page to translate.
 """
 
 from __future__ import annotations
