@@ -2,9 +2,12 @@
 
 import logging
 
-from shopfloor.agent.dispatch import HANDLER_FAILED, dispatch
+from shopfloor.agent.dispatch import HANDLER_FAILED, dispatch, planner_data
 from shopfloor.agent.providers.base import ToolCall
+from shopfloor.agent.tools import Tool, ToolRegistry
 from shopfloor.agent.trace import Trace
+
+from .conftest import LookupArgs
 
 
 def test_valid_call_runs_the_handler_and_records_a_step(registry, ctx):
@@ -43,3 +46,20 @@ def test_handler_exception_is_logged_not_shown(registry, ctx, caplog):
     assert result.is_error and result.content == HANDLER_FAILED
     assert "secret internal detail" not in result.content
     assert any("secret internal detail" in (r.exc_text or "") or r.exc_info for r in caplog.records)
+
+
+def test_planner_data_reaches_the_handler_only_when_passed(registry, ctx):
+    seen = []
+
+    def look(_ctx, _args):
+        seen.append(dict(planner_data()))
+        return {}
+
+    tools = ToolRegistry([Tool("lookup", "Find things.", "read", LookupArgs, look)])
+    attached = ToolCall("c1", "lookup", {"name": "Rosa"}, local={"texts": {"why": {"code": "x"}}})
+    dispatch(tools, ctx, attached)  # the call's own ``local`` is never read
+    dispatch(tools, ctx, attached, local=attached.local)
+    assert seen == [{}, {"texts": {"why": {"code": "x"}}}]
+    assert dict(planner_data()) == {}  # nothing outside a handler
+    # Planner data is not part of a call's identity.
+    assert attached == ToolCall("c1", "lookup", {"name": "Rosa"})

@@ -3,19 +3,23 @@
 import threading
 import time
 
+from shopfloor.agent.dispatch import planner_data
 from shopfloor.agent.loop import TRIMMED, LoopLimits, Outcome, fit_request, run_loop
 from shopfloor.agent.providers.base import (
     AssistantTurn,
     ProviderError,
     StopReason,
+    ToolCall,
     ToolResults,
     Turn,
     Usage,
     UserText,
 )
 from shopfloor.agent.providers.scripted import ScriptedProvider, text_turn, tool_turn
-from shopfloor.agent.tools import ToolResult
+from shopfloor.agent.tools import Tool, ToolRegistry, ToolResult
 from shopfloor.agent.trace import Trace
+
+from .conftest import LookupArgs
 
 
 def run(provider, registry, ctx, **kw):
@@ -197,3 +201,22 @@ def test_max_tokens_after_two_proposals_keeps_them_and_leaves_the_summary_to_the
     assert ctx.proposals == ["A", "B"]
     assert outcome.last_turn is truncated and outcome.iterations == 3
     assert [s["tool"] for s in trace.to_list() if s["kind"] == "tool_call"][-2:] == ["propose", "propose"]
+
+
+def test_only_a_local_providers_calls_hand_their_planner_data_on(ctx):
+    seen = []
+
+    def look(_ctx, _args):
+        seen.append(dict(planner_data()))
+        return {}
+
+    registry = ToolRegistry([Tool("lookup", "Find things.", "read", LookupArgs, look)])
+    call = ToolCall("c1", "lookup", {"name": "Rosa"}, local={"texts": {"why": {"code": "x"}}})
+    turn = Turn(stop_reason=StopReason.TOOL_USE, tool_calls=(call,), usage=Usage(), model="m")
+
+    class Local(ScriptedProvider):
+        local = True
+
+    run(ScriptedProvider([turn, text_turn("done")]), registry, ctx)  # a model's calls: ignored
+    run(Local([turn, text_turn("done")]), registry, ctx)
+    assert seen == [{}, {"texts": {"why": {"code": "x"}}}]

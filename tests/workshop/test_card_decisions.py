@@ -220,7 +220,9 @@ def test_a_flag_keeps_the_words_the_person_said(client: TestClient, store: Store
     [stain] = send_note(client, h, "El TQ-7F3K2 tiene una mancha en el ala")
     assert stain["type"] == "flag_issue" and stain["quote"] == "El TQ-7F3K2 tiene una mancha en el ala"
     assert only_result(decide(client, h, proposal_id=stain["id"], action="approve"))["outcome"] == "applied"
-    assert "mancha en el ala" in open_flag(client, h, "TQ-7F3K2")["message"]
+    # A card of the offline reader: its message is the kind's sentence and the words; the flag keeps the words.
+    assert stain["payload"]["message"] == 'Problem reported in the note: "tiene una mancha en el ala"'
+    assert open_flag(client, h, "TQ-7F3K2")["message"] == "tiene una mancha en el ala"
 
     # A card whose message is not the person's words keeps both: the words first, then the message.
     other = {"hat_code": "TQ-7F3KA", "kind": "other", "message": "Stain reported on the brim."}
@@ -232,7 +234,11 @@ def test_a_flag_keeps_the_words_the_person_said(client: TestClient, store: Store
         [
             card("flag_issue", other, quote="tiene una mancha en el ala"),
             card("flag_issue", worded, quote="tiene una mancha en el ala"),
-            card("flag_issue", typed, quote="el ala está rota"),
+            # A reader's card (its message said by a code) whose message the person then typed over.
+            {
+                **card("flag_issue", typed, quote="el ala está rota"),
+                "texts": {"message": {"code": "flag.other", "params": {"words": "el ala está rota"}}},
+            },
         ],
     )
     for pid in (a, b):

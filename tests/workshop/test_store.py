@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import func, inspect, select
+from sqlalchemy import create_engine, func, inspect, make_url, select, text
 
 from shopfloor.workshop import domain
 from shopfloor.workshop.sample import DEMO_ACCOUNTS, WORKSHOP_A, WORKSHOP_B, load_sample
 from shopfloor.workshop.store import NotFound, Store, WorkshopRepo, open_store
 from shopfloor.workshop.store import models as m
+from shopfloor.workshop.store.engine import normalize_url
 from shopfloor.workshop.store.migrate import current_revision, downgrade, head_revision, migrate
 
+from .conftest import PG_URL
 from .helpers import card, make_run
 
 ANA = domain.Actor("u-ana", WORKSHOP_A, "member", "Ana Morocho")
@@ -90,6 +95,63 @@ def test_upgrade_to_0003_fills_proposal_hat_codes_from_payloads(tmp_path: Path) 
     downgrade(store.engine, "0002")
     assert "hat_code" not in {c["name"] for c in inspect(store.engine).get_columns("proposals")}
     store.dispose()
+
+
+@contextmanager
+def _bare_database(kind: str, tmp_path: Path) -> Iterator[Store]:
+    """An empty store of ``kind`` (a throw-away PostgreSQL database, dropped after)."""
+    if kind == "sqlite":
+        store = open_store(f"sqlite:///{tmp_path / 'bare.db'}")
+        yield store
+        store.dispose()
+        return
+    admin = create_engine(make_url(normalize_url(PG_URL)), isolation_level="AUTOCOMMIT")
+    name = f"sf_w9_{secrets.token_hex(4)}"
+    try:
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
+    except Exception as exc:  # no server: skip as the other PostgreSQL tests do
+        admin.dispose()
+        pytest.skip(f"PostgreSQL is not reachable at {PG_URL} ({type(exc).__name__})")
+    store = open_store(admin.url.set(database=name).render_as_string(hide_password=False))
+    try:
+        yield store
+    finally:
+        store.dispose()
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.dispose()
+
+
+_OLD_CARD = (
+    "INSERT INTO agent_runs (id, workshop_id, user_id, agent, input, input_mode, status, steps, tokens_in, "
+    "tokens_out, latency_ms, cost_usd, created_at, updated_at) VALUES ('r-old', :w, 'u-ana', 'workshop', 'x', "
+    "'typed', 'proposed', '[]', 0, 0, 0, 0, :t, :t)",
+    "INSERT INTO proposals (id, run_id, workshop_id, position, type, payload, status, why, quote, confidence, "
+    "created_at) VALUES ('p-old', 'r-old', :w, 0, 'advance_stage', '{\"hat_code\": \"TQ-2C5P0\"}', "
+    "'pending', 'The note says TQ-2C5P0 is now at Washing.', '', 'high', :t)",
+)
+
+
+@pytest.mark.parametrize("kind", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def test_upgrade_to_0009_keeps_cards_stored_before_without_text_codes(kind: str, tmp_path: Path) -> None:
+    """Cards stored before revision 0009 have no text codes (NULL: the page shows their English as it came);
+    cards after keep theirs as JSON. Downgrading drops the column again."""
+    with _bare_database(kind, tmp_path) as store:
+        migrate(store.engine, "0008")
+        load_sample(store)
+        with store.engine.begin() as conn:
+            for sql in _OLD_CARD:
+                conn.execute(text(sql), {"w": WORKSHOP_A, "t": datetime(2026, 11, 1)})
+        migrate(store.engine, "0009")
+        said = {"why": {"code": "why.advance", "params": {"code": "TQ-2C5P0", "stage": "Washing"}}}
+        [new] = make_run(store, ANA, [{**card("advance_stage", {"hat_code": "TQ-7F3K2"}), "texts": said}])
+        with store.transaction(WORKSHOP_A, write=False) as session:
+            repo = WorkshopRepo(session, ANA)
+            assert repo.proposal("p-old").texts is None
+            assert repo.proposal(new).texts == said
+        downgrade(store.engine, "0008")
+        assert "texts" not in {c["name"] for c in inspect(store.engine).get_columns("proposals")}
 
 
 def test_a_proposal_row_takes_its_hat_code_from_its_payload(store: Store) -> None:

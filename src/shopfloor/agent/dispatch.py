@@ -3,11 +3,18 @@
 A rule that says "no" is the handler's normal result. Unknown tools, arguments that fail the argument
 model, and handler exceptions become ``is_error`` results with a plain message the model can act on.
 Exception text from a handler is logged, never shown to the model. Dispatch never raises.
+
+What an in-process planner attached to a call (``ToolCall.local``) reaches its handler only when the caller
+passes it as ``local`` (the loop does, for a provider marked ``local``; nothing else does): the handler reads it
+with :func:`planner_data`, which is empty for every call of a model, an MCP client or a test's scripted turn.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
+from contextvars import ContextVar
+from types import MappingProxyType
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -18,6 +25,9 @@ from shopfloor.agent.trace import ToolCallStep, Trace
 from shopfloor.logs import get_logger
 
 log = get_logger("shopfloor.agent.dispatch")
+
+_NOTHING: Mapping[str, Any] = MappingProxyType({})
+_PLANNER_DATA: ContextVar[Mapping[str, Any]] = ContextVar("planner_data", default=_NOTHING)
 
 HANDLER_FAILED = (
     "The tool failed while running this call. Try a different call, or skip this event and say so."
@@ -47,10 +57,24 @@ def parse_arguments(tool: Tool[Any, Any], arguments: Any) -> BaseModel | str:
         return describe_validation_error(tool.name, error)
 
 
+def planner_data() -> Mapping[str, Any]:
+    """What the in-process planner attached to the call being handled, as :func:`dispatch` was given it;
+    empty outside a handler and for every call no local planner made."""
+    return _PLANNER_DATA.get()
+
+
 def dispatch(
-    registry: ToolRegistry[CtxT], ctx: CtxT, call: ToolCall, trace: Trace | None = None
+    registry: ToolRegistry[CtxT],
+    ctx: CtxT,
+    call: ToolCall,
+    trace: Trace | None = None,
+    *,
+    local: Mapping[str, Any] | None = None,
 ) -> ToolResult:
-    """Run one tool call and return its result; records a ``tool_call`` step when ``trace`` is given."""
+    """Run one tool call and return its result; records a ``tool_call`` step when ``trace`` is given.
+
+    ``local`` is the call's planner data when a local planner made it (the loop passes ``call.local`` then);
+    ``call.local`` itself is never read here."""
     started = time.perf_counter()
     tool = registry.get(call.name)
     args_json: Any = call.arguments
@@ -64,14 +88,17 @@ def dispatch(
             result = ToolResult(call.id, call.name, parsed, True)
         else:
             args_json = parsed.model_dump(mode="json")
-            result = _run_handler(tool, ctx, call, parsed)
+            result = _run_handler(tool, ctx, call, parsed, local or _NOTHING)
     if trace is not None:
         duration_ms = int((time.perf_counter() - started) * 1000)
         trace.add(ToolCallStep(call.name, access, args_json, result.content, result.is_error, duration_ms))
     return result
 
 
-def _run_handler(tool: Tool[CtxT, Any], ctx: CtxT, call: ToolCall, args: BaseModel) -> ToolResult:
+def _run_handler(
+    tool: Tool[CtxT, Any], ctx: CtxT, call: ToolCall, args: BaseModel, local: Mapping[str, Any]
+) -> ToolResult:
+    token = _PLANNER_DATA.set(local)
     try:
         content = tool.handler(ctx, args)
     except ToolError as error:
@@ -79,4 +106,6 @@ def _run_handler(tool: Tool[CtxT, Any], ctx: CtxT, call: ToolCall, args: BaseMod
     except Exception:
         log.exception("agent.tool.call", extra={"tool": call.name, "phase": "handler"})
         return ToolResult(call.id, call.name, HANDLER_FAILED, True)
+    finally:
+        _PLANNER_DATA.reset(token)
     return ToolResult(call.id, call.name, content, False)

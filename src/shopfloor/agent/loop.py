@@ -174,9 +174,9 @@ class _Run(Generic[CtxT]):
         # Each message is serialized once per run, not per call.
         self.measured: dict[int, tuple[Message, int]] = {}
         self.deadline = started + limits.run_budget_s
-        self.policy = (
-            NO_RETRIES if getattr(provider, "local", False) else getattr(provider, "retry", NO_RETRIES)
-        )
+        # Only a local provider (an offline planner, in process) may hand its handlers planner data.
+        self.local = bool(getattr(provider, "local", False))
+        self.policy = NO_RETRIES if self.local else getattr(provider, "retry", NO_RETRIES)
 
     def finish(self, outcome: Outcome, iteration: int, **kw: Any) -> LoopOutcome:
         """The run's outcome after ``iteration`` model calls (its error also goes into the trace)."""
@@ -310,7 +310,8 @@ class _Run(Generic[CtxT]):
                     )
                 if self.abort is not None and self.abort.is_set():
                     return self.finish(Outcome.ABORTED, iteration, error={"type": "aborted"})
-                result = dispatch(self.registry, self.ctx, call, self.trace)
+                local = call.local if self.local else None
+                result = dispatch(self.registry, self.ctx, call, self.trace, local=local)
                 last = self.trace.steps[-1]  # dispatch's own tool_call step
                 duration_ms = last.duration_ms if isinstance(last, ToolCallStep) else 0
                 self.emit(

@@ -457,11 +457,18 @@ def _advance(
 
 
 def _flag_message(proposal: m.Proposal, payload: dict[str, Any]) -> str:
-    """What the flag record says: a message the person typed on the card as typed; otherwise the card's
-    message with the note's words (the quote) kept beside it (docs/workshop.md, "Approving")."""
+    """What the flag record says: a message the person typed on the card as typed; the person's words alone
+    for a card of the offline reader, whose message is the kind's sentence and those words (the flag keeps its
+    kind, which the hat page says by its label); otherwise the card's message with the note's words (the
+    quote) kept beside it (docs/workshop.md, "Approving")."""
     message = str(payload["message"])
     if message != proposal.payload.get("message"):
         return domain.collapse_spaces(message)[: domain.MAX_FLAG_MESSAGE]
+    said = (proposal.texts or {}).get("message")
+    params = said.get("params") if isinstance(said, dict) else None
+    words = params.get("words") if isinstance(params, dict) else None
+    if isinstance(words, str) and words.strip():
+        return domain.collapse_spaces(words)[: domain.MAX_FLAG_MESSAGE]
     return domain.flag_record_message(message, proposal.quote)
 
 

@@ -1,6 +1,6 @@
-"""What the rules, the approvals and the offline reader say, in the page's language: each rule result is built
-by the rules' own code and said from its ``code`` and ``params`` alone, so a change of the English wording
-cannot put English on a Spanish page; the reader's texts are recognised by their templates."""
+"""What the rules, the approvals and the offline reader say, in the page's language: each rule result and each
+text of the reader's cards is built by their own code and said from its ``code`` and ``params`` alone, so a
+change of the English wording cannot put English on a Spanish page; a text without a code is shown as it came."""
 
 from __future__ import annotations
 
@@ -10,8 +10,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from shopfloor.workshop import domain
+from shopfloor.workshop.agent.offline import card_texts
+from shopfloor.workshop.agent.offline.card_texts import Said
 from shopfloor.workshop.pages.i18n import translations
-from shopfloor.workshop.pages.messages import RULES, Say
+from shopfloor.workshop.pages.messages import READER, RULES, Say
 
 NOW = datetime(2026, 5, 4, 12, tzinfo=UTC)
 ACTOR = domain.Actor("u1", "ws-a")
@@ -133,51 +135,181 @@ def test_anomalies_from_kind_and_params() -> None:
     assert EN.anomaly(anomaly) == anomaly["message"]
 
 
-# The offline reader's texts as its plans write them (src/shopfloor/workshop/agent/offline/plans.py).
-READER = [
-    ("Which weaver is Rosa?", "¿Qué tejedora es Rosa?"),
-    ("How many hats did Rosa Pillco deliver?", "¿Cuántos sombreros entregó Rosa Pillco?"),
-    (
-        "The note mentions new hats from Rosa, and 2 weavers match that name.",
-        "La nota menciona sombreros nuevos de Rosa, y 2 tejedoras coinciden con ese nombre.",
-    ),
-    (
-        "Rosa Pillco (the note says Rosa) delivered 1 new Fino hats of 18 rows per inch.",
-        "Rosa Pillco (la nota dice Rosa) entregó 1 sombrero Fino nuevo de 18 hileras por pulgada.",
-    ),
-    ("The note says TQ-7F3K2 is now at Washing.", "La nota dice que TQ-7F3K2 ahora está en Lavado."),
-    (
-        "How many rows per inch (hileras) does this hat from Carmen Quizhpi have?",
-        "¿Cuántas hileras por pulgada tiene este sombrero de Carmen Quizhpi?",
-    ),
-    (
-        "How many rows per inch (hileras) does this hat from Carmen Quizhpi have? The note says 45, outside 6 to 40.",
-        "¿Cuántas hileras por pulgada tiene este sombrero de Carmen Quizhpi? La nota dice 45, fuera de 6 a 40.",
-    ),
-    (
-        "How many rows per inch (hileras) do these hats from Carmen Quizhpi have?",
-        "¿Cuántas hileras por pulgada tienen estos sombreros de Carmen Quizhpi?",
-    ),
-    (
-        "Which hat did you mean by the hat of Rosa?",
-        "¿Qué sombrero quiso decir con el sombrero de Rosa?",
-    ),
-    (
-        "The note names Rosa, Carmen and Luz for one batch of 3 hats. Whose hats are they?",
-        "La nota nombra a Rosa, Carmen y Luz para un lote de 3 sombreros. ¿De quién son?",
-    ),
-    (
-        'Grade does not match the rows, the note says: "dice fino pero tiene 11"',
-        "El grado no coincide con las hileras, dice la nota: «dice fino pero tiene 11»",
-    ),
-]
+# Every code of the offline reader's card texts, built with the reader's own code
+# (src/shopfloor/workshop/agent/offline/card_texts.py), and the Spanish the page says it in.
+def _reader_texts() -> list[tuple[Said, str]]:
+    t = card_texts
+    rosa, carmen = "Rosa Pillco", "Carmen Quizhpi"
+    rows_es = "¿Cuántas hileras por pulgada tiene este sombrero de Carmen Quizhpi?"
+    return [
+        (
+            Said("question.number", n=18, name=rosa),
+            "La nota corrige un número a 18: ¿es cuántos sombreros entregó Rosa Pillco, o sus hileras por pulgada?",
+        ),
+        (t.rows_question(carmen, 1, None, None, 6, 40), rows_es),
+        (
+            t.rows_question(carmen, 3, None, None, 6, 40),
+            "¿Cuántas hileras por pulgada tienen estos sombreros de Carmen Quizhpi?",
+        ),
+        (
+            t.rows_question(carmen, None, 3, None, 6, 40),
+            "¿Cuántas hileras por pulgada tienen estos sombreros de Carmen Quizhpi? La nota dice grado 3, que no "
+            "es un número de hileras.",
+        ),
+        (t.rows_question(carmen, 1, None, 45, 6, 40), rows_es + " La nota dice 45, fuera de 6 a 40."),
+        (Said("question.quantity", name=rosa), "¿Cuántos sombreros entregó Rosa Pillco?"),
+        (
+            Said("question.too_many", n=25, name=rosa, max=20),
+            "La nota dice 25 sombreros de Rosa Pillco; una tarjeta lleva como máximo 20. ¿Cuántos van en esta "
+            "tarjeta?",
+        ),
+        (
+            Said("question.unknown_weaver", name="Mercedes"),
+            "No encontré ninguna tejedora llamada Mercedes en este taller. ¿Quién hizo estos sombreros?",
+        ),
+        (Said("question.which_weaver", name="Rosa"), "¿Qué tejedora es Rosa?"),
+        (
+            t.batch_question(["Rosa", "Carmen", "Luz"], 3),
+            "La nota nombra a Rosa, Carmen y Luz para un lote de 3 sombreros. ¿De quién son?",
+        ),
+        (
+            t.batch_question(["Rosa", "Carmen"], None),
+            "La nota nombra a Rosa y Carmen para un lote de sombreros. ¿De quién son?",
+        ),
+        (
+            Said("question.partial", heard="7F3K"),
+            "Solo entendí parte de un código de sombrero (7F3K). ¿Qué sombrero es?",
+        ),
+        (
+            Said("question.which_hat", heard=t.hat_heard("Rosa")),
+            "¿Qué sombrero quiso decir con el sombrero de Rosa?",
+        ),
+        (
+            Said("question.no_hat", heard=t.hat_heard(None)),
+            "No encontré ningún sombrero para el sombrero. ¿Qué sombrero es?",
+        ),
+        (
+            Said("why.number", name=rosa),
+            "La nota dice que Rosa Pillco entregó sombreros y corrige un número sin decir si es la cantidad o las "
+            "hileras, así que pregunté en lugar de adivinar.",
+        ),
+        (
+            Said("why.rows", name=carmen),
+            "La nota dice que Carmen Quizhpi entregó sombreros pero no da las hileras por pulgada.",
+        ),
+        (Said("why.quantity", name=rosa), "La nota dice que Rosa Pillco entregó sombreros pero no cuántos."),
+        (
+            Said("why.too_many", name=rosa, n=25),
+            "La nota dice que Rosa Pillco entregó 25 sombreros, más de los que caben en una tarjeta, así que "
+            "pregunté en lugar de dividirlos yo.",
+        ),
+        (
+            Said("why.unknown_weaver", name="Mercedes"),
+            "La nota menciona sombreros nuevos de Mercedes, pero aquí no existe ninguna tejedora con ese nombre, "
+            "así que no la creé.",
+        ),
+        (
+            Said("why.which_weaver", name="Rosa", n=2),
+            "La nota menciona sombreros nuevos de Rosa, y 2 tejedoras coinciden con ese nombre.",
+        ),
+        (
+            t.create_why(rosa, None, 3, None, 18),
+            "Rosa Pillco entregó 3 sombreros nuevos de 18 hileras por pulgada.",
+        ),
+        (
+            t.create_why(rosa, None, 1, "Fino", 18),
+            "Rosa Pillco entregó 1 sombrero Fino nuevo de 18 hileras por pulgada.",
+        ),
+        (
+            t.create_why(rosa, "Rosita", 2, None, 12),
+            "Rosa Pillco (la nota dice Rosita) entregó 2 sombreros nuevos de 12 hileras por pulgada.",
+        ),
+        (
+            t.create_why(rosa, "Rosa", 1, "Standard", 12),
+            "Rosa Pillco (la nota dice Rosa) entregó 1 sombrero Estándar nuevo de 12 hileras por pulgada.",
+        ),
+        (
+            Said("why.batch"),
+            "Se nombran varias tejedoras para un lote y la nota no dice cómo se reparte, así que no lo dividí yo.",
+        ),
+        (
+            Said("why.partial", heard="7F3K"),
+            "La nota nombra un sombrero como 7F3K, con un carácter de su código faltante, así que no elegí uno.",
+        ),
+        (
+            Said("why.which_hat", heard=t.hat_heard("Rosa"), n=2),
+            "La nota nombra el sombrero de Rosa, y 2 sombreros podrían coincidir, así que no elegí uno.",
+        ),
+        (
+            Said("why.which_hat", heard="TQ-7F3KX", n=1),
+            "La nota nombra TQ-7F3KX, y 1 sombrero podría coincidir, así que no lo elegí.",
+        ),
+        (
+            Said("why.no_hat", heard=t.hat_heard(None)),
+            "La nota nombra el sombrero, pero ningún sombrero de este taller coincide.",
+        ),
+        (t.advance_why("TQ-7F3K2", None, "Washing"), "La nota dice que TQ-7F3K2 ahora está en Lavado."),
+        (
+            t.advance_why("TQ-7F3K2", t.hat_heard("Carmen"), "Bleaching"),
+            "La nota dice que TQ-7F3K2 (entendido como el sombrero de Carmen) ahora está en Blanqueo.",
+        ),
+        (
+            t.flag_why("grade_mismatch", "TQ-4K9D1", None),
+            "La nota reporta un grado que no coincide con las hileras en TQ-4K9D1.",
+        ),
+        (
+            t.flag_why("too_fast", "TQ-4K9D1", "te cu cuatro"),
+            "La nota reporta un sombrero que avanzó demasiado rápido en TQ-4K9D1 (entendido como te cu cuatro).",
+        ),
+        (
+            t.flag_why("weaver_not_found", "TQ-4K9D1", None),
+            "La nota reporta una tejedora que falta en TQ-4K9D1.",
+        ),
+        (t.flag_why("other", "TQ-4K9D1", None), "La nota reporta un problema en TQ-4K9D1."),
+        (
+            t.flag_message("grade_mismatch", "dice fino pero tiene 11"),
+            "El grado no coincide con las hileras, dice la nota: «dice fino pero tiene 11»",
+        ),
+        (
+            t.flag_message("too_fast", "salió muy rápido"),
+            "Pasó por las etapas demasiado rápido, dice la nota: «salió muy rápido»",
+        ),
+        (
+            t.flag_message("weaver_not_found", "no está la tejedora"),
+            "Falta la tejedora, dice la nota: «no está la tejedora»",
+        ),
+        (
+            t.flag_message("other", "tiene una mancha en el ala"),
+            "Problema reportado en la nota: «tiene una mancha en el ala»",
+        ),
+    ]
 
 
-@pytest.mark.parametrize(("english", "spanish"), READER)
-def test_the_offline_readers_texts_by_their_templates(english: str, spanish: str) -> None:
-    assert ES.reader(english) == spanish
-    assert EN.reader(english).replace("1 new Fino hat ", "1 new Fino hats ") == english
+# Names, codes and the person's words the texts above hold (kept as they are, in any language).
+KEPT = ("Rosa Pillco", "Carmen Quizhpi", "Mercedes", "Rosita", "Fino", "TQ-7F3K2", "TQ-7F3KX", "TQ-4K9D1")
 
 
-def test_a_text_no_template_knows_is_data() -> None:
-    assert ES.reader("Rosa said the brim is stained.") == "Rosa said the brim is stained."
+@pytest.mark.parametrize(("said", "spanish"), _reader_texts(), ids=lambda v: getattr(v, "code", ""))
+def test_every_reader_text_code_reads_in_spanish_from_its_code(said: Said, spanish: str) -> None:
+    stored = said.as_json()  # as the card keeps it beside the English
+    assert ES.reader(stored, str(said)) == spanish
+    assert english_words(spanish, KEPT) == set(), spanish
+    # The English page says the same from the code; only its counts are counted ("1 new Fino hat").
+    english = EN.reader(stored, "something else")
+    assert english == str(said) or said.params.get("n") == 1 or said.code.startswith("why.flag"), english
+
+
+def test_every_code_the_reader_writes_has_a_catalogue_entry_and_a_spanish_example() -> None:
+    shown = {said.code for said, _ in _reader_texts()} | {"hat.of_weaver", "hat.unnamed"}
+    assert set(card_texts.ENGLISH) == set(READER) == shown
+    assert {f"flag.{kind}" for kind in domain.FLAG_KINDS} <= set(READER)
+
+
+def test_a_text_without_a_code_we_know_is_shown_as_it_came() -> None:
+    # A live model's words, a person's, or a card stored before the reader gave codes: never parsed.
+    assert ES.reader(None, "Rosa said the brim is stained.") == "Rosa said the brim is stained."
+    old = "The note says TQ-7F3K2 is now at Washing."
+    assert ES.reader(None, old) == old
+    assert ES.reader({"code": "why.someday", "params": {}}, old) == old
+    # Params an entry cannot take are not guessed at either.
+    assert ES.reader({"code": "why.advance", "params": {"stage": "Washing"}}, old) == old

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
@@ -23,11 +23,18 @@ class StopReason(StrEnum):
 
 @dataclass(frozen=True)
 class ToolCall:
-    """One tool call requested by the model. ``arguments`` is untrusted until dispatch validates it."""
+    """One tool call requested by the model. ``arguments`` is untrusted until dispatch validates it.
+
+    ``local`` is what an in-process planner (a provider marked ``local``, such as the workshop's offline reader)
+    attaches for the app's handler beside the arguments, never in them: no model sees it, no adapter fills it,
+    and the loop hands it on only from a local provider (``dispatch.planner_data``); from any other provider it
+    is ignored. It is not part of the call's identity (equality) nor of what is sent back to a model.
+    """
 
     id: str
     name: str
     arguments: Any
+    local: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

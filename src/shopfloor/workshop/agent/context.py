@@ -81,6 +81,9 @@ class BufferedProposal:
     confidence: str
     rule_result: dict[str, Any] | None
     dedupe_key: tuple[Any, ...]
+    # The offline reader's codes and params for the card's own texts (``why``, ``question``, ``message``),
+    # from its call's planner data; None for every other card (a live model's words are shown as written).
+    texts: dict[str, Any] | None = None
 
     def to_json(self, proposal_id: str | None = None) -> dict[str, Any]:
         """The proposal as the API returns it (``id`` is the stored id once saved)."""

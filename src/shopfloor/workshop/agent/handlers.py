@@ -15,6 +15,7 @@ import time
 from datetime import datetime
 from typing import Any
 
+from shopfloor.agent.dispatch import planner_data
 from shopfloor.agent.tools import ToolError
 from shopfloor.agent.trace import ProposalStep, RuleCheckStep
 from shopfloor.workshop import domain
@@ -244,11 +245,28 @@ def _buffer(
     dedupe_key: tuple[Any, ...],
 ) -> dict[str, Any]:
     proposal = BufferedProposal(
-        ctx.next_temp_id(), type_, status, payload, why, quote, confidence, rule_result, dedupe_key
+        ctx.next_temp_id(), type_, status, payload, why, quote, confidence, rule_result, dedupe_key, _texts()
     )
     ctx.proposals.append(proposal)
     ctx.trace.add(ProposalStep(proposal.temp_id, type_, status))
     return {"proposal_id": proposal.temp_id, "status": status, "rule_result": rule_result}
+
+
+CARD_TEXTS = ("why", "question", "message")
+
+
+def _texts() -> dict[str, Any] | None:
+    """The codes and params of the card's texts the offline reader attached to this call (planner data, which
+    only a local provider's calls carry); None for a model's call. The page says them in its language."""
+    attached = planner_data().get("card_texts")
+    if not isinstance(attached, dict):
+        return None
+    texts = {
+        key: {"code": said["code"], "params": dict(said.get("params") or {})}
+        for key, said in attached.items()
+        if key in CARD_TEXTS and isinstance(said, dict) and isinstance(said.get("code"), str)
+    }
+    return texts or None
 
 
 def _duplicate(ctx: RunContext, key: tuple[Any, ...]) -> bool:

@@ -459,6 +459,7 @@ class StoreAgentStore:
                             "quote": p.quote,
                             "confidence": p.confidence,
                             "rule_result": p.rule_result,
+                            "texts": p.texts,
                             "created_at": now,
                         }
                         for position, (pid, p) in enumerate(zip(ids, result.proposals, strict=True))
@@ -518,7 +519,8 @@ def save_proposed_run(
 ) -> list[str]:
     """Save a finished ``proposed`` run holding ``cards`` through the agent's own writes, outside the hourly
     limit: cards for sample data, benchmarks and tests. Each card is a dict with ``type``, ``payload`` and
-    ``status`` (and optionally ``why``, ``quote``, ``confidence``, ``rule_result``). Returns the proposal ids."""
+    ``status`` (and optionally ``why``, ``quote``, ``confidence``, ``rule_result``, ``texts``). Returns the proposal
+    ids."""
     agent_store = StoreAgentStore(store)
     run_id = str(uuid.uuid4())
     row = RunRow(run_id, actor, note, "typed", None, "req_" + run_id[:12], "offline", utcnow())
@@ -534,6 +536,7 @@ def save_proposed_run(
             confidence=card.get("confidence", "high"),
             rule_result=card.get("rule_result"),
             dedupe_key=(i,),
+            texts=card.get("texts"),
         )
         for i, card in enumerate(cards)
     ]

@@ -7,19 +7,18 @@ named as in ``params``, translated where they are our vocabulary (stages, grades
 kept where they are names and codes; counts choose the plural form (``ngettext``). The English message is
 never read, so a change of wording in the rules cannot leak English onto a Spanish page.
 
-The offline reader's questions, reasons and flag labels carry no code: they are recognised by their stable
-English templates (``READER``), each a catalogue entry whose English form is the template with ``%(name)s`` for
-its parts. A text no entry recognises (a live model's words, a person's) is data and is shown as it came
+The offline reader's own texts on its cards (questions, reasons, flag messages) are said the same way: the
+reader gives each a code and params (``workshop/agent/offline/card_texts.py``) that the card keeps beside its
+English (``proposals.texts``), and ``READER`` has the catalogue entry of each code. A text with no code (a live
+model's words, a person's, a card stored before the reader gave codes) is data and is shown as it came
 (docs/workshop-pages.md, "Cards"). Pure functions; ``tests/workshop/pages/test_messages.py`` builds every
-result with the rules' own code and checks each entry.
+result with the rules' own code and says every reader code in Spanish.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 from shopfloor.workshop.pages.labels import FLAG_LABELS, GRADE_LABELS, N_, NN_, STAGE_LABELS
@@ -164,6 +163,8 @@ PART_KINDS = {
     "labels": "list",
     "names": "list",
     "type": "type",
+    "problem": "problem",
+    "weavers": "and_list",
 }
 
 
@@ -195,6 +196,10 @@ class Say:
             return ", ".join(self.gettext(FIELD_LABELS[f]) if f in FIELD_LABELS else str(f) for f in value)
         if kind == "list" and isinstance(value, list):
             return ", ".join(str(v) for v in value)
+        if kind == "and_list" and isinstance(value, list):
+            return _join_names(self, [str(v) for v in value])
+        if kind == "problem":
+            return self.gettext(READER_KINDS[value]) if value in READER_KINDS else value
         return value
 
     def rule(self, result: Mapping[str, Any] | None) -> str:
@@ -265,21 +270,21 @@ class Say:
             return self.text(ANOMALIES[kind], params)
         return str(anomaly.get("message") or "")
 
-    def reader(self, text: str | None) -> str:
-        """A text of the offline reader (a question, a reason, a flag's label) in this language, recognised by
-        its English template; any other text (a model's, a person's) as it came."""
-        if not text:
-            return ""
-        said = text.strip()
-        for entry in _reader_entries():
-            found = entry.pattern.match(said)
-            if found is None:
-                continue
-            parts: dict[str, Any] = {}
-            for name, value in found.groupdict().items():
-                parts[name] = _reader_part(self, name, value)
-            return self.text(entry.text, parts)
-        return text
+    def reader(self, said: Any, english: str | None) -> str:
+        """A text of the offline reader's card from its code and params (``said``, as the card keeps it) in
+        this language; ``english`` as it came when there is no code we know (a model's or a person's words, a
+        card stored before the reader gave codes)."""
+        if not isinstance(said, Mapping) or said.get("code") not in READER:
+            return english or ""
+        params = said.get("params")
+        if not isinstance(params, Mapping):
+            return english or ""
+        # A part that is itself a text of the reader (how a hat was heard) is said first.
+        parts = {k: self.reader(v, "") if isinstance(v, Mapping) else v for k, v in params.items()}
+        try:
+            return self.text(READER[str(said["code"])], parts)
+        except (KeyError, TypeError, ValueError):  # params this entry cannot take: the English, as it came
+            return english or ""
 
 
 # --- the rules' codes ---------------------------------------------------------------------------------------
@@ -298,273 +303,120 @@ def _rule_key(code: str, params: Mapping[str, Any]) -> str | None:
     return "grade_mismatch.outside" if outside else "grade_mismatch"
 
 
-# --- the offline reader's texts -----------------------------------------------------------------------------
+# --- the offline reader's texts ------------------------------------------------------------------------------
 
-# The offline reader's labels for a flag's words (src/shopfloor/workshop/agent/offline/plans.py), and its
-# words for a hat it could not name.
-READER_FLAG_LABELS = {
-    "Grade does not match the rows, the note says": N_("Grade does not match the rows, the note says"),
-    "Moved through the stages too fast, the note says": N_(
-        "Moved through the stages too fast, the note says"
+# The offline reader's own texts on its cards, by the code it gives them (workshop/agent/offline/card_texts.py
+# has the English each is written with and the params). A plural entry counts by its last name.
+READER: dict[str, Text] = {
+    "question.number": N_(
+        "The note corrects a number to %(n)s: is that how many hats %(name)s delivered, or their rows per inch?"
     ),
-    "The weaver is missing, the note says": N_("The weaver is missing, the note says"),
-    "Problem reported in the note": N_("Problem reported in the note"),
-}
-READER_KINDS = {
-    "grade mismatch": N_("a grade that does not match the rows"),
-    "too fast": N_("a hat that moved too fast"),
-    "weaver not found": N_("a missing weaver"),
-    "other": N_("a problem"),
-}
-
-# Each is a text the offline reader writes, with its parts named; a plural entry counts by ``n``. Longer,
-# more specific templates come first: the first match wins.
-READER: tuple[tuple[str, Text], ...] = (
-    (
-        "The note corrects a number to %(n)s: is that how many hats %(name)s delivered, or their rows per inch?",
-        N_(
-            "The note corrects a number to %(n)s: is that how many hats %(name)s delivered, or their rows per inch?"
-        ),
-    ),
-    (
-        "How many rows per inch (hileras) do these hats from %(name)s have? The note says grado %(grado)s, "
-        "which is not a row count.",
-        N_(
-            "How many rows per inch (hileras) do these hats from %(name)s have? The note says grado %(grado)s, "
-            "which is not a row count."
-        ),
-    ),
-    (
-        "How many rows per inch (hileras) do these hats from %(name)s have? The note says %(n)s, outside 6 to 40.",
-        N_(
-            "How many rows per inch (hileras) do these hats from %(name)s have? The note says %(n)s, outside 6 to 40."
-        ),
-    ),
-    (
+    "question.rows": NN_(
+        "How many rows per inch (hileras) does this hat from %(name)s have?",
         "How many rows per inch (hileras) do these hats from %(name)s have?",
-        N_("How many rows per inch (hileras) do these hats from %(name)s have?"),
+        "count",
     ),
-    (
+    "question.rows_grado": NN_(
         "How many rows per inch (hileras) does this hat from %(name)s have? The note says grado %(grado)s, "
         "which is not a row count.",
-        N_(
-            "How many rows per inch (hileras) does this hat from %(name)s have? The note says grado %(grado)s, "
-            "which is not a row count."
-        ),
+        "How many rows per inch (hileras) do these hats from %(name)s have? The note says grado %(grado)s, "
+        "which is not a row count.",
+        "count",
     ),
-    (
-        "How many rows per inch (hileras) does this hat from %(name)s have? The note says %(n)s, outside 6 to 40.",
-        N_(
-            "How many rows per inch (hileras) does this hat from %(name)s have? The note says %(n)s, outside 6 to 40."
-        ),
+    "question.rows_outside": NN_(
+        "How many rows per inch (hileras) does this hat from %(name)s have? The note says %(rows)s, outside "
+        "%(low)s to %(high)s.",
+        "How many rows per inch (hileras) do these hats from %(name)s have? The note says %(rows)s, outside "
+        "%(low)s to %(high)s.",
+        "count",
     ),
-    (
-        "How many rows per inch (hileras) does this hat from %(name)s have?",
-        N_("How many rows per inch (hileras) does this hat from %(name)s have?"),
-    ),
-    ("How many hats did %(name)s deliver?", N_("How many hats did %(name)s deliver?")),
-    (
+    "question.quantity": N_("How many hats did %(name)s deliver?"),
+    "question.too_many": NN_(
+        "The note says %(n)s hat from %(name)s; one card holds at most %(max)s. How many go on this card?",
         "The note says %(n)s hats from %(name)s; one card holds at most %(max)s. How many go on this card?",
-        NN_(
-            "The note says %(n)s hat from %(name)s; one card holds at most %(max)s. How many go on this card?",
-            "The note says %(n)s hats from %(name)s; one card holds at most %(max)s. How many go on this card?",
-            "n",
-        ),
+        "n",
     ),
-    (
-        "I found no weaver called %(name)s in this workshop. Who made these hats?",
-        N_("I found no weaver called %(name)s in this workshop. Who made these hats?"),
+    "question.unknown_weaver": N_("I found no weaver called %(name)s in this workshop. Who made these hats?"),
+    "question.which_weaver": N_("Which weaver is %(name)s?"),
+    "question.batch": NN_(
+        "The note names %(weavers)s for one batch of %(n)s hat. Whose hat is it?",
+        "The note names %(weavers)s for one batch of %(n)s hats. Whose hats are they?",
+        "n",
     ),
-    ("Which weaver is %(name)s?", N_("Which weaver is %(name)s?")),
-    (
-        "The note names %(names)s for one batch of %(n)s hats. Whose hats are they?",
-        NN_(
-            "The note names %(names)s for one batch of %(n)s hat. Whose hat is it?",
-            "The note names %(names)s for one batch of %(n)s hats. Whose hats are they?",
-            "n",
-        ),
-    ),
-    (
-        "The note names %(names)s for one batch of hats. Whose hats are they?",
-        N_("The note names %(names)s for one batch of hats. Whose hats are they?"),
-    ),
-    (
-        "I heard only part of a hat code (%(heard)s). Which hat is it?",
-        N_("I heard only part of a hat code (%(heard)s). Which hat is it?"),
-    ),
-    ("Which hat did you mean by %(heard)s?", N_("Which hat did you mean by %(heard)s?")),
-    ("I found no hat for %(heard)s. Which hat is it?", N_("I found no hat for %(heard)s. Which hat is it?")),
-    (
+    "question.batch_uncounted": N_("The note names %(weavers)s for one batch of hats. Whose hats are they?"),
+    "question.partial": N_("I heard only part of a hat code (%(heard)s). Which hat is it?"),
+    "question.which_hat": N_("Which hat did you mean by %(heard)s?"),
+    "question.no_hat": N_("I found no hat for %(heard)s. Which hat is it?"),
+    "why.number": N_(
         "The note says %(name)s delivered hats and corrects a number without saying whether it is the count or "
-        "the rows, so I asked instead of guessing.",
-        N_(
-            "The note says %(name)s delivered hats and corrects a number without saying whether it is the count "
-            "or the rows, so I asked instead of guessing."
-        ),
+        "the rows, so I asked instead of guessing."
     ),
-    (
-        "The note says %(name)s delivered hats but does not give the rows per inch.",
-        N_("The note says %(name)s delivered hats but does not give the rows per inch."),
-    ),
-    (
-        "The note says %(name)s delivered hats but not how many.",
-        N_("The note says %(name)s delivered hats but not how many."),
-    ),
-    (
+    "why.rows": N_("The note says %(name)s delivered hats but does not give the rows per inch."),
+    "why.quantity": N_("The note says %(name)s delivered hats but not how many."),
+    "why.too_many": N_(
         "The note says %(name)s delivered %(n)s hats, more than one card can hold, so I asked instead of "
-        "splitting them myself.",
-        N_(
-            "The note says %(name)s delivered %(n)s hats, more than one card can hold, so I asked instead of "
-            "splitting them myself."
-        ),
+        "splitting them myself."
     ),
-    (
+    "why.unknown_weaver": N_(
         "The note mentions new hats from %(name)s, but no weaver with that name exists here, so I did not "
-        "create one.",
-        N_(
-            "The note mentions new hats from %(name)s, but no weaver with that name exists here, so I did not "
-            "create one."
-        ),
+        "create one."
     ),
-    (
-        "The note mentions new hats from %(name)s, and %(n)s weavers match that name.",
-        N_("The note mentions new hats from %(name)s, and %(n)s weavers match that name."),
-    ),
-    (
-        "%(name)s (the note says %(said)s) delivered %(n)s new %(grade)s hats of %(rows)s rows per inch.",
-        NN_(
-            "%(name)s (the note says %(said)s) delivered %(n)s new %(grade)s hat of %(rows)s rows per inch.",
-            "%(name)s (the note says %(said)s) delivered %(n)s new %(grade)s hats of %(rows)s rows per inch.",
-            "n",
-        ),
-    ),
-    (
-        "%(name)s (the note says %(said)s) delivered %(n)s new hats of %(rows)s rows per inch.",
-        NN_(
-            "%(name)s (the note says %(said)s) delivered %(n)s new hat of %(rows)s rows per inch.",
-            "%(name)s (the note says %(said)s) delivered %(n)s new hats of %(rows)s rows per inch.",
-            "n",
-        ),
-    ),
-    (
-        "%(name)s delivered %(n)s new %(grade)s hats of %(rows)s rows per inch.",
-        NN_(
-            "%(name)s delivered %(n)s new %(grade)s hat of %(rows)s rows per inch.",
-            "%(name)s delivered %(n)s new %(grade)s hats of %(rows)s rows per inch.",
-            "n",
-        ),
-    ),
-    (
+    "why.which_weaver": N_("The note mentions new hats from %(name)s, and %(n)s weavers match that name."),
+    "why.create": NN_(
+        "%(name)s delivered %(n)s new hat of %(rows)s rows per inch.",
         "%(name)s delivered %(n)s new hats of %(rows)s rows per inch.",
-        NN_(
-            "%(name)s delivered %(n)s new hat of %(rows)s rows per inch.",
-            "%(name)s delivered %(n)s new hats of %(rows)s rows per inch.",
-            "n",
-        ),
+        "n",
     ),
-    (
+    "why.create_grade": NN_(
+        "%(name)s delivered %(n)s new %(grade)s hat of %(rows)s rows per inch.",
+        "%(name)s delivered %(n)s new %(grade)s hats of %(rows)s rows per inch.",
+        "n",
+    ),
+    "why.create_heard": NN_(
+        "%(name)s (the note says %(said)s) delivered %(n)s new hat of %(rows)s rows per inch.",
+        "%(name)s (the note says %(said)s) delivered %(n)s new hats of %(rows)s rows per inch.",
+        "n",
+    ),
+    "why.create_grade_heard": NN_(
+        "%(name)s (the note says %(said)s) delivered %(n)s new %(grade)s hat of %(rows)s rows per inch.",
+        "%(name)s (the note says %(said)s) delivered %(n)s new %(grade)s hats of %(rows)s rows per inch.",
+        "n",
+    ),
+    "why.batch": N_(
         "Several weavers are named for one batch and the note does not say how it splits, so I did not divide it "
-        "myself.",
-        N_(
-            "Several weavers are named for one batch and the note does not say how it splits, so I did not "
-            "divide it myself."
-        ),
+        "myself."
     ),
-    (
-        "The note names a hat as %(heard)s, with one character of its code missing, so I did not pick one.",
-        N_(
-            "The note names a hat as %(heard)s, with one character of its code missing, so I did not pick one."
-        ),
+    "why.partial": N_(
+        "The note names a hat as %(heard)s, with one character of its code missing, so I did not pick one."
     ),
-    (
+    "why.which_hat": NN_(
+        "The note names %(heard)s, and %(n)s hat could match it, so I did not pick it.",
         "The note names %(heard)s, and %(n)s hats could match it, so I did not pick one.",
-        N_("The note names %(heard)s, and %(n)s hats could match it, so I did not pick one."),
+        "n",
     ),
-    (
-        "The note names %(heard)s, but no hat of this workshop matches it.",
-        N_("The note names %(heard)s, but no hat of this workshop matches it."),
-    ),
-    (
-        "The note says %(code)s (heard as %(heard)s) is now at %(stage)s.",
-        N_("The note says %(code)s (heard as %(heard)s) is now at %(stage)s."),
-    ),
-    ("The note says %(code)s is now at %(stage)s.", N_("The note says %(code)s is now at %(stage)s.")),
-    (
-        "The note reports %(readerkind)s on %(code)s (heard as %(heard)s).",
-        N_("The note reports %(readerkind)s on %(code)s (heard as %(heard)s)."),
-    ),
-    ("The note reports %(readerkind)s on %(code)s.", N_("The note reports %(readerkind)s on %(code)s.")),
-    ('%(label)s: "%(words)s"', N_('%(label)s: "%(words)s"')),
-    ('"%(quote)s" — %(label)s: "%(words)s"', N_('"%(quote)s" — %(label)s: "%(words)s"')),
-)
-
-
-@dataclass(frozen=True)
-class _Entry:
-    pattern: re.Pattern[str]
-    text: Text
-
-
-_PART = re.compile(r"%\((\w+)\)s")
-# Parts that are one word (a number, a code, a stage, a grade); the rest may hold spaces.
-_WORD_PARTS = {"n", "max", "rows", "code", "stage", "grade", "grado"}
-
-
-def _pattern(template: str) -> re.Pattern[str]:
-    out, at = [], 0
-    for part in _PART.finditer(template):
-        out.append(re.escape(template[at : part.start()]))
-        name = part.group(1)
-        if name == "label":
-            out.append("(?P<label>" + "|".join(re.escape(label) for label in READER_FLAG_LABELS) + ")")
-        elif name == "readerkind":
-            out.append("(?P<readerkind>" + "|".join(re.escape(kind) for kind in READER_KINDS) + ")")
-        elif name in _WORD_PARTS:
-            out.append(f"(?P<{name}>[^\\s;,()]+?)")
-        else:
-            out.append(f"(?P<{name}>.+?)")
-        at = part.end()
-    out.append(re.escape(template[at:]))
-    return re.compile("^" + "".join(out) + "$", re.DOTALL)
-
-
-@cache
-def _reader_entries() -> tuple[_Entry, ...]:
-    return tuple(_Entry(_pattern(template), text) for template, text in READER)
-
-
-def _reader_part(say: Say, name: str, value: str) -> Any:
-    if name == "n" and value.isdigit():
-        return int(value)
-    if name == "label":
-        return say.gettext(READER_FLAG_LABELS[value])
-    if name == "readerkind":
-        return say.gettext(READER_KINDS[value])
-    if name == "heard":
-        return _heard(say, value)
-    if name == "names":
-        return _join_names(say, _names(value))
-    return say.part(name, value)
-
-
-def _heard(say: Say, value: str) -> str:
-    if value == "the hat":
-        return say.gettext("the hat")
-    if value.startswith("the hat of "):
-        return say.gettext("the hat of %(name)s") % {"name": value[len("the hat of ") :]}
-    return value
-
-
-def _names(value: str) -> list[str]:
-    head, _, last = value.rpartition(" and ")
-    return [*(n for n in head.split(", ") if n), last] if head else [value]
+    "why.no_hat": N_("The note names %(heard)s, but no hat of this workshop matches it."),
+    "why.advance": N_("The note says %(code)s is now at %(stage)s."),
+    "why.advance_heard": N_("The note says %(code)s (heard as %(heard)s) is now at %(stage)s."),
+    "why.flag": N_("The note reports %(problem)s on %(code)s."),
+    "why.flag_heard": N_("The note reports %(problem)s on %(code)s (heard as %(heard)s)."),
+    "flag.grade_mismatch": N_('Grade does not match the rows, the note says: "%(words)s"'),
+    "flag.too_fast": N_('Moved through the stages too fast, the note says: "%(words)s"'),
+    "flag.weaver_not_found": N_('The weaver is missing, the note says: "%(words)s"'),
+    "flag.other": N_('Problem reported in the note: "%(words)s"'),
+    "hat.of_weaver": N_("the hat of %(name)s"),
+    "hat.unnamed": N_("the hat"),
+}
+# A flag kind as the reader's reasons say it ("The note reports a missing weaver on …").
+READER_KINDS = {
+    "grade_mismatch": N_("a grade that does not match the rows"),
+    "too_fast": N_("a hat that moved too fast"),
+    "weaver_not_found": N_("a missing weaver"),
+    "other": N_("a problem"),
+}
+AND = N_("%(names)s and %(last)s")
 
 
 def _join_names(say: Say, names: Sequence[str]) -> str:
     if len(names) < 2:
         return "".join(names)
-    return say.gettext("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
-
-
-# Said by the functions above (marked here for the catalogues).
-READER_WORDS = (N_("the hat"), N_("the hat of %(name)s"), N_("%(names)s and %(last)s"))
+    return say.gettext(AND) % {"names": ", ".join(names[:-1]), "last": names[-1]}

@@ -58,6 +58,9 @@ class Card:
     preview_fix: dict[str, Any] | None = None
     # When the note the card came from was said (the run's ``said_at``; the outbox sends it), or None.
     said_at: datetime | None = None
+    # The offline reader's codes for the card's own texts (``why``, ``question``, ``message``), which the page
+    # says in its language (messages.py, ``Say.reader``); empty for a live model's card (shown as written).
+    texts: dict[str, Any] = field(default_factory=dict)
 
     @property
     def open(self) -> bool:
@@ -119,7 +122,10 @@ def card_of(row: m.Proposal, weavers: dict[str, str], said_at: datetime | None =
         applied=row.applied,
         code_heard=payload.get("code_heard"),
         said_at=said_at,
+        texts=dict(row.texts or {}),
     )
+    if fields.get("message") != payload.get("message"):
+        card.texts.pop("message", None)  # a message the person typed is theirs, shown as typed
     if row.status == "question":
         card.question = str(question.get("text") or "")
         card.choices = [c for c in question.get("choices") or [] if isinstance(c, dict)]

@@ -276,6 +276,9 @@ class Proposal(Base):
     quote: Mapped[str] = mapped_column(Text, default="")
     confidence: Mapped[str] = mapped_column(String(10), default="high")
     rule_result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    # The offline reader's codes and params for the card's why, question and flag message (migration 0009);
+    # NULL for a live model's card and for cards stored before (their English is shown as it came).
+    texts: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     decided_by: Mapped[str | None] = mapped_column(ForeignKey("profiles.id"), nullable=True)
     decided_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     applied: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)

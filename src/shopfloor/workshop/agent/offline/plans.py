@@ -12,6 +12,7 @@ from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
 from shopfloor.workshop import domain
+from shopfloor.workshop.agent.offline import card_texts as texts
 from shopfloor.workshop.agent.offline.history import History
 from shopfloor.workshop.agent.offline.results import HatRef, NoteEvent, Reading
 from shopfloor.workshop.agent.offline.vocabulary import NICKNAMES
@@ -19,12 +20,6 @@ from shopfloor.workshop.agent.prompt import UserMessage
 from shopfloor.workshop.domain import MAX_FLAG_MESSAGE, MAX_PROPOSALS, MAX_QUANTITY
 
 MAX_CODES_PER_CALL = 10
-FLAG_LABELS = {
-    "grade_mismatch": "Grade does not match the rows, the note says",
-    "too_fast": "Moved through the stages too fast, the note says",
-    "weaver_not_found": "The weaver is missing, the note says",
-    "other": "Problem reported in the note",
-}
 CLOSE_NAME = 80  # RapidFuzz ratio from which a heard name word is one weaver's name said differently
 
 
@@ -339,7 +334,7 @@ def _ask(
         "ask_question",
         {
             "proposal_type": proposal_type,
-            "question": cut_text(question, 160),
+            "question": texts.kept(cut_text(question, 160), question),
             "choices": choices[:4],
             "draft": draft,
             "quote": event.quote,
@@ -356,48 +351,41 @@ def _missing_fact(
     if event.doubtful_number is not None:
         return "q_number", _ask(
             "create_hat",
-            f"The note corrects a number to {event.doubtful_number}: is that how many hats {weaver['name']} "
-            "delivered, or their rows per inch?",
+            texts.Said("question.number", n=event.doubtful_number, name=weaver["name"]),
             choices,
             draft,
             event,
-            f"The note says {weaver['name']} delivered hats and corrects a number without saying whether it is "
-            "the count or the rows, so I asked instead of guessing.",
+            texts.Said("why.number", name=weaver["name"]),
         )
     if event.rows is None or not domain.validate_rows(event.rows):
-        said = f" The note says grado {event.grado}, which is not a row count." if event.grado else ""
-        if event.rows is not None:
-            said = f" The note says {event.rows}, outside {domain.MIN_ROWS} to {domain.MAX_ROWS}."
         return "q_rows", _ask(
             "create_hat",
-            # One hat is asked about as one hat (pages/messages.py translates each form).
-            f"How many rows per inch (hileras) does this hat from {weaver['name']} have?{said}"
-            if event.quantity == 1
-            else f"How many rows per inch (hileras) do these hats from {weaver['name']} have?{said}",
+            # One hat is asked about as one hat; the note's grado, or rows out of bounds, are said after.
+            texts.rows_question(
+                weaver["name"], event.quantity, event.grado, event.rows, domain.MIN_ROWS, domain.MAX_ROWS
+            ),
             choices,
             draft,
             event,
-            f"The note says {weaver['name']} delivered hats but does not give the rows per inch.",
+            texts.Said("why.rows", name=weaver["name"]),
         )
     if event.quantity is None or event.quantity < 1:
         return "q_quantity", _ask(
             "create_hat",
-            f"How many hats did {weaver['name']} deliver?",
+            texts.Said("question.quantity", name=weaver["name"]),
             choices,
             draft,
             event,
-            f"The note says {weaver['name']} delivered hats but not how many.",
+            texts.Said("why.quantity", name=weaver["name"]),
         )
     if event.quantity > MAX_QUANTITY:
         return "q_too_many", _ask(
             "create_hat",
-            f"The note says {event.quantity} hats from {weaver['name']}; one card holds at most {MAX_QUANTITY}. "
-            "How many go on this card?",
+            texts.Said("question.too_many", n=event.quantity, name=weaver["name"], max=MAX_QUANTITY),
             choices,
             draft,
             event,
-            f"The note says {weaver['name']} delivered {event.quantity} hats, more than one card can hold, so I "
-            "asked instead of splitting them myself.",
+            texts.Said("why.too_many", name=weaver["name"], n=event.quantity),
         )
     return None
 
@@ -411,31 +399,28 @@ def _plan_create(event: NoteEvent, history: History) -> tuple[str, Call] | None:
     matches, exact = found
     draft = _draft(quantity=event.quantity, grade=event.grade, rows_per_inch=event.rows)
     choices = [{"label": m["name"], "weaver_id": m["weaver_id"], "hat_code": None} for m in matches]
-    what = f"new hats from {name}"
     if not matches:
         return "q_unknown_weaver", _ask(
             "create_hat",
-            f"I found no weaver called {name} in this workshop. Who made these hats?",
+            texts.Said("question.unknown_weaver", name=name),
             [],
             draft,
             event,
-            f"The note mentions {what}, but no weaver with that name exists here, so I did not create one.",
+            texts.Said("why.unknown_weaver", name=name),
         )
     if len(matches) > 1:
         return "q_which_weaver", _ask(
             "create_hat",
-            f"Which weaver is {name}?",
+            texts.Said("question.which_weaver", name=name),
             choices,
             draft,
             event,
-            f"The note mentions {what}, and {len(matches)} weavers match that name.",
+            texts.Said("why.which_weaver", name=name, n=len(matches)),
         )
     weaver = matches[0]
     asked = _missing_fact(event, weaver, choices, draft)
     if asked is not None:
         return asked
-    grade = f"{event.grade} " if event.grade else ""
-    heard = "" if exact else f" (the note says {name})"
     return "create", (
         "propose_create_hats",
         {
@@ -445,8 +430,9 @@ def _plan_create(event: NoteEvent, history: History) -> tuple[str, Call] | None:
             "rows_per_inch": event.rows,
             "straw": None,
             "quote": event.quote,
-            "why": f"{weaver['name']}{heard} delivered {event.quantity} new {grade}hats of {event.rows} rows "
-            "per inch.",
+            "why": texts.create_why(
+                weaver["name"], None if exact else name, event.quantity, event.grade, event.rows
+            ),
             "confidence": "high" if exact and not event.unsure else "check",
         },
     )
@@ -466,19 +452,16 @@ def _plan_shared_batch(event: NoteEvent, history: History) -> list[tuple[str, Ca
         for match in found[0] if found is not None else []:
             if all(c["weaver_id"] != match["weaver_id"] for c in choices):
                 choices.append({"label": match["name"], "weaver_id": match["weaver_id"], "hat_code": None})
-    names = ", ".join(event.weavers[:-1]) + f" and {event.weavers[-1]}"
-    count = f"{event.quantity} hats" if event.quantity is not None else "hats"
     return [
         (
             "q_batch",
             _ask(
                 "create_hat",
-                f"The note names {names} for one batch of {count}. Whose hats are they?",
+                texts.batch_question(list(event.weavers), event.quantity),
                 choices,
                 _draft(quantity=event.quantity, grade=event.grade, rows_per_inch=event.rows),
                 event,
-                "Several weavers are named for one batch and the note does not say how it splits, so I did not "
-                "divide it myself.",
+                texts.Said("why.batch"),
             ),
         )
     ]
@@ -486,9 +469,9 @@ def _plan_shared_batch(event: NoteEvent, history: History) -> list[tuple[str, Ca
 
 def flag_message(event: NoteEvent) -> str:
     """The flag's message: what kind of problem, then the person's own words from the note."""
-    label = FLAG_LABELS[event.flag_kind or "other"]
-    words = plain_text(event.flag_words or event.quote, MAX_FLAG_MESSAGE - len(label) - 4)
-    return f'{label}: "{words}"'
+    kind = event.flag_kind or "other"
+    words = plain_text(event.flag_words or event.quote, MAX_FLAG_MESSAGE - texts.flag_room(kind))
+    return texts.flag_message(kind, words)
 
 
 def _plan_hat_event(event: NoteEvent, message: UserMessage, history: History) -> tuple[str, Call] | None:
@@ -497,7 +480,7 @@ def _plan_hat_event(event: NoteEvent, message: UserMessage, history: History) ->
     resolved = _resolve_hat(ref, message, history)
     if resolved.failed is not None:
         return None
-    heard = ref.said or ref.code or (f"the hat of {ref.weaver_name}" if ref.weaver_name else "the hat")
+    heard = ref.said or ref.code or texts.hat_heard(ref.weaver_name)
     proposal_type = "advance_stage" if event.kind == "advance" else "flag_issue"
     if resolved.code is None:
         choices = [{"label": code, "weaver_id": None, "hat_code": code} for code in resolved.candidates]
@@ -506,20 +489,20 @@ def _plan_hat_event(event: NoteEvent, message: UserMessage, history: History) ->
         )
         if ref.partial is not None:
             kind = "q_partial"
-            question = f"I heard only part of a hat code ({heard}). Which hat is it?"
-            why = f"The note names a hat as {heard}, with one character of its code missing, so I did not pick one."
+            question = texts.Said("question.partial", heard=heard)
+            why = texts.Said("why.partial", heard=heard)
         elif choices:
             kind = "q_which_hat"
-            question = f"Which hat did you mean by {heard}?"
-            why = f"The note names {heard}, and {len(choices)} hats could match it, so I did not pick one."
+            question = texts.Said("question.which_hat", heard=heard)
+            why = texts.Said("why.which_hat", heard=heard, n=len(choices))
         else:
             kind = "q_no_hat"
-            question = f"I found no hat for {heard}. Which hat is it?"
-            why = f"The note names {heard}, but no hat of this workshop matches it."
+            question = texts.Said("question.no_hat", heard=heard)
+            why = texts.Said("why.no_hat", heard=heard)
         return kind, _ask(proposal_type, question, choices, draft, event, why)
     exact = resolved.exact and not ref.spelled
     confidence = "high" if exact and not event.unsure else "check"
-    heard_note = "" if exact and ref.weaver_name is None else f" (heard as {heard})"
+    heard_note = None if exact and ref.weaver_name is None else heard
     if event.kind == "advance":
         return "advance", (
             "propose_advance_stage",
@@ -527,7 +510,7 @@ def _plan_hat_event(event: NoteEvent, message: UserMessage, history: History) ->
                 "hat_code": resolved.code,
                 "to_stage": event.to_stage,
                 "quote": event.quote,
-                "why": f"The note says {resolved.code}{heard_note} is now at {event.to_stage}.",
+                "why": texts.advance_why(resolved.code, heard_note, event.to_stage),
                 "confidence": confidence,
             },
         )
@@ -539,7 +522,7 @@ def _plan_hat_event(event: NoteEvent, message: UserMessage, history: History) ->
             "kind": kind,
             "message": flag_message(event),
             "quote": event.quote,
-            "why": f"The note reports {kind.replace('_', ' ')} on {resolved.code}{heard_note}.",
+            "why": texts.flag_why(kind, resolved.code, heard_note),
             "confidence": confidence,
         },
     )

@@ -5,10 +5,13 @@ turn a careful model would return — lookups first, then one proposal or questi
 It holds only the run's first user message, as data (input mode, hat tag, note): every call re-reads the note
 and the tool calls and results already in ``request.messages``, so it drives the same loop, dispatcher and handlers
 as a live model and every rule, quote check, seen-id check and cap applies unchanged. It never guesses: an
-ambiguous or empty lookup, or a missing fact, becomes ask_question.
+ambiguous or empty lookup, or a missing fact, becomes ask_question. Its cards' own texts go in the arguments as
+English and, beside them, as codes and params (``card_texts``; ``ToolCall.local``) for the page to translate.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from shopfloor.agent.providers.base import (
     ModelRequest,
@@ -17,6 +20,7 @@ from shopfloor.agent.providers.base import (
     Turn,
     Usage,
 )
+from shopfloor.workshop.agent.offline.card_texts import Said
 from shopfloor.workshop.agent.offline.history import history_of
 from shopfloor.workshop.agent.offline.plans import (
     Call,
@@ -89,7 +93,7 @@ class OfflineReader:
 
 
 def _tool_turn(turn_index: int, calls: list[Call], text: str | None = None) -> Turn:
-    tool_calls = tuple(ToolCall(f"r{turn_index}_{i}", name, args) for i, (name, args) in enumerate(calls))
+    tool_calls = tuple(_tool_call(f"r{turn_index}_{i}", name, args) for i, (name, args) in enumerate(calls))
     return Turn(
         stop_reason=StopReason.TOOL_USE,
         text=text,
@@ -98,6 +102,14 @@ def _tool_turn(turn_index: int, calls: list[Call], text: str | None = None) -> T
         model=MODEL_NAME,
         raw_stop_reason="tool_use",
     )
+
+
+def _tool_call(call_id: str, name: str, args: dict[str, Any]) -> ToolCall:
+    """One call: the reader's texts in the arguments as plain English (what a model would write), and their
+    codes and params beside them (``ToolCall.local``), which the handler keeps with the card."""
+    said = {key: value.as_json() for key, value in args.items() if isinstance(value, Said)}
+    arguments = {key: str(value) if isinstance(value, Said) else value for key, value in args.items()}
+    return ToolCall(call_id, name, arguments, local={"card_texts": said} if said else {})
 
 
 __all__ = ["OfflineReader"]
