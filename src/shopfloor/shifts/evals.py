@@ -47,39 +47,50 @@ def _matches(figure: str, candidates: list[float]) -> bool:
 
 
 def check_figures(answer: dict[str, Any]) -> list[str]:
-    """Every finding has one bold figure, and every bold figure cited to a row is a value of that row."""
+    """Every finding has one bold figure, and every bold figure cited to a row is a value of that row: the
+    citation a figure is held to is the first one after it (the last one before it when none follows), so a
+    sentence or a table that cites several rows holds each figure to its own."""
     problems = []
     evidence = {e["query"]: e for e in answer.get("evidence", [])}
     for section in answer.get("sections", []):
         text = section["text"]
-        bolds = BOLD.findall(text)
+        bolds = list(BOLD.finditer(text))
         if section["type"] == "finding" and len(bolds) != 1:
             problems.append(f"finding without exactly one bold figure: {text}")
             continue
         if not bolds:
             continue
-        cite = CITE.search(text)
-        if cite is None:
+        cites = list(CITE.finditer(text))
+        if not cites:
             problems.append(f"bold figure without a citation: {text}")
             continue
-        env = evidence.get(int(cite.group(1)))
-        if env is None:
-            problems.append(f"citation of a query that is not evidence: {text}")
-            continue
-        kind, index = cite.group(2), cite.group(3)
-        if kind is None:
-            candidates = [*_numbers(env), float(len(env["rows"]))]
-        else:
-            rows = env["rows"] if kind == "row" else env.get(SUBLISTS[kind]) or []
-            position = int(index) - 1
-            if not 0 <= position < len(rows):
-                problems.append(f"citation of a row that does not exist: {text}")
-                continue
-            candidates = _numbers(rows[position])
-        for figure in bolds:
-            if not _matches(figure, candidates):
-                problems.append(f"bold figure {figure!r} is not a value of its cited row: {text}")
+        for bold in bolds:
+            cite = next((c for c in cites if c.start() >= bold.end()), cites[-1])
+            problem = _figure_problem(bold.group(1), cite, evidence, text)
+            if problem is not None:
+                problems.append(problem)
+                if problem.startswith("citation"):
+                    break
     return problems
+
+
+def _figure_problem(figure: str, cite: re.Match[str], evidence: dict[int, Any], text: str) -> str | None:
+    """What is wrong with one bold figure against the citation it is held to, or None."""
+    env = evidence.get(int(cite.group(1)))
+    if env is None:
+        return f"citation of a query that is not evidence: {text}"
+    kind, index = cite.group(2), cite.group(3)
+    if kind is None:
+        candidates = [*_numbers(env), float(len(env["rows"]))]
+    else:
+        rows = env["rows"] if kind == "row" else env.get(SUBLISTS[kind]) or []
+        position = int(index) - 1
+        if not 0 <= position < len(rows):
+            return f"citation of a row that does not exist: {text}"
+        candidates = _numbers(rows[position])
+    if not _matches(figure, candidates):
+        return f"bold figure {figure!r} is not a value of its cited row: {text}"
+    return None
 
 
 def check_ranking(answer: dict[str, Any]) -> list[str]:

@@ -123,6 +123,46 @@ def table_flowables(
     return out
 
 
+def comparison_flowables(section: dict[str, Any], styles: dict[str, ParagraphStyle]) -> list[Any]:
+    """A comparison's side-by-side table (``answers/comparison.py``): its caption, one column per group with
+    the row each column cites, one row per measure, each figure bold with its end of the row in words."""
+    window = (section.get("window") or {}).get("label", "")
+    plural = "Crews" if section.get("group_by") == "crew" else "Shifts"
+    note = (
+        "Each row names its best and worst in words."
+        if section.get("ranked")
+        else "Not ranked: the evidence is incomplete, so no row names a best or a worst."
+    )
+    out: list[Any] = [
+        Paragraph(html.escape(f"{plural} side by side, {window}"), styles["h3"]),
+        Paragraph(html.escape(note), styles["small"]),
+    ]
+    head = [Paragraph("<b>Measure</b>", styles["cell"])]
+    for column in section["columns"]:
+        cite = html.escape(cite_text({"query": column["query"], "row": column["row"]}))
+        head.append(Paragraph(f"<b>{html.escape(str(column['group']))}</b><br/>{cite}", styles["cell"]))
+    data = [head]
+    for row in section["rows"]:
+        better = f"<br/>{html.escape(row['better'])} is better" if row.get("better") else ""
+        cells = [Paragraph(f"{html.escape(str(row['label']))}{better}", styles["cell"])]
+        for cell in row["cells"]:
+            end = f"<br/>{html.escape(cell['end'].upper())}" if cell.get("end") else ""
+            cells.append(Paragraph(f"<b>{html.escape(str(cell['figure']))}</b>{end}", styles["cell"]))
+        data.append(cells)
+    table = Table(data, repeatRows=1, hAlign="LEFT")
+    table.setStyle(
+        TableStyle(
+            [
+                ("GRID", (0, 0), (-1, -1), 0.25, colors.grey),
+                ("BACKGROUND", (0, 0), (-1, 0), colors.Color(0.92, 0.94, 0.96)),
+                ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ]
+        )
+    )
+    out += [table, Spacer(1, 6)]
+    return out
+
+
 def _chart(chart: dict[str, Any], styles: dict[str, ParagraphStyle]) -> list[Any]:
     # The caption stays on the page of its figure.
     return [
@@ -184,11 +224,16 @@ def answer_pdf(answer: dict[str, Any]) -> bytes:
     story.append(Spacer(1, 6))
     sections = answer.get("sections", [])
     lead = [
-        s for s in sections if s["type"] in ("headline", "finding", "label") and s["text"] != "Where to look"
+        s
+        for s in sections
+        if s["type"] in ("headline", "finding", "label", "comparison") and s["text"] != "Where to look"
     ]
     rest = [s for s in sections if s not in lead and s["type"] != "where" and s["text"] != "Where to look"]
     where = [s for s in sections if s["type"] == "where"]
     for s in lead:
+        if s["type"] == "comparison":
+            story.extend(comparison_flowables(s, styles))
+            continue
         style = {"headline": "h2", "label": "h3"}.get(s["type"], "body")
         story.append(Paragraph(_marked(s), styles[style]))
     for chart in answer.get("charts", []):

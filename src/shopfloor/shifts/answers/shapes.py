@@ -69,9 +69,9 @@ def build_sections(
     if plan.measure == "overview" and plan.shift is not None:
         shaped.body = _diagnosis(shaped.per_result)
     sections = _yes_no(plan, _lead(plan, evidence, shaped, asked))
-    sections.extend(shaped.body)
-    if plan.measure == "compare_shifts" and len(shaped.heads) > 1:
-        sections.insert(1, reworded(shaped.heads[1], "finding", bullet=True))
+    # A comparison's side-by-side table follows its headline, before the detail (answers/comparison.py).
+    sections += [s for s in shaped.body if s["type"] == "comparison"]
+    sections += [s for s in shaped.body if s["type"] != "comparison"]
     sections += _closing(evidence, caveats)
     if status in ("complete", "partial") and evidence:
         sections.append({"type": "label", "text": "Where to look"})
@@ -96,7 +96,8 @@ def _shape_results(plan: Plan, evidence: list[dict[str, Any]], tools: Mapping[st
         if head is not None:
             shaped.heads.append(head)
             shaped.evidence_with_head.append(env)
-        if plan.shift is None and env.get("shift") and entry is not None and entry.shift_labelled:
+        labelled = plan.shift is None and env.get("shift") and entry is not None and entry.shift_labelled
+        if labelled and lines:  # a result that says nothing gets no label of its own
             shaped.body.append({"type": "label", "text": f"Shift {_word(env['shift'])}"})
         shaped.body.extend(lines)
         shaped.per_result.append(lines)

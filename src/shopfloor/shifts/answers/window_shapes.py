@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from shopfloor.shifts.answers.comparison import ranked_headline, side_by_side
 from shopfloor.shifts.answers.findings import Citation, Figure, Section, fmt, said
 from shopfloor.shifts.answers.shaping import (
     WITHHELD,
@@ -448,32 +449,58 @@ def opportunities(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
 
 
 def group_comparison(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
-    """Sections of a shifts-or-crews comparison over a window: on a complete window the best shift (or the
-    slowest crew) leads and every group follows, best first, labelled with which end is best; on a partial
-    window the groups are listed in their own order with no ranking, and the headline says why."""
+    """Sections of a shifts-or-crews comparison (``answers/comparison.py``): on a complete window the
+    headline names the best and the worst group on speed to target and the points between them (the slowest
+    crew leads a crews' comparison), then the side-by-side table, then every group best first, labelled with
+    which end it is; on a partial window the groups are listed in their own order with no ranking, and the
+    headline says why. On a day the table is the list: each shift's own findings follow it."""
     q = env["query"]
     rows = env["rows"]
     group = env.get("group_by", "shift")
     plural = f"{group}s"
+    day = (env.get("window") or {}).get("period") == "day"
     out: list[Section] = []
     if not rows:
         return None, out
+    table = side_by_side(env)
+    if table is not None:
+        out.append(table)
     if not is_ranked(env):
-        cov = env.get("coverage") or {}
-        why = f"{cov.get('valid_days')} of {cov.get('expected_days')} production days complete"
-        head = {
-            "type": "headline",
-            "text": f"The {plural} are compared, not ranked: the window is partial ({why}).",
-        }
-        for i, row in enumerate(rows):
-            out.append(finding(_group_text(row, None, len(rows)), row["speed_to_target_pct"], "%", q, i))
+        head = {"type": "headline", "text": f"The {plural} are compared, not ranked: {_why_unranked(env)}."}
+        if not day:
+            for i, row in enumerate(rows):
+                out.append(finding(_group_text(row, None, len(rows)), row["speed_to_target_pct"], "%", q, i))
         out.append({"type": "text", "text": WITHHELD})
         return head, out
-    if group == "crew":
+    head = ranked_headline(env) or _one_end(env)
+    if not day:
+        out.append({"type": "label", "text": f"Ranked by {env.get('best', 'speed to target')}, best first"})
+        for i, row in enumerate(rows):
+            out.append(
+                finding(_group_text(row, row["rank"], len(rows)), row["speed_to_target_pct"], "%", q, i)
+            )
+    return head, out
+
+
+def _why_unranked(env: dict[str, Any]) -> str:
+    """Why a comparison is not ranked: the window's complete days, or what a day lacks."""
+    cov = env.get("coverage") or {}
+    window = env.get("window") or {}
+    if window.get("period") == "day":
+        why = next(iter((cov.get("incomplete_why") or {}).values()), None)
+        label = window.get("label", "the day")
+        return f"{label} has {why}" if why else f"{label} is incomplete in the store"
+    return f"the window is partial ({cov.get('valid_days')} of {cov.get('expected_days')} production days complete)"
+
+
+def _one_end(env: dict[str, Any]) -> Section:
+    """The headline of a ranked result with one ranked group: the best shift, or the slowest crew."""
+    q, rows = env["query"], env["rows"]
+    if env.get("group_by", "shift") == "crew":
         i = len(rows) - 1
         while i > 0 and rows[i]["rank"] is None:
             i -= 1
-        head = said(
+        return said(
             "headline",
             f"{rows[i]['group']} was the slowest crew of the window at ",
             Figure(rows[i]["speed_to_target_pct"], "%"),
@@ -481,19 +508,14 @@ def group_comparison(env: dict[str, Any]) -> tuple[Section | None, list[Section]
             Citation(q, i),
             ".",
         )
-    else:
-        head = said(
-            "headline",
-            f"{rows[0]['group']} was the best shift of the window at ",
-            Figure(rows[0]["speed_to_target_pct"], "%"),
-            " speed to target ",
-            Citation(q, 0),
-            ".",
-        )
-    out.append({"type": "label", "text": f"Ranked by {env.get('best', 'speed to target')}, best first"})
-    for i, row in enumerate(rows):
-        out.append(finding(_group_text(row, row["rank"], len(rows)), row["speed_to_target_pct"], "%", q, i))
-    return head, out
+    return said(
+        "headline",
+        f"{rows[0]['group']} was the best shift of the window at ",
+        Figure(rows[0]["speed_to_target_pct"], "%"),
+        " speed to target ",
+        Citation(q, 0),
+        ".",
+    )
 
 
 def _group_text(row: dict[str, Any], rank: int | None, count: int) -> str:

@@ -50,7 +50,7 @@ def marked(
         elif "figure" in part:
             out.append(f"<strong>{html.escape(part['figure'], quote=True)}</strong>")
         else:
-            out.append(_cited(part, numbers, words))
+            out.append(cited_link(part, numbers, words))
     return Markup("".join(out))
 
 
@@ -67,7 +67,7 @@ def cited_text(part: Mapping[str, Any], words: Words = ENGLISH) -> str:
     return f"({query} · {words._(CITED_OF.get(of, of))} {part['row']})"
 
 
-def _cited(part: dict[str, Any], numbers: set[int] | None, words: Words = ENGLISH) -> str:
+def cited_link(part: dict[str, Any], numbers: set[int] | None, words: Words = ENGLISH) -> str:
     """A citation, a link to the query's trace row (or its row) unless ``numbers`` leaves the query out."""
     text = html.escape(cited_text(part, words), quote=True)
     query, row = part["query"], part.get("row")
@@ -108,6 +108,8 @@ def split_sections(sections: list[dict[str, Any]], status: str) -> Parts:
         if kind == "where":
             where.append(section)
             continue
+        if kind == "comparison":
+            continue  # the side-by-side table, drawn on its own after the headline (comparison_view.py)
         if index == 0 and kind == "text" and status not in ("complete", "partial", "unavailable"):
             preface.append(section)
         elif kind in ("headline", "finding", "label"):

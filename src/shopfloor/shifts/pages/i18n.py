@@ -60,6 +60,10 @@ class Words:
         """``message`` in this language."""
         return translations(self.locale).gettext(message)
 
+    def pgettext(self, context: str, message: str) -> str:
+        """``message`` in this language as it is said in ``context`` (a name with its article, say)."""
+        return translations(self.locale).pgettext(context, message)
+
     def ngettext(self, singular: str, plural: str, count: int, **params: object) -> str:
         """The plural form of a message for ``count``, filled in (``{n}`` in it is the count)."""
         return translations(self.locale).ngettext(singular, plural, count).format(n=count, **params)

@@ -28,6 +28,7 @@ from shopfloor.shifts.pages.answer_view import (
 )
 from shopfloor.shifts.pages.card_view import kpi_groups
 from shopfloor.shifts.pages.chart_view import chart_views
+from shopfloor.shifts.pages.comparison_view import headline_markup, table_view
 from shopfloor.shifts.pages.i18n import ENGLISH, N_, Words, translations
 from shopfloor.shifts.pages.planner_view import planner_options
 from shopfloor.shifts.pages.report_view import report_context
@@ -182,12 +183,16 @@ class Pages:
             # The headline leads the answer, above the cards; the findings under them are its detail.
             headline = next((s for s in parts.lead if s["type"] == "headline"), None)
             parts.lead = [s for s in parts.lead if s is not headline]
+        side = next((s for s in answer["sections"] if s["type"] == "comparison"), None) if answer else None
         ctx: dict[str, Any] = {
             "answer": answer,
             "read_as": read_as(answer, words) if answer else None,
             "asked": asked(answer, words) if answer else None,
             "parts": parts,
             "headline": headline,
+            # A comparison's headline in a language other than English, said by the page from its data.
+            "headline_said": headline_markup(headline, None, words) if headline and locale != "en" else None,
+            "comparison": table_view(side, None, words) if side else None,
             "groups": finding_groups(parts.lead) if parts else [],
             "charts": chart_views(answer.get("charts", []), queries, words=words) if answer else [],
             "cards": cards,

@@ -172,14 +172,23 @@ def _dollars_day(plan: PlanView) -> list[Step]:
 
 
 def _compare_shifts(plan: PlanView) -> list[Step]:
-    """KPIs, downtime by reason and wet-end speed of each compared shift (all three when none is named)."""
+    """KPIs, downtime by reason and wet-end speed of each compared shift (all three when none is named),
+    then the shifts side by side on the day (the comparison's headline and table, docs/shifts-agent.md)."""
     shifts = [plan.shift, plan.other_shift] if plan.shift is not None else [1, 2, 3]
     calls: list[Step] = [
         ("get_shift_kpis", {}),
         ("get_downtime_breakdown", {"kind": None, "group_by": "reason"}),
         ("get_wet_end_performance", {}),
     ]
-    return [(name, {"shift": shift, **args}) for name, args in calls for shift in shifts]
+    steps = [(name, {"shift": shift, **args}) for name, args in calls for shift in shifts]
+    compared = sorted({s for s in shifts if s is not None})
+    if len(compared) < 2:
+        return steps  # one shift named twice: nothing to set beside it
+    side: dict[str, Any] = {"window": {"period": "day", "anchor": plan.day.isoformat()}, "shift": None}
+    side["group_by"] = "shift"
+    if len(compared) < 3:
+        side["shifts"] = compared
+    return [*steps, ("get_group_comparison", side)]
 
 
 def _compare(plan: PlanView) -> list[Step]:
@@ -287,7 +296,7 @@ MEASURES: dict[str, Measure] = {
         _M("notes", per_shift(_fixed("get_shift_notes")), None),
         _M("rankings", _rankings, None),
         _M("dollars", _dollars_day, None, headline="get_day_dollars"),
-        _M("compare_shifts", _compare_shifts, None),
+        _M("compare_shifts", _compare_shifts, None, headline="get_group_comparison"),
         _M("compare", None, _compare),
         _M("pareto", None, lambda p: [_pareto(p)]),
         _M("waste", None, _waste),

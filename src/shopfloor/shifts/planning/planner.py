@@ -62,6 +62,9 @@ def chart_calls(plan: Plan, results: list[dict[str, Any]], charts: Mapping[str, 
         elif (plan.chart or plan.measure in ALWAYS_CHARTED) and tool in charts:
             if not result["rows"] or (plan.measure == "overview" and tool == "get_period_kpis"):
                 continue
+            if plan.measure == "compare_shifts" and tool == "get_group_comparison":
+                # The side-by-side table draws it; nine results and their charts stay within 20 calls.
+                continue
             x, y, kind, title = charts[tool]
             if tool == "get_grade_totals" and result.get("measure") == "volume":
                 y, title = "volume_msf", "Volume by grade (MSF)"

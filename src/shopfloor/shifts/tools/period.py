@@ -13,7 +13,14 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from shopfloor.agent.tools import ToolError
-from shopfloor.shifts.plant.calendar import Coverage, Window, production_days, window_for, windows_back
+from shopfloor.shifts.plant.calendar import (
+    Coverage,
+    Window,
+    coverage,
+    production_days,
+    window_for,
+    windows_back,
+)
 from shopfloor.shifts.plant.catalog import GRADE_TARGETS, PLACE_FAMILIES, STOP_PLACES
 from shopfloor.shifts.plant.metrics import FIGURE_DIGITS, TrendMetric, ratio
 from shopfloor.shifts.plant.money import RATES, board_usd, per_year
@@ -670,6 +677,10 @@ class GroupArgs(PeriodArgs):
     """The shifts or the crews of a window side by side."""
 
     group_by: Literal["shift", "crew"] = Field(description="Compare the shifts or the crews.")
+    shifts: list[Literal[1, 2, 3]] | None = Field(
+        default=None,
+        description="Only these shifts (two or more, compared by shift), or null for every shift.",
+    )
 
 
 # Allowlist: grouping name -> column of the shift rows (never a caller's string).
@@ -680,24 +691,29 @@ GROUP_BEST = "speed to target (highest is best)"
 def get_group_comparison(ctx: RunContext, args: GroupArgs) -> dict[str, Any]:
     """The shifts or crews of a window side by side: speed to target, shift speed, lineal feet, unplanned
     downtime and dry-end waste, each a ratio of sums over the group's shift rows. Ranked by speed to target
-    (highest best) only when the window is complete; a partial window lists them unranked."""
+    (highest best) only when the window is complete; a partial window lists them unranked. ``shifts`` keeps
+    only those shifts (a day's "3rd shift vs 1st"): their coverage alone decides the ranking."""
     shift = scoped_shift(ctx, args.shift)
     current, _previous = args_window(args.window)
     sql = Sql()
-    cover = window_coverage(sql, ctx, current, shift)
+    chosen = _compared_shifts(ctx, args, shift)
+    if chosen is None:
+        cover = window_coverage(sql, ctx, current, shift)
+    else:
+        cover = joined_coverage(current, [window_coverage(sql, ctx, current, s) for s in chosen])
     column = GROUP_BY_COLUMNS[args.group_by]  # allowlisted: the argument model admits only these keys
     found = sql.rows(
         ctx,
         f"""
         WITH sh AS (SELECT day, shift, crew, scheduled_min FROM shifts
-                    WHERE day BETWEEN $start AND $end AND ($shift IS NULL OR shift = $shift)),
+                    WHERE day BETWEEN $start AND $end AND list_contains($shifts, shift)),
         su AS (SELECT day, shift, sum(gross_feet) AS feet, sum(target_fpm * elapsed_min) AS target_feet,
                       sum(gross_sqft) AS gross, sum(reject_sqft) AS rejects, sum(trim_sqft) AS trim
-               FROM setups WHERE day BETWEEN $start AND $end AND ($shift IS NULL OR shift = $shift)
+               FROM setups WHERE day BETWEEN $start AND $end AND list_contains($shifts, shift)
                GROUP BY day, shift),
         st AS (SELECT day, shift, count(*) AS stops,
                       sum(minutes) FILTER (WHERE kind IN ('Maintenance', 'Operator')) AS unplanned_min
-               FROM stops WHERE day BETWEEN $start AND $end AND ($shift IS NULL OR shift = $shift)
+               FROM stops WHERE day BETWEEN $start AND $end AND list_contains($shifts, shift)
                GROUP BY day, shift)
         SELECT {column} AS grp, count(*) AS shift_rows, count(DISTINCT sh.day) AS days,
                sum(sh.scheduled_min) AS scheduled, coalesce(sum(su.feet), 0) AS feet,
@@ -707,7 +723,7 @@ def get_group_comparison(ctx: RunContext, args: GroupArgs) -> dict[str, Any]:
         FROM sh LEFT JOIN su USING (day, shift) LEFT JOIN st USING (day, shift)
         GROUP BY grp ORDER BY grp
         """,
-        params(current.start, current.end, shift),
+        {"start": current.start, "end": current.end, "shifts": chosen or ([shift] if shift else [1, 2, 3])},
     )
     rows = []
     for r in found:
@@ -732,6 +748,7 @@ def get_group_comparison(ctx: RunContext, args: GroupArgs) -> dict[str, Any]:
         )
     if cover.complete:
         rows = rank_groups(rows)
+    rows = [{**r, "points_behind_best": None} for r in rows] if not cover.complete else behind_best(rows)
     return envelope(
         ctx,
         "get_group_comparison",
@@ -745,6 +762,51 @@ def get_group_comparison(ctx: RunContext, args: GroupArgs) -> dict[str, Any]:
         ranked=cover.complete,
         note=None if cover.complete else "The window is partial: the groups are listed, not ranked.",
     )
+
+
+def _compared_shifts(ctx: RunContext, args: GroupArgs, shift: int | None) -> list[int] | None:
+    """The shifts ``args.shifts`` names, each checked against the scope, in shift order; None for every
+    shift of the scope."""
+    if args.shifts is None:
+        return None
+    if args.group_by != "shift":
+        raise ToolError("shifts lists the shifts compared by shift; crews are compared over every shift.")
+    chosen: list[int] = sorted(set(args.shifts))
+    if len(chosen) < 2:
+        raise ToolError("shifts must name two or more shifts.")
+    if shift is not None and chosen != [shift]:
+        raise ToolError(f"shifts {chosen} are outside the selected shift {shift}.")
+    for s in chosen:
+        scoped_shift(ctx, s)
+    return chosen
+
+
+def joined_coverage(window: Window, covers: list[Coverage]) -> Coverage:
+    """One coverage of several shifts' own: a day is held when every shift's coverage holds it, and complete
+    only when it is complete for each of them."""
+    expected = set(production_days(window))
+    missing = {d for c in covers for d in c.missing}
+    invalid = {d for c in covers for d in c.invalid}
+    why: dict[date, list[str]] = {}
+    for c in covers:
+        for day, text in c.why:
+            if text not in why.setdefault(day, []):
+                why[day].append(text)
+    return coverage(window, expected - missing, invalid, {d: " and ".join(t) for d, t in why.items()})
+
+
+def behind_best(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each ranked row with ``points_behind_best``: the best row's speed to target minus its own, both at the
+    two decimals an answer shows them, so the gap said is the one a reader works out from the figures said
+    (0 for the best and any row level with it); None for an unranked row."""
+    best = next((r["speed_to_target_pct"] for r in rows if r["rank"] == 1), None)
+    out = []
+    for r in rows:
+        gap = None
+        if best is not None and r["rank"] is not None:
+            gap = round(round(best, 2) - round(r["speed_to_target_pct"], 2), 2)
+        out.append({**r, "points_behind_best": gap})
+    return out
 
 
 def rank_groups(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
