@@ -366,7 +366,7 @@ def _judged(
         if missing:
             status = "partial"
             caveats.insert(0, "Not applied: " + "; ".join(missing) + ".")
-        unread = account(question).lines() if run.asked else []
+        unread = account(question, routed).lines() if run.asked else []
         if unread:
             # A word no slot holds leaves the question partly unanswered (docs/shifts-agent.md, the rules).
             status = "partial"
@@ -462,6 +462,7 @@ ENTITY_COLUMNS = {
     "reason": ("key", "reason"),
     "place": ("key", "place"),
     "width": ("width_in", "slice"),
+    "reject": ("item", "family", "reason"),
 }
 
 
@@ -488,6 +489,9 @@ def not_applied(plan: Plan, evidence: list[dict[str, Any]]) -> list[str]:
             and plan.by is None
             and name == ("reason" if plan.reason else "place")
         )
+        # A reject's family and reported reason are rows of the waste breakdown (and of the day's rejects):
+        # its row, or its absence, is the answer.
+        grouped = grouped or (name == "reject" and plan.measure in ("waste", "quality"))
         # A filter the tool applied (the knife jams by place) is applied too.
         shown = shown or any((e.get("filters") or {}).get(name) == value for e in evidence)
         # The crew of the one shift read is applied; over every shift the other crews' rows are in it too.

@@ -625,7 +625,7 @@ def test_follow_ups_that_split_it_or_ask_a_share_of_it_follow_the_previous_answe
     [
         ("Q3 fpm", "Not understood: q3"),
         ("fpm in the third quarter", "Not understood: third quarter"),
-        ("what share of rejects were up warp on 3rd", "Not applied: the share of the rejects asked"),
+        ("is the up warp share of the rejects trending up", "Not applied: the share of the rejects asked"),
     ],
 )
 def test_what_the_reader_cannot_apply_is_named(question, line):
@@ -661,7 +661,9 @@ def test_the_line_or_a_place_said_down_is_its_downtime(question):
 
 
 def test_down_warp_and_going_down_are_not_downtime():
-    assert plan("rejects for down warp", Scope(day=DAY)).measure == "quality"
+    # Down warp is a reject: its own row of the waste breakdown, never downtime.
+    down_warp = plan("rejects for down warp", Scope(day=DAY))
+    assert (down_warp.measure, down_warp.reject) == ("waste", "Down warp")
     assert plan("is trim going down", Scope(day=DAY)).measure == "trend"
 
 

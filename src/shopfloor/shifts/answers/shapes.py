@@ -163,6 +163,56 @@ def share_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | None
     )
 
 
+def reject_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | None:
+    """A share of the dry-end rejects asked, or one reject named, leads the waste breakdown: the named
+    family's row, or the named reported reason's detail, with its part of the rejected area (``share_pct``);
+    unnamed, the family with the most rejected area. One with no rejected area is none of it (0 %)."""
+    env = next((e for e in evidence if e["tool"] == "get_waste_breakdown"), None)
+    if env is None or plan.measure != "waste" or (plan.ask != "share" and plan.reject is None):
+        return None
+    q = env["query"]
+    families = [
+        (i, r) for i, r in enumerate(env["rows"]) if r["group"] == "dry-end" and r["item"] != "dry-end total"
+    ]
+    named = plan.reject
+    found: tuple[int, dict[str, Any], str] | None = None
+    if named is None:
+        with_area = [(i, r) for i, r in families if (r["sqft"] or 0) > 0]
+        if not with_area:
+            return said(
+                "headline",
+                "No dry-end rejects were recorded here, so no reject was any of the rejected area (0 %) ",
+                Citation(q),
+                ".",
+            )
+        i, row = max(with_area, key=lambda pair: pair[1]["sqft"])
+        found, named = (i, row, "row"), str(row["item"])
+    else:
+        found = next(((i, r, "row") for i, r in families if r["item"] == named), None)
+        details = env.get("details") or []
+        found = found or next(((j, d, "detail") for j, d in enumerate(details) if d["reason"] == named), None)
+    if found is None or not found[1]["sqft"]:
+        return said("headline", f"{named} was none of the rejected area here (0 %) ", Citation(q), ".")
+    index, row, of = found
+    if plan.ask == "share":
+        return said(
+            "headline",
+            f"{named} was ",
+            Figure(row["share_pct"], "%"),
+            f" of the rejected area ({fmt(row['sqft'], 'sq ft')}) ",
+            Citation(q, index, of),
+            ".",
+        )
+    return said(
+        "headline",
+        f"{named}: ",
+        Figure(row["sqft"], "sq ft"),
+        f" of rejected area, {fmt(row['share_pct'], '%')} of the rejects ",
+        Citation(q, index, of),
+        ".",
+    )
+
+
 def asked_headline(plan: Plan, evidence: list[dict[str, Any]], asked: tuple[str, ...]) -> Section | None:
     """The figure asked in its unit or as a count, when one result holds it: the downtime's stops or hours
     listed ("how many stops", "downtime in hours"), a shift's gross area in MSF (docs/shifts-agent.md, rule
@@ -368,6 +418,9 @@ def _lead(
     cost = named_cost_headline(plan, evidence) if plan.measure == "named_cost" else None
     if cost is not None:
         return [cost]
+    rejected = reject_headline(plan, evidence)
+    if rejected is not None:
+        return [rejected]
     share = share_headline(plan, evidence) if plan.ask == "share" else None
     if share is not None:
         return [share]

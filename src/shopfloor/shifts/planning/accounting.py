@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from shopfloor.shifts.planning.dates import MONTH_SHORT, MONTHS, NUMBER_WORDS, UNRESOLVED, WEEKDAYS
 from shopfloor.shifts.planning.plans import Plan
 from shopfloor.shifts.planning.reading import COMMON, VOCABULARY, canonical, entities
-from shopfloor.shifts.planning.router import DRY_END_PCT, LOSS_WORDS, SHARE_WORDS, YES_NO, asked_clause
+from shopfloor.shifts.planning.router import LOSS_WORDS, YES_NO, asked_clause, reject_share_asked
 from shopfloor.shifts.planning.scope_words import named_shifts
 from shopfloor.shifts.plant.catalog import REJECT_FAMILIES, STOP_KINDS, STOP_PLACES, STOP_REASONS
 
@@ -65,7 +65,7 @@ READ = _words(
     line corrugator machine plant mill site
     downtime stops stop stopped stopping jam jams jammed jamming down
     maintenance operator planned pm external outage outages breaks broke break
-    rejects reject rejected quality waste trim shear yield dry wet end
+    rejects reject rejected quality waste trim shear yield dry wet end family families area
     setups setup changeovers changeover change changes changed paper splices splice
     orders order quantities remaining sheets
     notes note reported report said say wrote write crew crews
@@ -181,11 +181,12 @@ def _known(word: str) -> bool:
     return False
 
 
-def account(question: str) -> Accounting:
+def account(question: str, plan: Plan | None = None) -> Accounting:
     """The words of ``question`` left unaccounted for: things the records do not hold, and words not read
-    (a date word the dates layer cannot place, "payday", is not understood whatever else it is)."""
+    (a date word the dates layer cannot place, "payday", is not understood whatever else it is); with the
+    ``plan`` read from it, also what it asks that the plan does not answer."""
     text = canonical(question)
-    asked = _asked_not_answered(text)
+    asked = _asked_not_answered(text, plan)
     unresolved = [m.group(0) for m in re.finditer(UNRESOLVED, text)]
     missing: list[str] = []
     spans = sorted(m.span() for pattern, _thing in NOT_IN_RECORDS for m in re.finditer(pattern, text))
@@ -226,26 +227,21 @@ LOSS_TARGET = (
 )
 
 
-# A share of the rejects ("what share of rejects were down warp"): the rejects are listed by family and
-# reason with their area, but no share of them leads an answer yet.
+# A share of the rejects ("what share of rejects were down warp") is answered by the waste breakdown's
+# shares (``ask=share``); a plan that reads it otherwise (a trend, a ranking) names it as not applied.
 REJECT_SHARE = (
-    "the share of the rejects asked (the rejects are listed by family with their area, not as a share)"
+    "the share of the rejects asked (this answer lists the rejects by family with their area, not as a "
+    "share; ask for the share on its own)"
 )
 
 
-def _asked_not_answered(text: str) -> list[str]:
+def _asked_not_answered(text: str, plan: Plan | None = None) -> list[str]:
     out = []
     threshold = r"\btargets?\b|\b(over|above|under|below|more than|less than) [\d.]+ ?(%|percent)"
     if re.search(YES_NO, text) and re.search(threshold, text) and re.search(LOSS_WORDS, text):
         out.append(LOSS_TARGET)
-    if (
-        re.search(SHARE_WORDS, text)
-        and not re.search(DRY_END_PCT, text)
-        and re.search(
-            r"\b(rejects?|rejected|warp|bond|delamination|misalignment|moisture|bale|dry.end)\b", text
-        )
-        and not re.search(r"\b(downtime|down time|stops?|jams?)\b", text)
-    ):
+    shared = plan is not None and plan.ask == "share" and plan.measure == "waste"
+    if reject_share_asked(text) and not shared:
         out.append(REJECT_SHARE)
     return out
 
@@ -264,6 +260,7 @@ def more_values(question: str, plan: Plan) -> tuple[list[str], list[str]]:
         ("reason", named.reasons),
         ("place", named.places),
         ("width", named.widths),
+        ("reject", named.rejects),
     ):
         first = getattr(plan, name)
         for value in values:
@@ -327,7 +324,9 @@ def read_whole(question: str, plan: Plan) -> bool:
     its address's (the address carries the plan, not the words it left out), so only then may a page
     answer it by its address (docs/shifts-agent.md, "The three rules")."""
     return (
-        not account(question).lines() and not more_values(question, plan)[0] and not asked_figures(question)
+        not account(question, plan).lines()
+        and not more_values(question, plan)[0]
+        and not asked_figures(question)
     )
 
 
@@ -385,7 +384,13 @@ def figures_not_led(question: str | None, plan: Plan, headline: str) -> list[str
     missing = []
     if plan.ask in ("below_target", "at_target") and not re.match(r"(Yes|No):", headline):
         missing.append("the answer against target (this answer's headline is not its speed to target)")
-    if plan.ask == "share" and not re.search(r"\*\*[\d,.]+ ?%\*\*|\(0 %\)", headline):
+    # A share of the rejects is said as a part of the rejected area, never another percent (of gross).
+    share = (
+        r"\*\*[\d,.]+ ?%\*\* of the rejected area|\(0 %\)"
+        if plan.measure == "waste"
+        else r"\*\*[\d,.]+ ?%\*\*|\(0 %\)"
+    )
+    if plan.ask == "share" and not re.search(share, headline):
         missing.append("the share asked (no row of this answer holds the one asked for)")
     named = plan.reason or plan.place
     # A trend says its own direction, and a named reason or place leads with its own stops (its count

@@ -17,6 +17,7 @@ from shopfloor.shifts.plant.catalog import (
     CREWS,
     GRADE_TARGETS,
     PLACE_FAMILIES,
+    REJECT_FAMILIES,
     STOP_PLACES,
     STOP_REASONS,
     WEB_WIDTHS,
@@ -28,15 +29,18 @@ MEASURES = MEASURE_NAMES  # one row per measure in planning/measures.py
 BY = ("reason", "place", "kind", "grade", "width", "crew", "shift")
 KINDS = ("Maintenance", "Operator", "PM")
 RANK_METRICS = ("speed", "downtime", "quality")
-ENTITY_FIELDS = ("grade", "crew", "reason", "place", "width")
+ENTITY_FIELDS = ("grade", "crew", "reason", "place", "width", "reject")
+# A dry-end reject as the catalogue names it: a family ("warp") or a reported reason of one ("Up warp").
+REJECTS = (*REJECT_FAMILIES, *(sub for subs in REJECT_FAMILIES.values() for sub in subs))
 LENSES = ("all", "supervisor", "ownership")
 # The figure a question asks for when it is not the measure's own (docs/URLS.md): a share of the whole, or a
 # yes/no against the target ("is 2nd shift below target?"); the headline answers it first.
 ASKS = ("share", "below_target", "at_target")
-# The measures each asked figure has a meaning on: a share of the downtime rows listed, a yes/no from the
-# speed to target; on any other measure nothing would answer it, so the address is refused.
+# The measures each asked figure has a meaning on: a share of the downtime rows listed or of the dry-end
+# rejects (the waste breakdown), a yes/no from the speed to target; on any other measure nothing would
+# answer it, so the address is refused.
 ASK_MEASURES = {
-    "share": ("downtime", "pareto"),
+    "share": ("downtime", "pareto", "waste"),
     "below_target": ("fpm",),
     "at_target": ("fpm",),
 }
@@ -67,6 +71,7 @@ class Plan:
     reason: str | None = None
     place: str | None = None
     width: int | None = None
+    reject: str | None = None
     ask: str | None = None
     after: str | None = None
 
@@ -224,6 +229,7 @@ def _plan_from(data: dict[str, str]) -> Plan:
         reason=_choice(data.get("reason"), STOP_REASONS, "reason"),
         place=_choice(data.get("place"), STOP_PLACES + tuple(PLACE_FAMILIES), "place"),
         width=_int(data.get("width"), tuple(int(w) for w in WEB_WIDTHS), "width"),
+        reject=_choice(data.get("reject"), REJECTS, "reject"),
         ask=ask,
         after=after,
     )

@@ -217,7 +217,34 @@ def route(question: str, scope: Scope, previous: Plan | None = None) -> Plan | U
                 "(for example the downtime pareto or the period KPIs), or switch the Period to Day."
             )
         return Unavailable("That question has no window form; ask about one production day.")
-    return _one_shift_alone(_share_asked(plan, q), scope, words)
+    return _one_shift_alone(_rejects_asked(_share_asked(plan, q), q), scope, words)
+
+
+# The dry-end rejects said by name or family ("rejects", "up warp", "delam", "the bales").
+REJECT_WORDS = (
+    r"\b(rejects?|rejected|warp(ed|s)?|bond|delamination|misalign(ment|ed)?|moisture|bales?|dry[- ]end)\b"
+)
+
+
+def reject_share_asked(q: str) -> bool:
+    """Whether ``q`` asks for a share of the dry-end rejects ("what share of rejects were warp"), not the
+    dry-end waste as a percent of gross ("dry end % on 3rd") nor a share of the downtime."""
+    return (
+        _has(q, SHARE_WORDS)
+        and not _has(q, DRY_END_PCT)
+        and _has(q, REJECT_WORDS)
+        and not _has(q, r"\b(downtime|down time|stops?|jams?)\b")
+    )
+
+
+def _rejects_asked(plan: Plan, q: str) -> Plan:
+    """A share of the rejects, or one reject named, is read on the waste breakdown, on a day or over a
+    window: it holds each family's rejected area and each reported reason's, with their shares."""
+    if plan.measure in ("quality", "waste") and reject_share_asked(q):
+        return replace(plan, measure="waste", ask="share", by=None)
+    if plan.measure == "quality" and plan.reject is not None:
+        return replace(plan, measure="waste", by=None)
+    return plan
 
 
 def _share_asked(plan: Plan, q: str) -> Plan:
@@ -373,6 +400,7 @@ def with_entities(plan: Plan, named: Entities) -> Plan:
     reason = named.reasons[0] if named.reasons else None
     place = named.places[0] if named.places else None
     width = named.widths[0] if named.widths else None
+    reject = named.rejects[0] if named.rejects else None
     by = plan.by
     if plan.measure in ("downtime", "pareto"):
         if len(named.kinds) > 1:
@@ -390,7 +418,15 @@ def with_entities(plan: Plan, named: Entities) -> Plan:
     if plan.measure == "trend":
         metric = trend_metric_for(metric, reason or place, grade)
     return replace(
-        plan, by=by, metric=metric, grade=grade, crew=crew, reason=reason, place=place, width=width
+        plan,
+        by=by,
+        metric=metric,
+        grade=grade,
+        crew=crew,
+        reason=reason,
+        place=place,
+        width=width,
+        reject=reject,
     )
 
 
@@ -579,7 +615,7 @@ def _trend_metric(q: str, cue: Cue | None) -> str:
         return "downtime_pct"
     if _has(q, r"\btrim\b"):
         return "trim_pct"
-    if _has(q, r"\b(quality|rejects?|dry-end|dry end|waste)\b"):
+    if _has(q, r"\b(quality|dry-end|dry end|waste)\b") or _has(q, REJECT_WORDS):
         return "dry_end_pct"
     if cue == "volume":
         return "lineal_ft"
@@ -658,7 +694,9 @@ def _follow_up(q: str, words: ScopeWords, scope: Scope, previous: Plan) -> Plan 
     named = entities(q)
     if named != Entities():
         # "and missed splices?", "just knife jams": the named entity replaces the previous one.
-        plan = with_entities(replace(plan, grade=None, crew=None, reason=None, place=None, width=None), named)
+        plan = with_entities(
+            replace(plan, grade=None, crew=None, reason=None, place=None, width=None, reject=None), named
+        )
     if _has(q, _CHART):
         plan = replace(plan, chart=True)
     if plan.measure == "downtime" and plan.by != "kind" and len(entities(q).kinds) == 1:

@@ -333,7 +333,15 @@ def get_waste_breakdown(ctx: RunContext, args: WasteArgs) -> dict[str, Any]:
     now = _waste_sums(ctx, sql, current, shift, named)
     before = _waste_sums(ctx, Sql(), previous, shift, named)
     rows, dry = _waste_rows(now, before, cover.held_days)
-    details = [{**r, "share_of_dry_end": ratio(r["sqft"], dry, digits=FIGURE_DIGITS)} for r in now["details"]]
+    # Each reported reason's part of the rejected area: a fraction, and the same share in percent.
+    details = [
+        {
+            **r,
+            "share_of_dry_end": ratio(r["sqft"], dry, digits=FIGURE_DIGITS),
+            "share_pct": ratio(r["sqft"], dry, 100, digits=FIGURE_DIGITS),
+        }
+        for r in now["details"]
+    ]
     shown = {k if k != "width" else "width_in": v for k, v in named.items()}
     rows = [{**row, **shown} for row in rows]
     return envelope(
@@ -370,6 +378,7 @@ def _waste_rows(now: dict[str, Any], before: dict[str, Any], days: int) -> tuple
         ("shear", now["total"]["shear"], before["total"]["shear"], "shear"),
     ]
     items += [(f, fam_now[f], fam_before[f], "dry-end") for f in FAMILIES]
+    dry = sum(fam_now.values())
     rows = []
     for name, sqft, prev, group in items:
         row: dict[str, Any] = {
@@ -384,13 +393,14 @@ def _waste_rows(now: dict[str, Any], before: dict[str, Any], days: int) -> tuple
             else None,
             "usd": board_usd(sqft or 0.0),
             "usd_per_year": per_year(board_usd(sqft or 0.0), days),
+            # A dry-end family's part of the rejected area ("what share of the rejects were warp").
+            "share_pct": ratio(sqft, dry, 100, digits=FIGURE_DIGITS) if group == "dry-end" else None,
         }
         if name == "trim":
             row["band"], row["band_text"] = TRIM_FLAG, f"trim flags above {TRIM_FLAG} % per setup"
         if name == "shear":
             row["band"], row["band_text"] = SHEAR_GUIDE[1], "shear 0.4–1 % is guidance, not an alarm"
         rows.append(row)
-    dry = sum(fam_now.values())
     rows.append(
         {
             "item": "dry-end total",
@@ -402,6 +412,7 @@ def _waste_rows(now: dict[str, Any], before: dict[str, Any], days: int) -> tuple
             "pct_of_yield": ratio(dry, yield_sqft, 100, digits=FIGURE_DIGITS),
             "usd": board_usd(dry),
             "usd_per_year": per_year(board_usd(dry), days),
+            "share_pct": ratio(dry, dry, 100, digits=FIGURE_DIGITS),
             "band": DRY_END_BAND,
             "band_text": f"dry-end waste flags above {DRY_END_BAND} % of gross",
         }
@@ -417,6 +428,7 @@ def _waste_rows(now: dict[str, Any], before: dict[str, Any], days: int) -> tuple
             "pct_of_yield": None,
             "usd": None,
             "usd_per_year": None,
+            "share_pct": None,
             "note": "The records hold no measured good output, so unexplained waste is unavailable.",
         }
     )

@@ -1,0 +1,125 @@
+"""The reader's classes after round 7 (the goldens it still failed safely), in our own words: a share of the
+rejects, one day's shifts ranked, a crew's yes/no over a window, a window's area in square feet or MSF, and a
+loss held against its band, as a yes/no or side by side (docs/shifts-agent.md, "The three rules")."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from shopfloor.shifts import Scope
+from shopfloor.shifts.planning.accounting import account, figures_not_led, more_values
+from shopfloor.shifts.planning.plans import Plan, parse_address
+from shopfloor.shifts.planning.reading import canonical, entities
+from shopfloor.shifts.planning.router import route
+
+DAY = date(2026, 10, 21)  # a Wednesday
+EVERY = Scope(day=DAY)
+SHIFT1 = Scope(day=DAY, shift=1, include="shift")
+
+
+def _plan(question: str, scope: Scope = EVERY) -> Plan:
+    plan = route(question, scope)
+    assert isinstance(plan, Plan), plan
+    return plan
+
+
+# --- a share of the rejects -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "named"),
+    [
+        ("how much up warp on second shift", ("Up warp",)),
+        ("the down-warp rejects", ("Down warp",)),
+        ("warped sheets and delam", ("warp", "Bond - delamination")),
+        ("bond rejects from raw material", ("bond", "Bond - paper/raw-material issue")),
+        ("misaligned board and bales", ("misalignment", "bale")),
+        ("the warp family", ("warp",)),
+    ],
+)
+def test_a_reject_is_read_as_the_catalogue_names_it(said, named):
+    # A reported reason names its own reject, never its family as well ("up warp" is not also "warp"); each
+    # is listed in the order the question says it.
+    assert entities(canonical(said)).rejects == named
+
+
+@pytest.mark.parametrize(
+    ("question", "scope", "reject", "window", "shift"),
+    [
+        ("what percent of the rejects on 2nd shift were bond", EVERY, "bond", "day", 2),
+        ("down warp as a share of the rejects this week", EVERY, "Down warp", "week", None),
+        (
+            "fraction of our rejects that came from misalignment this month",
+            EVERY,
+            "misalignment",
+            "month",
+            None,
+        ),
+        (
+            "how much of the rejected board was delam, as a percentage",
+            SHIFT1,
+            "Bond - delamination",
+            "day",
+            1,
+        ),
+    ],
+)
+def test_a_share_of_the_rejects_is_the_named_rejects_share_of_the_waste(
+    question, scope, reject, window, shift
+):
+    plan = _plan(question, scope)
+    assert (plan.measure, plan.ask, plan.reject, plan.window, plan.shift) == (
+        "waste",
+        "share",
+        reject,
+        window,
+        shift,
+    )
+    # Nothing left unread, and the address carries the slot: the question may be answered by it.
+    assert account(question, plan).lines() == []
+    assert parse_address(plan.address()) == plan
+
+
+def test_a_share_of_every_reject_asks_for_the_families_shares():
+    plan = _plan("what percentage of the rejects was each family on 1st shift")
+    assert (plan.measure, plan.ask, plan.reject, plan.shift) == ("waste", "share", None, 1)
+
+
+def test_a_reject_named_without_a_share_is_its_own_row():
+    plan = _plan("how much up warp did third shift have")
+    assert (plan.measure, plan.reject, plan.ask, plan.shift) == ("waste", "Up warp", None, 3)
+
+
+def test_shares_that_are_not_of_the_rejects_keep_their_own_reading():
+    downtime = _plan("what percent of downtime was knife jams on 2nd")
+    assert (downtime.measure, downtime.ask, downtime.reason) == ("downtime", "share", "Knife jam")
+    tile = _plan("dry end percentage on 1st shift")
+    assert (tile.measure, tile.metric, tile.ask) == ("kpis", "dry_end_pct", None)
+
+
+def test_a_share_of_the_rejects_the_plan_does_not_ask_is_still_named():
+    # The share is named as not applied when the plan the reader made does not ask for it.
+    question = "is the warp share of rejects getting worse"
+    plan = _plan(question)
+    assert plan.measure == "trend" and plan.ask is None
+    assert any("share of the rejects" in line for line in account(question, plan).lines())
+
+
+def test_a_second_reject_is_named_as_not_applied():
+    question = "what fraction of 3rd shift rejects were bond, the delam and the paper both"
+    plan = _plan(question)
+    assert (plan.reject, plan.ask) == ("bond", "share")
+    missing, _also = more_values(question, plan)
+    assert any(
+        line.startswith("reject Bond - delamination (one reject per answer is applied") for line in missing
+    )
+
+
+def test_a_share_headline_without_its_percent_is_not_complete():
+    plan = parse_address("/a?day=2026-10-21&shift=1&measure=waste&reject=warp&ask=share")
+    assert figures_not_led(None, plan, "warp was **41.20 %** of the rejected area (query 1 · row 4).") == []
+    assert figures_not_led(None, plan, "warp: **3,120.0 sq ft** of rejected area (query 1 · row 4).")
+    # A percent of something else (the trim's share of gross) is not the share asked.
+    assert figures_not_led(None, plan, "Side trim was **2.64 %** of gross (query 1 · row 1).")
