@@ -88,3 +88,87 @@ def test_a_reject_named_where_no_row_shows_it_is_not_applied(conn):
     answer = investigate("is warp getting worse", EVERY, conn)
     assert answer.status == "partial"
     assert "Not applied: reject warp" in caveats(answer)
+
+
+# --- one day's shifts ranked ------------------------------------------------------------------------------
+
+# Each shift's speed to target, unplanned (maintenance plus operator) downtime and dry-end waste on one day,
+# from the store's own rows.
+SHIFT_FIGURES = """
+    WITH su AS (SELECT shift, 100 * sum(gross_feet) / sum(target_fpm * elapsed_min) AS speed,
+                       100 * sum(reject_sqft) / sum(gross_sqft) AS quality
+                FROM setups WHERE day = ? GROUP BY shift),
+         st AS (SELECT shift, coalesce(sum(minutes) FILTER (WHERE kind IN ('Maintenance', 'Operator')), 0)
+                       AS unplanned FROM stops WHERE day = ? GROUP BY shift)
+    SELECT su.shift, su.speed, 100 * coalesce(st.unplanned, 0) / sh.scheduled_min AS downtime, su.quality
+    FROM su JOIN shifts sh ON sh.day = ? AND sh.shift = su.shift LEFT JOIN st ON st.shift = su.shift
+    ORDER BY su.shift
+"""
+
+
+def shift_figures(conn, day: date) -> dict[str, list[tuple[int, float]]]:
+    rows = conn.execute(SHIFT_FIGURES, [day, day, day]).fetchall()
+    return {
+        "speed": [(r[0], round(r[1], 2)) for r in rows],
+        "downtime": [(r[0], round(r[2], 2)) for r in rows],
+        "quality": [(r[0], round(r[3], 2)) for r in rows],
+    }
+
+
+def best_first(pairs: list[tuple[int, float]], higher: bool) -> list[int]:
+    return [shift for shift, _v in sorted(pairs, key=lambda p: (-p[1] if higher else p[1], p[0]))]
+
+
+def test_the_days_shifts_ranked_on_speed_best_first(conn):
+    figures = shift_figures(conn, WED)["speed"]
+    answer = investigate("rank the shifts on speed today", SHIFT2, conn)
+    assert answer.status == "complete", caveats(answer)
+    assert answer.address == "/a?day=2026-09-16&measure=rankings&metric=speed"
+    order = best_first(figures, higher=True)
+    top = dict(figures)[order[0]]
+    assert headline(answer).startswith(f"Shift {order[0]} was the best shift of the day at **{top:,.2f} %**")
+    env = next(e for e in answer.evidence if e["tool"] == "get_group_comparison")
+    assert [r["shift"] for r in env["rows"]] == order
+    held(answer)
+
+
+def test_the_days_shifts_ranked_on_quality_and_on_downtime(conn):
+    figures = shift_figures(conn, WED)
+    for question, metric, words in (
+        ("rank today's shifts by rejects", "quality", "on dry-end waste"),
+        ("rank the shifts on downtime", "downtime", "on unplanned downtime"),
+    ):
+        answer = investigate(question, EVERY, conn)
+        assert answer.status == "complete", caveats(answer)
+        order = best_first(figures[metric], higher=False)
+        top = dict(figures[metric])[order[0]]
+        assert headline(answer).startswith(
+            f"Shift {order[0]} was the best shift of the day {words} at **{top:,.2f} %**"
+        ), headline(answer)
+        env = next(e for e in answer.evidence if e["tool"] == "get_group_comparison")
+        assert [r["shift"] for r in env["rows"]] == order
+        held(answer)
+
+
+def test_a_day_with_excluded_records_lists_its_shifts_unranked(conn):
+    # 2026-09-21 has an excluded record on shift 2: the shifts are listed, never ranked.
+    answer = investigate("rank the shifts on speed", Scope(day=date(2026, 9, 21)), conn)
+    assert headline(answer).startswith("The shifts are compared, not ranked")
+    assert "(best)" not in caveats(answer) and "rank 1" not in str(answer.sections)
+    held(answer)
+
+
+def test_a_weeks_shifts_ranked_on_the_measure_asked(conn):
+    monday, friday = date(2026, 9, 14), date(2026, 9, 18)
+    quality = conn.execute(
+        "SELECT shift, 100 * sum(reject_sqft) / sum(gross_sqft) FROM setups WHERE day BETWEEN ? AND ? "
+        "GROUP BY shift",
+        [monday, friday],
+    ).fetchall()
+    order = best_first([(s, round(v, 2)) for s, v in quality], higher=False)
+    answer = investigate("rank the shifts on quality this week", EVERY, conn)
+    assert answer.status == "complete", caveats(answer)
+    assert headline(answer).startswith(f"Shift {order[0]} was the best shift of the window on dry-end waste")
+    env = next(e for e in answer.evidence if e["tool"] == "get_group_comparison")
+    assert [r["shift"] for r in env["rows"]] == order
+    held(answer)

@@ -123,3 +123,48 @@ def test_a_share_headline_without_its_percent_is_not_complete():
     assert figures_not_led(None, plan, "warp: **3,120.0 sq ft** of rejected area (query 1 · row 4).")
     # A percent of something else (the trim's share of gross) is not the share asked.
     assert figures_not_led(None, plan, "Side trim was **2.64 %** of gross (query 1 · row 1).")
+
+
+# --- one day's shifts ranked ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "metric"),
+    [
+        ("rank today's shifts by rejects", "quality"),
+        ("rank the three shifts on downtime", "downtime"),
+        ("shifts ranked by speed", "speed"),
+        ("give me a ranking of the shifts", None),
+    ],
+)
+def test_one_days_shifts_ranked_are_the_days_rankings(question, metric):
+    plan = _plan(question)
+    assert (plan.measure, plan.metric, plan.shift, plan.window) == ("rankings", metric, None, "day")
+    assert not more_values(question, plan)[0]
+    assert account(question, plan).lines() == []
+
+
+def test_ranking_the_shifts_from_one_selected_shift_reads_the_whole_day():
+    plan = _plan("rank the shifts on speed", SHIFT1)
+    assert plan.address() == "/a?day=2026-10-21&measure=rankings&metric=speed"
+
+
+def test_ranking_the_setups_of_a_shift_is_still_the_setups():
+    plan = _plan("rank the setups by speed", SHIFT1)
+    assert (plan.measure, plan.shift, plan.metric) == ("rankings", 1, "speed")
+
+
+@pytest.mark.parametrize(
+    ("question", "by", "metric"),
+    [
+        ("rank the shifts on quality this week", "shift", "quality"),
+        ("which shift had the worst downtime last month", "shift", "downtime"),
+        ("rank this week's shifts by rejects", "shift", "quality"),
+        ("which crew had the most rejects this month", "crew", "quality"),
+        ("which shift was best last week", "shift", None),  # speed to target, the comparison's own
+    ],
+)
+def test_a_windows_shifts_or_crews_are_ranked_on_the_measure_asked(question, by, metric):
+    plan = _plan(question)
+    assert (plan.measure, plan.by, plan.metric) == ("compare_groups", by, metric)
+    assert parse_address(plan.address()) == plan

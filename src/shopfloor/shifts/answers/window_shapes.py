@@ -447,63 +447,90 @@ def opportunities(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     return head, out
 
 
+# What a comparison of shifts or crews is ranked on (the tool's ``rank_by``): the row's figure and its words.
+GROUP_FIGURES = {
+    "speed": ("speed_to_target_pct", "speed to target", ""),
+    "downtime": ("unplanned_downtime_pct", "unplanned downtime", " of scheduled minutes"),
+    "quality": ("dry_end_pct", "dry-end waste", " of gross"),
+}
+
+
 def group_comparison(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
-    """Sections of a shifts-or-crews comparison over a window: on a complete window the best shift (or the
-    slowest crew) leads and every group follows, best first, labelled with which end is best; on a partial
-    window the groups are listed in their own order with no ranking, and the headline says why."""
+    """Sections of a shifts-or-crews comparison over a window (or one production day): on a complete window
+    the best shift (or the worst crew) on the figure ranked leads and every group follows, best first,
+    labelled with which end is best; on a partial window the groups are listed in their own order with no
+    ranking, and the headline says why."""
     q = env["query"]
     rows = env["rows"]
     group = env.get("group_by", "shift")
     plural = f"{group}s"
+    rank_by = env.get("rank_by", "speed")
+    column, words, of = GROUP_FIGURES[rank_by]
+    span = "day" if (env.get("window") or {}).get("period") == "day" else "window"
     out: list[Section] = []
     if not rows:
         return None, out
     if not is_ranked(env):
         cov = env.get("coverage") or {}
         why = f"{cov.get('valid_days')} of {cov.get('expected_days')} production days complete"
+        if span == "day":
+            why = "; ".join(f"{d} has {text}" for d, text in (cov.get("incomplete_why") or {}).items()) or why
         head = {
             "type": "headline",
-            "text": f"The {plural} are compared, not ranked: the window is partial ({why}).",
+            "text": f"The {plural} are compared, not ranked: the {span} is partial ({why}).",
         }
         for i, row in enumerate(rows):
-            out.append(finding(_group_text(row, None, len(rows)), row["speed_to_target_pct"], "%", q, i))
+            out.append(finding(_group_text(row, None, len(rows), rank_by), row[column], "%", q, i))
         out.append({"type": "text", "text": WITHHELD})
         return head, out
+    on = "" if rank_by == "speed" else f" on {words}"
     if group == "crew":
         i = len(rows) - 1
         while i > 0 and rows[i]["rank"] is None:
             i -= 1
+        end = "slowest crew" if rank_by == "speed" else "worst crew"
         head = said(
             "headline",
-            f"{rows[i]['group']} was the slowest crew of the window at ",
-            Figure(rows[i]["speed_to_target_pct"], "%"),
-            " speed to target ",
+            f"{rows[i]['group']} was the {end} of the {span}{on} at ",
+            Figure(rows[i][column], "%"),
+            f"{' speed to target' if rank_by == 'speed' else of} ",
             Citation(q, i),
             ".",
         )
     else:
         head = said(
             "headline",
-            f"{rows[0]['group']} was the best shift of the window at ",
-            Figure(rows[0]["speed_to_target_pct"], "%"),
-            " speed to target ",
+            f"{rows[0]['group']} was the best shift of the {span}{on} at ",
+            Figure(rows[0][column], "%"),
+            f"{' speed to target' if rank_by == 'speed' else of} ",
             Citation(q, 0),
             ".",
         )
     out.append({"type": "label", "text": f"Ranked by {env.get('best', 'speed to target')}, best first"})
     for i, row in enumerate(rows):
-        out.append(finding(_group_text(row, row["rank"], len(rows)), row["speed_to_target_pct"], "%", q, i))
+        out.append(finding(_group_text(row, row["rank"], len(rows), rank_by), row[column], "%", q, i))
     return head, out
 
 
-def _group_text(row: dict[str, Any], rank: int | None, count: int) -> str:
-    """One group's line: its name, its rank when ranked (with which end it is), then its figures."""
+def _group_text(row: dict[str, Any], rank: int | None, count: int, rank_by: str = "speed") -> str:
+    """One group's line: its name, its rank when ranked (with which end it is), the figure it is ranked on,
+    then its other figures."""
     end = ""
     if rank is not None:
         end = " (best)" if rank == 1 else (" (worst)" if rank == count else "")
         end = f", rank {rank} of {count}{end}"
+    figures = {
+        "speed": f"speed to target {fmt(row['speed_to_target_pct'], '%')}",
+        "downtime": f"unplanned downtime {fmt(row['unplanned_downtime_pct'], '%')}",
+        "quality": f"dry-end waste {fmt(row['dry_end_pct'], '%')}",
+    }
+    shift_speed = f"shift speed {fmt(row['shift_fpm'], 'ft/min')}"
+    if rank_by == "speed":
+        others = [shift_speed, figures["downtime"], figures["quality"]]
+    else:
+        rest = (text for key, text in figures.items() if key not in ("speed", rank_by))
+        others = [figures["speed"], shift_speed, *rest]
+    lead = GROUP_FIGURES[rank_by][1]
     return (
-        f"{row['group']}{end}: {{}} speed to target, shift speed {fmt(row['shift_fpm'], 'ft/min')}, "
-        f"unplanned downtime {fmt(row['unplanned_downtime_pct'], '%')}, "
-        f"dry-end waste {fmt(row['dry_end_pct'], '%')} over {count_of(row['shifts_run'], 'shift')}"
+        f"{row['group']}{end}: {{}} {lead}, {', '.join(others)} over {count_of(row['shifts_run'], 'shift')}"
     )

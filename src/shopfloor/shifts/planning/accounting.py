@@ -291,8 +291,8 @@ def more_values(question: str, plan: Plan) -> tuple[list[str], list[str]]:
         missing.append(f"the {top.group(1)} asked (every {plan.by} is listed, ranked best first)")
     if plan.measure == "compare_shifts" and re.search(r"\brank(s|ed|ing)?\b", canonical(question)):
         missing.append(
-            "the ranking (one day's shifts are shown side by side, not ranked; a window's shifts are ranked:"
-            " ask which shift was best that week)"
+            "the ranking (two named shifts are shown side by side, not ranked; every shift of the day is "
+            "ranked: ask to rank the shifts)"
         )
     read = {plan.shift, plan.other_shift} if plan.shift is not None else {1, 2, 3}
     for shift in named_shifts(question):

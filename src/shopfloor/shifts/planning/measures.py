@@ -236,7 +236,10 @@ def _waste(plan: PlanView) -> list[Step]:
 
 def _groups(plan: PlanView) -> list[Step]:
     group = "crew" if plan.by == "crew" else "shift"
-    return [("get_group_comparison", {"window": _w(plan), "shift": plan.shift, "group_by": group})]
+    args: dict[str, Any] = {"window": _w(plan), "shift": plan.shift, "group_by": group}
+    if plan.metric in ("downtime", "quality"):
+        args["rank_by"] = plan.metric  # ranked on the measure asked; speed to target is the tool's default
+    return [("get_group_comparison", args)]
 
 
 def _named_cost(plan: PlanView) -> list[Step]:
@@ -266,9 +269,16 @@ def _downtime(plan: PlanView) -> Step:
 
 
 def _rankings(plan: PlanView) -> list[Step]:
-    """The setups ranked by the metric asked, or by speed, downtime and quality when none was."""
+    """The setups ranked by the metric asked, or by speed, downtime and quality when none was; over every
+    shift of the day, the day's shifts ranked against each other first, on the metric asked (speed to
+    target when none was)."""
     metrics = [plan.metric] if plan.metric else ["speed", "downtime", "quality"]
-    return [("get_rankings", {"shift": s, "metric": m}) for s in _shifts(plan) for m in metrics]
+    out: list[Step] = []
+    if plan.shift is None:
+        day = {"period": "day", "anchor": plan.day.isoformat()}
+        rank = {"rank_by": plan.metric} if plan.metric in ("downtime", "quality") else {}
+        out.append(("get_group_comparison", {"window": day, "shift": None, "group_by": "shift", **rank}))
+    return out + [("get_rankings", {"shift": s, "metric": m}) for s in _shifts(plan) for m in metrics]
 
 
 _M = Measure
@@ -285,7 +295,7 @@ MEASURES: dict[str, Measure] = {
         _M("setups", per_shift(_fixed("get_shift_kpis"), _fixed("get_shift_notes"), _fixed("get_setup_matrix")), None, headline="get_setup_matrix"),
         _M("orders", per_shift(_fixed("get_shift_kpis"), _fixed("get_order_matrix")), None, headline="get_order_matrix"),
         _M("notes", per_shift(_fixed("get_shift_notes")), None),
-        _M("rankings", _rankings, None),
+        _M("rankings", _rankings, None, headline="get_group_comparison"),
         _M("dollars", _dollars_day, None, headline="get_day_dollars"),
         _M("compare_shifts", _compare_shifts, None),
         _M("compare", None, _compare),

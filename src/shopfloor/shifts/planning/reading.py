@@ -424,7 +424,10 @@ def read_as(
     if measure == "volume" and by != "grade":
         what = "volume (lineal feet)"
     if measure == "compare_groups":
-        what = f"{'crews' if by == 'crew' else 'shifts'} compared on speed to target (best and worst)"
+        on = {"downtime": "unplanned downtime", "quality": "dry-end waste"}.get(
+            metric or "", "speed to target"
+        )
+        what = f"{'crews' if by == 'crew' else 'shifts'} compared on {on} (best and worst)"
         by = None
     if measure == "named_cost":
         by = None

@@ -280,18 +280,43 @@ def _comparison(
                 replace(base, measure="compare_groups", by="shift", shift=None, include="day"), entities(q)
             )
         return replace(base, measure="compare_shifts", other_shift=compare_shift)
+    if base.window == "day" and _has(q, RANK_SHIFTS) and not _has(q, r"\b(runs?|setups?)\b"):
+        # One day's shifts ranked: the day's rankings over every shift, the shifts ranked on the measure
+        # asked first (the scope widens to the production day, which holds them all).
+        return replace(base, measure="rankings", shift=None, include="day", metric=rank_metric(q))
     if all_shifts and base.window == "day" and _has(q, COMPARE_SHIFTS):
         return replace(base, measure="compare_shifts", shift=None, include="day")
     group = group_comparison(q, base.window, all_shifts)
+    # Ranked on the measure asked ("the worst downtime", "by rejects"); speed to target is the default.
+    ranked_on = rank_metric(q) if rank_metric(q) in ("downtime", "quality") else None
     if group == "shift" and not words.shifts:
         # Which shift was best: every shift, whatever shift was selected (the scope widens to hold them all).
         return with_entities(
-            replace(base, measure="compare_groups", by="shift", shift=None, include="day"), entities(q)
+            replace(base, measure="compare_groups", by="shift", shift=None, include="day", metric=ranked_on),
+            entities(q),
         )
     if group == "crew":
-        crews = with_entities(replace(base, measure="compare_groups", by="crew"), entities(q))
+        crews = with_entities(
+            replace(base, measure="compare_groups", by="crew", metric=ranked_on), entities(q)
+        )
         return _one_shift_alone(crews, scope, words)
     return None
+
+
+# "Rank the shifts", "shifts ranked by speed": the shifts ranked against each other.
+RANK_SHIFTS = r"\brank(s|ed|ing)?\b.*\bshifts\b|\bshifts\b.*\branked\b"
+
+
+def rank_metric(q: str) -> str | None:
+    """The measure a ranking asks for: speed, downtime or quality (rejects, waste), or ``None``."""
+    metric: str | None = None
+    if _has(q, LOSS_WORDS) and not _has(q, r"\bquality|rejects?\b"):
+        metric = "downtime"
+    if _has(q, r"\bquality\b|\brejects?\b|\bwaste\b"):
+        metric = "quality"
+    if _has(q, _SPEED):
+        metric = "speed"
+    return metric
 
 
 def _refused(question: str, q: str) -> Unavailable | None:
@@ -364,7 +389,8 @@ def group_comparison(q: str, window: Period, all_shifts: bool) -> Literal["shift
     """Whether the question compares the shifts over a window (best and worst shift) or the crews."""
     if _has(q, r"\bcrews?\b") and _has(q, _CREW_COMPARE) and not _has(q, r"\bnotes?\b|\bsaid\b|\bsay\b"):
         return "crew"
-    if window != "day" and (_has(q, _BEST_SHIFT) or (all_shifts and _has(q, COMPARE_SHIFTS))):
+    ranked = _has(q, RANK_SHIFTS) and not _has(q, r"\b(runs?|setups?)\b")
+    if window != "day" and (_has(q, _BEST_SHIFT) or ranked or (all_shifts and _has(q, COMPARE_SHIFTS))):
         return "shift"
     return None
 
@@ -518,14 +544,7 @@ def _measure_intent(q: str, cue: Cue | None, by: str | None, window: Period) -> 
     reason or place, the KPIs, a summary, or an honest refusal."""
     ranged = window != "day"
     if _has(q, r"\brank(ing|ings|ed)?\b|\b(worst|best|top|bottom) (\d+ )?(runs|setups)\b"):
-        metric: str | None = None
-        if _has(q, LOSS_WORDS) and not _has(q, r"\bquality|rejects?\b"):
-            metric = "downtime"
-        if _has(q, r"\bquality\b|\brejects?\b|\bwaste\b"):
-            metric = "quality"
-        if _has(q, _SPEED):
-            metric = "speed"
-        return "rankings", {"metric": metric}
+        return "rankings", {"metric": rank_metric(q)}
     if _has(q, r"\bpareto\b"):
         return "pareto", {"by": by if by in ("reason", "place", "kind") else "reason", "count": _count(q)}
     if _has(

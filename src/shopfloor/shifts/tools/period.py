@@ -679,20 +679,35 @@ def get_grade_totals(ctx: RunContext, args: GradeArgs) -> dict[str, Any]:
 
 
 class GroupArgs(PeriodArgs):
-    """The shifts or the crews of a window side by side."""
+    """The shifts or the crews of a window (one production day included) side by side."""
 
     group_by: Literal["shift", "crew"] = Field(description="Compare the shifts or the crews.")
+    rank_by: Literal["speed", "downtime", "quality"] = Field(
+        default="speed",
+        description="Rank on speed to target, unplanned downtime, or dry-end waste.",
+    )
 
 
 # Allowlist: grouping name -> column of the shift rows (never a caller's string).
 GROUP_BY_COLUMNS = {"shift": "sh.shift", "crew": "sh.crew"}
-GROUP_BEST = "speed to target (highest is best)"
+# What a comparison ranks on: the row's column, whether higher is better, and which end is best, in words.
+GROUP_RANKS: dict[str, tuple[str, bool, str]] = {
+    "speed": ("speed_to_target_pct", True, "speed to target (highest is best)"),
+    "downtime": (
+        "unplanned_downtime_pct",
+        False,
+        "unplanned downtime, maintenance plus operator (lowest is best)",
+    ),
+    "quality": ("dry_end_pct", False, "dry-end waste (lowest is best)"),
+}
+GROUP_BEST = GROUP_RANKS["speed"][2]
 
 
 def get_group_comparison(ctx: RunContext, args: GroupArgs) -> dict[str, Any]:
     """The shifts or crews of a window side by side: speed to target, shift speed, lineal feet, unplanned
-    downtime and dry-end waste, each a ratio of sums over the group's shift rows. Ranked by speed to target
-    (highest best) only when the window is complete; a partial window lists them unranked."""
+    downtime and dry-end waste, each a ratio of sums over the group's shift rows. Ranked by ``rank_by``
+    (speed to target highest best, unplanned downtime or dry-end waste lowest best) only when the window is
+    complete; a partial window lists them unranked. A day window ranks that day's shifts."""
     shift = scoped_shift(ctx, args.shift)
     current, _previous = args_window(args.window)
     sql = Sql()
@@ -742,8 +757,9 @@ def get_group_comparison(ctx: RunContext, args: GroupArgs) -> dict[str, Any]:
                 "rank": None,
             }
         )
+    column, _higher, best = GROUP_RANKS[args.rank_by]
     if cover.complete:
-        rows = rank_groups(rows)
+        rows = rank_groups(rows, args.rank_by)
     return envelope(
         ctx,
         "get_group_comparison",
@@ -753,17 +769,21 @@ def get_group_comparison(ctx: RunContext, args: GroupArgs) -> dict[str, Any]:
         cover=cover,
         shift=shift,
         group_by=args.group_by,
-        best=GROUP_BEST,
+        rank_by=args.rank_by,
+        rank_column=column,
+        best=best,
         ranked=cover.complete,
         note=None if cover.complete else "The window is partial: the groups are listed, not ranked.",
     )
 
 
-def rank_groups(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The rows ordered best first by speed to target, each with its rank (1 = best); a group with no speed
-    to target comes last, unranked."""
+def rank_groups(rows: list[dict[str, Any]], rank_by: str = "speed") -> list[dict[str, Any]]:
+    """The rows ordered best first on ``rank_by`` (speed to target highest first, unplanned downtime or
+    dry-end waste lowest first; a tie keeps the groups' own order), each with its rank (1 = best); a group
+    without that figure comes last, unranked."""
+    column, higher, _best = GROUP_RANKS[rank_by]
     known = sorted(
-        (r for r in rows if r["speed_to_target_pct"] is not None), key=lambda r: -r["speed_to_target_pct"]
+        (r for r in rows if r[column] is not None), key=lambda r: -r[column] if higher else r[column]
     )
-    unknown = [r for r in rows if r["speed_to_target_pct"] is None]
+    unknown = [r for r in rows if r[column] is None]
     return [{**r, "rank": i} for i, r in enumerate(known, start=1)] + unknown
