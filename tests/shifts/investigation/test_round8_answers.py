@@ -172,3 +172,46 @@ def test_a_weeks_shifts_ranked_on_the_measure_asked(conn):
     env = next(e for e in answer.evidence if e["tool"] == "get_group_comparison")
     assert [r["shift"] for r in env["rows"]] == order
     held(answer)
+
+
+# --- a crew's yes/no over a window -------------------------------------------------------------------------
+
+CREW_SPEED = """
+    SELECT 100 * sum(gross_feet) / sum(target_fpm * elapsed_min) FROM setups
+    WHERE day BETWEEN ? AND ? AND crew = ?
+"""
+WEEK_A = (date(2026, 9, 14), date(2026, 9, 18))
+
+
+def test_a_crew_under_target_over_a_week_is_answered_yes(conn):
+    speed = one(conn, CREW_SPEED, [*WEEK_A, "B"])
+    assert speed < 100
+    answer = investigate("is crew B under target this week", EVERY, conn)
+    assert answer.status == "complete", caveats(answer)
+    assert headline(answer).startswith(f"Yes: Crew B ran at **{speed:,.2f} %** of grade target speed")
+    held(answer)
+
+
+def test_a_crew_that_missed_target_did_not_make_it(conn):
+    speed = one(conn, CREW_SPEED, [*WEEK_A, "C"])
+    answer = investigate("did crew C hit target this week?", EVERY, conn)
+    assert answer.status == "complete", caveats(answer)
+    assert headline(answer).startswith(f"No: Crew C ran at **{speed:,.2f} %** of grade target speed")
+    assert "Yes" not in " ".join(s["text"] for s in answer.sections)
+    held(answer)
+
+
+def test_a_crew_named_over_a_window_leads_with_its_own_speed_to_target(conn):
+    speed = one(conn, CREW_SPEED, [*WEEK_A, "A"])
+    answer = investigate("speed to target for crew A this week", EVERY, conn)
+    assert headline(answer).startswith(f"Crew A ran at **{speed:,.2f} %** of grade target speed")
+    held(answer)
+
+
+def test_a_crews_verdict_on_a_partial_week_is_partial(conn):
+    # The week of 2026-09-21 holds one day, with an excluded record on shift 2.
+    answer = investigate("is crew A under target this week", Scope(day=date(2026, 9, 21)), conn)
+    assert answer.status == "partial"
+    assert headline(answer).startswith("Yes: Crew A ran at")
+    assert "The window is partial" in caveats(answer)
+    held(answer)

@@ -168,3 +168,26 @@ def test_a_windows_shifts_or_crews_are_ranked_on_the_measure_asked(question, by,
     plan = _plan(question)
     assert (plan.measure, plan.by, plan.metric) == ("compare_groups", by, metric)
     assert parse_address(plan.address()) == plan
+
+
+# --- a crew's yes/no over a window -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "crew", "ask", "window"),
+    [
+        ("was crew B below target last month", "B", "below_target", "month"),
+        ("did crew A make target this week?", "A", "at_target", "week"),
+        ("is crew D behind target this period", "D", "below_target", "fiscal"),
+    ],
+)
+def test_a_crews_yes_no_over_a_window_is_its_speed_to_target(question, crew, ask, window):
+    plan = _plan(question)
+    assert (plan.measure, plan.crew, plan.ask, plan.window, plan.by) == ("fpm", crew, ask, window, "crew")
+
+
+def test_a_crews_verdict_leads_or_the_answer_is_not_complete():
+    plan = parse_address("/a?window=month&anchor=2026-10-21&measure=fpm&by=crew&crew=B&ask=below_target")
+    led = "Yes: Crew B ran at **83.10 %** of grade target speed against 100 % over October 2026 (query 4 · row 2)."
+    assert figures_not_led("was crew B below target this month", plan, led) == []
+    assert figures_not_led("was crew B below target this month", plan, "Crew B ran at **83.10 %** (query 4)")

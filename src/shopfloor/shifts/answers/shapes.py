@@ -163,6 +163,28 @@ def share_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | None
     )
 
 
+def crew_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | None:
+    """A crew named over a window leads with its own speed to target against 100 % (the crews' comparison
+    row), which a yes/no on target is answered from (docs/shifts-agent.md, the rules)."""
+    env = next(
+        (e for e in evidence if e["tool"] == "get_group_comparison" and e.get("group_by") == "crew"), None
+    )
+    if env is None or plan.crew is None or plan.measure != "fpm":
+        return None
+    label = (env.get("window") or {}).get("label", "the window")
+    for i, row in enumerate(env["rows"]):
+        if row.get("crew") == plan.crew:
+            return said(
+                "headline",
+                f"Crew {plan.crew} ran at ",
+                Figure(row["speed_to_target_pct"], "%"),
+                f" of grade target speed against 100 % over {label} ",
+                Citation(env["query"], i),
+                ".",
+            )
+    return said("headline", f"Crew {plan.crew} ran no shift in {label} ", Citation(env["query"]), ".")
+
+
 def reject_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | None:
     """A share of the dry-end rejects asked, or one reject named, leads the waste breakdown: the named
     family's row, or the named reported reason's detail, with its part of the rejected area (``share_pct``);
@@ -424,6 +446,12 @@ def _lead(
     share = share_headline(plan, evidence) if plan.ask == "share" else None
     if share is not None:
         return [share]
+    crew = crew_headline(plan, evidence)
+    if crew is not None:
+        # The crew's own line leads; its finding among the crews, citing the same row, is not said twice.
+        cite = crew["text"][crew["text"].rfind("(query") :].rstrip(".")
+        body[:] = [s for s in body if not (s["type"] == "finding" and s["text"].endswith(cite))]
+        return [crew]
     if entity_line is not None:
         body.remove(entity_line)
         return [reworded(entity_line, "headline", bullet=False)]

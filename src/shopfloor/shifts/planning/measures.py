@@ -55,6 +55,8 @@ class PlanView(Protocol):
     def grade(self) -> str | None: ...
     @property
     def width(self) -> int | None: ...
+    @property
+    def crew(self) -> str | None: ...
 
 
 Steps = Callable[[PlanView], list[Step]]
@@ -196,6 +198,9 @@ def _fpm_window(plan: PlanView) -> list[Step]:
     out = [_kpis(plan), _grades("speed")(plan)]
     if plan.by in ("crew", "width"):
         out.append(("get_speed_opportunity", {"window": _w(plan), "shift": plan.shift, "slice_by": plan.by}))
+    if plan.crew is not None:
+        # A named crew's own speed to target over the window, which its yes/no is held to.
+        out.append(("get_group_comparison", {"window": _w(plan), "shift": plan.shift, "group_by": "crew"}))
     return out
 
 
