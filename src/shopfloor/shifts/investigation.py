@@ -234,7 +234,7 @@ def _run_plan(question: str, routed: Plan, run: Run) -> Answer:
     sections = build_sections(
         routed, shown, ctx.charts if shown else [], status, caveats, BY_NAME, where, asked
     )
-    status = _held_to_headline(question, routed, run, status, sections)
+    status = _held_to_headline(question, routed, run, status, sections, numbered)
     if status in PREFACE:
         spent = outcome.outcome is Outcome.BUDGET_EXHAUSTED
         sections.insert(0, {"type": "text", "text": SPEND_PREFACE if spent else PREFACE[status]})
@@ -309,14 +309,28 @@ def _asked_keys(question: str, run: Run) -> tuple[str, ...]:
     return asked
 
 
+def _cited_tool(section: dict[str, Any] | None, evidence: list[dict[str, Any]]) -> str | None:
+    """The tool whose result a section's figure cites (its first citation part), or None."""
+    cited = next(
+        (p["query"] for p in (section or {}).get("parts", []) if isinstance(p, dict) and "query" in p), None
+    )
+    return next((e["tool"] for e in evidence if e["query"] == cited), None)
+
+
 def _held_to_headline(
-    question: str, routed: Plan, run: Run, status: str, sections: list[dict[str, Any]]
+    question: str,
+    routed: Plan,
+    run: Run,
+    status: str,
+    sections: list[dict[str, Any]],
+    evidence: list[dict[str, Any]],
 ) -> str:
     """A complete answer whose headline does not answer what was asked is partial, with a caveat under the
     headline saying what was not applied (docs/shifts-agent.md, rule 3)."""
     if status == "complete":
-        head = next((s["text"] for s in sections if s["type"] == "headline"), "")
-        unmet = figures_not_led(question if run.asked else None, routed, head)
+        section = next((s for s in sections if s["type"] == "headline"), None)
+        head = section["text"] if section else ""
+        unmet = figures_not_led(question if run.asked else None, routed, head, _cited_tool(section, evidence))
         if unmet:
             status = "partial"
             at = next((i + 1 for i, s in enumerate(sections) if s["type"] == "headline"), 0)

@@ -215,3 +215,49 @@ def test_a_crews_verdict_on_a_partial_week_is_partial(conn):
     assert headline(answer).startswith("Yes: Crew A ran at")
     assert "The window is partial" in caveats(answer)
     held(answer)
+
+
+# --- a window's area in square feet or MSF ---------------------------------------------------------------
+
+AREA = """
+    SELECT sum(gross_sqft), sum(gross_sqft - trim_sqft - shear_sqft - reject_sqft) FROM setups
+    WHERE day BETWEEN ? AND ?
+"""
+
+
+def test_a_weeks_square_feet_lead_with_the_weeks_gross_area(conn):
+    gross, _good = conn.execute(AREA, list(WEEK_A)).fetchone()
+    answer = investigate("square feet we made this week", EVERY, conn)
+    assert answer.status == "complete", caveats(answer)
+    assert headline(answer).startswith(f"Gross area was **{gross:,.1f} sq ft** over Week of 2026-09-14")
+    held(answer)
+
+
+def test_last_weeks_good_board_in_square_feet_leads_with_the_estimated_good_area(conn):
+    _gross, good = conn.execute(AREA, list(WEEK_A)).fetchone()
+    answer = investigate("good board in sq ft last week", Scope(day=date(2026, 9, 21)), conn)
+    assert answer.status == "complete", caveats(answer)
+    assert headline(answer).startswith(
+        f"Estimated good area was **{good:,.1f} sq ft** over Week of 2026-09-14"
+    )
+    held(answer)
+
+
+def test_a_weeks_msf_leads_with_the_weeks_gross_board(conn):
+    gross, _good = conn.execute(AREA, list(WEEK_A)).fetchone()
+    answer = investigate("how many MSF did we run this week", EVERY, conn)
+    assert answer.status == "complete", caveats(answer)
+    assert headline(answer).startswith(f"Gross board was **{gross / 1000:,.1f} MSF** over Week of 2026-09-14")
+    held(answer)
+
+
+def test_the_whole_days_msf_leads_shift_by_shift_with_the_days_sum(conn):
+    rows = conn.execute(
+        "SELECT shift, sum(gross_sqft) / 1000 FROM setups WHERE day = ? GROUP BY shift ORDER BY shift", [WED]
+    ).fetchall()
+    answer = investigate("how many MSF did the whole day make", EVERY, conn)
+    assert answer.status == "complete", caveats(answer)
+    first = f"Shift 1 ran **{rows[0][1]:,.1f} MSF** of gross board"
+    total = f"{sum(r[1] for r in rows):,.1f} MSF in all"
+    assert headline(answer).startswith(first) and total in headline(answer)
+    held(answer)

@@ -191,3 +191,21 @@ def test_a_crews_verdict_leads_or_the_answer_is_not_complete():
     led = "Yes: Crew B ran at **83.10 %** of grade target speed against 100 % over October 2026 (query 4 · row 2)."
     assert figures_not_led("was crew B below target this month", plan, led) == []
     assert figures_not_led("was crew B below target this month", plan, "Crew B ran at **83.10 %** (query 4)")
+
+
+# --- a window's area in square feet or MSF ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("question", ["square feet we made this week", "good board in sq ft last month"])
+def test_a_windows_area_is_its_volume_with_the_windows_tiles(question):
+    plan = _plan(question)
+    assert plan.measure == "volume" and plan.window != "day"
+
+
+def test_a_window_unit_is_unled_only_when_one_groups_figure_leads():
+    question = "MSF this week"
+    plan = _plan(question)
+    grade = "The largest volume was 32-C at **7,546.0 MSF** (query 1 · row 1)."
+    window = "Gross board was **24,120.4 MSF** over Week of 2026-10-19 (Mon–Fri) (query 2)."
+    assert any("whole window" in line for line in figures_not_led(question, plan, grade, "get_grade_totals"))
+    assert figures_not_led(question, plan, window, "get_period_kpis") == []

@@ -25,6 +25,7 @@ from typing import Any, Protocol
 from shopfloor.shifts.answers.day_shapes import shift_volume
 from shopfloor.shifts.answers.findings import Citation, Figure, Section, before_figure, fmt, reworded, said
 from shopfloor.shifts.answers.shaping import Shaper, count_of
+from shopfloor.shifts.answers.window_shapes import window_volume
 from shopfloor.shifts.planning.measures import MEASURES
 from shopfloor.shifts.planning.plans import Plan
 from shopfloor.shifts.plant.money import COST_NOTE, RATES
@@ -89,6 +90,8 @@ def _shape_results(plan: Plan, evidence: list[dict[str, Any]], tools: Mapping[st
         shaper = entry.shape if entry is not None else None
         if plan.measure == "volume" and env["tool"] == "get_shift_kpis":
             shaper = shift_volume  # a volume question leads with what was made, never with speed (#74)
+        if plan.measure == "volume" and env["tool"] == "get_period_kpis":
+            shaper = window_volume  # the window's own figures of what it made, beside the grades
         if shaper is None:
             continue
         head, lines = shaper(env)
@@ -303,7 +306,8 @@ def _area_asked(tiles: list[dict[str, Any]], asked: tuple[str, ...]) -> Section 
         if index is not None and None not in values:
             label = "Estimated good area" if key == "estimated_good_sqft" else "Gross area"
             after = " after trim, shear and rejects" if key == "estimated_good_sqft" else ""
-            on, rest = "", ""
+            # A window's tile is the window's own figure, said with its window.
+            on, rest = _over(env), ""
             if len(tiles) > 1:
                 on = f" on shift {env['shift']}"
                 pairs = zip(values[1:], tiles[1:], strict=True)
@@ -348,19 +352,44 @@ def _paper_changes_asked(tiles: list[dict[str, Any]], asked: tuple[str, ...]) ->
 
 
 def _msf_asked(evidence: list[dict[str, Any]], asked: tuple[str, ...]) -> Section | None:
-    """One shift's gross board in MSF, when asked in MSF."""
-    kpis = [e for e in evidence if e["tool"] == "get_shift_kpis" and e.get("gross_msf") is not None]
-    if len(kpis) == 1 and "msf" in asked:
-        env = kpis[0]
+    """The gross board in MSF, when asked in MSF: a window's own (its tiles), else one shift's; over several
+    shifts the first shift's figure is the cited one, the others and the sum beside it."""
+    if "msf" not in asked:
+        return None
+    window = next(
+        (e for e in evidence if e["tool"] == "get_period_kpis" and e.get("gross_msf") is not None), None
+    )
+    if window is not None:
         return said(
             "headline",
-            f"Shift {env['shift']} ran ",
-            Figure(env["gross_msf"], "MSF"),
-            " of gross board ",
-            Citation(env["query"]),
+            "Gross board was ",
+            Figure(window["gross_msf"], "MSF"),
+            f"{_over(window)} ",
+            Citation(window["query"]),
             ".",
         )
-    return None
+    kpis = [e for e in evidence if e["tool"] == "get_shift_kpis" and e.get("gross_msf") is not None]
+    if not kpis:
+        return None
+    env, rest = kpis[0], ""
+    if len(kpis) > 1:
+        others = ", ".join(f"{fmt(e['gross_msf'], 'MSF')} on shift {e['shift']}" for e in kpis[1:])
+        rest = f"; {others}; {fmt(round(sum(e['gross_msf'] for e in kpis), 1), 'MSF')} in all"
+    return said(
+        "headline",
+        f"Shift {env['shift']} ran ",
+        Figure(env["gross_msf"], "MSF"),
+        f" of gross board{rest} ",
+        Citation(env["query"]),
+        ".",
+    )
+
+
+def _over(env: dict[str, Any]) -> str:
+    """ " over <the window>" for a window's tiles; nothing for one shift's."""
+    if env["tool"] != "get_period_kpis":
+        return ""
+    return f" over {(env.get('window') or {}).get('label', 'the window')}"
 
 
 # The KPI tile a plan's metric asks for on one shift ("dry end % on 3rd"), with what it is held against.
@@ -461,7 +490,14 @@ def _lead(
         cite = tile["text"][tile["text"].rfind("(query") :].rstrip(".")
         body[:] = [s for s in body if not (s["type"] == "finding" and s["text"].endswith(cite))]
         return [tile]
-    found = asked_headline(plan, evidence, asked) or _named_headline(plan, evidence)
+    found = asked_headline(plan, evidence, asked)
+    if found is not None:
+        # The figure asked leads; a finding citing the same row is not said twice.
+        cite = found["text"][found["text"].rfind("(query") :].rstrip(".")
+        if "·" in cite:
+            body[:] = [s for s in body if not (s["type"] == "finding" and s["text"].endswith(cite))]
+        return [found]
+    found = _named_headline(plan, evidence)
     if found is not None:
         return [found]
     if leading:

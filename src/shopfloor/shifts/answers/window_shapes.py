@@ -57,6 +57,27 @@ def period_kpis(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     return head, out
 
 
+def window_volume(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """A volume question's window tiles: what the window made (lineal feet, gross and estimated good area,
+    setups and paper changes) as findings beside the grades' volume; no headline of its own."""
+    q = env["query"]
+    out: list[Section] = []
+    for measure, label in (
+        ("lineal_ft", "Lineal footage {}"),
+        ("gross_sqft", "Gross area {}"),
+        ("estimated_good_sqft", "Estimated good area {} after trim, shear and rejects"),
+        ("valid_setups", "{} setups"),
+        ("paper_changes", "{} paper changes (wet-end runs)"),
+    ):
+        found = kpi_row(env, measure)
+        if found:
+            i, row = found
+            change = f", {row['change']} than before" if row.get("change") in ("better", "worse") else ""
+            unit = row["unit"] if row["unit"] in ("ft", "sq ft") else ""
+            out.append(finding(label + change, row["current"], unit, q, i))
+    return None, out
+
+
 def pareto(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     """Sections of a pareto result: its headline, if any, and its findings."""
     q = env["query"]

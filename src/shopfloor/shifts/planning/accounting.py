@@ -377,10 +377,13 @@ _UP_OR_DOWN = (
 )
 
 
-def figures_not_led(question: str | None, plan: Plan, headline: str) -> list[str]:
+def figures_not_led(
+    question: str | None, plan: Plan, headline: str, lead_tool: str | None = None
+) -> list[str]:
     """What the question (or the plan's ``ask=``) asked that ``headline`` does not state, each with why: an
     answer whose headline does not answer the question is never ``complete`` (docs/shifts-agent.md, rule 3).
-    ``question`` is ``None`` for an answer opened from its address."""
+    ``question`` is ``None`` for an answer opened from its address; ``lead_tool`` is the tool whose result
+    the headline cites, when known."""
     missing = []
     if plan.ask in ("below_target", "at_target") and not re.match(r"(Yes|No):", headline):
         missing.append("the answer against target (this answer's headline is not its speed to target)")
@@ -416,9 +419,10 @@ def figures_not_led(question: str | None, plan: Plan, headline: str) -> list[str
             key in ("msf", "sqft")
             and plan.measure == "volume"
             and plan.by
+            and lead_tool in (None, "get_grade_totals")
             and not _asks_group(question or "")
         ):
-            # "How many MSF did we run this week": the window's figure, not its largest grade's.
+            # "How many MSF did we run this week": the window's figure (its tiles), not its largest grade's.
             missing.append(f"{name} for the whole window (this answer's headline states one {plan.by}'s)")
     return missing
 

@@ -295,7 +295,8 @@ MEASURES: dict[str, Measure] = {
         _M("downtime", per_shift(_downtime), None),
         _M("quality", per_shift(_fixed("get_quality_breakdown")), None),
         _M("fpm", _with_grades("speed", _fixed("get_shift_kpis"), _fixed("get_wet_end_performance")), _fpm_window),
-        _M("volume", _with_grades("volume", _fixed("get_shift_kpis")), lambda p: [_grades("volume")(p)],
+        # Over a window the grades' volume, and the window's own tiles (its lineal feet, gross and good area).
+        _M("volume", _with_grades("volume", _fixed("get_shift_kpis")), lambda p: [_grades("volume")(p), _kpis(p)],
            headline="get_grade_totals"),
         _M("setups", per_shift(_fixed("get_shift_kpis"), _fixed("get_shift_notes"), _fixed("get_setup_matrix")), None, headline="get_setup_matrix"),
         _M("orders", per_shift(_fixed("get_shift_kpis"), _fixed("get_order_matrix")), None, headline="get_order_matrix"),

@@ -202,6 +202,8 @@ def _comparison(
         unequal_production_days=unequal,
         crews=crews,
         notes=notes,
+        # The window's gross area in MSF (thousands of square feet), the unit a volume question may ask in.
+        gross_msf=ratio(values["gross_sqft"], 1000, digits=FIGURE_DIGITS),
     )
 
 
