@@ -261,3 +261,94 @@ def test_the_whole_days_msf_leads_shift_by_shift_with_the_days_sum(conn):
     total = f"{sum(r[1] for r in rows):,.1f} MSF in all"
     assert headline(answer).startswith(first) and total in headline(answer)
     held(answer)
+
+
+# --- a loss held against its band -------------------------------------------------------------------------
+
+# A shift's maintenance and operator minutes of its scheduled minutes, and its rejects of its gross area.
+SHIFT_LOSSES = """
+    SELECT 100 * (SELECT coalesce(sum(minutes), 0) FROM stops WHERE day = ? AND shift = ? AND kind = 'Maintenance')
+               / sh.scheduled_min,
+           100 * (SELECT coalesce(sum(minutes), 0) FROM stops WHERE day = ? AND shift = ? AND kind = 'Operator')
+               / sh.scheduled_min,
+           100 * (SELECT sum(reject_sqft) / sum(gross_sqft) FROM setups WHERE day = ? AND shift = ?)
+    FROM shifts sh WHERE sh.day = ? AND sh.shift = ?
+"""
+
+
+def losses(conn, day: date, shift: int) -> tuple[float, float, float]:
+    maint, oper, dry = conn.execute(SHIFT_LOSSES, [day, shift] * 4).fetchone()
+    return float(maint), float(oper), float(dry)
+
+
+def test_maintenance_over_its_band_is_answered_yes(conn):
+    maint, _oper, _dry = losses(conn, WED, 2)
+    assert maint > 2.5
+    answer = investigate("was maintenance downtime over the band on 2nd shift", EVERY, conn)
+    assert answer.status == "complete", caveats(answer)
+    assert headline(answer).startswith(
+        f"Yes: Maintenance downtime was **{maint:,.2f} %** of scheduled minutes against its 2.5 % band: over it"
+    )
+    held(answer)
+
+
+def test_maintenance_within_its_band_is_answered_no(conn):
+    maint, _oper, _dry = losses(conn, WED, 1)
+    assert maint <= 2.5
+    answer = investigate("so was first shift over the maintenance band or not", EVERY, conn)
+    assert answer.status == "complete", caveats(answer)
+    assert headline(answer).startswith(f"No: Maintenance downtime was **{maint:,.2f} %**")
+    held(answer)
+
+
+def test_the_dry_end_within_its_flag_is_answered_yes(conn):
+    _maint, _oper, dry = losses(conn, WED, 2)
+    answer = investigate("is the dry end on 2nd within the 1% flag?", EVERY, conn)
+    assert answer.status == "complete", caveats(answer)
+    assert headline(answer).startswith(f"Yes: Dry-end waste was **{dry:,.2f} %** of gross (flag above 1 %)")
+    held(answer)
+
+
+def test_operator_downtime_beside_its_band_leads_with_the_tile(conn):
+    _maint, oper, _dry = losses(conn, WED, 1)
+    answer = investigate("how does 1st shift operator downtime stack up to the 2.5% target", EVERY, conn)
+    assert answer.status == "complete", caveats(answer)
+    assert headline(answer).startswith(
+        f"Operator downtime was **{oper:,.2f} %** of scheduled minutes against its 2.5 % band: within it"
+    )
+    held(answer)
+
+
+def test_a_days_band_verdict_over_every_shift_reads_the_whole_day(conn):
+    maint = one(
+        conn,
+        "SELECT 100 * (SELECT sum(minutes) FROM stops WHERE day = ? AND kind = 'Maintenance') "
+        "/ (SELECT sum(scheduled_min) FROM shifts WHERE day = ?)",
+        [WED, WED],
+    )
+    answer = investigate("was maintenance over the band today", EVERY, conn)
+    assert answer.status == "complete", caveats(answer)
+    word = "Yes" if maint > 2.5 else "No"
+    assert headline(answer).startswith(f"{word}: Maintenance downtime was **{maint:,.2f} %**")
+    held(answer)
+
+
+def test_a_weeks_band_verdict_reads_the_week(conn):
+    maint = one(
+        conn,
+        "SELECT 100 * (SELECT sum(minutes) FROM stops WHERE day BETWEEN ? AND ? AND kind = 'Maintenance') "
+        "/ (SELECT sum(scheduled_min) FROM shifts WHERE day BETWEEN ? AND ?)",
+        [*WEEK_A, *WEEK_A],
+    )
+    answer = investigate("is maintenance downtime over the 2.5 band this week", EVERY, conn)
+    assert answer.status == "complete", caveats(answer)
+    word = "Yes" if maint > 2.5 else "No"
+    assert headline(answer).startswith(f"{word}: Maintenance downtime was **{maint:,.2f} %**")
+    assert "over Week of 2026-09-14" in headline(answer)
+    held(answer)
+
+
+def test_a_threshold_other_than_the_band_makes_the_verdict_partial(conn):
+    answer = investigate("was 2nd shift maintenance downtime over 5%", EVERY, conn)
+    assert answer.status == "partial"
+    assert "the threshold 5 % (the verdict is held to the owner's band, 2.5 %" in caveats(answer)

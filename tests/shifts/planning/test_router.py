@@ -541,7 +541,6 @@ def test_a_yes_no_follow_up_compared_with_another_shift_drops_the_yes_no():
     [
         ("was waste over target last night?", "waste"),
         ("was scrap over target on 2nd?", "waste"),
-        ("were rejects above target today?", "quality"),
         ("was downtime over target?", "downtime"),
         ("is 2nd shift below target on stops?", "downtime"),
     ],
@@ -551,6 +550,14 @@ def test_a_yes_no_about_target_with_a_loss_word_is_not_the_speed_to_target(quest
     assert routed.measure == measure and routed.ask is None
     lines = account(question).lines()
     assert any(line.startswith("Not applied: the target or threshold") for line in lines)
+
+
+def test_a_yes_no_about_rejects_against_target_is_the_dry_end_held_to_its_flag():
+    # The rejects' only limit is the owner's dry-end flag: the verdict is held to it, never to speed.
+    question = "were rejects above target today?"
+    routed = plan(question)
+    assert (routed.measure, routed.metric, routed.ask) == ("kpis", "dry_end_pct", "over_band")
+    assert account(question, routed).lines() == []
 
 
 def test_a_yes_no_about_target_without_a_loss_word_stays_the_speed_to_target():
@@ -724,10 +731,9 @@ def test_a_percent_threshold_is_not_a_share_asked():
     assert routed.ask is None
     assert plan("what % of todays downtime was the upper knife").ask == "share"
     dry = plan("was third shift dry end over 1% today?", Scope(day=DAY))
-    assert (dry.measure, dry.shift) == ("quality", 3)
-    lines = account("was third shift dry end over 1% today?").lines()
-    assert any(line.startswith("Not applied: the target or threshold asked") for line in lines)
-    assert not any("share of the rejects" in line for line in lines)
+    # The 1 % is the dry-end flag the shift's tile is held to (a yes/no against the band), not a share.
+    assert (dry.measure, dry.metric, dry.ask, dry.shift) == ("kpis", "dry_end_pct", "over_band", 3)
+    assert account("was third shift dry end over 1% today?", dry).lines() == []
 
 
 def test_worst_n_shifts_over_a_window_compares_them_and_names_the_n():

@@ -209,3 +209,67 @@ def test_a_window_unit_is_unled_only_when_one_groups_figure_leads():
     window = "Gross board was **24,120.4 MSF** over Week of 2026-10-19 (Mon–Fri) (query 2)."
     assert any("whole window" in line for line in figures_not_led(question, plan, grade, "get_grade_totals"))
     assert figures_not_led(question, plan, window, "get_period_kpis") == []
+
+
+# --- a loss held against its band -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "metric", "ask", "shift", "window"),
+    [
+        ("was operator downtime over the band on 3rd", "operator_pct", "over_band", 3, "day"),
+        ("is 1st shift's dry end within the 1% flag?", "dry_end_pct", "within_band", 1, "day"),
+        ("were maintenance stops above 2.5% this week", "maintenance_pct", "over_band", None, "week"),
+        ("so was 2nd over the maint band yesterday or not", "maintenance_pct", "over_band", 2, "day"),
+        ("did the rejects go over the flag on second shift, yes or no", "dry_end_pct", "over_band", 2, "day"),
+        ("is maintenance over target on first shift", "maintenance_pct", "over_band", 1, "day"),
+    ],
+)
+def test_a_loss_held_to_its_band_as_a_yes_no(question, metric, ask, shift, window):
+    plan = _plan(question)
+    assert (plan.measure, plan.metric, plan.ask, plan.shift, plan.window) == (
+        "kpis",
+        metric,
+        ask,
+        shift,
+        window,
+    )
+    assert account(question, plan).lines() == []
+    assert parse_address(plan.address()) == plan
+
+
+@pytest.mark.parametrize(
+    ("question", "metric"),
+    [
+        ("how does maintenance downtime on 2nd stack up against the band", "maintenance_pct"),
+        ("3rd shift operator downtime vs the 2.5% band", "operator_pct"),
+        ("how did the dry end on 1st compare to the flag", "dry_end_pct"),
+    ],
+)
+def test_a_loss_beside_its_band_is_its_tile_against_the_band(question, metric):
+    plan = _plan(question)
+    assert (plan.measure, plan.metric, plan.ask) == ("kpis", metric, None)
+    assert account(question, plan).lines() == []
+
+
+def test_losses_without_an_owner_band_keep_their_own_reading():
+    # Trim is flagged per setup and planned maintenance has no band; a count of shifts is no verdict.
+    assert _plan("how did trim on 2nd compare to the flag").measure == "waste"
+    assert _plan("how many shifts went over the maintenance band last month").ask is None
+    assert _plan("downtime review against the bands this month").measure == "review"
+
+
+def test_a_threshold_other_than_the_band_is_named_as_not_applied():
+    question = "was 2nd shift maintenance downtime over 5%"
+    plan = _plan(question)
+    assert (plan.metric, plan.ask) == ("maintenance_pct", "over_band")
+    assert any("the threshold 5 %" in line for line in account(question, plan).lines())
+
+
+def test_a_band_verdict_that_does_not_lead_is_not_complete():
+    plan = parse_address("/a?day=2026-10-21&shift=2&measure=kpis&metric=maintenance_pct&ask=over_band")
+    led = "Yes: Maintenance downtime was **2.75 %** of scheduled minutes against its 2.5 % band: over it (query 1 · row 7)."
+    assert figures_not_led(None, plan, led) == []
+    assert figures_not_led(None, plan, "Maintenance downtime was **2.75 %** (query 1 · row 7).")
+    with pytest.raises(ValueError):
+        parse_address("/a?day=2026-10-21&shift=2&measure=kpis&metric=trim_pct&ask=over_band")

@@ -392,27 +392,45 @@ def _over(env: dict[str, Any]) -> str:
     return f" over {(env.get('window') or {}).get('label', 'the window')}"
 
 
-# The KPI tile a plan's metric asks for on one shift ("dry end % on 3rd"), with what it is held against.
+# The KPI tile a plan's metric asks for ("dry end % on 3rd"), with what it is held against; a tile with an
+# owner band says which side of it the figure is (the tool's flag: over the band, or within it).
 TILE_LEADS = {
-    "dry_end_pct": ("Dry-end waste was ", " of gross (flag above 1 %) "),
-    "trim_pct": ("Side trim was ", " of gross "),
+    "dry_end_pct": ("Dry-end waste was ", " of gross (flag above {band} %)"),
+    "trim_pct": ("Side trim was ", " of gross"),
+    "maintenance_pct": ("Maintenance downtime was ", " of scheduled minutes against its {band} % band"),
+    "operator_pct": ("Operator downtime was ", " of scheduled minutes against its {band} % band"),
+}
+BAND_SIDES = {
+    "dry_end_pct": (": over the flag", ": under the flag"),
+    "maintenance_pct": (": over it", ": within it"),
+    "operator_pct": (": over it", ": within it"),
 }
 
 
 def tile_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | None:
-    """One shift's KPI tile asked by its metric leads (``measure=kpis&metric=dry_end_pct``)."""
-    envs = [e for e in evidence if e["tool"] == "get_shift_kpis"]
-    if plan.measure != "kpis" or plan.metric not in TILE_LEADS or len(envs) != 1:
+    """The KPI tile asked by its metric leads (``measure=kpis&metric=dry_end_pct``): one shift's, else the
+    window's (or the whole day's, over every shift); a yes/no against the band (``ask=over_band`` or
+    ``within_band``) is answered first from the tile's flag."""
+    shifts = [e for e in evidence if e["tool"] == "get_shift_kpis"]
+    windows = [e for e in evidence if e["tool"] == "get_period_kpis"]
+    if plan.measure != "kpis" or plan.metric not in TILE_LEADS or not (len(shifts) == 1 or windows):
         return None
+    env, key = (shifts[0], "value") if len(shifts) == 1 else (windows[0], "current")
     before, after = TILE_LEADS[plan.metric]
-    for i, row in enumerate(envs[0]["rows"]):
-        if row.get("measure") == plan.metric and row.get("value") is not None:
+    for i, row in enumerate(env["rows"]):
+        if row.get("measure") == plan.metric and row.get(key) is not None:
+            band = after.format(band=f"{row.get('band') or 0:g}")
+            over, within = BAND_SIDES.get(plan.metric, ("", ""))
+            side = over if row.get("flag") else within
+            verdict = ""
+            if plan.ask in ("over_band", "within_band"):
+                verdict = "Yes: " if bool(row.get("flag")) == (plan.ask == "over_band") else "No: "
             return said(
                 "headline",
-                before,
-                Figure(row["value"], row["unit"]),
-                after,
-                Citation(envs[0]["query"], i),
+                verdict + before,
+                Figure(row[key], row["unit"]),
+                f"{band}{_over(env)}{side} ",
+                Citation(env["query"], i),
                 ".",
             )
     return None

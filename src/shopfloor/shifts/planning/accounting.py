@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from shopfloor.shifts.planning.dates import MONTH_SHORT, MONTHS, NUMBER_WORDS, UNRESOLVED, WEEKDAYS
-from shopfloor.shifts.planning.plans import Plan
+from shopfloor.shifts.planning.plans import BAND_TILES, Plan
 from shopfloor.shifts.planning.reading import COMMON, VOCABULARY, canonical, entities
 from shopfloor.shifts.planning.router import LOSS_WORDS, YES_NO, asked_clause, reject_share_asked
 from shopfloor.shifts.planning.scope_words import named_shifts
@@ -59,9 +59,9 @@ READ = _words(
     first second third 1st 2nd 3rd shift shifts night swing evening graveyard day days
     week weeks weekly month months monthly quarter period periods fiscal year yearly annual date
     yesterday today tomorrow ago last previous prior next this current since so far to date
-    compare compared comparison side versus vs against than up down higher lower more less better worse
+    compare compared comparison side versus vs against than up down higher lower more less better worse stack
     fast faster fastest slow slower slowest speed speeds pace target targets hit make made miss missed
-    below under above over beat meet met reach reached low high
+    below under above over within inside beyond exceed exceeded beat meet met reach reached low high
     line corrugator machine plant mill site
     downtime stops stop stopped stopping jam jams jammed jamming down
     maintenance operator planned pm external outage outages breaks broke break
@@ -227,6 +227,13 @@ LOSS_TARGET = (
 )
 
 
+# A limit said in figures: "over 5%", "the 2.5% target", "the 2.5 band".
+_LIMIT_SAID = (
+    r"\b(?:over|above|under|below|within|inside|more than|less than|exceed\w*|beyond) (?:the )?([\d.]*\d) ?(?:%|percent)?"
+    r"|\b([\d.]*\d) ?(?:%|percent)? (?:bands?|flags?|targets?|thresholds?|limits?)\b"
+)
+
+
 # A share of the rejects ("what share of rejects were down warp") is answered by the waste breakdown's
 # shares (``ask=share``); a plan that reads it otherwise (a trend, a ranking) names it as not applied.
 REJECT_SHARE = (
@@ -238,7 +245,18 @@ REJECT_SHARE = (
 def _asked_not_answered(text: str, plan: Plan | None = None) -> list[str]:
     out = []
     threshold = r"\btargets?\b|\b(over|above|under|below|more than|less than) [\d.]+ ?(%|percent)"
-    if re.search(YES_NO, text) and re.search(threshold, text) and re.search(LOSS_WORDS, text):
+    banded = plan is not None and plan.measure == "kpis" and plan.metric in BAND_TILES
+    if banded and plan is not None:
+        # A loss held to its owner band: a limit said in other figures is not the band it is held to.
+        band = BAND_TILES[str(plan.metric)]
+        for said in re.findall(_LIMIT_SAID, text):
+            value = float(said[0] or said[1])
+            if abs(value - band) > 1e-9:
+                out.append(
+                    f"the threshold {value:g} % (the verdict is held to the owner's band, {band:g} %; no other "
+                    "limit is recorded)"
+                )
+    elif re.search(YES_NO, text) and re.search(threshold, text) and re.search(LOSS_WORDS, text):
         out.append(LOSS_TARGET)
     shared = plan is not None and plan.ask == "share" and plan.measure == "waste"
     if reject_share_asked(text) and not shared:
@@ -366,9 +384,9 @@ YES_NO_UNLED = "the verdict asked (this answer's headline states the figure, not
 def yes_no_asked(question: str) -> bool:
     """Whether ``question`` asks for a yes or a no (docs/shifts-agent.md, rule 3)."""
     text = canonical(question)
-    if re.search(r"\b\w+ or \w+\b", text) and not re.search(r"\byes or no\b", text):
+    if re.search(r"\b\w+ or \w+\b", text) and not re.search(r"\byes or no\b|\bor not\b", text):
         return False  # a choice ("was it maintenance or operator downtime") is answered by its rows
-    return bool(re.search(YES_NO, text) or re.search(r"\byes or no\b|\by/n\b|^any\b.*\?", text))
+    return bool(re.search(YES_NO, text) or re.search(r"\byes or no\b|\by/n\b|\bor not\b|^any\b.*\?", text))
 
 
 _UP_OR_DOWN = (
@@ -387,6 +405,8 @@ def figures_not_led(
     missing = []
     if plan.ask in ("below_target", "at_target") and not re.match(r"(Yes|No):", headline):
         missing.append("the answer against target (this answer's headline is not its speed to target)")
+    if plan.ask in ("over_band", "within_band") and not re.match(r"(Yes|No):", headline):
+        missing.append("the answer against the band (this answer's headline is not the figure held to it)")
     # A share of the rejects is said as a part of the rejected area, never another percent (of gross).
     share = (
         r"\*\*[\d,.]+ ?%\*\* of the rejected area|\(0 %\)"

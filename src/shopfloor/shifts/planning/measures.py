@@ -146,6 +146,19 @@ def _window_tool(name: str) -> Steps:
     return lambda plan: [(name, {"window": _w(plan), "shift": plan.shift})]
 
 
+# The KPI tiles a plan's metric may lead with (answers/shapes.TILE_LEADS): over every shift of a day the
+# day's own tile leads, so the day is read as one window beside its shifts.
+TILE_METRICS = ("dry_end_pct", "trim_pct", "maintenance_pct", "operator_pct")
+
+
+def _kpis_day(plan: PlanView) -> list[Step]:
+    out = per_shift(_fixed("get_shift_kpis"))(plan)
+    if plan.shift is None and plan.metric in TILE_METRICS:
+        day = {"period": "day", "anchor": plan.day.isoformat()}
+        out.append(("get_period_kpis", {"window": day, "compare": False, "shift": None}))
+    return out
+
+
 def _overview_day(plan: PlanView) -> list[Step]:
     calls = [_fixed("get_shift_overview"), _fixed("get_downtime_breakdown", kind=None, group_by="reason")]
     if plan.shift is not None:
@@ -291,7 +304,7 @@ MEASURES: dict[str, Measure] = {
     m.name: m
     for m in (
         _M("overview", _overview_day, _overview_window),
-        _M("kpis", per_shift(_fixed("get_shift_kpis")), lambda p: [_kpis(p)]),
+        _M("kpis", _kpis_day, lambda p: [_kpis(p)]),
         _M("downtime", per_shift(_downtime), None),
         _M("quality", per_shift(_fixed("get_quality_breakdown")), None),
         _M("fpm", _with_grades("speed", _fixed("get_shift_kpis"), _fixed("get_wet_end_performance")), _fpm_window),

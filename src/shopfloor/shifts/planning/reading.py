@@ -431,6 +431,12 @@ def read_as(
         by = None
     if measure == "named_cost":
         by = None
+    if measure == "kpis" and metric in TREND_WORDS:
+        # One tile asked ("dry end % on 3rd"), held to its owner band where it has one.
+        what = f"{TREND_WORDS[metric]} (KPI tile)"
+        if ask in ("over_band", "within_band"):
+            side = "over" if ask == "over_band" else "within"
+            what = f"{TREND_WORDS[metric]}: {side} its owner band, yes or no"
     if measure == "waste" and (ask == "share" or reject):
         # The rejects read on the waste breakdown: a share of them, or one named.
         what = "share of the dry-end rejects" if ask == "share" else "dry-end rejects (waste breakdown)"

@@ -303,6 +303,45 @@ def _comparison(
     return None
 
 
+# A loss held to a limit: the band, flag, target or threshold named, or a percent it is over or under.
+BAND_WORDS = (
+    r"\b(bands?|flags?|targets?|thresholds?|limits?)\b"
+    r"|\b(over|above|under|below|within|inside|more than|less than|exceed(s|ed|ing)?|beyond) (the )?[\d.]+ ?(%|percent)"
+)
+# A verdict asked anywhere in the question: a yes/no opening, "or not", "yes or no", or "so was …".
+VERDICT = (
+    r"^(is|was|did|were|are|does|do|has|have)\b|\byes or no\b|\by/n\b|\bor not\b"
+    r"|\b(so|and|but|then) (is|was|were|did|are)\b"
+)
+
+
+def band_metric(q: str) -> str | None:
+    """The loss a question holds to its owner band: maintenance or operator downtime (2.5 % of scheduled
+    minutes each) or the dry-end waste (1 % of gross); ``None`` for a loss without a band of its own (trim is
+    flagged per setup, planned maintenance has none, both kinds together have two), or a count asked."""
+    if not _has(q, BAND_WORDS) or _has(q, r"\bhow many\b|\bnumber of\b|\bhow often\b"):
+        return None
+    maintenance = _has(q, r"\bmaintenance\b") and not _has(q, r"\bplanned maintenance\b|\bpm\b|\bscheduled\b")
+    operator = _has(q, r"\boperator\b")
+    if maintenance != operator:
+        return "maintenance_pct" if maintenance else "operator_pct"
+    if not maintenance and _has(q, r"\bdry[- ]end\b|\brejects?\b|\brejected\b"):
+        return "dry_end_pct"
+    return None
+
+
+def band_verdict(q: str) -> str | None:
+    """The yes/no a band question asks: over the band, within it, or none (the tile beside its band)."""
+    if not _has(q, VERDICT):
+        return None
+    within = r"\b(under|below|within|inside|less than|in) (the |its |our )?([\d.]+ ?(%|percent)? ?)?(bands?|flags?|targets?|thresholds?|limits?)\b"
+    return (
+        "within_band"
+        if _has(q, within) or _has(q, r"\b(under|below|within|inside|less than) [\d.]+")
+        else "over_band"
+    )
+
+
 # "Rank the shifts", "shifts ranked by speed": the shifts ranked against each other.
 RANK_SHIFTS = r"\brank(s|ed|ing)?\b.*\bshifts\b|\bshifts\b.*\branked\b"
 
@@ -482,6 +521,11 @@ def _named_intent(
     """A question asked by its name or form: a yes/no on target, the diagnosis, money, a setup or speed
     cue, a comparison of windows, a trend, or one of the window tools named; ``None`` otherwise."""
     ranged = window != "day"
+    tile = band_metric(q)
+    if tile is not None:
+        # A loss held to its owner band ("was maint dt over the band", "operator downtime vs the 2.5 %
+        # target"): its KPI tile against the band, answered Yes or No first when a verdict is asked.
+        return "kpis", {"metric": tile, "ask": band_verdict(q)}
     if _has(q, YES_NO) and _has(q, r"\btarget\b") and not _has(q, LOSS_WORDS):
         # A loss word ("was waste over target") asks about that loss, never the speed to target; the target
         # it names is said as not applied (planning/accounting).
