@@ -257,6 +257,8 @@ def test_losses_without_an_owner_band_keep_their_own_reading():
     assert _plan("how did trim on 2nd compare to the flag").measure == "waste"
     assert _plan("how many shifts went over the maintenance band last month").ask is None
     assert _plan("downtime review against the bands this month").measure == "review"
+    # The target beside a speed word is the speed's, whatever loss is named with it.
+    assert _plan("did maintenance hold back our speed to target on 2nd").measure != "kpis"
 
 
 def test_a_threshold_other_than_the_band_is_named_as_not_applied():

@@ -321,6 +321,8 @@ def band_metric(q: str) -> str | None:
     flagged per setup, planned maintenance has none, both kinds together have two), or a count asked."""
     if not _has(q, BAND_WORDS) or _has(q, r"\bhow many\b|\bnumber of\b|\bhow often\b"):
         return None
+    if _has(q, _SPEED):
+        return None  # "did maintenance hurt our speed to target": the target is the speed's
     maintenance = _has(q, r"\bmaintenance\b") and not _has(q, r"\bplanned maintenance\b|\bpm\b|\bscheduled\b")
     operator = _has(q, r"\boperator\b")
     if maintenance != operator:
