@@ -235,7 +235,7 @@ def _run_plan(question: str, routed: Plan, run: Run) -> Answer:
     sections = build_sections(
         routed, shown, ctx.charts if shown else [], status, caveats, BY_NAME, where, asked
     )
-    status = _held_to_headline(question, routed, run, status, sections)
+    status = _held_to_headline(question, routed, run, status, sections, numbered)
     if status in PREFACE:
         spent = outcome.outcome is Outcome.BUDGET_EXHAUSTED
         sections.insert(0, {"type": "text", "text": SPEND_PREFACE if spent else PREFACE[status]})
@@ -310,15 +310,29 @@ def _asked_keys(question: str, run: Run) -> tuple[str, ...]:
     return asked
 
 
+def _cited_tool(section: dict[str, Any] | None, evidence: list[dict[str, Any]]) -> str | None:
+    """The tool whose result a section's figure cites (its first citation part), or None."""
+    cited = next(
+        (p["query"] for p in (section or {}).get("parts", []) if isinstance(p, dict) and "query" in p), None
+    )
+    return next((e["tool"] for e in evidence if e["query"] == cited), None)
+
+
 def _held_to_headline(
-    question: str, routed: Plan, run: Run, status: str, sections: list[dict[str, Any]]
+    question: str,
+    routed: Plan,
+    run: Run,
+    status: str,
+    sections: list[dict[str, Any]],
+    evidence: list[dict[str, Any]],
 ) -> str:
     """A complete answer whose headline does not answer what was asked is partial, with a caveat under the
     headline saying what was not applied (docs/shifts-agent.md, rule 3); a partial one says it too, so a
     partial window never hides that its headline is not the figure asked."""
     if status in ("complete", "partial"):
-        head = next((s["text"] for s in sections if s["type"] == "headline"), "")
-        unmet = figures_not_led(question if run.asked else None, routed, head)
+        section = next((s for s in sections if s["type"] == "headline"), None)
+        head = section["text"] if section else ""
+        unmet = figures_not_led(question if run.asked else None, routed, head, _cited_tool(section, evidence))
         if unmet:
             status = "partial"
             at = next((i + 1 for i, s in enumerate(sections) if s["type"] == "headline"), 0)
@@ -368,7 +382,7 @@ def _judged(
         if missing:
             status = "partial"
             caveats.insert(0, "Not applied: " + "; ".join(missing) + ".")
-        unread = account(question).lines() if run.asked else []
+        unread = account(question, routed).lines() if run.asked else []
         if unread:
             # A word no slot holds leaves the question partly unanswered (docs/shifts-agent.md, the rules).
             status = "partial"
@@ -464,6 +478,7 @@ ENTITY_COLUMNS = {
     "reason": ("key", "reason"),
     "place": ("key", "place"),
     "width": ("width_in", "slice"),
+    "reject": ("item", "family", "reason"),
 }
 
 
@@ -490,6 +505,9 @@ def not_applied(plan: Plan, evidence: list[dict[str, Any]]) -> list[str]:
             and plan.by is None
             and name == ("reason" if plan.reason else "place")
         )
+        # A reject's family and reported reason are rows of the waste breakdown (and of the day's rejects):
+        # its row, or its absence, is the answer.
+        grouped = grouped or (name == "reject" and plan.measure in ("waste", "quality"))
         # A filter the tool applied (the knife jams by place) is applied too.
         shown = shown or any((e.get("filters") or {}).get(name) == value for e in evidence)
         # The crew of the one shift read is applied; over every shift the other crews' rows are in it too.

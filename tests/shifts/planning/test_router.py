@@ -545,7 +545,6 @@ def test_a_yes_no_follow_up_compared_with_another_shift_drops_the_yes_no():
     [
         ("was waste over target last night?", "waste"),
         ("was scrap over target on 2nd?", "waste"),
-        ("were rejects above target today?", "quality"),
         ("was downtime over target?", "downtime"),
         ("is 2nd shift below target on stops?", "downtime"),
     ],
@@ -555,6 +554,14 @@ def test_a_yes_no_about_target_with_a_loss_word_is_not_the_speed_to_target(quest
     assert routed.measure == measure and routed.ask is None
     lines = account(question).lines()
     assert any(line.startswith("Not applied: the target or threshold") for line in lines)
+
+
+def test_a_yes_no_about_rejects_against_target_is_the_dry_end_held_to_its_flag():
+    # The rejects' only limit is the owner's dry-end flag: the verdict is held to it, never to speed.
+    question = "were rejects above target today?"
+    routed = plan(question)
+    assert (routed.measure, routed.metric, routed.ask) == ("kpis", "dry_end_pct", "over_band")
+    assert account(question, routed).lines() == []
 
 
 def test_a_yes_no_about_target_without_a_loss_word_stays_the_speed_to_target():
@@ -629,7 +636,7 @@ def test_follow_ups_that_split_it_or_ask_a_share_of_it_follow_the_previous_answe
     [
         ("Q3 fpm", "Not understood: q3"),
         ("fpm in the third quarter", "Not understood: third quarter"),
-        ("what share of rejects were up warp on 3rd", "Not applied: the share of the rejects asked"),
+        ("is the up warp share of the rejects trending up", "Not applied: the share of the rejects asked"),
     ],
 )
 def test_what_the_reader_cannot_apply_is_named(question, line):
@@ -640,7 +647,8 @@ def test_what_the_reader_cannot_apply_is_named(question, line):
     ("question", "named"),
     [
         ("downtime by grade 1st shift", "by grade"),
-        ("rank the shifts on quality today", "the ranking"),
+        # Two named shifts are side by side; ranking every shift of the day is the day's rankings.
+        ("rank 1st vs 3rd shift on quality today", "the ranking"),
     ],
 )
 def test_a_breakdown_or_ranking_the_answer_does_not_give_is_not_applied(question, named):
@@ -665,7 +673,9 @@ def test_the_line_or_a_place_said_down_is_its_downtime(question):
 
 
 def test_down_warp_and_going_down_are_not_downtime():
-    assert plan("rejects for down warp", Scope(day=DAY)).measure == "quality"
+    # Down warp is a reject: its own row of the waste breakdown, never downtime.
+    down_warp = plan("rejects for down warp", Scope(day=DAY))
+    assert (down_warp.measure, down_warp.reject) == ("waste", "Down warp")
     assert plan("is trim going down", Scope(day=DAY)).measure == "trend"
 
 
@@ -725,10 +735,9 @@ def test_a_percent_threshold_is_not_a_share_asked():
     assert routed.ask is None
     assert plan("what % of todays downtime was the upper knife").ask == "share"
     dry = plan("was third shift dry end over 1% today?", Scope(day=DAY))
-    assert (dry.measure, dry.shift) == ("quality", 3)
-    lines = account("was third shift dry end over 1% today?").lines()
-    assert any(line.startswith("Not applied: the target or threshold asked") for line in lines)
-    assert not any("share of the rejects" in line for line in lines)
+    # The 1 % is the dry-end flag the shift's tile is held to (a yes/no against the band), not a share.
+    assert (dry.measure, dry.metric, dry.ask, dry.shift) == ("kpis", "dry_end_pct", "over_band", 3)
+    assert account("was third shift dry end over 1% today?", dry).lines() == []
 
 
 def test_worst_n_shifts_over_a_window_compares_them_and_names_the_n():

@@ -25,6 +25,7 @@ from typing import Any, Protocol
 from shopfloor.shifts.answers.day_shapes import shift_volume
 from shopfloor.shifts.answers.findings import Citation, Figure, Section, before_figure, fmt, reworded, said
 from shopfloor.shifts.answers.shaping import Shaper, count_of
+from shopfloor.shifts.answers.window_shapes import window_volume
 from shopfloor.shifts.planning.measures import MEASURES
 from shopfloor.shifts.planning.plans import Plan
 from shopfloor.shifts.plant.catalog import PLACE_FAMILIES
@@ -90,6 +91,8 @@ def _shape_results(plan: Plan, evidence: list[dict[str, Any]], tools: Mapping[st
         shaper = entry.shape if entry is not None else None
         if plan.measure == "volume" and env["tool"] == "get_shift_kpis":
             shaper = shift_volume  # a volume question leads with what was made, never with speed (#74)
+        if plan.measure == "volume" and env["tool"] == "get_period_kpis":
+            shaper = window_volume  # the window's own figures of what it made, beside the grades
         if shaper is None:
             continue
         head, lines = shaper(env)
@@ -165,6 +168,78 @@ def share_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | None
     )
 
 
+def crew_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | None:
+    """A crew named over a window leads with its own speed to target against 100 % (the crews' comparison
+    row), which a yes/no on target is answered from (docs/shifts-agent.md, the rules)."""
+    env = next(
+        (e for e in evidence if e["tool"] == "get_group_comparison" and e.get("group_by") == "crew"), None
+    )
+    if env is None or plan.crew is None or plan.measure != "fpm":
+        return None
+    label = (env.get("window") or {}).get("label", "the window")
+    for i, row in enumerate(env["rows"]):
+        if row.get("crew") == plan.crew:
+            return said(
+                "headline",
+                f"Crew {plan.crew} ran at ",
+                Figure(row["speed_to_target_pct"], "%"),
+                f" of grade target speed against 100 % over {label} ",
+                Citation(env["query"], i),
+                ".",
+            )
+    return said("headline", f"Crew {plan.crew} ran no shift in {label} ", Citation(env["query"]), ".")
+
+
+def reject_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | None:
+    """A share of the dry-end rejects asked, or one reject named, leads the waste breakdown: the named
+    family's row, or the named reported reason's detail, with its part of the rejected area (``share_pct``);
+    unnamed, the family with the most rejected area. One with no rejected area is none of it (0 %)."""
+    env = next((e for e in evidence if e["tool"] == "get_waste_breakdown"), None)
+    if env is None or plan.measure != "waste" or (plan.ask != "share" and plan.reject is None):
+        return None
+    q = env["query"]
+    families = [
+        (i, r) for i, r in enumerate(env["rows"]) if r["group"] == "dry-end" and r["item"] != "dry-end total"
+    ]
+    named = plan.reject
+    found: tuple[int, dict[str, Any], str] | None = None
+    if named is None:
+        with_area = [(i, r) for i, r in families if (r["sqft"] or 0) > 0]
+        if not with_area:
+            return said(
+                "headline",
+                "No dry-end rejects were recorded here, so no reject was any of the rejected area (0 %) ",
+                Citation(q),
+                ".",
+            )
+        i, row = max(with_area, key=lambda pair: pair[1]["sqft"])
+        found, named = (i, row, "row"), str(row["item"])
+    else:
+        found = next(((i, r, "row") for i, r in families if r["item"] == named), None)
+        details = env.get("details") or []
+        found = found or next(((j, d, "detail") for j, d in enumerate(details) if d["reason"] == named), None)
+    if found is None or not found[1]["sqft"]:
+        return said("headline", f"{named} was none of the rejected area here (0 %) ", Citation(q), ".")
+    index, row, of = found
+    if plan.ask == "share":
+        return said(
+            "headline",
+            f"{named} was ",
+            Figure(row["share_pct"], "%"),
+            f" of the rejected area ({fmt(row['sqft'], 'sq ft')}) ",
+            Citation(q, index, of),
+            ".",
+        )
+    return said(
+        "headline",
+        f"{named}: ",
+        Figure(row["sqft"], "sq ft"),
+        f" of rejected area, {fmt(row['share_pct'], '%')} of the rejects ",
+        Citation(q, index, of),
+        ".",
+    )
+
+
 def asked_headline(plan: Plan, evidence: list[dict[str, Any]], asked: tuple[str, ...]) -> Section | None:
     """The figure asked in its unit or as a count, when one result holds it: the downtime's stops or hours
     listed ("how many stops", "downtime in hours"), a shift's gross area in MSF (docs/shifts-agent.md, rule
@@ -233,7 +308,8 @@ def _area_asked(tiles: list[dict[str, Any]], asked: tuple[str, ...]) -> Section 
         if index is not None and None not in values:
             label = "Estimated good area" if key == "estimated_good_sqft" else "Gross area"
             after = " after trim, shear and rejects" if key == "estimated_good_sqft" else ""
-            on, rest = "", ""
+            # A window's tile is the window's own figure, said with its window.
+            on, rest = _over(env), ""
             if len(tiles) > 1:
                 on = f" on shift {env['shift']}"
                 pairs = zip(values[1:], tiles[1:], strict=True)
@@ -278,42 +354,85 @@ def _paper_changes_asked(tiles: list[dict[str, Any]], asked: tuple[str, ...]) ->
 
 
 def _msf_asked(evidence: list[dict[str, Any]], asked: tuple[str, ...]) -> Section | None:
-    """One shift's gross board in MSF, when asked in MSF."""
-    kpis = [e for e in evidence if e["tool"] == "get_shift_kpis" and e.get("gross_msf") is not None]
-    if len(kpis) == 1 and "msf" in asked:
-        env = kpis[0]
+    """The gross board in MSF, when asked in MSF: a window's own (its tiles), else one shift's; over several
+    shifts the first shift's figure is the cited one, the others and the sum beside it."""
+    if "msf" not in asked:
+        return None
+    window = next(
+        (e for e in evidence if e["tool"] == "get_period_kpis" and e.get("gross_msf") is not None), None
+    )
+    if window is not None:
         return said(
             "headline",
-            f"Shift {env['shift']} ran ",
-            Figure(env["gross_msf"], "MSF"),
-            " of gross board ",
-            Citation(env["query"]),
+            "Gross board was ",
+            Figure(window["gross_msf"], "MSF"),
+            f"{_over(window)} ",
+            Citation(window["query"]),
             ".",
         )
-    return None
+    kpis = [e for e in evidence if e["tool"] == "get_shift_kpis" and e.get("gross_msf") is not None]
+    if not kpis:
+        return None
+    env, rest = kpis[0], ""
+    if len(kpis) > 1:
+        others = ", ".join(f"{fmt(e['gross_msf'], 'MSF')} on shift {e['shift']}" for e in kpis[1:])
+        rest = f"; {others}; {fmt(round(sum(e['gross_msf'] for e in kpis), 1), 'MSF')} in all"
+    return said(
+        "headline",
+        f"Shift {env['shift']} ran ",
+        Figure(env["gross_msf"], "MSF"),
+        f" of gross board{rest} ",
+        Citation(env["query"]),
+        ".",
+    )
 
 
-# The KPI tile a plan's metric asks for on one shift ("dry end % on 3rd"), with what it is held against.
+def _over(env: dict[str, Any]) -> str:
+    """ " over <the window>" for a window's tiles; nothing for one shift's."""
+    if env["tool"] != "get_period_kpis":
+        return ""
+    return f" over {(env.get('window') or {}).get('label', 'the window')}"
+
+
+# The KPI tile a plan's metric asks for ("dry end % on 3rd"), with what it is held against; a tile with an
+# owner band says which side of it the figure is (the tool's flag: over the band, or within it).
 TILE_LEADS = {
-    "dry_end_pct": ("Dry-end waste was ", " of gross (flag above 1 %) "),
-    "trim_pct": ("Side trim was ", " of gross "),
+    "dry_end_pct": ("Dry-end waste was ", " of gross (flag above {band} %)"),
+    "trim_pct": ("Side trim was ", " of gross"),
+    "maintenance_pct": ("Maintenance downtime was ", " of scheduled minutes against its {band} % band"),
+    "operator_pct": ("Operator downtime was ", " of scheduled minutes against its {band} % band"),
+}
+BAND_SIDES = {
+    "dry_end_pct": (": over the flag", ": under the flag"),
+    "maintenance_pct": (": over it", ": within it"),
+    "operator_pct": (": over it", ": within it"),
 }
 
 
 def tile_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | None:
-    """One shift's KPI tile asked by its metric leads (``measure=kpis&metric=dry_end_pct``)."""
-    envs = [e for e in evidence if e["tool"] == "get_shift_kpis"]
-    if plan.measure != "kpis" or plan.metric not in TILE_LEADS or len(envs) != 1:
+    """The KPI tile asked by its metric leads (``measure=kpis&metric=dry_end_pct``): one shift's, else the
+    window's (or the whole day's, over every shift); a yes/no against the band (``ask=over_band`` or
+    ``within_band``) is answered first from the tile's flag."""
+    shifts = [e for e in evidence if e["tool"] == "get_shift_kpis"]
+    windows = [e for e in evidence if e["tool"] == "get_period_kpis"]
+    if plan.measure != "kpis" or plan.metric not in TILE_LEADS or not (len(shifts) == 1 or windows):
         return None
+    env, key = (shifts[0], "value") if len(shifts) == 1 else (windows[0], "current")
     before, after = TILE_LEADS[plan.metric]
-    for i, row in enumerate(envs[0]["rows"]):
-        if row.get("measure") == plan.metric and row.get("value") is not None:
+    for i, row in enumerate(env["rows"]):
+        if row.get("measure") == plan.metric and row.get(key) is not None:
+            band = after.format(band=f"{row.get('band') or 0:g}")
+            over, within = BAND_SIDES.get(plan.metric, ("", ""))
+            side = over if row.get("flag") else within
+            verdict = ""
+            if plan.ask in ("over_band", "within_band"):
+                verdict = "Yes: " if bool(row.get("flag")) == (plan.ask == "over_band") else "No: "
             return said(
                 "headline",
-                before,
-                Figure(row["value"], row["unit"]),
-                after,
-                Citation(envs[0]["query"], i),
+                verdict + before,
+                Figure(row[key], row["unit"]),
+                f"{band}{_over(env)}{side} ",
+                Citation(env["query"], i),
                 ".",
             )
     return None
@@ -400,9 +519,18 @@ def _lead(
     cost = named_cost_headline(plan, evidence) if plan.measure == "named_cost" else None
     if cost is not None:
         return [cost]
+    rejected = reject_headline(plan, evidence)
+    if rejected is not None:
+        return [rejected]
     share = share_headline(plan, evidence) if plan.ask == "share" else None
     if share is not None:
         return [share]
+    crew = crew_headline(plan, evidence)
+    if crew is not None:
+        # The crew's own line leads; its finding among the crews, citing the same row, is not said twice.
+        cite = crew["text"][crew["text"].rfind("(query") :].rstrip(".")
+        body[:] = [s for s in body if not (s["type"] == "finding" and s["text"].endswith(cite))]
+        return [crew]
     if entity_line is not None:
         body.remove(entity_line)
         return [reworded(entity_line, "headline", bullet=False)]
@@ -412,7 +540,14 @@ def _lead(
         cite = tile["text"][tile["text"].rfind("(query") :].rstrip(".")
         body[:] = [s for s in body if not (s["type"] == "finding" and s["text"].endswith(cite))]
         return [tile]
-    found = asked_headline(plan, evidence, asked) or _named_headline(plan, evidence)
+    found = asked_headline(plan, evidence, asked)
+    if found is not None:
+        # The figure asked leads; a finding citing the same row is not said twice.
+        cite = found["text"][found["text"].rfind("(query") :].rstrip(".")
+        if "·" in cite:
+            body[:] = [s for s in body if not (s["type"] == "finding" and s["text"].endswith(cite))]
+        return [found]
+    found = _named_headline(plan, evidence)
     if found is not None:
         return [found]
     if leading:

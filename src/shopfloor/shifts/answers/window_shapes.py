@@ -58,6 +58,27 @@ def period_kpis(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     return head, out
 
 
+def window_volume(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
+    """A volume question's window tiles: what the window made (lineal feet, gross and estimated good area,
+    setups and paper changes) as findings beside the grades' volume; no headline of its own."""
+    q = env["query"]
+    out: list[Section] = []
+    for measure, label in (
+        ("lineal_ft", "Lineal footage {}"),
+        ("gross_sqft", "Gross area {}"),
+        ("estimated_good_sqft", "Estimated good area {} after trim, shear and rejects"),
+        ("valid_setups", "{} setups"),
+        ("paper_changes", "{} paper changes (wet-end runs)"),
+    ):
+        found = kpi_row(env, measure)
+        if found:
+            i, row = found
+            change = f", {row['change']} than before" if row.get("change") in ("better", "worse") else ""
+            unit = row["unit"] if row["unit"] in ("ft", "sq ft") else ""
+            out.append(finding(label + change, row["current"], unit, q, i))
+    return None, out
+
+
 def pareto(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     """Sections of a pareto result: its headline, if any, and its findings."""
     q = env["query"]
@@ -448,16 +469,28 @@ def opportunities(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     return head, out
 
 
+# What a comparison of shifts or crews is ranked on (the tool's ``rank_by``): the row's figure and its words.
+GROUP_FIGURES = {
+    "speed": ("speed_to_target_pct", "speed to target", ""),
+    "downtime": ("unplanned_downtime_pct", "unplanned downtime", " of scheduled minutes"),
+    "quality": ("dry_end_pct", "dry-end waste", " of gross"),
+}
+
+
 def group_comparison(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
-    """Sections of a shifts-or-crews comparison (``answers/comparison.py``): on a complete window the
-    headline names the best and the worst group on speed to target and the points between them (the slowest
-    crew leads a crews' comparison), then the side-by-side table, then every group best first, labelled with
-    which end it is; on a partial window the groups are listed in their own order with no ranking, and the
-    headline says why. On a day the table is the list: each shift's own findings follow it."""
+    """Sections of a shifts-or-crews comparison (``answers/comparison.py``) over a window or one production
+    day: on a complete window the headline names the best and the worst group on speed to target and the
+    points between them (the slowest crew leads a crews' comparison; ranked on downtime or quality, the best
+    shift or the worst crew on that figure), then the side-by-side table, then every group best first,
+    labelled with which end it is; on a partial window the groups are listed in their own order with no
+    ranking, and the headline says why. On a day ranked on speed the table is the list: each shift's own
+    findings follow it."""
     q = env["query"]
     rows = env["rows"]
     group = env.get("group_by", "shift")
     plural = f"{group}s"
+    rank_by = env.get("rank_by", "speed")
+    column = GROUP_FIGURES[rank_by][0]
     day = (env.get("window") or {}).get("period") == "day"
     out: list[Section] = []
     if not rows:
@@ -465,20 +498,19 @@ def group_comparison(env: dict[str, Any]) -> tuple[Section | None, list[Section]
     table = side_by_side(env)
     if table is not None:
         out.append(table)
+    listed = not day or table is None or rank_by != "speed"
     if not is_ranked(env):
         head = {"type": "headline", "text": f"The {plural} are compared, not ranked: {_why_unranked(env)}."}
-        if not day:
+        if listed:
             for i, row in enumerate(rows):
-                out.append(finding(_group_text(row, None, len(rows)), row["speed_to_target_pct"], "%", q, i))
+                out.append(finding(_group_text(row, None, len(rows), rank_by), row[column], "%", q, i))
         out.append({"type": "text", "text": WITHHELD})
         return head, out
-    head = ranked_headline(env) or _one_end(env)
-    if not day:
+    head = (ranked_headline(env) if rank_by == "speed" else None) or _one_end(env)
+    if listed:
         out.append({"type": "label", "text": f"Ranked by {env.get('best', 'speed to target')}, best first"})
         for i, row in enumerate(rows):
-            out.append(
-                finding(_group_text(row, row["rank"], len(rows)), row["speed_to_target_pct"], "%", q, i)
-            )
+            out.append(finding(_group_text(row, row["rank"], len(rows), rank_by), row[column], "%", q, i))
     return head, out
 
 
@@ -494,38 +526,56 @@ def _why_unranked(env: dict[str, Any]) -> str:
 
 
 def _one_end(env: dict[str, Any]) -> Section:
-    """The headline of a ranked result with one ranked group: the best shift, or the slowest crew."""
+    """The headline of a ranked result led by one end: the best shift, or the slowest (worst) crew, on the
+    figure ranked."""
     q, rows = env["query"], env["rows"]
+    rank_by = env.get("rank_by", "speed")
+    column, words, of = GROUP_FIGURES[rank_by]
+    span = "day" if (env.get("window") or {}).get("period") == "day" else "window"
+    on = "" if rank_by == "speed" else f" on {words}"
+    said_of = " speed to target" if rank_by == "speed" else of
     if env.get("group_by", "shift") == "crew":
         i = len(rows) - 1
         while i > 0 and rows[i]["rank"] is None:
             i -= 1
+        end = "slowest crew" if rank_by == "speed" else "worst crew"
         return said(
             "headline",
-            f"{rows[i]['group']} was the slowest crew of the window at ",
-            Figure(rows[i]["speed_to_target_pct"], "%"),
-            " speed to target ",
+            f"{rows[i]['group']} was the {end} of the {span}{on} at ",
+            Figure(rows[i][column], "%"),
+            f"{said_of} ",
             Citation(q, i),
             ".",
         )
     return said(
         "headline",
-        f"{rows[0]['group']} was the best shift of the window at ",
-        Figure(rows[0]["speed_to_target_pct"], "%"),
-        " speed to target ",
+        f"{rows[0]['group']} was the best shift of the {span}{on} at ",
+        Figure(rows[0][column], "%"),
+        f"{said_of} ",
         Citation(q, 0),
         ".",
     )
 
 
-def _group_text(row: dict[str, Any], rank: int | None, count: int) -> str:
-    """One group's line: its name, its rank when ranked (with which end it is), then its figures."""
+def _group_text(row: dict[str, Any], rank: int | None, count: int, rank_by: str = "speed") -> str:
+    """One group's line: its name, its rank when ranked (with which end it is), the figure it is ranked on,
+    then its other figures."""
     end = ""
     if rank is not None:
         end = " (best)" if rank == 1 else (" (worst)" if rank == count else "")
         end = f", rank {rank} of {count}{end}"
+    figures = {
+        "speed": f"speed to target {fmt(row['speed_to_target_pct'], '%')}",
+        "downtime": f"unplanned downtime {fmt(row['unplanned_downtime_pct'], '%')}",
+        "quality": f"dry-end waste {fmt(row['dry_end_pct'], '%')}",
+    }
+    shift_speed = f"shift speed {fmt(row['shift_fpm'], 'ft/min')}"
+    if rank_by == "speed":
+        others = [shift_speed, figures["downtime"], figures["quality"]]
+    else:
+        rest = (text for key, text in figures.items() if key not in ("speed", rank_by))
+        others = [figures["speed"], shift_speed, *rest]
+    lead = GROUP_FIGURES[rank_by][1]
     return (
-        f"{row['group']}{end}: {{}} speed to target, shift speed {fmt(row['shift_fpm'], 'ft/min')}, "
-        f"unplanned downtime {fmt(row['unplanned_downtime_pct'], '%')}, "
-        f"dry-end waste {fmt(row['dry_end_pct'], '%')} over {count_of(row['shifts_run'], 'shift')}"
+        f"{row['group']}{end}: {{}} {lead}, {', '.join(others)} over {count_of(row['shifts_run'], 'shift')}"
     )

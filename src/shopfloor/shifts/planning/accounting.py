@@ -13,9 +13,9 @@ import re
 from dataclasses import dataclass
 
 from shopfloor.shifts.planning.dates import MONTH_SHORT, MONTHS, NUMBER_WORDS, UNRESOLVED, WEEKDAYS
-from shopfloor.shifts.planning.plans import Plan
+from shopfloor.shifts.planning.plans import BAND_TILES, Plan
 from shopfloor.shifts.planning.reading import COMMON, VOCABULARY, canonical, entities
-from shopfloor.shifts.planning.router import DRY_END_PCT, LOSS_WORDS, SHARE_WORDS, YES_NO, asked_clause
+from shopfloor.shifts.planning.router import LOSS_WORDS, YES_NO, asked_clause, reject_share_asked
 from shopfloor.shifts.planning.scope_words import named_shifts
 from shopfloor.shifts.plant.catalog import REJECT_FAMILIES, STOP_KINDS, STOP_PLACES, STOP_REASONS
 
@@ -59,13 +59,13 @@ READ = _words(
     first second third 1st 2nd 3rd shift shifts night swing evening graveyard day days
     week weeks weekly month months monthly quarter period periods fiscal year yearly annual date
     yesterday today tomorrow ago last previous prior next this current since so far to date
-    compare compared comparison side versus vs against than up down higher lower more less better worse
+    compare compared comparison side versus vs against than up down higher lower more less better worse stack
     fast faster fastest slow slower slowest speed speeds pace target targets hit make made miss missed
-    below under above over beat meet met reach reached low high
+    below under above over within inside beyond exceed exceeded beat meet met reach reached low high
     line corrugator machine plant mill site
     downtime stops stop stopped stopping jam jams jammed jamming down
     maintenance operator planned pm external outage outages breaks broke break
-    rejects reject rejected quality waste trim shear yield dry wet end
+    rejects reject rejected quality waste trim shear yield dry wet end family families area
     setups setup changeovers changeover change changes changed paper splices splice
     orders order quantities remaining sheets
     notes note reported report said say wrote write crew crews
@@ -187,11 +187,12 @@ def _known(word: str) -> bool:
     return False
 
 
-def account(question: str) -> Accounting:
+def account(question: str, plan: Plan | None = None) -> Accounting:
     """The words of ``question`` left unaccounted for: things the records do not hold, and words not read
-    (a date word the dates layer cannot place, "payday", is not understood whatever else it is)."""
+    (a date word the dates layer cannot place, "payday", is not understood whatever else it is); with the
+    ``plan`` read from it, also what it asks that the plan does not answer."""
     text = canonical(question)
-    asked = _asked_not_answered(text)
+    asked = _asked_not_answered(text, plan)
     unresolved = [m.group(0) for m in re.finditer(UNRESOLVED, text)]
     missing: list[str] = []
     spans = sorted(m.span() for pattern, _thing in NOT_IN_RECORDS for m in re.finditer(pattern, text))
@@ -232,26 +233,39 @@ LOSS_TARGET = (
 )
 
 
-# A share of the rejects ("what share of rejects were down warp"): the rejects are listed by family and
-# reason with their area, but no share of them leads an answer yet.
-REJECT_SHARE = (
-    "the share of the rejects asked (the rejects are listed by family with their area, not as a share)"
+# A limit said in figures: "over 5%", "the 2.5% target", "the 2.5 band".
+_LIMIT_SAID = (
+    r"\b(?:over|above|under|below|within|inside|more than|less than|exceed\w*|beyond) (?:the )?([\d.]*\d) ?(?:%|percent)?"
+    r"|\b([\d.]*\d) ?(?:%|percent)? (?:bands?|flags?|targets?|thresholds?|limits?)\b"
 )
 
 
-def _asked_not_answered(text: str) -> list[str]:
+# A share of the rejects ("what share of rejects were down warp") is answered by the waste breakdown's
+# shares (``ask=share``); a plan that reads it otherwise (a trend, a ranking) names it as not applied.
+REJECT_SHARE = (
+    "the share of the rejects asked (this answer lists the rejects by family with their area, not as a "
+    "share; ask for the share on its own)"
+)
+
+
+def _asked_not_answered(text: str, plan: Plan | None = None) -> list[str]:
     out = []
     threshold = r"\btargets?\b|\b(over|above|under|below|more than|less than) [\d.]+ ?(%|percent)"
-    if re.search(YES_NO, text) and re.search(threshold, text) and re.search(LOSS_WORDS, text):
+    banded = plan is not None and plan.measure == "kpis" and plan.metric in BAND_TILES
+    if banded and plan is not None:
+        # A loss held to its owner band: a limit said in other figures is not the band it is held to.
+        band = BAND_TILES[str(plan.metric)]
+        for said in re.findall(_LIMIT_SAID, text):
+            value = float(said[0] or said[1])
+            if abs(value - band) > 1e-9:
+                out.append(
+                    f"the threshold {value:g} % (the verdict is held to the owner's band, {band:g} %; no other "
+                    "limit is recorded)"
+                )
+    elif re.search(YES_NO, text) and re.search(threshold, text) and re.search(LOSS_WORDS, text):
         out.append(LOSS_TARGET)
-    if (
-        re.search(SHARE_WORDS, text)
-        and not re.search(DRY_END_PCT, text)
-        and re.search(
-            r"\b(rejects?|rejected|warp|bond|delamination|misalignment|moisture|bale|dry.end)\b", text
-        )
-        and not re.search(r"\b(downtime|down time|stops?|jams?)\b", text)
-    ):
+    shared = plan is not None and plan.ask == "share" and plan.measure == "waste"
+    if reject_share_asked(text) and not shared:
         out.append(REJECT_SHARE)
     return out
 
@@ -270,6 +284,7 @@ def more_values(question: str, plan: Plan) -> tuple[list[str], list[str]]:
         ("reason", named.reasons),
         ("place", named.places),
         ("width", named.widths),
+        ("reject", named.rejects),
     ):
         first = getattr(plan, name)
         for value in values:
@@ -300,8 +315,8 @@ def more_values(question: str, plan: Plan) -> tuple[list[str], list[str]]:
         missing.append(f"the {top.group(1)} asked (every {plan.by} is listed, ranked best first)")
     if plan.measure == "compare_shifts" and re.search(r"\brank(s|ed|ing)?\b", canonical(question)):
         missing.append(
-            "the ranking (one day's shifts are shown side by side, not ranked; a window's shifts are ranked:"
-            " ask which shift was best that week)"
+            "the ranking (two named shifts are shown side by side, not ranked; every shift of the day is "
+            "ranked: ask to rank the shifts)"
         )
     read = {plan.shift, plan.other_shift} if plan.shift is not None else {1, 2, 3}
     for shift in named_shifts(question):
@@ -333,7 +348,9 @@ def read_whole(question: str, plan: Plan) -> bool:
     its address's (the address carries the plan, not the words it left out), so only then may a page
     answer it by its address (docs/shifts-agent.md, "The three rules")."""
     return (
-        not account(question).lines() and not more_values(question, plan)[0] and not asked_figures(question)
+        not account(question, plan).lines()
+        and not more_values(question, plan)[0]
+        and not asked_figures(question)
     )
 
 
@@ -373,9 +390,9 @@ YES_NO_UNLED = "the verdict asked (this answer's headline states the figure, not
 def yes_no_asked(question: str) -> bool:
     """Whether ``question`` asks for a yes or a no (docs/shifts-agent.md, rule 3)."""
     text = canonical(question)
-    if re.search(r"\b\w+ or \w+\b", text) and not re.search(r"\byes or no\b", text):
+    if re.search(r"\b\w+ or \w+\b", text) and not re.search(r"\byes or no\b|\bor not\b", text):
         return False  # a choice ("was it maintenance or operator downtime") is answered by its rows
-    return bool(re.search(YES_NO, text) or re.search(r"\byes or no\b|\by/n\b|^any\b.*\?", text))
+    return bool(re.search(YES_NO, text) or re.search(r"\byes or no\b|\by/n\b|\bor not\b|^any\b.*\?", text))
 
 
 _UP_OR_DOWN = (
@@ -384,14 +401,25 @@ _UP_OR_DOWN = (
 )
 
 
-def figures_not_led(question: str | None, plan: Plan, headline: str) -> list[str]:
+def figures_not_led(
+    question: str | None, plan: Plan, headline: str, lead_tool: str | None = None
+) -> list[str]:
     """What the question (or the plan's ``ask=``) asked that ``headline`` does not state, each with why: an
     answer whose headline does not answer the question is never ``complete`` (docs/shifts-agent.md, rule 3).
-    ``question`` is ``None`` for an answer opened from its address."""
+    ``question`` is ``None`` for an answer opened from its address; ``lead_tool`` is the tool whose result
+    the headline cites, when known."""
     missing = []
     if plan.ask in ("below_target", "at_target") and not re.match(r"(Yes|No):", headline):
         missing.append("the answer against target (this answer's headline is not its speed to target)")
-    if plan.ask == "share" and not re.search(r"\*\*[\d,.]+ ?%\*\*|\(0 %\)", headline):
+    if plan.ask in ("over_band", "within_band") and not re.match(r"(Yes|No):", headline):
+        missing.append("the answer against the band (this answer's headline is not the figure held to it)")
+    # A share of the rejects is said as a part of the rejected area, never another percent (of gross).
+    share = (
+        r"\*\*[\d,.]+ ?%\*\* of the rejected area|\(0 %\)"
+        if plan.measure == "waste"
+        else r"\*\*[\d,.]+ ?%\*\*|\(0 %\)"
+    )
+    if plan.ask == "share" and not re.search(share, headline):
         missing.append("the share asked (no row of this answer holds the one asked for)")
     named = plan.reason or plan.place
     # A trend says its own direction, and a named reason or place leads with its own stops (its count
@@ -417,9 +445,10 @@ def figures_not_led(question: str | None, plan: Plan, headline: str) -> list[str
             key in ("msf", "sqft")
             and plan.measure == "volume"
             and plan.by
+            and lead_tool in (None, "get_grade_totals")
             and not _asks_group(question or "")
         ):
-            # "How many MSF did we run this week": the window's figure, not its largest grade's.
+            # "How many MSF did we run this week": the window's figure (its tiles), not its largest grade's.
             missing.append(f"{name} for the whole window (this answer's headline states one {plan.by}'s)")
     return missing
 

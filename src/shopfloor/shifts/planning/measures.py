@@ -55,6 +55,8 @@ class PlanView(Protocol):
     def grade(self) -> str | None: ...
     @property
     def width(self) -> int | None: ...
+    @property
+    def crew(self) -> str | None: ...
 
 
 Steps = Callable[[PlanView], list[Step]]
@@ -144,6 +146,19 @@ def _window_tool(name: str) -> Steps:
     return lambda plan: [(name, {"window": _w(plan), "shift": plan.shift})]
 
 
+# The KPI tiles a plan's metric may lead with (answers/shapes.TILE_LEADS): over every shift of a day the
+# day's own tile leads, so the day is read as one window beside its shifts.
+TILE_METRICS = ("dry_end_pct", "trim_pct", "maintenance_pct", "operator_pct")
+
+
+def _kpis_day(plan: PlanView) -> list[Step]:
+    out = per_shift(_fixed("get_shift_kpis"))(plan)
+    if plan.shift is None and plan.metric in TILE_METRICS:
+        day = {"period": "day", "anchor": plan.day.isoformat()}
+        out.append(("get_period_kpis", {"window": day, "compare": False, "shift": None}))
+    return out
+
+
 def _overview_day(plan: PlanView) -> list[Step]:
     calls = [_fixed("get_shift_overview"), _fixed("get_downtime_breakdown", kind=None, group_by="reason")]
     if plan.shift is not None:
@@ -205,6 +220,9 @@ def _fpm_window(plan: PlanView) -> list[Step]:
     out = [_kpis(plan), _grades("speed")(plan)]
     if plan.by in ("crew", "width"):
         out.append(("get_speed_opportunity", {"window": _w(plan), "shift": plan.shift, "slice_by": plan.by}))
+    if plan.crew is not None:
+        # A named crew's own speed to target over the window, which its yes/no is held to.
+        out.append(("get_group_comparison", {"window": _w(plan), "shift": plan.shift, "group_by": "crew"}))
     return out
 
 
@@ -245,7 +263,10 @@ def _waste(plan: PlanView) -> list[Step]:
 
 def _groups(plan: PlanView) -> list[Step]:
     group = "crew" if plan.by == "crew" else "shift"
-    return [("get_group_comparison", {"window": _w(plan), "shift": plan.shift, "group_by": group})]
+    args: dict[str, Any] = {"window": _w(plan), "shift": plan.shift, "group_by": group}
+    if plan.metric in ("downtime", "quality"):
+        args["rank_by"] = plan.metric  # ranked on the measure asked; speed to target is the tool's default
+    return [("get_group_comparison", args)]
 
 
 def _named_cost(plan: PlanView) -> list[Step]:
@@ -275,9 +296,16 @@ def _downtime(plan: PlanView) -> Step:
 
 
 def _rankings(plan: PlanView) -> list[Step]:
-    """The setups ranked by the metric asked, or by speed, downtime and quality when none was."""
+    """The setups ranked by the metric asked, or by speed, downtime and quality when none was; over every
+    shift of the day, the day's shifts ranked against each other first, on the metric asked (speed to
+    target when none was)."""
     metrics = [plan.metric] if plan.metric else ["speed", "downtime", "quality"]
-    return [("get_rankings", {"shift": s, "metric": m}) for s in _shifts(plan) for m in metrics]
+    out: list[Step] = []
+    if plan.shift is None:
+        day = {"period": "day", "anchor": plan.day.isoformat()}
+        rank = {"rank_by": plan.metric} if plan.metric in ("downtime", "quality") else {}
+        out.append(("get_group_comparison", {"window": day, "shift": None, "group_by": "shift", **rank}))
+    return out + [("get_rankings", {"shift": s, "metric": m}) for s in _shifts(plan) for m in metrics]
 
 
 _M = Measure
@@ -285,16 +313,17 @@ MEASURES: dict[str, Measure] = {
     m.name: m
     for m in (
         _M("overview", _overview_day, _overview_window),
-        _M("kpis", per_shift(_fixed("get_shift_kpis")), lambda p: [_kpis(p)]),
+        _M("kpis", _kpis_day, lambda p: [_kpis(p)]),
         _M("downtime", per_shift(_downtime), None),
         _M("quality", per_shift(_fixed("get_quality_breakdown")), None),
         _M("fpm", _with_grades("speed", _fixed("get_shift_kpis"), _fixed("get_wet_end_performance")), _fpm_window),
-        _M("volume", _with_grades("volume", _fixed("get_shift_kpis")), lambda p: [_grades("volume")(p)],
+        # Over a window the grades' volume, and the window's own tiles (its lineal feet, gross and good area).
+        _M("volume", _with_grades("volume", _fixed("get_shift_kpis")), lambda p: [_grades("volume")(p), _kpis(p)],
            headline="get_grade_totals"),
         _M("setups", per_shift(_fixed("get_shift_kpis"), _fixed("get_shift_notes"), _fixed("get_setup_matrix")), None, headline="get_setup_matrix"),
         _M("orders", per_shift(_fixed("get_shift_kpis"), _fixed("get_order_matrix")), None, headline="get_order_matrix"),
         _M("notes", per_shift(_fixed("get_shift_notes")), None),
-        _M("rankings", _rankings, None),
+        _M("rankings", _rankings, None, headline="get_group_comparison"),
         _M("dollars", _dollars_day, None, headline="get_day_dollars"),
         _M("compare_shifts", _compare_shifts, None, headline="get_group_comparison"),
         _M("compare", None, _compare),

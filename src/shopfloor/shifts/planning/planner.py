@@ -28,6 +28,11 @@ MODEL = "offline-planner"  # priced at zero like every offline planner (docs/shi
 ALWAYS_CHARTED = ("overview", "fpm", "pareto", "trend", "downtime", "quality", "compare_shifts", "rankings")
 # A tool's default chart (x column, y column, kind, title), from the tool catalog.
 Chart = tuple[str, str, str, str]
+# A comparison of shifts or crews is drawn on the figure it was ranked on (its envelope's ``rank_by``).
+GROUP_CHART_TITLES = {
+    "downtime": "Unplanned downtime (% of scheduled minutes)",
+    "quality": "Dry-end waste (% of gross)",
+}
 
 
 def plan_steps(plan: Plan) -> list[Step]:
@@ -68,6 +73,8 @@ def chart_calls(plan: Plan, results: list[dict[str, Any]], charts: Mapping[str, 
             x, y, kind, title = charts[tool]
             if tool == "get_grade_totals" and result.get("measure") == "volume":
                 y, title = "volume_msf", "Volume by grade (MSF)"
+            if tool == "get_group_comparison" and result.get("rank_by") in GROUP_CHART_TITLES:
+                y, title = str(result["rank_column"]), GROUP_CHART_TITLES[result["rank_by"]]
             steps.append(
                 (
                     "render_chart",

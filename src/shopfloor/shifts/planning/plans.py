@@ -15,8 +15,12 @@ from shopfloor.shifts.planning.measures import MEASURE_NAMES
 from shopfloor.shifts.plant.calendar import FIRST_DAY, LAST_DAY, PERIODS, Period, in_calendar, parse_day
 from shopfloor.shifts.plant.catalog import (
     CREWS,
+    DRY_END_FLAG_PCT,
     GRADE_TARGETS,
+    MAINTENANCE_BAND_PCT,
+    OPERATOR_BAND_PCT,
     PLACE_FAMILIES,
+    REJECT_FAMILIES,
     STOP_PLACES,
     STOP_REASONS,
     WEB_WIDTHS,
@@ -28,17 +32,29 @@ MEASURES = MEASURE_NAMES  # one row per measure in planning/measures.py
 BY = ("reason", "place", "kind", "grade", "width", "crew", "shift")
 KINDS = ("Maintenance", "Operator", "PM")
 RANK_METRICS = ("speed", "downtime", "quality")
-ENTITY_FIELDS = ("grade", "crew", "reason", "place", "width")
+ENTITY_FIELDS = ("grade", "crew", "reason", "place", "width", "reject")
+# A dry-end reject as the catalogue names it: a family ("warp") or a reported reason of one ("Up warp").
+REJECTS = (*REJECT_FAMILIES, *(sub for subs in REJECT_FAMILIES.values() for sub in subs))
 LENSES = ("all", "supervisor", "ownership")
 # The figure a question asks for when it is not the measure's own (docs/URLS.md): a share of the whole, or a
 # yes/no against the target ("is 2nd shift below target?"); the headline answers it first.
-ASKS = ("share", "below_target", "at_target")
-# The measures each asked figure has a meaning on: a share of the downtime rows listed, a yes/no from the
-# speed to target; on any other measure nothing would answer it, so the address is refused.
+ASKS = ("share", "below_target", "at_target", "over_band", "within_band")
+# The losses with an owner band (plant/catalog.py), each KPI tile with its band in percent: a yes/no against
+# the band ("was maint dt over the band") is answered from the tile's value and flag.
+BAND_TILES = {
+    "maintenance_pct": MAINTENANCE_BAND_PCT,
+    "operator_pct": OPERATOR_BAND_PCT,
+    "dry_end_pct": DRY_END_FLAG_PCT,
+}
+# The measures each asked figure has a meaning on: a share of the downtime rows listed or of the dry-end
+# rejects (the waste breakdown), a yes/no from the speed to target; on any other measure nothing would
+# answer it, so the address is refused.
 ASK_MEASURES = {
-    "share": ("downtime", "pareto"),
+    "share": ("downtime", "pareto", "waste"),
     "below_target": ("fpm",),
     "at_target": ("fpm",),
+    "over_band": ("kpis",),
+    "within_band": ("kpis",),
 }
 
 
@@ -67,6 +83,7 @@ class Plan:
     reason: str | None = None
     place: str | None = None
     width: int | None = None
+    reject: str | None = None
     ask: str | None = None
     after: str | None = None
 
@@ -200,6 +217,8 @@ def _plan_from(data: dict[str, str]) -> Plan:
     ask = _choice(data.get("ask"), ASKS, "ask")
     if ask is not None and measure not in ASK_MEASURES[ask]:
         raise AddressError(f"ask={ask} is only for measure={' or measure='.join(ASK_MEASURES[ask])}")
+    if ask in ("over_band", "within_band") and data.get("metric") not in BAND_TILES:
+        raise AddressError(f"ask={ask} needs a metric with an owner band: {', '.join(BAND_TILES)}")
     after = data.get("after")
     if after is not None:
         parse_address(after)  # the chain must itself be in the grammar
@@ -224,6 +243,7 @@ def _plan_from(data: dict[str, str]) -> Plan:
         reason=_choice(data.get("reason"), STOP_REASONS, "reason"),
         place=_choice(data.get("place"), STOP_PLACES + tuple(PLACE_FAMILIES), "place"),
         width=_int(data.get("width"), tuple(int(w) for w in WEB_WIDTHS), "width"),
+        reject=_choice(data.get("reject"), REJECTS, "reject"),
         ask=ask,
         after=after,
     )

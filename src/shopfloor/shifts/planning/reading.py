@@ -293,6 +293,7 @@ class Entities:
     places: tuple[str, ...] = ()
     kinds: tuple[str, ...] = ()
     widths: tuple[int, ...] = ()
+    rejects: tuple[str, ...] = ()
 
 
 _GRADE = re.compile(r"\b(26|32|55|200|275)[- ]?(c|bc|eb)\b")
@@ -307,6 +308,20 @@ _REASON_WORDS = {
     "Flute transition": r"\bflute transitions?\b",
     "Scheduled maintenance": r"\bscheduled maintenance\b",
     "Power outage": r"\bpower outages?\b|\bpower cuts?\b|\boutages?\b",
+}
+# The dry-end rejects, a reported reason before its family: "up warp" names Up warp, never warp as well.
+_REJECT_REASON_WORDS = {
+    "Up warp": r"\bup[- ]?warp(ed)?\b",
+    "Down warp": r"\bdown[- ]?warp(ed)?\b",
+    "Bond - delamination": r"\bdelaminat(ion|ed|ing)\b",
+    "Bond - paper/raw-material issue": r"\braw[- ]?materials?\b|\bpaper (issues?|problems?)\b",
+}
+_REJECT_FAMILY_WORDS = {
+    "warp": r"\bwarp(ed|ing|s)?\b",
+    "bond": r"\bbond(ing|s)?\b",
+    "misalignment": r"\bmisalign(ment|ments|ed)?\b",
+    "moisture": r"\bmoisture\b",
+    "bale": r"\bbales?\b",
 }
 _KIND_WORDS = {
     "Maintenance": r"\bmaintenance\b",
@@ -334,7 +349,25 @@ def entities(text: str) -> Entities:
     if "PM" in kinds and "Maintenance" in kinds and not re.search(r"(?<!planned )maintenance", text):
         kinds.remove("Maintenance")
     widths = [int(w) for w in WEB_WIDTHS if re.search(rf"\b{int(w)}(?:[- ]?(?:inch|inches|in)\b|\"|”)", text)]
-    return Entities(tuple(grades), tuple(crews), tuple(reasons), tuple(places), tuple(kinds), tuple(widths))
+    return Entities(
+        tuple(grades), tuple(crews), tuple(reasons), tuple(places), tuple(kinds), tuple(widths), rejects(text)
+    )
+
+
+def rejects(text: str) -> tuple[str, ...]:
+    """The dry-end rejects ``text`` names, in the order it says them: a reported reason ("up warp",
+    "delam") as its own, and a family ("warp", "bond") where no reason of it is said in those words."""
+    found: list[tuple[int, str]] = []
+    rest = text
+    for name, pattern in _REJECT_REASON_WORDS.items():
+        for m in re.finditer(pattern, rest):
+            found.append((m.start(), name))
+            rest = rest[: m.start()] + " " * (m.end() - m.start()) + rest[m.end() :]
+    for name, pattern in _REJECT_FAMILY_WORDS.items():
+        family = re.search(pattern, rest)
+        if family is not None:
+            found.append((family.start(), name))
+    return tuple(dict.fromkeys(name for _at, name in sorted(found)))
 
 
 def _place_named(place: str, text: str) -> bool:
@@ -411,6 +444,7 @@ def read_as(
     reason: str | None = None,
     place: str | None = None,
     width: int | None = None,
+    reject: str | None = None,
     chart: bool = False,
     follow_up: bool = False,
     ask: str | None = None,
@@ -426,19 +460,37 @@ def read_as(
     if measure == "volume" and by != "grade":
         what = "volume (lineal feet)"
     if measure == "compare_groups":
-        what = f"{'crews' if by == 'crew' else 'shifts'} compared on speed to target (best and worst)"
+        on = {"downtime": "unplanned downtime", "quality": "dry-end waste"}.get(
+            metric or "", "speed to target"
+        )
+        what = f"{'crews' if by == 'crew' else 'shifts'} compared on {on} (best and worst)"
         by = None
     if measure == "named_cost":
         by = None
+    if measure == "kpis" and metric in TREND_WORDS:
+        # One tile asked ("dry end % on 3rd"), held to its owner band where it has one.
+        what = f"{TREND_WORDS[metric]} (KPI tile)"
+        if ask in ("over_band", "within_band"):
+            side = "over" if ask == "over_band" else "within"
+            what = f"{TREND_WORDS[metric]}: {side} its owner band, yes or no"
+    if measure == "waste" and (ask == "share" or reject):
+        # The rejects read on the waste breakdown: a share of them, or one named.
+        what = "share of the dry-end rejects" if ask == "share" else "dry-end rejects (waste breakdown)"
     parts = [what + (f" by {by}" if by else "")]
     if kind:
         # A kind read in the rows by kind is its own row there, not a filter of the rows.
         parts.append(
             f"share of {kind}" if ask == "share" else f"{kind}'s row" if by == "kind" else f"{kind} only"
         )
-    elif ask == "share":
+    elif ask == "share" and measure != "waste":
         parts.append("as a share of the downtime")
-    for label, value in (("grade", grade), ("crew", crew), ("reason", reason), ("place", place)):
+    for label, value in (
+        ("grade", grade),
+        ("crew", crew),
+        ("reason", reason),
+        ("place", place),
+        ("reject", reject),
+    ):
         if value:
             parts.append(f"{label} {value}")
     if width:
@@ -496,6 +548,7 @@ def plan_read_as(plan: Plan) -> str:
         reason=plan.reason,
         place=plan.place,
         width=plan.width,
+        reject=plan.reject,
         chart=plan.chart,
         follow_up=plan.after is not None,
         ask=plan.ask,

@@ -217,7 +217,34 @@ def route(question: str, scope: Scope, previous: Plan | None = None) -> Plan | U
                 "(for example the downtime pareto or the period KPIs), or switch the Period to Day."
             )
         return Unavailable("That question has no window form; ask about one production day.")
-    return _one_shift_alone(_share_asked(plan, q), scope, words)
+    return _one_shift_alone(_rejects_asked(_share_asked(plan, q), q), scope, words)
+
+
+# The dry-end rejects said by name or family ("rejects", "up warp", "delam", "the bales").
+REJECT_WORDS = (
+    r"\b(rejects?|rejected|warp(ed|s)?|bond|delamination|misalign(ment|ed)?|moisture|bales?|dry[- ]end)\b"
+)
+
+
+def reject_share_asked(q: str) -> bool:
+    """Whether ``q`` asks for a share of the dry-end rejects ("what share of rejects were warp"), not the
+    dry-end waste as a percent of gross ("dry end % on 3rd") nor a share of the downtime."""
+    return (
+        _has(q, SHARE_WORDS)
+        and not _has(q, DRY_END_PCT)
+        and _has(q, REJECT_WORDS)
+        and not _has(q, r"\b(downtime|down time|stops?|jams?)\b")
+    )
+
+
+def _rejects_asked(plan: Plan, q: str) -> Plan:
+    """A share of the rejects, or one reject named, is read on the waste breakdown, on a day or over a
+    window: it holds each family's rejected area and each reported reason's, with their shares."""
+    if plan.measure in ("quality", "waste") and reject_share_asked(q):
+        return replace(plan, measure="waste", ask="share", by=None)
+    if plan.measure == "quality" and plan.reject is not None:
+        return replace(plan, measure="waste", by=None)
+    return plan
 
 
 def _share_asked(plan: Plan, q: str) -> Plan:
@@ -253,18 +280,84 @@ def _comparison(
                 replace(base, measure="compare_groups", by="shift", shift=None, include="day"), entities(q)
             )
         return replace(base, measure="compare_shifts", other_shift=compare_shift)
+    if base.window == "day" and _has(q, RANK_SHIFTS) and not _has(q, r"\b(runs?|setups?)\b"):
+        # One day's shifts ranked: the day's rankings over every shift, the shifts ranked on the measure
+        # asked first (the scope widens to the production day, which holds them all).
+        return replace(base, measure="rankings", shift=None, include="day", metric=rank_metric(q))
     if all_shifts and base.window == "day" and _has(q, COMPARE_SHIFTS):
         return replace(base, measure="compare_shifts", shift=None, include="day")
     group = group_comparison(q, base.window, all_shifts)
+    # Ranked on the measure asked ("the worst downtime", "by rejects"); speed to target is the default.
+    ranked_on = rank_metric(q) if rank_metric(q) in ("downtime", "quality") else None
     if group == "shift" and not words.shifts:
         # Which shift was best: every shift, whatever shift was selected (the scope widens to hold them all).
         return with_entities(
-            replace(base, measure="compare_groups", by="shift", shift=None, include="day"), entities(q)
+            replace(base, measure="compare_groups", by="shift", shift=None, include="day", metric=ranked_on),
+            entities(q),
         )
     if group == "crew":
-        crews = with_entities(replace(base, measure="compare_groups", by="crew"), entities(q))
+        crews = with_entities(
+            replace(base, measure="compare_groups", by="crew", metric=ranked_on), entities(q)
+        )
         return _one_shift_alone(crews, scope, words)
     return None
+
+
+# A loss held to a limit: the band, flag, target or threshold named, or a percent it is over or under.
+BAND_WORDS = (
+    r"\b(bands?|flags?|targets?|thresholds?|limits?)\b"
+    r"|\b(over|above|under|below|within|inside|more than|less than|exceed(s|ed|ing)?|beyond) (the )?[\d.]+ ?(%|percent)"
+)
+# A verdict asked anywhere in the question: a yes/no opening, "or not", "yes or no", or "so was …".
+VERDICT = (
+    r"^(is|was|did|were|are|does|do|has|have)\b|\byes or no\b|\by/n\b|\bor not\b"
+    r"|\b(so|and|but|then) (is|was|were|did|are)\b"
+)
+
+
+def band_metric(q: str) -> str | None:
+    """The loss a question holds to its owner band: maintenance or operator downtime (2.5 % of scheduled
+    minutes each) or the dry-end waste (1 % of gross); ``None`` for a loss without a band of its own (trim is
+    flagged per setup, planned maintenance has none, both kinds together have two), or a count asked."""
+    if not _has(q, BAND_WORDS) or _has(q, r"\bhow many\b|\bnumber of\b|\bhow often\b"):
+        return None
+    if _has(q, _SPEED):
+        return None  # "did maintenance hurt our speed to target": the target is the speed's
+    maintenance = _has(q, r"\bmaintenance\b") and not _has(q, r"\bplanned maintenance\b|\bpm\b|\bscheduled\b")
+    operator = _has(q, r"\boperator\b")
+    if maintenance != operator:
+        return "maintenance_pct" if maintenance else "operator_pct"
+    if not maintenance and _has(q, r"\bdry[- ]end\b|\brejects?\b|\brejected\b"):
+        return "dry_end_pct"
+    return None
+
+
+def band_verdict(q: str) -> str | None:
+    """The yes/no a band question asks: over the band, within it, or none (the tile beside its band)."""
+    if not _has(q, VERDICT):
+        return None
+    within = r"\b(under|below|within|inside|less than|in) (the |its |our )?([\d.]+ ?(%|percent)? ?)?(bands?|flags?|targets?|thresholds?|limits?)\b"
+    return (
+        "within_band"
+        if _has(q, within) or _has(q, r"\b(under|below|within|inside|less than) [\d.]+")
+        else "over_band"
+    )
+
+
+# "Rank the shifts", "shifts ranked by speed": the shifts ranked against each other.
+RANK_SHIFTS = r"\brank(s|ed|ing)?\b.*\bshifts\b|\bshifts\b.*\branked\b"
+
+
+def rank_metric(q: str) -> str | None:
+    """The measure a ranking asks for: speed, downtime or quality (rejects, waste), or ``None``."""
+    metric: str | None = None
+    if _has(q, LOSS_WORDS) and not _has(q, r"\bquality|rejects?\b"):
+        metric = "downtime"
+    if _has(q, r"\bquality\b|\brejects?\b|\bwaste\b"):
+        metric = "quality"
+    if _has(q, _SPEED):
+        metric = "speed"
+    return metric
 
 
 def _refused(question: str, q: str) -> Unavailable | None:
@@ -341,7 +434,8 @@ def group_comparison(q: str, window: Period, all_shifts: bool) -> Literal["shift
     """Whether the question compares the shifts over a window (best and worst shift) or the crews."""
     if _has(q, r"\bcrews?\b") and _has(q, _CREW_COMPARE) and not _has(q, r"\bnotes?\b|\bsaid\b|\bsay\b"):
         return "crew"
-    if window != "day" and (_has(q, _BEST_SHIFT) or (all_shifts and _has(q, COMPARE_SHIFTS))):
+    ranked = _has(q, RANK_SHIFTS) and not _has(q, r"\b(runs?|setups?)\b")
+    if window != "day" and (_has(q, _BEST_SHIFT) or ranked or (all_shifts and _has(q, COMPARE_SHIFTS))):
         return "shift"
     return None
 
@@ -377,6 +471,7 @@ def with_entities(plan: Plan, named: Entities) -> Plan:
     reason = named.reasons[0] if named.reasons else None
     place = named.places[0] if named.places else None
     width = named.widths[0] if named.widths else None
+    reject = named.rejects[0] if named.rejects else None
     by = plan.by
     if plan.measure in ("downtime", "pareto"):
         if len(named.kinds) > 1:
@@ -394,7 +489,15 @@ def with_entities(plan: Plan, named: Entities) -> Plan:
     if plan.measure == "trend":
         metric = trend_metric_for(metric, reason or place, grade)
     return replace(
-        plan, by=by, metric=metric, grade=grade, crew=crew, reason=reason, place=place, width=width
+        plan,
+        by=by,
+        metric=metric,
+        grade=grade,
+        crew=crew,
+        reason=reason,
+        place=place,
+        width=width,
+        reject=reject,
     )
 
 
@@ -424,6 +527,11 @@ def _named_intent(
     """A question asked by its name or form: a yes/no on target, the diagnosis, money, a setup or speed
     cue, a comparison of windows, a trend, or one of the window tools named; ``None`` otherwise."""
     ranged = window != "day"
+    tile = band_metric(q)
+    if tile is not None:
+        # A loss held to its owner band ("was maint dt over the band", "operator downtime vs the 2.5 %
+        # target"): its KPI tile against the band, answered Yes or No first when a verdict is asked.
+        return "kpis", {"metric": tile, "ask": band_verdict(q)}
     if _has(q, YES_NO) and _has(q, r"\btarget\b") and not _has(q, LOSS_WORDS):
         # A loss word ("was waste over target") asks about that loss, never the speed to target; the target
         # it names is said as not applied (planning/accounting).
@@ -486,14 +594,7 @@ def _measure_intent(q: str, cue: Cue | None, by: str | None, window: Period) -> 
     reason or place, the KPIs, a summary, or an honest refusal."""
     ranged = window != "day"
     if _has(q, r"\brank(ing|ings|ed)?\b|\b(worst|best|top|bottom) (\d+ )?(runs|setups)\b"):
-        metric: str | None = None
-        if _has(q, LOSS_WORDS) and not _has(q, r"\bquality|rejects?\b"):
-            metric = "downtime"
-        if _has(q, r"\bquality\b|\brejects?\b|\bwaste\b"):
-            metric = "quality"
-        if _has(q, _SPEED):
-            metric = "speed"
-        return "rankings", {"metric": metric}
+        return "rankings", {"metric": rank_metric(q)}
     if _has(q, r"\bpareto\b"):
         return "pareto", {"by": by if by in ("reason", "place", "kind") else "reason", "count": _count(q)}
     if _has(
@@ -588,7 +689,7 @@ def _trend_metric(q: str, cue: Cue | None) -> str:
         return "downtime_pct"
     if _has(q, r"\btrim\b"):
         return "trim_pct"
-    if _has(q, r"\b(quality|rejects?|dry-end|dry end|waste)\b"):
+    if _has(q, r"\b(quality|dry-end|dry end|waste)\b") or _has(q, REJECT_WORDS):
         return "dry_end_pct"
     if cue == "volume":
         return "lineal_ft"
@@ -667,7 +768,9 @@ def _follow_up(q: str, words: ScopeWords, scope: Scope, previous: Plan) -> Plan 
     named = entities(q)
     if named != Entities():
         # "and missed splices?", "just knife jams": the named entity replaces the previous one.
-        plan = with_entities(replace(plan, grade=None, crew=None, reason=None, place=None, width=None), named)
+        plan = with_entities(
+            replace(plan, grade=None, crew=None, reason=None, place=None, width=None, reject=None), named
+        )
     if _has(q, _CHART):
         plan = replace(plan, chart=True)
     if plan.measure == "downtime" and plan.by != "kind" and len(entities(q).kinds) == 1:

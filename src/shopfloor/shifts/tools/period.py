@@ -209,6 +209,8 @@ def _comparison(
         unequal_production_days=unequal,
         crews=crews,
         notes=notes,
+        # The window's gross area in MSF (thousands of square feet), the unit a volume question may ask in.
+        gross_msf=ratio(values["gross_sqft"], 1000, digits=FIGURE_DIGITS),
     )
 
 
@@ -340,7 +342,15 @@ def get_waste_breakdown(ctx: RunContext, args: WasteArgs) -> dict[str, Any]:
     now = _waste_sums(ctx, sql, current, shift, named)
     before = _waste_sums(ctx, Sql(), previous, shift, named)
     rows, dry = _waste_rows(now, before, cover.held_days)
-    details = [{**r, "share_of_dry_end": ratio(r["sqft"], dry, digits=FIGURE_DIGITS)} for r in now["details"]]
+    # Each reported reason's part of the rejected area: a fraction, and the same share in percent.
+    details = [
+        {
+            **r,
+            "share_of_dry_end": ratio(r["sqft"], dry, digits=FIGURE_DIGITS),
+            "share_pct": ratio(r["sqft"], dry, 100, digits=FIGURE_DIGITS),
+        }
+        for r in now["details"]
+    ]
     shown = {k if k != "width" else "width_in": v for k, v in named.items()}
     rows = [{**row, **shown} for row in rows]
     return envelope(
@@ -377,6 +387,7 @@ def _waste_rows(now: dict[str, Any], before: dict[str, Any], days: int) -> tuple
         ("shear", now["total"]["shear"], before["total"]["shear"], "shear"),
     ]
     items += [(f, fam_now[f], fam_before[f], "dry-end") for f in FAMILIES]
+    dry = sum(fam_now.values())
     rows = []
     for name, sqft, prev, group in items:
         row: dict[str, Any] = {
@@ -391,13 +402,14 @@ def _waste_rows(now: dict[str, Any], before: dict[str, Any], days: int) -> tuple
             else None,
             "usd": board_usd(sqft or 0.0),
             "usd_per_year": per_year(board_usd(sqft or 0.0), days),
+            # A dry-end family's part of the rejected area ("what share of the rejects were warp").
+            "share_pct": ratio(sqft, dry, 100, digits=FIGURE_DIGITS) if group == "dry-end" else None,
         }
         if name == "trim":
             row["band"], row["band_text"] = TRIM_FLAG, f"trim flags above {TRIM_FLAG} % per setup"
         if name == "shear":
             row["band"], row["band_text"] = SHEAR_GUIDE[1], "shear 0.4–1 % is guidance, not an alarm"
         rows.append(row)
-    dry = sum(fam_now.values())
     rows.append(
         {
             "item": "dry-end total",
@@ -409,6 +421,7 @@ def _waste_rows(now: dict[str, Any], before: dict[str, Any], days: int) -> tuple
             "pct_of_yield": ratio(dry, yield_sqft, 100, digits=FIGURE_DIGITS),
             "usd": board_usd(dry),
             "usd_per_year": per_year(board_usd(dry), days),
+            "share_pct": ratio(dry, dry, 100, digits=FIGURE_DIGITS),
             "band": DRY_END_BAND,
             "band_text": f"dry-end waste flags above {DRY_END_BAND} % of gross",
         }
@@ -424,6 +437,7 @@ def _waste_rows(now: dict[str, Any], before: dict[str, Any], days: int) -> tuple
             "pct_of_yield": None,
             "usd": None,
             "usd_per_year": None,
+            "share_pct": None,
             "note": "The records hold no measured good output, so unexplained waste is unavailable.",
         }
     )
@@ -674,9 +688,13 @@ def get_grade_totals(ctx: RunContext, args: GradeArgs) -> dict[str, Any]:
 
 
 class GroupArgs(PeriodArgs):
-    """The shifts or the crews of a window side by side."""
+    """The shifts or the crews of a window (one production day included) side by side."""
 
     group_by: Literal["shift", "crew"] = Field(description="Compare the shifts or the crews.")
+    rank_by: Literal["speed", "downtime", "quality"] = Field(
+        default="speed",
+        description="Rank on speed to target, unplanned downtime, or dry-end waste.",
+    )
     shifts: list[Literal[1, 2, 3]] | None = Field(
         default=None,
         description="Only these shifts (two or more, compared by shift), or null for every shift.",
@@ -685,13 +703,24 @@ class GroupArgs(PeriodArgs):
 
 # Allowlist: grouping name -> column of the shift rows (never a caller's string).
 GROUP_BY_COLUMNS = {"shift": "sh.shift", "crew": "sh.crew"}
-GROUP_BEST = "speed to target (highest is best)"
+# What a comparison ranks on: the row's column, whether higher is better, and which end is best, in words.
+GROUP_RANKS: dict[str, tuple[str, bool, str]] = {
+    "speed": ("speed_to_target_pct", True, "speed to target (highest is best)"),
+    "downtime": (
+        "unplanned_downtime_pct",
+        False,
+        "unplanned downtime, maintenance plus operator (lowest is best)",
+    ),
+    "quality": ("dry_end_pct", False, "dry-end waste (lowest is best)"),
+}
+GROUP_BEST = GROUP_RANKS["speed"][2]
 
 
 def get_group_comparison(ctx: RunContext, args: GroupArgs) -> dict[str, Any]:
     """The shifts or crews of a window side by side: speed to target, shift speed, lineal feet, unplanned
-    downtime and dry-end waste, each a ratio of sums over the group's shift rows. Ranked by speed to target
-    (highest best) only when the window is complete; a partial window lists them unranked. ``shifts`` keeps
+    downtime and dry-end waste, each a ratio of sums over the group's shift rows. Ranked by ``rank_by``
+    (speed to target highest best, unplanned downtime or dry-end waste lowest best) only when the window is
+    complete; a partial window lists them unranked. A day window ranks that day's shifts; ``shifts`` keeps
     only those shifts (a day's "3rd shift vs 1st"): their coverage alone decides the ranking."""
     shift = scoped_shift(ctx, args.shift)
     current, _previous = args_window(args.window)
@@ -746,9 +775,12 @@ def get_group_comparison(ctx: RunContext, args: GroupArgs) -> dict[str, Any]:
                 "rank": None,
             }
         )
+    column, _higher, best = GROUP_RANKS[args.rank_by]
     if cover.complete:
-        rows = rank_groups(rows)
-    rows = [{**r, "points_behind_best": None} for r in rows] if not cover.complete else behind_best(rows)
+        rows = rank_groups(rows, args.rank_by)
+    # The gap to the best is said in points of speed to target, so only a ranking on speed has one.
+    ranked_on_speed = cover.complete and args.rank_by == "speed"
+    rows = behind_best(rows) if ranked_on_speed else [{**r, "points_behind_best": None} for r in rows]
     return envelope(
         ctx,
         "get_group_comparison",
@@ -758,7 +790,9 @@ def get_group_comparison(ctx: RunContext, args: GroupArgs) -> dict[str, Any]:
         cover=cover,
         shift=shift,
         group_by=args.group_by,
-        best=GROUP_BEST,
+        rank_by=args.rank_by,
+        rank_column=column,
+        best=best,
         ranked=cover.complete,
         note=None if cover.complete else "The window is partial: the groups are listed, not ranked.",
     )
@@ -809,11 +843,13 @@ def behind_best(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def rank_groups(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The rows ordered best first by speed to target, each with its rank (1 = best); a group with no speed
-    to target comes last, unranked."""
+def rank_groups(rows: list[dict[str, Any]], rank_by: str = "speed") -> list[dict[str, Any]]:
+    """The rows ordered best first on ``rank_by`` (speed to target highest first, unplanned downtime or
+    dry-end waste lowest first; a tie keeps the groups' own order), each with its rank (1 = best); a group
+    without that figure comes last, unranked."""
+    column, higher, _best = GROUP_RANKS[rank_by]
     known = sorted(
-        (r for r in rows if r["speed_to_target_pct"] is not None), key=lambda r: -r["speed_to_target_pct"]
+        (r for r in rows if r[column] is not None), key=lambda r: -r[column] if higher else r[column]
     )
-    unknown = [r for r in rows if r["speed_to_target_pct"] is None]
+    unknown = [r for r in rows if r[column] is None]
     return [{**r, "rank": i} for i, r in enumerate(known, start=1)] + unknown
