@@ -26,6 +26,7 @@ from shopfloor.workshop.agent.offline.vocabulary import (
     ASIDES_ANYWHERE,
     CORRECTION_FILLERS,
     CORRECTION_PATTERNS,
+    COUNTED_HATS,
     GRADE_WORDS,
     HAT_NOUNS,
     HEDGE_PATTERNS,
@@ -33,6 +34,7 @@ from shopfloor.workshop.agent.offline.vocabulary import (
     ROW_WORDS,
     SKIP_PATTERNS,
     STAGE_WORDS,
+    SUBJECT_VERBS,
 )
 from shopfloor.workshop.domain import (
     MAX_QUANTITY,
@@ -339,10 +341,7 @@ _SAID_NUMBER = re.compile(r"\b(?:eran|fueron|era|fue|son|were|was|it was|there w
 
 
 # After a count, a verb of what the hats have or are ("unos 2 tienen manchas", "about two have stains").
-_SUBJECT_COUNT = re.compile(
-    r"\s+(?:de (?:ellos|ellas|esos|esas|estos|estas) |of (?:them|those) )?"
-    r"(?:tienen|tiene|estan|salieron|vinieron|llegaron|have|has|are|were|came)\b"
-)
+_SUBJECT_COUNT = re.compile(r"\s+" + COUNTED_HATS + r"?(?:tiene|has|" + SUBJECT_VERBS + r")\b")
 _CLAUSE_EDGE = re.compile(r"[,;:]|\b(?:y|e|and|pero|but)\b")
 
 

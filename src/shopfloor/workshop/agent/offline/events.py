@@ -44,6 +44,8 @@ from shopfloor.workshop.agent.offline.vocabulary import (
 from shopfloor.workshop.domain import (
     QUOTE_MAX,
     QUOTE_MIN,
+    grade_mismatch,
+    validate_rows,
 )
 
 # "Rosa y Carmen entregaron 3 finos cada una", "Rosa and Carmen each delivered…": the quantity is per weaver.
@@ -206,12 +208,23 @@ def _hat_events(
     return out
 
 
+def _some_of_weaver(span: Span, by_weaver: tuple[str, int, int]) -> bool:
+    """Whether the weaver's hats are said as one or some of them ("uno de Rosa Pillco", "two of Manuel's
+    hats"): maybe hats just delivered and not records yet, so which is asked even when she has one open hat."""
+    if span.folded[by_weaver[1] : by_weaver[1] + 4] in ("uno ", "una "):
+        return True
+    pointer = reference_of(span)
+    return pointer is not None and pointer[0] == "one_of" and pointer[1] < by_weaver[1]
+
+
 def _hat_refs(
     span: Span, hits: list[CodeHit], by_weaver: tuple[str, int, int] | None, locator: str | None
 ) -> list[tuple[HatRef, Sources]]:
     """The hats a segment names, by code (whole, spelled or partial) or else by their weaver."""
     if by_weaver and not hits:
-        return [(HatRef(weaver_name=by_weaver[0], stage=locator), (("weaver", by_weaver[1], by_weaver[2]),))]
+        ask = _some_of_weaver(span, by_weaver)
+        ref = HatRef(weaver_name=by_weaver[0], stage=locator, ask=ask)
+        return [(ref, (("weaver", by_weaver[1], by_weaver[2]),))]
     return [
         (
             HatRef(
@@ -269,6 +282,18 @@ def _create_event(
     )
 
 
+def _grade_against_rows(span: Span) -> bool:
+    """Whether a segment about a hat says its grade and a row count of another grade ("dice fino pero tiene
+    12 hileras", "labelled superfine but has 16 rows"): a grade mismatch reported in the person's words. A
+    count of hats or a delivery verb makes it a batch, never a report on one hat."""
+    numbers = read_numbers(span)
+    if numbers.said_grade is None or numbers.rows is None or numbers.quantity is not None:
+        return False
+    if set(span.words()) & CREATE_VERBS:
+        return False
+    return validate_rows(numbers.rows) and grade_mismatch(numbers.said_grade, numbers.rows)
+
+
 def _delivered_by(span: Span) -> bool:
     """Whether a segment reports a delivery with what was delivered and no move or flag: a delivery verb, a
     count or grade, no target stage and no problem."""
@@ -306,6 +331,8 @@ def read_segment(
     targets = [m for m in stage_mentions(span, hat_subject) if m.target]
     to_stage = targets[-1].stage if targets else None
     flag_kind = flag_kind_of(span)
+    if flag_kind is None and to_stage is None and hat_subject and _grade_against_rows(span):
+        flag_kind = "grade_mismatch"
     read: list[NoteEvent] = []
     pointer = reference_of(span)
     # "TQ-7F3K2, TQ-1P9KD: the last one moved to washing": a reference after the codes picks among them.

@@ -27,6 +27,9 @@ from shopfloor.workshop.agent.offline.vocabulary import (
     QUESTION_TAGS,
     REPORT_PATTERNS,
     REPORTED_QUESTION_PATTERNS,
+    STAGE_WORDS,
+    STILL_BETWEEN,
+    STILL_WORDS,
     TAKEN_AWAY_PHRASES,
 )
 
@@ -80,11 +83,28 @@ def flag_kind_of(span: Span) -> str | None:
 
 def is_negated(span: Span) -> bool:
     """Whether the segment denies what it mentions; the words of a flag phrase ("no coincide el grado",
-    "no tiene tejedora") are the report itself, not a denial, so they are left out first."""
+    "no tiene tejedora") are the report itself, not a denial, so they are left out first. A hat said to be
+    still at a stage ("sigue en lavado", "still weaving") did not move: no change happened."""
     segment = span.folded_text
     for _kind, pattern in _FLAGS:
         segment = pattern.sub(lambda m: " " * len(m.group()), segment)
-    return _NEGATION.search(segment) is not None
+    return _NEGATION.search(segment) is not None or still_at_stage(span)
+
+
+def still_at_stage(span: Span) -> bool:
+    """Whether ``span`` says a hat stays where it was: a stage word after "still", "sigue", "todavía", "aún"
+    with nothing between but "is", "está", "en", "in" ("is still in washing", "sigue tejiéndose", "todavía
+    está en hormado")."""
+    tokens = span.tokens()
+    for i, tok in enumerate(tokens):
+        if tok.text not in STAGE_WORDS:
+            continue
+        k = i - 1
+        while k >= 0 and i - k <= 3 and tokens[k].text in STILL_BETWEEN:
+            k -= 1
+        if k >= 0 and i - k <= 3 and tokens[k].text in STILL_WORDS:
+            return True
+    return False
 
 
 def is_noise(folded: str) -> bool:

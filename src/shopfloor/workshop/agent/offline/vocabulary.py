@@ -297,8 +297,15 @@ TARGET_BEFORE_EN = {
     "pasaron",
     "pasa",
     "ya",
+    "already",  # "is already in bleaching": where the hat is now, like "ya está en"
     "ahora",
 }
+
+# A hat said to stay at a stage ("sigue en lavado", "is still in washing", "todavía está en hormado"): no move.
+STILL_WORDS = {
+    "still", "sigue", "siguen", "todavia", "aun", "continua", "continuan", "remains", "remain", "stays",
+}  # fmt: skip
+STILL_BETWEEN = {"is", "are", "esta", "estan", "en", "in", "at"}
 
 # Who did it, when it is not a name: never taken as a weaver's name in a dictated note.
 PRONOUNS = {
@@ -639,7 +646,10 @@ FLAG_EXTRA: list[tuple[str, str]] = [
         r"manch\w*|rot[oa]s?|romp\w+|quebrad[oa]s?|torcid[oa]s?|desigual\w*|disparej[oa]s?|suci[oa]s?"
         r"|quemad\w*|amarillent[oa]s?|huequit[oa]s?|agujerit[oa]s?|manchit[oa]s?|deshilachad[oa]s?|suelt[oa]s?|descosid[oa]s?|hongo\w*|moho"
         r"|uneven|crooked|dirty|burn\w*|yellow\w*|frayed|loose|mould\w*|mold\w*|ripped|cracked|bent|warped|spot\w*"
-        r"|chuec[oa]s?|rasgad[oa]s?|rajad[oa]s?|despegad[oa]s?|tears?",
+        r"|chuec[oa]s?|rasgad[oa]s?|rajad[oa]s?|despegad[oa]s?|tears?"
+        # Dents, scratches and crushing ("dentro" is no dent).
+        r"|dent(?:s|ed)?|abollad(?:o|a|os|as|ura|uras)|aplastad[oa]s?|hundid[oa]s?|rayad[oa]s?|aranad[oa]s?"
+        r"|scratch(?:es|ed)?|crush(?:ed)?|squash(?:ed)?|dinged|chipped|creased",
     ),
 ]
 
@@ -725,6 +735,16 @@ APPROX_PATTERNS = [
     r"(?:algunos|algunas|varios|varias|a few|a couple or so|several|some)",
 ]
 
+# Between a count and the verb of what those hats have or are, the hats it counts: the ones named before ("de
+# ellos", "of them") or a weaver's ("de los sombreros de Carmen", "de los de Rosa Pillco", "of Carmen's hats").
+COUNTED_HATS = (
+    r"(?:de (?:ellos|ellas|esos|esas|estos|estas) |of (?:them|those) "
+    r"|de (?:los|las) (?:sombreros |cuerpos |piezas )?(?:de|del) (?:(?:la|el|dona|don) )?[a-z]+(?: [a-z]+)? "
+    r"|of (?:[a-z]+ )?[a-z]+'s (?:hats|ones) |of the (?:hats|ones) (?:of|from|by) [a-z]+(?: [a-z]+)? )"
+)
+# What hats counted as a subject have or are ("unos 2 tienen manchas", "two of Carmen's hats are stained").
+SUBJECT_VERBS = r"(?:tienen|estan|salieron|vinieron|llegaron|have|are|were|came)"
+
 # Words that point back at hats the same note named, in order (docs/workshop-agent.md, class 7): which of
 # them each one means. "one_of" asks with them as choices.
 # Where a pronoun opens its clause: after no word, or after a joining word ("…, pero uno no es superfino").
@@ -747,8 +767,7 @@ REFERENCE_PATTERNS: list[tuple[str, str]] = [
         _OPENS + r"(?:(?:unos|unas|como|about|around|some|like) )?"
         r"(?:\d{1,2}|dos|tres|cuatro|cinco|seis|two|three|four|five|six)"
         r"(?= (?:de (?:ellos|ellas|esos|esas|estos|estas) (?:con|with)\b|of (?:them|those) with\b"
-        r"|(?:de (?:ellos|ellas|esos|esas|estos|estas) |of (?:them|those) )?"
-        r"(?:tienen|estan|salieron|vinieron|llegaron|have|are|were|came)\b))",
+        r"|" + COUNTED_HATS + r"?" + SUBJECT_VERBS + r"\b))",
     ),
     (
         # A demonstrative as the subject of a verb ("ese ya pasó a blanqueo", "that one moved"): the hat named
