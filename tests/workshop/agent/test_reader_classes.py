@@ -1089,3 +1089,154 @@ def test_some_of_a_weavers_hats_are_asked_even_when_she_has_one_open_hat():
         "propose_flag"
         not in run_note("Unos dos de los sombreros de Carmen Quizhpi tienen manchas").tools_called
     )
+
+
+@pytest.mark.parametrize(
+    ("note", "read"),
+    [
+        # the unit left out after a pair or a dozen is rows, as after a count: a further batch of its own
+        (
+            "Carmen Quizhpi trajo una docena de finos de 16, más un par de 15",
+            [
+                ("create", "Carmen Quizhpi", 12, 16, None, None, False),
+                ("create", "Carmen Quizhpi", 2, 15, None, None, False),
+            ],
+        ),
+        (
+            "Rosa Pillco delivered half a dozen finos at 18 and a pair at 19",
+            [
+                ("create", "Rosa Pillco", 6, 18, None, None, False),
+                ("create", "Rosa Pillco", 2, 19, None, None, False),
+            ],
+        ),
+        (
+            "Manuel brought a dozen superfinos of 26, plus a couple at 28",
+            [("create", "Manuel", 12, 26, None, None, False), ("create", "Manuel", 2, 28, None, None, False)],
+        ),
+        ("Rosa Pillco trajo media docena de 18", [("create", "Rosa Pillco", 6, 18, None, None, False)]),
+        # more of the same without rows still adds nothing of its own
+        (
+            "Rosa Guamán brought in a dozen standard at 12, plus a couple more",
+            [("create", "Rosa Guamán", 12, 12, None, None, False)],
+        ),
+    ],
+)
+def test_rows_said_without_their_unit_after_a_pair_or_a_dozen(note, read):
+    assert events_of(note) == read
+    grades = {e.grade for e in read_note(note).events}
+    assert len(grades) == 1  # a part without a grade takes the grade of the batch before it
+
+
+@pytest.mark.parametrize(
+    ("note", "read"),
+    [
+        # a batch with a verb of its own never borrows the delivery verb said before it
+        (
+            "Rosa Pillco entregó 2 finos de 18, Carmen Quizhpi 1 fino de 16 y Rosa Guamán vendió 3 estándar de 12",
+            [
+                ("create", "Rosa Pillco", 2, 18, None, None, False),
+                ("create", "Carmen Quizhpi", 1, 16, None, None, False),
+            ],
+        ),
+        (
+            "Manuel delivered 2 superfinos of 26; Carmen 1 fino at 16, and Rosa Pillco took 4 finos of 18 to the market",
+            [("create", "Manuel", 2, 26, None, None, False), ("create", "Carmen", 1, 16, None, None, False)],
+        ),
+        (
+            "Carmen Quizhpi trajo 3 finos de 16 y Manuel se llevó 2 superfinos de 26",
+            [("create", "Carmen Quizhpi", 3, 16, None, None, False)],
+        ),
+        (
+            "Rosa Pillco entregó 2 finos de 18 y Carmen Quizhpi pidió 3 finos de 16",
+            [("create", "Rosa Pillco", 2, 18, None, None, False)],
+        ),
+        (
+            "Manuel dropped off 2 superfinos of 26, Carmen ordered 3 finos of 16",
+            [("create", "Manuel", 2, 26, None, None, False)],
+        ),
+        # a batch said with no verb of its own still takes it
+        (
+            "Rosa Pillco entregó 2 finos de 18, Carmen Quizhpi 1 fino de 16",
+            [
+                ("create", "Rosa Pillco", 2, 18, None, None, False),
+                ("create", "Carmen Quizhpi", 1, 16, None, None, False),
+            ],
+        ),
+    ],
+)
+def test_a_batch_with_a_verb_of_its_own_is_no_further_delivery(note, read):
+    reading = read_note(note)
+    assert events_of(note) == read
+    assert reading.marked("unread") or len(read) == 2 == len(reading.events)
+
+
+@pytest.mark.parametrize(
+    ("note", "read", "plan"),
+    [
+        # a completed report in a clause of its own, with its own subject, after a plan is read
+        (
+            "Mañana Rosa Pillco trae 3 finos de 18, pero el TQ-7F3K2 ya pasó a lavado",
+            [("advance", None, None, None, "TQ-7F3K2", "Washing", False)],
+            "Mañana Rosa Pillco trae 3 finos de 18",
+        ),
+        (
+            "Carmen will bring 2 finos next week, and TQ-2C5P0 moved to bleaching yesterday",
+            [("advance", None, None, None, "TQ-2C5P0", "Bleaching", False)],
+            "Carmen will bring 2 finos next week",
+        ),
+        (
+            "La próxima semana Manuel trae los superfinos, y Rosa Pillco entregó 2 finos de 18",
+            [("create", "Rosa Pillco", 2, 18, None, None, False)],
+            "La próxima semana Manuel trae los superfinos",
+        ),
+        (
+            "mañana carmen trae dos finos y el tq 8h6rt ya pasó a terminado",
+            [("advance", None, None, None, "tq 8h6rt", "Finished", False)],
+            "mañana carmen trae dos finos",
+        ),
+        # a clause after a plan that is a plan too, or has no subject of its own, stays in the plan
+        (
+            "Mañana Carmen trae 2 finos y el TQ-7F3K2 pasa a lavado",
+            [],
+            "Mañana Carmen trae 2 finos y el TQ-7F3K2 pasa a lavado",
+        ),
+        (
+            "Rosa Pillco va a traer 3 finos, y el TQ-8H6RT va a pasar a terminado",
+            [],
+            "Rosa Pillco va a traer 3 finos, y el TQ-8H6RT va a pasar a terminado",
+        ),
+    ],
+)
+def test_a_completed_report_after_a_plan_in_one_sentence_is_read(note, read, plan):
+    reading = read_note(note)
+    assert events_of(note) == read
+    assert [p.text for p in reading.marked("future")] == [plan]
+
+
+@pytest.mark.parametrize(
+    "note",
+    [
+        # a weekday with a present verb of bringing is a plan, whichever comes first
+        "el viernes trae 3 finos",
+        "Carmen Quizhpi el viernes trae 3 finos de 16",
+        "El jueves Manuel entrega 2 superfinos de 26",
+        "Rosa Pillco nos deja 2 finos de 18 el sábado",
+        "Rosa brings 3 finos of 18 on Friday",
+        "On Monday Carmen drops off 2 finos at 16",
+    ],
+)
+def test_a_weekday_with_a_present_verb_of_bringing_is_a_plan(note):
+    reading = read_note(note)
+    assert reading.events == ()
+    assert [p.mark for p in reading.parts] == ["future"]
+
+
+@pytest.mark.parametrize(
+    ("note", "read"),
+    [
+        ("el viernes Rosa Pillco trajo 3 finos de 18", [("create", "Rosa Pillco", 3, 18, None, None, False)]),
+        ("Manuel delivered 2 superfinos of 26 on Monday", [("create", "Manuel", 2, 26, None, None, False)]),
+    ],
+)
+def test_a_weekday_with_a_delivery_in_the_past_is_a_report(note, read):
+    assert events_of(note) == read

@@ -27,6 +27,7 @@ from shopfloor.workshop.agent.offline.signals import (
     flag_kind_of,
     is_negated,
     is_noise,
+    own_verb,
 )
 from shopfloor.workshop.agent.offline.stages import stage_mentions
 from shopfloor.workshop.agent.offline.text import (
@@ -252,7 +253,7 @@ def _create_event(
     # segment, or a further batch of the weaver a licensed segment before it named ("…y 2 estándar de 12").
     # "se llevó 5 finos", "los tiene listos en su casa, 3 superfinos" name hats but deliver none.
     delivered = bool(words & CREATE_VERBS) or DELIVERY.search(span.folded_text) is not None
-    licensed = delivered or inherited_weaver is not None
+    licensed = delivered or (inherited_weaver is not None and not own_verb(span))
     create_signal = licensed and (said_hats or numbers.rows is not None)
     doubt = next((value for at, value in span.doubtful if span.start <= at < span.end), None)
     if doubt is not None:

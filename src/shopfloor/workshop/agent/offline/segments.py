@@ -29,6 +29,7 @@ from shopfloor.workshop.agent.offline.signals import (
     flag_kind_of,
     is_negated,
     is_noise,
+    own_verb,
 )
 from shopfloor.workshop.agent.offline.stages import stage_mentions
 from shopfloor.workshop.agent.offline.text import (
@@ -168,8 +169,9 @@ def _continue_segment(
         skipped.append(Skipped("negated", clause.said))
         parts.append(Part("denied", clause.said, clause.start, clause.end))
         return
-    if TAKEN_AWAY.search(clause.folded_text):
-        # "…, la rosa guaman se fue con dos normales": hats taken away, not delivered; named unread.
+    if TAKEN_AWAY.search(clause.folded_text) or (_is_batch(clause) and own_verb(clause)):
+        # "…, la rosa guaman se fue con dos normales": hats taken away, not delivered; "…y pidió 3 de 16": a
+        # batch with a verb of its own that delivers nothing. Named unread.
         skip_part(skipped, parts, "unread", clause)
         return
     if _is_batch(clause) and _bare_person(segments[-1]) is not None:
@@ -219,6 +221,7 @@ def _start_segment(clause: Span, segments: list[Span], inherited: dict[Span, str
     if (
         gapped
         and not set(clause.words()) & CREATE_VERBS
+        and not own_verb(clause)  # "…, y Manuel se llevó 5 superfinos": his own verb, no delivery
         and (inherited.get(segments[-2]) or _create_subject(segments[-2])) is not None
     ):
         # "Manuel entregó 1 superfino de 24, Carmen Quizhpi 1 fino de 16": the verb said once is each

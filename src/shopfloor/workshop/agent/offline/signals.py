@@ -13,16 +13,21 @@ from shopfloor.workshop.agent.offline.text import (
 )
 from shopfloor.workshop.agent.offline.vocabulary import (
     ASIDE_PATTERNS,
+    CREATE_VERBS,
     DELIVERY_PHRASES,
+    DOZEN_WORDS,
     FILLER_WORDS,
     FLAG_EXTRA,
     FLAG_PATTERNS,
     FUTURE_PATTERNS,
+    HALF_WORDS,
     INJECTION_PATTERNS,
     INSTRUCTION_LEAD_FILLER,
     INSTRUCTION_PHRASES,
     INSTRUCTION_VERBS,
     NEGATION_PATTERNS,
+    NUMBER_WORDS,
+    PAIR_WORDS,
     QUESTION_LEADS,
     QUESTION_TAGS,
     REPORT_PATTERNS,
@@ -60,6 +65,29 @@ def reported_at(span: Span) -> list[int]:
 DELIVERY = re.compile(r"\b(?:" + "|".join(DELIVERY_PHRASES) + r")\b")
 TAKEN_AWAY = re.compile(r"\b(?:" + "|".join(TAKEN_AWAY_PHRASES) + r")\b")
 ASIDE = re.compile(r"^(?:" + "|".join(ASIDE_PATTERNS) + r")\b")
+
+
+_COUNT_WORDS = set(NUMBER_WORDS) | set(PAIR_WORDS) | set(DOZEN_WORDS) | HALF_WORDS
+_PAST_ENDING = re.compile(r"(?:aron|ieron|ed)$")
+
+
+def own_verb(span: Span) -> bool:
+    """Whether a batch clause says a verb of its own that delivers nothing, so it never borrows a delivery
+    said before it: hats taken away ("se llevó", "took", "sold"), or a verb in the past between the person and
+    the count ("Carmen pidió 3 finos", "Carmen ordered 3 finos": a preterite in "-ó", "-aron", "-ieron" or
+    "-ed" that is no delivery, stage or capitalised name)."""
+    if TAKEN_AWAY.search(span.folded_text):
+        return True
+    typed = span.note != span.note.lower()
+    for tok in span.tokens():
+        if tok.text.isdigit() or tok.text in _COUNT_WORDS:
+            return False  # the count: a verb after it is no verb of the batch
+        said = span.source[tok.start : tok.end]
+        if tok.text in CREATE_VERBS or tok.text in STAGE_WORDS or (typed and said[:1].isupper()):
+            continue
+        if (said.endswith("ó") and len(said) > 3) or (len(tok.text) > 4 and _PAST_ENDING.search(tok.text)):
+            return True
+    return False
 
 
 FUTURE = re.compile(r"\b(?:" + "|".join(FUTURE_PATTERNS) + r")\b")

@@ -171,8 +171,20 @@ INJECTION_PATTERNS = [
     r"sin reglas",
 ]
 
+_WEEKDAY = (
+    r"(?:lunes|martes|miercoles|jueves|viernes|sabado|domingo"
+    r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?"
+)
+# Verbs of bringing in the present: with a weekday they say a plan ("el viernes trae 3 finos").
+_BRINGS = (
+    r"(?:trae|traen|traemos|entrega|entregan|entregamos|deja|dejan|dejamos|(?:viene|vienen|pasa) a dejar"
+    r"|brings?|delivers?|drops?|comes? (?:by|in|over) to)"
+)
 FUTURE_PATTERNS = [
     r"(?<!esta )(?<!la )(?<!por )manana",
+    # A weekday with a present verb of bringing, either first: "el viernes trae 3 finos", "brings them on Friday".
+    _WEEKDAY + r" (?:[\w']+ ){0,4}?" + _BRINGS,
+    _BRINGS + r" (?:[\w']+ ){0,6}?(?:(?:el|este|on|this) )?" + _WEEKDAY,
     r"pasado manana",
     r"(?:la )?proxima semana",
     r"la semana que viene",
