@@ -740,10 +740,10 @@ def test_round_six_classes(note, read):
             "Manuel delivered 3 superfine hats of 26 rows, or maybe 4",
             [("create", "Manuel", None, 26, None, None, True)],
         ),
-        # a number that fits a count and rows alike leaves both out
+        # a number that fits a count and rows alike leaves both out (and the bare "no sé" doubts the event)
         (
             "Rosa Pillco trajo 4 finos de 18 hileras, o 19, no sé",
-            [("create", "Rosa Pillco", None, None, None, None, False)],
+            [("create", "Rosa Pillco", None, None, None, None, True)],
         ),
         # a hedged number where no count was said doubts nothing else
         (
@@ -1240,3 +1240,88 @@ def test_a_weekday_with_a_present_verb_of_bringing_is_a_plan(note):
 )
 def test_a_weekday_with_a_delivery_in_the_past_is_a_report(note, read):
     assert events_of(note) == read
+
+
+@pytest.mark.parametrize(
+    ("note", "read"),
+    [
+        # a bare "no sé", "I don't know", said of an event doubts it, like "creo que"
+        (
+            "El TQ-1P9KD pasó a lavado, no sé",
+            [("advance", None, None, None, "TQ-1P9KD", "Washing", True)],
+        ),
+        (
+            "No sé, el TQ-7F3KA ya está en lavado",
+            [("advance", None, None, None, "TQ-7F3KA", "Washing", True)],
+        ),
+        (
+            "Carmen Quizhpi entregó 2 finos de 16, no sé bien",
+            [("create", "Carmen Quizhpi", 2, 16, None, None, True)],
+        ),
+        (
+            "TQ-2C5P0 moved to bleaching, I don't know",
+            [("advance", None, None, None, "TQ-2C5P0", "Bleaching", True)],
+        ),
+        # "no sé por qué" doubts nothing (an aside), and "no se" before a verb is a denial
+        (
+            "El TQ-1P9KD pasó a lavado, no sé por qué tan rápido",
+            [("advance", None, None, None, "TQ-1P9KD", "Washing", False)],
+        ),
+        ("El TQ-7F3K2 no se manchó", []),
+    ],
+)
+def test_a_bare_no_se_in_an_event_is_a_hedge(note, read):
+    assert events_of(note) == read
+
+
+def test_a_move_said_with_a_bare_no_se_is_a_check_card():
+    (card,) = run_note("El TQ-2C5P0 pasó a blanqueo, no sé").saved
+    assert (card["status"], card["confidence"]) == ("pending", "check")
+
+
+@pytest.mark.parametrize(
+    ("note", "read"),
+    [
+        # a count the person says again, differently, in a clause of its own: neither number is read
+        (
+            "Carmen Quizhpi trajo 4 finos de 16, pero yo conté 3",
+            [("create", "Carmen Quizhpi", None, 16, None, None, False)],
+        ),
+        (
+            "Manuel delivered 3 superfinos of 26, but I counted 2",
+            [("create", "Manuel", None, 26, None, None, False)],
+        ),
+        (
+            "Rosa Guamán dejó 5 estándar de 12, aunque aquí hay 4",
+            [("create", "Rosa Guamán", None, 12, None, None, False)],
+        ),
+        (
+            "Manuel Delgado entregó dos superfinos de 26, pero llegaron tres",
+            [("create", "Manuel Delgado", None, 26, None, None, False)],
+        ),
+        (
+            "Carmen brought 4 finos at 16, but only 3 arrived",
+            [("create", "Carmen", None, 16, None, None, False)],
+        ),
+        # rows said again differently leave the rows out
+        (
+            "Carmen Quizhpi trajo 3 finos de 16, pero yo conté 17 hileras",
+            [("create", "Carmen Quizhpi", 3, None, None, None, False)],
+        ),
+        # the same count said again confirms it
+        (
+            "Rosa Pillco entregó 3 finos de 18, yo conté 3",
+            [("create", "Rosa Pillco", 3, 18, None, None, False)],
+        ),
+    ],
+)
+def test_two_counts_that_disagree_leave_the_count_out(note, read):
+    assert events_of(note) == read
+
+
+def test_two_counts_that_disagree_are_a_question_never_a_card_of_either():
+    run = run_note("Rosa Guamán entregó 4 estándar de 12, pero yo conté 3")
+    (card,) = run.saved
+    assert (card["type"], card["status"], card["confidence"]) == ("create_hat", "question", "check")
+    assert card["payload"]["quantity"] is None
+    assert "propose_create_hats" not in run.tools_called

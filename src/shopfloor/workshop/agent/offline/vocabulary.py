@@ -673,6 +673,10 @@ HEDGE_PATTERNS = [
     r"al parecer",
     r"por ahi",  # "por ahí trajo 2": about, maybe
     r"no (?:se|estoy segur[oa]) si",  # "…, no sé si 3 o 4": the count before it is in doubt
+    # A bare "no sé" at a clause's edge ("…pasó a blanqueo, no sé"); "no sé por qué" is an aside, and "no se"
+    # before a verb ("no se manchó") a denial.
+    r"no se(?: bien| exactamente)?(?=\s*(?:[,.;:!?]|$))",
+    r"(?:i )?(?:don't|dont|do not) know(?=\s*(?:[,.;:!?]|$))|dunno",
     r"por lo visto",
     r"(?:a)?parentemente",
     r"supuestamente",
@@ -756,6 +760,18 @@ COUNTED_HATS = (
 )
 # What hats counted as a subject have or are ("unos 2 tienen manchas", "two of Carmen's hats are stained").
 SUBJECT_VERBS = r"(?:tienen|estan|salieron|vinieron|llegaron|have|are|were|came)"
+
+# A count the person says again in a clause of its own after a count ("…3 finos de 18, pero yo conté 2", "but I
+# counted 2", "aunque aquí hay 4", "but only 3 arrived"): when it differs, neither number is read (rule 3), and
+# the same number said again confirms it. ``NUMBER`` stands for a number's words, ``COUNTED`` for its unit.
+COUNTED_AGAIN_PATTERNS = [
+    r"(?:(?:yo|i|we|nosotros) )?(?:conte|contamos|cuento|contaron|counted|count)"
+    r"(?: (?:solo|nomas|solamente|only|just))? NUMBER",
+    r"(?:(?:aunque|although|though) )?(?:(?:aqui|aca|here) )?(?:(?:solo|nomas|only) )?"
+    r"(?:hay|habia|habian|llegaron|vinieron|recibi|recibimos|there (?:are|were)|(?:i|we) (?:got|received))"
+    r"(?: (?:solo|nomas|solamente|only|just))? NUMBER",
+    r"(?:(?:aunque|although|though) )?(?:solo|nomas|only|just) NUMBER(?: (?:llegaron|vinieron|arrived|came))?",
+]
 
 # Words that point back at hats the same note named, in order (docs/workshop-agent.md, class 7): which of
 # them each one means. "one_of" asks with them as choices.
