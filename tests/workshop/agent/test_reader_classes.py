@@ -1325,3 +1325,65 @@ def test_two_counts_that_disagree_are_a_question_never_a_card_of_either():
     assert (card["type"], card["status"], card["confidence"]) == ("create_hat", "question", "check")
     assert card["payload"]["quantity"] is None
     assert "propose_create_hats" not in run.tools_called
+
+
+@pytest.mark.parametrize(
+    ("note", "read"),
+    [
+        # a hat named by its weaver and "también" / "too" shares the move before it, found by weaver: check
+        (
+            "El TQ-1P9KD pasó a lavado, y el de Carmen Quizhpi también",
+            [
+                ("advance", None, None, None, "TQ-1P9KD", "Washing", False),
+                ("advance", None, None, None, "Carmen Quizhpi", "Washing", True),
+            ],
+        ),
+        (
+            "TQ-7F3KA moved to washing, and Carmen's hat too",
+            [
+                ("advance", None, None, None, "TQ-7F3KA", "Washing", False),
+                ("advance", None, None, None, "Carmen", "Washing", True),
+            ],
+        ),
+        (
+            "El TQ-9M2XA pasó a blanqueo; el de Rosa Guamán igual",
+            [
+                ("advance", None, None, None, "TQ-9M2XA", "Bleaching", False),
+                ("advance", None, None, None, "Rosa Guamán", "Bleaching", True),
+            ],
+        ),
+        # "sigue igual" is no change, and nothing is shared after a flag or a delivery
+        (
+            "El TQ-9M2XA pasó a blanqueo, el de Rosa Guamán sigue igual",
+            [("advance", None, None, None, "TQ-9M2XA", "Bleaching", False)],
+        ),
+        (
+            "Rosa Pillco entregó 2 finos de 18, y el de Carmen también",
+            [("create", "Rosa Pillco", 2, 18, None, None, False)],
+        ),
+    ],
+)
+def test_a_hat_named_by_its_weaver_shares_the_move_before_it(note, read):
+    reading = read_note(note)
+    assert events_of(note) == read
+    for event in reading.events:
+        assert event.quote in note
+
+
+def test_a_weavers_hat_that_shares_a_move_is_asked_among_her_hats_or_is_her_one_hat():
+    """Carmen Quizhpi has three open hats: which one shares the move is asked. Rosa Guamán has one open hat
+    (TQ-2C5P0): the card is that hat, at check (found by its weaver)."""
+    run = run_note("El TQ-1P9KD pasó a lavado, y el de Carmen Quizhpi también")
+    asked = [c for c in run.saved if c["status"] == "question"]
+    (question,) = asked
+    assert question["type"] == "advance_stage"
+    assert {c["hat_code"] for c in question["payload"]["question"]["choices"]} == {
+        "TQ-1P9KD",
+        "TQ-4K9D1",
+        "TQ-9M2XA",
+    }
+    cards = {
+        c["payload"]["hat_code"]: (c["status"], c["confidence"])
+        for c in run_note("El TQ-9M2XA pasó a blanqueo y el de Rosa Guamán también").saved
+    }
+    assert cards == {"TQ-9M2XA": ("pending", "high"), "TQ-2C5P0": ("pending", "check")}

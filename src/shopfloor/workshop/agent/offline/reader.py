@@ -30,7 +30,7 @@ from shopfloor.workshop.agent.offline.corrections import (
     withdraw_corrections,
 )
 from shopfloor.workshop.agent.offline.events import is_future
-from shopfloor.workshop.agent.offline.names import person_name
+from shopfloor.workshop.agent.offline.names import person_name, weaver_hat_ref
 from shopfloor.workshop.agent.offline.results import (
     NoteEvent,
     Part,
@@ -184,8 +184,12 @@ def _joined_sentences(sentences: list[Span]) -> list[Span]:
         else:
             joins = ";" in between and (
                 (bool(set(previous.words()) & CREATE_VERBS) and person_name(sentence, []) is not None)
-                # "El TQ-7F3K2 pasó a lavado; el TQ-7F3KA igual": the hat after it shares the move before.
-                or (bool(code_hits(sentence)) and _ALSO_AFTER.search(sentence.folded_text) is not None)
+                # "El TQ-7F3K2 pasó a lavado; el TQ-7F3KA igual" (or "el de Carmen igual"): the hat after it
+                # shares the move before.
+                or (
+                    bool(code_hits(sentence) or weaver_hat_ref(sentence))
+                    and _ALSO_AFTER.search(sentence.folded_text) is not None
+                )
             )
         if joins and previous is not None:
             out[-1] = previous.part(previous.start, sentence.end)
