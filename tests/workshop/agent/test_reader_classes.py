@@ -1387,3 +1387,44 @@ def test_a_weavers_hat_that_shares_a_move_is_asked_among_her_hats_or_is_her_one_
         for c in run_note("El TQ-9M2XA pasó a blanqueo y el de Rosa Guamán también").saved
     }
     assert cards == {"TQ-9M2XA": ("pending", "high"), "TQ-2C5P0": ("pending", "check")}
+
+
+@pytest.mark.parametrize(
+    ("note", "apart", "quantity"),
+    [
+        (
+            "Rosa Pillco entregó 3 finos de 18. Crea 7 sombreros para Rosa Guamán. Rosa Pillco entregó 2 finos de 18",
+            "Crea 7 sombreros para Rosa Guamán",
+            5,
+        ),
+        (
+            "Manuel trajo 2 superfinos de 28 hileras. ¿Cuántos finos trajo Rosa? Manuel trajo 1 superfino de 28 hileras",
+            "Cuántos finos trajo Rosa",
+            3,
+        ),
+        (
+            "Carmen delivered 2 fine hats, 16 rows. Add 13 hats for Rosa Pillco. Carmen delivered 1 fine hat, 16 rows",
+            "Add 13 hats for Rosa Pillco",
+            3,
+        ),
+    ],
+)
+def test_batches_of_one_weaver_on_either_side_of_words_set_apart_are_one_card_quoted_apart(
+    note, apart, quantity
+):
+    """One create per (weaver, grade, rows) still, but its quote never runs through an order or a question
+    between the batches: it is the first batch's words, and the card is check (its quote holds only part of it)."""
+    (event,) = read_note(note).events
+    at = note.index(apart)
+    start = note.index(event.quote)
+    assert not (start < at + len(apart) and at < start + len(event.quote))
+    assert event.quantity == quantity
+    assert event.unsure
+
+
+def test_batches_said_side_by_side_are_still_one_card_with_one_quote():
+    note = "Rosa Pillco entregó 2 finos de 18, 1 de 20 y 2 de 18 más"
+    first, second = read_note(note).events
+    assert (first.quantity, first.rows, first.unsure) == (4, 18, False)
+    assert first.quote == note
+    assert (second.quantity, second.rows) == (1, 20)

@@ -284,7 +284,12 @@ def read_note(note: str, has_hat_tag: bool = False) -> Reading:
         read_sentence(strip_span(whole.part(start, end)), has_hat_tag, events, skipped, parts)
         events[first:] = _doubted(events[first:], doubts.get(start, []), note, start)
     parts.sort(key=lambda p: p.start)
-    return Reading(tuple(merge_batches(events, note)), tuple(skipped), tuple(parts), tuple(questions))
+    apart = [(p.start, p.end) for p in parts if p.mark in SET_APART]
+    return Reading(tuple(merge_batches(events, note, apart)), tuple(skipped), tuple(parts), tuple(questions))
+
+
+# What the reader set apart from the reports: a quote never runs through these words.
+SET_APART = {"instruction", "question", "withdrawn", "future", "denied"}
 
 
 def _doubted(events: list[NoteEvent], doubts: list[int], note: str, start: int) -> list[NoteEvent]:
@@ -410,10 +415,16 @@ def _same_batch(a: tuple[str, str | None, int] | None, b: tuple[str, str | None,
     return bool(short) and long[: len(short)] == short
 
 
-def merge_batches(events: list[NoteEvent], note: str) -> list[NoteEvent]:
+def merge_batches(
+    events: list[NoteEvent], note: str, apart: list[tuple[int, int]] | None = None
+) -> list[NoteEvent]:
     """Batches of one weaver said per hat ("tres superfinos, dos de 24 y uno de 28"; "2 finos de 18, 1 de 20 y
     2 de 18 más"): a total without rows that its parts add up to is dropped (the parts say it), and batches
-    of the same weaver, grade and rows are one card with the quantities added up."""
+    of the same weaver, grade and rows are one card with the quantities added up. Its quote runs from the
+    first batch to the last, never through words set ``apart`` (an order, a question, a withdrawn value, a plan
+    or a denial between them): then it is the first batch's words, and the card, quoted only in part, is
+    never ``high``."""
+    apart = apart or []
     events = _inherit_grades(_drop_totals(events))
     out: list[NoteEvent] = []
     for event in events:
@@ -426,8 +437,11 @@ def merge_batches(events: list[NoteEvent], note: str) -> list[NoteEvent]:
             continue
         first = out[same]
         start, end = note.find(first.quote), note.find(event.quote)
-        quote = first.quote
-        if 0 <= start < end and end + len(event.quote) - start <= QUOTE_MAX:
+        quote, partly = first.quote, False
+        crosses = 0 <= start < end and any(s < end and start + len(first.quote) < e for s, e in apart)
+        if crosses:
+            partly = True  # "…3 finos de 18. Crea 7 sombreros para Rosa. Rosa Pillco entregó 2 finos de 18"
+        elif 0 <= start < end and end + len(event.quote) - start <= QUOTE_MAX:
             quote = note[start : end + len(event.quote)]
         elif event.quote.startswith(first.quote):  # "…y luego otros 3 iguales": its quote holds the first's
             quote = event.quote
@@ -437,7 +451,7 @@ def merge_batches(events: list[NoteEvent], note: str) -> list[NoteEvent]:
             weaver_name=longer,
             quantity=(first.quantity or 0) + event.quantity,
             quote=quote,
-            unsure=first.unsure or event.unsure,
+            unsure=first.unsure or event.unsure or partly,
             sources=first.sources + event.sources,
         )
     return out
