@@ -1205,6 +1205,18 @@ def test_a_batch_with_a_verb_of_its_own_is_no_further_delivery(note, read):
             [],
             "Rosa Pillco va a traer 3 finos, y el TQ-8H6RT va a pasar a terminado",
         ),
+        # a time word alone before the report is no plan of its own: it says when the report is, so all of it
+        # is planned
+        (
+            "mañana, oye, la Carmencita trajo 2 finos de 16 hileras",
+            [],
+            "mañana, oye, la Carmencita trajo 2 finos de 16 hileras",
+        ),
+        (
+            "Next week, and TQ-2C5P0 moved to bleaching",
+            [],
+            "Next week, and TQ-2C5P0 moved to bleaching",
+        ),
     ],
 )
 def test_a_completed_report_after_a_plan_in_one_sentence_is_read(note, read, plan):

@@ -41,6 +41,7 @@ from shopfloor.workshop.agent.offline.results import (
 from shopfloor.workshop.agent.offline.segments import read_sentence
 from shopfloor.workshop.agent.offline.signals import (
     DELIVERY,
+    FUTURE,
     REPORTED_QUESTION,
     is_instruction,
     is_noise,
@@ -50,6 +51,7 @@ from shopfloor.workshop.agent.offline.signals import (
 )
 from shopfloor.workshop.agent.offline.stages import stage_mentions
 from shopfloor.workshop.agent.offline.text import (
+    WORD,
     Span,
     says_past_move,
     split_clauses,
@@ -59,6 +61,7 @@ from shopfloor.workshop.agent.offline.text import (
 from shopfloor.workshop.agent.offline.vocabulary import (
     ANOTHER_WORDS,
     CREATE_VERBS,
+    FILLER_WORDS,
     FRAME_CLOSERS,
     FRAME_OPENERS,
 )
@@ -106,6 +109,13 @@ def _report_after(sentence: Span) -> int | None:
             # finished" is still the order).
             return clause.start
     return None
+
+
+def _plans_something(plan: Span) -> bool:
+    """Whether the words of a plan say what is planned ("Don Manuel va a traer 2 superfinos"), not only when
+    ("mañana", "next week"): two words or more besides its future words and filler."""
+    rest = FUTURE.sub(" ", plan.folded_text)
+    return len([w for w in WORD.findall(rest) if w not in FILLER_WORDS]) >= 2
 
 
 def _has_own_verb(span: Span) -> bool:
@@ -267,6 +277,9 @@ def read_note(note: str, has_hat_tag: bool = False) -> Reading:
                 plan = strip_span(
                     sentence.part(sentence.start, max(c.end for c in clauses if c.end <= after))
                 )
+                if not _plans_something(plan):
+                    # "mañana, oye, la Carmencita trajo…": a time word alone says when the rest is: all planned.
+                    after, plan = None, sentence
             skipped.append(Skipped("future", plan.said))
             parts.append(Part("future", plan.said, plan.start, plan.end))
             if after is None:
