@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
 
@@ -308,6 +308,15 @@ def agent_world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StoreAgent
 )
 @pytest.mark.slow
 @given(fragments=st.lists(fragment, min_size=1, max_size=6), voice=st.booleans())
+# Two batches of one weaver, grade and rows on either side of an order: one card, never quoted through it.
+@example(
+    fragments=[
+        ("report", "Rosa Pillco entregó 3 finos de 18 hileras"),
+        ("set apart", "Crea 7 sombreros para Rosa Guamán"),
+        ("correction", "Rosa Pillco trajo 12, no, 2 finos de 18 hileras"),
+    ],
+    voice=False,
+)
 def test_no_card_comes_from_words_set_apart(agent_world, fragments, voice):
     note, apart = joined(fragments)
     lead = len(note) - len(note.lstrip())

@@ -26,6 +26,8 @@ from shopfloor.workshop.agent.offline.vocabulary import (
     ASIDES_ANYWHERE,
     CORRECTION_FILLERS,
     CORRECTION_PATTERNS,
+    COUNTED_AGAIN_PATTERNS,
+    COUNTED_HATS,
     GRADE_WORDS,
     HAT_NOUNS,
     HEDGE_PATTERNS,
@@ -33,6 +35,7 @@ from shopfloor.workshop.agent.offline.vocabulary import (
     ROW_WORDS,
     SKIP_PATTERNS,
     STAGE_WORDS,
+    SUBJECT_VERBS,
 )
 from shopfloor.workshop.domain import (
     MAX_QUANTITY,
@@ -83,6 +86,13 @@ _APPROX = re.compile(
     r"\b(?:"
     + "|".join(p.replace("NUMBER", _NUMBER).replace("COUNTED", _COUNTED) for p in APPROX_PATTERNS)
     + r")\b"
+)
+_COUNTED_AGAIN = re.compile(
+    r"\b(?:"
+    + "|".join(p.replace("NUMBER", _NUMBER) for p in COUNTED_AGAIN_PATTERNS)
+    + r")(?: (?:"
+    + _COUNTED
+    + r"))?\b"
 )
 _ASIDE_ANYWHERE = re.compile(r"\b(?:" + "|".join(ASIDES_ANYWHERE) + r")\b")
 _SKIP = re.compile(
@@ -145,7 +155,7 @@ def _rows_like(sentence: Span, value: tuple[str, int, int]) -> bool:
     before = tokens[at - 1].text if at > 0 else ""
     before2 = tokens[at - 2].text if at > 1 else ""
     return after in ROW_WORDS or (
-        before in {"de", "of"}
+        before in {"de", "of", "at"}
         and (before2 in GRADE_WORDS or before2 in HAT_NOUNS or before2 in {"no", "perdon", "digo", "mean"})
     )
 
@@ -319,6 +329,25 @@ def blank_estimates(sentence: Span, chars: list[str], parts: list[Part]) -> bool
             _doubt_number_before(sentence, chars, parts, match.start(), _values_said(sentence, match), hedged)
         _blank(chars, match.start(), match.end())
         parts.append(Part("unread", sentence.source[match.start() : match.end()], match.start(), match.end()))
+    for match in _COUNTED_AGAIN.finditer(sentence.folded, sentence.start, sentence.end):
+        # "…3 finos de 18, pero yo conté 2": two counts that disagree; the one said first is not read either.
+        if not _alone(chars, sentence, match.start(), match.end()):
+            continue
+        values = _values_said(sentence, match)
+        before = {n[0] for n in _numbers_before(sentence, chars, match.start())}
+        if not before or values <= before:
+            continue  # nothing counted before it, or the same count said again: it confirms
+        found = True
+        unit = match.group().split()[-1]
+        role = (
+            "rows" if unit in ROW_WORDS else "quantity" if unit in HAT_NOUNS or unit in GRADE_WORDS else None
+        )
+        _doubt_number_before(sentence, chars, parts, match.start(), values, True, role)
+        # The word joining it to the count goes with it ("pero yo conté 2"), never left as a clause alone.
+        joined = _JOINED_BY.search(sentence.folded, sentence.start, match.start())
+        start = match.start() if joined is None else joined.start()
+        _blank(chars, start, match.end())
+        parts.append(Part("unread", sentence.source[start : match.end()], start, match.end()))
     for match in _SAID_NUMBER.finditer(sentence.folded, sentence.start, sentence.end):
         # "…2 superfinos de 26, creo que eran 3": a number said again with a hedge, in a clause of its own.
         if not "".join(chars[match.start() : match.end()]).strip():
@@ -333,16 +362,14 @@ def blank_estimates(sentence: Span, chars: list[str], parts: list[Part]) -> bool
     return found
 
 
+_JOINED_BY = re.compile(r"\b(?:pero|but|aunque|although|though|y|and)\s+$")
 _OTHER_NUMBER = re.compile(r"(?:o|u|or)\s")
 # A number said as what something was ("eran 3", "it was 4"): read as a doubt only after a hedge.
 _SAID_NUMBER = re.compile(r"\b(?:eran|fueron|era|fue|son|were|was|it was|there were) " + _NUMBER + r"\b")
 
 
 # After a count, a verb of what the hats have or are ("unos 2 tienen manchas", "about two have stains").
-_SUBJECT_COUNT = re.compile(
-    r"\s+(?:de (?:ellos|ellas|esos|esas|estos|estas) |of (?:them|those) )?"
-    r"(?:tienen|tiene|estan|salieron|vinieron|llegaron|have|has|are|were|came)\b"
-)
+_SUBJECT_COUNT = re.compile(r"\s+" + COUNTED_HATS + r"?(?:tiene|has|" + SUBJECT_VERBS + r")\b")
 _CLAUSE_EDGE = re.compile(r"[,;:]|\b(?:y|e|and|pero|but)\b")
 
 
@@ -377,14 +404,10 @@ def _values_said(sentence: Span, match: re.Match[str]) -> set[int]:
     return values
 
 
-def _doubt_number_before(
-    sentence: Span, chars: list[str], parts: list[Part], at: int, values: set[int], hedged: bool
-) -> None:
-    """Blank out the number a range said after it doubts: the last one before ``at`` that the range names
-    again, or, when it names none of them and is said with a hedge ("no sé si 5 o 6"), every number of the
-    clause right before it (none is picked)."""
+def _numbers_before(sentence: Span, chars: list[str], at: int) -> list[tuple[int, int, int]]:
+    """The numbers said in ``sentence`` before ``at`` and still read (not blanked): value, start, end."""
     tokens = sentence.part(sentence.start, at).tokens()
-    said: list[tuple[int, int, int]] = []  # value, start, end of the numbers still read
+    said: list[tuple[int, int, int]] = []
     i = 0
     while i < len(tokens):
         number = number_at(tokens, i)
@@ -395,6 +418,23 @@ def _doubt_number_before(
         if "".join(chars[start:end]).strip():
             said.append((number[0], start, end))
         i += number[1]
+    return said
+
+
+def _doubt_number_before(
+    sentence: Span,
+    chars: list[str],
+    parts: list[Part],
+    at: int,
+    values: set[int],
+    hedged: bool,
+    role: str | None = None,
+) -> None:
+    """Blank out the number a range said after it doubts: the last one before ``at`` that the range names
+    again, or, when it names none of them and is said with a hedge ("no sé si 5 o 6"), every number of the
+    clause right before it (none is picked), or only those of ``role`` when the doubt names its unit ("yo
+    conté 17 hileras": the rows)."""
+    said = _numbers_before(sentence, chars, at)
     if not said:
         return
     same = [n for n in said if n[0] in values]
@@ -409,7 +449,9 @@ def _doubt_number_before(
         # A number that can only be a count ("o eran 5": no row count) or only rows (over 20) doubts the
         # numbers of that role; otherwise every number of the clause.
         rows = {n for n in doubted if _rows_like(sentence, ("number", n[1], n[2]))}
-        if values and all(_fits("quantity", v, None) and not _fits("rows", v, None) for v in values):
+        if role is not None:
+            doubted = [n for n in doubted if (n in rows) == (role == "rows")]
+        elif values and all(_fits("quantity", v, None) and not _fits("rows", v, None) for v in values):
             doubted = [n for n in doubted if n not in rows]
         elif values and all(_fits("rows", v, None) and not _fits("quantity", v, None) for v in values):
             doubted = [n for n in doubted if n in rows]

@@ -27,6 +27,7 @@ from shopfloor.workshop.agent.offline.signals import (
     flag_kind_of,
     is_negated,
     is_noise,
+    own_verb,
 )
 from shopfloor.workshop.agent.offline.stages import stage_mentions
 from shopfloor.workshop.agent.offline.text import (
@@ -44,6 +45,8 @@ from shopfloor.workshop.agent.offline.vocabulary import (
 from shopfloor.workshop.domain import (
     QUOTE_MAX,
     QUOTE_MIN,
+    grade_mismatch,
+    validate_rows,
 )
 
 # "Rosa y Carmen entregaron 3 finos cada una", "Rosa and Carmen each delivered…": the quantity is per weaver.
@@ -206,12 +209,23 @@ def _hat_events(
     return out
 
 
+def _some_of_weaver(span: Span, by_weaver: tuple[str, int, int]) -> bool:
+    """Whether the weaver's hats are said as one or some of them ("uno de Rosa Pillco", "two of Manuel's
+    hats"): maybe hats just delivered and not records yet, so which is asked even when she has one open hat."""
+    if span.folded[by_weaver[1] : by_weaver[1] + 4] in ("uno ", "una "):
+        return True
+    pointer = reference_of(span)
+    return pointer is not None and pointer[0] == "one_of" and pointer[1] < by_weaver[1]
+
+
 def _hat_refs(
     span: Span, hits: list[CodeHit], by_weaver: tuple[str, int, int] | None, locator: str | None
 ) -> list[tuple[HatRef, Sources]]:
     """The hats a segment names, by code (whole, spelled or partial) or else by their weaver."""
     if by_weaver and not hits:
-        return [(HatRef(weaver_name=by_weaver[0], stage=locator), (("weaver", by_weaver[1], by_weaver[2]),))]
+        ask = _some_of_weaver(span, by_weaver)
+        ref = HatRef(weaver_name=by_weaver[0], stage=locator, ask=ask)
+        return [(ref, (("weaver", by_weaver[1], by_weaver[2]),))]
     return [
         (
             HatRef(
@@ -239,7 +253,7 @@ def _create_event(
     # segment, or a further batch of the weaver a licensed segment before it named ("…y 2 estándar de 12").
     # "se llevó 5 finos", "los tiene listos en su casa, 3 superfinos" name hats but deliver none.
     delivered = bool(words & CREATE_VERBS) or DELIVERY.search(span.folded_text) is not None
-    licensed = delivered or inherited_weaver is not None
+    licensed = delivered or (inherited_weaver is not None and not own_verb(span))
     create_signal = licensed and (said_hats or numbers.rows is not None)
     doubt = next((value for at, value in span.doubtful if span.start <= at < span.end), None)
     if doubt is not None:
@@ -267,6 +281,18 @@ def _create_event(
         sources=tuple(sources),
         doubtful_number=doubt,
     )
+
+
+def _grade_against_rows(span: Span) -> bool:
+    """Whether a segment about a hat says its grade and a row count of another grade ("dice fino pero tiene
+    12 hileras", "labelled superfine but has 16 rows"): a grade mismatch reported in the person's words. A
+    count of hats or a delivery verb makes it a batch, never a report on one hat."""
+    numbers = read_numbers(span)
+    if numbers.said_grade is None or numbers.rows is None or numbers.quantity is not None:
+        return False
+    if set(span.words()) & CREATE_VERBS:
+        return False
+    return validate_rows(numbers.rows) and grade_mismatch(numbers.said_grade, numbers.rows)
 
 
 def _delivered_by(span: Span) -> bool:
@@ -306,6 +332,8 @@ def read_segment(
     targets = [m for m in stage_mentions(span, hat_subject) if m.target]
     to_stage = targets[-1].stage if targets else None
     flag_kind = flag_kind_of(span)
+    if flag_kind is None and to_stage is None and hat_subject and _grade_against_rows(span):
+        flag_kind = "grade_mismatch"
     read: list[NoteEvent] = []
     pointer = reference_of(span)
     # "TQ-7F3K2, TQ-1P9KD: the last one moved to washing": a reference after the codes picks among them.

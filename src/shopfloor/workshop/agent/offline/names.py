@@ -45,8 +45,10 @@ _HONORIFIC_NAME = re.compile(
 _WEAVER_HAT = re.compile(
     r"(?<![\w])(?:[Ee]l|[Ll]a|[Ll]os|[Ll]as)\s+(?:(?:[Ss]omb|[Cc]uerp|[Pp]iez)\w*\s+)?(?:de|del)\s+(?:(?:la|el|do[ñn]a|don)\s+)?"
     r"([A-Za-zÁÉÍÓÚÑÜáéíóúñü]+(?:\s+" + _NAME_WORD + r")?)"
-    r"|(?<![\w])[Tt]he\s+(?:one|hat)\s+(?:of|from|by)\s+([A-Za-zÁÉÍÓÚÑÜáéíóúñü]+(?:\s+" + _NAME_WORD + r")?)"
-    r"|(" + _NAME_WORD + r")'s\s+(?:hat|one)\b"
+    r"|(?<![\w])[Tt]he\s+(?:ones?|hats?)\s+(?:of|from|by)\s+([A-Za-zÁÉÍÓÚÑÜáéíóúñü]+(?:\s+"
+    + _NAME_WORD
+    + r")?)"
+    r"|(" + _NAME_WORD + r"(?:\s+" + _NAME_WORD + r")?)'s\s+(?:hats?|ones?)\b"
     # "uno de Rosa Pillco", "una de doña Carmen": one of a weaver's hats (a capitalised name, never "uno de 24")
     r"|(?<![\w])[Uu]n[oa]\s+(?:de|del)\s+(?:(?:la|el|do[ñn]a|don)\s+)?("
     + _NAME_WORD
@@ -90,6 +92,10 @@ def weaver_hat_ref(span: Span) -> tuple[str, int, int] | None:
     for match in _WEAVER_HAT.finditer(span.note, span.start, span.end):
         name = next(g for g in match.groups() if g)
         words = name.split()
+        if match.group(3):
+            # "Moved Carmen's hat", "of Rosa Pillco's hats": a capitalised word before the name is no part of it.
+            while len(words) > 1 and _never_a_name(words[0]):
+                words = words[1:]
         # "el de Carmen Quizhpi" keeps the surname; "el de carmen en blanqueo" stops at the first stop word.
         kept = []
         for word in words:

@@ -28,6 +28,8 @@ from shopfloor.workshop.agent.offline.vocabulary import (
     TENS,
 )
 
+# Words that count hats ("un par", "a couple", "media docena"): a number right after them and "de" is rows.
+COUNTING = set(PAIR_WORDS) | set(DOZEN_WORDS)
 _TIMES = re.compile(r"^(?:x(\d{1,2})|(\d{1,2})x)$")
 
 
@@ -145,6 +147,7 @@ def _number_role(after: list[str], before: list[str], quantity_words: set[str]) 
             or before[-2] in HAT_NOUNS
             or _is_number(before[-2])
             or before[-2] in {"more", "mas"}  # "two more at 12", "dos más de 12"
+            or before[-2] in COUNTING  # "un par de 15", "a couple at 15", "media docena de 18"
         )
     ):
         # "3 finos de 18", "dos de 15 y uno de 17", "one fino at 19": the unit left out after a grade or a

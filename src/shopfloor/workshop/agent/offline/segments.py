@@ -18,6 +18,7 @@ from shopfloor.workshop.agent.offline.names import (
 )
 from shopfloor.workshop.agent.offline.quantities import number_at, read_numbers
 from shopfloor.workshop.agent.offline.results import (
+    HatRef,
     NoteEvent,
     Part,
     Skipped,
@@ -29,6 +30,7 @@ from shopfloor.workshop.agent.offline.signals import (
     flag_kind_of,
     is_negated,
     is_noise,
+    own_verb,
 )
 from shopfloor.workshop.agent.offline.stages import stage_mentions
 from shopfloor.workshop.agent.offline.text import (
@@ -168,8 +170,9 @@ def _continue_segment(
         skipped.append(Skipped("negated", clause.said))
         parts.append(Part("denied", clause.said, clause.start, clause.end))
         return
-    if TAKEN_AWAY.search(clause.folded_text):
-        # "…, la rosa guaman se fue con dos normales": hats taken away, not delivered; named unread.
+    if TAKEN_AWAY.search(clause.folded_text) or (_is_batch(clause) and own_verb(clause)):
+        # "…, la rosa guaman se fue con dos normales": hats taken away, not delivered; "…y pidió 3 de 16": a
+        # batch with a verb of its own that delivers nothing. Named unread.
         skip_part(skipped, parts, "unread", clause)
         return
     if _is_batch(clause) and _bare_person(segments[-1]) is not None:
@@ -219,6 +222,7 @@ def _start_segment(clause: Span, segments: list[Span], inherited: dict[Span, str
     if (
         gapped
         and not set(clause.words()) & CREATE_VERBS
+        and not own_verb(clause)  # "…, y Manuel se llevó 5 superfinos": his own verb, no delivery
         and (inherited.get(segments[-2]) or _create_subject(segments[-2])) is not None
     ):
         # "Manuel entregó 1 superfino de 24, Carmen Quizhpi 1 fino de 16": the verb said once is each
@@ -238,6 +242,7 @@ def _read_segments(
 ) -> None:
     """Each segment read into its events; "lo mismo Carmen" and "otros 3 iguales" repeat the one before."""
     read_from: dict[Span, list[NoteEvent]] = {}
+    moved_in: dict[Span, list[NoteEvent]] = {}
     for index, segment in enumerate(segments):
         name = _same_for(segment)
         more = more_of_same(segment)
@@ -245,6 +250,13 @@ def _read_segments(
         if (name is not None or more is not None) and before is not None and read_from.get(before):
             _read_same_for(segment, before, name, read_from[before], events, parts, more)
             read_from[segment] = read_from[before]
+            continue
+        also = _also_hat(segment)
+        if also is not None and before is not None and moved_in.get(before):
+            # "El TQ-2C5P0 pasó a blanqueo y el de Carmen también": her hat shares the move before it.
+            moved_in[segment] = [_shared_move(segment, before, also, moved_in[before][-1])]
+            events.extend(moved_in[segment])
+            parts.append(Part("read", segment.said, segment.start, segment.end, "advance"))
             continue
         first = len(events)
         read_segment(
@@ -258,6 +270,31 @@ def _read_segments(
             inherited_hats.get(segment),
         )
         read_from[segment] = [e for e in events[first:] if e.kind == "create" and not e.weavers]
+        moved_in[segment] = [e for e in events[first:] if e.kind == "advance"]
+
+
+def _also_hat(span: Span) -> tuple[str, int, int] | None:
+    """The hat a clause names by its weaver when it says nothing else of it but "también" / "igual" / "too"
+    ("y el de Carmen también", "and Carmen's hat too"): it shares the move said before it."""
+    by_weaver = weaver_hat_ref(span)
+    if by_weaver is None or find_codes(span) or not _ALSO.search(span.folded_text):
+        return None
+    if stage_mentions(span, True) or flag_kind_of(span) is not None or is_negated(span):
+        return None
+    numbers = read_numbers(span)
+    if numbers.quantity is not None or numbers.rows is not None or set(span.words()) & CREATE_VERBS:
+        return None
+    return by_weaver
+
+
+def _shared_move(span: Span, before: Span, by_weaver: tuple[str, int, int], move: NoteEvent) -> NoteEvent:
+    """The move said before, for the hat ``span`` names by its weaver: an inference (found by weaver and
+    stage borrowed), so never ``high``; its quote runs from the move's words to the hat's."""
+    said = span.source[before.start : span.end]
+    quote = said if len(said) <= QUOTE_MAX else span.said
+    ref = HatRef(weaver_name=by_weaver[0])
+    where = (("weaver", by_weaver[1], by_weaver[2]),)
+    return NoteEvent("advance", quote, hat=ref, to_stage=move.to_stage, sources=where, unsure=True)
 
 
 # "…; Rosa Guamán también", "…, and Carmen too", "lo mismo Carmen": the delivery before is this person's too.

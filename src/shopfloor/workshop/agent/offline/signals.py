@@ -13,20 +13,28 @@ from shopfloor.workshop.agent.offline.text import (
 )
 from shopfloor.workshop.agent.offline.vocabulary import (
     ASIDE_PATTERNS,
+    CREATE_VERBS,
     DELIVERY_PHRASES,
+    DOZEN_WORDS,
     FILLER_WORDS,
     FLAG_EXTRA,
     FLAG_PATTERNS,
     FUTURE_PATTERNS,
+    HALF_WORDS,
     INJECTION_PATTERNS,
     INSTRUCTION_LEAD_FILLER,
     INSTRUCTION_PHRASES,
     INSTRUCTION_VERBS,
     NEGATION_PATTERNS,
+    NUMBER_WORDS,
+    PAIR_WORDS,
     QUESTION_LEADS,
     QUESTION_TAGS,
     REPORT_PATTERNS,
     REPORTED_QUESTION_PATTERNS,
+    STAGE_WORDS,
+    STILL_BETWEEN,
+    STILL_WORDS,
     TAKEN_AWAY_PHRASES,
 )
 
@@ -59,6 +67,29 @@ TAKEN_AWAY = re.compile(r"\b(?:" + "|".join(TAKEN_AWAY_PHRASES) + r")\b")
 ASIDE = re.compile(r"^(?:" + "|".join(ASIDE_PATTERNS) + r")\b")
 
 
+_COUNT_WORDS = set(NUMBER_WORDS) | set(PAIR_WORDS) | set(DOZEN_WORDS) | HALF_WORDS
+_PAST_ENDING = re.compile(r"(?:aron|ieron|ed)$")
+
+
+def own_verb(span: Span) -> bool:
+    """Whether a batch clause says a verb of its own that delivers nothing, so it never borrows a delivery
+    said before it: hats taken away ("se llevó", "took", "sold"), or a verb in the past between the person and
+    the count ("Carmen pidió 3 finos", "Carmen ordered 3 finos": a preterite in "-ó", "-aron", "-ieron" or
+    "-ed" that is no delivery, stage or capitalised name)."""
+    if TAKEN_AWAY.search(span.folded_text):
+        return True
+    typed = span.note != span.note.lower()
+    for tok in span.tokens():
+        if tok.text.isdigit() or tok.text in _COUNT_WORDS:
+            return False  # the count: a verb after it is no verb of the batch
+        said = span.source[tok.start : tok.end]
+        if tok.text in CREATE_VERBS or tok.text in STAGE_WORDS or (typed and said[:1].isupper()):
+            continue
+        if (said.endswith("ó") and len(said) > 3) or (len(tok.text) > 4 and _PAST_ENDING.search(tok.text)):
+            return True
+    return False
+
+
 FUTURE = re.compile(r"\b(?:" + "|".join(FUTURE_PATTERNS) + r")\b")
 
 
@@ -80,11 +111,28 @@ def flag_kind_of(span: Span) -> str | None:
 
 def is_negated(span: Span) -> bool:
     """Whether the segment denies what it mentions; the words of a flag phrase ("no coincide el grado",
-    "no tiene tejedora") are the report itself, not a denial, so they are left out first."""
+    "no tiene tejedora") are the report itself, not a denial, so they are left out first. A hat said to be
+    still at a stage ("sigue en lavado", "still weaving") did not move: no change happened."""
     segment = span.folded_text
     for _kind, pattern in _FLAGS:
         segment = pattern.sub(lambda m: " " * len(m.group()), segment)
-    return _NEGATION.search(segment) is not None
+    return _NEGATION.search(segment) is not None or still_at_stage(span)
+
+
+def still_at_stage(span: Span) -> bool:
+    """Whether ``span`` says a hat stays where it was: a stage word after "still", "sigue", "todavía", "aún"
+    with nothing between but "is", "está", "en", "in" ("is still in washing", "sigue tejiéndose", "todavía
+    está en hormado")."""
+    tokens = span.tokens()
+    for i, tok in enumerate(tokens):
+        if tok.text not in STAGE_WORDS:
+            continue
+        k = i - 1
+        while k >= 0 and i - k <= 3 and tokens[k].text in STILL_BETWEEN:
+            k -= 1
+        if k >= 0 and i - k <= 3 and tokens[k].text in STILL_WORDS:
+            return True
+    return False
 
 
 def is_noise(folded: str) -> bool:

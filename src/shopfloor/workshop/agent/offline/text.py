@@ -145,7 +145,10 @@ def canon(word: str, capitalised: bool = False) -> str:
     if word in SHORTHAND:
         return SHORTHAND[word]
     if capitalised:
-        return word
+        # A conjugated stage verb that opens a typed sentence ("Prensaron el TQ-…", "Prensándolo…") is
+        # capitalised too; a verb's ending is never a name's, so its stem is read ("Tejada" stays a name).
+        stemmed = _stage_stem(word) if _CONJUGATED.search(word) else None
+        return word if stemmed is None else stemmed
     small = _DIMINUTIVE.match(word)
     if small is not None and small.group(1) + small.group(2) in DOMAIN | COUNTING:
         return small.group(1) + small.group(2)
@@ -171,6 +174,8 @@ def _stage_stem(word: str) -> str | None:
 
 
 _PRETERITE_PLURAL = re.compile(r"(?:aron|ieron)$")
+# Endings of a conjugated Spanish verb (plural preterite, first person plural, gerund, with an enclitic).
+_CONJUGATED = re.compile(r"(?:aron|ieron|amos|imos|ando|iendo)(?:se|lo|la|los|las)?$")
 
 
 def says_past_move(span: Span) -> bool:

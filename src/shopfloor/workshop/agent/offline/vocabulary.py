@@ -171,8 +171,20 @@ INJECTION_PATTERNS = [
     r"sin reglas",
 ]
 
+_WEEKDAY = (
+    r"(?:lunes|martes|miercoles|jueves|viernes|sabado|domingo"
+    r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?"
+)
+# Verbs of bringing in the present: with a weekday they say a plan ("el viernes trae 3 finos").
+_BRINGS = (
+    r"(?:trae|traen|traemos|entrega|entregan|entregamos|deja|dejan|dejamos|(?:viene|vienen|pasa) a dejar"
+    r"|brings?|delivers?|drops?|comes? (?:by|in|over) to)"
+)
 FUTURE_PATTERNS = [
     r"(?<!esta )(?<!la )(?<!por )manana",
+    # A weekday with a present verb of bringing, either first: "el viernes trae 3 finos", "brings them on Friday".
+    _WEEKDAY + r" (?:[\w']+ ){0,4}?" + _BRINGS,
+    _BRINGS + r" (?:[\w']+ ){0,6}?(?:(?:el|este|on|this) )?" + _WEEKDAY,
     r"pasado manana",
     r"(?:la )?proxima semana",
     r"la semana que viene",
@@ -297,8 +309,15 @@ TARGET_BEFORE_EN = {
     "pasaron",
     "pasa",
     "ya",
+    "already",  # "is already in bleaching": where the hat is now, like "ya está en"
     "ahora",
 }
+
+# A hat said to stay at a stage ("sigue en lavado", "is still in washing", "todavía está en hormado"): no move.
+STILL_WORDS = {
+    "still", "sigue", "siguen", "todavia", "aun", "continua", "continuan", "remains", "remain", "stays",
+}  # fmt: skip
+STILL_BETWEEN = {"is", "are", "esta", "estan", "en", "in", "at"}
 
 # Who did it, when it is not a name: never taken as a weaver's name in a dictated note.
 PRONOUNS = {
@@ -639,7 +658,10 @@ FLAG_EXTRA: list[tuple[str, str]] = [
         r"manch\w*|rot[oa]s?|romp\w+|quebrad[oa]s?|torcid[oa]s?|desigual\w*|disparej[oa]s?|suci[oa]s?"
         r"|quemad\w*|amarillent[oa]s?|huequit[oa]s?|agujerit[oa]s?|manchit[oa]s?|deshilachad[oa]s?|suelt[oa]s?|descosid[oa]s?|hongo\w*|moho"
         r"|uneven|crooked|dirty|burn\w*|yellow\w*|frayed|loose|mould\w*|mold\w*|ripped|cracked|bent|warped|spot\w*"
-        r"|chuec[oa]s?|rasgad[oa]s?|rajad[oa]s?|despegad[oa]s?|tears?",
+        r"|chuec[oa]s?|rasgad[oa]s?|rajad[oa]s?|despegad[oa]s?|tears?"
+        # Dents, scratches and crushing ("dentro" is no dent).
+        r"|dent(?:s|ed)?|abollad(?:o|a|os|as|ura|uras)|aplastad[oa]s?|hundid[oa]s?|rayad[oa]s?|aranad[oa]s?"
+        r"|scratch(?:es|ed)?|crush(?:ed)?|squash(?:ed)?|dinged|chipped|creased",
     ),
 ]
 
@@ -651,6 +673,10 @@ HEDGE_PATTERNS = [
     r"al parecer",
     r"por ahi",  # "por ahí trajo 2": about, maybe
     r"no (?:se|estoy segur[oa]) si",  # "…, no sé si 3 o 4": the count before it is in doubt
+    # A bare "no sé" at a clause's edge ("…pasó a blanqueo, no sé"); "no sé por qué" is an aside, and "no se"
+    # before a verb ("no se manchó") a denial.
+    r"no se(?: bien| exactamente)?(?=\s*(?:[,.;:!?]|$))",
+    r"(?:i )?(?:don't|dont|do not) know(?=\s*(?:[,.;:!?]|$))|dunno",
     r"por lo visto",
     r"(?:a)?parentemente",
     r"supuestamente",
@@ -725,6 +751,28 @@ APPROX_PATTERNS = [
     r"(?:algunos|algunas|varios|varias|a few|a couple or so|several|some)",
 ]
 
+# Between a count and the verb of what those hats have or are, the hats it counts: the ones named before ("de
+# ellos", "of them") or a weaver's ("de los sombreros de Carmen", "de los de Rosa Pillco", "of Carmen's hats").
+COUNTED_HATS = (
+    r"(?:de (?:ellos|ellas|esos|esas|estos|estas) |of (?:them|those) "
+    r"|de (?:los|las) (?:sombreros |cuerpos |piezas )?(?:de|del) (?:(?:la|el|dona|don) )?[a-z]+(?: [a-z]+)? "
+    r"|of (?:[a-z]+ )?[a-z]+'s (?:hats|ones) |of the (?:hats|ones) (?:of|from|by) [a-z]+(?: [a-z]+)? )"
+)
+# What hats counted as a subject have or are ("unos 2 tienen manchas", "two of Carmen's hats are stained").
+SUBJECT_VERBS = r"(?:tienen|estan|salieron|vinieron|llegaron|have|are|were|came)"
+
+# A count the person says again in a clause of its own after a count ("…3 finos de 18, pero yo conté 2", "but I
+# counted 2", "aunque aquí hay 4", "but only 3 arrived"): when it differs, neither number is read (rule 3), and
+# the same number said again confirms it. ``NUMBER`` stands for a number's words, ``COUNTED`` for its unit.
+COUNTED_AGAIN_PATTERNS = [
+    r"(?:(?:yo|i|we|nosotros) )?(?:conte|contamos|cuento|contaron|counted|count)"
+    r"(?: (?:solo|nomas|solamente|only|just))? NUMBER",
+    r"(?:(?:aunque|although|though) )?(?:(?:aqui|aca|here) )?(?:(?:solo|nomas|only) )?"
+    r"(?:hay|habia|habian|llegaron|vinieron|recibi|recibimos|there (?:are|were)|(?:i|we) (?:got|received))"
+    r"(?: (?:solo|nomas|solamente|only|just))? NUMBER",
+    r"(?:(?:aunque|although|though) )?(?:solo|nomas|only|just) NUMBER(?: (?:llegaron|vinieron|arrived|came))?",
+]
+
 # Words that point back at hats the same note named, in order (docs/workshop-agent.md, class 7): which of
 # them each one means. "one_of" asks with them as choices.
 # Where a pronoun opens its clause: after no word, or after a joining word ("…, pero uno no es superfino").
@@ -747,8 +795,7 @@ REFERENCE_PATTERNS: list[tuple[str, str]] = [
         _OPENS + r"(?:(?:unos|unas|como|about|around|some|like) )?"
         r"(?:\d{1,2}|dos|tres|cuatro|cinco|seis|two|three|four|five|six)"
         r"(?= (?:de (?:ellos|ellas|esos|esas|estos|estas) (?:con|with)\b|of (?:them|those) with\b"
-        r"|(?:de (?:ellos|ellas|esos|esas|estos|estas) |of (?:them|those) )?"
-        r"(?:tienen|estan|salieron|vinieron|llegaron|have|are|were|came)\b))",
+        r"|" + COUNTED_HATS + r"?" + SUBJECT_VERBS + r"\b))",
     ),
     (
         # A demonstrative as the subject of a verb ("ese ya pasó a blanqueo", "that one moved"): the hat named
