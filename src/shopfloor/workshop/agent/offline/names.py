@@ -64,6 +64,7 @@ _TIME_WORDS = {
     "temprano", "today", "yesterday", "tonight", "morning", "afternoon", "evening", "hay", "habia", "llego",
     "llegaron", "vino", "vinieron", "parece", "creo", "revise", "revisamos", "vi", "checked", "went", "came",
     "chuta", "according", "aparte", "segun", "casi", "tengo", "toca", "ojo", "dice", "dijo", "dizque",
+    "so", "ok", "okay", "well", "then", "also", "entonces", "pues", "last", "night",
 }  # fmt: skip
 _VERB_ENDING = re.compile(r"(?:aron|ieron|eron|amos|imos|aba|aban|ando|iendo)$")
 
@@ -158,6 +159,9 @@ def _dictated_subject(span: Span, skip: list[tuple[int, int]]) -> str | None:
         inside_skip = any(s <= start + word.start() < e for s, e in skip)
         if text in STOP_WORDS or text in PRONOUNS or not text.isalpha() or inside_skip or len(kept) == 3:
             break
+        if _never_a_name(text):
+            break  # "anoche manuel delgado dejó…", "ok so rosa guaman brought…": a time word or filler before
+
         kept.insert(0, word)
     if not kept:
         return None

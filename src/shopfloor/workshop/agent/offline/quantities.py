@@ -86,7 +86,17 @@ def _counted_at(tokens: list[Token], i: int) -> tuple[int, int] | None:
     times = _TIMES.match(word)
     if times is not None:
         return int(times.group(1) or times.group(2)), 1
-    found = _plain_number_at(tokens, i)
+    found = _plain_number_at(tokens, i) or ((1, 1) if word in {"un", "una", "a"} else None)
+    if found is not None:
+        # "one and a half dozen", "una y media docenas", "two and a half dozen": the dozens and half of one more.
+        rest = [t.text for t in tokens[i + found[1] : i + found[1] + 4]]
+        if rest[:1] in (["and"], ["y"]):
+            half = rest[1:3] if rest[1:2] != ["a"] else rest[2:4]
+            if len(half) == 2 and half[0] in HALF_WORDS and half[1] in DOZEN_WORDS:
+                dozen = DOZEN_WORDS[half[1]]
+                return found[0] * dozen + dozen // 2, found[1] + (3 if rest[1:2] != ["a"] else 4)
+        if word in {"un", "una", "a"} and found == (1, 1) and _plain_number_at(tokens, i) is None:
+            found = None
     if found is not None and i + found[1] < len(tokens) and tokens[i + found[1]].text in DOZEN_WORDS:
         return found[0] * DOZEN_WORDS[tokens[i + found[1]].text], found[1] + 1
     return found

@@ -93,6 +93,8 @@ def _report_after(sentence: Span) -> int | None:
     todos… coma la Carmen entregó dos finos", "va a traer 2 superfinos la otra semana, y el TQ-8H6RT ya pasó a
     terminado"): a later clause with its own subject and a verb in the past, itself no plan; None if none."""
     clauses = split_clauses(sentence)
+    if clauses and sentence.note[clauses[0].end : clauses[0].end + 1] == ":":
+        return None  # the lines under a plan's heading ("Tomorrow:") are all planned, verb or not
     for clause in clauses[1:]:
         if is_future(clause):
             continue
@@ -233,11 +235,14 @@ def read_note(note: str, has_hat_tag: bool = False) -> Reading:
             continue
         asked = question_start(sentence)
         if asked is not None:
-            if asked > sentence.start:
-                readable.append((sentence.start, asked))
             end = _passed_on_end(sentence, asked)
-            if end < sentence.end:
-                readable.append((end, sentence.end))
+            # The reports on either side of a question passed on keep their own hedges and reports ("según
+            # Carmen el TQ-… pasó a lavado y pregunta si…" is said through Carmen: `check`).
+            for start, stop in ((sentence.start, asked), (end, sentence.end)):
+                if start < stop:
+                    side = strip_span(sentence.part(start, stop))
+                    doubts[start] = blank_hedges(side, chars, parts) + reported_at(side)
+                    readable.append((start, stop))
             question = strip_span(sentence.part(asked, end))
             lead = lead_filler_end(question)
             if lead > question.start:

@@ -161,8 +161,23 @@ def question_start(sentence: Span) -> int | None:
         # "Manuel pregunta si ya lavaron el TQ-8H6RT": a question passed on asks, it reports nothing; from the
         # clause it is in ("El TQ-… pasó a lavado, y Manuel pregunta si…" still reports the move).
         comma = sentence.folded_text.rfind(",", 0, passed_on.start())
+        if comma < 0:
+            # "…el 7f3ka ya está en lavado y consulta si el 7f3k2 también": joined by "y" / "and" after a
+            # clause that names its own hat and stage, the question starts at the joining word.
+            joined = list(_JOINED_ASK.finditer(sentence.folded_text, 0, passed_on.start()))
+            before = sentence.folded_text[: joined[-1].start()] if joined else ""
+            if joined and _HAT_CODE.search(before) and _STAGE_SAID.search(before):
+                return sentence.start + joined[-1].start()
         return sentence.start if comma < 0 else sentence.start + comma + 1
     return None
+
+
+# The word joining a question passed on to the report before it, right before the asking verb's subject.
+_JOINED_ASK = re.compile(r"\s(?:y|e|and|pero|but)\s")
+_HAT_CODE = re.compile(r"\b(?:tq[\s_-]?)?[0-9][a-z0-9]{4}\b")
+_STAGE_SAID = re.compile(
+    r"\b(?:lavad|blanque|hormad|terminad|tejid|washing|bleaching|blocking|finished|weaving)"
+)
 
 
 def lead_filler_end(span: Span) -> int:

@@ -280,6 +280,8 @@ _CLAUSE_BREAK = re.compile(
     r":\s*(?=(?:\d{1,2}|uno|una|one|dos|two|tres|three)\s)"  # "two superfinos: one of 22 rows and one of 30"
     r"|\s*(?:\n|;(?=\s))[\s\-*•]*"  # in a sentence joined from lines or from "; " (``reader``), not "&lt;"
     r"|(?:,|\s+coma\b)\s*(?:(?:y|e|and|pero|but|then)\s+)?|\s+&\s+|(?<!treinta)(?<!cuarenta)\s+(?:y|e|and|pero|but|then|also|tambien)\s+"
+    # "one and a half dozen", "una y media docenas": one number, not two clauses
+    r"(?!(?:a\s+)?(?:half|media|medio)\s+(?:dozen|docena|decena|veintena)s?\b)"
     r"|(?:(?<=treinta)|(?<=cuarenta))\s+(?:e|and|pero|but|then|also|tambien)\s+"
 )
 

@@ -712,6 +712,10 @@ HEDGE_PATTERNS = [
 REPORT_PATTERNS = [
     r"(?:dice|dicen|dijo|dijeron|cuenta|conto|comenta|comento|avisa|aviso|asegura) que",
     r"(?:me|nos|le|les) (?:dijo|dijeron|conto|contaron|aviso|avisaron|comento)",
+    # A message sent through someone: "mandó a decir que…", "mandó razón de que…", "sent word that…".
+    r"(?:mando|mandaron|manda|mandan|envio) (?:a decir|a avisar|razon|recado|decir|avisar)(?: de)?(?: que)?",
+    r"(?:sent|sends|left) (?:word|a message)(?: that)?",
+    r"(?:texted|messaged|called)(?: (?:me|us))? (?:to say|saying)(?: that)?",
     r"(?:dice|dijo|cuenta|conto) (?:el|la|don|dona|dona|senora|senor)? ?\w+(?: \w+)? que",
     r"segun (?:el|la|don|dona)? ?\w+",
     r"dizque",
@@ -730,6 +734,8 @@ REPORTED_QUESTION_PATTERNS = [
     r"(?:quiere|quieren|queria|querian|quisiera) saber",
     r"asked (?:whether|if|about|when|where)",
     r"asks (?:whether|if|about|when|where)",
+    r"(?:consulta|consultan|consulto|averigua) (?:si|que|cuando|donde|cuantos|cuantas)",
+    r"(?:checking|checks|checked|wants to check) (?:whether|if)",
     r"(?:wants|want|wanted|would like) to know",
     r"wonder(?:s|ed|ing)? (?:whether|if)",
 ]
@@ -793,9 +799,11 @@ REFERENCE_PATTERNS: list[tuple[str, str]] = [
         # read only in a clause that reports a problem (``events.reference_of``).
         "some_of",
         _OPENS + r"(?:(?:unos|unas|como|about|around|some|like) )?"
-        r"(?:\d{1,2}|dos|tres|cuatro|cinco|seis|two|three|four|five|six)"
+        r"(?:(?:\d{1,2}|dos|tres|cuatro|cinco|seis|two|three|four|five|six)"
         r"(?= (?:de (?:ellos|ellas|esos|esas|estos|estas) (?:con|with)\b|of (?:them|those) with\b"
-        r"|" + COUNTED_HATS + r"?" + SUBJECT_VERBS + r"\b))",
+        r"|" + COUNTED_HATS + r"?" + SUBJECT_VERBS + r"\b))"
+        # "one of Rosa Guamán's hats has mold", "uno de los sombreros de Carmen tiene…": one of a weaver's hats
+        r"|(?:one|uno|una)(?= " + COUNTED_HATS + r"(?:tiene|has|" + SUBJECT_VERBS + r")\b))",
     ),
     (
         # A demonstrative as the subject of a verb ("ese ya pasó a blanqueo", "that one moved"): the hat named
