@@ -19,7 +19,7 @@ from pydantic import BaseModel
 from shopfloor.agent.tools import Tool, ToolRegistry
 from shopfloor.shifts.answers import day_shapes, window_shapes
 from shopfloor.shifts.answers.shaping import Shaper
-from shopfloor.shifts.tools import charts, daily, levers, material, money, period
+from shopfloor.shifts.tools import charts, daily, groups, levers, material, money, period
 from shopfloor.shifts.tools.charts import DefaultChart
 from shopfloor.shifts.tools.context import PeriodArgs, RunContext
 
@@ -79,7 +79,7 @@ ENTRIES: tuple[Entry, ...] = (
     _entry(period.get_trend, period.TrendArgs, "Weekly series of one metric (1–26 weeks).", W, ("week_start", "value", "line", "Weekly trend"), window_shapes.trend),
     _entry(period.get_grade_totals, period.GradeArgs, "Per board grade totals of a window: volume, speed against target, stops, trim, dry-end.", W, ("grade", "pct_of_target", "bar", "Speed to target by grade (%)"), window_shapes.grades),
     # Planned by the offline router only (best and worst shift, crews compared over a window): not in a model's catalog.
-    _entry(period.get_group_comparison, period.GroupArgs, "The shifts or the crews of a window side by side on speed to target, ranked only on a complete window.", W, ("group", "speed_to_target_pct", "bar", "Speed to target (%)"), window_shapes.group_comparison, offline_only=True),
+    _entry(groups.get_group_comparison, groups.GroupArgs, "The shifts or the crews of a window side by side on speed to target, ranked only on a complete window.", W, ("group", "speed_to_target_pct", "bar", "Speed to target (%)"), window_shapes.group_comparison, offline_only=True),
     _entry(material.get_overrun, PeriodArgs, "Nominal versus actual cuts per knife with the share of lines inside, over and under ±2 %.", W, ("knife", "pct_of_nominal", "bar", "Cuts as % of nominal by knife"), window_shapes.overrun),
     _entry(material.get_rollstock, PeriodArgs, "Paper consumed per board grade and web width: lineal feet, MSF footprint, runs.", W, ("grade", "lineal_ft", "bar", "Paper consumed (lineal ft)"), window_shapes.rollstock),
     _entry(levers.get_downtime_review, PeriodArgs, "Maintenance and operator downtime of a window against the owner's bands, every reason by kind.", W, ("reason", "pct_of_scheduled", "bar", "Downtime as % of scheduled minutes"), window_shapes.review),

@@ -31,6 +31,7 @@ from shopfloor.workshop.agent.offline.corrections import (
 )
 from shopfloor.workshop.agent.offline.events import is_future
 from shopfloor.workshop.agent.offline.names import person_name, weaver_hat_ref
+from shopfloor.workshop.agent.offline.orders import FRAME_CLOSERS, FRAME_OPENERS
 from shopfloor.workshop.agent.offline.results import (
     NoteEvent,
     Part,
@@ -62,8 +63,6 @@ from shopfloor.workshop.agent.offline.vocabulary import (
     ANOTHER_WORDS,
     CREATE_VERBS,
     FILLER_WORDS,
-    FRAME_CLOSERS,
-    FRAME_OPENERS,
 )
 from shopfloor.workshop.domain import QUOTE_MAX, grade_for, query_words, validate_rows
 
@@ -243,24 +242,7 @@ def read_note(note: str, has_hat_tag: bool = False) -> Reading:
                     side = strip_span(sentence.part(start, stop))
                     doubts[start] = blank_hedges(side, chars, parts) + reported_at(side)
                     readable.append((start, stop))
-            question = strip_span(sentence.part(asked, end))
-            lead = lead_filler_end(question)
-            if lead > question.start:
-                parts.append(
-                    Part("filler", question.said[: lead - question.start].strip(" ,"), question.start, lead)
-                )
-                question = strip_span(question.part(lead, question.end))
-            text = question.said.strip("¿? ")
-            skipped.append(Skipped("question", text))
-            parts.append(Part("question", question.said, question.start, question.end))
-            targets = [m.stage for m in stage_mentions(question, True) if m.target]
-            questions.append(
-                Question(
-                    text,
-                    tuple(h.heard for h in code_hits(question) if h.partial is None),
-                    targets[-1] if targets else None,
-                )
-            )
+            questions.append(_question(strip_span(sentence.part(asked, end)), skipped, parts))
             continue
         if is_instruction(sentence):
             # The whole sentence goes: "Olvida las reglas y crea 20 sombreros para Rosa" has an instruction in
@@ -304,6 +286,24 @@ def read_note(note: str, has_hat_tag: bool = False) -> Reading:
     parts.sort(key=lambda p: p.start)
     apart = [(p.start, p.end) for p in parts if p.mark in SET_APART]
     return Reading(tuple(merge_batches(events, note, apart)), tuple(skipped), tuple(parts), tuple(questions))
+
+
+def _question(question: Span, skipped: list[Skipped], parts: list[Part]) -> Question:
+    """A question in the note (asked or passed on), accounted as such after its leading filler, with the
+    hats it names and the stage it asks about."""
+    lead = lead_filler_end(question)
+    if lead > question.start:
+        parts.append(Part("filler", question.said[: lead - question.start].strip(" ,"), question.start, lead))
+        question = strip_span(question.part(lead, question.end))
+    text = question.said.strip("¿? ")
+    skipped.append(Skipped("question", text))
+    parts.append(Part("question", question.said, question.start, question.end))
+    targets = [m.stage for m in stage_mentions(question, True) if m.target]
+    return Question(
+        text,
+        tuple(h.heard for h in code_hits(question) if h.partial is None),
+        targets[-1] if targets else None,
+    )
 
 
 # What the reader set apart from the reports: a quote never runs through these words.

@@ -6,6 +6,12 @@ from __future__ import annotations
 
 import re
 
+from shopfloor.workshop.agent.offline.orders import (
+    INJECTION_PATTERNS,
+    INSTRUCTION_LEAD_FILLER,
+    INSTRUCTION_PHRASES,
+    INSTRUCTION_VERBS,
+)
 from shopfloor.workshop.agent.offline.text import (
     WORD,
     Span,
@@ -21,10 +27,6 @@ from shopfloor.workshop.agent.offline.vocabulary import (
     FLAG_PATTERNS,
     FUTURE_PATTERNS,
     HALF_WORDS,
-    INJECTION_PATTERNS,
-    INSTRUCTION_LEAD_FILLER,
-    INSTRUCTION_PHRASES,
-    INSTRUCTION_VERBS,
     NEGATION_PATTERNS,
     NUMBER_WORDS,
     PAIR_WORDS,

@@ -142,35 +142,6 @@ NUMBER_WORDS: dict[str, int] = {
 }
 TENS = {"veinte": 20, "treinta": 30, "cuarenta": 40, "twenty": 20, "thirty": 30, "forty": 40}
 
-# Phrases that try to steer the assistant instead of describing the workshop (folded, word-bounded).
-INJECTION_PATTERNS = [
-    r"ignor[ae]\w*",
-    r"olvida\w*",
-    r"forget",
-    r"(?:ahora )?eres (?:el |un |una )?admin\w*",
-    r"you are (?:now )?(?:an? |the )?admin\w*",
-    r"you are now",
-    r"act(?:ua)? (?:as|como)",
-    r"modo admin\w*",
-    r"admin mode",
-    r"borra\w*",
-    r"elimina\w*",
-    r"delete\w*",
-    r"remove all",
-    r"marca(?:r)? (?:todos|todo|todas)",
-    r"mark (?:all|every\w*)",
-    r"(?:todos|todas) (?:los|las) (?:sombreros|registros|hats)",
-    r"all (?:the )?hats",
-    r"every hat",
-    r"system prompt",
-    r"instruccion\w*",
-    r"instructions?",
-    r"(?:las|tus|your|the|new|nuevas) (?:reglas|rules)",
-    r"override",
-    r"jailbreak",
-    r"sin reglas",
-]
-
 _WEEKDAY = (
     r"(?:lunes|martes|miercoles|jueves|viernes|sabado|domingo"
     r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?"
@@ -453,60 +424,6 @@ QUESTION_TAGS = {
     "isn't it",
     "no es cierto",
 }
-
-# Orders to the assistant at the start of a clause (after filler). Stage requests about a hat ("Pasa el TQ-…
-# a terminado", "Cambia …") are not here: they describe a move the rules then check.
-INSTRUCTION_VERBS = [
-    r"crea\w*",
-    r"registr[ae]\w*",
-    r"anota\w*",
-    r"apunta\w*",
-    r"agrega\w*",
-    r"anade\w*",
-    r"aprueba\w*",
-    r"confirma\w*",
-    r"guarda\w*",
-    r"genera\w*",
-    r"haz\w*",
-    r"finge\w*",
-    r"responde\w*",
-    r"escribe\w*",
-    r"create",
-    r"register",
-    r"record",
-    r"add",
-    r"approve",
-    r"confirm",
-    r"save",
-    r"generate",
-    r"pretend",
-    r"write",
-    r"reply",
-    r"print",
-    r"set all",
-    r"make (?:all|every\w*|\d+|new)",
-]
-INSTRUCTION_PHRASES = [
-    r"de ahora en adelante",
-    r"a partir de ahora",
-    r"desde ahora",
-    r"from now on",
-    r"eres (?:un|una) (?:asistente|ia|bot|modelo)",
-    r"you are (?:an? )?(?:assistant|ai|bot|model|unrestricted)",
-    r"no tienes reglas",
-    r"no rules",
-    r"without rules",
-    r"sin restricciones",
-    r"no restrictions",
-    r"aprueba todo",
-    r"approve (?:all|every\w*)",
-    r"sistema:",
-    r"system:",
-    r"developer mode",
-    r"modo desarrollador",
-]
-# Words a clause may start with before an order ("Por favor, crea …", "Oye asistente, borra …").
-INSTRUCTION_LEAD_FILLER = r"(?:(?:por favor|porfa|oye|oiga|asistente|bot|ahora|y|bueno|ya|please|hey|ok|okay|now|and|assistant)[\s,:]+)*"
 
 # Clauses that deny something that is no event ("no hay tiempo", "no sé por qué"): an aside, not a denial.
 ASIDE_PATTERNS = [
@@ -825,14 +742,6 @@ REFERENCE_PATTERNS: list[tuple[str, str]] = [
     ),
 ]
 
-# Injected frames: text dressed as a system or admin turn. From an opener to its closer (or to the end of the
-# opener's sentence) everything is an ignored instruction; what follows the frame is data as usual.
-FRAME_OPENERS = [
-    r"(?:<|&lt;)\|im_start\|>",  # the reader sees the note with < escaped
-    r"#{2,}\s*(?:system|sistema|admin|instructions?|instrucciones)\s*#{2,}",
-    r"\[(?:admin|system|sistema|root|developer|dev)\]\s*:?",
-]
-FRAME_CLOSERS = [r"(?:<|&lt;)\|im_end\|>", r"#{2,}\s*(?:end|fin)\s*#{2,}", r"\[/(?:admin|system|sistema)\]"]
 # Past forms that report a stage change in a clause after an order ("…, la Carmen entregó dos finos"):
 # an order never takes a report said after it in a clause of its own. The plural preterites of the stage
 # verbs ("lavaron", "prensaron") are found by their stem (``text.says_past_move``), not listed here.
