@@ -13,25 +13,16 @@ from datetime import date
 
 import pytest
 
-from shopfloor.shifts import Scope, investigate
-from shopfloor.shifts.evals import invariants
+from shopfloor.shifts import Scope
 from shopfloor.shifts.planning.accounting import account
 from shopfloor.shifts.planning.plans import Plan, Unavailable
 from shopfloor.shifts.planning.router import route
 
+from .test_window_comparisons import ask, headline  # the same store, day and invariants
+
 DAY = date(2026, 9, 16)
 ALL = Scope(day=DAY)
 FIRST = Scope(day=DAY, shift=1, include="shift")
-
-
-def ask(conn, question, scope=ALL):
-    answer = investigate(question, scope, conn).as_dict()
-    assert invariants(answer) == []
-    return answer
-
-
-def headline(answer):
-    return next(s["text"] for s in answer["sections"] if s["type"] == "headline")
 
 
 def caveats(answer):
