@@ -64,6 +64,14 @@
 
   function put(note) { return withStore("readwrite", function (notes) { notes.put(note); }); }
   function remove(key) { return withStore("readwrite", function (notes) { notes.delete(key); }); }
+  // A refused note keeps its reason only while it is still here: its author may have removed it while it was
+  // being sent, and a removed note never comes back.
+  function keepIfThere(note) {
+    return withStore("readwrite", function (notes) {
+      var found = notes.get(note.key);
+      found.onsuccess = function () { if (found.result) notes.put(note); };
+    });
+  }
 
   function forget(author) {
     return notesOf(author).then(function (rows) {
@@ -270,7 +278,7 @@
         }
         if (answer.status === 200 && answer.outcome === "refused") {
           note.reason = reasonOf(answer.reason, answer.html);
-          return put(note).then(render).then(function () { return step(rows.slice(1)); });
+          return keepIfThere(note).then(render).then(function () { return step(rows.slice(1)); });
         }
         if (answer.status === 200 && answer.outcome === "busy") { scheduleRetry(); return null; }
         if (answer.status === 401 || answer.status === 403 || answer.outcome === "other_user") {

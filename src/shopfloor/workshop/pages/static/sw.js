@@ -169,6 +169,13 @@ function waitingNotes(user) {
 }
 
 function keepNote(note) { return inOutbox("readwrite", function (notes) { notes.put(note); }); }
+// A refused note keeps its reason only while it is still in the outbox (its author may have removed it).
+function keepIfThere(note) {
+  return inOutbox("readwrite", function (notes) {
+    var found = notes.get(note.key);
+    found.onsuccess = function () { if (found.result) notes.put(note); };
+  });
+}
 
 function withOutboxLock(work) {
   if (self.navigator.locks && self.navigator.locks.request) {
@@ -237,7 +244,7 @@ function drainOutbox() {
           }
           if (answer.status === 200 && outcome === "refused") {
             note.reason = reasonOf(answer);
-            return keepNote(note).then(function () { return step(rows.slice(1)); });
+            return keepIfThere(note).then(function () { return step(rows.slice(1)); });
           }
           if (answer.status === 401 || answer.status === 403 || outcome === "other_user") return null;
           throw new Error("the note was not taken now (" + answer.status + " " + outcome + ")");
