@@ -29,7 +29,7 @@ messages: $(STAMP)
 	mkdir -p var
 	$(BIN)/pybabel extract -F src/shopfloor/workshop/pages/babel.cfg -k NN_:1,2 --add-location=file -o var/messages.pot .
 	$(BIN)/pybabel update -i var/messages.pot -d $(LOCALE) -D messages --no-fuzzy-matching
-	$(BIN)/pybabel extract -F src/shopfloor/shifts/pages/babel.cfg --add-location=file -o var/shifts-messages.pot .
+	$(BIN)/pybabel extract -F src/shopfloor/shifts/pages/babel.cfg -k NN_:1,2 -k NP_:1c,2 --add-location=file -o var/shifts-messages.pot .
 	$(BIN)/pybabel update -i var/shifts-messages.pot -d $(SHIFTS_LOCALE) -D messages --no-fuzzy-matching
 
 # Rewrites docs/screenshots/ from the browser tests.

@@ -6,16 +6,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from shopfloor.shifts.answers.findings import Citation, Figure, Section, fmt, said
+from shopfloor.shifts.answers.findings import Citation, Figure, Section, fmt
+from shopfloor.shifts.answers.sayings import N_, NN_, Quoted, phrase, say, say_text
 from shopfloor.shifts.answers.shaping import (
-    WITHHELD,
     Shaper,
-    count_of,
-    finding,
+    contribution,
+    found,
     is_ranked,
     kpi_row,
-    priced,
+    priced_of,
     quoted,
+    stops_of,
+    term,
+    withheld,
 )
 from shopfloor.shifts.plant.money import COST_NOTE, FORMULAS, RATES
 
@@ -26,35 +29,39 @@ def shift_kpis(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     """Sections of a shift kpis result: its headline, if any, and its findings."""
     q = env["query"]
     head = None
-    found = kpi_row(env, "speed_to_target_pct")
-    if found:
-        i, row = found
-        head = said(
+    kpi = kpi_row(env, "speed_to_target_pct")
+    if kpi:
+        i, row = kpi
+        head = say(
             "headline",
-            f"Shift {env['shift']} ran at ",
-            Figure(row["value"], "%"),
-            " of grade target speed against 100 % ",
-            Citation(q, i),
-            ".",
+            N_("Shift {shift} ran at {speed} of grade target speed against 100 % {cite}."),
+            shift=env["shift"],
+            speed=Figure(row["value"], "%"),
+            cite=Citation(q, i),
         )
     out = []
     cov = env.get("coverage") or {}
     if cov.get("crew"):
         out.append(
-            {"type": "text", "text": f"Crew {cov['crew']}, supervisor slot {cov.get('supervisor_slot')}."}
+            say_text(
+                "text",
+                N_("Crew {crew}, supervisor slot {slot}."),
+                crew=cov["crew"],
+                slot=cov.get("supervisor_slot"),
+            )
         )
     for measure, label in (
-        ("shift_fpm", "Shift speed {} including stops"),
-        ("lineal_ft", "Lineal footage {}"),
-        ("maintenance_pct", "Maintenance downtime {} of scheduled minutes, band 2.5 %"),
-        ("operator_pct", "Operator downtime {} of scheduled minutes, band 2.5 %"),
-        ("trim_pct", "Side trim {} of gross"),
-        ("dry_end_pct", "Dry-end waste {} of gross, flag above 1 %"),
+        ("shift_fpm", N_("Shift speed {figure} including stops")),
+        ("lineal_ft", N_("Lineal footage {figure}")),
+        ("maintenance_pct", N_("Maintenance downtime {figure} of scheduled minutes, band 2.5 %")),
+        ("operator_pct", N_("Operator downtime {figure} of scheduled minutes, band 2.5 %")),
+        ("trim_pct", N_("Side trim {figure} of gross")),
+        ("dry_end_pct", N_("Dry-end waste {figure} of gross, flag above 1 %")),
     ):
-        found = kpi_row(env, measure)
-        if found:
-            i, row = found
-            out.append(finding(label, row["value"], row["unit"], q, i))
+        kpi = kpi_row(env, measure)
+        if kpi:
+            i, row = kpi
+            out.append(found(label, Figure(row["value"], row["unit"]), Citation(q, i)))
     return head, out
 
 
@@ -68,43 +75,53 @@ def downtime(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     controllable = [(i, r) for i, r in enumerate(rows) if r["class"] == "controllable"]
     if controllable:
         i, top = controllable[0]
-        lead = "The largest downtime" if ranked else "Downtime"
-        head = said(
-            "headline",
-            f"{lead} was {top['key']} at ",
-            Figure(top["minutes"], "min"),
-            f" over {count_of(top['stops'], 'stop')} ",
-            Citation(q, i),
-            ".",
+        lead = (
+            N_("The largest downtime was {reason} at {minutes} over {stops} {cite}.")
+            if ranked
+            else N_("Downtime was {reason} at {minutes} over {stops} {cite}.")
         )
-        out.append({"type": "label", "text": "Most downtime" if ranked else "Recorded downtime"})
+        head = say(
+            "headline",
+            lead,
+            reason=term(top["key"]),
+            minutes=Figure(top["minutes"], "min"),
+            stops=stops_of(top["stops"]),
+            cite=Citation(q, i),
+        )
+        out.append(say_text("label", N_("Most downtime") if ranked else N_("Recorded downtime")))
     for i, row in controllable[:3]:
         out.append(
-            finding(
-                f"{row['key']}: {{}} over {count_of(row['stops'], 'stop')}, {priced(row)}",
-                row["minutes"],
-                "min",
-                q,
-                i,
+            found(
+                N_("{reason}: {figure} over {stops}, {priced}"),
+                Figure(row["minutes"], "min"),
+                Citation(q, i),
+                reason=term(row["key"]),
+                stops=stops_of(row["stops"]),
+                priced=priced_of(row),
             )
         )
     for i, row in enumerate(rows):
         if row["class"] != "controllable":
-            out.append(
-                finding(f"{row['key']} ({row['class']}, carried apart): {{}}", row["minutes"], "min", q, i)
-            )
+            out.append(apart(row["key"], row["class"], Figure(row["minutes"], "min"), Citation(q, i)))
     for j, flag in enumerate(env.get("flags") or []):
         out.append(
-            said(
-                "finding",
-                f"- {flag['kind']} downtime at ",
+            found(
+                N_(
+                    "{kind} downtime at {figure} is over its band; supervisor slot {slot}, leading reason {reason}"
+                ),
                 Figure(flag["pct_of_scheduled"], "%"),
-                f" is over its band; supervisor slot {flag['supervisor_slot']}, leading reason "
-                f"{flag['leading_reason']} ",
                 Citation(q, j, "flag"),
+                kind=term(flag["kind"]),
+                slot=flag["supervisor_slot"],
+                reason=term(flag["leading_reason"]),
             )
         )
     return head, out
+
+
+def apart(key: Any, cls: Any, figure: Figure, cite: Citation) -> Section:
+    """A row carried apart from the controllable ones: its name, its class and its figure."""
+    return found(N_("{key} ({cls}, carried apart): {figure}"), figure, cite, key=term(key), cls=term(cls))
 
 
 def wet_end(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
@@ -119,31 +136,35 @@ def wet_end(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
             enumerate(rows), key=lambda p: (p[1]["pct_of_target"] is None, p[1]["pct_of_target"] or 0)
         )
         out.append(
-            finding(
-                f"Slowest run {slow['run_id']} ({slow['grade']}) at {{}} of its grade target",
-                slow["pct_of_target"],
-                "%",
-                q,
-                i,
+            found(
+                N_("Slowest run {run} ({grade}) at {figure} of its grade target"),
+                Figure(slow["pct_of_target"], "%"),
+                Citation(q, i),
+                run=slow["run_id"],
+                grade=slow["grade"],
             )
         )
     else:
         for i, row in enumerate(rows[:3]):
             out.append(
-                finding(
-                    f"Run {row['run_id']} ({row['grade']}) at {{}} of target", row["pct_of_target"], "%", q, i
+                found(
+                    N_("Run {run} ({grade}) at {figure} of target"),
+                    Figure(row["pct_of_target"], "%"),
+                    Citation(q, i),
+                    run=row["run_id"],
+                    grade=row["grade"],
                 )
             )
     under = env["runs_under_baseline"]
     out.append(
-        finding(
-            "{} run ran under its grade's trailing-year baseline"
-            if under == 1
-            else "{} runs ran under their grade's trailing-year baseline",
-            under,
-            "",
-            q,
-            None,
+        found(
+            NN_(
+                "{figure} run ran under its grade's trailing-year baseline",
+                "{figure} runs ran under their grade's trailing-year baseline",
+            ),
+            Figure(under, ""),
+            Citation(q, None),
+            n=under,
         )
     )
     return None, out
@@ -155,28 +176,33 @@ def quality(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     out: list[Section] = []
     rows = env["rows"]
     if not rows:
-        return None, [{"type": "text", "text": "No dry-end rejects were recorded for this shift."}]
+        return None, [say_text("text", N_("No dry-end rejects were recorded for this shift."))]
     i, top = 0, rows[0]
-    head = said(
+    head = say(
         "headline",
-        f"Rejected area was led by {top['family']} ({top['reason'] or 'not reported'}) at ",
-        Figure(top["sqft"], "sq ft"),
-        " ",
-        Citation(q, i),
-        ".",
+        N_("Rejected area was led by {family} ({reason}) at {area} {cite}."),
+        family=term(top["family"]),
+        reason=_reported(top["reason"]),
+        area=Figure(top["sqft"], "sq ft"),
+        cite=Citation(q, i),
     )
     for i, row in enumerate(rows[:4]):
         out.append(
-            finding(
-                f"{row['family']} / {row['reason'] or 'not reported'}: {{}} of gross",
-                row["pct_of_gross"],
-                "%",
-                q,
-                i,
+            found(
+                N_("{family} / {reason}: {figure} of gross"),
+                Figure(row["pct_of_gross"], "%"),
+                Citation(q, i),
+                family=term(row["family"]),
+                reason=_reported(row["reason"]),
             )
         )
-    out.append({"type": "caveat", "text": "A reported reason is an attribution, not proof of cause."})
+    out.append(say_text("caveat", N_("A reported reason is an attribution, not proof of cause.")))
     return head, out
+
+
+def _reported(reason: Any) -> Any:
+    """A reject's reported reason, or "not reported"."""
+    return term(reason) if reason else phrase(N_("not reported"))
 
 
 def shift_volume(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
@@ -184,36 +210,38 @@ def shift_volume(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     (about 200,000 ft is a bad shift, 275,000–300,000 ft a good one); speed follows as one finding."""
     q = env["query"]
     head = None
-    found = kpi_row(env, "lineal_ft")
-    if found:
-        i, row = found
-        head = said(
+    kpi = kpi_row(env, "lineal_ft")
+    if kpi:
+        i, row = kpi
+        head = say(
             "headline",
-            f"Shift {env['shift']} ran ",
-            Figure(row["value"], "ft"),
-            " lineal ",
-            Citation(q, i),
-            "; about 200,000 ft is a bad shift and 275,000–300,000 ft a good one.",
+            N_(
+                "Shift {shift} ran {feet} lineal {cite}; about 200,000 ft is a bad shift and 275,000–300,000 ft "
+                "a good one."
+            ),
+            shift=env["shift"],
+            feet=Figure(row["value"], "ft"),
+            cite=Citation(q, i),
         )
     out: list[Section] = []
-    for measure, label in (
-        ("gross_sqft", "Gross area {}"),
-        ("estimated_good_sqft", "Estimated good area {} after trim, shear and rejects"),
-        ("valid_setups", "{} setups"),
-        ("paper_changes", "{} paper changes (wet-end runs)"),
-        ("speed_to_target_pct", "Speed to target {} of grade target"),
-    ):
-        found = kpi_row(env, measure)
-        if found:
-            i, row = found
+    for measure, label in VOLUME_LABELS:
+        kpi = kpi_row(env, measure)
+        if kpi:
+            i, row = kpi
             unit = row["unit"] if row["unit"] in ("sq ft", "%") else ""
             # One of a count is said in the singular ("1 setup", "1 paper change").
-            label = SINGULAR.get(label, label) if row["value"] == 1 else label
-            out.append(finding(label, row["value"], unit, q, i))
+            out.append(found(label, Figure(row["value"], unit), Citation(q, i), n=row["value"]))
     return head, out
 
 
-SINGULAR = {"{} setups": "{} setup", "{} paper changes (wet-end runs)": "{} paper change (wet-end run)"}
+# What a shift made, in words (a count in its plural form).
+VOLUME_LABELS: tuple[tuple[str, str | tuple[str, str]], ...] = (
+    ("gross_sqft", N_("Gross area {figure}")),
+    ("estimated_good_sqft", N_("Estimated good area {figure} after trim, shear and rejects")),
+    ("valid_setups", NN_("{figure} setup", "{figure} setups")),
+    ("paper_changes", NN_("{figure} paper change (wet-end run)", "{figure} paper changes (wet-end runs)")),
+    ("speed_to_target_pct", N_("Speed to target {figure} of grade target")),
+)
 
 
 def overview(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
@@ -223,71 +251,98 @@ def overview(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
 
 def notes(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     """Sections of a notes result: its headline, if any, and its findings."""
-    out: list[Section] = [{"type": "label", "text": "Reported notes"}]
+    out: list[Section] = [say_text("label", N_("Reported notes"))]
     for row in env["rows"]:
         # Untrusted text: quoted as data, with the markers that shapes use removed.
         text = str(row["text"]).replace("**", "").replace("(query", "(q")
-        out.append({"type": "text", "text": f"Reported note: “{text}”"})
+        out.append(say_text("text", N_("Reported note: “{note}”"), note=Quoted(text)))
     n = len(env["rows"])
     out.append(
-        finding(f"{{}} {'note' if n == 1 else 'notes'} recorded for the shift", n, "", env["query"], None)
+        found(
+            NN_("{figure} note recorded for the shift", "{figure} notes recorded for the shift"),
+            Figure(n, ""),
+            Citation(env["query"], None),
+            n=n,
+        )
     )
     stop_notes = env.get("stop_notes") or []
     if stop_notes:
-        out.append({"type": "label", "text": "Stop notes"})
+        out.append(say_text("label", N_("Stop notes")))
         for row in stop_notes:
             text = quoted(row["text"])
             stops = quoted(row["on_stops"])
             out.append(
-                {"type": "text", "text": f"Stop note on {count_of(row['stops'], 'stop')} ({stops}): “{text}”"}
+                say_text(
+                    "text",
+                    N_("Stop note on {stops} ({on}): “{note}”"),
+                    stops=stops_of(row["stops"]),
+                    on=_on_stops(stops),
+                    note=Quoted(text),
+                )
             )
         count = env.get("stop_notes_count", 0)
         out.append(
-            finding(
-                f"{{}} {'stop carries' if count == 1 else 'stops carry'} a note",
-                count,
-                "",
-                env["query"],
-                None,
+            found(
+                NN_("{figure} stop carries a note", "{figure} stops carry a note"),
+                Figure(count, ""),
+                Citation(env["query"], None),
+                n=count,
             )
         )
     return None, out
 
 
-def count_rows(one: str, many: str) -> Shaper:
-    """An answer builder that counts a result's rows under its label, ``one`` for a single row and ``many``
-    otherwise (the order and setup matrices)."""
+# The matrices' counts of their rows.
+ORDER_RUNS = NN_("{figure} order run in the order matrix", "{figure} order runs in the order matrix")
+SETUPS = NN_("{figure} setup in the matrix", "{figure} setups in the matrix")
+
+
+def _on_stops(text: str) -> Any:
+    """The stops a note is on ("D2-1 Knife jam, D2-2 Scheduled maintenance"), each reason a glossary term;
+    text that does not read as that list is kept as it is."""
+    items = [item.partition(" ") for item in text.split(", ")]
+    if not all(stop and reason for stop, _, reason in items):
+        return text
+    template = ", ".join(f"{{stop{i}}} {{reason{i}}}" for i in range(len(items)))
+    params: dict[str, Any] = {}
+    for i, (stop, _, reason) in enumerate(items):
+        params[f"stop{i}"], params[f"reason{i}"] = stop, term(reason)
+    return phrase(template, **params)
+
+
+def count_rows(forms: tuple[str, str]) -> Shaper:
+    """An answer builder that counts a result's rows under its label, ``forms`` its singular and plural
+    template (``{figure}`` the count; the order and setup matrices)."""
 
     def shape(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
         n = len(env["rows"])
-        out = [finding(one if n == 1 else many, n, "", env["query"], None)]
-        cut = "The list was cut at the 1,000-row limit." if env.get("truncated") else "Every row is listed."
-        out.append({"type": "text", "text": cut})
+        cite = Citation(env["query"], None)
+        out = [found(forms, Figure(n, ""), cite, n=n)]
+        if env.get("truncated"):
+            out.append(say_text("text", N_("The list was cut at the 1,000-row limit.")))
+        else:
+            out.append(say_text("text", N_("Every row is listed.")))
         changes = env.get("paper_changes")
         if changes is not None:
-            noun = "paper change" if changes == 1 else "paper changes"
-            out.append(finding(f"{{}} {noun} (wet-end runs)", changes, "", env["query"], None))
-        if env.get("setups_above_trim_flag") is not None:
-            out.append(
-                finding(
-                    "{} setup over the 3.25 % trim flag"
-                    if env["setups_above_trim_flag"] == 1
-                    else "{} setups over the 3.25 % trim flag",
-                    env["setups_above_trim_flag"],
-                    "",
-                    env["query"],
-                    None,
-                )
+            forms_changes = NN_(
+                "{figure} paper change (wet-end runs)", "{figure} paper changes (wet-end runs)"
             )
+            out.append(found(forms_changes, Figure(changes, ""), cite, n=changes))
+        above = env.get("setups_above_trim_flag")
+        if above is not None:
+            forms_above = NN_(
+                "{figure} setup over the 3.25 % trim flag", "{figure} setups over the 3.25 % trim flag"
+            )
+            out.append(found(forms_above, Figure(above, ""), cite, n=above))
         return None, out
 
     return shape
 
 
 RANK_LABELS = {
-    "speed": "Setups by speed to target, worst first (lowest is worst)",
-    "downtime": "Setups by allocated downtime, worst first (most minutes is worst)",
-    "quality": "Setups by rejected area, worst first (most area is worst)",
+    "speed": N_("Setups by speed to target, worst first (lowest is worst)"),
+    "downtime": N_("Setups by allocated downtime, worst first (most minutes is worst)"),
+    "quality": N_("Setups by rejected area, worst first (most area is worst)"),
 }
 
 
@@ -301,13 +356,24 @@ def rankings(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
         "quality": ("reject_sqft", "sq ft"),
     }[env["metric"]]
     if not env.get("ranked"):
-        out.append({"type": "text", "text": WITHHELD})
+        out.append(withheld())
     elif is_ranked(env):
-        out.append({"type": "label", "text": RANK_LABELS[env["metric"]]})
+        out.append(say_text("label", RANK_LABELS[env["metric"]]))
     for i, row in enumerate(env["rows"][:5]):
-        prefix = f"#{row['rank']} " if "rank" in row else ""
+        line = (
+            N_("#{rank} setup {record} ({grade}): {figure}")
+            if "rank" in row
+            else N_("setup {record} ({grade}): {figure}")
+        )
         out.append(
-            finding(f"{prefix}setup {row['record_id']} ({row['grade']}): {{}}", row[key[0]], key[1], q, i)
+            found(
+                line,
+                Figure(row[key[0]], key[1]),
+                Citation(q, i),
+                rank=row.get("rank"),
+                record=row["record_id"],
+                grade=row["grade"],
+            )
         )
     return None, out
 
@@ -316,30 +382,41 @@ def dollars(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     """Sections of a dollars result: its headline, if any, and its findings."""
     q = env["query"]
     rows = env["rows"]
-    scope = f"shift {env['shift']}" if env.get("shift") else "the day"
-    head = said(
+    head = say(
         "headline",
-        f"Recorded losses on {scope} came to ",
-        Figure(env.get("recorded_losses_usd"), "$"),
-        " ",
-        Citation(q),
-        f", {fmt(env.get('recorded_losses_per_year_usd'), '$')} a year at this rate.",
+        N_("Recorded losses on shift {shift} came to {usd} {cite}, {per} a year at this rate.")
+        if env.get("shift")
+        else N_("Recorded losses on the day came to {usd} {cite}, {per} a year at this rate."),
+        shift=env.get("shift"),
+        usd=Figure(env.get("recorded_losses_usd"), "$"),
+        cite=Citation(q),
+        per=fmt(env.get("recorded_losses_per_year_usd"), "$"),
     )
-    out: list[Section] = [{"type": "label", "text": "Where the money went"}]
+    out: list[Section] = [say_text("label", N_("Where the money went"))]
     for i, row in enumerate(rows):
         if row["rank"] is not None and row["rank"] <= 5:
             out.append(
-                finding(f"{row['item']}: {{}} ({fmt(row['quantity'], row['unit'])})", row["usd"], "$", q, i)
+                found(
+                    N_("{item}: {figure} ({quantity})"),
+                    Figure(row["usd"], "$"),
+                    Citation(q, i),
+                    item=term(row["item"]),
+                    quantity=fmt(row["quantity"], row["unit"]),
+                )
             )
     for i, row in enumerate(rows):
         if row["rank"] is None:
-            out.append(finding(f"{row['item']} ({row['class']}, carried apart): {{}}", row["usd"], "$", q, i))
+            out.append(apart(row["item"], row["class"], Figure(row["usd"], "$"), Citation(q, i)))
     if env.get("excluded_shifts"):
         out.append(
-            {"type": "text", "text": f"Shifts with excluded records are not added: {env['excluded_shifts']}."}
+            say_text(
+                "text",
+                N_("Shifts with excluded records are not added: {shifts}."),
+                shifts=env["excluded_shifts"],
+            )
         )
     out.append({"type": "caveat", "text": RATES.line()})
     out.append({"type": "caveat", "text": COST_NOTE})
-    out.append({"type": "caveat", "text": f"Contribution: {env.get('contribution_status')}."})
+    out.append(contribution(env.get("contribution_status")))
     out.append({"type": "caveat", "text": f"Machine time is priced as {FORMULAS['downtime']}."})
     return head, out

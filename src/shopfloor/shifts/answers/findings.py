@@ -95,6 +95,8 @@ def plain(parts: list[Any]) -> str:
 
 
 def _part_text(part: dict[str, Any], bold: str) -> str:
+    if "quote" in part:
+        return str(part["quote"])  # a record's own words (answers/sayings.py, another language only)
     return f"{bold}{part['figure']}{bold}" if "figure" in part else cite_text(part)
 
 
@@ -159,7 +161,7 @@ def before_figure(section: Section) -> str:
         if not isinstance(part, str):
             if "figure" in part:
                 break
-            head.append(cite_text(part))
+            head.append(_part_text(part, ""))
             continue
         head.append(part)
     return "".join(head)

@@ -23,8 +23,9 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from shopfloor.shifts.answers.day_shapes import shift_volume
-from shopfloor.shifts.answers.findings import Citation, Figure, Section, before_figure, fmt, reworded, said
-from shopfloor.shifts.answers.shaping import Shaper, count_of
+from shopfloor.shifts.answers.findings import Citation, Figure, Section, before_figure, fmt, said
+from shopfloor.shifts.answers.sayings import N_, phrase, prefixed, rewording, say, say_text
+from shopfloor.shifts.answers.shaping import Shaper, contribution, count_of, stops_of, term
 from shopfloor.shifts.answers.window_shapes import window_volume
 from shopfloor.shifts.planning.measures import MEASURES
 from shopfloor.shifts.planning.plans import Plan
@@ -75,10 +76,10 @@ def build_sections(
     sections += [s for s in shaped.body if s["type"] != "comparison"]
     sections += _closing(evidence, caveats)
     if status in ("complete", "partial") and evidence:
-        sections.append({"type": "label", "text": "Where to look"})
+        sections.append(say_text("label", N_("Where to look")))
         for place, question, address in where:
             sections.append({"type": "where", "text": f"- {place} → “{question}”", "address": address})
-    sections.append({"type": "caveat", "text": "A recorded symptom does not establish a mechanical cause."})
+    sections.append(say_text("caveat", N_("A recorded symptom does not establish a mechanical cause.")))
     return _dedupe(sections)
 
 
@@ -101,7 +102,7 @@ def _shape_results(plan: Plan, evidence: list[dict[str, Any]], tools: Mapping[st
             shaped.evidence_with_head.append(env)
         labelled = plan.shift is None and env.get("shift") and entry is not None and entry.shift_labelled
         if labelled and lines:  # a result that says nothing gets no label of its own
-            shaped.body.append({"type": "label", "text": f"Shift {_word(env['shift'])}"})
+            shaped.body.append(say_text("label", SHIFT_WORDS[env["shift"]]))
         shaped.body.extend(lines)
         shaped.per_result.append(lines)
         shaped.owner.update({id(line): env["tool"] for line in lines})
@@ -117,11 +118,12 @@ def _yes_no(plan: Plan, lead: list[Section]) -> list[Section]:
     if figure is None or figure.get("value") is None:
         return lead
     below = float(figure["value"]) < 100
-    word = "Yes" if below == (plan.ask == "below_target") else "No"
-    head = dict(lead[0])
-    head["text"] = f"{word}: {head['text']}"
-    head["parts"] = [f"{word}: ", *head.get("parts", [])]
+    head = prefixed(lead[0], YES if below == (plan.ask == "below_target") else NO)
     return [head, *lead[1:]]
+
+
+# A yes/no question's answer, said before the headline.
+YES, NO = N_("Yes: "), N_("No: ")
 
 
 SHARE_TOOLS = ("get_downtime_breakdown", "get_downtime_pareto")
@@ -135,13 +137,12 @@ def share_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | None
         return None
     named = plan.reason or plan.place or plan.kind
     if not env["rows"]:
-        return said(
+        return say(
             "headline",
-            "No downtime was recorded here: ",
-            Figure(0, "stops"),
-            f" listed, so {named or 'no reason'} was none of it (0 %) ",
-            Citation(env["query"]),
-            ".",
+            N_("No downtime was recorded here: {figure} listed, so {named} was none of it (0 %) {cite}."),
+            figure=Figure(0, "stops"),
+            named=term(named) if named else phrase(N_("no reason")),
+            cite=Citation(env["query"]),
         )
     rows = env["rows"]
     index = next((i for i, r in enumerate(rows) if named and str(r.get("key")) == named), None)
@@ -149,22 +150,22 @@ def share_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | None
         index = 0
     if index is None:
         # The named one has no downtime listed: its share is none of it, said without a figure to cite.
-        return said(
+        return say(
             "headline",
-            f"{named} was none of the recorded downtime here (0 %): no stop of it is listed ",
-            Citation(env["query"]),
-            ".",
+            N_("{named} was none of the recorded downtime here (0 %): no stop of it is listed {cite}."),
+            named=term(named),
+            cite=Citation(env["query"]),
         )
     row = rows[index]
     if row.get("share_pct") is None:
         return None
-    return said(
+    return say(
         "headline",
-        f"{row['key']} was ",
-        Figure(row["share_pct"], "%"),
-        f" of the recorded downtime ({fmt(row['minutes'], 'min')} of it) ",
-        Citation(env["query"], index),
-        ".",
+        N_("{key} was {figure} of the recorded downtime ({minutes} of it) {cite}."),
+        key=term(row["key"]),
+        figure=Figure(row["share_pct"], "%"),
+        minutes=fmt(row["minutes"], "min"),
+        cite=Citation(env["query"], index),
     )
 
 
@@ -206,11 +207,12 @@ def reject_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | Non
     if named is None:
         with_area = [(i, r) for i, r in families if (r["sqft"] or 0) > 0]
         if not with_area:
-            return said(
+            return say(
                 "headline",
-                "No dry-end rejects were recorded here, so no reject was any of the rejected area (0 %) ",
-                Citation(q),
-                ".",
+                N_(
+                    "No dry-end rejects were recorded here, so no reject was any of the rejected area (0 %) {cite}."
+                ),
+                cite=Citation(q),
             )
         i, row = max(with_area, key=lambda pair: pair[1]["sqft"])
         found, named = (i, row, "row"), str(row["item"])
@@ -219,24 +221,29 @@ def reject_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | Non
         details = env.get("details") or []
         found = found or next(((j, d, "detail") for j, d in enumerate(details) if d["reason"] == named), None)
     if found is None or not found[1]["sqft"]:
-        return said("headline", f"{named} was none of the rejected area here (0 %) ", Citation(q), ".")
+        return say(
+            "headline",
+            N_("{named} was none of the rejected area here (0 %) {cite}."),
+            named=term(named),
+            cite=Citation(q),
+        )
     index, row, of = found
     if plan.ask == "share":
-        return said(
+        return say(
             "headline",
-            f"{named} was ",
-            Figure(row["share_pct"], "%"),
-            f" of the rejected area ({fmt(row['sqft'], 'sq ft')}) ",
-            Citation(q, index, of),
-            ".",
+            N_("{named} was {figure} of the rejected area ({area}) {cite}."),
+            named=term(named),
+            figure=Figure(row["share_pct"], "%"),
+            area=fmt(row["sqft"], "sq ft"),
+            cite=Citation(q, index, of),
         )
-    return said(
+    return say(
         "headline",
-        f"{named}: ",
-        Figure(row["sqft"], "sq ft"),
-        f" of rejected area, {fmt(row['share_pct'], '%')} of the rejects ",
-        Citation(q, index, of),
-        ".",
+        N_("{named}: {figure} of rejected area, {share} of the rejects {cite}."),
+        named=term(named),
+        figure=Figure(row["sqft"], "sq ft"),
+        share=fmt(row["share_pct"], "%"),
+        cite=Citation(q, index, of),
     )
 
 
@@ -458,22 +465,31 @@ def _named_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | Non
     filtered = (
         plan.reason and named != plan.reason and envs[0].get("filters", {}).get("reason") == plan.reason
     )
-    label = f"{plan.reason} at {named}" if filtered else named
+    label = (
+        phrase(N_("{reason} at {place}"), reason=term(plan.reason), place=term(named))
+        if filtered
+        else term(named)
+    )
     for env in envs:
         for i, row in enumerate(env["rows"]):
             if str(row.get("key")) == named:
-                return said(
+                return say(
                     "headline",
-                    f"{label}: ",
-                    Figure(row["minutes"], "min"),
-                    f" over {count_of(row['stops'], 'stop')} ",
-                    Citation(env["query"], i),
-                    ".",
+                    N_("{named}: {figure} over {stops} {cite}."),
+                    named=label,
+                    figure=Figure(row["minutes"], "min"),
+                    stops=stops_of(row["stops"]),
+                    cite=Citation(env["query"], i),
                 )
     members = PLACE_FAMILIES.get(named, ())
     if members:
         return _family_headline(named, members, envs)
-    return said("headline", f"{label}: no stop recorded here (0 stops) ", Citation(envs[0]["query"]), ".")
+    return say(
+        "headline",
+        N_("{named}: no stop recorded here (0 stops) {cite}."),
+        named=label,
+        cite=Citation(envs[0]["query"]),
+    )
 
 
 def _family_headline(family: str, members: tuple[str, ...], envs: list[dict[str, Any]]) -> Section:
@@ -533,7 +549,7 @@ def _lead(
         return [crew]
     if entity_line is not None:
         body.remove(entity_line)
-        return [reworded(entity_line, "headline", bullet=False)]
+        return [rewording(entity_line, "headline", bullet=False)]
     tile = tile_headline(plan, evidence)
     if tile is not None:
         # The tile leads; its own finding, citing the same row, is not said twice.
@@ -574,10 +590,10 @@ def _lead(
             ),
             None,
         )
-        prefix = f"{shift_label}: " if shift_label else ""
-        return [reworded(lead, "headline", prefix, bullet=False)]
+        prefix = phrase(N_("{label}: "), label=phrase(shift_label)) if shift_label else None
+        return [rewording(lead, "headline", prefix, bullet=False)]
     if evidence:
-        return [{"type": "text", "text": "The evidence below answers the question."}]
+        return [say_text("text", N_("The evidence below answers the question."))]
     return []
 
 
@@ -593,17 +609,16 @@ def _closing(evidence: list[dict[str, Any]], caveats: list[str]) -> list[Section
             break
     if any((e.get("coverage") or {}).get("status") == "incomplete" for e in evidence):
         out.append(
-            {
-                "type": "caveat",
-                "text": "A shift in this answer has excluded records: it is reported, never ranked.",
-            }
+            say_text(
+                "caveat", N_("A shift in this answer has excluded records: it is reported, never ranked.")
+            )
         )
     out += [{"type": "caveat", "text": caveat} for caveat in caveats]
     if any("usd" in row for e in evidence for row in e.get("rows", [])[:1]):
         out.append({"type": "caveat", "text": RATES.line()})
         out.append({"type": "caveat", "text": COST_NOTE})
         status_line = "margin not set" if RATES.margin_usd_per_msf is None else "margin set"
-        out.append({"type": "caveat", "text": f"Contribution: {status_line}."})
+        out.append(contribution(status_line))
     return out
 
 
@@ -636,8 +651,8 @@ def _diagnosis(per_result: list[list[Section]]) -> list[Section]:
     return chosen + plain
 
 
-def _word(shift: int) -> str:
-    return {1: "one", 2: "two", 3: "three"}[shift]
+# A shift's label over its lines, when an answer spans several shifts.
+SHIFT_WORDS = {1: N_("Shift one"), 2: N_("Shift two"), 3: N_("Shift three")}
 
 
 def named_cost_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | None:

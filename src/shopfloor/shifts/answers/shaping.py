@@ -11,11 +11,58 @@ from string import Formatter
 from typing import Any
 
 from shopfloor.shifts.answers.findings import Citation, Figure, Section, said
+from shopfloor.shifts.answers.sayings import N_, NN_, Phrase, Term, phrase, say, say_text
 
 # A tool's answer builder: its result's headline (or None) and its findings.
 Shaper = Callable[[dict[str, Any]], tuple[Section | None, list[Section]]]
 
-WITHHELD = "Rankings are withheld: the evidence is incomplete, so rows are listed in the tool's order."
+WITHHELD = N_("Rankings are withheld: the evidence is incomplete, so rows are listed in the tool's order.")
+
+# A finding's form in every language: "- ", its sentence (with its one figure), its citation.
+FINDING = "- {said} {cite}"
+
+
+def withheld() -> Section:
+    """The line that says rankings are withheld."""
+    return say_text("text", WITHHELD)
+
+
+def found(
+    template: str | tuple[str, str], figure: Figure, cite: Citation, n: Any = None, **params: Any
+) -> Section:
+    """A bullet with exactly one figure and its citation, said from ``template`` (``{figure}`` in it is the
+    figure; a (singular, plural) template is chosen by ``n``) and ``params`` (``answers/sayings.py``)."""
+    return say("finding", FINDING, said=phrase(template, n, figure=figure, **params), cite=cite)
+
+
+def stops_of(n: Any) -> Phrase:
+    """A count of stops, said in its plural form ("1 stop", "4 stops")."""
+    return phrase(NN_("{n} stop", "{n} stops"), n)
+
+
+def shifts_of(n: Any) -> Phrase:
+    """A count of shifts, said in its plural form ("1 shift", "3 shifts")."""
+    return phrase(NN_("{n} shift", "{n} shifts"), n)
+
+
+def priced_of(row: dict[str, Any]) -> Phrase:
+    """:func:`priced` said from templates."""
+    if row.get("usd") is None:
+        return phrase(N_("not priced"))
+    per = row.get("usd_per_year")
+    if per is None:
+        return phrase("{usd}", usd=f"${row['usd']:,.2f}")
+    return phrase(N_("{usd} ({per} a year)"), usd=f"${row['usd']:,.2f}", per=f"${per:,.2f}")
+
+
+def contribution(status: Any) -> Section:
+    """The caveat that says whether a contribution margin is set ("margin set", "margin not set")."""
+    return say_text("caveat", N_("Contribution: {status}."), status=term(status))
+
+
+def term(value: Any) -> Term | str:
+    """A record's word (a reason, place, kind, family, class) as a glossary term; nothing as it is."""
+    return Term(str(value)) if value is not None else str(value)
 
 
 def finding(text: str, value: Any, unit: str, query: int, row: int | None) -> Section:

@@ -7,14 +7,22 @@ from __future__ import annotations
 from typing import Any
 
 from shopfloor.shifts.answers.comparison import ranked_headline, side_by_side
+from shopfloor.shifts.answers.day_shapes import apart
 from shopfloor.shifts.answers.findings import Citation, Figure, Section, fmt, said
+from shopfloor.shifts.answers.sayings import N_, phrase, say, say_text
 from shopfloor.shifts.answers.shaping import (
     WITHHELD,
+    contribution,
     count_of,
     finding,
+    found,
     is_ranked,
     kpi_row,
     priced,
+    priced_of,
+    stops_of,
+    term,
+    withheld,
 )
 from shopfloor.shifts.plant.money import COST_NOTE, RATES
 
@@ -24,38 +32,59 @@ def period_kpis(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     q = env["query"]
     head = None
     out: list[Section] = []
-    found = kpi_row(env, "speed_to_target_pct")
-    if found:
-        i, row = found
+    kpi = kpi_row(env, "speed_to_target_pct")
+    if kpi:
+        i, row = kpi
         # A withheld comparison is not said at all: no "against X % the window before" (docs/METRICS.md).
         withheld = env.get("deltas_withheld") or row["previous"] is None
-        against = "" if withheld else f" against {fmt(row['previous'], '%')} the window before"
-        head = said(
-            "headline",
-            "Speed to target was ",
-            Figure(row["current"], "%"),
-            f"{against} ",
-            Citation(q, i),
-            ".",
-        )
+        if withheld:
+            head = say(
+                "headline",
+                N_("Speed to target was {speed} {cite}."),
+                speed=Figure(row["current"], "%"),
+                cite=Citation(q, i),
+            )
+        else:
+            head = say(
+                "headline",
+                N_("Speed to target was {speed} against {previous} the window before {cite}."),
+                speed=Figure(row["current"], "%"),
+                previous=fmt(row["previous"], "%"),
+                cite=Citation(q, i),
+            )
     for measure, label in (
-        ("shift_fpm", "Shift speed {} including stops"),
-        ("lineal_ft", "Lineal footage {}"),
-        ("maintenance_pct", "Maintenance downtime {} of scheduled minutes"),
-        ("operator_pct", "Operator downtime {} of scheduled minutes"),
-        ("dry_end_pct", "Dry-end waste {} of gross"),
+        ("shift_fpm", N_("Shift speed {figure} including stops")),
+        ("lineal_ft", N_("Lineal footage {figure}")),
+        ("maintenance_pct", N_("Maintenance downtime {figure} of scheduled minutes")),
+        ("operator_pct", N_("Operator downtime {figure} of scheduled minutes")),
+        ("dry_end_pct", N_("Dry-end waste {figure} of gross")),
     ):
-        found = kpi_row(env, measure)
-        if found:
-            i, row = found
-            change = f", {row['change']} than before" if row.get("change") in ("better", "worse") else ""
-            out.append(finding(label + change, row["current"], row["unit"], q, i))
+        kpi = kpi_row(env, measure)
+        if kpi:
+            i, row = kpi
+            figure = Figure(row["current"], row["unit"])
+            out.append(
+                found(CHANGED, figure, Citation(q, i), what=phrase(label, figure=figure), change=_change(row))
+            )
     if env.get("deltas_withheld"):
-        out.append({"type": "text", "text": "Deltas are withheld: both windows must be complete."})
+        out.append(say_text("text", N_("Deltas are withheld: both windows must be complete.")))
     if env.get("crews"):
         names = ", ".join(str(c["crew"]) for c in env["crews"])
-        out.append({"type": "text", "text": f"Crews on duty in this window: {names}."})
+        out.append(say_text("text", N_("Crews on duty in this window: {names}."), names=names))
     return head, out
+
+
+# A window's figure, then how it changed from the window before (when it is better or worse).
+CHANGED = "{what}{change}"
+
+
+def _change(row: dict[str, Any]) -> Any:
+    """ ", better than before" or ", worse than before" when the tool says so; nothing otherwise."""
+    if row.get("change") == "better":
+        return phrase(N_(", better than before"))
+    if row.get("change") == "worse":
+        return phrase(N_(", worse than before"))
+    return ""
 
 
 def window_volume(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
@@ -64,18 +93,20 @@ def window_volume(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     q = env["query"]
     out: list[Section] = []
     for measure, label in (
-        ("lineal_ft", "Lineal footage {}"),
-        ("gross_sqft", "Gross area {}"),
-        ("estimated_good_sqft", "Estimated good area {} after trim, shear and rejects"),
-        ("valid_setups", "{} setups"),
-        ("paper_changes", "{} paper changes (wet-end runs)"),
+        ("lineal_ft", N_("Lineal footage {figure}")),
+        ("gross_sqft", N_("Gross area {figure}")),
+        ("estimated_good_sqft", N_("Estimated good area {figure} after trim, shear and rejects")),
+        ("valid_setups", N_("{figure} setups")),
+        ("paper_changes", N_("{figure} paper changes (wet-end runs)")),
     ):
-        found = kpi_row(env, measure)
-        if found:
-            i, row = found
-            change = f", {row['change']} than before" if row.get("change") in ("better", "worse") else ""
+        kpi = kpi_row(env, measure)
+        if kpi:
+            i, row = kpi
             unit = row["unit"] if row["unit"] in ("ft", "sq ft") else ""
-            out.append(finding(label + change, row["current"], unit, q, i))
+            figure = Figure(row["current"], unit)
+            out.append(
+                found(CHANGED, figure, Citation(q, i), what=phrase(label, figure=figure), change=_change(row))
+            )
     return None, out
 
 
@@ -91,33 +122,51 @@ def pareto(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     controllable = [(i, r) for i, r in enumerate(rows) if r["class"] == "controllable"]
     if controllable:
         i, top = controllable[0]
-        lead = (
-            f"The top {env.get('group_by', 'reason')}"
-            if ranked
-            else f"The first {env.get('group_by', 'reason')} listed"
-        )
-        head = said(
-            "headline", f"{lead} was {top['key']} at ", Figure(top[measure], unit), " ", Citation(q, i), "."
-        )
-        out.append({"type": "label", "text": "Most downtime" if ranked else "Recorded downtime"})
+        group_by = env.get("group_by", "reason")
+        lead = PARETO_LEADS.get((group_by, ranked))
+        if lead is None:
+            text = f"The top {group_by}" if ranked else f"The first {group_by} listed"
+            head = said(
+                "headline",
+                f"{text} was {top['key']} at ",
+                Figure(top[measure], unit),
+                " ",
+                Citation(q, i),
+                ".",
+            )
+        else:
+            head = say(
+                "headline", lead, key=term(top["key"]), figure=Figure(top[measure], unit), cite=Citation(q, i)
+            )
+        out.append(say_text("label", N_("Most downtime") if ranked else N_("Recorded downtime")))
     for i, row in controllable[:4]:
         out.append(
-            finding(
-                f"{row['key']}: {{}}, {count_of(row['stops'], 'stop')}, {priced(row)}",
-                row[measure] if measure == "minutes" else row["minutes"],
-                "min",
-                q,
-                i,
+            found(
+                N_("{key}: {figure}, {stops}, {priced}"),
+                Figure(row[measure] if measure == "minutes" else row["minutes"], "min"),
+                Citation(q, i),
+                key=term(row["key"]),
+                stops=stops_of(row["stops"]),
+                priced=priced_of(row),
             )
         )
     for i, row in enumerate(rows):
         if row["class"] != "controllable":
-            out.append(
-                finding(f"{row['key']} ({row['class']}, carried apart): {{}}", row["minutes"], "min", q, i)
-            )
+            out.append(apart(row["key"], row["class"], Figure(row["minutes"], "min"), Citation(q, i)))
     if not ranked:
-        out.append({"type": "text", "text": WITHHELD})
+        out.append(withheld())
     return head, out
+
+
+# A pareto's headline by what it groups and whether it is ranked.
+PARETO_LEADS = {
+    ("reason", True): N_("The top reason was {key} at {figure} {cite}."),
+    ("reason", False): N_("The first reason listed was {key} at {figure} {cite}."),
+    ("place", True): N_("The top place was {key} at {figure} {cite}."),
+    ("place", False): N_("The first place listed was {key} at {figure} {cite}."),
+    ("kind", True): N_("The top kind was {key} at {figure} {cite}."),
+    ("kind", False): N_("The first kind listed was {key} at {figure} {cite}."),
+}
 
 
 def waste(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
@@ -149,23 +198,33 @@ def waste(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
             if row["item"] == "dry-end total":
                 continue
             out.append(
-                finding(f"{row['item']}: {{}} of gross, ${row['usd']:,.2f}", row["pct_of_gross"], "%", q, i)
+                found(
+                    N_("{item}: {figure} of gross, {usd}"),
+                    Figure(row["pct_of_gross"], "%"),
+                    Citation(q, i),
+                    item=term(row["item"]),
+                    usd=f"${row['usd']:,.2f}",
+                )
             )
     for i, row in enumerate(rows):
         if row["item"] == "dry-end total":
             out.append(
-                finding("Dry-end total {} of the yield after trim and shear", row["pct_of_yield"], "%", q, i)
+                found(
+                    N_("Dry-end total {figure} of the yield after trim and shear"),
+                    Figure(row["pct_of_yield"], "%"),
+                    Citation(q, i),
+                )
             )
     if env.get("details"):
-        out.append({"type": "label", "text": "Reported sub-reasons"})
+        out.append(say_text("label", N_("Reported sub-reasons")))
         for j, d in enumerate(env["details"][:3]):
             out.append(
-                said(
-                    "finding",
-                    f"- {d['family']} / {d['reason']}: ",
+                found(
+                    N_("{family} / {reason}: {figure}"),
                     Figure(d["sqft"], "sq ft"),
-                    " ",
                     Citation(q, j, "detail"),
+                    family=term(d["family"]),
+                    reason=term(d["reason"]),
                 )
             )
     return head, out
@@ -254,40 +313,51 @@ def grades(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
             else list(range(len(rows)))
         )
         i = order[0]
-        lead = "The slowest grade" if ranked else "Grade"
-        head = said(
+        lead = (
+            N_("The slowest grade {grade} ran at {figure} of its {target} ft/min target {cite}.")
+            if ranked
+            else N_("Grade {grade} ran at {figure} of its {target} ft/min target {cite}.")
+        )
+        head = say(
             "headline",
-            f"{lead} {rows[i]['grade']} ran at ",
-            Figure(rows[i]["pct_of_target"], "%"),
-            f" of its {rows[i]['target_fpm']:,.0f} ft/min target ",
-            Citation(q, i),
-            ".",
+            lead,
+            grade=rows[i]["grade"],
+            figure=Figure(rows[i]["pct_of_target"], "%"),
+            target=f"{rows[i]['target_fpm']:,.0f}",
+            cite=Citation(q, i),
         )
         for i in order[:3]:
             out.append(
-                finding(
-                    f"{rows[i]['grade']}: {{}} of its {rows[i]['target_fpm']:,.0f} ft/min target, running "
-                    f"{rows[i]['running_fpm'] or 0:,.0f} ft/min without stops",
-                    rows[i]["pct_of_target"],
-                    "%",
-                    q,
-                    i,
+                found(
+                    N_(
+                        "{grade}: {figure} of its {target} ft/min target, running {running} ft/min without stops"
+                    ),
+                    Figure(rows[i]["pct_of_target"], "%"),
+                    Citation(q, i),
+                    grade=rows[i]["grade"],
+                    target=f"{rows[i]['target_fpm']:,.0f}",
+                    running=f"{rows[i]['running_fpm'] or 0:,.0f}",
                 )
             )
     else:
         i = 0
-        head = said(
+        head = say(
             "headline",
-            f"{'The largest volume' if ranked else 'Volume'} was {rows[0]['grade']} at ",
-            Figure(rows[0]["volume_msf"], "MSF"),
-            " ",
-            Citation(q, 0),
-            ".",
+            N_("The largest volume was {grade} at {figure} {cite}.")
+            if ranked
+            else N_("Volume was {grade} at {figure} {cite}."),
+            grade=rows[0]["grade"],
+            figure=Figure(rows[0]["volume_msf"], "MSF"),
+            cite=Citation(q, 0),
         )
         for i, row in enumerate(rows[:4]):
-            out.append(finding(f"{row['grade']}: {{}}", row["volume_msf"], "MSF", q, i))
+            out.append(
+                found(
+                    "{grade}: {figure}", Figure(row["volume_msf"], "MSF"), Citation(q, i), grade=row["grade"]
+                )
+            )
     if not ranked:
-        out.append({"type": "text", "text": WITHHELD})
+        out.append(withheld())
     return head, out
 
 
@@ -298,13 +368,11 @@ def overrun(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     if not rows:
         return None, []
     last = len(rows) - 1
-    head = said(
+    head = say(
         "headline",
-        "Across all knives, cuts ran at ",
-        Figure(rows[last]["pct_of_nominal"], "%"),
-        " of nominal against the ±2 % band ",
-        Citation(q, last),
-        ".",
+        N_("Across all knives, cuts ran at {figure} of nominal against the ±2 % band {cite}."),
+        figure=Figure(rows[last]["pct_of_nominal"], "%"),
+        cite=Citation(q, last),
     )
     out = [
         finding(
@@ -330,12 +398,9 @@ def rollstock(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
         for i, r in enumerate(env["rows"][:5])
     ]
     if not is_ranked(env):
-        out.append({"type": "text", "text": WITHHELD})
+        out.append(withheld())
     out.append(
-        {
-            "type": "caveat",
-            "text": "MSF is the paper footprint; the records carry no basis weight, so no tons.",
-        }
+        say_text("caveat", N_("MSF is the paper footprint; the records carry no basis weight, so no tons."))
     )
     return None, out
 
@@ -343,42 +408,42 @@ def rollstock(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
 def review(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     """Sections of a review result: its headline, if any, and its findings."""
     q = env["query"]
-    head = said(
+    head = say(
         "headline",
-        "Maintenance downtime was ",
-        Figure(env["maintenance_pct"], "%"),
-        " of scheduled minutes against its 2.5 % band ",
-        Citation(q),
-        ".",
+        N_("Maintenance downtime was {figure} of scheduled minutes against its 2.5 % band {cite}."),
+        figure=Figure(env["maintenance_pct"], "%"),
+        cite=Citation(q),
     )
     out: list[Section] = [
-        finding(
-            "Operator downtime {} of scheduled minutes against its 2.5 % band",
-            env["operator_pct"],
-            "%",
-            q,
-            None,
+        found(
+            N_("Operator downtime {figure} of scheduled minutes against its 2.5 % band"),
+            Figure(env["operator_pct"], "%"),
+            Citation(q, None),
         )
     ]
     for i, r in enumerate(env["rows"][:4]):
         out.append(
-            finding(
-                f"{r['kind']} / {r['reason']} ({r['class']}): {{}} of scheduled minutes",
-                r["pct_of_scheduled"],
-                "%",
-                q,
-                i,
+            found(
+                N_("{kind} / {reason} ({cls}): {figure} of scheduled minutes"),
+                Figure(r["pct_of_scheduled"], "%"),
+                Citation(q, i),
+                kind=term(r["kind"]),
+                reason=term(r["reason"]),
+                cls=term(r["class"]),
             )
         )
     for j, flag in enumerate(env.get("flags") or []):
         out.append(
-            said(
-                "finding",
-                f"- Shift {flag['shift']} {flag['kind'].lower()} downtime ",
+            found(
+                N_(
+                    "Shift {shift} {kind} downtime {figure} over its band; supervisor slot {slot}, leading reason {reason}"
+                ),
                 Figure(flag["pct_of_scheduled"], "%"),
-                f" over its band; supervisor slot {flag['supervisor_slot']}, leading reason "
-                f"{flag['leading_reason']} ",
                 Citation(q, j, "flag"),
+                shift=flag["shift"],
+                kind=term(flag["kind"].lower()),
+                slot=flag["supervisor_slot"],
+                reason=term(flag["leading_reason"]),
             )
         )
     return head, out
@@ -406,7 +471,7 @@ def speed_opportunity(env: dict[str, Any]) -> tuple[Section | None, list[Section
         for i in order[:4]
     ]
     if not ranked:
-        out.append({"type": "text", "text": WITHHELD})
+        out.append(withheld())
     out.append({"type": "caveat", "text": str(env.get("note"))})
     return None, out
 
@@ -422,7 +487,7 @@ def variance(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
         Citation(q),
         ".",
     )
-    out: list[Section] = [{"type": "label", "text": "Where the speed went"}]
+    out: list[Section] = [say_text("label", N_("Where the speed went"))]
     ranked = is_ranked(env)
     order = list(range(len(env["rows"])))
     if ranked:
@@ -433,23 +498,34 @@ def variance(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
             # A stop bucket names its leading reason (the tool lists them by minutes), so "why slow" over a
             # window says which stop it was; an unranked window lists, never leads.
             reasons = [d for d in r.get("details") or [] if d.get("reason")]
-            led = f", led by {reasons[0]['reason']}" if ranked and reasons else ""
-            out.append(finding(f"{r['bucket']} ({r['class']}){led}: {{}}", r["fpm"], "ft/min", q, i))
+            led = (
+                phrase(N_(", led by {reason}"), reason=term(reasons[0]["reason"]))
+                if ranked and reasons
+                else ""
+            )
+            out.append(
+                found(
+                    N_("{bucket} ({cls}){led}: {figure}"),
+                    Figure(r["fpm"], "ft/min"),
+                    Citation(q, i),
+                    bucket=term(r["bucket"]),
+                    cls=term(r["class"]),
+                    led=led,
+                )
+            )
     return head, out
 
 
 def opportunities(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     """Sections of an opportunities result: its headline, if any, and its findings."""
     q = env["query"]
-    head = said(
+    head = say(
         "headline",
-        "The controllable levers come to ",
-        Figure(env["levers_usd_per_year"], "$"),
-        " a year ",
-        Citation(q),
-        ".",
+        N_("The controllable levers come to {figure} a year {cite}."),
+        figure=Figure(env["levers_usd_per_year"], "$"),
+        cite=Citation(q),
     )
-    out: list[Section] = [{"type": "label", "text": "Levers"}]
+    out: list[Section] = [say_text("label", N_("Levers"))]
     for i, r in enumerate(env["rows"][:6]):
         tag = "" if r["class"] == "controllable" else f" ({r['class']}, carried apart)"
         out.append(
@@ -462,10 +538,10 @@ def opportunities(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
             )
         )
     if not is_ranked(env):
-        out.append({"type": "text", "text": WITHHELD})
+        out.append(withheld())
     out.append({"type": "caveat", "text": RATES.line()})
     out.append({"type": "caveat", "text": COST_NOTE})
-    out.append({"type": "caveat", "text": f"Contribution: {env.get('contribution_status')}."})
+    out.append(contribution(env.get("contribution_status")))
     return head, out
 
 

@@ -17,7 +17,8 @@ from typing import Any
 from markupsafe import Markup
 
 from shopfloor.shifts.answers.findings import parts_of
-from shopfloor.shifts.pages.i18n import ENGLISH, N_, Words
+from shopfloor.shifts.answers.sayings import spoken
+from shopfloor.shifts.pages.i18n import ENGLISH, N_, Words, translations
 from shopfloor.shifts.pages.scope_view import EXAMPLES, scope_line
 
 # An answer's status as the page names it.
@@ -40,18 +41,35 @@ def marked(
     section: Mapping[str, Any], numbers: set[int] | None = None, bullet: bool = False, words: Words = ENGLISH
 ) -> Markup:
     """A section as markup, drawn from its parts (``answers/findings.py``): the text escaped, each figure
-    bold, each citation of a result's row a link to its trace row, in the page's language; a ``bullet``
-    without its "- "."""
+    bold, each citation of a result's row a link to its trace row, in the page's language (a said section
+    said again from its template, ``answers/sayings.py``); a ``bullet`` without its "- "."""
     out = []
-    for index, part in enumerate(parts_of(dict(section))):
+    for index, part in enumerate(parts_of(localized(section, words))):
         if isinstance(part, str):
             text = part[2:] if index == 0 and bullet and part.startswith("- ") else part
             out.append(html.escape(text, quote=True))
+        elif "quote" in part:
+            # A record's own words, in the records' language (answers/sayings.py: Quoted).
+            out.append(f"<span lang='en'>{html.escape(str(part['quote']), quote=True)}</span>")
         elif "figure" in part:
             out.append(f"<strong>{html.escape(part['figure'], quote=True)}</strong>")
         else:
             out.append(cited_link(part, numbers, words))
     return Markup("".join(out))
+
+
+def localized(section: Mapping[str, Any], words: Words = ENGLISH) -> dict[str, Any]:
+    """A section in the page's language: in English as the answer wrote it; in another language a said
+    section (one with ``say``) said again from its template and the same figures and citations, any other
+    section as it is (English, marked so by :func:`is_english`)."""
+    if words.locale == "en":
+        return dict(section)
+    return spoken(section, translations(words.locale))
+
+
+def is_english(section: Mapping[str, Any] | None, words: Words = ENGLISH) -> bool:
+    """Whether a section shows in English on a page in another language: one not said from a template."""
+    return words.locale != "en" and section is not None and not section.get("say")
 
 
 # What a citation counts in, by its "of" (answers/findings.py): a result's row, or another list's item.
@@ -126,7 +144,7 @@ def finding_groups(lead: list[dict[str, Any]], shown: int = 5) -> list[dict[str,
     groups: list[dict[str, Any]] = [{"label": None, "items": []}]
     for section in lead:
         if section["type"] == "label":
-            groups.append({"label": section["text"], "items": []})
+            groups.append({"label": section["text"], "label_section": section, "items": []})
         else:
             groups[-1]["items"].append(section)
     out = []

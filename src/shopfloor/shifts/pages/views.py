@@ -21,6 +21,7 @@ from shopfloor.shifts.pages.answer_view import (
     Parts,
     asked,
     finding_groups,
+    is_english,
     marked,
     read_as,
     split_sections,
@@ -128,8 +129,10 @@ class Pages:
                 ),
                 words=words,
                 # Text the answer's code wrote in English, marked as English on a page in another language
-                # (docs/shifts-agent.md, "The page": what is not translated yet).
+                # (docs/shifts-agent.md, "The page": what is not translated yet); en_of(section): a section
+                # not said from a template (answers/sayings.py), which stays English.
                 en=Markup(' lang="en"') if locale != "en" else Markup(""),
+                en_of=lambda section: Markup(' lang="en"') if is_english(section, words) else Markup(""),
             )
             self._envs[locale] = env
         return env
