@@ -70,6 +70,8 @@ RECORD_WORDS: tuple[str, ...] = (
     NP_(RECORD, "running under baseline"),
     NP_(RECORD, "setups"),
     NP_(RECORD, "stops"),
+    NP_(RECORD, "runs"),
+    NP_(RECORD, "reject records"),
     # Whether a contribution margin is set.
     NP_(RECORD, "margin set"),
     NP_(RECORD, "margin not set"),

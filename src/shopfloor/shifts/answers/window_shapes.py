@@ -527,14 +527,20 @@ def opportunities(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     )
     out: list[Section] = [say_text("label", N_("Levers"))]
     for i, r in enumerate(env["rows"][:6]):
-        tag = "" if r["class"] == "controllable" else f" ({r['class']}, carried apart)"
+        line = (
+            N_("{item}: {figure} a year from {records} {unit}")
+            if r["class"] == "controllable"
+            else N_("{item} ({cls}, carried apart): {figure} a year from {records} {unit}")
+        )
         out.append(
-            finding(
-                f"{r['item']}{tag}: {{}} a year from {r['records']} {r['record_unit']}",
-                r["usd_per_year"],
-                "$",
-                q,
-                i,
+            found(
+                line,
+                Figure(r["usd_per_year"], "$"),
+                Citation(q, i),
+                item=term(r["item"]),
+                cls=term(r["class"]),
+                records=r["records"],
+                unit=term(r["record_unit"]),
             )
         )
     if not is_ranked(env):

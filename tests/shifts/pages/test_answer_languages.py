@@ -1,0 +1,87 @@
+"""An answer's own sentences on a Spanish page (answers/sayings.py): said from their templates in Spanish,
+with the same figures and citations as the English page, while the JSON answer keeps its English text."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from shopfloor.shifts.answers.sayings import spoken
+from shopfloor.shifts.pages.i18n import translations
+
+SPANISH = {"accept": "text/html", "accept-language": "es-EC,es;q=0.9"}
+ENGLISH = {"accept": "text/html", "accept-language": "en-US,en;q=0.9"}
+
+# Representative answers, each with a Spanish word its sentences must say and English template words they
+# must not say outside what is marked English.
+ANSWERS = (
+    ("/shifts/a?day=2026-09-14&shift=2&measure=overview", "marchó", ("ran at", "including stops")),
+    (
+        "/shifts/a?day=2026-09-14&shift=2&measure=downtime&by=reason",
+        "paro",
+        ("over 1 stop", "largest downtime"),
+    ),
+    ("/shifts/a?window=week&anchor=2026-09-16&measure=opportunities", "al año", ("a year", "levers")),
+    (
+        "/shifts/a?window=week&anchor=2026-09-16&measure=pareto",
+        "Atasco de cuchilla",
+        ("Knife jam", "The top"),
+    ),
+)
+
+
+def _answer_region(page: str) -> str:
+    start = page.index('class="headline"')
+    return page[start : page.index("</section>", page.index('class="findings"'))]
+
+
+def _figures_and_citations(page: str) -> tuple[list[str], list[str]]:
+    region = _answer_region(page)
+    return re.findall(r"<strong>(.*?)</strong>", region), re.findall(r"href='(#q\d+(?:-r\d+)?)'", region)
+
+
+@pytest.fixture(scope="module")
+def client(page_client):
+    return page_client
+
+
+@pytest.mark.parametrize(("path", "spanish", "english"), ANSWERS)
+def test_an_answer_is_said_in_spanish_with_the_english_pages_figures_and_citations(
+    client, path, spanish, english
+):
+    es = client.get(path, headers=SPANISH)
+    en = client.get(path, headers=ENGLISH)
+    assert es.status_code == en.status_code == 200
+    region = _answer_region(es.text)
+    assert spanish in region
+    for words in english:
+        assert words not in region, words
+    assert _figures_and_citations(es.text) == _figures_and_citations(en.text)
+
+
+def test_the_json_answer_keeps_its_english_text_and_its_templates(client):
+    data = client.get("/shifts/a.json?day=2026-09-14&shift=2&measure=overview", headers=SPANISH).json()
+    head = next(s for s in data["sections"] if s["type"] == "headline")
+    assert head["text"].startswith("Shift 2 ran at **")
+    assert head["say"]["id"] == "Shift {shift} ran at {speed} of grade target speed against 100 % {cite}."
+    # Said again in Spanish from the same data: the same figure and citation parts, in another sentence.
+    again = spoken(head, translations("es"))
+    assert again["text"].startswith("El turno 2 marchó al **")
+    assert [p for p in again["parts"] if isinstance(p, dict)] == [
+        p for p in head["parts"] if isinstance(p, dict)
+    ]
+
+
+def test_a_yes_no_and_a_promoted_finding_keep_their_rewording_in_spanish(client):
+    r = client.get(
+        "/shifts/q?question=was%20shift%202%20below%20target%3F&day=2026-09-14&shift=2", headers=SPANISH
+    )
+    assert r.status_code == 200
+    assert re.search(r'<h2 class="headline">Sí: El turno 2 marchó', r.text), _answer_region(r.text)[:400]
+
+
+def test_the_records_words_are_said_through_the_glossary():
+    es = translations("es")
+    assert es.pgettext("record", "Knife jam") == "Atasco de cuchilla"
+    assert es.pgettext("record", "275-BC") == "275-BC"  # a grade is a code: said as it is
