@@ -649,11 +649,13 @@ REPORT_PATTERNS = [
 REPORTED_QUESTION_PATTERNS = [
     r"pregunt\w* (?:si|que|cuando|donde|cuantos|cuantas|por)",
     r"(?:quiere|quieren|queria|querian|quisiera) saber",
-    r"asked (?:whether|if|about|when|where)",
-    r"asks (?:whether|if|about|when|where)",
+    # In any tense and as a Spanish speaker may say it in English ("is asking if", "ask me if", "was asking
+    # us whether"): what is asked is never reported (docs/workshop-agent.md, class 3).
+    r"ask(?:s|ed|ing)?(?: (?:me|us|him|her|them))? (?:whether|if|about|when|where)",
     r"(?:consulta|consultan|consulto|averigua) (?:si|que|cuando|donde|cuantos|cuantas)",
     r"(?:checking|checks|checked|wants to check) (?:whether|if)",
-    r"(?:wants|want|wanted|would like) to know",
+    r"(?:wants|want|wanted|would like|needs|need|needed) to know",
+    r"(?:necesita|necesitan|necesitaba) saber",
     r"wonder(?:s|ed|ing)? (?:whether|if)",
 ]
 # A number said as an estimate or a range ("como tres o cuatro", "unos cinco", "entre 4 y 6", "around six",
