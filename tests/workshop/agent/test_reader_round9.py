@@ -73,3 +73,33 @@ def test_the_report_after_a_question_passed_on_in_the_present_is_read():
     (card,) = run.saved
     assert (card["type"], card["confidence"], card["payload"]["weaver_id"]) == ("create_hat", "check", "w4")
     assert "propose_advance_stage" not in run.tools_called
+
+
+# ---------------------------------------------------------------------------------------------------------
+# A hat found by a word that points back at it ("that same hat", "ese mismo sombrero", "it was…") is an
+# inference: its card is `check`.
+# ---------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "note",
+    [
+        "TQ-4K9D1 has a scratch on the brim, and that same hat went to blocking today",
+        "TQ-4K9D1 has a scratch on the brim. This same one went to blocking.",
+        "TQ-4K9D1 has a scratch on the brim, and it was moved to blocking",
+        "El TQ-4K9D1 tiene una mancha en el ala, y ese mismo sombrero pasó a hormado",
+        "El TQ-4K9D1 tiene una mancha. Ese sombrero ya pasó a hormado.",
+    ],
+)
+def test_a_move_of_a_hat_pointed_back_at_is_never_high(note):
+    run = run_note(note)
+    moves = [c for c in run.saved if c["type"] == "advance_stage"]
+    assert [(m["payload"]["hat_code"], m["payload"]["to_stage"]) for m in moves] == [("TQ-4K9D1", "Blocking")]
+    assert all(c["confidence"] == "check" for c in run.saved), note
+
+
+def test_a_hat_the_clause_goes_on_about_keeps_its_confidence():
+    # "pásalo", "and was moved": the clause goes on about the hat its sentence named, no word points back.
+    run = run_note("el TQ-4K9D1 tiene una mancha en el ala pero igual pásalo a hormado")
+    move = next(c for c in run.saved if c["type"] == "advance_stage")
+    assert move["confidence"] == "high"

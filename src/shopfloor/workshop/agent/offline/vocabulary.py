@@ -739,8 +739,14 @@ REFERENCE_PATTERNS: list[tuple[str, str]] = [
     ("second", r"el segundo|la segunda|the second(?: one)?"),
     ("last", r"el ultimo|la ultima|este ultimo|esta ultima|the last(?: one)?|the latter"),
     (
+        # A word that points back at the hat named before ("ese mismo", "that same hat", "it was moved"): the
+        # card it gives is an inference, so never high (docs/workshop-agent.md, rule 2).
         "same",
-        r"ese mismo|esa misma|el mismo|la misma|the same(?: one| hat)?|that (?:same )?one|ese también|that hat",
+        r"ese mismo|esa misma|el mismo|la misma|(?:the|that|this) (?:very )?same(?: one| hat| piece)?"
+        r"|that (?:same )?one|ese también|(?:that|this|said) hat"
+        r"|(?:ese|este|aquel|dicho) (?:mismo )?(?:sombrero|cuerpo)|(?:esa|esta|aquella|dicha) (?:misma )?pieza"
+        # "it" only as the subject of what happened to the hat ("…, and it was moved to finished")
+        r"|" + _OPENS + r"it(?= (?:was|is|has|had|went|moved|got|already|just)\b)",
     ),
 ]
 
