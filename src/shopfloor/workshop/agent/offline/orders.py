@@ -88,9 +88,29 @@ INSTRUCTION_LEAD_FILLER = r"(?:(?:por favor|porfa|oye|oiga|asistente|bot|ahora|y
 
 # Injected frames: text dressed as a system or admin turn. From an opener to its closer (or to the end of the
 # opener's sentence) everything is an ignored instruction; what follows the frame is data as usual.
+# The roles a frame dresses its text as ("### system", "<system>", "[INST]").
+_ROLE = r"(?:system|sistema|admin|root|developer|dev|instructions?|instrucciones|assistant|asistente)"
 FRAME_OPENERS = [
     r"(?:<|&lt;)\|im_start\|>",  # the reader sees the note with < escaped
-    r"#{2,}\s*(?:system|sistema|admin|instructions?|instrucciones)\s*#{2,}",
+    r"#{2,}\s*" + _ROLE + r"\s*#{2,}",
+    # A Markdown heading of a role ("### system", "## Instructions:"), with nothing before it on its line.
+    r"(?:^|(?<=\n))[ \t]*#{1,6}[ \t]*" + _ROLE + r"\b[ \t]*:?",
     r"\[(?:admin|system|sistema|root|developer|dev)\]\s*:?",
+    # Chat templates' turns: "<<SYS>> … <</SYS>>", "[INST] … [/INST]", "<|system|>", "<system> … </system>",
+    # "<|start_header_id|>system<|end_header_id|>".
+    r"(?:<|&lt;){2}\s*sys\s*>>",
+    r"\[inst\]",
+    r"(?:<|&lt;)\|\s*" + _ROLE + r"\s*\|>",
+    r"(?:<|&lt;)" + _ROLE + r">",
+    r"(?:<|&lt;)\|start_header_id\|>\s*" + _ROLE + r"\s*(?:<|&lt;)\|end_header_id\|>",
 ]
-FRAME_CLOSERS = [r"(?:<|&lt;)\|im_end\|>", r"#{2,}\s*(?:end|fin)\s*#{2,}", r"\[/(?:admin|system|sistema)\]"]
+FRAME_CLOSERS = [
+    r"(?:<|&lt;)\|im_end\|>",
+    r"#{2,}\s*(?:end|fin)\s*#{2,}",
+    r"\[/(?:admin|system|sistema)\]",
+    r"(?:<|&lt;){2}\s*/\s*sys\s*>>",
+    r"\[/inst\]",
+    r"(?:<|&lt;)\|(?:end|eot_id)\|>",
+    r"(?:<|&lt;)/" + _ROLE + r">",
+    r"(?:<|&lt;)/s>",
+]
