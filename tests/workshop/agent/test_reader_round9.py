@@ -132,3 +132,31 @@ def test_an_order_inside_an_injected_frame_makes_no_card_and_is_named(frame):
     assert "TQ-1P9KD" not in reading.events.__repr__()
     summary = (run.response or {})["summary"]
     assert "ignor" in summary, summary
+
+
+# ---------------------------------------------------------------------------------------------------------
+# "uno … otro … y otro": each further batch said without a comma is a batch of its own.
+# ---------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("note", "batches"),
+    [
+        ("rosa pillco trajo un fino de dieciocho otro de veinte y otro de dieciocho", {18: 2, 20: 1}),
+        ("manuel delgado entregó un superfino de veinticuatro otro de veintiocho", {24: 1, 28: 1}),
+        ("rosa guamán trajo dos estándar de doce otra de diez", {12: 2, 10: 1}),
+        ("Manuel delivered one superfine at 24 another at 30 and another at 24", {24: 2, 30: 1}),
+        ("carmen brought in two fine of 16 rows another of 19", {16: 2, 19: 1}),
+    ],
+)
+def test_another_batch_said_without_a_comma_is_its_own_create(note, batches):
+    run = run_note(note, input_mode="voice")
+    got = {c["payload"]["rows_per_inch"]: c["payload"]["quantity"] for c in run.saved}
+    assert got == batches, note
+    assert all(c["type"] == "create_hat" and c["status"] == "pending" for c in run.saved)
+
+
+def test_the_other_hat_of_a_move_is_still_not_a_batch():
+    # "el otro" after a move stays unread (docs/workshop-agent.md, "What the reader does not understand").
+    reading = read_note("uno pasó a lavado y el otro sigue en tejido")
+    assert all(e.kind != "create" for e in reading.events)

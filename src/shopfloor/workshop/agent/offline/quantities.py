@@ -81,7 +81,7 @@ def _counted_at(tokens: list[Token], i: int) -> tuple[int, int] | None:
         return 2, 1
     if word in {"a", "an"} and (nxt in GRADE_WORDS or nxt in HAT_NOUNS):
         return 1, 1  # "brought in a superfino of 28"
-    if word in ANOTHER_WORDS and (nxt in {"de", "of"} or nxt in GRADE_WORDS or nxt in HAT_NOUNS):
+    if word in ANOTHER_WORDS and (nxt in {"de", "of", "at"} or nxt in GRADE_WORDS or nxt in HAT_NOUNS):
         return 1, 1
     times = _TIMES.match(word)
     if times is not None:

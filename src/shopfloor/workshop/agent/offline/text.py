@@ -34,6 +34,7 @@ from shopfloor.workshop.agent.offline.vocabulary import (
     STAGE_WORDS,
     STEM_SOURCES,
     STOP_WORDS,
+    TENS,
 )
 
 WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
@@ -286,13 +287,35 @@ _CLAUSE_BREAK = re.compile(
 )
 
 
+# "un fino de quince otro de diecisiete", "one at 24 another at 26": a further batch dictated without a comma
+# starts at "otro" / "another" right after the number that ends the batch before it.
+_ANOTHER_BATCH = re.compile(r"\s+(?=(?:otro|otra|otros|otras|another)\s+(?:de|of|at|\d{1,2}\b|[a-z]+)\b)")
+_ENDS_A_BATCH = {*NUMBER_WORDS, *TENS, *ROW_WORDS, *GRADE_WORDS}
+
+
+def _another_batch_breaks(sentence: Span) -> list[tuple[int, int]]:
+    """Where a further batch said without a comma starts (see ``_ANOTHER_BATCH``)."""
+    breaks = []
+    for match in _ANOTHER_BATCH.finditer(sentence.folded, sentence.start, sentence.end):
+        before = WORD.findall(sentence.folded[sentence.start : match.start()])[-1:]
+        if before and (before[0].isdigit() or before[0] in _ENDS_A_BATCH):
+            breaks.append((match.start(), match.end()))
+    return breaks
+
+
 def split_clauses(sentence: Span) -> list[Span]:
-    """Clauses of a sentence: a break is a comma, "&", or a joining word ("y", "and", "pero", "then")."""
+    """Clauses of a sentence: a break is a comma, "&", a joining word ("y", "and", "pero", "then"), or a
+    further batch said without one ("un fino de quince otro de diecisiete")."""
     spans = []
     cursor = sentence.start
-    for match in _CLAUSE_BREAK.finditer(sentence.folded, sentence.start, sentence.end):
-        spans.append(sentence.part(cursor, match.start()))
-        cursor = match.end()
+    found = [
+        (m.start(), m.end()) for m in _CLAUSE_BREAK.finditer(sentence.folded, sentence.start, sentence.end)
+    ]
+    for start, end in sorted(found + _another_batch_breaks(sentence)):
+        if start < cursor:
+            continue
+        spans.append(sentence.part(cursor, start))
+        cursor = end
     spans.append(sentence.part(cursor, sentence.end))
     return [strip_span(span) for span in spans if span.text.strip()]
 
