@@ -160,3 +160,31 @@ def test_the_other_hat_of_a_move_is_still_not_a_batch():
     # "el otro" after a move stays unread (docs/workshop-agent.md, "What the reader does not understand").
     reading = read_note("uno pasó a lavado y el otro sigue en tejido")
     assert all(e.kind != "create" for e in reading.events)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# A spelled code with pauses between its characters ("este", "eh", "o sea", "um") is read, at `check`.
+# ---------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("note", "code", "stage"),
+    [
+        ("te cu siete efe, este, tres ka dos ya pasó a lavado", "TQ-7F3K2", "Washing"),
+        ("el te cu nueve eme dos, eh, equis a pasó a blanqueo", "TQ-9M2XA", "Bleaching"),
+        ("te cu cuatro ka, o sea, nueve de uno pasó a hormado", "TQ-4K9D1", "Blocking"),
+        ("el siete efe, eh, tres ka dos ya pasó a lavado", "TQ-7F3K2", "Washing"),
+        ("tq four k, um, nine d one moved to blocking", "TQ-4K9D1", "Blocking"),
+    ],
+)
+def test_a_spelled_code_with_pauses_is_read_at_check(note, code, stage):
+    (card,) = run_note(note, input_mode="voice", language="es").saved
+    assert (card["payload"]["hat_code"], card["payload"]["to_stage"]) == (code, stage)
+    assert card["confidence"] == "check"
+    # A pause is filler, never a correction that withdraws the characters before it.
+    assert "withdrawn" not in {p.mark for p in read_note(note).parts}
+
+
+def test_a_correction_said_after_a_whole_code_still_corrects_it():
+    (event,) = read_note("el TQ-7F3K2, o sea, el TQ-7F3KA pasó a lavado").events
+    assert event.hat is not None and event.hat.code == "TQ-7F3KA"

@@ -13,6 +13,7 @@ from shopfloor.workshop.agent.offline.text import (
     Span,
 )
 from shopfloor.workshop.agent.offline.vocabulary import (
+    CODE_PAUSES,
     DIGIT_WORDS,
     LETTER_NAMES,
     PREFIX_TOKENS,
@@ -55,6 +56,19 @@ class CodeHit:
 
 
 _CODE_TOKEN = re.compile(r"[a-z0-9]+")
+# One or more pauses between two characters of a spelled code, with their commas and spaces.
+_PAUSE = re.compile(r"(?:[\s,.\-]*\b(?:" + CODE_PAUSES + r")\b)+[\s,.\-]*")
+
+
+def _next_word(span: Span, words: list[tuple[str, int, int]], j: int, end: int) -> int | None:
+    """The index of the word that goes on a code body ending at ``end``: word ``j`` right after it (a space or
+    a dash between), or the first word after pauses ("…seis, eh, erre…"); None when the code ends there."""
+    pause = _PAUSE.match(span.folded, end)
+    if pause is not None and pause.end() <= span.end:
+        k = next((k for k in range(j, len(words)) if words[k][1] >= pause.end()), None)
+        return k if k is not None and words[k][1] == pause.end() else None
+    gap = span.note[end : words[j][1]]
+    return None if gap.strip(" -.") or len(gap) > 2 else j
 
 
 def _code_piece(word: str, literal: bool = False) -> tuple[str, bool] | None:
@@ -111,9 +125,10 @@ def _code_body(
     """The code body said from word ``j`` on: (characters, spelled, next word, end offset)."""
     body, spelled, end = "", False, words[j - 1][2]
     while j < len(words) and len(body) < 5:
-        gap = span.note[end : words[j][1]]
-        if gap.strip(" -.") or len(gap) > 2:
+        after = _next_word(span, words, j, end)
+        if after is None:
             break
+        j = after
         piece = _code_piece(words[j][0], literal)
         if piece is None or len(body) + len(piece[0]) > 5:
             break
@@ -172,14 +187,18 @@ def _spelled_bare_codes(span: Span, taken: list[tuple[int, int]]) -> list[CodeHi
     i = 0
     while i < len(words):
         run: list[tuple[str, bool]] = []
-        j = i
+        j, last = i, i
         while j < len(words) and len(run) < 6:
+            if j > i:
+                after = _next_word(span, words, j, words[last][2])
+                if after is None:
+                    break
+                j = after
             piece = _spelled_piece(words[j][0])
-            gap = span.note[words[j - 1][2] : words[j][1]] if j > i else ""
-            if piece is None or gap.strip(" -") or any(s <= words[j][1] < e for s, e in taken):
+            if piece is None or any(s <= words[j][1] < e for s, e in taken):
                 break
             run.append(piece)
-            j += 1
+            last, j = j, j + 1
         body = "".join(c for c, _ in run)
         if (
             len(run) == 5
@@ -187,7 +206,7 @@ def _spelled_bare_codes(span: Span, taken: list[tuple[int, int]]) -> list[CodeHi
             and sum(c.isdigit() for c in body) >= 2
             and any(only for _, only in run)
         ):
-            hits.append(CodeHit(f"TQ-{body}", words[i][1], words[j - 1][2], spelled=True))
+            hits.append(CodeHit(f"TQ-{body}", words[i][1], words[last][2], spelled=True))
             i = j
             continue
         if (
@@ -197,7 +216,7 @@ def _spelled_bare_codes(span: Span, taken: list[tuple[int, int]]) -> list[CodeHi
             and sum(only for _, only in run) >= 2
         ):
             # "el siete efe tres ka ya lo lavaron": four characters heard of five, a partial code.
-            hits.append(CodeHit(f"TQ-{body}", words[i][1], words[j - 1][2], spelled=True, partial=body))
+            hits.append(CodeHit(f"TQ-{body}", words[i][1], words[last][2], spelled=True, partial=body))
             i = j
             continue
         i += 1

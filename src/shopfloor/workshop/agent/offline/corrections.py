@@ -221,8 +221,13 @@ def withdraw_corrections(
     fit and the other one does, the old number is withdrawn and the new one kept as doubtful, so the reader asks
     (docs/workshop-agent.md, "Corrections")."""
     scope = sentence.start
+    spelled = [(h.start, h.end) for h in code_hits(sentence)]
     for match in _CORRECTION.finditer(sentence.folded, sentence.start, sentence.end):
         m0, m1 = match.start(), match.end()
+        if any(start < m0 and m1 < end for start, end in spelled):
+            # "te cu siete efe, o sea, tres ka dos": a pause inside a spelled code, not a correction (codes.py).
+            parts.append(Part("filler", sentence.source[m0:m1].strip(" ,"), m0, m1))
+            continue
         bare = (
             "perd" not in match.group() and re.search(r"[a-z]{3,}", match.group().replace("no", "")) is None
         )

@@ -494,6 +494,9 @@ DIGIT_WORDS: dict[str, str] = {
     "siete": "7", "ocho": "8", "nueve": "9", "zero": "0", "oh": "0", "one": "1", "two": "2", "three": "3",
     "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8", "nine": "9",
 }  # fmt: skip
+# Pauses a person makes while spelling a code ("te cu, este, ocho hache seis, eh, erre te"): skipped between its
+# characters, never read as letters ("o" of "o sea", "a" of "a ver", "eh" as E and H).
+CODE_PAUSES = r"este|eh+|ehm+|em+|mm+|um+|uh+|uhm+|hmm+|o sea|a ver|pues|digamos|like|you know"
 # How the code prefix sounds when spoken: "tq", "t q", "te cu", "tecu", "t cu".
 PREFIX_TOKENS = [
     ("tq",),
