@@ -9,6 +9,7 @@ import pytest
 from shopfloor.workshop.agent.evals import CaseRun, fresh_eval_run
 from shopfloor.workshop.agent.offline import OfflineReader
 from shopfloor.workshop.agent.offline.reader import read_note
+from shopfloor.workshop.agent.offline.text import Span, split_clauses, split_sentences
 
 
 def run_note(note: str, input_mode: str = "typed", language: str = "en") -> CaseRun:
@@ -188,3 +189,52 @@ def test_a_spelled_code_with_pauses_is_read_at_check(note, code, stage):
 def test_a_correction_said_after_a_whole_code_still_corrects_it():
     (event,) = read_note("el TQ-7F3K2, o sea, el TQ-7F3KA pasó a lavado").events
     assert event.hat is not None and event.hat.code == "TQ-7F3KA"
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Spoken punctuation in dictation: "period", "full stop", "new line", "comma"; "punto", "coma".
+# ---------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "note",
+    [
+        "rosa pillco brought in three fine of eighteen rows full stop tq 7f3k2 went to washing",
+        "rosa pillco brought in three fine of eighteen rows period tq 7f3k2 went to washing",
+        "rosa pillco brought in three fine of eighteen rows new line tq 7f3k2 went to washing",
+        "rosa pillco trajo tres finos de dieciocho punto el tq 7f3k2 pasó a lavado",
+        "rosa pillco trajo tres finos de dieciocho coma el tq 7f3k2 pasó a lavado",
+    ],
+)
+def test_spoken_punctuation_ends_a_sentence_or_clause(note):
+    run = run_note(note, input_mode="voice")
+    assert sorted(c["type"] for c in run.saved) == ["advance_stage", "create_hat"], note
+    create = next(c for c in run.saved if c["type"] == "create_hat")
+    assert (create["payload"]["quantity"], create["payload"]["rows_per_inch"]) == (3, 18)
+
+
+@pytest.mark.parametrize(
+    ("note", "words"),
+    [
+        ("tq 9m2xa has a hole in the crown period thanks", "has a hole in the crown"),
+        ("the tq 9m2xa is dirty full stop", "is dirty"),
+        ("el tq 9m2xa tiene una mancha en el ala punto final", "tiene una mancha en el ala"),
+        ("el tq 9m2xa tiene el ala rota punto y aparte gracias", "tiene el ala rota"),
+    ],
+)
+def test_spoken_punctuation_is_never_a_flags_words(note, words):
+    (flag,) = [e for e in read_note(note).events if e.kind == "flag"]
+    assert flag.flag_words == words
+
+
+def test_a_period_that_is_a_word_is_not_punctuation():
+    sentences = split_sentences(Span.whole("the drying period was short and tq 7f3k2 went to washing"))
+    assert len(sentences) == 1
+    assert len(split_clauses(sentences[0])) == 2
+
+
+def test_an_opening_that_announces_the_note_is_filler():
+    note = "ok quick update comma carmen quizhpi delivered two fine of sixteen rows period that's all"
+    parts = [(p.mark, p.text) for p in read_note(note).parts]
+    assert parts[0] == ("filler", "ok quick update")
+    assert parts[-1] == ("filler", "that's all")  # never merged with a filler said before it

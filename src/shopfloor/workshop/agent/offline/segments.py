@@ -62,6 +62,8 @@ def _add_filler(clause: Span, skipped: list[Skipped], parts: list[Part]) -> None
     if (
         previous is not None
         and previous.mark == "filler"
+        # only the filler right before it: an aside accounted earlier may stand later in the note
+        and previous.end <= clause.start
         and not clause.note[previous.end : clause.start].strip(" ,")
     ):
         merged = clause.source[previous.start : clause.end]

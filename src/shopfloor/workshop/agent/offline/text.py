@@ -224,10 +224,16 @@ def word_tokens(folded: str, offset: int = 0, note: str | None = None) -> list[T
 
 
 # A sentence ends at . ! ? ; before a space or the end, at a line break, before a numbered item on the same
-# line ("1) … 2) …"; "16. Hay…" is a number ending a sentence, not an item), and at a dictated "punto" ("punto y seguido", "punto y aparte"; not "a punto de").
+# line ("1) … 2) …"; "16. Hay…" is a number ending a sentence, not an item), at a dictated "punto" ("punto y
+# seguido", "punto y aparte"; not "a punto de"), and at a dictated "period", "full stop", "new line".
 _SENTENCE_BREAK = re.compile(
     r"(?:<|&lt;)\|im_end\|>|#{2,}\s*(?:end|fin)\s*#{2,}|[.!?;]+(?=\s|$)|\n+|\s+(?=\d{1,2}\)\s)|(?<=\s)\d{1,2}\)\s+|^\s*\d{1,2}\)\s+"
-    r"|[\s,]*\b(?<!a )(?:punto y (?:seguido|aparte)|punto)\b(?! de\b)[\s,]*",
+    r"|[\s,]*\b(?<!\ba )(?:punto y (?:seguido|aparte)|punto (?:aparte|final)|punto)\b(?! de\b)[\s,]*"
+    # Spoken in English or Spanish dictation ("…of fifteen rows period tq 8h6rt…"); never the noun ("a period",
+    # "the drying period was short", "a full stop", "a new line of hats").
+    r"|[\s,]*\b(?<!\ba )(?<!\bthe )(?<!\bthis )(?<!\bthat )(?:period|full stop|new line|new paragraph|next line"
+    r"|nueva l[ií]nea|nuevo p[aá]rrafo|salto de l[ií]nea)\b"
+    r"(?!\s+(?:of|was|is|were|has|had|for|in|to|when|which|where|after|before|since|until|ended|lasted)\b)[\s,]*",
     re.IGNORECASE,
 )
 
@@ -280,7 +286,7 @@ def strip_span(span: Span) -> Span:
 _CLAUSE_BREAK = re.compile(
     r":\s*(?=(?:\d{1,2}|uno|una|one|dos|two|tres|three)\s)"  # "two superfinos: one of 22 rows and one of 30"
     r"|\s*(?:\n|;(?=\s))[\s\-*•]*"  # in a sentence joined from lines or from "; " (``reader``), not "&lt;"
-    r"|(?:,|\s+coma\b)\s*(?:(?:y|e|and|pero|but|then)\s+)?|\s+&\s+|(?<!treinta)(?<!cuarenta)\s+(?:y|e|and|pero|but|then|also|tambien)\s+"
+    r"|(?:,|\s+(?:coma|comma)\b)\s*(?:(?:y|e|and|pero|but|then)\s+)?|\s+&\s+|(?<!treinta)(?<!cuarenta)\s+(?:y|e|and|pero|but|then|also|tambien)\s+"
     # "one and a half dozen", "una y media docenas": one number, not two clauses
     r"(?!(?:a\s+)?(?:half|media|medio)\s+(?:dozen|docena|decena|veintena)s?\b)"
     r"|(?:(?<=treinta)|(?<=cuarenta))\s+(?:e|and|pero|but|then|also|tambien)\s+"

@@ -466,6 +466,8 @@ FILLER_WORDS = NOISE_WORDS | {
     "oye", "oiga", "mira", "ya", "bien", "entonces", "bueno", "ah", "ay", "uy", "ojo", "saludos", "chao",
     "adios", "hey", "so", "well", "um", "uh", "anyway", "alright", "great", "perfecto", "excelente", "dale",
     "porfa", "favor", "por", "please", "muchas", "nomas",
+    # "okay so quick update, …": an opening that announces the note, not part of it.
+    "quick", "update", "updates",
     # "ya, listo, gracias": said alone, "listo" is an "ok" (with a hat or a verb it is Finished: "ya está listo").
     "listo",
 }  # fmt: skip
