@@ -238,3 +238,36 @@ def test_an_opening_that_announces_the_note_is_filler():
     parts = [(p.mark, p.text) for p in read_note(note).parts]
     assert parts[0] == ("filler", "ok quick update")
     assert parts[-1] == ("filler", "that's all")  # never merged with a filler said before it
+
+
+# ---------------------------------------------------------------------------------------------------------
+# A problem said as what happened to the hat ("se aplastó", "le rayaron", "got crushed") keeps its flag
+# before "pero igual …", and the move asked for after it is its own card.
+# ---------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("note", "words"),
+    [
+        (
+            "el TQ-4K9D1 se abolló el ala en la camioneta pero igual pásalo a hormado",
+            "se abolló el ala en la camioneta",
+        ),
+        ("al TQ-4K9D1 le rayaron la copa, pero igual pásalo a hormado", "le rayaron la copa"),
+        ("el TQ-4K9D1 se le torció el ala pero igual pásalo a hormado", "se le torció el ala"),
+        ("TQ-4K9D1 got crushed in the truck but move it to blocking anyway", "got crushed in the truck"),
+    ],
+)
+def test_a_problem_before_pero_igual_keeps_its_flag_and_the_move(note, words):
+    run = run_note(note, language="es")
+    assert sorted(c["type"] for c in run.saved) == ["advance_stage", "flag_issue"], note
+    flag = next(c for c in run.saved if c["type"] == "flag_issue")
+    assert flag["payload"]["kind"] == "other"
+    assert words in flag["payload"]["message"]
+    move = next(c for c in run.saved if c["type"] == "advance_stage")
+    assert move["payload"]["to_stage"] == "Blocking"
+
+
+def test_a_problem_verb_denied_is_no_flag():
+    reading = read_note("el TQ-4K9D1 no se aplastó")
+    assert reading.events == () and reading.marked("denied")

@@ -583,7 +583,12 @@ FLAG_EXTRA: list[tuple[str, str]] = [
         r"|chuec[oa]s?|rasgad[oa]s?|rajad[oa]s?|despegad[oa]s?|tears?"
         # Dents, scratches and crushing ("dentro" is no dent).
         r"|dent(?:s|ed)?|abollad(?:o|a|os|as|ura|uras)|aplastad[oa]s?|hundid[oa]s?|rayad[oa]s?|aranad[oa]s?"
-        r"|scratch(?:es|ed)?|crush(?:ed)?|squash(?:ed)?|dinged|chipped|creased",
+        r"|scratch(?:es|ed)?|crush(?:ed)?|squash(?:ed)?|dinged|chipped|creased"
+        # The same problems said as what happened to the hat, a verb with its pronoun ("se aplastó la copa", "le
+        # rayaron el ala", "se le torció"); "no se aplastó" stays a denial, as "no se manchó" does.
+        r"|(?:se|le|les|lo|la|los|las) (?:aplast|aboll|quem|ray|raj|rasg|despeg|ensuci|deshilach|arrug|chanc"
+        r"|apachurr|manch)(?:o|aron)|(?:se|le|les|lo|la|los|las) (?:torc|hund|descos)(?:io|ieron)"
+        r"|got (?:crushed|dented|squashed|scratched|stained|torn|bent)|(?:tore|ripped|cracked)",
     ),
 ]
 
