@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from shopfloor.shifts.planning.dates import MONTH_SHORT, MONTHS, NUMBER_WORDS, UNRESOLVED, WEEKDAYS
 from shopfloor.shifts.planning.plans import BAND_TILES, Plan
 from shopfloor.shifts.planning.reading import COMMON, VOCABULARY, canonical, entities
-from shopfloor.shifts.planning.router import LOSS_WORDS, YES_NO, asked_clause, reject_share_asked
+from shopfloor.shifts.planning.router import LOSS_WORDS, YES_NO, reject_share_asked
 from shopfloor.shifts.planning.scope_words import named_shifts
+from shopfloor.shifts.planning.stories import asked_clause
 from shopfloor.shifts.plant.catalog import REJECT_FAMILIES, STOP_KINDS, STOP_PLACES, STOP_REASONS
 
 
@@ -216,7 +217,7 @@ def account(question: str, plan: Plan | None = None) -> Accounting:
     # "Bridge" is read only in "speed bridge" (the speed-variance bridge); any other bridge is a part of the
     # line the records do not name.
     text = re.sub(r"\bspeed (variance )?bridge\b", " speed ", text)
-    # A long, story-like question is read from its asking clause (router.asked_clause): the story before it
+    # A long, story-like question is read from its asking clause (planning/stories.asked_clause): the story before it
     # is context, its words never a slot, so only the clause's words can be left not understood. Things the
     # records do not hold are named wherever they are said.
     for word in _WORD.findall(asked_clause(text)):

@@ -24,6 +24,7 @@ from shopfloor.shifts.planning.scope_words import (
 from shopfloor.shifts.planning.scope_words import (
     has as _has,
 )
+from shopfloor.shifts.planning.stories import asked_clause, story_scope
 from shopfloor.shifts.plant.calendar import Period, previous_window, window_for
 from shopfloor.shifts.plant.scope import Scope
 
@@ -116,28 +117,6 @@ _ACTION_TYPED = (
 )
 
 
-# A long, story-like question: the clause the supervisor asks ("... anyway, just show me downtime by reason
-# for my shift") decides the measure and grouping; the story's words never do. Scope words are read from
-# the whole question first.
-_ASK = (
-    r"\b(?:just |so |anyway,? |can you |could you |please )*(?:show me|give me|tell me|pull up|get me"
-    r"|i (?:just |really |only )?(?:need|want)|show|give|break down|what was|how many|how much)\b"
-)
-_CLAUSE_DATE = (
-    r"\b(today|tonight|yesterday|this (week|month|period|quarter)|last (week|month|period)|monday|tuesday"
-    r"|wednesday|thursday|friday)\b"
-)
-STORY_WORDS = 14  # a question longer than this, with an asking clause, is read from that clause
-
-
-def asked_clause(q: str) -> str:
-    """The asking clause of a long question (from its last asking words to the end), else the question."""
-    if len(q.split()) <= STORY_WORDS:
-        return q
-    found = list(re.finditer(_ASK, q))
-    return q[found[-1].start() :] if found else q
-
-
 # --- intents ---------------------------------------------------------------------------------------------
 
 # Money words: the router sends them to the money tools, and the done condition asks for a cost basis.
@@ -158,7 +137,7 @@ def route(question: str, scope: Scope, previous: Plan | None = None) -> Plan | U
         return words
     if previous is not None and _is_follow_up(q):
         return _follow_up(q, words, scope, previous)
-    words = _story_scope(q, words, scope)
+    words = story_scope(q, words, scope)
     q = asked_clause(q)
     if len(words.shifts) < 2 and _has(q, r"\bcompare\b.*\byesterday\b|\byesterday\b.*\bcompare"):
         # Comparing with yesterday needs two days; two shifts compared yesterday are one day's comparison.
@@ -378,23 +357,6 @@ def _refused(question: str, q: str) -> Unavailable | None:
             "a production day or a window that has happened."
         )
     return None
-
-
-def _story_scope(q: str, words: ScopeWords, scope: Scope) -> ScopeWords:
-    """The scope words of a long question's asking sentence when it names its own day, else ``words``."""
-    clause = asked_clause(q)
-    at = q.rfind(clause)
-    # The sentence the asking clause is in ("… whatever. today I just want the rejects").
-    # ("… cranky after the meeting, today i just want the rejects": a comma ends the story's clause too).
-    ends = (q.rfind(mark, 0, at) for mark in (". ", "! ", "? ", ", "))
-    sentence = q[max(ends) + 1 :].strip()
-    if clause != q and _has(sentence, _CLAUSE_DATE):
-        # The asking sentence names its own day ("… yesterday was rough … today I just want the rejects"):
-        # the story's date words are the story's.
-        said = scope_words(sentence, scope)
-        if isinstance(said, ScopeWords):
-            return said if said.shifts or not words.shifts else replace(said, shifts=words.shifts)
-    return words
 
 
 # "Dry end % on 3rd": the dry-end waste as a percent of gross (a KPI), not a share of the rejects.
