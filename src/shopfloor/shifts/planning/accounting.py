@@ -15,7 +15,13 @@ from dataclasses import dataclass
 from shopfloor.shifts.planning.dates import MONTH_SHORT, MONTHS, NUMBER_WORDS, UNRESOLVED, WEEKDAYS
 from shopfloor.shifts.planning.plans import BAND_TILES, Plan
 from shopfloor.shifts.planning.reading import COMMON, VOCABULARY, canonical, entities
-from shopfloor.shifts.planning.router import LOSS_WORDS, YES_NO, reject_share_asked
+from shopfloor.shifts.planning.router import (
+    BAND_WORDS,
+    LOSS_WORDS,
+    SHIFTS_COUNTED,
+    YES_NO,
+    reject_share_asked,
+)
 from shopfloor.shifts.planning.scope_words import named_shifts
 from shopfloor.shifts.planning.stories import asked_clause
 from shopfloor.shifts.plant.catalog import REJECT_FAMILIES, STOP_KINDS, STOP_PLACES, STOP_REASONS
@@ -249,6 +255,14 @@ REJECT_SHARE = (
 )
 
 
+# "How many shifts went over the maint band": the figure held to the band or target leads (over the window or
+# the day); no tool counts the shifts past it (docs/shifts-agent.md, "Known limits").
+SHIFTS_COUNTED_LINE = (
+    "the count of shifts asked (this answer states the figure against its band or target over the whole "
+    "window or day, not each shift's; no tool counts the shifts past it)"
+)
+
+
 def _asked_not_answered(text: str, plan: Plan | None = None) -> list[str]:
     out = []
     threshold = r"\btargets?\b|\b(over|above|under|below|more than|less than) [\d.]+ ?(%|percent)"
@@ -265,6 +279,8 @@ def _asked_not_answered(text: str, plan: Plan | None = None) -> list[str]:
                 )
     elif re.search(YES_NO, text) and re.search(threshold, text) and re.search(LOSS_WORDS, text):
         out.append(LOSS_TARGET)
+    if re.search(SHIFTS_COUNTED, text) and re.search(BAND_WORDS, text):
+        out.append(SHIFTS_COUNTED_LINE)
     shared = plan is not None and plan.ask == "share" and plan.measure == "waste"
     if reject_share_asked(text) and not shared:
         out.append(REJECT_SHARE)

@@ -343,8 +343,10 @@ def entities(text: str) -> Entities:
     if "Scheduled maintenance" in reasons:
         reasons = [r for r in reasons if r != "Scheduled maintenance"]  # a kind (PM), read below
     places = [p for p in STOP_PLACES if _place_named(p, text)]
-    if not any(p.startswith("Splicer ") for p in places) and re.search(r"\bsplicers?\b(?! ?\d)", text):
-        places.append("Splicers")  # "the splicer" without its number: every splicer (PLACE_FAMILIES)
+    # "The splicer" without its number is every splicer (PLACE_FAMILIES); a number that is a shift's ordinal
+    # ("the splicers 1st shift") is no splicer's number.
+    if not any(p.startswith("Splicer ") for p in places) and re.search(r"\bsplicers?\b(?! ?\d+(?!\w))", text):
+        places.append("Splicers")
     kinds = [k for k, pattern in _KIND_WORDS.items() if re.search(pattern, text)]
     if "PM" in kinds and "Maintenance" in kinds and not re.search(r"(?<!planned )maintenance", text):
         kinds.remove("Maintenance")
