@@ -16,6 +16,7 @@ from datetime import date
 import pytest
 
 from shopfloor.shifts import Scope
+from shopfloor.shifts.planning.dates import named_months
 from shopfloor.shifts.planning.plans import Plan
 from shopfloor.shifts.planning.router import route
 
@@ -169,3 +170,26 @@ def test_a_reason_asked_by_place_is_its_stops_in_the_rows_by_place(conn, questio
 
 def test_a_reason_beside_a_machine_word_that_asks_no_place_stays_by_reason():
     assert _routed("what machine adjustment would stop the knife jams").by == "reason"
+
+
+# --- two named months or weeks compared ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "anchor", "other"),
+    [
+        ("jul vs aug speed", date(2026, 7, 1), date(2026, 8, 1)),
+        ("downtime mar and may", date(2026, 3, 1), date(2026, 5, 1)),
+        ("compara julio con agosto", date(2026, 7, 1), date(2026, 8, 1)),
+        ("speed wk of sept 7 vs wk of sept 14", date(2026, 9, 7), date(2026, 9, 14)),
+    ],
+)
+def test_two_named_months_or_weeks_are_compared(question, anchor, other):
+    plan = _routed(question)
+    assert (plan.measure, plan.anchor, plan.other_anchor) == ("compare", anchor, other)
+
+
+def test_may_and_mar_alone_stay_words():
+    assert named_months("we may see it", DAY) == []
+    assert named_months("a mar on the liner", DAY) == []
+    assert named_months("feb to mar", DAY) == [date(2026, 2, 1), date(2026, 3, 1)]
