@@ -16,6 +16,7 @@ from datetime import date
 import pytest
 
 from shopfloor.shifts import Scope
+from shopfloor.shifts.planning.accounting import account
 from shopfloor.shifts.planning.dates import named_months
 from shopfloor.shifts.planning.plans import Plan
 from shopfloor.shifts.planning.router import route
@@ -75,6 +76,7 @@ def test_a_crews_speed_over_a_window_alone_is_still_complete(conn):
     [
         "count the shifts over the operator band this week",
         "how many shifts this week went past the operator band",
+        "cuántos turnos rebasaron la banda de operador esta semana",
     ],
 )
 def test_a_count_of_shifts_over_a_band_leads_with_the_tile_and_names_the_count(conn, question):
@@ -111,7 +113,7 @@ def test_a_band_held_to_without_a_count_is_still_its_yes_or_no():
     "question",
     [
         "what share of the downtime came from the splicers 1st shift",
-        "pct of the stops time at the splicers on 1st",
+        "porcentaje del tiempo muerto de las empalmadoras en el primer turno",
     ],
 )
 def test_a_place_familys_share_leads_with_its_member_that_lost_the_most(conn, question):
@@ -193,3 +195,68 @@ def test_may_and_mar_alone_stay_words():
     assert named_months("we may see it", DAY) == []
     assert named_months("a mar on the liner", DAY) == []
     assert named_months("feb to mar", DAY) == [date(2026, 2, 1), date(2026, 3, 1)]
+
+
+# --- Spanish: below target, money, splices, widths ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "el tercer turno estuvo por debajo del objetivo esta semana",
+        "¿el tercer turno quedó abajo de la meta esta semana?",
+    ],
+)
+def test_a_spanish_question_below_target_is_answered_yes_or_no(conn, question):
+    plan = _routed(question)
+    assert (plan.measure, plan.shift, plan.ask) == ("fpm", 3, "below_target")
+    speed = _one(
+        conn,
+        "SELECT 100 * sum(gross_feet) / sum(target_fpm * elapsed_min) FROM setups "
+        "WHERE shift = 3 AND day BETWEEN ? AND ?",
+        *WEEK,
+    )
+    answer = ask(conn, question)
+    assert headline(answer).startswith("Yes: " if speed < 100 else "No: ")
+    assert f"**{speed:.2f} %**" in headline(answer)
+
+
+def test_above_target_in_spanish_is_a_yes_or_no_too():
+    assert _routed("el primer turno estuvo arriba de la meta ayer").ask == "at_target"
+
+
+def test_spanish_money_for_missed_splices_is_their_cost():
+    plan = _routed("¿cuánto dinero nos costaron los empalmes fallidos esta semana?")
+    assert (plan.measure, plan.reason) == ("named_cost", "Missed splice")
+    assert _routed("empalmes perdidos en la empalmadora 2 hoy").place == "Splicer 2"
+
+
+@pytest.mark.parametrize(
+    "question", ["merma en el ancho de 98 pulgadas esta semana", "desperdicio en 98 pulg esta semana"]
+)
+def test_a_width_said_in_spanish_is_applied_to_the_waste(conn, question):
+    plan = _routed(question)
+    assert (plan.measure, plan.width) == ("waste", 98)
+    assert "98 in web" in ask(conn, question)["read_as"]
+
+
+# --- units the records do not measure in ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "how many pounds of liner did we run this week",
+        "tonnage on 2nd shift",
+        "toneladas de papel esta semana",
+        "gallons of glue used today",
+    ],
+)
+def test_weights_and_liquid_volumes_are_not_in_the_records(question):
+    lines = account(question).lines()
+    assert any(line.startswith("Not in the records") for line in lines), lines
+
+
+def test_the_records_own_units_are_not_named_missing():
+    for question in ("msf this week", "lineal feet on 2nd", "sq ft of good board today"):
+        assert not any(line.startswith("Not in the records") for line in account(question).lines()), question

@@ -138,6 +138,14 @@ NOT_IN_RECORDS: tuple[tuple[str, str], ...] = (
     (r"\bcrush(ed)?\b", "crush"),
     (r"\b(vibrations?|amps?|amperage|voltage|energy|electricity)\b", "electrical readings"),
     (r"\b(wages?|salary|salaries|overtime|payroll)\b", "pay"),
+    # Units the records do not measure in: the paper is held in lineal feet and square feet, never by
+    # weight (no basis weight is recorded), and glue or starch by no volume at all.
+    (
+        r"\b(tons?|tonnes?|tonnage|pounds?|lbs?|kilos?|kilograms?|kgs?|weights?|weigh(s|ed|ing)?"
+        r"|basis weight)\b",
+        "weight",
+    ),
+    (r"\b(gallons?|liters?|litres?)\b", "liquid volumes"),
 )
 HELD = (
     "the records hold speed and lineal feet, downtime stops (reason, place, kind), setups and paper changes, "
