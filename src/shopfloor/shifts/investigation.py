@@ -521,6 +521,15 @@ def not_applied(plan: Plan, evidence: list[dict[str, Any]]) -> list[str]:
             missing.append(
                 f"{label} (this answer's tools do not break {MEASURE_NAMES.get(plan.measure, plan.measure)} down by {name})"
             )
+    led_by_crew = any(e["tool"] == "get_group_comparison" and e.get("group_by") == "crew" for e in evidence)
+    if plan.measure == "fpm" and plan.window != "day" and plan.crew and plan.grade and led_by_crew:
+        # The crew's own speed to target leads (answers/shapes.crew_headline), over every grade it ran: no
+        # tool breaks one crew's speed down by grade, and the grade's row among the grades is every crew's
+        # (docs/shifts-agent.md, "Reading", Limits).
+        missing.append(
+            f"grade {plan.grade} (crew {plan.crew}'s speed to target is over every grade it ran; no tool breaks "
+            f"one crew's speed down by grade, and the row of {plan.grade} holds every crew's)"
+        )
     family = PLACE_FAMILIES.get(plan.place or "")
     if (
         family

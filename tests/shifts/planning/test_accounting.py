@@ -40,7 +40,9 @@ def test_unknown_and_unplaceable_words_are_not_understood():
     ("spanish", "english"),
     [
         ("¿por qué fue lento el segundo turno?", "why was slow second shift?"),
-        ("¿el segundo turno está abajo del objetivo?", "second shift was below target?"),
+        # A Spanish yes/no is asked by its tone: said in English question order since round 9
+        # (planning/reading.SPANISH), so it is a yes/no with or without its question mark.
+        ("¿el segundo turno está abajo del objetivo?", "was second shift below target?"),
         ("rechazos del turno tres por razon", "rejects shift 3 by reason"),
         ("paros por equipo esta semana", "downtime by place this week"),
         ("rechazos por razón del tercer turno", "rejects by reason third shift"),

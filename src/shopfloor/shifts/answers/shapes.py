@@ -145,6 +145,9 @@ def share_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | None
             cite=Citation(env["query"]),
         )
     rows = env["rows"]
+    members = PLACE_FAMILIES.get(plan.place or "", ())
+    if members and plan.place is not None and named == plan.place:
+        return _family_share_headline(plan.place, members, env)
     index = next((i for i, r in enumerate(rows) if named and str(r.get("key")) == named), None)
     if index is None and named is None:
         index = 0
@@ -484,11 +487,61 @@ def _named_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | Non
     members = PLACE_FAMILIES.get(named, ())
     if members:
         return _family_headline(named, members, envs)
+    by_place = _reason_by_place(plan, envs) if named == plan.reason and plan.by == "place" else None
+    if by_place is not None:
+        return by_place
     return say(
         "headline",
         N_("{named}: no stop recorded here (0 stops) {cite}."),
         named=label,
         cite=Citation(envs[0]["query"]),
+    )
+
+
+def _reason_by_place(plan: Plan, envs: list[dict[str, Any]]) -> Section | None:
+    """A reason asked by place and no place named ("missed splices by place", "where did the knife jams
+    happen"): the rows by place hold only that reason's stops (the tool's ``reason`` filter), so its own
+    total leads, with the place that lost the most; ``None`` when no rows were kept, said as none."""
+    kept = [e for e in envs if (e.get("filters") or {}).get("reason") == plan.reason and e["rows"]]
+    if not kept:
+        return None
+    env = kept[0]
+    # Over every shift of a day each shift is its own result: the first that stopped is cited, by name.
+    on = f" on shift {env['shift']}" if len(envs) > 1 and env.get("shift") else ""
+    # The place that lost the most is named only where the rows are ranked (a partial window is not).
+    most = f", the most at {env['rows'][0]['key']}" if env.get("ranked", True) else ""
+    return said(
+        "headline",
+        f"{plan.reason} by place{on}: ",
+        Figure(env["minutes_total"], "min"),
+        f" over {count_of(env['stops_total'], 'stop')}{most} ",
+        Citation(env["query"]),
+        ".",
+    )
+
+
+def _family_share_headline(family: str, members: tuple[str, ...], env: dict[str, Any]) -> Section:
+    """A place family's share asked ("what % of the downtime was the splicers"): the rows hold each member's
+    share, never the family's, so the member that lost the most leads with its own share and the family's
+    total is named as not applied (investigation.not_applied; docs/shifts-agent.md, "Known limits")."""
+    found = [(i, row) for i, row in enumerate(env["rows"]) if str(row.get("key")) in members]
+    if not found:
+        return said(
+            "headline",
+            f"{family}: no stop recorded at any of them, none of the recorded downtime (0 %) ",
+            Citation(env["query"]),
+            ".",
+        )
+    i, row = max(found, key=lambda f: (f[1]["minutes"], -f[0]))
+    others = len(found) - 1
+    rest = f"; {others} other {family.lower()[:-1]}{'s' if others > 1 else ''} also stopped" if others else ""
+    return said(
+        "headline",
+        f"{family}: {row['key']} lost the most, ",
+        Figure(row["share_pct"], "%"),
+        f" of the recorded downtime ({fmt(row['minutes'], 'min')} of it) ",
+        Citation(env["query"], i),
+        f"{rest}.",
     )
 
 

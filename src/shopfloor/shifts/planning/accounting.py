@@ -15,8 +15,15 @@ from dataclasses import dataclass
 from shopfloor.shifts.planning.dates import MONTH_SHORT, MONTHS, NUMBER_WORDS, UNRESOLVED, WEEKDAYS
 from shopfloor.shifts.planning.plans import BAND_TILES, Plan
 from shopfloor.shifts.planning.reading import COMMON, VOCABULARY, canonical, entities
-from shopfloor.shifts.planning.router import LOSS_WORDS, YES_NO, asked_clause, reject_share_asked
+from shopfloor.shifts.planning.router import (
+    BAND_WORDS,
+    LOSS_WORDS,
+    SHIFTS_COUNTED,
+    YES_NO,
+    reject_share_asked,
+)
 from shopfloor.shifts.planning.scope_words import named_shifts
+from shopfloor.shifts.planning.stories import asked_clause
 from shopfloor.shifts.plant.catalog import REJECT_FAMILIES, STOP_KINDS, STOP_PLACES, STOP_REASONS
 
 
@@ -131,6 +138,14 @@ NOT_IN_RECORDS: tuple[tuple[str, str], ...] = (
     (r"\bcrush(ed)?\b", "crush"),
     (r"\b(vibrations?|amps?|amperage|voltage|energy|electricity)\b", "electrical readings"),
     (r"\b(wages?|salary|salaries|overtime|payroll)\b", "pay"),
+    # Units the records do not measure in: the paper is held in lineal feet and square feet, never by
+    # weight (no basis weight is recorded), and glue or starch by no volume at all.
+    (
+        r"\b(tons?|tonnes?|tonnage|pounds?|lbs?|kilos?|kilograms?|kgs?|weights?|weigh(s|ed|ing)?"
+        r"|basis weight)\b",
+        "weight",
+    ),
+    (r"\b(gallons?|liters?|litres?)\b", "liquid volumes"),
 )
 HELD = (
     "the records hold speed and lineal feet, downtime stops (reason, place, kind), setups and paper changes, "
@@ -216,7 +231,7 @@ def account(question: str, plan: Plan | None = None) -> Accounting:
     # "Bridge" is read only in "speed bridge" (the speed-variance bridge); any other bridge is a part of the
     # line the records do not name.
     text = re.sub(r"\bspeed (variance )?bridge\b", " speed ", text)
-    # A long, story-like question is read from its asking clause (router.asked_clause): the story before it
+    # A long, story-like question is read from its asking clause (planning/stories.asked_clause): the story before it
     # is context, its words never a slot, so only the clause's words can be left not understood. Things the
     # records do not hold are named wherever they are said.
     for word in _WORD.findall(asked_clause(text)):
@@ -248,6 +263,14 @@ REJECT_SHARE = (
 )
 
 
+# "How many shifts went over the maint band": the figure held to the band or target leads (over the window or
+# the day); no tool counts the shifts past it (docs/shifts-agent.md, "Known limits").
+SHIFTS_COUNTED_LINE = (
+    "the count of shifts asked (this answer states the figure against its band or target over the whole "
+    "window or day, not each shift's; no tool counts the shifts past it)"
+)
+
+
 def _asked_not_answered(text: str, plan: Plan | None = None) -> list[str]:
     out = []
     threshold = r"\btargets?\b|\b(over|above|under|below|more than|less than) [\d.]+ ?(%|percent)"
@@ -264,6 +287,8 @@ def _asked_not_answered(text: str, plan: Plan | None = None) -> list[str]:
                 )
     elif re.search(YES_NO, text) and re.search(threshold, text) and re.search(LOSS_WORDS, text):
         out.append(LOSS_TARGET)
+    if re.search(SHIFTS_COUNTED, text) and re.search(BAND_WORDS, text):
+        out.append(SHIFTS_COUNTED_LINE)
     shared = plan is not None and plan.ask == "share" and plan.measure == "waste"
     if reject_share_asked(text) and not shared:
         out.append(REJECT_SHARE)

@@ -51,6 +51,8 @@ class DateWords:
     window: Period | None = None
     anchor: date | None = None
     unresolved: tuple[str, ...] = ()
+    # A second named week compared with the first ("wk of jan 12 vs the week of jan 19").
+    other_anchor: date | None = None
 
 
 def _number(text: str) -> int:
@@ -75,16 +77,26 @@ def resolve(text: str, day: date) -> DateWords:
     """The date words of ``text`` (lower case) resolved against the selected ``day``."""
     unresolved = tuple(dict.fromkeys(m.group(0) for m in re.finditer(UNRESOLVED, text)))
     # "the week of March 16": the Mon-Fri week holding that date (the latest such date not after the day).
+    # Two named weeks ("week of jan 12 vs jan 19", "week of march 2 and week of march 9") are compared.
+    weeks = list(re.finditer(r"\b(?:week of )?(\w+) (\d{1,2})(?:st|nd|rd|th)?\b", text))
     m = re.search(r"\bweek of (\w+) (\d{1,2})(?:st|nd|rd|th)?\b", text)
     if m and month_number(m.group(1)) is not None:
-        month = month_number(m.group(1)) or 1
-        try:
-            named = date(day.year, month, int(m.group(2)))
-            if named > day:
-                named = date(day.year - 1, month, int(m.group(2)))
-        except ValueError:
-            return DateWords(unresolved=(*unresolved, m.group(0)))
-        return DateWords(window="week", anchor=window_for("week", named).start, unresolved=unresolved)
+        starts: list[date] = []
+        for found in (w for w in weeks if w.start() >= m.start()):
+            if month_number(found.group(1)) is None:
+                continue
+            month = month_number(found.group(1)) or 1
+            try:
+                named = date(day.year, month, int(found.group(2)))
+                if named > day:
+                    named = date(day.year - 1, month, int(found.group(2)))
+            except ValueError:
+                return DateWords(unresolved=(*unresolved, found.group(0)))
+            start = window_for("week", named).start
+            if start not in starts:
+                starts.append(start)
+        other = starts[1] if len(starts) > 1 else None
+        return DateWords(window="week", anchor=starts[0], unresolved=unresolved, other_anchor=other)
     # "the week before last", "two weeks ago": the week that many weeks before the day's week.
     back: int | None = None
     if re.search(r"\bweek before last\b", text):
@@ -127,9 +139,15 @@ def named_months(text: str, day: date) -> list[date]:
     words = "|".join((*MONTHS, *MONTH_SHORT))
     for m in re.finditer(rf"\b({words})\b(?:\.?,? (\d{{4}})\b)?", text):
         word = m.group(1)
-        if word == "may" and not re.search(r"\b(in|of|for|during|since) may\b|\bmay \d{4}\b", text):
-            continue  # "may" is mostly the verb
-        if word == "mar" and not re.search(r"\b(in|of|for|during) mar\b", text):
+        # "may" is mostly the verb and "mar" a word of its own: each is a month beside a date preposition,
+        # with a year, or listed with another month ("feb vs mar", "march and may").
+        listed = rf"\b({words})\.?,? (vs\.?|versus|and|or|to|with|against|compared (to|with)) {word}\b"
+        listed += rf"|\b{word}\.?,? (vs\.?|versus|and|or|to|with|against|compared (to|with)) ({words})\b"
+        if word == "may" and not re.search(
+            rf"\b(in|of|for|during|since) may\b|\bmay \d{{4}}\b|{listed}", text
+        ):
+            continue
+        if word == "mar" and not re.search(rf"\b(in|of|for|during) mar\b|\bmar \d{{4}}\b|{listed}", text):
             continue
         month = month_number(word) or 1
         latest = day.year if month <= day.month else day.year - 1

@@ -40,6 +40,36 @@ SPANISH_WEEKDAYS = {
 SPANISH: tuple[tuple[str, Any], ...] = (
     (r"\bx (equipo|lugar|m[aá]quina|raz[oó]n|causa|tipo|grado|turno)\b", r"por \1"),  # "paros x equipo"
     (r"[¿¡!]", " "),
+    # A Spanish yes/no is asked by its tone, not its word order ("el segundo turno estuvo abajo de la
+    # meta"): said as the English question ("was second shift below target"), which is answered Yes or No.
+    (
+        r"^(.*?)\b(?:estuvo|est[aá]|estaba|fue|qued[oó]|anduvo|andaba|estuvieron|fueron|quedaron)"
+        r" (?:por )?(abajo|debajo|arriba|encima) (?:de (?:la |el )?|del )(meta|objetivo)\b",
+        lambda m: (
+            "was " + m.group(1) + (" below" if m.group(2) in ("abajo", "debajo") else " above") + " target"
+        ),
+    ),
+    (r"\b(?:por )?(abajo|debajo) (de (la |el )?|del )(meta|objetivo)\b", "below target"),
+    (r"\b(?:por )?(arriba|encima) (de (la |el )?|del )(meta|objetivo)\b", "above target"),
+    # Limits and units said in Spanish: a band passed, a web width in inches, a weight.
+    (r"\bbandas?\b", "band"),
+    (
+        r"\b(pasaron|pas[oó]|superaron|super[oó]|rebasaron|rebas[oó]|excedieron|excedi[oó]) (de )?",
+        "went over ",
+    ),
+    (r"\b(?:por )?(arriba|encima) (de (la |el )?|del )", "over the "),
+    (r"\b(\d{2,3}) ?(pulgadas|pulgada|pulg\.?)(?!\w)", r"\1 inch"),
+    (r"\b(el |la )?ancho (de )?(\d{2,3})( inch)?\b", r"\3 inch web"),
+    (r"\bancho\b", "width"),
+    (r"\btoneladas?\b", "tons"),
+    (r"\bpeso\b", "weight"),
+    # Money and the splices said in Spanish ("¿cuánto dinero perdimos por empalmes fallidos?").
+    (r"\bcu[aá]nto dinero\b", "how much money"),
+    (r"\bdinero\b|\bplata\b|\bd[oó]lares\b", "money"),
+    (r"\bempalmes? (fallid[oa]s?|perdid[oa]s?|fallad[oa]s?|mal hech[oa]s?)\b", "missed splices"),
+    (r"\bempalmadoras\b", "splicers"),
+    (r"\bempalmadora\b", "splicer"),
+    (r"\bempalmes?\b", "splices"),
     (r"\bpor que\b", "why"),
     (r"\b2do\b", "segundo"),
     (r"\b1ro\b|\b1er\b", "primer"),
@@ -70,6 +100,7 @@ SPANISH: tuple[tuple[str, Any], ...] = (
     (r"\bpeor(es)?\b", "worst"),
     (r"\bmejor(es)?\b", "best"),
     (r"\bmantenimiento\b", "maintenance"),
+    (r"\bde(l)? operador\b", " operator"),  # "la banda de operador": the operator band (a kind of stop)
     (r"\bporcentaje\b", "percent"),
     (r"\bpor qu[ée]\b", "why"),
     (r"\b(fue|estuvo|est[aá]|estaba|iba) (tan )?lent[oa]\b|\blent[oa]\b", "was slow"),
@@ -97,8 +128,10 @@ SPANISH: tuple[tuple[str, Any], ...] = (
         ),
     ),
     (r"\bcambios? de papel\b", "paper changes"),
+    (r"\bpapel\b", "paper"),
     (r"\borilla\b", "trim"),
     (r"\bcu[aá]nto tiempo (perdimos|perdieron|perdi[oó]|se perdi[oó])\b", "how much time did we lose"),
+    (r"\b(perdimos|perdieron|perdi[oó]|se perdi[oó])\b", "lost"),
     (r"\bhumedad\b", "humidity"),
     (r"\btemperaturas?\b", "temperature"),
     (r"\bpresi[oó]n\b", "pressure"),
@@ -137,7 +170,7 @@ SPANISH: tuple[tuple[str, Any], ...] = (
     (r"\bmuestra(me)?\b|\bdame\b", "show"),
     (r"\b(está|estuvo|fue)\b", "was"),
     # Spanish function words carry no slot; said in English they are filler.
-    (r"\b(de|del|la|las|los|el|en|para|que|qu[eé]|se|un|una|y|o|nos|con|al)\b", " "),
+    (r"\b(de|del|la|las|los|el|en|para|que|qu[eé]|se|un|una|y|o|nos|con|al|por)\b", " "),
 )
 
 # Shorthand and shop words -> the words the router reads. Whole words only, applied in order.
@@ -221,6 +254,7 @@ SPANISH_CUE = (
     r"[¿¡ñ]|\b(turno|humedad|paros|por qu[eé]|velocidad|rechazos|atascos?|cuchilla|ayer|semana|mes|cu[aá]nt[oa]s?"
     r"|costaron|cost[oó]|tiempo muerto|compara|proyecci[oó]n|pr[oó]xima|equipo|raz[oó]n|grado|cambios|orilla"
     r"|desperdicio|hoy|objetivo|lineales|turno|porcentaje|pasado|va a ser|ser[aá]|ma[ñn]ana"
+    r"|meta|dinero|empalmes?|empalmadoras?|ancho|pulgadas|banda|toneladas|turnos|perdimos"
     r"|enero|febrero|marzo|abril|junio|julio|agosto|se(p)?tiembre|octubre|noviembre|diciembre"
     r"|lunes|martes|mi[eé]rcoles|jueves|viernes)\b"
 )
@@ -343,8 +377,10 @@ def entities(text: str) -> Entities:
     if "Scheduled maintenance" in reasons:
         reasons = [r for r in reasons if r != "Scheduled maintenance"]  # a kind (PM), read below
     places = [p for p in STOP_PLACES if _place_named(p, text)]
-    if not any(p.startswith("Splicer ") for p in places) and re.search(r"\bsplicers?\b(?! ?\d)", text):
-        places.append("Splicers")  # "the splicer" without its number: every splicer (PLACE_FAMILIES)
+    # "The splicer" without its number is every splicer (PLACE_FAMILIES); a number that is a shift's ordinal
+    # ("the splicers 1st shift") is no splicer's number.
+    if not any(p.startswith("Splicer ") for p in places) and re.search(r"\bsplicers?\b(?! ?\d+(?!\w))", text):
+        places.append("Splicers")
     kinds = [k for k, pattern in _KIND_WORDS.items() if re.search(pattern, text)]
     if "PM" in kinds and "Maintenance" in kinds and not re.search(r"(?<!planned )maintenance", text):
         kinds.remove("Maintenance")

@@ -24,6 +24,7 @@ from shopfloor.shifts.planning.scope_words import (
 from shopfloor.shifts.planning.scope_words import (
     has as _has,
 )
+from shopfloor.shifts.planning.stories import asked_clause, story_scope
 from shopfloor.shifts.plant.calendar import Period, previous_window, window_for
 from shopfloor.shifts.plant.scope import Scope
 
@@ -116,28 +117,6 @@ _ACTION_TYPED = (
 )
 
 
-# A long, story-like question: the clause the supervisor asks ("... anyway, just show me downtime by reason
-# for my shift") decides the measure and grouping; the story's words never do. Scope words are read from
-# the whole question first.
-_ASK = (
-    r"\b(?:just |so |anyway,? |can you |could you |please )*(?:show me|give me|tell me|pull up|get me"
-    r"|i (?:just |really |only )?(?:need|want)|show|give|break down|what was|how many|how much)\b"
-)
-_CLAUSE_DATE = (
-    r"\b(today|tonight|yesterday|this (week|month|period|quarter)|last (week|month|period)|monday|tuesday"
-    r"|wednesday|thursday|friday)\b"
-)
-STORY_WORDS = 14  # a question longer than this, with an asking clause, is read from that clause
-
-
-def asked_clause(q: str) -> str:
-    """The asking clause of a long question (from its last asking words to the end), else the question."""
-    if len(q.split()) <= STORY_WORDS:
-        return q
-    found = list(re.finditer(_ASK, q))
-    return q[found[-1].start() :] if found else q
-
-
 # --- intents ---------------------------------------------------------------------------------------------
 
 # Money words: the router sends them to the money tools, and the done condition asks for a cost basis.
@@ -158,7 +137,7 @@ def route(question: str, scope: Scope, previous: Plan | None = None) -> Plan | U
         return words
     if previous is not None and _is_follow_up(q):
         return _follow_up(q, words, scope, previous)
-    words = _story_scope(q, words, scope)
+    words = story_scope(q, words, scope)
     q = asked_clause(q)
     if len(words.shifts) < 2 and _has(q, r"\bcompare\b.*\byesterday\b|\byesterday\b.*\bcompare"):
         # Comparing with yesterday needs two days; two shifts compared yesterday are one day's comparison.
@@ -206,6 +185,10 @@ def route(question: str, scope: Scope, previous: Plan | None = None) -> Plan | U
     if isinstance(measure, Unavailable):
         return measure
     plan = with_entities(replace(base, measure=measure, **extra), entities(q))
+    if plan.measure in ("downtime", "pareto") and plan.reason and plan.place is None and _has(q, PLACE_ASKED):
+        # A reason asked by place ("missed splices by place", "where did the knife jams happen") is its
+        # stops in the rows by place, which the reason filter keeps (docs/shifts-agent.md, rule 2).
+        plan = replace(plan, by="place")
     if plan.measure in ("opportunities", "dollars") and (plan.reason or plan.place) and _has(q, MONEY_WORDS):
         # Money for a named reason or place is that one's cost, not the total of every lever.
         # The address names the reason or place alone (docs/URLS.md): the rows' grouping follows from it.
@@ -218,6 +201,13 @@ def route(question: str, scope: Scope, previous: Plan | None = None) -> Plan | U
             )
         return Unavailable("That question has no window form; ask about one production day.")
     return _one_shift_alone(_rejects_asked(_share_asked(plan, q), q), scope, words)
+
+
+# The rows by place asked in so many words ("by machine" is "by place" after the synonyms), or where.
+PLACE_ASKED = (
+    r"\b(by|per|each|every) (place|location)s?\b|\bwhere\b"
+    r"|\b(which|what) places? (had|has|have|got|saw|lost|did|were|was|stopped)\b"
+)
 
 
 # The dry-end rejects said by name or family ("rejects", "up warp", "delam", "the bales").
@@ -315,11 +305,20 @@ VERDICT = (
 )
 
 
+# A count of shifts asked ("how many shifts went over the maint band", "number of shifts under target"): no
+# tool counts the shifts past a band or target, so the figure held to it leads and the count is named as not
+# applied (planning/accounting.SHIFTS_COUNTED_LINE).
+SHIFTS_COUNTED = r"\b(how many|number of|count of|count the|how often did) (\w+ )?shifts\b"
+
+
 def band_metric(q: str) -> str | None:
     """The loss a question holds to its owner band: maintenance or operator downtime (2.5 % of scheduled
     minutes each) or the dry-end waste (1 % of gross); ``None`` for a loss without a band of its own (trim is
-    flagged per setup, planned maintenance has none, both kinds together have two), or a count asked."""
-    if not _has(q, BAND_WORDS) or _has(q, r"\bhow many\b|\bnumber of\b|\bhow often\b"):
+    flagged per setup, planned maintenance has none, both kinds together have two), or a count asked other
+    than of the shifts past the band."""
+    if not _has(q, BAND_WORDS):
+        return None
+    if _has(q, r"\bhow many\b|\bnumber of\b|\bhow often\b") and not _has(q, SHIFTS_COUNTED):
         return None
     if _has(q, _SPEED):
         return None  # "did maintenance hurt our speed to target": the target is the speed's
@@ -334,8 +333,8 @@ def band_metric(q: str) -> str | None:
 
 def band_verdict(q: str) -> str | None:
     """The yes/no a band question asks: over the band, within it, or none (the tile beside its band)."""
-    if not _has(q, VERDICT):
-        return None
+    if not _has(q, VERDICT) or _has(q, SHIFTS_COUNTED):
+        return None  # a count of shifts asks no yes or no: the tile is said beside its band
     within = r"\b(under|below|within|inside|less than|in) (the |its |our )?([\d.]+ ?(%|percent)? ?)?(bands?|flags?|targets?|thresholds?|limits?)\b"
     return (
         "within_band"
@@ -378,23 +377,6 @@ def _refused(question: str, q: str) -> Unavailable | None:
             "a production day or a window that has happened."
         )
     return None
-
-
-def _story_scope(q: str, words: ScopeWords, scope: Scope) -> ScopeWords:
-    """The scope words of a long question's asking sentence when it names its own day, else ``words``."""
-    clause = asked_clause(q)
-    at = q.rfind(clause)
-    # The sentence the asking clause is in ("… whatever. today I just want the rejects").
-    # ("… cranky after the meeting, today i just want the rejects": a comma ends the story's clause too).
-    ends = (q.rfind(mark, 0, at) for mark in (". ", "! ", "? ", ", "))
-    sentence = q[max(ends) + 1 :].strip()
-    if clause != q and _has(sentence, _CLAUSE_DATE):
-        # The asking sentence names its own day ("… yesterday was rough … today I just want the rejects"):
-        # the story's date words are the story's.
-        said = scope_words(sentence, scope)
-        if isinstance(said, ScopeWords):
-            return said if said.shifts or not words.shifts else replace(said, shifts=words.shifts)
-    return words
 
 
 # "Dry end % on 3rd": the dry-end waste as a percent of gross (a KPI), not a share of the rejects.
@@ -532,6 +514,8 @@ def _named_intent(
         # A loss held to its owner band ("was maint dt over the band", "operator downtime vs the 2.5 %
         # target"): its KPI tile against the band, answered Yes or No first when a verdict is asked.
         return "kpis", {"metric": tile, "ask": band_verdict(q)}
+    if _has(q, SHIFTS_COUNTED) and _has(q, r"\btarget\b") and not _has(q, LOSS_WORDS):
+        return "fpm", {}  # "how many shifts were under target": the speed to target, the count not applied
     if _has(q, YES_NO) and _has(q, r"\btarget\b") and not _has(q, LOSS_WORDS):
         # A loss word ("was waste over target") asks about that loss, never the speed to target; the target
         # it names is said as not applied (planning/accounting).

@@ -108,7 +108,7 @@ def scope_words(question: str, scope: Scope) -> ScopeWords | Unavailable:
     if said.day is not None:
         day = said.day
     if said.window is not None:
-        return ScopeWords(shifts, day, said.window, said.anchor, None, None, said.unresolved)
+        return ScopeWords(shifts, day, said.window, said.anchor, said.other_anchor, None, said.unresolved)
     m = re.search(
         r"\b(?:last|past|over the last|over the past|over|for the last|for the past|for) (\d{1,2}) weeks\b", q
     )
