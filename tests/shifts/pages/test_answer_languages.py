@@ -4,6 +4,9 @@ with the same figures and citations as the English page, while the JSON answer k
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -85,3 +88,67 @@ def test_the_records_words_are_said_through_the_glossary():
     es = translations("es")
     assert es.pgettext("record", "Knife jam") == "Atasco de cuchilla"
     assert es.pgettext("record", "275-BC") == "275-BC"  # a grade is a code: said as it is
+
+
+def _pdf_text(pdf: bytes, folder: Path) -> str:
+    path = folder / "doc.pdf"
+    path.write_bytes(pdf)
+    return subprocess.run(["pdftotext", str(path), "-"], capture_output=True, check=True).stdout.decode()
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+needs_pdftotext = pytest.mark.skipif(
+    shutil.which("pdftotext") is None, reason="poppler-utils is not installed"
+)
+
+
+@needs_pdftotext
+def test_the_answers_pdf_is_drawn_in_the_pages_language_with_its_figures(client, tmp_path):
+    path = "/shifts/a?day=2026-09-14&shift=2&measure=overview&format=pdf"
+    es = client.get(path, headers=SPANISH)
+    en = client.get(path, headers=ENGLISH)
+    assert es.status_code == en.status_code == 200 and es.content != en.content  # kept per language
+    spanish, english = _flat(_pdf_text(es.content, tmp_path)), _flat(_pdf_text(en.content, tmp_path))
+    # Its headings, labels, table lines and sentences in Spanish, accents drawn.
+    for said in ("Definiciones", "Limitaciones", "Página 1", "Alcance:", "Estado completa", "marchó al"):
+        assert said in spanish, said
+    assert re.search(r"Se muestran? \d+ de \d+ filas?\.", spanish)
+    assert "Leída como" in spanish and "(consulta 1 · fila 1)" in spanish
+    for words in ("Definitions", "Limitations", "Page 1", "Scope:", "rows shown", "ran at", "Read as"):
+        assert words not in spanish, words
+    # The English PDF as it was.
+    for said in (
+        "Definitions",
+        "Limitations",
+        "Page 1",
+        "Scope:",
+        "rows shown",
+        "Shift 2 ran at",
+        "(query 1 · row 1)",
+    ):
+        assert said in english, said
+    assert "Definiciones" not in english
+    # The same figures in both.
+    figures = re.compile(r"\d[\d,]*\.\d+ ?%")
+    assert figures.findall(spanish)[:6] == figures.findall(english)[:6]
+
+
+@needs_pdftotext
+def test_the_period_reports_pdf_is_drawn_in_the_pages_language(client, tmp_path):
+    path = "/shifts/report?period=month&day=2026-09-14&format=pdf"
+    spanish = _flat(_pdf_text(client.get(path, headers=SPANISH).content, tmp_path))
+    english = _flat(_pdf_text(client.get(path, headers=ENGLISH).content, tmp_path))
+    for said in (
+        "septiembre 2026",
+        "Figura: producción buena estimada",
+        "Huellas de los datos",
+        "lun",
+        "vie",
+    ):
+        assert said in spanish, said
+    for words in ("Period report", "Dataset hashes", "estimated good output", "Page 1"):
+        assert words not in spanish, words
+    assert "Period report: September 2026" in english and "Dataset hashes" in english
