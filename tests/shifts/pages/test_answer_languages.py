@@ -152,3 +152,62 @@ def test_the_period_reports_pdf_is_drawn_in_the_pages_language(client, tmp_path)
     for words in ("Period report", "Dataset hashes", "estimated good output", "Page 1"):
         assert words not in spanish, words
     assert "Period report: September 2026" in english and "Dataset hashes" in english
+
+
+def _said_region(page: str) -> str:
+    """The answer's sentences from its status line to its downloads (the metric cards left out)."""
+    region = page[page.index('class="status"') : page.index('class="downloads"')]
+    return re.sub(r'<ul class="cards".*?</ul>', "", region, flags=re.S)
+
+
+def _ask(client, question: str, headers: dict[str, str]) -> str:
+    r = client.get(
+        "/shifts/q", params={"question": question, "day": "2026-09-14", "shift": "2"}, headers=headers
+    )
+    assert r.status_code == 200
+    return _said_region(r.text)
+
+
+def test_a_refusals_reason_and_its_closest_questions_are_said_in_spanish(client):
+    es = _ask(client, "what will speed be tomorrow?", SPANISH)
+    en = _ask(client, "what will speed be tomorrow?", ENGLISH)
+    assert "Los registros describen el pasado" in es and "Preguntas más cercanas" in es
+    assert "The records describe the past" in en and "Closest questions" in en
+    for words in ("The records describe the past", "Closest questions", "Show speed to target"):
+        assert words not in es, words
+    # The closest questions link to the same addresses (their words never sent back as a question).
+    assert re.findall(r'href="([^"]+)"', es) == re.findall(r'href="([^"]+)"', en)
+    # An action is refused in Spanish; the question's own words it did not read are kept as written.
+    es = _ask(client, "should we raise the glue temperature?", SPANISH)
+    assert "El investigador lee registros" in es
+    assert "No se entendió: <span class='asked'>raise</span>." in es
+    assert "No está en los registros: <span class='asked'>temperature</span> (los registros tienen" in es
+    assert "Not understood" not in es and "Not in the records" not in es and 'lang="en">No' not in es
+
+
+def test_a_partial_answers_not_applied_line_says_its_label_in_spanish(client):
+    es = _ask(client, "crew A rejects", SPANISH)
+    en = _ask(client, "crew A rejects", ENGLISH)
+    assert "Not applied: crew A" in en
+    # The label in Spanish; the reader's own account of what it did not apply stays English, marked so.
+    assert re.search(r"No aplicado: <span lang='en'>crew A[^<]*</span>\.", es), es
+    assert "Not applied" not in es
+    assert re.findall(r"<strong>(.*?)</strong>", es) == re.findall(r"<strong>(.*?)</strong>", en)
+    asked = {"question": "crew A rejects", "day": "2026-09-14", "shift": "2"}
+    read = client.get("/shifts/q", params=asked, follow_redirects=False)
+    assert read.status_code == 303  # read whole: the line is the address's own
+    data = client.get(read.headers["location"].replace("/a?", "/a.json?")).json()
+    line = next(s for s in data["sections"] if s["text"].startswith("Not applied: crew A"))
+    assert line["say"]["id"] == "Not applied: {items}."  # the JSON's text is the English, with its template
+
+
+def test_where_to_look_is_said_in_spanish_and_links_to_the_same_addresses(client):
+    path = "/shifts/a?day=2026-09-14&shift=2&measure=downtime&by=reason"
+    es = client.get(path, headers=SPANISH).text
+    en = client.get(path, headers=ENGLISH).text
+    nav_es = es[es.index('<nav class="where"') : es.index("</nav>", es.index('<nav class="where"'))]
+    nav_en = en[en.index('<nav class="where"') : en.index("</nav>", en.index('<nav class="where"'))]
+    assert "Los paros por equipo → “Mostrar los paros por equipo”" in nav_es
+    assert "Downtime by place" not in nav_es and 'lang="en"' not in nav_es
+    assert "Downtime by place → “Show the downtime by place”" in nav_en
+    assert re.findall(r'href="([^"]+)"', nav_es) == re.findall(r'href="([^"]+)"', nav_en)

@@ -108,8 +108,8 @@ def _marked(section: dict[str, Any], voice: Voice = SPOKEN_ENGLISH) -> str:
     return "".join(
         html.escape(part, quote=True)
         if isinstance(part, str)
-        else html.escape(str(part["quote"]), quote=True)
-        if "quote" in part
+        else html.escape(str(part.get("quote", part.get("asked"))), quote=True)
+        if "quote" in part or "asked" in part
         else f"<b>{html.escape(part['figure'], quote=True)}</b>"
         if "figure" in part
         else html.escape(_cite(part, voice), quote=True)

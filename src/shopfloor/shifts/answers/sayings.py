@@ -7,7 +7,7 @@ filled in (the English ``text`` and ``parts``, unchanged), and it keeps ``"say":
 in the same params (:func:`spoken`), so its figures and citations are the same data.
 
 A param is a plain value (its text as it is: a code, a name, a number already written), a :class:`Figure`
-or :class:`Citation` (a part), a :class:`Term` (a word of the records' vocabulary, said through the
+or :class:`Citation` (a part), the question's own words (:class:`Asked`), a :class:`Term` (a word of the records' vocabulary, said through the
 catalogue's glossary, context ``record``) or a :class:`Phrase` (a piece of sentence with its own template,
 and a plural form when it shows a count). A section without ``say`` (a live model's own words) is English
 wherever it is shown.
@@ -53,6 +53,15 @@ class Term:
 class Quoted:
     """A record's own free text (a note): the same words in every language; on a page in another language
     a ``{"quote": text}`` part, which the page marks as the records' language (English)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Asked:
+    """The question's own words (what the supervisor wrote, in whatever language): the same words on every
+    page; on a page in another language an ``{"asked": text}`` part, which the page shows as the
+    question's text, never marked as English."""
 
     text: str
 
@@ -106,6 +115,8 @@ def _data(value: Any) -> Any:
         return {"term": value.word}
     if isinstance(value, Quoted):
         return {"quote": value.text}
+    if isinstance(value, Asked):
+        return {"asked": value.text}
     if isinstance(value, Phrase):
         return {"say": _said_data(value.template, value.n, value.params)}
     return value
@@ -151,6 +162,8 @@ def parts_from(data: Mapping[str, Any], tr: Translator = ENGLISH) -> list[Any]:
             out.append(tr.pgettext(RECORD, str(value["term"])))
         elif isinstance(value, Mapping) and "quote" in value:
             out.append(str(value["quote"]) if tr is ENGLISH else {"quote": str(value["quote"])})
+        elif isinstance(value, Mapping) and "asked" in value:
+            out.append(str(value["asked"]) if tr is ENGLISH else {"asked": str(value["asked"])})
         elif isinstance(value, Mapping) and "say" in value:
             out.extend(parts_from(value["say"], tr))
         else:

@@ -18,10 +18,11 @@ and one line saying rankings are withheld. A shape depends on the plan and scope
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from shopfloor.shifts.answers import looking
 from shopfloor.shifts.answers.day_shapes import shift_volume
 from shopfloor.shifts.answers.findings import Citation, Figure, Section, before_figure, fmt, said
 from shopfloor.shifts.answers.sayings import N_, phrase, prefixed, rewording, say, say_text
@@ -59,7 +60,7 @@ def build_sections(
     evidence: list[dict[str, Any]],
     charts: list[dict[str, Any]],
     status: str,
-    caveats: list[str],
+    caveats: Sequence[str | Section],
     tools: Mapping[str, ToolAnswer],
     where: list[tuple[str, str, str]],
     asked: tuple[str, ...] = (),
@@ -78,7 +79,7 @@ def build_sections(
     if status in ("complete", "partial") and evidence:
         sections.append(say_text("label", N_("Where to look")))
         for place, question, address in where:
-            sections.append({"type": "where", "text": f"- {place} → “{question}”", "address": address})
+            sections.append(looking.where(place, question, address))
     sections.append(say_text("caveat", N_("A recorded symptom does not establish a mechanical cause.")))
     return _dedupe(sections)
 
@@ -597,7 +598,7 @@ def _lead(
     return []
 
 
-def _closing(evidence: list[dict[str, Any]], caveats: list[str]) -> list[Section]:
+def _closing(evidence: list[dict[str, Any]], caveats: Sequence[str | Section]) -> list[Section]:
     """The window and coverage line, the excluded-records caveat, the run's caveats and the cost basis."""
     out: list[Section] = []
     for env in evidence:
@@ -613,7 +614,7 @@ def _closing(evidence: list[dict[str, Any]], caveats: list[str]) -> list[Section
                 "caveat", N_("A shift in this answer has excluded records: it is reported, never ranked.")
             )
         )
-    out += [{"type": "caveat", "text": caveat} for caveat in caveats]
+    out += [caveat if isinstance(caveat, dict) else {"type": "caveat", "text": caveat} for caveat in caveats]
     if any("usd" in row for e in evidence for row in e.get("rows", [])[:1]):
         out.append({"type": "caveat", "text": RATES.line()})
         out.append({"type": "caveat", "text": COST_NOTE})

@@ -51,6 +51,9 @@ def marked(
         elif "quote" in part:
             # A record's own words, in the records' language (answers/sayings.py: Quoted).
             out.append(f"<span lang='en'>{html.escape(str(part['quote']), quote=True)}</span>")
+        elif "asked" in part:
+            # The question's own words, as the supervisor wrote them (answers/sayings.py: Asked).
+            out.append(f"<span class='asked'>{html.escape(str(part['asked']), quote=True)}</span>")
         elif "figure" in part:
             out.append(f"<strong>{html.escape(part['figure'], quote=True)}</strong>")
         else:
