@@ -24,6 +24,7 @@ from shopfloor.agent.tools import ToolRegistry
 from shopfloor.agent.trace import ToolCallStep, Trace
 from shopfloor.shifts.answers import looking, refusals
 from shopfloor.shifts.answers.answer import Answer
+from shopfloor.shifts.answers.coverage import coverage_said
 from shopfloor.shifts.answers.shapes import build_sections
 from shopfloor.shifts.catalog import (
     BY_NAME,
@@ -618,7 +619,7 @@ def _done(
         if covers and all(c.get("status") == "unavailable" for c in covers):
             # No day of the window is in the store: nothing to report, never a row of zeros.
             return "unavailable", [coverage_line(covers[0]) or "No evidence was found for that window."]
-        line = next((coverage_line(c) for c in covers if c.get("status") != "complete"), None)
+        line = next((coverage_said(c) for c in covers if c.get("status") != "complete"), None)
         if line is not None:
             status = "partial"
             caveats.append(line)

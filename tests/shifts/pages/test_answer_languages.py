@@ -149,8 +149,11 @@ def test_the_period_reports_pdf_is_drawn_in_the_pages_language(client, tmp_path)
         "vie",
     ):
         assert said in spanish, said
-    for words in ("Period report", "Dataset hashes", "estimated good output", "Page 1"):
+    assert "El periodo es parcial: 10 de 22 días de producción completos" in spanish  # a report line
+    assert "Velocidad frente al objetivo 81.12 % de la velocidad objetivo del grado" in spanish
+    for words in ("Period report", "Dataset hashes", "estimated good output", "Page 1", "production days"):
         assert words not in spanish, words
+    assert "The window is partial: 10 of 22 production days complete" in english
     assert "Period report: September 2026" in english and "Dataset hashes" in english
 
 
@@ -211,3 +214,44 @@ def test_where_to_look_is_said_in_spanish_and_links_to_the_same_addresses(client
     assert "Downtime by place" not in nav_es and 'lang="en"' not in nav_es
     assert "Downtime by place → “Show the downtime by place”" in nav_en
     assert re.findall(r'href="([^"]+)"', nav_es) == re.findall(r'href="([^"]+)"', nav_en)
+
+
+def _report_lines(page: str) -> str:
+    start = page.index('data-status="', page.index('class="report'))
+    return page[start : page.index("<h3>", start)]
+
+
+def test_the_period_reports_lines_are_said_in_spanish_with_the_english_figures(client):
+    path = "/shifts/report?period=month&day=2026-09-14&format=html"
+    es = _report_lines(client.get(path, headers=SPANISH).text)
+    en = _report_lines(client.get(path, headers=ENGLISH).text)
+    for said in (
+        "septiembre 2026.",
+        "El periodo es parcial",
+        "Pies lineales 10,494,000 ft",
+        "cambios de papel",
+    ):
+        assert said in es, said
+    for words in ("September 2026", "The window is partial", "Lineal footage", "paper changes", 'lang="en"'):
+        assert words not in es, words
+    assert "Lineal footage 10,494,000 ft" in en
+    figures = re.compile(r"\d[\d,.]*(?: %| ft| MSF)?")
+    said = figures.findall(re.sub("<[^>]+>", "", es))
+    assert len(said) > 10 and said == figures.findall(re.sub("<[^>]+>", "", en))
+    # The JSON report keeps its English lines, and each line's template beside it.
+    data = client.get("/shifts/report", params={"period": "month", "day": "2026-09-14"}).json()
+    assert data["sections"][0] == "September 2026." and len(data["said"]) == len(data["sections"])
+    assert data["said"][0]["params"]["window"]["window"]["period"] == "month"
+
+
+def test_a_window_named_by_its_label_is_named_in_the_pages_language(client):
+    path = "/shifts/a?window=month&anchor=2026-09-16&measure=pareto"
+    es = _said_region(client.get(path, headers=SPANISH).text)
+    en = _said_region(client.get(path, headers=ENGLISH).text)
+    assert "Periodo: septiembre 2026; cobertura parcial." in es
+    assert "Window: September 2026; coverage partial." in en
+    assert "September" not in es and "Window:" not in es
+    week = _said_region(
+        client.get("/shifts/a?window=week&anchor=2026-09-16&measure=pareto", headers=SPANISH).text
+    )
+    assert "Periodo: Semana del 2026-09-14 (lun–vie); cobertura completa." in week

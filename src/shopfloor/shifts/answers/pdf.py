@@ -108,6 +108,8 @@ def _marked(section: dict[str, Any], voice: Voice = SPOKEN_ENGLISH) -> str:
     return "".join(
         html.escape(part, quote=True)
         if isinstance(part, str)
+        else html.escape(_window(part["window"], voice), quote=True)
+        if "window" in part
         else html.escape(str(part.get("quote", part.get("asked"))), quote=True)
         if "quote" in part or "asked" in part
         else f"<b>{html.escape(part['figure'], quote=True)}</b>"
@@ -115,6 +117,11 @@ def _marked(section: dict[str, Any], voice: Voice = SPOKEN_ENGLISH) -> str:
         else html.escape(_cite(part, voice), quote=True)
         for part in parts_of(voice.said(section))
     )
+
+
+def _window(window: Mapping[str, Any], voice: Voice) -> str:
+    """A window by its label, in the voice's language."""
+    return voice.window_of(window) if voice.window_of else str(window.get("label", ""))
 
 
 # What a citation counts in, by its "of" (as the page's citations say it).

@@ -7,7 +7,7 @@ filled in (the English ``text`` and ``parts``, unchanged), and it keeps ``"say":
 in the same params (:func:`spoken`), so its figures and citations are the same data.
 
 A param is a plain value (its text as it is: a code, a name, a number already written), a :class:`Figure`
-or :class:`Citation` (a part), the question's own words (:class:`Asked`), a :class:`Term` (a word of the records' vocabulary, said through the
+or :class:`Citation` (a part), the question's own words (:class:`Asked`), a window by its label (:class:`Named`), a :class:`Term` (a word of the records' vocabulary, said through the
 catalogue's glossary, context ``record``) or a :class:`Phrase` (a piece of sentence with its own template,
 and a plural form when it shows a count). A section without ``say`` (a live model's own words) is English
 wherever it is shown.
@@ -67,6 +67,15 @@ class Asked:
 
 
 @dataclass(frozen=True)
+class Named:
+    """A window named by its label ("Week of 2026-09-07 (Mon–Fri)", "March 2026"): its label in English; on
+    a page in another language a ``{"window": {...}}`` part (its period, start, end and label), which the
+    page names in its language (days and months through Babel)."""
+
+    window: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
 class Phrase:
     """A piece of a sentence with its own template and params; ``forms`` (singular, plural) and ``n`` when
     it shows a count (the plural chosen by ``n``, 1 is singular in English)."""
@@ -117,6 +126,8 @@ def _data(value: Any) -> Any:
         return {"quote": value.text}
     if isinstance(value, Asked):
         return {"asked": value.text}
+    if isinstance(value, Named):
+        return {"window": dict(value.window)}
     if isinstance(value, Phrase):
         return {"say": _said_data(value.template, value.n, value.params)}
     return value
@@ -146,7 +157,8 @@ def parts_from(data: Mapping[str, Any], tr: Translator = ENGLISH) -> list[Any]:
     if "plural" in data:
         template = tr.ngettext(str(data["id"]), str(data["plural"]), _count(data.get("n")))
     else:
-        template = tr.gettext(str(data["id"]))
+        # An empty template is an empty piece (the catalogue's own entry for "" is its header).
+        template = tr.gettext(str(data["id"])) if data["id"] else ""
     params = dict(data.get("params") or {})
     if "plural" in data:
         params.setdefault("n", data.get("n"))
@@ -162,6 +174,9 @@ def parts_from(data: Mapping[str, Any], tr: Translator = ENGLISH) -> list[Any]:
             out.append(tr.pgettext(RECORD, str(value["term"])))
         elif isinstance(value, Mapping) and "quote" in value:
             out.append(str(value["quote"]) if tr is ENGLISH else {"quote": str(value["quote"])})
+        elif isinstance(value, Mapping) and "window" in value:
+            window = value["window"]
+            out.append(str(window.get("label", "")) if tr is ENGLISH else {"window": dict(window)})
         elif isinstance(value, Mapping) and "asked" in value:
             out.append(str(value["asked"]) if tr is ENGLISH else {"asked": str(value["asked"])})
         elif isinstance(value, Mapping) and "say" in value:

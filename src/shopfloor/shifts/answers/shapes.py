@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from shopfloor.shifts.answers import looking
+from shopfloor.shifts.answers.coverage import window_line
 from shopfloor.shifts.answers.day_shapes import shift_volume
 from shopfloor.shifts.answers.findings import Citation, Figure, Section, before_figure, fmt, said
 from shopfloor.shifts.answers.sayings import N_, phrase, prefixed, rewording, say, say_text
@@ -605,8 +606,7 @@ def _closing(evidence: list[dict[str, Any]], caveats: Sequence[str | Section]) -
         window = env.get("window") or {}
         cov = env.get("coverage") or {}
         if window:
-            text = f"Window: {window.get('label')}; coverage {cov.get('status', 'unknown')}."
-            out.append({"type": "text", "text": text})
+            out.append(window_line(window, cov.get("status", "unknown")))
             break
     if any((e.get("coverage") or {}).get("status") == "incomplete" for e in evidence):
         out.append(

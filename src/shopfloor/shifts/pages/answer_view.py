@@ -19,7 +19,7 @@ from markupsafe import Markup
 from shopfloor.shifts.answers.findings import parts_of
 from shopfloor.shifts.answers.sayings import spoken
 from shopfloor.shifts.pages.i18n import ENGLISH, N_, Words, translations
-from shopfloor.shifts.pages.scope_view import EXAMPLES, scope_line
+from shopfloor.shifts.pages.scope_view import EXAMPLES, scope_line, window_of
 
 # An answer's status as the page names it.
 STATUS_LABELS = {
@@ -51,6 +51,9 @@ def marked(
         elif "quote" in part:
             # A record's own words, in the records' language (answers/sayings.py: Quoted).
             out.append(f"<span lang='en'>{html.escape(str(part['quote']), quote=True)}</span>")
+        elif "window" in part:
+            # A window by its label, named in the page's language (answers/sayings.py: Named).
+            out.append(html.escape(window_of(part["window"], words), quote=True))
         elif "asked" in part:
             # The question's own words, as the supervisor wrote them (answers/sayings.py: Asked).
             out.append(f"<span class='asked'>{html.escape(str(part['asked']), quote=True)}</span>")

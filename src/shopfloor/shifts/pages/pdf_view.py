@@ -93,4 +93,5 @@ def report_voice(report: Mapping[str, Any], shift: int | None, locale: str) -> V
         title=report_title(report, shift, words),
         window=window_of(report.get("window") or {}, words),
         titled=_titled(words),
+        window_of=lambda window: window_of(window, words),
     )
