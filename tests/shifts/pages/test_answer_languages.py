@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from shopfloor.shifts.answers import refusals
 from shopfloor.shifts.answers.sayings import spoken
 from shopfloor.shifts.pages.i18n import translations
 
@@ -255,3 +256,40 @@ def test_a_window_named_by_its_label_is_named_in_the_pages_language(client):
         client.get("/shifts/a?window=week&anchor=2026-09-16&measure=pareto", headers=SPANISH).text
     )
     assert "Periodo: Semana del 2026-09-14 (lun–vie); cobertura completa." in week
+
+
+@pytest.mark.parametrize(
+    ("reason", "spanish"),
+    (
+        ("Questions are limited to 500 characters.", "Las preguntas tienen un límite de 500 caracteres."),
+        ("That question has no window form; ask about one production day.", "Esa pregunta no tiene forma"),
+        (
+            "That is a daily tool; under the month control ask for the window form (for example the downtime "
+            "pareto or the period KPIs), or switch the Period to Day.",
+            "con el control en mes pida",
+        ),
+    ),
+)
+def test_a_routers_reason_is_said_from_its_template_with_its_english_unchanged(reason, spanish):
+    section = refusals.reason(reason)
+    assert section["text"] == reason and "say" in section
+    assert spanish in spoken(section, translations("es"))["text"]
+
+
+def test_a_reason_the_answers_do_not_know_stays_as_written_in_english():
+    assert refusals.reason("A reason worded otherwise.") == {
+        "type": "text",
+        "text": "A reason worded otherwise.",
+    }
+
+
+def test_a_trends_weeks_are_named_in_spanish_with_the_english_figures(client):
+    path = "/shifts/a?day=2026-09-16&measure=trend&metric=downtime_pct&weeks=4&reason=Knife+jam"
+    es = client.get(path, headers=SPANISH).text
+    en = client.get(path, headers=ENGLISH).text
+    region = _answer_region(es)
+    assert "La semana del 2026-09-14 marcó" in region and "paros del motivo Atasco de cuchilla" in region
+    assert "Semana del 2026-09-07 (completa):" in region and "10 paros" in region
+    for words in ("The week of", "Week of", "Knife jam", "stops", "(complete)"):
+        assert words not in region, words
+    assert _figures_and_citations(es) == _figures_and_citations(en)

@@ -46,8 +46,8 @@ REASONS = (
 # The router's refusals with a value in them: how its English reads, and the template it is said from.
 PATTERNED = (
     (
-        re.compile(r"Questions are limited to (?P<n>\d+) characters\."),
-        N_("Questions are limited to {n} characters."),
+        re.compile(r"Questions are limited to (?P<limit>\d+) characters\."),
+        N_("Questions are limited to {limit} characters."),
     ),
     (
         re.compile(
