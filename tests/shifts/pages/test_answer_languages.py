@@ -12,7 +12,8 @@ import pytest
 
 from shopfloor.shifts.answers import refusals
 from shopfloor.shifts.answers.sayings import spoken
-from shopfloor.shifts.pages.i18n import translations
+from shopfloor.shifts.pages.answer_view import is_english_text
+from shopfloor.shifts.pages.i18n import Words, translations
 
 SPANISH = {"accept": "text/html", "accept-language": "es-EC,es;q=0.9"}
 ENGLISH = {"accept": "text/html", "accept-language": "en-US,en;q=0.9"}
@@ -293,3 +294,23 @@ def test_a_trends_weeks_are_named_in_spanish_with_the_english_figures(client):
     for words in ("The week of", "Week of", "Knife jam", "stops", "(complete)"):
         assert words not in region, words
     assert _figures_and_citations(es) == _figures_and_citations(en)
+
+
+def test_the_records_words_in_chart_points_and_table_rows_are_said_through_the_glossary(client):
+    path = "/shifts/a?day=2026-09-14&shift=2&measure=downtime&by=reason&chart=1"
+    es = client.get(path, headers=SPANISH).text
+    en = client.get(path, headers=ENGLISH).text
+    charts = es[es.index('class="charts"') : es.index("</section>", es.index('class="charts"'))]
+    # The chart's points and its data table in Spanish; a grade or a code stays as it is.
+    assert "Atasco de cuchilla" in charts and "Knife jam" not in charts
+    assert "Knife jam" in en[en.index('class="charts"') :]
+    trace = es[es.index('class="trace"') :]
+    # The trace's rows: the records' words in Spanish, unmarked; a tool's own English text marked English.
+    assert re.search(r"<td>Atasco de cuchilla</td>", trace)
+    assert "<td>Knife jam</td>" not in trace
+    assert "<td>controlable</td>" in trace  # a stop's class
+    # A tool's own English words are marked English cell by cell; a code or a said word is not.
+    es_words = Words("es")
+    assert is_english_text("speed to target below 100 % is highlighted", es_words)
+    assert not is_english_text("275-BC", es_words) and not is_english_text("Atasco de cuchilla", es_words)
+    assert not is_english_text("speed to target", Words("en"))
