@@ -314,3 +314,12 @@ def test_the_records_words_in_chart_points_and_table_rows_are_said_through_the_g
     assert is_english_text("speed to target below 100 % is highlighted", es_words)
     assert not is_english_text("275-BC", es_words) and not is_english_text("Atasco de cuchilla", es_words)
     assert not is_english_text("speed to target", Words("en"))
+
+
+def test_a_named_reasons_cost_over_a_window_names_the_window_in_spanish(client):
+    es = _ask(client, "what did knife jams cost this month", SPANISH)
+    en = _ask(client, "what did knife jams cost this month", ENGLISH)
+    assert "Knife jam cost" in en and "in September 2026 at the assumed rates" in en
+    assert "Atasco de cuchilla costó" in es and "en septiembre 2026 a las tarifas supuestas" in es
+    assert "September" not in es and "at the assumed rates" not in es
+    assert re.findall(r"<strong>(.*?)</strong>", es)[:1] == re.findall(r"<strong>(.*?)</strong>", en)[:1]

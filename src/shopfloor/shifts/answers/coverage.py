@@ -46,6 +46,14 @@ def _explained(days: list[str], why: Mapping[str, Any]) -> Phrase:
     return phrase(template, **params)
 
 
+def window_named(window: Mapping[str, Any]) -> Named | str:
+    """A result's window as a sentence names it: by its label, named in the page's language (``Named``);
+    without its period and start, its label as it is ("the window" when it has none)."""
+    if {"period", "start", "label"} <= set(window):
+        return Named(window)
+    return str(window.get("label", "the window"))
+
+
 def window_line(window: Mapping[str, Any], status: Any) -> Section:
     """ "Window: Mon 2026-09-14; coverage complete.": the window by its label (named in the page's
     language), its coverage status."""
@@ -53,7 +61,7 @@ def window_line(window: Mapping[str, Any], status: Any) -> Section:
     said = say_text(
         "text",
         N_("Window: {window}; coverage {status}."),
-        window=Named(window) if {"period", "start"} <= set(window) else str(window.get("label")),
+        window=window_named(window) if "label" in window else str(window.get("label")),
         status=phrase(COVERAGE[status]) if status in COVERAGE else str(status),
     )
     return _checked(said, english, "text")

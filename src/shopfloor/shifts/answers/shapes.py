@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from shopfloor.shifts.answers import looking
-from shopfloor.shifts.answers.coverage import window_line
+from shopfloor.shifts.answers.coverage import window_line, window_named
 from shopfloor.shifts.answers.day_shapes import shift_volume
 from shopfloor.shifts.answers.findings import Citation, Figure, Section, before_figure, fmt, said
-from shopfloor.shifts.answers.sayings import N_, phrase, prefixed, rewording, say, say_text
+from shopfloor.shifts.answers.sayings import N_, NN_, phrase, prefixed, rewording, say, say_text
 from shopfloor.shifts.answers.shaping import Shaper, contribution, count_of, stops_of, term
 from shopfloor.shifts.answers.window_shapes import window_volume
 from shopfloor.shifts.planning.measures import MEASURES
@@ -179,18 +179,28 @@ def crew_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | None:
     )
     if env is None or plan.crew is None or plan.measure != "fpm":
         return None
-    label = (env.get("window") or {}).get("label", "the window")
+    window = window_named(env.get("window") or {})
     for i, row in enumerate(env["rows"]):
         if row.get("crew") == plan.crew:
-            return said(
+            return say(
                 "headline",
-                f"Crew {plan.crew} ran at ",
-                Figure(row["speed_to_target_pct"], "%"),
-                f" of grade target speed against 100 % over {label} ",
-                Citation(env["query"], i),
-                ".",
+                N_(
+                    "Crew {crew} ran at {figure} of grade target speed against {target} over {window} {cite}."
+                ),
+                crew=plan.crew,
+                figure=Figure(row["speed_to_target_pct"], "%"),
+                target="100 %",
+                window=window,
+                cite=Citation(env["query"], i),
             )
-    return said("headline", f"Crew {plan.crew} ran no shift in {label} ", Citation(env["query"]), ".")
+    cite = Citation(env["query"])
+    return say(
+        "headline",
+        N_("Crew {crew} ran no shift in {window} {cite}."),
+        crew=plan.crew,
+        window=window,
+        cite=cite,
+    )
 
 
 def reject_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | None:
@@ -664,23 +674,40 @@ def named_cost_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section |
     env = next((e for e in evidence if e["tool"] == "get_downtime_pareto"), None)
     if env is None or named is None:
         return None
-    label = (env.get("window") or {}).get("label", "the window")
+    window = window_named(env.get("window") or {})
     held = (env.get("coverage") or {}).get("held_days")
     for i, row in enumerate(env["rows"]):
         if row["key"] == named and row.get("usd") is not None:
             per = row.get("usd_per_year")
-            days = f", scaled from {count_of(held, 'production day')} held" if held else ""
-            year = f"; {fmt(per, '$')} a year at that rate{days}" if per is not None else ""
-            return said(
-                "headline",
-                f"{named} cost ",
-                Figure(row["usd"], "$"),
-                f" in {label} at the assumed rates: {fmt(row['minutes'], 'min')} over "
-                f"{count_of(row['stops'], 'stop')}{year} ",
-                Citation(env["query"], i),
-                ".",
+            days = (
+                phrase(
+                    N_(", scaled from {days} held"),
+                    days=phrase(NN_("{n} production day", "{n} production days"), held),
+                )
+                if held
+                else phrase("")
             )
-    return {
-        "type": "headline",
-        "text": f"No {named} stops were recorded in {label}: there is nothing to price.",
-    }
+            year = (
+                phrase(N_("; {per} a year at that rate{days}"), per=fmt(per, "$"), days=days)
+                if per is not None
+                else phrase("")
+            )
+            return say(
+                "headline",
+                N_(
+                    "{named} cost {figure} in {window} at the assumed rates: {minutes} over {stops}{year} {cite}."
+                ),
+                named=term(named),
+                figure=Figure(row["usd"], "$"),
+                window=window,
+                minutes=fmt(row["minutes"], "min"),
+                stops=stops_of(row["stops"]),
+                year=year,
+                cite=Citation(env["query"], i),
+            )
+    return say_text(
+        "headline",
+        N_("No {named} stops were recorded in {window}: there is nothing to price."),
+        named=term(named),
+        window=window,
+    )
