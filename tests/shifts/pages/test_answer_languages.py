@@ -323,3 +323,15 @@ def test_a_named_reasons_cost_over_a_window_names_the_window_in_spanish(client):
     assert "Atasco de cuchilla costó" in es and "en septiembre 2026 a las tarifas supuestas" in es
     assert "September" not in es and "at the assumed rates" not in es
     assert re.findall(r"<strong>(.*?)</strong>", es)[:1] == re.findall(r"<strong>(.*?)</strong>", en)[:1]
+
+
+def test_the_assumed_rates_and_the_cost_note_are_said_in_spanish_with_their_figures(client):
+    path = "/shifts/a?day=2026-09-14&shift=2&measure=downtime&by=reason"
+    es = _said_region(client.get(path, headers=SPANISH).text)
+    en = _said_region(client.get(path, headers=ENGLISH).text)
+    assert (
+        "Tarifas supuestas: cartón $50/MSF, tiempo de máquina $1,200/h, 250 días de producción al año" in es
+    )
+    assert "Los dólares son estimaciones" in es and "margen de contribución sin definir." in es
+    assert "Assumed rates" not in es and "Dollars are estimates" not in es
+    assert "Assumed rates: board $50/MSF, machine time $1,200/h" in en

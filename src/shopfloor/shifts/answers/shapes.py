@@ -27,12 +27,12 @@ from shopfloor.shifts.answers.coverage import window_line, window_named
 from shopfloor.shifts.answers.day_shapes import shift_volume
 from shopfloor.shifts.answers.findings import Citation, Figure, Section, before_figure, fmt, said
 from shopfloor.shifts.answers.sayings import N_, NN_, phrase, prefixed, rewording, say, say_text
-from shopfloor.shifts.answers.shaping import Shaper, contribution, count_of, stops_of, term
+from shopfloor.shifts.answers.shaping import Shaper, contribution, count_of, rates_lines, stops_of, term
 from shopfloor.shifts.answers.window_shapes import window_volume
 from shopfloor.shifts.planning.measures import MEASURES
 from shopfloor.shifts.planning.plans import Plan
 from shopfloor.shifts.plant.catalog import PLACE_FAMILIES
-from shopfloor.shifts.plant.money import COST_NOTE, RATES
+from shopfloor.shifts.plant.money import RATES
 
 
 class ToolAnswer(Protocol):
@@ -626,8 +626,7 @@ def _closing(evidence: list[dict[str, Any]], caveats: Sequence[str | Section]) -
         )
     out += [caveat if isinstance(caveat, dict) else {"type": "caveat", "text": caveat} for caveat in caveats]
     if any("usd" in row for e in evidence for row in e.get("rows", [])[:1]):
-        out.append({"type": "caveat", "text": RATES.line()})
-        out.append({"type": "caveat", "text": COST_NOTE})
+        out += rates_lines()
         status_line = "margin not set" if RATES.margin_usd_per_msf is None else "margin set"
         out.append(contribution(status_line))
     return out

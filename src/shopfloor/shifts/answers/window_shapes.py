@@ -20,11 +20,11 @@ from shopfloor.shifts.answers.shaping import (
     kpi_row,
     priced,
     priced_of,
+    rates_lines,
     stops_of,
     term,
     withheld,
 )
-from shopfloor.shifts.plant.money import COST_NOTE, RATES
 
 
 def period_kpis(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
@@ -571,8 +571,7 @@ def opportunities(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
         )
     if not is_ranked(env):
         out.append(withheld())
-    out.append({"type": "caveat", "text": RATES.line()})
-    out.append({"type": "caveat", "text": COST_NOTE})
+    out += rates_lines()
     out.append(contribution(env.get("contribution_status")))
     return head, out
 
