@@ -22,7 +22,9 @@ from shopfloor.agent.loop import LoopLimits, LoopOutcome, Outcome, run_loop
 from shopfloor.agent.providers.base import Provider
 from shopfloor.agent.tools import ToolRegistry
 from shopfloor.agent.trace import ToolCallStep, Trace
+from shopfloor.shifts.answers import looking, refusals
 from shopfloor.shifts.answers.answer import Answer
+from shopfloor.shifts.answers.coverage import coverage_said
 from shopfloor.shifts.answers.shapes import build_sections
 from shopfloor.shifts.catalog import (
     BY_NAME,
@@ -336,7 +338,7 @@ def _held_to_headline(
         if unmet:
             status = "partial"
             at = next((i + 1 for i, s in enumerate(sections) if s["type"] == "headline"), 0)
-            sections.insert(at, {"type": "caveat", "text": "Not applied: " + "; ".join(unmet) + "."})
+            sections.insert(at, refusals.not_applied(unmet))
     return status
 
 
@@ -354,7 +356,7 @@ def _usage(trace: Trace, started: float) -> dict[str, Any]:
 
 def _judged(
     question: str, routed: Plan, run: Run, outcome: LoopOutcome, ctx: RunContext, trace: Trace
-) -> tuple[str, list[dict[str, Any]], list[str], list[str]]:
+) -> tuple[str, list[dict[str, Any]], list[str | dict[str, Any]], list[str]]:
     """The run's status, its numbered evidence, caveats and errors: the finish checked, the done condition
     judged, and the entities the answer did not apply named."""
     status = OUTCOME_STATUS.get(outcome.outcome, "planner_error")
@@ -369,7 +371,7 @@ def _judged(
         trace, set(cited) if status == "complete" else set(ctx.results), ctx.results
     )
     errors += [f"{s.tool}: {s.output}" for s in trace.steps if isinstance(s, ToolCallStep) and s.is_error]
-    caveats: list[str] = []
+    caveats: list[str | dict[str, Any]] = []
     if status == "complete":
         status, caveats = _done(question, routed, numbered, ctx.charts, errors)
     if status in ("complete", "partial") and numbered:
@@ -378,11 +380,11 @@ def _judged(
             more, also = more_values(question, routed)
             missing += more
             if also:
-                caveats.insert(0, "Also read: " + "; ".join(also) + ".")
+                caveats.insert(0, refusals.also_read(also))
         if missing:
             status = "partial"
-            caveats.insert(0, "Not applied: " + "; ".join(missing) + ".")
-        unread = account(question, routed).lines() if run.asked else []
+            caveats.insert(0, refusals.not_applied(missing))
+        unread = refusals.accounted(account(question, routed)) if run.asked else []
         if unread:
             # A word no slot holds leaves the question partly unanswered (docs/shifts-agent.md, the rules).
             status = "partial"
@@ -448,15 +450,15 @@ def investigate_address(address: str, scope_day_conn: duckdb.DuckDBPyConnection)
 def _unavailable(question: str, scope: Scope, plan: Plan | None, reason: str) -> Answer:
     """An honest refusal with the three supported questions nearest to it, each with its address here."""
     sections = [
-        {"type": "text", "text": reason},
-        *({"type": "caveat", "text": line} for line in account(question).lines()),
-        {"type": "label", "text": "Closest questions the investigator answers"},
+        refusals.reason(reason),
+        *refusals.accounted(account(question)),
+        refusals.closest(),
     ]
     examples: list[str] = []
     for example in closest(question):
         routed = route(example, scope)
         if isinstance(routed, Plan):
-            sections.append({"type": "where", "text": f"- {example}", "address": routed.address()})
+            sections.append(looking.closest(example, routed.address()))
             examples.append(example)
     return Answer(
         "unavailable",
@@ -596,9 +598,10 @@ def _numbered_evidence(
 
 def _done(
     question: str, plan: Plan, evidence: list[dict[str, Any]], charts: list[dict[str, Any]], errors: list[str]
-) -> tuple[str, list[str]]:
-    """complete / partial / unavailable by the done condition, with the caveats that explain it."""
-    caveats: list[str] = []
+) -> tuple[str, list[str | dict[str, Any]]]:
+    """complete / partial / unavailable by the done condition, with the caveats that explain it (a line or
+    a section said from its template)."""
+    caveats: list[str | dict[str, Any]] = []
     if not evidence:
         return "unavailable", [errors[0] if errors else "No evidence was found for that scope."]
     status = "complete"
@@ -607,30 +610,25 @@ def _done(
         caveats.append(f"{len(errors)} tool call(s) failed; the answer uses the evidence that succeeded.")
     if plan.chart and not charts:
         status = "partial"
-        caveats.append("A chart was asked for and none could be drawn from this evidence.")
+        caveats.append(refusals.caveat(refusals.NO_CHART))
     if re.search(MONEY_WORDS, question.lower()) and not any(
         "rates" in e or "usd" in str(e) for e in evidence
     ):
         status = "partial"
-        caveats.append("Money was asked for but this evidence has no cost basis.")
+        caveats.append(refusals.caveat(refusals.NO_COST_BASIS))
     q = canonical(question)
     if re.search(PRESCRIPTION, q):
         status = "partial"
-        caveats.append(
-            "The records cannot recommend a machine adjustment; this answer shows what they record about it."
-        )
+        caveats.append(refusals.caveat(refusals.NO_PRESCRIPTION))
     if re.search(r"\bprofit|\bmargin\b", q):
         status = "partial"
-        caveats.append(
-            "Profit needs revenue and a contribution margin: the records hold neither, the cost rates are "
-            "assumed and the margin is not set, so this shows the losses, not a profit figure."
-        )
+        caveats.append(refusals.caveat(refusals.NO_PROFIT))
     if plan.window != "day":
         covers = [e["coverage"] for e in evidence if isinstance(e.get("coverage"), dict)]
         if covers and all(c.get("status") == "unavailable" for c in covers):
             # No day of the window is in the store: nothing to report, never a row of zeros.
             return "unavailable", [coverage_line(covers[0]) or "No evidence was found for that window."]
-        line = next((coverage_line(c) for c in covers if c.get("status") != "complete"), None)
+        line = next((coverage_said(c) for c in covers if c.get("status") != "complete"), None)
         if line is not None:
             status = "partial"
             caveats.append(line)

@@ -16,11 +16,12 @@ from shopfloor.shifts.answers.shaping import (
     kpi_row,
     priced_of,
     quoted,
+    rates_lines,
     stops_of,
     term,
     withheld,
 )
-from shopfloor.shifts.plant.money import COST_NOTE, FORMULAS, RATES
+from shopfloor.shifts.plant.money import FORMULAS
 
 # --- per tool: the headline (optional) and findings ------------------------------------------------------
 
@@ -415,8 +416,7 @@ def dollars(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
                 shifts=env["excluded_shifts"],
             )
         )
-    out.append({"type": "caveat", "text": RATES.line()})
-    out.append({"type": "caveat", "text": COST_NOTE})
+    out += rates_lines()
     out.append(contribution(env.get("contribution_status")))
     out.append({"type": "caveat", "text": f"Machine time is priced as {FORMULAS['downtime']}."})
     return head, out

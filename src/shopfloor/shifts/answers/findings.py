@@ -97,6 +97,10 @@ def plain(parts: list[Any]) -> str:
 def _part_text(part: dict[str, Any], bold: str) -> str:
     if "quote" in part:
         return str(part["quote"])  # a record's own words (answers/sayings.py, another language only)
+    if "asked" in part:
+        return str(part["asked"])  # the question's own words (answers/sayings.py, another language only)
+    if "window" in part:
+        return str(part["window"].get("label", ""))  # a window by its label (answers/sayings.py: Named)
     return f"{bold}{part['figure']}{bold}" if "figure" in part else cite_text(part)
 
 

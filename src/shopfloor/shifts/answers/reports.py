@@ -13,7 +13,11 @@ from typing import Any, Literal
 
 import duckdb
 
-from shopfloor.shifts.plant.calendar import Coverage, Window, coverage_line, previous_window, window_for
+from shopfloor.shifts.answers.coverage import coverage_said
+from shopfloor.shifts.answers.findings import Section
+from shopfloor.shifts.answers.sayings import N_, Named, Phrase, phrase, say_text
+from shopfloor.shifts.answers.shaping import term
+from shopfloor.shifts.plant.calendar import Coverage, Window, previous_window, window_for
 from shopfloor.shifts.plant.metrics import FIGURE_DIGITS, ratio
 from shopfloor.shifts.plant.scope import Scope
 from shopfloor.shifts.tools.context import RunContext, Sql, window_coverage
@@ -94,8 +98,8 @@ def period_report(
     rankings = _rankings(daily) if cover.complete else []
     matrix = _matrix(daily)
     heatmap = _heatmap(daily, cover.expected)
-    label = year_label(current) if period == "year" else current.label
-    sections = _sections(period, label, previous, cover, prev_cover, now, before if both else None, recurring)
+    label = label_text(period, current)
+    said = _sections(period, current, previous, cover, prev_cover, now, before if both else None, recurring)
     tables = [
         _table("Recurring downtime, current vs previous", recurring, RECURRING_COLUMNS),
         _table("Shift rankings (1 = best)", rankings, RANKING_COLUMNS),
@@ -116,7 +120,10 @@ def period_report(
         "coverage": cover.as_dict(),
         "previous_coverage": prev_cover.as_dict(),
         "kpis": {"current": now, "previous": before, "deltas_withheld": not both},
-        "sections": sections,
+        # The sentences in English, and each one's template and params (answers/sayings.py) for a page or PDF
+        # in another language (None: said only in English).
+        "sections": [section["text"] for section in said],
+        "said": [section.get("say") for section in said],
         "tables": tables,
         "heatmap": heatmap,
         "charts": charts,
@@ -176,38 +183,75 @@ def _matrix(daily: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _sections(
     period: ReportPeriod,
-    label: str,
+    current: Window,
     previous: Window,
     cover: Coverage,
     prev_cover: Coverage,
     now: dict[str, Any],
     before: dict[str, Any] | None,
     recurring: list[dict[str, Any]],
-) -> list[str]:
-    """The report's sentences: the window and its coverage, why a comparison is withheld, the KPI lines
-    against ``before`` (None when withheld), the most recorded downtime and planned maintenance."""
-    line = coverage_line(cover.as_dict())
-    sections = [
-        f"{label}: all {len(cover.expected)} production days complete." if line is None else f"{label}."
-    ]
-    if line is not None:
-        sections.append(line)
-    elif not prev_cover.complete:
+) -> list[Section]:
+    """The report's sentences, said from templates (``answers/sayings.py``): the window and its coverage, why
+    a comparison is withheld, the KPI lines against ``before`` (None when withheld), the most recorded
+    downtime and planned maintenance."""
+    label = _named(period, current)
+    said = coverage_said(cover.as_dict(), "text")
+    if said is None:
+        sections = [
+            say_text(
+                "text",
+                N_("{window}: all {days} production days complete."),
+                window=label,
+                days=len(cover.expected),
+            )
+        ]
+    else:
+        sections = [say_text("text", "{window}.", window=label), said]
+    if said is None and not prev_cover.complete:
         # Say why the previous columns are empty, so a withheld comparison never reads as "none before".
-        before_label = year_label(previous) if period == "year" else previous.label
         sections.append(
-            f"The window before ({before_label}) is incomplete: comparisons with it are withheld, never zero."
+            say_text(
+                "text",
+                N_(
+                    "The window before ({window}) is incomplete: comparisons with it are withheld, never zero."
+                ),
+                window=_named(period, previous),
+            )
         )
     sections += report_lines(now, before)
     unplanned = [r for r in recurring if r["kind"] not in _CLASS_ORDER]
     if cover.complete and unplanned:
         top = unplanned[0]
         sections.append(
-            f"Most recorded downtime: {top['place']} / {top['reason']}, {top['minutes']:.1f} min."
+            say_text(
+                "text",
+                N_("Most recorded downtime: {place} / {reason}, {minutes} min."),
+                place=term(top["place"]),
+                reason=term(top["reason"]),
+                minutes=f"{top['minutes']:.1f}",
+            )
         )
     if now["pm_pct"] is not None:
-        sections.append(f"Planned maintenance {now['pm_pct']:.2f} % of scheduled minutes (schedule-driven).")
+        sections.append(
+            say_text(
+                "text",
+                N_("Planned maintenance {pct} of scheduled minutes (schedule-driven)."),
+                pct=f"{now['pm_pct']:.2f} %",
+            )
+        )
     return sections
+
+
+def _named(period: ReportPeriod, window: Window) -> Named | Phrase:
+    """A report's window as its sentences name it."""
+    if period == "year":
+        return phrase(YEAR_LABEL, day=window.end.isoformat())
+    return Named(window.as_dict())
+
+
+def label_text(period: ReportPeriod, window: Window) -> str:
+    """A report's window in English words."""
+    return year_label(window) if period == "year" else window.label
 
 
 def _charts(daily: list[dict[str, Any]], recurring: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -229,50 +273,89 @@ def _charts(daily: list[dict[str, Any]], recurring: list[dict[str, Any]]) -> lis
 _CLASS_ORDER = {"External": 1, "PM": 2}
 
 
+YEAR_LABEL = N_("The 52 weeks to {day} (Mon–Fri)")
+
+
 def year_label(window: Window) -> str:
     """A year report's window in words: "the 52 weeks to 2026-11-27 (Mon–Fri)"."""
-    return f"The 52 weeks to {window.end.isoformat()} (Mon–Fri)"
+    return YEAR_LABEL.format(day=window.end.isoformat())
 
 
-def _pct(value: Any) -> str:
-    return "Unavailable" if value is None else f"{value:,.2f} %"
+def _pct(value: Any) -> Phrase:
+    return phrase(N_("Unavailable")) if value is None else phrase("{pct}", pct=f"{value:,.2f} %")
 
 
-def _change(now: Any, before: Any, unit: str, digits: int) -> str:
+# A change on the window before, by its unit.
+CHANGES = {
+    "points": N_(" ({delta} points on the window before)"),
+    "ft/min": N_(" ({delta} ft/min on the window before)"),
+}
+
+
+def _change(now: Any, before: Any, unit: str, digits: int) -> Phrase:
     if before is None or now is None:
-        return ""
-    return f" ({now - before:+,.{digits}f} {unit} on the window before)"
+        return phrase("")
+    return phrase(CHANGES[unit], delta=f"{now - before:+,.{digits}f}")
 
 
-def report_lines(now: dict[str, Any], before: dict[str, Any] | None) -> list[str]:
+def report_lines(now: dict[str, Any], before: dict[str, Any] | None) -> list[Section]:
     """The report's figures in words (docs/METRICS.md): speed to target and shift speed, lineal feet and MSF,
     maintenance and operator downtime, trim, shear and dry-end, setups and paper changes. ``before`` is the
     window before, only when both windows are complete (otherwise no change is said)."""
     prev = before or {}
     if now.get("lineal_ft") is None:
-        return ["The window holds no production: its figures are unavailable, never zero."]
-    speed = f"Speed to target {_pct(now['speed_to_target_pct'])} of grade target speed" + _change(
-        now["speed_to_target_pct"], prev.get("speed_to_target_pct"), "points", 2
+        return [
+            say_text("text", N_("The window holds no production: its figures are unavailable, never zero."))
+        ]
+    speed = phrase(
+        N_("Speed to target {pct} of grade target speed{change}"),
+        pct=_pct(now["speed_to_target_pct"]),
+        change=_change(now["speed_to_target_pct"], prev.get("speed_to_target_pct"), "points", 2),
     )
+    shift = phrase("")
     if now["shift_fpm"] is not None:
-        speed += f"; shift speed {now['shift_fpm']:,.1f} ft/min including stops" + _change(
-            now["shift_fpm"], prev.get("shift_fpm"), "ft/min", 1
+        shift = phrase(
+            N_("; shift speed {fpm} ft/min including stops{change}"),
+            fpm=f"{now['shift_fpm']:,.1f}",
+            change=_change(now["shift_fpm"], prev.get("shift_fpm"), "ft/min", 1),
         )
-    msf = "Unavailable" if now["gross_sqft"] is None else f"{now['gross_sqft'] / 1000:,.1f} MSF"
-    lines = [
-        speed + ".",
-        f"Lineal footage {now['lineal_ft']:,.0f} ft; gross area {msf}.",
-        f"Maintenance downtime {_pct(now['maintenance_pct'])}"
-        + _change(now["maintenance_pct"], prev.get("maintenance_pct"), "points", 2)
-        + f" and operator downtime {_pct(now['operator_pct'])}"
-        + _change(now["operator_pct"], prev.get("operator_pct"), "points", 2)
-        + " of scheduled minutes (band 2.5 % each).",
-        f"Side trim {_pct(now['trim_pct'])}, shear {_pct(now['shear_pct'])} and dry-end waste "
-        f"{_pct(now['dry_end_pct'])} of gross.",
-        f"Setups {now['valid_setups']:,} valid ({now['setups_above_trim_flag']:,} above the 3.25 % trim flag), "
-        f"{now['paper_changes']:,} paper changes.",
+    msf = (
+        phrase(N_("Unavailable"))
+        if now["gross_sqft"] is None
+        else phrase("{msf}", msf=f"{now['gross_sqft'] / 1000:,.1f} MSF")
+    )
+    return [
+        say_text("text", "{speed}{shift}.", speed=speed, shift=shift),
+        say_text(
+            "text", N_("Lineal footage {ft} ft; gross area {msf}."), ft=f"{now['lineal_ft']:,.0f}", msf=msf
+        ),
+        say_text(
+            "text",
+            N_(
+                "Maintenance downtime {maintenance}{maintenance_change} and operator downtime {operator}"
+                "{operator_change} of scheduled minutes (band {band} each)."
+            ),
+            maintenance=_pct(now["maintenance_pct"]),
+            maintenance_change=_change(now["maintenance_pct"], prev.get("maintenance_pct"), "points", 2),
+            operator=_pct(now["operator_pct"]),
+            operator_change=_change(now["operator_pct"], prev.get("operator_pct"), "points", 2),
+            band="2.5 %",
+        ),
+        say_text(
+            "text",
+            N_("Side trim {trim}, shear {shear} and dry-end waste {dry_end} of gross."),
+            trim=_pct(now["trim_pct"]),
+            shear=_pct(now["shear_pct"]),
+            dry_end=_pct(now["dry_end_pct"]),
+        ),
+        say_text(
+            "text",
+            N_("Setups {valid} valid ({above} above the 3.25 % trim flag), {paper} paper changes."),
+            valid=f"{now['valid_setups']:,}",
+            above=f"{now['setups_above_trim_flag']:,}",
+            paper=f"{now['paper_changes']:,}",
+        ),
     ]
-    return lines
 
 
 # Each report table's columns: (row key, the words a person reads). Raw rows stay in the table's ``data``.

@@ -7,7 +7,7 @@ filled in (the English ``text`` and ``parts``, unchanged), and it keeps ``"say":
 in the same params (:func:`spoken`), so its figures and citations are the same data.
 
 A param is a plain value (its text as it is: a code, a name, a number already written), a :class:`Figure`
-or :class:`Citation` (a part), a :class:`Term` (a word of the records' vocabulary, said through the
+or :class:`Citation` (a part), the question's own words (:class:`Asked`), a window by its label (:class:`Named`), a :class:`Term` (a word of the records' vocabulary, said through the
 catalogue's glossary, context ``record``) or a :class:`Phrase` (a piece of sentence with its own template,
 and a plural form when it shows a count). A section without ``say`` (a live model's own words) is English
 wherever it is shown.
@@ -55,6 +55,24 @@ class Quoted:
     a ``{"quote": text}`` part, which the page marks as the records' language (English)."""
 
     text: str
+
+
+@dataclass(frozen=True)
+class Asked:
+    """The question's own words (what the supervisor wrote, in whatever language): the same words on every
+    page; on a page in another language an ``{"asked": text}`` part, which the page shows as the
+    question's text, never marked as English."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Named:
+    """A window named by its label ("Week of 2026-09-07 (Mon–Fri)", "March 2026"): its label in English; on
+    a page in another language a ``{"window": {...}}`` part (its period, start, end and label), which the
+    page names in its language (days and months through Babel)."""
+
+    window: Mapping[str, Any]
 
 
 @dataclass(frozen=True)
@@ -106,6 +124,10 @@ def _data(value: Any) -> Any:
         return {"term": value.word}
     if isinstance(value, Quoted):
         return {"quote": value.text}
+    if isinstance(value, Asked):
+        return {"asked": value.text}
+    if isinstance(value, Named):
+        return {"window": dict(value.window)}
     if isinstance(value, Phrase):
         return {"say": _said_data(value.template, value.n, value.params)}
     return value
@@ -135,7 +157,8 @@ def parts_from(data: Mapping[str, Any], tr: Translator = ENGLISH) -> list[Any]:
     if "plural" in data:
         template = tr.ngettext(str(data["id"]), str(data["plural"]), _count(data.get("n")))
     else:
-        template = tr.gettext(str(data["id"]))
+        # An empty template is an empty piece (the catalogue's own entry for "" is its header).
+        template = tr.gettext(str(data["id"])) if data["id"] else ""
     params = dict(data.get("params") or {})
     if "plural" in data:
         params.setdefault("n", data.get("n"))
@@ -151,6 +174,11 @@ def parts_from(data: Mapping[str, Any], tr: Translator = ENGLISH) -> list[Any]:
             out.append(tr.pgettext(RECORD, str(value["term"])))
         elif isinstance(value, Mapping) and "quote" in value:
             out.append(str(value["quote"]) if tr is ENGLISH else {"quote": str(value["quote"])})
+        elif isinstance(value, Mapping) and "window" in value:
+            window = value["window"]
+            out.append(str(window.get("label", "")) if tr is ENGLISH else {"window": dict(window)})
+        elif isinstance(value, Mapping) and "asked" in value:
+            out.append(str(value["asked"]) if tr is ENGLISH else {"asked": str(value["asked"])})
         elif isinstance(value, Mapping) and "say" in value:
             out.extend(parts_from(value["say"], tr))
         else:

@@ -18,19 +18,21 @@ and one line saying rankings are withheld. A shape depends on the plan and scope
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from shopfloor.shifts.answers import looking
+from shopfloor.shifts.answers.coverage import window_line, window_named
 from shopfloor.shifts.answers.day_shapes import shift_volume
 from shopfloor.shifts.answers.findings import Citation, Figure, Section, before_figure, fmt, said
-from shopfloor.shifts.answers.sayings import N_, phrase, prefixed, rewording, say, say_text
-from shopfloor.shifts.answers.shaping import Shaper, contribution, count_of, stops_of, term
+from shopfloor.shifts.answers.sayings import N_, NN_, phrase, prefixed, rewording, say, say_text
+from shopfloor.shifts.answers.shaping import Shaper, contribution, count_of, rates_lines, stops_of, term
 from shopfloor.shifts.answers.window_shapes import window_volume
 from shopfloor.shifts.planning.measures import MEASURES
 from shopfloor.shifts.planning.plans import Plan
 from shopfloor.shifts.plant.catalog import PLACE_FAMILIES
-from shopfloor.shifts.plant.money import COST_NOTE, RATES
+from shopfloor.shifts.plant.money import RATES
 
 
 class ToolAnswer(Protocol):
@@ -59,7 +61,7 @@ def build_sections(
     evidence: list[dict[str, Any]],
     charts: list[dict[str, Any]],
     status: str,
-    caveats: list[str],
+    caveats: Sequence[str | Section],
     tools: Mapping[str, ToolAnswer],
     where: list[tuple[str, str, str]],
     asked: tuple[str, ...] = (),
@@ -78,7 +80,7 @@ def build_sections(
     if status in ("complete", "partial") and evidence:
         sections.append(say_text("label", N_("Where to look")))
         for place, question, address in where:
-            sections.append({"type": "where", "text": f"- {place} → “{question}”", "address": address})
+            sections.append(looking.where(place, question, address))
     sections.append(say_text("caveat", N_("A recorded symptom does not establish a mechanical cause.")))
     return _dedupe(sections)
 
@@ -180,18 +182,28 @@ def crew_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | None:
     )
     if env is None or plan.crew is None or plan.measure != "fpm":
         return None
-    label = (env.get("window") or {}).get("label", "the window")
+    window = window_named(env.get("window") or {})
     for i, row in enumerate(env["rows"]):
         if row.get("crew") == plan.crew:
-            return said(
+            return say(
                 "headline",
-                f"Crew {plan.crew} ran at ",
-                Figure(row["speed_to_target_pct"], "%"),
-                f" of grade target speed against 100 % over {label} ",
-                Citation(env["query"], i),
-                ".",
+                N_(
+                    "Crew {crew} ran at {figure} of grade target speed against {target} over {window} {cite}."
+                ),
+                crew=plan.crew,
+                figure=Figure(row["speed_to_target_pct"], "%"),
+                target="100 %",
+                window=window,
+                cite=Citation(env["query"], i),
             )
-    return said("headline", f"Crew {plan.crew} ran no shift in {label} ", Citation(env["query"]), ".")
+    cite = Citation(env["query"])
+    return say(
+        "headline",
+        N_("Crew {crew} ran no shift in {window} {cite}."),
+        crew=plan.crew,
+        window=window,
+        cite=cite,
+    )
 
 
 def reject_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | None:
@@ -650,15 +662,14 @@ def _lead(
     return []
 
 
-def _closing(evidence: list[dict[str, Any]], caveats: list[str]) -> list[Section]:
+def _closing(evidence: list[dict[str, Any]], caveats: Sequence[str | Section]) -> list[Section]:
     """The window and coverage line, the excluded-records caveat, the run's caveats and the cost basis."""
     out: list[Section] = []
     for env in evidence:
         window = env.get("window") or {}
         cov = env.get("coverage") or {}
         if window:
-            text = f"Window: {window.get('label')}; coverage {cov.get('status', 'unknown')}."
-            out.append({"type": "text", "text": text})
+            out.append(window_line(window, cov.get("status", "unknown")))
             break
     if any((e.get("coverage") or {}).get("status") == "incomplete" for e in evidence):
         out.append(
@@ -666,10 +677,9 @@ def _closing(evidence: list[dict[str, Any]], caveats: list[str]) -> list[Section
                 "caveat", N_("A shift in this answer has excluded records: it is reported, never ranked.")
             )
         )
-    out += [{"type": "caveat", "text": caveat} for caveat in caveats]
+    out += [caveat if isinstance(caveat, dict) else {"type": "caveat", "text": caveat} for caveat in caveats]
     if any("usd" in row for e in evidence for row in e.get("rows", [])[:1]):
-        out.append({"type": "caveat", "text": RATES.line()})
-        out.append({"type": "caveat", "text": COST_NOTE})
+        out += rates_lines()
         status_line = "margin not set" if RATES.margin_usd_per_msf is None else "margin set"
         out.append(contribution(status_line))
     return out
@@ -716,23 +726,40 @@ def named_cost_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section |
     env = next((e for e in evidence if e["tool"] == "get_downtime_pareto"), None)
     if env is None or named is None:
         return None
-    label = (env.get("window") or {}).get("label", "the window")
+    window = window_named(env.get("window") or {})
     held = (env.get("coverage") or {}).get("held_days")
     for i, row in enumerate(env["rows"]):
         if row["key"] == named and row.get("usd") is not None:
             per = row.get("usd_per_year")
-            days = f", scaled from {count_of(held, 'production day')} held" if held else ""
-            year = f"; {fmt(per, '$')} a year at that rate{days}" if per is not None else ""
-            return said(
-                "headline",
-                f"{named} cost ",
-                Figure(row["usd"], "$"),
-                f" in {label} at the assumed rates: {fmt(row['minutes'], 'min')} over "
-                f"{count_of(row['stops'], 'stop')}{year} ",
-                Citation(env["query"], i),
-                ".",
+            days = (
+                phrase(
+                    N_(", scaled from {days} held"),
+                    days=phrase(NN_("{n} production day", "{n} production days"), held),
+                )
+                if held
+                else phrase("")
             )
-    return {
-        "type": "headline",
-        "text": f"No {named} stops were recorded in {label}: there is nothing to price.",
-    }
+            year = (
+                phrase(N_("; {per} a year at that rate{days}"), per=fmt(per, "$"), days=days)
+                if per is not None
+                else phrase("")
+            )
+            return say(
+                "headline",
+                N_(
+                    "{named} cost {figure} in {window} at the assumed rates: {minutes} over {stops}{year} {cite}."
+                ),
+                named=term(named),
+                figure=Figure(row["usd"], "$"),
+                window=window,
+                minutes=fmt(row["minutes"], "min"),
+                stops=stops_of(row["stops"]),
+                year=year,
+                cite=Citation(env["query"], i),
+            )
+    return say_text(
+        "headline",
+        N_("No {named} stops were recorded in {window}: there is nothing to price."),
+        named=term(named),
+        window=window,
+    )

@@ -12,6 +12,7 @@ from typing import Any
 
 from shopfloor.shifts.answers.findings import Citation, Figure, Section, said
 from shopfloor.shifts.answers.sayings import N_, NN_, Phrase, Term, phrase, say, say_text
+from shopfloor.shifts.plant.money import COST_NOTE, RATES
 
 # A tool's answer builder: its result's headline (or None) and its findings.
 Shaper = Callable[[dict[str, Any]], tuple[Section | None, list[Section]]]
@@ -58,6 +59,36 @@ def priced_of(row: dict[str, Any]) -> Phrase:
 def contribution(status: Any) -> Section:
     """The caveat that says whether a contribution margin is set ("margin set", "margin not set")."""
     return say_text("caveat", N_("Contribution: {status}."), status=term(status))
+
+
+RATES_LINE = N_(
+    "Assumed rates: board {board}/MSF, machine time {machine}/h, {days} production days a year, reference speed "
+    "{speed} ft/min, contribution margin {margin}."
+)
+COST_NOTE_SAID = N_(
+    "Dollars are estimates from assumed rates, not accounting figures; a lever is ranked by its estimate, never "
+    "prescribed."
+)
+
+
+def rates_lines() -> list[Section]:
+    """The assumed rates and the note that dollars are estimates (``plant/money.py``), said from templates;
+    each kept as the plant writes it when the two differ."""
+    margin = RATES.margin_usd_per_msf
+    said = say_text(
+        "caveat",
+        RATES_LINE,
+        board=f"${RATES.board_usd_per_msf:,.0f}",
+        machine=f"${RATES.machine_usd_per_hour:,.0f}",
+        days=RATES.production_days_per_year,
+        speed=f"{RATES.reference_fpm:,.0f}",
+        margin=phrase(N_("not set")) if margin is None else f"${margin:,.2f}/MSF",
+    )
+    note = say_text("caveat", COST_NOTE_SAID)
+    return [
+        said if said["text"] == RATES.line() else {"type": "caveat", "text": RATES.line()},
+        note if note["text"] == COST_NOTE else {"type": "caveat", "text": COST_NOTE},
+    ]
 
 
 def term(value: Any) -> Term | str:

@@ -9,7 +9,7 @@ from typing import Any
 from shopfloor.shifts.answers.comparison import ranked_headline, side_by_side
 from shopfloor.shifts.answers.day_shapes import apart
 from shopfloor.shifts.answers.findings import Citation, Figure, Section, fmt, said
-from shopfloor.shifts.answers.sayings import N_, phrase, say, say_text
+from shopfloor.shifts.answers.sayings import N_, Phrase, phrase, say, say_text
 from shopfloor.shifts.answers.shaping import (
     WITHHELD,
     contribution,
@@ -20,11 +20,11 @@ from shopfloor.shifts.answers.shaping import (
     kpi_row,
     priced,
     priced_of,
+    rates_lines,
     stops_of,
     term,
     withheld,
 )
-from shopfloor.shifts.plant.money import COST_NOTE, RATES
 
 
 def period_kpis(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
@@ -249,15 +249,34 @@ def stops(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
 
 # The trend metrics as a supervisor says them (the tool's identifiers stay in the evidence).
 TREND_NAMES = {
-    "speed": "speed with stops",
-    "speed_to_target": "speed to target",
-    "lineal_ft": "lineal footage",
-    "downtime_pct": "downtime",
-    "maintenance_pct": "maintenance downtime",
-    "operator_pct": "operator downtime",
-    "trim_pct": "side trim",
-    "dry_end_pct": "dry-end waste",
+    "speed": N_("speed with stops"),
+    "speed_to_target": N_("speed to target"),
+    "lineal_ft": N_("lineal footage"),
+    "downtime_pct": N_("downtime"),
+    "maintenance_pct": N_("maintenance downtime"),
+    "operator_pct": N_("operator downtime"),
+    "trim_pct": N_("side trim"),
+    "dry_end_pct": N_("dry-end waste"),
 }
+# What a trend's series is of (tools/period.py get_trend's filters), as its sentences name it.
+TREND_OF = {
+    "reason": N_(" of reason {value}"),
+    "place": N_(" of place {value}"),
+    "grade": N_(" of grade {value}"),
+}
+# A week's coverage as a trend's finding says it.
+WEEK_COVERAGE = {"complete": N_("complete"), "partial": N_("partial"), "unavailable": N_("unavailable")}
+
+
+def _trend_what(metric: str, of: dict[str, Any]) -> Phrase:
+    """The series of the thing named: "downtime of reason Knife jam", "speed to target of grade 275-BC"."""
+    name = phrase(TREND_NAMES[metric]) if metric in TREND_NAMES else phrase("{metric}", metric=metric)
+    pieces = [
+        phrase(TREND_OF[k], value=term(v)) if k in TREND_OF else phrase(" of {k} {v}", k=k, v=v)
+        for k, v in of.items()
+    ]
+    params: dict[str, Any] = {f"o{i}": p for i, p in enumerate(pieces)}
+    return phrase("{name}" + "".join(f"{{o{i}}}" for i in range(len(pieces))), name=name, **params)
 
 
 def trend(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
@@ -272,26 +291,33 @@ def trend(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     head = None
     out: list[Section] = []
     of = env.get("of") or {}
-    # The series of the thing named: "downtime of reason Knife jam", "speed to target of grade 275-BC".
-    what = TREND_NAMES.get(env["metric"], env["metric"]) + "".join(f" of {k} {v}" for k, v in of.items())
+    what = _trend_what(env["metric"], of)
     stops = "stops" in (rows[0] if rows else {})
     if rows:
         i = len(rows) - 1
-        head = said(
+        head = say(
             "headline",
-            f"The week of {rows[i]['week_start']} read ",
-            Figure(rows[i]["value"], unit),
-            f" for {what} ",
-            Citation(q, i),
-            ".",
+            N_("The week of {day} read {figure} for {what} {cite}."),
+            day=rows[i]["week_start"],
+            figure=Figure(rows[i]["value"], unit),
+            what=what,
+            cite=Citation(q, i),
         )
         for i, row in enumerate(rows[-5:], start=max(0, len(rows) - 5)):
-            extra = ""
+            extra = phrase("")
             if stops and row.get("stops") is not None:
-                extra = f" ({count_of(row['stops'], 'stop')}, {fmt(row['stop_min'], 'min')})"
+                extra = phrase(
+                    " ({stops}, {minutes})", stops=stops_of(row["stops"]), minutes=fmt(row["stop_min"], "min")
+                )
+            coverage = row["coverage"]
             out.append(
-                finding(
-                    f"Week of {row['week_start']} ({row['coverage']}): {{}}{extra}", row["value"], unit, q, i
+                found(
+                    N_("Week of {day} ({coverage}): {figure}{extra}"),
+                    Figure(row["value"], unit),
+                    Citation(q, i),
+                    day=row["week_start"],
+                    coverage=phrase(WEEK_COVERAGE[coverage]) if coverage in WEEK_COVERAGE else str(coverage),
+                    extra=extra,
                 )
             )
     return head, out
@@ -545,8 +571,7 @@ def opportunities(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
         )
     if not is_ranked(env):
         out.append(withheld())
-    out.append({"type": "caveat", "text": RATES.line()})
-    out.append({"type": "caveat", "text": COST_NOTE})
+    out += rates_lines()
     out.append(contribution(env.get("contribution_status")))
     return head, out
 

@@ -12,14 +12,16 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
+from functools import cache
 from typing import Any
 
 from markupsafe import Markup
 
 from shopfloor.shifts.answers.findings import parts_of
-from shopfloor.shifts.answers.sayings import spoken
+from shopfloor.shifts.answers.glossary import RECORD_WORDS
+from shopfloor.shifts.answers.sayings import RECORD, spoken
 from shopfloor.shifts.pages.i18n import ENGLISH, N_, Words, translations
-from shopfloor.shifts.pages.scope_view import EXAMPLES, scope_line
+from shopfloor.shifts.pages.scope_view import EXAMPLES, scope_line, window_of
 
 # An answer's status as the page names it.
 STATUS_LABELS = {
@@ -51,6 +53,12 @@ def marked(
         elif "quote" in part:
             # A record's own words, in the records' language (answers/sayings.py: Quoted).
             out.append(f"<span lang='en'>{html.escape(str(part['quote']), quote=True)}</span>")
+        elif "window" in part:
+            # A window by its label, named in the page's language (answers/sayings.py: Named).
+            out.append(html.escape(window_of(part["window"], words), quote=True))
+        elif "asked" in part:
+            # The question's own words, as the supervisor wrote them (answers/sayings.py: Asked).
+            out.append(f"<span class='asked'>{html.escape(str(part['asked']), quote=True)}</span>")
         elif "figure" in part:
             out.append(f"<strong>{html.escape(part['figure'], quote=True)}</strong>")
         else:
@@ -322,4 +330,29 @@ def _cell(value: Any, words: Words = ENGLISH) -> str:
         return words._("yes") if value else words._("no")
     if isinstance(value, float):
         return f"{value:,.4f}".rstrip("0").rstrip(".") if not value.is_integer() else f"{value:,.0f}"
-    return str(value)
+    return record_word(str(value), words)
+
+
+def record_word(text: str, words: Words = ENGLISH) -> str:
+    """A cell or a chart point's label in the page's language: a word of the records' vocabulary through the
+    glossary (``answers/glossary.py``), anything else (a code, a grade, a tool's own text) as it is."""
+    return text if words.locale == "en" else words.pgettext(RECORD, text)
+
+
+@cache
+def _said_words(locale: str) -> frozenset[str]:
+    words = Words(locale)
+    return frozenset(words.pgettext(RECORD, word) for word in RECORD_WORDS)
+
+
+# Words of three letters or more: a cell holding one is text in some language, not a code or a figure.
+_WORDY = re.compile(r"[A-Za-z]{3,}")
+
+
+def is_english_text(text: Any, words: Words = ENGLISH) -> bool:
+    """Whether a cell or a point's label shows English on a page in another language: text that is neither a
+    record's word said through the glossary nor a code or a figure (a tool's own words)."""
+    if words.locale == "en":
+        return False
+    value = str(text)
+    return bool(_WORDY.search(value)) and value not in _said_words(words.locale)

@@ -10,6 +10,7 @@ from typing import Any
 from markupsafe import Markup
 
 from shopfloor.shifts.answers.chart_inline import chart_inline
+from shopfloor.shifts.pages.answer_view import is_english_text, record_word
 from shopfloor.shifts.pages.i18n import ENGLISH, N_, Words
 
 # The charts' fixed titles (the tools' components and default charts, shifts/catalog.py) as the page names
@@ -74,6 +75,14 @@ def chart_views(
     for index, chart in enumerate(charts):
         title, said = chart_title(str(chart["title"]), words)
         lang = words.locale if said and words.locale != "en" else None
+        # The records' words among its points said through the glossary (a code or a grade as it is).
+        points = [
+            {**p, "x": record_word(p["x"], words), "en": is_english_text(record_word(p["x"], words), words)}
+            if isinstance(p.get("x"), str)
+            else {**p, "en": False}
+            for p in chart["points"]
+        ]
+        chart = {**chart, "points": points, "points_en": any(p["en"] for p in points)}
         out.append(
             {
                 **chart,

@@ -72,6 +72,12 @@ def report_context(report: Mapping[str, Any], scope: Scope, root: str, words: Wo
     out: dict[str, Any] = {}
     out["heat"] = heatmap_weeks(report["heatmap"], words)
     out["report_title"] = report_title(report, scope.shift, words)
+    # The report's sentences, each said from its template when it has one (answers/reports.py "said").
+    said = report.get("said") or [None] * len(report["sections"])
+    out["report_sections"] = [
+        {"type": "text", "text": text, **({"say": say} if say else {})}
+        for text, say in zip(report["sections"], said, strict=False)
+    ]
     out["report_charts"] = chart_views(
         [{**c, "x": "day", "y": "value"} for c in report["charts"] if c["points"]],
         prefix="report-chart",

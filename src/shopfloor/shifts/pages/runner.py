@@ -64,6 +64,7 @@ PRELOAD = [
     "shopfloor.shifts.investigation",
     "shopfloor.shifts.answers.reports",
     "shopfloor.shifts.answers.pdf",
+    "shopfloor.shifts.pages.pdf_view",
 ]
 
 _pools: dict[int, ProcessPoolExecutor] = {}

@@ -22,6 +22,7 @@ from shopfloor.shifts.pages.answer_view import (
     asked,
     finding_groups,
     is_english,
+    is_english_text,
     marked,
     read_as,
     split_sections,
@@ -133,6 +134,8 @@ class Pages:
                 # not said from a template (answers/sayings.py), which stays English.
                 en=Markup(' lang="en"') if locale != "en" else Markup(""),
                 en_of=lambda section: Markup(' lang="en"') if is_english(section, words) else Markup(""),
+                # A table cell or a chart point not said in the page's language (a tool's own English words).
+                en_cell=lambda value: Markup(' lang="en"') if is_english_text(value, words) else Markup(""),
             )
             self._envs[locale] = env
         return env

@@ -262,18 +262,20 @@ def render(view: dict[str, Any], template: str, parts: dict[str, Any]) -> str:
     return str(pages.render(template, ctx, parts.get("locale", "en")))
 
 
-def answer_pdf(data: dict[str, Any]) -> bytes:
-    """The PDF of a retained answer."""
+def answer_pdf(data: dict[str, Any], locale: str = "en") -> bytes:
+    """The PDF of a retained answer, in the page's language ``locale`` (``pages/pdf_view.py``)."""
     from shopfloor.shifts.answers.pdf import answer_pdf as draw
+    from shopfloor.shifts.pages.pdf_view import answer_voice
 
-    return draw(data)
+    return draw(data, answer_voice(data, locale))
 
 
-def report_pdf(data: dict[str, Any]) -> bytes:
-    """The PDF of a period report."""
+def report_pdf(data: dict[str, Any], shift: int | None = None, locale: str = "en") -> bytes:
+    """The PDF of a period report (of ``shift``, or every shift), in the page's language ``locale``."""
     from shopfloor.shifts.answers.pdf import report_pdf as draw
+    from shopfloor.shifts.pages.pdf_view import report_voice
 
-    return draw(data)
+    return draw(data, report_voice(data, shift, locale))
 
 
 def guide(view: dict[str, Any], span: dict[str, Any], root: str = "", locale: str = "en") -> str:

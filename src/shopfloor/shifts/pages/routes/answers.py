@@ -110,8 +110,9 @@ async def answer_page(request: Request, shifts: ShiftsDep) -> Response:
     if fmt == "json":
         return JSONResponse(jsonable_encoder(answer))
     if fmt == "pdf":
-        key = ("answer.pdf", address, await shifts.version())
-        pdf = await shifts.runner.once(key, work.answer_pdf, answer)
+        # Kept per language, as the page is.
+        key = ("answer.pdf", locale, address, await shifts.version())
+        pdf = await shifts.runner.once(key, work.answer_pdf, answer, locale)
         return Response(pdf, media_type="application/pdf", headers=attachment("answer.pdf"))
     scope = scope_of_plan(plan)
     question = answer.get("question") or address

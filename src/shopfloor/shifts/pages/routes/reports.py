@@ -38,8 +38,10 @@ async def report(request: Request, shifts: ShiftsDep) -> Response:
     scope = parsed_scope(q.get("day", ""), q.get("shift"), None, "day")
     data = await shifts.report_for(period, scope.day, scope.shift)
     if fmt == "pdf":
-        key = ("report.pdf", period, scope.day, scope.shift, await shifts.version())
-        pdf = await shifts.runner.once(key, work.report_pdf, data)
+        # Drawn in the page's language and kept per language, as the page is.
+        locale = page_locale(request)
+        key = ("report.pdf", locale, period, scope.day, scope.shift, await shifts.version())
+        pdf = await shifts.runner.once(key, work.report_pdf, data, scope.shift, locale)
         return Response(pdf, media_type="application/pdf", headers=attachment("period-report.pdf"))
     if fmt == "html":
         page_scope = parsed_scope(scope.day.isoformat(), scope.shift, None, period)

@@ -1,0 +1,166 @@
+"""A refusal's reason and the lines that name what an answer did not use, said from templates
+(``answers/sayings.py``), so a page in another language says them with the question's own words kept.
+
+The reasons are the router's (``planning/router.py``, ``planning/scope_words.py``), written there in English;
+each is said here from its template when its English is the router's word for word, else kept as it is
+(English on every page). The lines that name the words no slot holds (``planning/accounting.py``:
+"Not in the records: …", "Not understood: …", "Not applied: …") say their label and fixed wording from a
+template; the words the supervisor wrote are the question's own (:class:`~.sayings.Asked`), and the reader's
+account of what it did not apply stays English (:class:`~.sayings.Quoted`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from shopfloor.shifts.answers.findings import Section
+from shopfloor.shifts.answers.sayings import N_, Asked, Phrase, Quoted, phrase, say_text
+from shopfloor.shifts.planning.accounting import HELD, Accounting
+
+# The router's refusals with no value in them, word for word.
+REASONS = (
+    N_("The question is empty."),
+    N_(
+        "The investigator reads records; it cannot change settings, schedules or equipment, send messages or "
+        "run code."
+    ),
+    N_(
+        "The records describe the past: they cannot say what speed, output or downtime will be. Ask about a "
+        "production day or a window that has happened."
+    ),
+    N_("Trends cover 1 to 26 weeks."),
+    N_(
+        "Dates and date ranges written out in the question are not supported offline; pick the day or a window "
+        "with the controls."
+    ),
+    N_("That question has no window form; ask about one production day."),
+    N_("The offline planner does not support that question."),
+    N_("Name the shift to compare with, e.g. “compare that with first shift”."),
+    N_("Shift comparisons run on one production day; choose the Day period."),
+    N_("That is the same shift; name another shift to compare with."),
+    N_("The follow-up did not change the shift, day, window, grouping or chart."),
+)
+
+# The router's refusals with a value in them: how its English reads, and the template it is said from.
+PATTERNED = (
+    (
+        re.compile(r"Questions are limited to (?P<limit>\d+) characters\."),
+        N_("Questions are limited to {limit} characters."),
+    ),
+    (
+        re.compile(
+            r"To compare with yesterday, set the date control to (?P<day>\S+) and ask again, or open "
+            r"(?P<address>\S+) beside this answer\."
+        ),
+        N_(
+            "To compare with yesterday, set the date control to {day} and ask again, or open {address} beside "
+            "this answer."
+        ),
+    ),
+    (
+        re.compile(
+            r"That is a daily tool; under the (?P<period>week|month|fiscal) control ask for the window form "
+            r"\(for example the downtime pareto or the period KPIs\), or switch the Period to Day\."
+        ),
+        N_(
+            "That is a daily tool; under the {period} control ask for the window form (for example the "
+            "downtime pareto or the period KPIs), or switch the Period to Day."
+        ),
+    ),
+)
+
+# A window's control as a sentence names it.
+PERIODS = {"week": N_("week"), "month": N_("month"), "fiscal": N_("fiscal")}
+
+# The run's caveats on what the records cannot give (a chart, money, a prescription, a profit).
+NO_CHART = N_("A chart was asked for and none could be drawn from this evidence.")
+NO_COST_BASIS = N_("Money was asked for but this evidence has no cost basis.")
+NO_PRESCRIPTION = N_(
+    "The records cannot recommend a machine adjustment; this answer shows what they record about it."
+)
+NO_PROFIT = N_(
+    "Profit needs revenue and a contribution margin: the records hold neither, the cost rates are assumed and "
+    "the margin is not set, so this shows the losses, not a profit figure."
+)
+
+CLOSEST = N_("Closest questions the investigator answers")
+HELD_SAID = N_(
+    "the records hold speed and lineal feet, downtime stops (reason, place, kind), setups and paper changes, "
+    "dry-end rejects, trim and shear, orders and the crews' notes"
+)
+
+
+def reason(text: str, kind: str = "text") -> Section:
+    """A refusal's reason said from its template; a reason this module does not know, as it is."""
+    if text in REASONS:
+        return say_text(kind, text)
+    for pattern, template in PATTERNED:
+        found = pattern.fullmatch(text)
+        if found:
+            params: dict[str, Any] = dict(found.groupdict())
+            if "period" in params:
+                params["period"] = phrase(PERIODS[str(params["period"])])
+            return _checked(say_text(kind, template, **params), text, kind)
+    return {"type": kind, "text": text}
+
+
+def accounted(accounting: Accounting, kind: str = "caveat") -> list[Section]:
+    """The lines of ``accounting`` (its ``lines()``, word for word in English), said from templates: the
+    question's own words kept as written, the reader's account of what it did not apply kept English."""
+    out: list[Section] = []
+    english = accounting.lines()
+    said: list[Section] = []
+    if accounting.not_in_records:
+        said.append(
+            say_text(
+                kind,
+                N_("Not in the records: {words} ({held})."),
+                words=_asked(accounting.not_in_records, ", "),
+                held=_held(),
+            )
+        )
+    if accounting.not_understood:
+        said.append(
+            say_text(kind, N_("Not understood: {words}."), words=_asked(accounting.not_understood, ", "))
+        )
+    if accounting.not_applied:
+        said.append(not_applied(accounting.not_applied, kind))
+    for line, section in zip(english, said, strict=False):
+        out.append(_checked(section, line, kind))
+    return out
+
+
+def not_applied(items: Iterable[str], kind: str = "caveat") -> Section:
+    """ "Not applied: …." with the reader's own account of each item (English)."""
+    return say_text(kind, N_("Not applied: {items}."), items=Quoted("; ".join(items)))
+
+
+def also_read(items: Iterable[str], kind: str = "caveat") -> Section:
+    """ "Also read: …." with the reader's own account of each value it also read (English)."""
+    return say_text(kind, N_("Also read: {items}."), items=Quoted("; ".join(items)))
+
+
+def caveat(template: str) -> Section:
+    """One of the run's fixed caveats (:data:`NO_CHART`, …) said from its template."""
+    return say_text("caveat", template)
+
+
+def closest() -> Section:
+    """The label over a refusal's closest questions."""
+    return say_text("label", CLOSEST)
+
+
+def _asked(words: Iterable[str], sep: str) -> Asked:
+    return Asked(sep.join(words))
+
+
+def _held() -> Phrase | Quoted:
+    """What the records hold: said from its template while it is the reader's words, else the reader's."""
+    return phrase(HELD_SAID) if HELD == HELD_SAID else Quoted(HELD)
+
+
+def _checked(section: Section, english: str, kind: str) -> Section:
+    """``section`` when its English is ``english`` word for word, else ``english`` as it is."""
+    return section if section["text"] == english else {"type": kind, "text": english}
