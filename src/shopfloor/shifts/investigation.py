@@ -240,7 +240,7 @@ def _run_plan(question: str, routed: Plan, run: Run) -> Answer:
     status = _held_to_headline(question, routed, run, status, sections, numbered)
     if status in PREFACE:
         spent = outcome.outcome is Outcome.BUDGET_EXHAUSTED
-        sections.insert(0, {"type": "text", "text": SPEND_PREFACE if spent else PREFACE[status]})
+        sections.insert(0, refusals.reason(SPEND_PREFACE if spent else PREFACE[status]))
     answer = Answer(
         status,
         question,

@@ -309,6 +309,8 @@ def test_the_records_words_in_chart_points_and_table_rows_are_said_through_the_g
     assert re.search(r"<td>Atasco de cuchilla</td>", trace)
     assert "<td>Knife jam</td>" not in trace
     assert "<td>controlable</td>" in trace  # a stop's class
+    # A flag's citation says what it counts in Spanish too.
+    assert "(consulta 1 · alerta 1)" in _answer_region(es) and "flag 1" not in _answer_region(es)
     # A tool's own English words are marked English cell by cell; a code or a said word is not.
     es_words = Words("es")
     assert is_english_text("speed to target below 100 % is highlighted", es_words)
@@ -335,3 +337,12 @@ def test_the_assumed_rates_and_the_cost_note_are_said_in_spanish_with_their_figu
     assert "Los dólares son estimaciones" in es and "margen de contribución sin definir." in es
     assert "Assumed rates" not in es and "Dollars are estimates" not in es
     assert "Assumed rates: board $50/MSF, machine time $1,200/h" in en
+
+
+def test_a_stopped_runs_preface_is_said_from_its_template_with_its_english_unchanged():
+    from shopfloor.shifts.investigation import PREFACE, SPEND_PREFACE
+
+    for text in (*PREFACE.values(), SPEND_PREFACE):
+        section = refusals.reason(text)
+        assert section["text"] == text and "say" in section, text
+        assert spoken(section, translations("es"))["text"] != text

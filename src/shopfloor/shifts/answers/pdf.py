@@ -125,7 +125,7 @@ def _window(window: Mapping[str, Any], voice: Voice) -> str:
 
 
 # What a citation counts in, by its "of" (as the page's citations say it).
-CITED_OF = {"row": N_("row"), "detail": N_("detail"), "weekday": N_("weekday")}
+CITED_OF = {"row": N_("row"), "detail": N_("detail"), "weekday": N_("weekday"), "flag": N_("flag")}
 
 
 def _cite(part: Mapping[str, Any], voice: Voice) -> str:

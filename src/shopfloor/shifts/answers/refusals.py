@@ -43,6 +43,19 @@ REASONS = (
     N_("The follow-up did not change the shift, day, window, grouping or chart."),
 )
 
+# What an answer says first when its run stopped before it finished (investigation.py PREFACE,
+# SPEND_PREFACE), word for word.
+PREFACES = (
+    N_("The planner failed before it finished; what follows uses only the evidence gathered first."),
+    N_("The investigation reached its tool-call budget; what follows is the evidence gathered."),
+    N_("The investigation ran out of time; what follows is the evidence gathered before it stopped."),
+    N_("The evidence outgrew the context limit; what follows is what fitted."),
+    N_(
+        "The plant's monthly model budget is spent, so the planner could not continue; no answer was written. "
+        "What follows is only the evidence gathered before that."
+    ),
+)
+
 # The router's refusals with a value in them: how its English reads, and the template it is said from.
 PATTERNED = (
     (
@@ -93,8 +106,9 @@ HELD_SAID = N_(
 
 
 def reason(text: str, kind: str = "text") -> Section:
-    """A refusal's reason said from its template; a reason this module does not know, as it is."""
-    if text in REASONS:
+    """A refusal's reason (or a stopped run's preface) said from its template; one this module does not
+    know, as it is."""
+    if text in REASONS or text in PREFACES:
         return say_text(kind, text)
     for pattern, template in PATTERNED:
         found = pattern.fullmatch(text)

@@ -81,7 +81,7 @@ def is_english(section: Mapping[str, Any] | None, words: Words = ENGLISH) -> boo
 
 
 # What a citation counts in, by its "of" (answers/findings.py): a result's row, or another list's item.
-CITED_OF = {"row": N_("row"), "detail": N_("detail"), "weekday": N_("weekday")}
+CITED_OF = {"row": N_("row"), "detail": N_("detail"), "weekday": N_("weekday"), "flag": N_("flag")}
 
 
 def cited_text(part: Mapping[str, Any], words: Words = ENGLISH) -> str:
