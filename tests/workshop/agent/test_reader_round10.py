@@ -1,0 +1,86 @@
+"""Round 10's misses by class, each in words of our own, Spanish and English (evals/README.md, round 10;
+docs/workshop-agent.md, "What the reader understands, by class"). The rounds before are in
+test_reader_classes.py and test_reader_round9.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from shopfloor.workshop.agent.evals import CaseRun, fresh_eval_run
+from shopfloor.workshop.agent.offline import OfflineReader
+
+
+def run_note(
+    note: str, input_mode: str = "typed", language: str = "en", hat_tag: str | None = None
+) -> CaseRun:
+    """One offline run of ``note`` on a fresh seeded database: the saved cards and the tools called."""
+    case: dict[str, str] = {"note": note, "input_mode": input_mode}
+    if hat_tag is not None:
+        case["hat_tag"] = hat_tag
+    with fresh_eval_run() as run_one:
+        return run_one(case, OfflineReader(), language)
+
+
+def batches(run: CaseRun) -> list[tuple[str, int, str, int]]:
+    """Each saved create card as (weaver, quantity, grade, rows)."""
+    return [
+        (p["weaver_id"], p["quantity"], p["grade"], p["rows_per_inch"])
+        for c in run.saved
+        if c["type"] == "create_hat"
+        for p in [c["payload"]]
+    ]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Confidently wrong first: a total's parts said without a comma are still its parts.
+# ---------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("note", "mode", "expected"),
+    [
+        (
+            "carmen quizhpi trajo cinco finos dos de quince y tres de diecinueve",
+            "voice",
+            [("w4", 2, "Fino", 15), ("w4", 3, "Fino", 19)],
+        ),
+        (
+            "Rosa Guamán entregó 3 estándar 2 de 12 y 1 de 10",
+            "typed",
+            [("w2", 2, "Standard", 12), ("w2", 1, "Standard", 10)],
+        ),
+        (
+            "manuel delgado brought five superfinos two at twenty four rows and three at thirty two",
+            "voice",
+            [("w3", 2, "Superfino", 24), ("w3", 3, "Superfino", 32)],
+        ),
+        (
+            "Carmen delivered five hats two at 16 three at 18",
+            "typed",
+            [("w4", 2, None, 16), ("w4", 3, None, 18)],
+        ),
+        (
+            "la carmen trajo cinco finos dos de 16 hileras tres de 18",
+            "voice",
+            [("w4", 2, "Fino", 16), ("w4", 3, "Fino", 18)],
+        ),
+    ],
+)
+def test_a_totals_parts_said_without_a_comma_are_its_parts(note, mode, expected):
+    run = run_note(note, input_mode=mode)
+    got = [(w, q, g if expected[0][2] else None, r) for w, q, g, r in batches(run)]
+    assert got == expected, note
+    assert all(c["status"] != "question" for c in run.saved), note
+
+
+@pytest.mark.parametrize(
+    "note",
+    [
+        "Carmen trajo 4 finos de 18 hileras, 2 de ellos con manchas",
+        "Manuel delivered 3 superfinos of 24 rows",
+    ],
+)
+def test_a_count_that_is_no_part_stays_with_its_batch(note):
+    run = run_note(note)
+    (create,) = [c for c in run.saved if c["type"] == "create_hat"]
+    assert create["payload"]["quantity"] in {3, 4}
