@@ -84,3 +84,27 @@ def test_a_count_that_is_no_part_stays_with_its_batch(note):
     run = run_note(note)
     (create,) = [c for c in run.saved if c["type"] == "create_hat"]
     assert create["payload"]["quantity"] in {3, 4}
+
+
+# ---------------------------------------------------------------------------------------------------------
+# "that last one", "ese último": the last hat named, and only it, found by reference (`check`).
+# ---------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("note", "mode", "code", "stage"),
+    [
+        ("tq 7f3k2 and tq 1p9kd, that last one went to washing", "voice", "TQ-1P9KD", "Washing"),
+        ("TQ-7F3K2 and TQ-1P9KD, this last one moved to washing", "typed", "TQ-1P9KD", "Washing"),
+        ("TQ-7F3K2 and TQ-1P9KD that last one moved to washing", "typed", "TQ-1P9KD", "Washing"),
+        ("tq 4k9d1 y tq 2c5p0, ese último pasó a blanqueo", "voice", "TQ-2C5P0", "Bleaching"),
+        ("el TQ-7F3K2 y el TQ-1P9KD, aquella última ya pasó a lavado", "typed", "TQ-1P9KD", "Washing"),
+        ("el TQ-7F3K2 y el TQ-1P9KD, esa última pasó a lavado", "typed", "TQ-1P9KD", "Washing"),
+    ],
+)
+def test_that_last_one_moves_only_the_last_hat_named(note, mode, code, stage):
+    run = run_note(note, input_mode=mode)
+    assert [(c["type"], c["payload"]["hat_code"], c["payload"]["to_stage"]) for c in run.saved] == [
+        ("advance_stage", code, stage)
+    ], note
+    assert run.saved[0]["confidence"] == "check"

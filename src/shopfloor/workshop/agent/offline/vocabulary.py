@@ -747,7 +747,11 @@ REFERENCE_PATTERNS: list[tuple[str, str]] = [
     ),
     ("first", r"el primero|la primera|the first(?: one)?|the former"),
     ("second", r"el segundo|la segunda|the second(?: one)?"),
-    ("last", r"el ultimo|la ultima|este ultimo|esta ultima|the last(?: one)?|the latter"),
+    # "that last one", "ese último": the last hat named, whatever the demonstrative before "last"
+    (
+        "last",
+        r"(?:el|la|este|esta|ese|esa|aquel|aquella) (?:ultimo|ultima)|(?:the|that|this) last(?: one)?|the latter",
+    ),
     (
         # A word that points back at the hat named before ("ese mismo", "that same hat", "it was moved"): the
         # card it gives is an inference, so never high (docs/workshop-agent.md, rule 2).
