@@ -108,3 +108,34 @@ def test_that_last_one_moves_only_the_last_hat_named(note, mode, code, stage):
         ("advance_stage", code, stage)
     ], note
     assert run.saved[0]["confidence"] == "check"
+
+
+# ---------------------------------------------------------------------------------------------------------
+# A stage said as a time ("while washing", "mientras lavaba", "al lavarlo") is no move.
+# ---------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "note",
+    [
+        "this one has a stain on the brim, we saw it during washing",
+        "found a small hole in it while washing",
+        "it has a tear near the crown, noticed it when washing",
+        "tiene un huequito en la copa, lo vi mientras lavaba",
+        "tiene una mancha en el ala, la encontramos al lavarlo",
+        "tiene una mancha, se vio durante el lavado",
+    ],
+)
+def test_a_stage_said_as_a_time_is_no_move(note):
+    run = run_note(note, hat_tag="TQ-1P9KD")
+    assert [(c["type"], c["payload"]["hat_code"]) for c in run.saved] == [("flag_issue", "TQ-1P9KD")], note
+    assert "propose_advance_stage" not in run.tools_called
+
+
+@pytest.mark.parametrize(
+    ("note", "stage"),
+    [("pasó al lavado", "Washing"), ("moved to washing", "Washing"), ("ya está en blanqueo", "Bleaching")],
+)
+def test_a_stage_after_al_or_to_is_still_a_move(note, stage):
+    run = run_note(note, hat_tag="TQ-1P9KD")
+    assert [(c["type"], c["payload"]["to_stage"]) for c in run.saved] == [("advance_stage", stage)]
