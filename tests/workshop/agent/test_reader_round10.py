@@ -139,3 +139,23 @@ def test_a_stage_said_as_a_time_is_no_move(note):
 def test_a_stage_after_al_or_to_is_still_a_move(note, stage):
     run = run_note(note, hat_tag="TQ-1P9KD")
     assert [(c["type"], c["payload"]["to_stage"]) for c in run.saved] == [("advance_stage", stage)]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Safe misses: a capitalised pronoun names nobody; "not 100% sure" is a hedge; too few rows said without a
+# number is a grade mismatch.
+# ---------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("note", "weaver"),
+    [
+        ("Me contó el Manuel que entregó 2 superfinos de 24 hileras.", "w3"),
+        ("Nos dijo Carmen que ya trajo 3 finos de 16.", "w4"),
+        ("Me avisó la Rosa Pillco que terminó 2 finos de 18.", "w1"),
+    ],
+)
+def test_a_capitalised_pronoun_before_a_report_names_nobody(note, weaver):
+    run = run_note(note, language="es")
+    (card,) = run.saved
+    assert (card["status"], card["confidence"], card["payload"]["weaver_id"]) == ("pending", "check", weaver)
