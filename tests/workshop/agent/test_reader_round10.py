@@ -159,3 +159,19 @@ def test_a_capitalised_pronoun_before_a_report_names_nobody(note, weaver):
     run = run_note(note, language="es")
     (card,) = run.saved
     assert (card["status"], card["confidence"], card["payload"]["weaver_id"]) == ("pending", "check", weaver)
+
+
+@pytest.mark.parametrize(
+    "note",
+    [
+        "Carmen delivered 3 finos of 16, not 100% sure",
+        "Carmen delivered 3 finos of 16 rows I think, not totally sure",
+        "Manuel trajo 2 superfinos de 24, no estoy 100% seguro",
+        "la Carmen trajo 3 finos de 16, no estoy del todo segura",
+        "TQ-7F3K2 pasó a lavado, no estoy cien por ciento seguro",
+    ],
+)
+def test_not_fully_sure_is_a_hedge(note):
+    run = run_note(note)
+    assert run.saved, note
+    assert all(c["status"] == "pending" and c["confidence"] == "check" for c in run.saved), note

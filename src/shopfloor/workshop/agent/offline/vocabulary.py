@@ -621,7 +621,7 @@ HEDGE_PATTERNS = [
     r"me imagino(?: que)?",
     r"seguramente",
     r"probablemente",
-    r"no estoy segur[oa]",
+    r"no estoy (?:(?:100 ?%|100 por ciento|cien por ciento|del todo|muy|tan|totalmente) )?segur[oa]",
     r"no (?:me acuerdo|recuerdo)(?: bien)?(?: si)?",
     r"(?:i )?(?:don't|dont|do not|can't|cant|cannot) (?:remember|recall)(?: if| whether)?",
     r"sin estar segur[oa]",
@@ -629,7 +629,8 @@ HEDGE_PATTERNS = [
     r"perhaps",
     r"probably",
     r"i (?:think|guess|believe|suppose)",
-    r"(?:i'm |i am |im )?not (?:too |very |really )?sure(?: (?:if|whether))?",  # "…, not sure if 4 or 5"
+    r"(?:i'm |i am |im )?not (?:(?:too|very|really|totally|entirely|quite|100 ?%|100 percent|a hundred percent) )?"
+    r"sure(?: (?:if|whether))?",  # "…, not sure if 4 or 5", "not 100% sure"
     r"apparently",
     r"it seems(?: that| like)?",
     r"seems like",
