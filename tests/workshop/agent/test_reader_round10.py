@@ -175,3 +175,23 @@ def test_not_fully_sure_is_a_hedge(note):
     run = run_note(note)
     assert run.saved, note
     assert all(c["status"] == "pending" and c["confidence"] == "check" for c in run.saved), note
+
+
+@pytest.mark.parametrize(
+    ("note", "words"),
+    [
+        ("el TQ-4K9D1 está marcado fino pero no le llegan las hileras", "no le llegan las hileras"),
+        ("el tq 4k9d1 dice fino pero no alcanzan las hileras", "no alcanzan las hileras"),
+        ("TQ-4K9D1 is labelled fine but the rows fall short", "the rows fall short"),
+        ("TQ-4K9D1 says fino but it falls short on rows", "it falls short on rows"),
+    ],
+)
+def test_too_few_rows_said_without_a_number_is_a_grade_mismatch(note, words):
+    run = run_note(note)
+    (flag,) = run.saved
+    assert (flag["type"], flag["payload"]["hat_code"], flag["payload"]["kind"]) == (
+        "flag_issue",
+        "TQ-4K9D1",
+        "grade_mismatch",
+    )
+    assert words in flag["payload"]["message"]

@@ -569,7 +569,8 @@ FLAG_EXTRA: list[tuple[str, str]] = [
         r"|(?:isn't|is not|not) really (?:a )?(?:super)?fin[oe]|rows (?:are )?(?:too )?(?:low|few)"
         r"|no cuadra\w*(?: con (?:el |la |las )?(?:grado|hileras))?|(?:grado|hileras) no cuadra\w*"
         r"|no da para (?:ser )?(?:super)?fin[oa]|(?:le )?pusieron (?:super)?fin[oa] pero"
-        r"|(?:marcad[oa]|registrad[oa]) como (?:super)?fin[oa]",
+        r"|(?:marcad[oa]|registrad[oa]) como (?:super)?fin[oa]|no (?:le )?(?:alcanzan|llegan) (?:las )?hileras"
+        r"|(?:the )?rows (?:fall|come up) short|(?:falls|comes up) short (?:on|of) rows",
     ),
     (
         "too_fast",
