@@ -73,6 +73,7 @@ def _never_a_name(word: str) -> bool:
     folded = fold(word).strip(".")
     return (
         folded in STOP_WORDS
+        or folded in PRONOUNS  # "Me dijo la Rosa Guamán que…": a capitalised pronoun names nobody
         or folded in FILLER_WORDS
         or folded in _TIME_WORDS
         or folded in CREATE_VERBS

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from shopfloor.workshop.agent.offline.text import (
     Span,
+    Token,
     moved_index,
 )
 from shopfloor.workshop.agent.offline.vocabulary import (
@@ -25,6 +27,23 @@ class StageMention:
     word: str = ""  # the stage word as the reader knows it ("listo", "lavado")
 
 
+# "found it while washing", "lo vi mientras lavaba", "durante el lavado", "al lavarlo": a stage said as the
+# time something happened or was found, never where the hat is or goes (no mention at all).
+_WHILE_WORDS = {"while", "during", "mientras", "durante", "when", "cuando"}
+_AFTER_WHILE = {"el", "la", "the", "lo", "le", "se", "we", "i", "they", "it", "estaba", "was", "were"}  # fmt: skip
+_INFINITIVE = re.compile(r"[a-z]+(?:ar|er|ir)(?:lo|la|los|las|se)?")
+
+
+def _said_as_a_time(span: Span, tokens: list[Token], i: int) -> bool:
+    """Whether the stage word ``tokens[i]`` says when something happened (see ``_WHILE_WORDS``)."""
+    prev = tokens[i - 1].text if i > 0 else ""
+    prev2 = tokens[i - 2].text if i > 1 else ""
+    if prev in _WHILE_WORDS or (prev2 in _WHILE_WORDS and prev in _AFTER_WHILE):
+        return True
+    said = span.folded[tokens[i].start : tokens[i].end]
+    return prev == "al" and _INFINITIVE.fullmatch(said) is not None  # "al lavarlo", never "pasó al lavado"
+
+
 def stage_mentions(span: Span, hat_subject: bool) -> list[StageMention]:
     """Stage words in order; each is a *target* (where the hat is now or goes) or a *locator*
     ("el de Carmen en blanqueo": the hat that is at Bleaching)."""
@@ -34,7 +53,7 @@ def stage_mentions(span: Span, hat_subject: bool) -> list[StageMention]:
         stage = STAGE_WORDS.get(tok.text)
         if stage is None and hat_subject and tok.text in FINISH_VERBS:
             stage = "Finished"
-        if stage is None:
+        if stage is None or _said_as_a_time(span, tokens, i):
             continue
         at = moved_index(tokens, i, span.moved)
         k = i if at is None else at

@@ -309,15 +309,43 @@ def _another_batch_breaks(sentence: Span) -> list[tuple[int, int]]:
     return breaks
 
 
+# "four superfinos three at twenty two rows and one at thirty", "cuatro finos tres de dieciséis y uno de
+# dieciocho": a part said by its count right after the total's grade or hat noun, without a comma, starts at
+# its count ("a count", "de" / "of" / "at", a number), as it does after a comma; so does a part right after the
+# rows of the part before it ("two at 16 three at 18").
+_PART_AFTER_TOTAL = re.compile(r"\s+(?=([a-z0-9]+)\s+(?:de|of|at)\s+([a-z0-9]+)\b)")
+_NUMBERS = {*NUMBER_WORDS, *TENS}
+
+
+def _part_breaks(sentence: Span) -> list[tuple[int, int]]:
+    """Where a part of a total said without a comma starts (see ``_PART_AFTER_TOTAL``)."""
+    breaks = []
+    for match in _PART_AFTER_TOTAL.finditer(sentence.folded, sentence.start, sentence.end):
+        count, rows = match.group(1), match.group(2)
+        if not all(word.isdigit() or word in _NUMBERS for word in (count, rows)):
+            continue
+        before = WORD.findall(sentence.folded[sentence.start : match.start()])[-2:]
+        if not before:
+            continue
+        last = before[-1]
+        ends_a_part = (
+            len(before) == 2 and before[0] in {"de", "of", "at"} and (last.isdigit() or last in _NUMBERS)
+        )
+        if last in GRADE_WORDS or last in HAT_NOUNS or last in ROW_WORDS or ends_a_part:
+            breaks.append((match.start(), match.end()))
+    return breaks
+
+
 def split_clauses(sentence: Span) -> list[Span]:
     """Clauses of a sentence: a break is a comma, "&", a joining word ("y", "and", "pero", "then"), or a
-    further batch said without one ("un fino de quince otro de diecisiete")."""
+    further batch or part said without one ("un fino de quince otro de diecisiete", "four superfinos three
+    at 22")."""
     spans = []
     cursor = sentence.start
     found = [
         (m.start(), m.end()) for m in _CLAUSE_BREAK.finditer(sentence.folded, sentence.start, sentence.end)
     ]
-    for start, end in sorted(found + _another_batch_breaks(sentence)):
+    for start, end in sorted(found + _another_batch_breaks(sentence) + _part_breaks(sentence)):
         if start < cursor:
             continue
         spans.append(sentence.part(cursor, start))

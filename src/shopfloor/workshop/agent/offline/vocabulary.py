@@ -569,7 +569,8 @@ FLAG_EXTRA: list[tuple[str, str]] = [
         r"|(?:isn't|is not|not) really (?:a )?(?:super)?fin[oe]|rows (?:are )?(?:too )?(?:low|few)"
         r"|no cuadra\w*(?: con (?:el |la |las )?(?:grado|hileras))?|(?:grado|hileras) no cuadra\w*"
         r"|no da para (?:ser )?(?:super)?fin[oa]|(?:le )?pusieron (?:super)?fin[oa] pero"
-        r"|(?:marcad[oa]|registrad[oa]) como (?:super)?fin[oa]",
+        r"|(?:marcad[oa]|registrad[oa]) como (?:super)?fin[oa]|no (?:le )?(?:alcanzan|llegan) (?:las )?hileras"
+        r"|(?:the )?rows (?:fall|come up) short|(?:falls|comes up) short (?:on|of) rows",
     ),
     (
         "too_fast",
@@ -621,7 +622,7 @@ HEDGE_PATTERNS = [
     r"me imagino(?: que)?",
     r"seguramente",
     r"probablemente",
-    r"no estoy segur[oa]",
+    r"no estoy (?:(?:100 ?%|100 por ciento|cien por ciento|del todo|muy|tan|totalmente) )?segur[oa]",
     r"no (?:me acuerdo|recuerdo)(?: bien)?(?: si)?",
     r"(?:i )?(?:don't|dont|do not|can't|cant|cannot) (?:remember|recall)(?: if| whether)?",
     r"sin estar segur[oa]",
@@ -629,7 +630,8 @@ HEDGE_PATTERNS = [
     r"perhaps",
     r"probably",
     r"i (?:think|guess|believe|suppose)",
-    r"(?:i'm |i am |im )?not (?:too |very |really )?sure(?: (?:if|whether))?",  # "…, not sure if 4 or 5"
+    r"(?:i'm |i am |im )?not (?:(?:too|very|really|totally|entirely|quite|100 ?%|100 percent|a hundred percent) )?"
+    r"sure(?: (?:if|whether))?",  # "…, not sure if 4 or 5", "not 100% sure"
     r"apparently",
     r"it seems(?: that| like)?",
     r"seems like",
@@ -747,7 +749,11 @@ REFERENCE_PATTERNS: list[tuple[str, str]] = [
     ),
     ("first", r"el primero|la primera|the first(?: one)?|the former"),
     ("second", r"el segundo|la segunda|the second(?: one)?"),
-    ("last", r"el ultimo|la ultima|este ultimo|esta ultima|the last(?: one)?|the latter"),
+    # "that last one", "ese último": the last hat named, whatever the demonstrative before "last"
+    (
+        "last",
+        r"(?:el|la|este|esta|ese|esa|aquel|aquella) (?:ultimo|ultima)|(?:the|that|this) last(?: one)?|the latter",
+    ),
     (
         # A word that points back at the hat named before ("ese mismo", "that same hat", "it was moved"): the
         # card it gives is an inference, so never high (docs/workshop-agent.md, rule 2).
