@@ -71,9 +71,21 @@ def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+_BEGIN_WRITE = "BEGIN IMMEDIATE"
+_BEGIN_READ = "BEGIN DEFERRED"
+
+
 def _sqlite_begin(connection: Connection) -> None:
-    mode = "IMMEDIATE" if connection.get_execution_options().get("sqlite_write") else "DEFERRED"
-    connection.exec_driver_sql(f"BEGIN {mode}")
+    # The driver runs in autocommit mode (isolation_level=None) so that we, not pysqlite, decide how a
+    # transaction starts: IMMEDIATE for writes avoids lock-upgrade deadlocks between concurrent writers.
+    # Sent on the driver's connection: through SQLAlchemy's statement machinery (events, a result) the BEGIN
+    # of every transaction cost more than most of the statements in it. A failure is wrapped as SQLAlchemy
+    # wraps it (``OperationalError`` for a busy database), so the store's fault answers still apply.
+    statement = _BEGIN_WRITE if connection.get_execution_options().get("sqlite_write") else _BEGIN_READ
+    try:
+        connection.connection.driver_connection.execute(statement)  # type: ignore[union-attr]
+    except sqlite3.Error as error:
+        raise DBAPIError.instance(statement, None, error, sqlite3.Error) from error
 
 
 # SQLite lets one writer in at a time and makes the others poll with growing sleeps (up to 100 ms each), so
