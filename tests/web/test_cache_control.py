@@ -64,6 +64,19 @@ def test_no_store_replaces_a_routes_own_cache_control_on_an_authenticated_reques
     assert c.get("/cached", headers={"cookie": "tt_session=x"}).headers["cache-control"] == "no-store"
 
 
+def test_a_response_made_no_store_carries_no_validators_and_a_304_keeps_its_own(client):
+    anonymous = client.get("/workshop/static/app.css")
+    assert anonymous.headers["etag"].startswith('W/"')
+    signed_in = client.get("/workshop/static/app.css", headers={"cookie": "tt_session=x"})
+    assert signed_in.headers["cache-control"] == "no-store"
+    assert "etag" not in signed_in.headers and "last-modified" not in signed_in.headers
+    again = client.get(
+        "/workshop/static/app.css",
+        headers={"cookie": "tt_session=x", "if-none-match": anonymous.headers["etag"]},
+    )
+    assert again.status_code == 304 and "etag" in again.headers
+
+
 @pytest.mark.parametrize(
     ("request_headers", "response_headers", "expected"),
     [

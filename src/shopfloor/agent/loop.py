@@ -170,7 +170,7 @@ class _Run(Generic[CtxT]):
         self.messages: list[Message] = [UserText(user_message)]
         self.tools = registry.specs()
         # The system prompt and tool list are the same on every call.
-        self.fixed_bytes = _fixed_bytes(system, self.tools)
+        self.fixed_bytes = _registry_fixed_bytes(system, self.tools)
         # Each message is serialized once per run, not per call.
         self.measured: dict[int, tuple[Message, int]] = {}
         self.deadline = started + limits.run_budget_s
@@ -363,8 +363,28 @@ def _call(provider: Provider, request: ModelRequest, abort: threading.Event | No
         raise
 
 
+# The size of a system prompt and tool list, by the list's identity: a registry builds its read-only specs once,
+# so the same list comes back on every run, and serializing it was a good part of a run's own work. The list
+# is kept with its size, so its id cannot be reused while the entry lives.
+_FIXED: dict[tuple[int, str], tuple[Sequence[dict[str, Any]], int]] = {}
+_FIXED_KEPT = 64
+
+
 def _fixed_bytes(system: str, tools: Sequence[dict[str, Any]]) -> int:
     return len(system.encode()) + len(json.dumps(tools).encode())
+
+
+def _registry_fixed_bytes(system: str, tools: Sequence[dict[str, Any]]) -> int:
+    """:func:`_fixed_bytes` of a registry's read-only specs (``ToolRegistry.specs``), computed once per list."""
+    key = (id(tools), system)
+    known = _FIXED.get(key)
+    if known is not None and known[0] is tools:
+        return known[1]
+    size = _fixed_bytes(system, tools)
+    if len(_FIXED) >= _FIXED_KEPT:
+        _FIXED.clear()
+    _FIXED[key] = (tools, size)
+    return size
 
 
 def _message_bytes(message: Message) -> int:

@@ -101,6 +101,10 @@ def needs_no_store(
     return any(name.lower() == b"set-cookie" for name, _ in response_headers)
 
 
+# What a response made ``no-store`` loses: its caching, and the validators only a stored copy would use.
+_NO_STORE_DROPS = (b"cache-control", b"etag", b"last-modified")
+
+
 def _private_revalidated(headers: list[tuple[bytes, bytes]]) -> bool:
     """Whether the route chose :data:`PRIVATE_REVALIDATED` itself."""
     return any(k.lower() == b"cache-control" and v == PRIVATE_REVALIDATED for k, v in headers)
@@ -110,7 +114,7 @@ class SecurityHeadersMiddleware:
     """Adds restrictive security headers (CSP, no sniffing, no framing; see :func:`security_headers`) to every
     response, and
     ``Cache-Control: no-store`` to every per-user one (see :func:`needs_no_store`, docs/security.md) unless
-    its route chose :data:`PRIVATE_REVALIDATED`."""
+    its route chose :data:`PRIVATE_REVALIDATED`; such a response goes without ``ETag`` and ``Last-Modified``."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -126,8 +130,11 @@ class SecurityHeadersMiddleware:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))
                 if needs_no_store(request_headers, headers) and not _private_revalidated(headers):
-                    # Replaces any other caching a route chose: a per-user answer is never stored.
-                    headers = [(k, v) for k, v in headers if k.lower() != b"cache-control"]
+                    # Replaces any other caching a route chose: a per-user answer is never stored. Nor are
+                    # its validators sent: what is never stored is never revalidated, and a phone on a slow
+                    # link carried a static file's ETag on every signed-in load (a 304 keeps its own).
+                    dropped = _NO_STORE_DROPS if message.get("status") != 304 else (b"cache-control",)
+                    headers = [(k, v) for k, v in headers if k.lower() not in dropped]
                     headers.append((b"cache-control", b"no-store"))
                 present = {k.lower() for k, _ in headers}
                 extra = [(k, v) for k, v in security_headers(request_headers, headers) if k not in present]

@@ -21,7 +21,7 @@ from threading import Lock
 from typing import Any, cast
 
 from itsdangerous import BadSignature, TimestampSigner, URLSafeTimedSerializer
-from sqlalchemy import Select, Table, bindparam, case, literal, select, text, update
+from sqlalchemy import Connection, Select, Table, bindparam, case, literal, select, text, update
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from shopfloor.settings import Settings
@@ -458,7 +458,12 @@ def token_hash(token: str) -> str:
 def load_actor(store: Store, user_id: str, workshop_id: str) -> domain.Actor | None:
     """The active user ``user_id`` of ``workshop_id`` as an actor, or None."""
     with store.reading(workshop_id) as conn:
-        row = conn.execute(_ACTOR, {"user_id": user_id, "workshop_id": workshop_id}).first()
+        return _actor_in(conn, user_id, workshop_id)
+
+
+def _actor_in(conn: Connection, user_id: str, workshop_id: str) -> domain.Actor | None:
+    """:func:`load_actor` on a read transaction already scoped to ``workshop_id``."""
+    row = conn.execute(_ACTOR, {"user_id": user_id, "workshop_id": workshop_id}).first()
     if row is None:
         return None
     role: domain.Role = "admin" if row.role == "admin" else "member"
@@ -675,14 +680,17 @@ def actor_for_token(store: Store, token: str) -> domain.Actor | None:
     """The actor behind a bearer token, or None for unknown, revoked or expired tokens."""
     if not token.startswith(TOKEN_PREFIX) or len(token) > 200:
         return None
+    # One read transaction for the token and its user (every bearer request pays for it): the token is read
+    # with no workshop, then the transaction moves to the token's workshop to read the user.
     with store.reading(None) as conn:
         statement = _TOKEN_SQLITE if store.is_sqlite else _TOKEN_POSTGRES
         row = conn.execute(statement, {"h": token_hash(token)}).first()
-    now = m.utcnow()
-    if row is None or row[2] or token_status(None, _aware(row[3]), now) != "active":
-        return None
-    # Last use is not recorded: it would make every bearer request a write (docs/workshop.md, "Accounts").
-    return load_actor(store, row[0], row[1])
+        now = m.utcnow()
+        if row is None or row[2] or token_status(None, _aware(row[3]), now) != "active":
+            return None
+        # Last use is not recorded: it would make every bearer request a write (docs/workshop.md, "Accounts").
+        store.rescope(conn, row[1])
+        return _actor_in(conn, row[0], row[1])
 
 
 def _aware(value: datetime | None) -> datetime | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import sqlite3
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
@@ -19,6 +20,7 @@ from typing import Any
 
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, SessionTransaction, sessionmaker
 
 from shopfloor.web.store_errors import UNAVAILABLE, StoreFaultError, os_fault
@@ -69,11 +71,21 @@ def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+_BEGIN_WRITE = "BEGIN IMMEDIATE"
+_BEGIN_READ = "BEGIN DEFERRED"
+
+
 def _sqlite_begin(connection: Connection) -> None:
     # The driver runs in autocommit mode (isolation_level=None) so that we, not pysqlite, decide how a
     # transaction starts: IMMEDIATE for writes avoids lock-upgrade deadlocks between concurrent writers.
-    mode = "IMMEDIATE" if connection.get_execution_options().get("sqlite_write") else "DEFERRED"
-    connection.exec_driver_sql(f"BEGIN {mode}")
+    # Sent on the driver's connection: through SQLAlchemy's statement machinery (events, a result) the BEGIN
+    # of every transaction cost more than most of the statements in it. A failure is wrapped as SQLAlchemy
+    # wraps it (``OperationalError`` for a busy database), so the store's fault answers still apply.
+    statement = _BEGIN_WRITE if connection.get_execution_options().get("sqlite_write") else _BEGIN_READ
+    try:
+        connection.connection.driver_connection.execute(statement)  # type: ignore[union-attr]
+    except sqlite3.Error as error:
+        raise DBAPIError.instance(statement, None, error, sqlite3.Error) from error
 
 
 # SQLite lets one writer in at a time and makes the others poll with growing sleeps (up to 100 ms each), so
@@ -168,6 +180,13 @@ class Store:
                 yield conn
             finally:
                 transaction.rollback()
+
+    @staticmethod
+    def rescope(conn: Connection, workshop_id: str | None) -> None:
+        """Move a transaction of :meth:`reading` to ``workshop_id`` for its later statements (PostgreSQL's
+        setting is transaction scoped, so it replaces the first; no-op on SQLite). For a read that learns its
+        workshop from its first statement (a bearer token), instead of a second transaction."""
+        _scope(conn, workshop_id)
 
     @contextmanager
     def writing(self, workshop_id: str | None) -> Iterator[Connection]:
