@@ -50,6 +50,7 @@ FILLER = _words(
     instead only exactly roughly overall whole entire today tonight currently current now full complete
     investigate explain analyse analyze supporting support detail details detailed breakdown
     number numbers figure figures total totals amount value values
+    set beside alongside question questions logged recorded listed stay stayed
     """
 )
 
