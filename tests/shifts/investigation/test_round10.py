@@ -164,3 +164,25 @@ def test_a_comma_before_a_question_word_asks_no_verdict():
 
 def test_a_spanish_question_word_before_the_band_asks_no_verdict():
     assert _routed("¿cuánto fue el mantenimiento del primer turno contra la banda?").ask is None
+
+
+# --- the bottom or top shifts of a window; a ratio per paper change ----------------------------------------------
+
+
+@pytest.mark.parametrize("question", ["bottom 2 shifts this week on speed", "top two shifts this wk"])
+def test_the_bottom_or_top_shifts_of_a_window_are_the_shifts_ranked(conn, question):
+    plan = _routed(question)
+    assert (plan.measure, plan.by) == ("compare_groups", "shift")
+    answer = ask(conn, question)
+    assert answer["status"] == "partial"
+    assert "Not applied: the " in " ".join(s["text"] for s in answer["sections"] if s["type"] == "caveat")
+
+
+@pytest.mark.parametrize(
+    "question", ["footage per paper change on 1st shift", "lineal feet per setup on first shift"]
+)
+def test_a_ratio_per_paper_change_or_setup_is_named_as_not_applied(conn, question):
+    answer = ask(conn, question, Scope(day=DAY, shift=1, include="shift"))
+    caveats = " ".join(s["text"] for s in answer["sections"] if s["type"] == "caveat")
+    assert answer["status"] == "partial"
+    assert "Not applied: the figure per " in caveats

@@ -408,6 +408,7 @@ ONE_SHIFT = (DAY_ONLY | {"fpm", "volume", "overview", "kpis", "waste"}) - {"comp
 # "Which shift was best last week", "worst shift this month": the shifts over a window side by side.
 _BEST_SHIFT = (
     r"\bwhich shift\b.*\b(best|worst|slowest|fastest)\b|\b(best|worst|slowest|fastest)( [23]| two| three)? shifts?\b"
+    r"|\b(top|bottom)( [23]| two| three) shifts\b"  # "bottom 2 shifts in april": ranked, the 2 named
     r"|\bshifts? (was|were|is|are) (the )?(best|worst)\b"
     r"|\b(rank|compare) (the |all )?shifts\b"
 )
