@@ -186,3 +186,15 @@ def test_a_ratio_per_paper_change_or_setup_is_named_as_not_applied(conn, questio
     caveats = " ".join(s["text"] for s in answer["sections"] if s["type"] == "caveat")
     assert answer["status"] == "partial"
     assert "Not applied: the figure per " in caveats
+
+
+# --- a story's closing yes/no ----------------------------------------------------------------------------------
+
+
+def test_a_storys_closing_yes_or_no_is_the_question_read():
+    question = (
+        "long night, the forklift was down twice and the boss never stopped calling. "
+        "was 3rd shift under target or not?"
+    )
+    plan = _routed(question)
+    assert (plan.measure, plan.shift, plan.ask) == ("fpm", 3, "below_target")
