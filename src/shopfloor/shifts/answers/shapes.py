@@ -138,12 +138,12 @@ def share_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | None
     if env is None:
         return None
     named = plan.reason or plan.place or plan.kind
-    if not env["rows"]:
+    if not env["rows"] and not named:
         return say(
             "headline",
             N_("No downtime was recorded here: {figure} listed, so {named} was none of it (0 %) {cite}."),
             figure=Figure(0, "stops"),
-            named=term(named) if named else phrase(N_("no reason")),
+            named=phrase(N_("no reason")),
             cite=Citation(env["query"]),
         )
     rows = env["rows"]
@@ -154,13 +154,9 @@ def share_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | None
     if index is None and named is None:
         index = 0
     if index is None:
-        # The named one has no downtime listed: its share is none of it, said without a figure to cite.
-        return say(
-            "headline",
-            N_("{named} was none of the recorded downtime here (0 %): no stop of it is listed {cite}."),
-            named=term(named),
-            cite=Citation(env["query"]),
-        )
+        # The named one has no stop listed: its share is of the whole recorded downtime, none of it, said
+        # beside the minutes recorded (none at all when the place, shift or window had no stop).
+        return _none_of_it(str(named), env)
     row = rows[index]
     if row.get("share_pct") is None:
         return None
@@ -174,13 +170,36 @@ def share_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | None
     )
 
 
+def _none_of_it(named: str, env: dict[str, Any]) -> Section:
+    """A named reason, place or kind with no stop listed: none of the recorded downtime, its minutes said."""
+    if not env["rows"]:
+        return said(
+            "headline",
+            f"{named} was none of the recorded downtime here (0 %): no stop at all was recorded, ",
+            Figure(env["minutes_total"], "min"),
+            " of downtime ",
+            Citation(env["query"]),
+            ".",
+        )
+    return said(
+        "headline",
+        f"{named} was none of the recorded downtime here (0 %): no stop of it among the ",
+        Figure(env["minutes_total"], "min"),
+        f" recorded over {count_of(env['stops_total'], 'stop')} ",
+        Citation(env["query"]),
+        ".",
+    )
+
+
 def crew_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | None:
     """A crew named over a window leads with its own speed to target against 100 % (the crews' comparison
     row), which a yes/no on target is answered from (docs/shifts-agent.md, the rules)."""
     env = next(
         (e for e in evidence if e["tool"] == "get_group_comparison" and e.get("group_by") == "crew"), None
     )
-    if env is None or plan.crew is None or plan.measure != "fpm":
+    # The crews compared on speed with one crew named ("same question, but crew B") lead with its row too.
+    on_speed = plan.measure == "fpm" or (plan.measure == "compare_groups" and plan.metric in (None, "speed"))
+    if env is None or plan.crew is None or not on_speed:
         return None
     window = window_named(env.get("window") or {})
     for i, row in enumerate(env["rows"]):

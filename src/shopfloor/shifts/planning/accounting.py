@@ -50,6 +50,7 @@ FILLER = _words(
     instead only exactly roughly overall whole entire today tonight currently current now full complete
     investigate explain analyse analyze supporting support detail details detailed breakdown
     number numbers figure figures total totals amount value values
+    set beside alongside question questions logged recorded listed stay stayed
     """
 )
 
@@ -426,6 +427,9 @@ _UP_OR_DOWN = (
 )
 
 
+_PER_RATIO = r"\bper (paper change|setup|changeover|wet[- ]end run)s?\b"
+
+
 def figures_not_led(
     question: str | None, plan: Plan, headline: str, lead_tool: str | None = None
 ) -> list[str]:
@@ -446,6 +450,11 @@ def figures_not_led(
     )
     if plan.ask == "share" and not re.search(share, headline):
         missing.append("the share asked (no row of this answer holds the one asked for)")
+    # A ratio "per paper change" or "per setup" asked (docs/METRICS.md, lineal per paper change): no
+    # headline leads with it yet, so it is named as not applied, never left unsaid.
+    per = re.search(_PER_RATIO, canonical(question)) if question else None
+    if per is not None and f"per {per.group(1)}" not in headline:
+        missing.append(f"the figure per {per.group(1)} asked (a ratio no headline leads with yet)")
     named = plan.reason or plan.place
     # A trend says its own direction, and a named reason or place leads with its own stops (its count
     # answers "were there any"): both answer the yes/no without the word.

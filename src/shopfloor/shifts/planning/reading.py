@@ -39,6 +39,12 @@ SPANISH_WEEKDAYS = {
 
 SPANISH: tuple[tuple[str, Any], ...] = (
     (r"\bx (equipo|lugar|m[aá]quina|raz[oó]n|causa|tipo|grado|turno)\b", r"por \1"),  # "paros x equipo"
+    # A band's yes/no asked by its tone, no question word first ("¿el tiempo muerto … superó la banda?"):
+    # said as the English question ("was … over the band"), answered Yes or No.
+    (
+        r"^\s*¿(?!\s*(qu[eé]|cu[aá]|c[oó]mo|d[oó]nde|qui[eé]n|por qu|para qu))(?=[^?]*\bbandas?\b)",
+        "was ",
+    ),
     (r"[¿¡!]", " "),
     # A Spanish yes/no is asked by its tone, not its word order ("el segundo turno estuvo abajo de la
     # meta"): said as the English question ("was second shift below target"), which is answered Yes or No.
@@ -58,6 +64,7 @@ SPANISH: tuple[tuple[str, Any], ...] = (
         "went over ",
     ),
     (r"\b(?:por )?(arriba|encima) (de (la |el )?|del )", "over the "),
+    (r"\bdentro (de (la |el )?|del )", "within the "),
     (r"\b(\d{2,3}) ?(pulgadas|pulgada|pulg\.?)(?!\w)", r"\1 inch"),
     (r"\b(el |la )?ancho (de )?(\d{2,3})( inch)?\b", r"\3 inch web"),
     (r"\bancho\b", "width"),
@@ -168,7 +175,8 @@ SPANISH: tuple[tuple[str, Any], ...] = (
     (r"\bcu[aá]nto (nos )?(cost[oó]|costaron)\b|\bcost[oó]\b|\bcostaron\b|\bcosto\b|\bcoste\b", "cost"),
     (r"\bproyecci[oó]n\b|\bpron[oó]stico\b", "forecast"),
     (r"\bmuestra(me)?\b|\bdame\b", "show"),
-    (r"\b(está|estuvo|fue)\b", "was"),
+    (r"\b(está|estuvo|fue|qued[oó])\b", "was"),
+    (r"\b(fueron|estuvieron|quedaron)\b", "were"),
     # Spanish function words carry no slot; said in English they are filler.
     (r"\b(de|del|la|las|los|el|en|para|que|qu[eé]|se|un|una|y|o|nos|con|al|por)\b", " "),
 )

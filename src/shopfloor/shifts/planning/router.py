@@ -299,8 +299,9 @@ BAND_WORDS = (
     r"|\b(over|above|under|below|within|inside|more than|less than|exceed(s|ed|ing)?|beyond) (the )?[\d.]+ ?(%|percent)"
 )
 # A verdict asked anywhere in the question: a yes/no opening, "or not", "yes or no", or "so was …".
+# A yes/no is asked first, or after a leading clause and its comma ("yesterday on third shift, did …").
 VERDICT = (
-    r"^(is|was|did|were|are|does|do|has|have)\b|\byes or no\b|\by/n\b|\bor not\b"
+    r"(^|, )(is|was|did|were|are|does|do|has|have)\b|\byes or no\b|\by/n\b|\bor not\b"
     r"|\b(so|and|but|then) (is|was|were|did|are)\b"
 )
 
@@ -335,7 +336,10 @@ def band_verdict(q: str) -> str | None:
     """The yes/no a band question asks: over the band, within it, or none (the tile beside its band)."""
     if not _has(q, VERDICT) or _has(q, SHIFTS_COUNTED):
         return None  # a count of shifts asks no yes or no: the tile is said beside its band
-    within = r"\b(under|below|within|inside|less than|in) (the |its |our )?([\d.]+ ?(%|percent)? ?)?(bands?|flags?|targets?|thresholds?|limits?)\b"
+    within = (
+        r"\b(under|below|within|inside|less than|in) (the |its |our )?([\d.]+ ?(%|percent)? ?)?"
+        r"((maintenance|operator|dry[- ]end) )?(bands?|flags?|targets?|thresholds?|limits?)\b"
+    )
     return (
         "within_band"
         if _has(q, within) or _has(q, r"\b(under|below|within|inside|less than) [\d.]+")
@@ -389,7 +393,9 @@ DRY_END_PCT = (
 
 # A figure held against its flag, band or target ("trim vs the flag") is that figure, not two windows.
 AGAINST_LIMIT = r"\b(vs\.?|versus|compared (to|with)|against) (the |its |their |our )?(flags?|bands?|targets?|thresholds?)\b"
-YES_NO = r"^(is|was|did|were|are|does|do|has|have)\b|^(shift \d|(first|second|third) shift|1st|2nd|3rd)\b.*\?"
+YES_NO = (
+    r"(^|, )(is|was|did|were|are|does|do|has|have)\b|^(shift \d|(first|second|third) shift|1st|2nd|3rd)\b.*\?"
+)
 # A share asked ("what % of downtime", "percentage of rejects"); a figure with its percent sign ("over 1%",
 # "the 2.5% target") is a threshold, not a share.
 SHARE_WORDS = (
@@ -402,6 +408,7 @@ ONE_SHIFT = (DAY_ONLY | {"fpm", "volume", "overview", "kpis", "waste"}) - {"comp
 # "Which shift was best last week", "worst shift this month": the shifts over a window side by side.
 _BEST_SHIFT = (
     r"\bwhich shift\b.*\b(best|worst|slowest|fastest)\b|\b(best|worst|slowest|fastest)( [23]| two| three)? shifts?\b"
+    r"|\b(top|bottom)( [23]| two| three) shifts\b"  # "bottom 2 shifts in april": ranked, the 2 named
     r"|\bshifts? (was|were|is|are) (the )?(best|worst)\b"
     r"|\b(rank|compare) (the |all )?shifts\b"
 )
@@ -683,7 +690,7 @@ def _trend_metric(q: str, cue: Cue | None) -> str:
 # --- follow-ups ------------------------------------------------------------------------------------------
 
 _FOLLOW = (
-    r"^(and |what about|how about|same for|same thing|same but|same again|compare (that|this|it|with)|now "
+    r"^(and |what about|how about|same for|same thing|same but|same\b|same again|compare (that|this|it|with)|now "
     r"|show (that|this|it)"
     r"|chart (that|this|it)|break (that|this|it) down|split (that|this|it)\b|that |by (reason|place|kind|grade|width|crew)\b"
     r"|(just|only) |the (day|week|month|period) before\b)|\binstead\b"
@@ -705,15 +712,34 @@ _LEAD_IN = (
 )
 
 
+# A follow-up said in other words, said in the words read below: "set that beside first shift" compares,
+# "can I see that as a graph" shows it, "do the same for missed splices" and "same question, but crew B"
+# change the named slot.
+_FOLLOW_SAID = (
+    (
+        r"^(set|put|lay|line|stack|hold) (that|this|it) (up )?(beside|next to|alongside|against|with)\b",
+        "compare that with",
+    ),
+    (r"^(can|could|may) (i|we) (see|get|have) (that|this|it)\b", "show that"),
+    (r"^(do|run|try|give me|ask) (the )?same\b", "same"),
+    (r"^same (question|one|ask)\b,?( but)?", "same but"),
+)
+
+
+def _follow_said(q: str) -> str:
+    q = re.sub(_LEAD_IN, "", q)
+    for pattern, replacement in _FOLLOW_SAID:
+        q = re.sub(pattern, replacement, q)
+    return q
+
+
 def _is_follow_up(q: str) -> bool:
-    return _has(re.sub(_LEAD_IN, "", q), _FOLLOW) or _has(
-        q, r"\bput (that|this|it) (on|in|into|as) a chart\b"
-    )
+    return _has(_follow_said(q), _FOLLOW) or _has(q, r"\bput (that|this|it) (on|in|into|as) a chart\b")
 
 
 def _follow_up(q: str, words: ScopeWords, scope: Scope, previous: Plan) -> Plan | Unavailable:
     after = previous.address()
-    q = re.sub(_LEAD_IN, "", q)
+    q = _follow_said(q)
     if _has(q, r"^compare (that|this|it|with)"):
         if not words.shifts:
             return Unavailable("Name the shift to compare with, e.g. “compare that with first shift”.")

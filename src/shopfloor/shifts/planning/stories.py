@@ -16,6 +16,8 @@ from shopfloor.shifts.plant.scope import Scope
 _ASK = (
     r"\b(?:just |so |anyway,? |can you |could you |please )*(?:show me|give me|tell me|pull up|get me"
     r"|i (?:just |really |only )?(?:need|want)|show|give|break down|what was|how many|how much)\b"
+    # A yes/no sentence closing the story ("… the phone never stopped. did second shift make target?").
+    r"|(?<=[.!?] )(?:did|was|is|were|are|does|do|has|have)\b"
 )
 _CLAUSE_DATE = (
     r"\b(today|tonight|yesterday|this (week|month|period|quarter)|last (week|month|period)|monday|tuesday"
