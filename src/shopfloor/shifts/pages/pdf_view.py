@@ -69,14 +69,11 @@ def answer_voice(answer: Mapping[str, Any], locale: str) -> Voice:
         return SPOKEN_ENGLISH
     words = Words(locale)
     return Voice(
-        locale=locale,
-        tr=translations(locale),
+        **_spoken(words),
         read_as=read_as(dict(answer), words) or "",
         scope=_scope(answer.get("scope") or {}, words),
         status=_status(answer.get("status"), words),
-        titled=_titled(words),
         measure=_measure(words),
-        window_of=lambda window: window_of(window, words),
         headline=_headline(words),
     )
 
@@ -87,11 +84,18 @@ def report_voice(report: Mapping[str, Any], shift: int | None, locale: str) -> V
         return SPOKEN_ENGLISH
     words = Words(locale)
     return Voice(
-        locale=locale,
-        tr=translations(locale),
+        **_spoken(words),
         status=_status(report.get("status"), words),
         title=report_title(report, shift, words),
         window=window_of(report.get("window") or {}, words),
-        titled=_titled(words),
-        window_of=lambda window: window_of(window, words),
     )
+
+
+def _spoken(words: Words) -> dict[str, Any]:
+    """What every PDF's voice in ``words``' language has: its catalogue, titles and windows."""
+    return {
+        "locale": words.locale,
+        "tr": translations(words.locale),
+        "titled": _titled(words),
+        "window_of": lambda window: window_of(window, words),
+    }
