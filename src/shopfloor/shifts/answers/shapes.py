@@ -551,6 +551,12 @@ def _reason_by_place(plan: Plan, envs: list[dict[str, Any]]) -> Section | None:
     )
 
 
+def _others_stopped(family: str, others: int) -> str:
+    """The clause naming how many other members of a place family also stopped ("; 2 other splicers also
+    stopped"), empty when none did."""
+    return f"; {count_of(others, 'other ' + family.lower()[:-1])} also stopped" if others else ""
+
+
 def _family_share_headline(family: str, members: tuple[str, ...], env: dict[str, Any]) -> Section:
     """A place family's share asked ("what % of the downtime was the splicers"): the rows hold each member's
     share, never the family's, so the member that lost the most leads with its own share and the family's
@@ -565,7 +571,7 @@ def _family_share_headline(family: str, members: tuple[str, ...], env: dict[str,
         )
     i, row = max(found, key=lambda f: (f[1]["minutes"], -f[0]))
     others = len(found) - 1
-    rest = f"; {others} other {family.lower()[:-1]}{'s' if others > 1 else ''} also stopped" if others else ""
+    rest = _others_stopped(family, others)
     return said(
         "headline",
         f"{family}: {row['key']} lost the most, ",
@@ -592,7 +598,7 @@ def _family_headline(family: str, members: tuple[str, ...], envs: list[dict[str,
         )
     env, i, row = max(found, key=lambda f: (f[2]["minutes"], -f[1]))
     others = len(found) - 1
-    rest = f"; {others} other {family.lower()[:-1]}{'s' if others > 1 else ''} also stopped" if others else ""
+    rest = _others_stopped(family, others)
     return said(
         "headline",
         f"{family}: {row['key']} lost the most, ",
