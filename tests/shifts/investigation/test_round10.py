@@ -1,4 +1,4 @@
-"""The reader's round-10 classes (evals/blind-pending/shifts-r10.yaml), in our own words, English and Spanish,
+"""The reader's round-10 classes (evals/shifts/blind-r10.yaml), in our own words, English and Spanish,
 against the hand-built store (conftest.py), every expected figure worked out here with SQL of its own: a named
 reason's share is of the whole recorded downtime, none of its minutes when the reason has no stop; a follow-up
 said in other words ("do the same for", "same question, but", "set that beside", "can I see that") changes
@@ -198,3 +198,34 @@ def test_a_storys_closing_yes_or_no_is_the_question_read():
     )
     plan = _routed(question)
     assert (plan.measure, plan.shift, plan.ask) == ("fpm", 3, "below_target")
+
+
+# --- two weeks named by how far back they are -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "anchor", "other"),
+    [
+        ("How did downtime last week compare with the week before last?", "2026-09-07", "2026-08-31"),
+        ("downtime this week vs two weeks ago", "2026-09-14", "2026-08-31"),
+        ("the week before last against last week, downtime", "2026-09-07", "2026-08-31"),
+    ],
+)
+def test_two_weeks_named_by_how_far_back_are_both_compared(question, anchor, other):
+    # DAY is Wednesday 2026-09-16: its week starts on Monday the 14th, last week on the 7th, the week
+    # before last on 2026-08-31.
+    plan = _routed(question)
+    assert (plan.measure, plan.window) == ("compare", "week")
+    assert (str(plan.anchor), str(plan.other_anchor)) == (anchor, other)
+
+
+def test_the_week_before_last_alone_is_one_week():
+    plan = _routed("downtime the week before last")
+    assert (plan.window, str(plan.anchor), plan.other_anchor) == ("week", "2026-08-31", None)
+
+
+def test_the_week_before_last_in_spanish():
+    plan = _routed("el tiempo muerto de la semana pasada comparado con la semana antepasada")
+    assert (plan.measure, str(plan.anchor), str(plan.other_anchor)) == ("compare", "2026-09-07", "2026-08-31")
+    plan = _routed("paros de hace dos semanas")
+    assert (plan.window, str(plan.anchor)) == ("week", "2026-08-31")

@@ -106,6 +106,13 @@ def resolve(text: str, day: date) -> DateWords:
         back = _number(m.group(1))
     if back is not None:
         start = window_for("week", day).start - timedelta(weeks=back)
+        # "last week against the week before last", "this week vs two weeks ago": two weeks named, compared.
+        rest = re.sub(rf"\bweek before last\b|\b{_N} weeks? ago\b", " ", text)
+        weeks_back = {"last": 1, "previous": 1, "prior": 1, "this": 0, "current": 0}
+        m = re.search(r"\b(last|previous|prior|this|current) week\b", rest)
+        if m and weeks_back[m.group(1)] != back:
+            first = window_for("week", day).start - timedelta(weeks=weeks_back[m.group(1)])
+            return DateWords(window="week", anchor=first, unresolved=unresolved, other_anchor=start)
         return DateWords(window="week", anchor=start, unresolved=unresolved)
     if re.search(r"\b(this|the current|current) quarter\b|\bquarter to date\b|\bso far this quarter\b", text):
         # The plant's quarter is its 4-4-5 period (docs/METRICS.md, "Windows").

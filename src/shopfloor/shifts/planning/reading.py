@@ -153,6 +153,8 @@ SPANISH: tuple[tuple[str, Any], ...] = (
     (r"\bpor turno\b", "by shift"),
     (r"\bturnos\b", "shifts"),
     (r"\bturno\b", "shift"),
+    (r"\b(la )?semana antepasada\b|\b(la )?semana antes de la pasada\b", "the week before last"),
+    (r"\bhace (dos|2) semanas\b", "two weeks ago"),
     (r"\b(la )?semana pasada\b", "last week"),
     (r"\besta semana\b", "this week"),
     (r"\bel mes pasado\b|\bmes pasado\b", "last month"),
