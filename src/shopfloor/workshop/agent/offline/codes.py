@@ -35,6 +35,12 @@ _BARE_PART = re.compile(
     # three typed characters of a body, digit capital digit ("el 7F3", "el 8H6"): the start of a code
     r"|(?<![A-Za-z0-9\-])[0-9][A-Z][0-9](?![A-Za-z0-9\-])"
 )
+# …or dictated in lower case ("el 8h6 ya pasó"; never "2x3", a size), when no longer code holds it ("4k9 d1").
+_LOWER_PART = re.compile(r"(?<![A-Za-z0-9\-])[0-9][a-wyz][0-9](?![A-Za-z0-9\-])")
+# The prefix and three or four characters of a body ("el TQ-8H6 pasó a terminado"): a partial code too.
+_PREFIXED_PART = re.compile(
+    r"(?<![A-Za-z0-9])[Tt][Qq][\s\-]?(?=[A-Za-z]*[0-9])([0-9A-Za-z]{3,4})(?![A-Za-z0-9])"
+)
 _BARE_CODE = re.compile(r"(?<![A-Za-z0-9\-])(?=[0-9A-Z]*[0-9])(?=[0-9A-Z]*[A-Z])[0-9A-Z]{5}(?![A-Za-z0-9])")
 # A bare body in lower case, as dictation writes it ("el 7f3k2 ya pasó"): two letters and two digits at least, and
 # not a number with a unit ("18hil").
@@ -74,7 +80,8 @@ def _next_word(span: Span, words: list[tuple[str, int, int]], j: int, end: int) 
 def _code_piece(word: str, literal: bool = False) -> tuple[str, bool] | None:
     """The characters one spoken word adds to a code body, and whether it was a letter name or digit word
     (``literal``: a short word is its own letters, "ka" as KA rather than K)."""
-    if literal and 1 < len(word) <= 3 and word.isalpha():
+    # (…never a word the reader knows, "tq 7f3 ya está…": "ya" is no part of the code)
+    if literal and 1 < len(word) <= 3 and word.isalpha() and (word in LETTER_NAMES or word not in KNOWN):
         return word.upper(), False
     if word in LETTER_NAMES and len(word) > 1:
         return LETTER_NAMES[word], True
@@ -236,6 +243,10 @@ def code_hits(span: Span) -> list[CodeHit]:
             found.append(CodeHit(match.group(), match.start(), match.end()))
     taken = [(h.start, h.end) for h in found]
     found.extend(_spoken_codes(span, taken))
+    for match in _PREFIXED_PART.finditer(span.note, span.start, span.end):
+        if not any(h.start < match.end() and match.start() < h.end for h in found):
+            body = match.group(1).upper()
+            found.append(CodeHit(f"TQ-{body}", match.start(), match.end(), partial=body))
     for match in _BARE_PART.finditer(span.note, span.start, span.end):
         if not any(h.start < match.end() and match.start() < h.end for h in found):
             body = match.group().upper()
@@ -244,6 +255,10 @@ def code_hits(span: Span) -> list[CodeHit]:
     found.extend(_spaced_bare_codes(span, taken))
     taken = [(h.start, h.end) for h in found]
     found.extend(_spelled_bare_codes(span, taken))
+    for match in _LOWER_PART.finditer(span.note, span.start, span.end):
+        if not any(h.start < match.end() and match.start() < h.end for h in found):
+            body = match.group().upper()
+            found.append(CodeHit(f"TQ-{body}", match.start(), match.end(), partial=body))
     return sorted(found, key=lambda h: h.start)
 
 

@@ -15,7 +15,10 @@ from shopfloor.workshop.agent.offline.text import (
 )
 from shopfloor.workshop.agent.offline.vocabulary import (
     CREATE_VERBS,
+    DOZEN_WORDS,
     FILLER_WORDS,
+    NUMBER_WORDS,
+    PAIR_WORDS,
     PRONOUNS,
     STAGE_WORDS,
     STOP_WORDS,
@@ -65,6 +68,11 @@ _TIME_WORDS = {
     "llegaron", "vino", "vinieron", "parece", "creo", "revise", "revisamos", "vi", "checked", "went", "came",
     "chuta", "according", "aparte", "segun", "casi", "tengo", "toca", "ojo", "dice", "dijo", "dizque",
     "so", "ok", "okay", "well", "then", "also", "entonces", "pues", "last", "night",
+    # weekdays, and the words of a log's label ("Desk log Tue:", "Notas del lunes:")
+    "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun", "monday", "tuesday", "wednesday",
+    "thursday", "friday", "saturday", "sunday", "lunes", "martes", "miercoles", "jueves", "viernes", "sabado",
+    "domingo", "desk", "log", "notes", "note", "update", "report", "notas", "nota", "registro", "bitacora",
+    "resumen", "diario",
 }  # fmt: skip
 _VERB_ENDING = re.compile(r"(?:aron|ieron|eron|amos|imos|aba|aban|ando|iendo)$")
 
@@ -146,6 +154,9 @@ def person_name(span: Span, skip: list[tuple[int, int]]) -> str | None:
     return None
 
 
+_BEFORE_VERB = {"ya", "recien", "tambien", "hoy", "ayer", "anoche", "already", "just", "also", "finally"}
+
+
 def _dictated_subject(span: Span, skip: list[tuple[int, int]]) -> str | None:
     """In an all-lower-case (dictated) note, the one to three words right before a delivery verb name who
     delivered: "rosa pillco terminó tres finos", "carmen delivered two fine hats"."""
@@ -153,9 +164,12 @@ def _dictated_subject(span: Span, skip: list[tuple[int, int]]) -> str | None:
     words = list(WORD.finditer(span.folded_text))
     verb = next((i for i, w in enumerate(words) if w.group() in CREATE_VERBS), None)
     if verb is None:
-        return None
+        return _batch_subject(span, words, skip)
     kept: list[re.Match[str]] = []
-    for word in reversed(words[:verb]):
+    before = words[:verb]
+    while before and before[-1].group() in _BEFORE_VERB:
+        before = before[:-1]  # "la rosa guaman ya trajo…", "manuel recién entregó…": the adverb is no name
+    for word in reversed(before):
         text = word.group()
         inside_skip = any(s <= start + word.start() < e for s, e in skip)
         if text in STOP_WORDS or text in PRONOUNS or not text.isalpha() or inside_skip or len(kept) == 3:
@@ -167,6 +181,35 @@ def _dictated_subject(span: Span, skip: list[tuple[int, int]]) -> str | None:
     if not kept:
         return None
     return span.note[start + kept[0].start() : start + kept[-1].end()]
+
+
+# A batch that borrows its verb opens with who made it ("…y el manuel, este, tres superfinos de 22", "y la rosa
+# guaman tres más dos estándar"): an article or title, one to three name words, filler, then the count.
+_BATCH_OPENERS = {"y", "e", "and", "el", "la", "don", "dona", "also", "tambien"}
+_COUNT_WORDS = set(NUMBER_WORDS) | set(DOZEN_WORDS) | set(PAIR_WORDS) | {"un", "una", "a"}
+
+
+def _batch_subject(span: Span, words: list[re.Match[str]], skip: list[tuple[int, int]]) -> str | None:
+    """In a dictated clause with no verb of its own, the name words that open it before its count."""
+    k = 0
+    while k < len(words) and words[k].group() in _BATCH_OPENERS:
+        k += 1
+    if k == 0:
+        return None  # "…pero tiene una mancha": without "y" or an article the word is no name
+    kept: list[re.Match[str]] = []
+    while k < len(words) and len(kept) < 3:
+        text = words[k].group()
+        if not is_name_word(text) or _never_a_name(text) or text in PRONOUNS:
+            break
+        if any(s <= span.start + words[k].start() < e for s, e in skip):
+            break
+        kept.append(words[k])
+        k += 1
+    while k < len(words) and words[k].group() in FILLER_WORDS:
+        k += 1
+    if not kept or k >= len(words) or not (words[k].group() in _COUNT_WORDS or words[k].group().isdigit()):
+        return None
+    return span.note[span.start + kept[0].start() : span.start + kept[-1].end()]
 
 
 def _trim_name(name: str) -> str:

@@ -163,6 +163,8 @@ def _number_role(after: list[str], before: list[str], quantity_words: set[str]) 
         # "3 finos de 18", "dos de 15 y uno de 17", "one fino at 19": the unit left out after a grade or a
         # count is rows.
         return "rows"
+    if before and before[-1] in GRADE_WORDS and not (after and after[0] in quantity_words):
+        return "rows"  # "superfinos 24", "3 finos 18": the unit left out right after the grade
     if len(after) > 1 and after[0] in {"de", "of", "at"} and _is_number(after[1]):
         return "quantity"  # "dos de 15", "three at 18 rows and one at 20": how many, then their rows
     if after and (

@@ -12,6 +12,7 @@ from functools import lru_cache
 from shopfloor.workshop.agent.offline.codes import find_codes
 from shopfloor.workshop.agent.offline.events import is_future, read_segment, reference_of
 from shopfloor.workshop.agent.offline.names import (
+    is_name_word,
     name_at,
     person_name,
     weaver_hat_ref,
@@ -198,6 +199,12 @@ def _continue_segment(
         # ("Manuel hasn't dropped off the superfinos yet, 3 of 28 rows when he does").
         segments.append(clause)
         inherited[clause] = weaver
+        return
+    opens = clause.words()[:1] and clause.words()[0] in _NAME_OPENERS
+    if clause.dictated and opens and _bare_person(clause) is not None and _bare_person(segments[-1]) is None:
+        # "…uno de catorce, y el manuel, este, tres superfinos de 22": a name said alone after the batch
+        # before is not that batch's; it waits for the batch after it (above), or is named unread.
+        segments.append(clause)
         return
     last = inherited_hats.get(segments[-1], segments[-1])
     if _own_card_on_the_same_hat(clause, segments[-1], last):
@@ -460,6 +467,9 @@ def _stage_first(span: Span) -> bool:
     return bool(codes and targets) and targets[0].start < min(start for _, start, _ in codes)
 
 
+_NAME_OPENERS = {"y", "e", "and", "el", "la", "don", "dona"}
+
+
 def _bare_person(span: Span) -> str | None:
     """The person a clause only names ("Rosa", "doña Rosa Guamán"): no verb, number, hat or stage."""
     if find_codes(span) or weaver_hat_ref(span):
@@ -475,6 +485,13 @@ def _bare_person(span: Span) -> str | None:
         words = span.words()
         plain = all(w.isalpha() and w not in STOP_WORDS and w not in PRONOUNS for w in words)
         name = span.text.strip() if words and len(words) <= 3 and plain else None
+        if name is None:
+            # "…y el manuel, este, tres superfinos": a name after "y" and its article waits for its batch.
+            opened = list(words)
+            while opened and opened[0] in _NAME_OPENERS:
+                opened = opened[1:]
+            if opened and len(opened) < len(words) and len(opened) <= 3 and all(map(is_name_word, opened)):
+                name = " ".join(opened)
     return name
 
 

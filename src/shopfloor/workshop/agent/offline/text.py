@@ -264,6 +264,8 @@ def split_sentences(whole: Span) -> list[Span]:
             opening
             and _CODE_BEFORE.search(note, 0, match.start())
             and note[match.end() :].lstrip()[:1].islower()
+            # …but a line that ends in ":" is a heading of its own ("7f3k2" then "mañana:").
+            and not ("\n" in match.group() and note[match.end() :].split("\n", 1)[0].rstrip().endswith(":"))
         ):
             continue  # "TQ 4K9D1. pasó a hormado": the dot closes the code that opens the sentence
         spans.append(whole.part(start, match.start()))

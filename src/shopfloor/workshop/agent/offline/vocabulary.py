@@ -185,8 +185,9 @@ FUTURE_PATTERNS = [
     r"(?:plan|plans|planning|want|wants|intend|intends) to",
     r"(?:hemos|he|has|ha|han|habemos) de \w+(?:ar|er|ir)(?:lo|la|los|las)?",
     # What is due, not done: "toca lavar", "le toca blanqueo", "hay que pasarlo", a to-do heading "Pendiente:".
-    r"(?:le |les |nos |me )?toca(?:ria)?(?= \w)",
-    r"hay que (?!ver\b)\w+(?:ar|er|ir)(?:lo|la|los|las|le)?",  # "hay que ver, …" is an exclamation
+    # (…never a call to look into what was said, "hay que revisar eso": an aside, ASIDE_PATTERNS)
+    r"(?:le |les |nos |me )?toca(?:ria)?(?= \w)(?! (?:revisar|ver|chequear|checar|mirar) (?:eso|esto|bien)\b)",
+    r"hay que (?!ver\b)(?!(?:revisar|chequear|checar|mirar) (?:eso|esto|bien)\b)\w+(?:ar|er|ir)(?:lo|la|los|las|le)?",
     r"pendientes?",
     r"por (?!favor\b)\w+(?:ar|er|ir)",  # "por lavar", "por entregar": still to do
     r"to ?do(?=\s*:)",
@@ -438,6 +439,10 @@ ASIDE_PATTERNS = [
     r"eso es todo",
     r"that's all",
     r"nothing else",
+    # A call to look into what the note just said ("…solo tiene doce hileras, hay que revisar eso"): a
+    # comment on it, not a plan of a move.
+    r"(?:hay que|toca|tenemos que) (?:revisar|ver|chequear|checar|mirar) (?:eso|esto|bien)",
+    r"(?:we |someone |somebody )?(?:need to|needs to|should|must) (?:check|look at) (?:that|this|it)",
 ]
 # Asides that can stand anywhere, even in a dictated note without commas ("… sáltate el blanqueo no hay tiempo").
 ASIDES_ANYWHERE = [
@@ -552,7 +557,7 @@ FUZZY_NEVER = {
 # Nicknames and diminutives of first names, folded (a workshop's own weavers are matched after this).
 NICKNAMES: dict[str, str] = {
     "rosita": "rosa", "rosi": "rosa", "rosy": "rosa", "chayo": "rosa", "rosario": "rosa",
-    "carmencita": "carmen", "carmita": "carmen", "carmela": "carmen", "menchu": "carmen", "mela": "carmen",
+    "carmencita": "carmen", "carmita": "carmen", "menchu": "carmen", "mela": "carmen",
     "manolo": "manuel", "manolito": "manuel", "manny": "manuel", "manu": "manuel", "manuelito": "manuel", "lolo": "manuel",
     "meche": "mercedes", "mecha": "mercedes", "pepe": "jose", "pepito": "jose", "lucho": "luis",
     "pancho": "francisco", "paco": "francisco", "chabela": "isabel", "juanita": "juana", "juanito": "juan",
@@ -644,6 +649,12 @@ REPORT_PATTERNS = [
     # A message sent through someone: "mandó a decir que…", "mandó razón de que…", "sent word that…".
     r"(?:mando|mandaron|manda|mandan|envio) (?:a decir|a avisar|razon|recado|decir|avisar)(?: de)?(?: que)?",
     r"(?:sent|sends|left) (?:word|a message)(?: that)?",
+    # A message relayed by phone: "me mandó audio que…", "me escribió que…", "sent me a voice note saying…".
+    r"(?:me|nos|le) (?:mando|mandaron|envio|enviaron|paso|escribio|escribieron) (?:un |una |el |la )?"
+    r"(?:audio|audios|mensaje|mensajito|whatsapp|wasap|nota de voz|texto)(?: de| diciendo)?(?: que)?",
+    r"(?:me|nos) (?:escribio|escribieron|llamo|llamaron)(?: a decir| para decir)? que",
+    r"(?:sent|sends) (?:me|us) (?:a |an )?(?:voice note|voice message|text|message|audio|whatsapp)(?: saying| that)?",
+    r"(?:texted|messaged|whatsapped|wrote)(?: (?:me|us))? that",
     r"(?:texted|messaged|called)(?: (?:me|us))? (?:to say|saying)(?: that)?",
     r"(?:dice|dijo|cuenta|conto) (?:el|la|don|dona|dona|senora|senor)? ?\w+(?: \w+)? que",
     r"segun (?:el|la|don|dona)? ?\w+",
