@@ -39,7 +39,7 @@ from shopfloor.shifts.planning.measures import Step
 from shopfloor.shifts.planning.planner import MODEL, OfflinePlanner, plan_steps
 from shopfloor.shifts.planning.plans import Plan, Unavailable, parse_address
 from shopfloor.shifts.planning.reading import canonical, closest, plan_read_as
-from shopfloor.shifts.planning.router import MONEY_WORDS, PRESCRIPTION, route
+from shopfloor.shifts.planning.router import MONEY_WORDS, PRESCRIPTION, PROFIT, route
 from shopfloor.shifts.planning.where import where_to_look
 from shopfloor.shifts.plant.calendar import coverage_line
 from shopfloor.shifts.plant.catalog import PLACE_FAMILIES
@@ -620,7 +620,7 @@ def _done(
     if re.search(PRESCRIPTION, q):
         status = "partial"
         caveats.append(refusals.caveat(refusals.NO_PRESCRIPTION))
-    if re.search(r"\bprofit|\bmargin\b", q):
+    if re.search(PROFIT, q):
         status = "partial"
         caveats.append(refusals.caveat(refusals.NO_PROFIT))
     if plan.window != "day":

@@ -27,6 +27,10 @@ REASONS = (
         "run code."
     ),
     N_(
+        "The investigator only reads the records; it cannot change, correct or delete a record (a stop's kind, "
+        "reason and minutes stay as the crew recorded them)."
+    ),
+    N_(
         "The records describe the past: they cannot say what speed, output or downtime will be. Ask about a "
         "production day or a window that has happened."
     ),

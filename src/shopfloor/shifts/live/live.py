@@ -12,7 +12,6 @@ Bounds of a live run: 10 tool calls, 60 s, 10 model calls, and the serialized re
 
 from __future__ import annotations
 
-import re
 import threading
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
@@ -33,7 +32,8 @@ from shopfloor.shifts.live.narrative import add_narrative
 from shopfloor.shifts.live.prompts import loop_system
 from shopfloor.shifts.planning.planner import MODEL as OFFLINE_MODEL
 from shopfloor.shifts.planning.plans import Plan, parse_address
-from shopfloor.shifts.planning.router import _FORBIDDEN, MAX_QUESTION_CHARS, route
+from shopfloor.shifts.planning.refused import action_refusal
+from shopfloor.shifts.planning.router import MAX_QUESTION_CHARS, route
 from shopfloor.shifts.planning.scope_words import normalize
 from shopfloor.shifts.plant.scope import Scope
 
@@ -137,12 +137,7 @@ def refusal(question: str) -> str | None:
         return "The question is empty."
     if len(q) > MAX_QUESTION_CHARS:
         return f"Questions are limited to {MAX_QUESTION_CHARS} characters."
-    if re.search(_FORBIDDEN, q):
-        return (
-            "The investigator reads records; it cannot change settings, schedules or equipment, send "
-            "messages or run code."
-        )
-    return None
+    return action_refusal(question, q)
 
 
 def live_scope(question: str, scope: Scope, previous: Plan | None = None) -> LiveScope:

@@ -24,7 +24,14 @@ from shopfloor.shifts.planning.router import (
 )
 from shopfloor.shifts.planning.scope_words import named_shifts
 from shopfloor.shifts.planning.stories import asked_clause
-from shopfloor.shifts.plant.catalog import REJECT_FAMILIES, STOP_KINDS, STOP_PLACES, STOP_REASONS
+from shopfloor.shifts.plant.catalog import (
+    GRADE_TARGETS,
+    REJECT_FAMILIES,
+    STOP_KINDS,
+    STOP_PLACES,
+    STOP_REASONS,
+    WEB_WIDTHS,
+)
 
 
 def _words(text: str) -> frozenset[str]:
@@ -86,7 +93,7 @@ READ = _words(
     overrun overruns nominal rollstock roll stock consumed consumption usage used
     variance gap fix prevent avoid adjust adjustment adjustments settings setting recommend time
     forecast predict prediction projected projection will going land end finish
-    profit margin revenue
+    profit profits margin margins revenue revenues earn earned earning earnings income
     weekday weekdays profile
     why slow bad killed kill rough terrible awful great
     eat eats ate eaten chew chewed burn burned burnt cost
@@ -177,7 +184,8 @@ class Accounting:
 def _entity_words() -> frozenset[str]:
     names = [*STOP_PLACES, *STOP_REASONS, *STOP_KINDS, *REJECT_FAMILIES]
     names += [sub for subs in REJECT_FAMILIES.values() for sub in subs]
-    return frozenset(w for name in names for w in re.findall(r"[a-z]+", name.lower()))
+    words = {w for name in names for w in re.findall(r"[a-z]+", name.lower())}
+    return frozenset(words | {w.removesuffix("s") for w in words})  # "glue dam" as well as "glue dams"
 
 
 _KNOWN = (
@@ -208,7 +216,7 @@ def account(question: str, plan: Plan | None = None) -> Accounting:
     (a date word the dates layer cannot place, "payday", is not understood whatever else it is); with the
     ``plan`` read from it, also what it asks that the plan does not answer."""
     text = canonical(question)
-    asked = _asked_not_answered(text, plan)
+    asked = _asked_not_answered(text, plan) + not_held(text, question, plan)
     unresolved = [m.group(0) for m in re.finditer(UNRESOLVED, text)]
     missing: list[str] = []
     spans = sorted(m.span() for pattern, _thing in NOT_IN_RECORDS for m in re.finditer(pattern, text))
@@ -294,6 +302,69 @@ def _asked_not_answered(text: str, plan: Plan | None = None) -> list[str]:
     if reject_share_asked(text) and not shared:
         out.append(REJECT_SHARE)
     return out
+
+
+# A clock time or a time of day ("around 3am", "at 2:30", "after lunch", "a las tres"): no tool filters the stops
+# by the clock, so the whole shift or day is read and the time named as not applied (docs/shifts-agent.md,
+# "Known limits"). Only the asking clause's: a time in the story around a question ("came by after lunch") is
+# context.
+TIME_OF_DAY = (
+    r"\b(?:(?:at|around|about|near|after|before|by|until|till|from|since|between) )?"
+    r"(?:\d{1,2}(?::\d{2})? ?(?:am|pm|a\.m\.|p\.m\.|oclock|o'clock)|\d{1,2}:\d{2}|noon|midnight|midday)(?!\w)"
+    r"|\b(?:after|before|during|at|around|by) (?:the )?(?:lunch|dinner|breakfast|supper|lunch break)\b"
+    r"|\b(?:in the (?:early |late )?|this |early |late |mid-?)(?:morning|afternoon|evening)\b(?! (shift|meeting)\b)"
+)
+# The year so far is no window the investigator reads (the Period control: day, week, month, 4-4-5 period).
+YEAR_SAID = (
+    r"\b(year to date|year-to-date|ytd|so far this year|this year|last year|the past year|the whole year"
+    r"|all year|the last (12|twelve) months)\b"
+)
+# A figure held to the speed target's yes/no ("were we around 85% of target"): the verdict is held to 100 %.
+_PERCENT_SAID = r"(?<![\d.])(\d+(?:\.\d+)?) ?(?:%|percent\b|pct\b|por ?ciento\b)"
+# A grade code or a web width the catalogue does not hold ("44-C", "the 90 inch web"): named, never read as
+# every grade or every width.
+_GRADE_SAID = r"\b(\d{2,3})-([a-z]{1,2})\b"
+_WIDTH_SAID = r"\b(\d{2,3}) ?-?(?:inch(?:es)?\b|in\.|\"|”|in(?= (?:web|wide|width)\b))"
+
+
+def not_held(text: str, question: str, plan: Plan | None = None) -> list[str]:
+    """What ``text`` (the question in the router's words; ``question`` as typed) names that no tool applies:
+    a time of day, the year so far, a threshold on the speed target other than 100 %, a grade or a width the
+    records do not hold; each said with why (docs/shifts-agent.md, rule 2)."""
+    out = []
+    clause = asked_clause(text)
+    for m in re.finditer(TIME_OF_DAY, clause):
+        out.append(
+            f"the time of day, {m.group(0).strip()} (this answer reads the whole shift or day; no tool filters "
+            "the stops by the clock)"
+        )
+    year = re.search(YEAR_SAID, text)
+    if year is not None:
+        out.append(
+            f"{year.group(0)} (the windows read are a production day, a Mon–Fri week, a month and a 4-4-5 period; "
+            "no year window: ask for a month or this period)"
+        )
+    if plan is not None and plan.ask in ("below_target", "at_target"):
+        for said in re.findall(_PERCENT_SAID, question.lower()):
+            if abs(float(said) - 100) > 1e-9:
+                out.append(
+                    f"the threshold {float(said):g} % (the verdict is held to the grade target, 100 %; no other "
+                    "limit is recorded)"
+                )
+    for number, letters in re.findall(_GRADE_SAID, text):
+        code = f"{number}-{letters.upper()}"
+        if code not in GRADE_TARGETS:
+            out.append(
+                f"grade {code} (no grade of that name is in the records: the grades are "
+                f"{', '.join(GRADE_TARGETS)}; this answer reads every grade)"
+            )
+    for number in re.findall(_WIDTH_SAID, text):
+        if float(number) not in WEB_WIDTHS:
+            out.append(
+                f"the {number} in web (no web of that width is in the records: the webs are "
+                f"{', '.join(f'{w:g}' for w in WEB_WIDTHS)} in; this answer reads every width)"
+            )
+    return list(dict.fromkeys(out))
 
 
 def more_values(question: str, plan: Plan) -> tuple[list[str], list[str]]:

@@ -37,6 +37,11 @@ SPANISH_WEEKDAYS = {
     "lunes": "monday", "martes": "tuesday", "miercoles": "wednesday", "jueves": "thursday", "viernes": "friday",
 }  # fmt: skip
 
+SPANISH_HOURS = {
+    "una": "1", "dos": "2", "tres": "3", "cuatro": "4", "cinco": "5", "seis": "6", "siete": "7", "ocho": "8",
+    "nueve": "9", "diez": "10", "once": "11", "doce": "12",
+}  # fmt: skip
+
 SPANISH: tuple[tuple[str, Any], ...] = (
     (r"\bx (equipo|lugar|m[aá]quina|raz[oó]n|causa|tipo|grado|turno)\b", r"por \1"),  # "paros x equipo"
     # A band's yes/no asked by its tone, no question word first ("¿el tiempo muerto … superó la banda?"):
@@ -46,6 +51,28 @@ SPANISH: tuple[tuple[str, Any], ...] = (
         "was ",
     ),
     (r"[¿¡!]", " "),
+    # A clock time ("a las tres de la mañana", "a eso de las 2:30"): a time of day, never "tomorrow".
+    (
+        r"\b(?:a|hacia|como a|cerca de|alrededor de|despu[eé]s de|antes de) (?:eso de )?las? (\d{1,2}(?::\d{2})?|"
+        + "|".join(SPANISH_HOURS)
+        + r")(?: y (?:media|cuarto))?(?: de la (?:ma[ñn]ana|tarde|noche|madrugada))?\b",
+        lambda m: "around " + SPANISH_HOURS.get(m.group(1), m.group(1)) + " oclock",
+    ),
+    (
+        r"\b(despu[eé]s|antes) (del almuerzo|de la comida|de comer)\b",
+        lambda m: {"d": "after", "a": "before"}[m.group(1)[0]] + " lunch",
+    ),
+    (r"\ben la madrugada\b|\bde madrugada\b", "in the early morning"),
+    (r"\bparó\b|\bpararon\b", "stopped"),
+    (r"\bparo\b", "stop"),
+    # The year so far is no window of the Period control: said in English, it is named as not applied.
+    (r"\ben lo que va del? a[ñn]o\b|\bel a[ñn]o hasta (hoy|la fecha)\b", "year to date"),
+    (r"\beste a[ñn]o\b", "this year"),
+    (r"\bel a[ñn]o pasado\b", "last year"),
+    # What we made: a profit, which the records cannot give ("¿cuánto ganamos?", "las utilidades").
+    (r"\b(ganancias?|utilidad(es)?)\b", "profit"),
+    (r"\bingresos\b", "revenue"),
+    (r"\b(ganamos|ganaron|gan[oó])\b", "earned"),
     # A Spanish yes/no is asked by its tone, not its word order ("el segundo turno estuvo abajo de la
     # meta"): said as the English question ("was second shift below target"), which is answered Yes or No.
     (
@@ -104,6 +131,8 @@ SPANISH: tuple[tuple[str, Any], ...] = (
     # What something will be is a forecast ("¿cuál va a ser la velocidad…?", "¿cómo vamos a cerrar el mes?").
     (r"\b(va|van|vamos) a (terminar|cerrar|quedar)\b", "will end up"),
     (r"\b(va|van|vamos) a (ser|estar|tener|dar)\b|\bser[aá]n?\b", "will be"),
+    (r"\b(va|van|vamos) a (llegar|alcanzar|cumplir|pegar|hacer|correr)\b", "will hit"),
+    (r"\b(nos|les?|me) ir[aá]n?\b|\bir[aá]n?\b|\biremos\b", "will go"),
     (r"\bpeor(es)?\b", "worst"),
     (r"\bmejor(es)?\b", "best"),
     (r"\bmantenimiento\b", "maintenance"),
@@ -218,6 +247,11 @@ SYNONYMS: tuple[tuple[str, str], ...] = (
     (r"^r (we|u|they|the)\b", r"are \1"),
     (r"\bshfts\b|\bshfits\b", "shifts"),
     (r"\bshft\b|\bshfit\b", "shift"),
+    # A limit word typed without its vowels ("ovr the band", "undr target").
+    (r"\bovr\b", "over"),
+    (r"\bundr\b", "under"),
+    (r"\babv\b", "above"),
+    (r"\bblw\b", "below"),
 )
 
 # The plant's vocabulary for fuzzy correction: each word once, grouped by the measure it belongs to.
@@ -263,7 +297,8 @@ COMMON = frozenset(_COMMON_TEXT.split())
 SPANISH_CUE = (
     r"[¿¡ñ]|\b(turno|humedad|paros|por qu[eé]|velocidad|rechazos|atascos?|cuchilla|ayer|semana|mes|cu[aá]nt[oa]s?"
     r"|costaron|cost[oó]|tiempo muerto|compara|proyecci[oó]n|pr[oó]xima|equipo|raz[oó]n|grado|cambios|orilla"
-    r"|desperdicio|hoy|objetivo|lineales|turno|porcentaje|pasado|va a ser|ser[aá]|ma[ñn]ana"
+    r"|desperdicio|hoy|objetivo|lineales|turno|porcentaje|pasado|va a ser|ser[aá]|ma[ñn]ana|ir[aá]|iremos"
+    r"|a las|madrugada|almuerzo|a[ñn]o|ganamos|ganancias?|utilidad(es)?|ingresos"
     r"|meta|dinero|empalmes?|empalmadoras?|ancho|pulgadas|banda|toneladas|turnos|perdimos"
     r"|enero|febrero|marzo|abril|junio|julio|agosto|se(p)?tiembre|octubre|noviembre|diciembre"
     r"|lunes|martes|mi[eé]rcoles|jueves|viernes)\b"
@@ -428,7 +463,8 @@ def _place_named(place: str, text: str) -> bool:
         )
     if place == "Shear knife":
         return re.search(r"\bshear knife\b", text) is not None
-    return re.search(rf"\b{word}s?\b", text) is not None
+    # Named in the singular or the plural ("glue dam", "the glue dams").
+    return re.search(rf"\b{word.removesuffix('s')}s?\b", text) is not None
 
 
 # --- the Read-as line --------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from typing import Any, Literal
 from shopfloor.shifts.planning.measures import DAY_ONLY
 from shopfloor.shifts.planning.plans import Plan, Unavailable
 from shopfloor.shifts.planning.reading import Entities, canonical, entities
+from shopfloor.shifts.planning.refused import refused as refused_before_reading
 from shopfloor.shifts.planning.scope_words import (
     ScopeWords,
     normalize,
@@ -103,24 +104,18 @@ def grouping(question: str) -> str | None:
     return None
 
 
-_FORBIDDEN = (
-    r"\b(schedule|reschedule|email|e-mail|send|delete|drop|insert|update|shut ?down|restart|set the|change the"
-    r" (target|speed|schedule)|raise the|lower the|run (this )?sql|execute|browse|download|fetch)\b"
-    r"|\bselect \*|https?://|;\s*--"
-    # An edit of a record ("change that 2am stop from maint to operator", "mark it as operator").
-    r"|\b(change|move|reclassify|recode|relabel|edit|mark|correct)\b (that|this|it|those|these)\b.*"
-    r"\b(from|to|as|into)\b"
-)
-_ACTION_TYPED = (
-    r"^(?:(?:please|pls|can you|could you|go ahead and|let's|lets|i want to|we need to)\s+)*"
-    r"(?:schedule|reschedule|book)\b"
-)
-
-
 # --- intents ---------------------------------------------------------------------------------------------
 
 # Money words: the router sends them to the money tools, and the done condition asks for a cost basis.
 MONEY_WORDS = r"\$|\bdollars?\b|\bmoney\b|\bcosts?\b|\bcosting\b|\bcost us\b|\bworth\b|\bspend\b"
+# What we made or earned is a profit: the diagnosis (a window's levers), partial, naming the missing revenue and
+# margin ("how much money did we make last month", "what did we earn"); never the losses said as complete.
+PROFIT = (
+    r"\bprofit|\bmargins?\b|\brevenues?\b|\bearn(ed|ing|ings|s)?\b|\bincome\b"
+    r"|\b(make|made|making|net|netted|clear|cleared) (any |much |more |less |the |some |good )?money\b"
+    r"|\bmoney (did|do|does|have|has) (\w+ ){1,3}(make|made|earn|net|clear)\b"
+    r"|\bmoney (we|they) (made|make|earned)\b"
+)
 _CHART = r"\b(charts?|graphs?|plots?|visuali[sz]e)\b"
 
 
@@ -129,7 +124,7 @@ def route(question: str, scope: Scope, previous: Plan | None = None) -> Plan | U
     if len(question) > MAX_QUESTION_CHARS:
         return Unavailable(f"Questions are limited to {MAX_QUESTION_CHARS} characters.")
     q = canonical(question)  # after the length check: a question over the limit is never read
-    refused = _refused(question, q)
+    refused = refused_before_reading(question, q)
     if refused is not None:
         return refused
     words = scope_words(q, scope)
@@ -303,6 +298,9 @@ BAND_WORDS = (
 VERDICT = (
     r"(^|, )(is|was|did|were|are|does|do|has|have)\b|\byes or no\b|\by/n\b|\bor not\b"
     r"|\b(so|and|but|then) (is|was|were|did|are)\b"
+    # Texted with no verb, only its question mark ("maint dt ovr the band on 3rd?"): a yes or no.
+    r"|^(?!.*\b(what|whats|which|how|why|where|when|who|show|give|list)\b)[^?]*"
+    r"\b(over|above|under|below|within|past)\b[^?]*\?\s*$"
 )
 
 
@@ -363,26 +361,6 @@ def rank_metric(q: str) -> str | None:
     return metric
 
 
-def _refused(question: str, q: str) -> Unavailable | None:
-    """The refusals before any reading: empty, an action or a forecast (``q`` is the question in the
-    router's words)."""
-    if not q:
-        return Unavailable("The question is empty.")
-    # The words as typed are checked too: a correction never turns an action ("schedule PM on the double
-    # backer") into a question ("scheduled pm"); "the new schedule" stays a noun.
-    if _has(q, _FORBIDDEN) or _has(normalize(question), _ACTION_TYPED):
-        return Unavailable(
-            "The investigator reads records; it cannot change settings, schedules or equipment, send "
-            "messages or run code."
-        )
-    if _has(q, FORECAST):
-        return Unavailable(
-            "The records describe the past: they cannot say what speed, output or downtime will be. Ask about "
-            "a production day or a window that has happened."
-        )
-    return None
-
-
 # "Dry end % on 3rd": the dry-end waste as a percent of gross (a KPI), not a share of the rejects.
 DRY_END_PCT = (
     r"\bdry[- ]end (%|percent|pct|percentage|rate)(?! of (the )?rejects?\b)"
@@ -429,13 +407,6 @@ def group_comparison(q: str, window: Period, all_shifts: bool) -> Literal["shift
     return None
 
 
-FORECAST = (
-    r"\b(forecast|predict|prediction|projected|projection)\b"
-    r"|\b(will|going to|gonna)\b.*\b(tomorrow|next (shift|week|month|period)|future)\b"
-    # Where a window "will end up" is a forecast in any wording ("where we gonna land this month").
-    r"|\b(will|going to|gonna)\b.*\b(end up|land|finish|close out|wind up)\b"
-    r"|\b(it'll|it will|will it|will we) take\b|\bhow long will\b"
-)
 ALL_SHIFTS = r"\ball (the |three |3 )?shifts\b|\bevery shift\b|\beach shift\b|\bthe shifts\b"
 COMPARE_SHIFTS = (
     r"\bcompare\b|\bvs\.?\b|\bversus\b|\bbest\b|\bworst\b|\brank\b|\bwhich shift\b|\bside by side\b"
@@ -533,7 +504,7 @@ def _named_intent(
         return "overview", {}  # the diagnosis asked by name, over a day or a window
     if _has(q, r"\bsummari[sz]e\b|\bsummary\b|\bwhy\b.*\bslow"):
         return ("overview" if _has(q, r"\bwhy\b") or not ranged else "kpis"), {}
-    if _has(q, r"\bprofit|\bmargin\b"):
+    if _has(q, PROFIT):
         return ("overview" if not ranged else "opportunities"), ({} if not ranged else {"lens": _lens(q)})
     if _has(q, r"\b(levers?|opportunit(y|ies)|biggest wins?)\b") and not _has(q, r"\bspeed opportunit"):
         return "opportunities", {"lens": _lens(q)}
