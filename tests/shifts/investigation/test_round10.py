@@ -143,6 +143,12 @@ def test_can_i_see_that_as_a_chart_draws_it(question):
     ],
 )
 def test_a_bands_yes_or_no_is_answered_yes_or_no(conn, question, ask_):
+    assert_first_shifts_maintenance_verdict(conn, question, ask_)
+
+
+def assert_first_shifts_maintenance_verdict(conn, question, ask_):
+    """``question`` is read as first shift's maintenance band yes/no (``ask_``) and answered with the verdict
+    and the share worked out here in SQL."""
     plan = _routed(question)
     assert (plan.measure, plan.metric, plan.shift, plan.ask) == ("kpis", "maintenance_pct", 1, ask_)
     maintenance = _one(

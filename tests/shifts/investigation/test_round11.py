@@ -28,6 +28,8 @@ from shopfloor.shifts.planning.plans import Plan, Unavailable
 from shopfloor.shifts.planning.refused import EDIT, FORECAST_REASON
 from shopfloor.shifts.planning.router import route
 
+from .test_round10 import assert_first_shifts_maintenance_verdict  # the same store and day
+
 DAY = date(2026, 9, 16)
 ALL = Scope(day=DAY)
 FIRST = Scope(day=DAY, shift=1, include="shift")
@@ -313,19 +315,7 @@ def test_a_place_named_in_the_singular_is_that_place(conn: duckdb.DuckDBPyConnec
 def test_a_bands_yes_or_no_texted_short_is_answered_yes_or_no(
     conn: duckdb.DuckDBPyConnection, question: str, ask_: str
 ) -> None:
-    plan = _routed(question)
-    assert (plan.measure, plan.metric, plan.shift, plan.ask) == ("kpis", "maintenance_pct", 1, ask_)
-    maintenance = _one(
-        conn, "SELECT sum(minutes) FROM stops WHERE kind = 'Maintenance' AND day = ? AND shift = 1", DAY
-    )
-    scheduled = _one(conn, "SELECT scheduled_min FROM shifts WHERE day = ? AND shift = 1", DAY)
-    pct = 100 * maintenance / scheduled
-    answer = ask(conn, question)
-    yes = (pct > 2.5) == (ask_ == "over_band")
-    assert headline(answer).startswith(
-        f"{'Yes' if yes else 'No'}: Maintenance downtime was **{pct:.2f} %** of scheduled minutes"
-    )
-    assert answer["status"] == "complete"
+    assert_first_shifts_maintenance_verdict(conn, question, ask_)
 
 
 def test_a_question_word_with_its_question_mark_asks_no_verdict() -> None:
