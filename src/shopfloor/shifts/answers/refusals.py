@@ -105,7 +105,7 @@ NO_PROFIT = N_(
 CLOSEST = N_("Closest questions the investigator answers")
 HELD_SAID = N_(
     "the records hold speed and lineal feet, downtime stops (reason, place, kind), setups and paper changes, "
-    "dry-end rejects, trim and shear, orders and the crews' notes"
+    "dry-end rejects, trim and shear, the order matrix and the crews' notes"
 )
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from shopfloor.shifts.answers.comparison import ranked_headline, side_by_side
+from shopfloor.shifts.answers.coverage import window_named
 from shopfloor.shifts.answers.day_shapes import apart
 from shopfloor.shifts.answers.findings import Citation, Figure, Section, fmt, said
 from shopfloor.shifts.answers.sayings import N_, Phrase, phrase, say, say_text
@@ -44,6 +45,17 @@ def period_kpis(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
                 speed=Figure(row["current"], "%"),
                 cite=Citation(q, i),
             )
+        elif _windows_named(env):
+            # Two windows compared: each named by its dates, so "this week vs last week" says both weeks.
+            head = say(
+                "headline",
+                N_("Speed to target was {speed} over {window} against {previous} over {other} {cite}."),
+                speed=Figure(row["current"], "%"),
+                window=window_named(env["window"]),
+                previous=fmt(row["previous"], "%"),
+                other=window_named(env["previous_window"]),
+                cite=Citation(q, i),
+            )
         else:
             head = say(
                 "headline",
@@ -72,6 +84,14 @@ def period_kpis(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
         names = ", ".join(str(c["crew"]) for c in env["crews"])
         out.append(say_text("text", N_("Crews on duty in this window: {names}."), names=names))
     return head, out
+
+
+def _windows_named(env: dict[str, Any]) -> bool:
+    """Whether a KPI result names both its windows (a week, month or 4-4-5 period and the one compared)."""
+    windows = (env.get("window"), env.get("previous_window"))
+    return all(
+        isinstance(w, dict) and w.get("period") not in (None, "day") and w.get("label") for w in windows
+    )
 
 
 # A window's figure, then how it changed from the window before (when it is better or worse).

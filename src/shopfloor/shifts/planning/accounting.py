@@ -22,7 +22,7 @@ from shopfloor.shifts.planning.router import (
     YES_NO,
     reject_share_asked,
 )
-from shopfloor.shifts.planning.scope_words import named_shifts
+from shopfloor.shifts.planning.scope_words import TIME_RANGE, named_shifts
 from shopfloor.shifts.planning.stories import asked_clause
 from shopfloor.shifts.plant.catalog import (
     GRADE_TARGETS,
@@ -96,6 +96,7 @@ READ = _words(
     profit profits margin margins revenue revenues earn earned earning earnings income
     weekday weekdays profile
     why slow bad killed kill rough terrible awful great
+    weird unusual odd strange abnormal ordinary stand stands standout
     eat eats ate eaten chew chewed burn burned burnt cost
     mon tue tues wed weds thu thur thurs fri
     """
@@ -132,6 +133,12 @@ NOT_IN_RECORDS: tuple[tuple[str, str], ...] = (
         r"|\bqu(i|í)[eé]n(es)? (estaba|estuvo|era|fue|manej)",
         "names",
     ),
+    # Maintenance work orders: no stop carries one (the orders held are the order matrix's, per knife), so
+    # "the open work orders" is never answered with the order matrix.
+    (
+        r"\b(?:(?:open|closed|pending|outstanding) )?(?:work ?orders?|wos|maintenance tickets?)\b",
+        "work orders",
+    ),
     (r"\bstarch\b", "starch"),
     # Print defects and moisture readings: the records hold dry-end reject families, not these.
     (r"\binks?\b|\bsmear(s|ed|ing)?\b|\bprint(ing)?\b", "printing"),
@@ -157,7 +164,7 @@ NOT_IN_RECORDS: tuple[tuple[str, str], ...] = (
 )
 HELD = (
     "the records hold speed and lineal feet, downtime stops (reason, place, kind), setups and paper changes, "
-    "dry-end rejects, trim and shear, orders and the crews' notes"
+    "dry-end rejects, trim and shear, the order matrix and the crews' notes"
 )
 
 
@@ -309,7 +316,8 @@ def _asked_not_answered(text: str, plan: Plan | None = None) -> list[str]:
 # "Known limits"). Only the asking clause's: a time in the story around a question ("came by after lunch") is
 # context.
 TIME_OF_DAY = (
-    r"\b(?:(?:at|around|about|near|after|before|by|until|till|from|since|between) )?"
+    # A clock range first, whole ("between 2 and 4 pm"), then one time.
+    TIME_RANGE + r"|\b(?:(?:at|around|about|near|after|before|by|until|till|from|since|between) )?"
     r"(?:\d{1,2}(?::\d{2})? ?(?:am|pm|a\.m\.|p\.m\.|oclock|o'clock)|\d{1,2}:\d{2}|noon|midnight|midday)(?!\w)"
     r"|\b(?:after|before|during|at|around|by) (?:the )?(?:lunch|dinner|breakfast|supper|lunch break)\b"
     r"|\b(?:in the (?:early |late )?|this |early |late |mid-?)(?:morning|afternoon|evening)\b(?! (shift|meeting)\b)"

@@ -24,7 +24,7 @@ from typing import Any
 from rapidfuzz import fuzz, process
 
 from shopfloor.shifts.planning.plans import Plan
-from shopfloor.shifts.plant.calendar import window_for
+from shopfloor.shifts.plant.calendar import previous_window, window_for
 from shopfloor.shifts.plant.catalog import CREWS, GRADE_TARGETS, STOP_PLACES, WEB_WIDTHS
 
 # Spanish questions are read with the same slots: their words are said in the router's words first.
@@ -51,6 +51,29 @@ SPANISH: tuple[tuple[str, Any], ...] = (
         "was ",
     ),
     (r"[¿¡!]", " "),
+    # A clock range ("entre las dos y las cuatro de la tarde"): a time of day, never a date range.
+    (
+        r"\bentre (?:las? )?(\d{1,2}(?::\d{2})?|"
+        + "|".join(SPANISH_HOURS)
+        + r") y (?:las? )?(\d{1,2}(?::\d{2})?|"
+        + "|".join(SPANISH_HOURS)
+        + r")(?: de la (?:ma[ñn]ana|tarde|noche|madrugada))?\b",
+        lambda m: (
+            "between "
+            + SPANISH_HOURS.get(m.group(1), m.group(1))
+            + " oclock and "
+            + SPANISH_HOURS.get(m.group(2), m.group(2))
+            + " oclock"
+        ),
+    ),
+    # Last night, the last shift, a crew and maintenance's work orders said in Spanish.
+    (r"\banoche\b", "last night"),
+    (r"\bc[oó]mo (?:le|les|nos|me) (?:fue|ha ido|fu[eé])\b", "how did it go"),
+    (r"\balgo\b", "anything"),
+    (r"\b(el |del |en el )?(?:[uú]ltimo turno|turno (?:anterior|pasado))\b", " last shift"),
+    (r"\b(la )?cuadrilla ([abcd])\b", r"crew \2"),
+    (r"\b[oó]rdenes de (trabajo|mantenimiento)\b|\b[oó]rdenes de servicio\b", "work orders"),
+    (r"\b(raro|rara|extra[ñn][oa]|fuera de lo (normal|com[uú]n))\b", "weird"),
     # A clock time ("a las tres de la mañana", "a eso de las 2:30"): a time of day, never "tomorrow".
     (
         r"\b(?:a|hacia|como a|cerca de|alrededor de|despu[eé]s de|antes de) (?:eso de )?las? (\d{1,2}(?::\d{2})?|"
@@ -298,7 +321,7 @@ SPANISH_CUE = (
     r"[¿¡ñ]|\b(turno|humedad|paros|por qu[eé]|velocidad|rechazos|atascos?|cuchilla|ayer|semana|mes|cu[aá]nt[oa]s?"
     r"|costaron|cost[oó]|tiempo muerto|compara|proyecci[oó]n|pr[oó]xima|equipo|raz[oó]n|grado|cambios|orilla"
     r"|desperdicio|hoy|objetivo|lineales|turno|porcentaje|pasado|va a ser|ser[aá]|ma[ñn]ana|ir[aá]|iremos"
-    r"|a las|madrugada|almuerzo|a[ñn]o|ganamos|ganancias?|utilidad(es)?|ingresos"
+    r"|a las|madrugada|almuerzo|anoche|cuadrilla|[oó]rdenes|a[ñn]o|ganamos|ganancias?|utilidad(es)?|ingresos"
     r"|meta|dinero|empalmes?|empalmadoras?|ancho|pulgadas|banda|toneladas|turnos|perdimos"
     r"|enero|febrero|marzo|abril|junio|julio|agosto|se(p)?tiembre|octubre|noviembre|diciembre"
     r"|lunes|martes|mi[eé]rcoles|jueves|viernes)\b"
@@ -578,7 +601,7 @@ def read_as(
     if width:
         parts.append(f"{width} in web")
     parts.append(_shifts_words(measure, shift, other_shift))
-    parts.append(_window_words(window, anchor or day, other_anchor))
+    parts.append(_window_words(window, anchor or day, other_anchor, before=measure == "compare"))
     line = "Read as: " + ", ".join(parts)
     if chart:
         line += "; with a chart"
@@ -595,7 +618,7 @@ def _shifts_words(measure: str, shift: int | None, other: int | None) -> str:
     return f"shift {shift}" if shift is not None else "every shift"
 
 
-def _window_words(window: str, anchor: date, other_anchor: date | None) -> str:
+def _window_words(window: str, anchor: date, other_anchor: date | None, before: bool = False) -> str:
     w = window_for(window, anchor)  # type: ignore[arg-type]
     if window == "day":
         return f"production day {w.start:%a %Y-%m-%d}"
@@ -609,6 +632,12 @@ def _window_words(window: str, anchor: date, other_anchor: date | None) -> str:
     if other_anchor is not None:
         o = window_for(window, other_anchor)  # type: ignore[arg-type]
         text += " against " + (f"week of {o.start.isoformat()}" if window == "week" else o.label)
+    elif before:
+        # A window against the one before ("this week vs last week"): both windows said by their dates.
+        o = previous_window(w)
+        text += " against the window before, " + (
+            f"week of {o.start.isoformat()}" if window == "week" else o.label
+        )
     return text
 
 

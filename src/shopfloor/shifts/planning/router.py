@@ -19,6 +19,7 @@ from shopfloor.shifts.planning.reading import Entities, canonical, entities
 from shopfloor.shifts.planning.refused import refused as refused_before_reading
 from shopfloor.shifts.planning.scope_words import (
     ScopeWords,
+    clock_said,
     normalize,
     scope_words,
 )
@@ -123,7 +124,7 @@ def route(question: str, scope: Scope, previous: Plan | None = None) -> Plan | U
     """Turn ``question`` in ``scope`` into a plan (``previous`` is the plan a follow-up refers to)."""
     if len(question) > MAX_QUESTION_CHARS:
         return Unavailable(f"Questions are limited to {MAX_QUESTION_CHARS} characters.")
-    q = canonical(question)  # after the length check: a question over the limit is never read
+    q = clock_said(canonical(question))  # after the length check: a question over the limit is never read
     refused = refused_before_reading(question, q)
     if refused is not None:
         return refused
@@ -542,7 +543,8 @@ def _named_intent(
         return "stops", {}
     if _has(q, r"\bnotes?\b|\bcrew (say|said|report|reported|wrote)\b|\bwhat did the crew\b"):
         return "notes", {}
-    if _has(q, r"\border matrix\b|\borders?\b|\bremaining sheets\b|\bsheets (produced|planned)\b"):
+    # "Work orders" are maintenance's, which the records do not hold (planning/accounting): never the order matrix.
+    if _has(q, r"\border matrix\b|(?<!work )\borders?\b|\bremaining sheets\b|\bsheets (produced|planned)\b"):
         return "orders", {}
     if _has(q, r"\bsetup matrix\b") or (
         cue not in ("speed", "volume") and _has(q, r"\bsetups?\b|\bchangeovers?\b|\bpaper changes?\b")
@@ -598,7 +600,11 @@ def _measure_intent(q: str, cue: Cue | None, by: str | None, window: Period) -> 
         q,
         r"\bwhy\b|\bwhat happened\b|\boverview\b|\bsummary\b|\bsummari[sz]e\b|\bhow did (we|it|the shift"
         r"|(the )?(first|1st|second|2nd|third|3rd|day|night|swing|evening) shift|shift (1|2|3|one|two|three))"
-        r" (do|go)\b|\bhow was\b|\bhow were\b|\bwhat went wrong\b",
+        r" (do|go)\b|\bhow was\b|\bhow were\b|\bwhat went wrong\b"
+        # "How did last shift go", "how did crew C do": whoever or whatever is named, the diagnosis of it.
+        r"|\bhow did (\w+ ){1,3}(do|go|end|finish|look)\b|\bhow'?d (\w+ ){1,3}(do|go)\b"
+        # "Anything weird on 3rd?": nothing named, the diagnosis is the nearest reading of what stood out.
+        r"|\b(weird|unusual|odd|strange|abnormal|out of the ordinary|stand out|stood out)\b",
     ):
         return ("overview" if _has(q, r"\bwhy\b") or not ranged else "kpis"), {}
     return Unavailable("The offline planner does not support that question."), {}

@@ -72,6 +72,24 @@ def named_months(question: str, day: date) -> list[date]:
 
 
 LAST_SHIFT = r"\b(last|previous|prior) shift\b|\bthe shift before\b"
+# "Last night" ("anoche") is the night shift before the selected day: the previous production day's third
+# shift (a Monday's is Friday's), as "last shift" is from shift 1 (docs/shifts-agent.md, "Dates").
+LAST_NIGHT = r"\blast night\b|\byesterday (night|evening)\b"
+
+# A clock range ("between 2 and 4 pm", "from 2pm to 4pm", "2-4pm"): a time of day, never a date range; no tool
+# filters the stops by the clock, so it is named as not applied (planning/accounting.TIME_OF_DAY).
+_CLOCK = r"\d{1,2}(?::\d{2})?"
+_MARK = r" ?(?:am|pm|a\.m\.|p\.m\.|oclock|o'clock)"
+TIME_RANGE = (
+    rf"\b(?:(?:between|from) )?{_CLOCK}(?:{_MARK})? ?(?:and|to|until|till|through|thru|-|–) ?{_CLOCK}{_MARK}(?!\w)"
+    rf"|\b(?:between|from) {_CLOCK}{_MARK} ?(?:and|to|until|till|through|thru|-|–) ?{_CLOCK}\b"
+    rf"|\b(?:between|from) {_CLOCK}:\d{{2}} (?:and|to|until|till) {_CLOCK}:\d{{2}}\b"
+)
+
+
+def clock_said(q: str) -> str:
+    """``q`` with a clock's "am" or "pm" said as "oclock" ("4 pm" is no planned-maintenance stop, "pm")."""
+    return re.sub(r"(\d) ?(?:a\.m\.|p\.m\.|am|pm)(?!\w)", r"\1 oclock", q)
 
 
 @dataclass(frozen=True)
@@ -100,6 +118,9 @@ def scope_words(question: str, scope: Scope) -> ScopeWords | Unavailable:
             shifts = (scope.shift - 1,)
         else:
             shifts, day = (3,), previous_production_day(day)
+    if has(q, LAST_NIGHT):
+        day = previous_production_day(day)
+        shifts = shifts or (3,)
     window: Period | None = None
     anchor: date | None = None
     other: date | None = None
@@ -135,7 +156,7 @@ def scope_words(question: str, scope: Scope) -> ScopeWords | Unavailable:
             break
     if window is None and has(q, r"\b4-4-5\b|\bfiscal\b"):
         window, anchor = "fiscal", day
-    if has(q, _RANGE):
+    if has(re.sub(TIME_RANGE, " ", q), _RANGE):
         return Unavailable(
             "Dates and date ranges written out in the question are not supported offline; pick the day or a "
             "window with the controls."
