@@ -115,6 +115,8 @@ def _values(span: Span, leading: bool) -> list[tuple[str, int, int]]:
     i = 0
     while i < len(tokens):
         tok = tokens[i]
+        if leading and out and i and re.search(r"[,;]", span.note[tokens[i - 1].end : tok.start]):
+            break  # "…de doce, no, de once, la carmen dejó…": the new value ends at its clause
         code = next((h for h in codes if h.start <= tok.start < h.end), None)
         number = number_at(tokens, i)
         word = tok.text

@@ -125,12 +125,20 @@ def reference_of(span: Span) -> tuple[str, int, int] | None:
         for found in pattern.finditer(span.folded, span.start, span.end):
             if span.source[found.start() : found.start() + 2].lower() == "él":
                 continue  # "los entregó él mismo": "he himself", not "the same one"
+            if kind == "both" and _names_both_right_before(span, found.start()):
+                continue  # "2C5P0 and 9M2XA both moved": the two hats are named, "both" points at none
             if kind == "some_of":
                 if flag_kind_of(span) is None:
                     continue  # "2 están en lavado" after a delivery is not read as a reference
                 kind = "one_of"  # which of them is asked, never picked
             return kind, found.start(), found.end()
     return None
+
+
+def _names_both_right_before(span: Span, at: int) -> bool:
+    """Whether two hats are named right before ``at`` in ``span`` ("TQ-2C5P0 y TQ-9M2XA, los dos…")."""
+    hits = [h for h in code_hits(span.part(span.start, at)) if h.partial is None]
+    return len(hits) >= 2 and not span.note[hits[-1].end : at].strip(" ,")
 
 
 def _referred_hats(span: Span) -> list[tuple[HatRef, Sources]]:
@@ -283,7 +291,7 @@ def _create_event(
     )
 
 
-def _grade_against_rows(span: Span) -> bool:
+def grade_against_rows(span: Span) -> bool:
     """Whether a segment about a hat says its grade and a row count of another grade ("dice fino pero tiene
     12 hileras", "labelled superfine but has 16 rows"): a grade mismatch reported in the person's words. A
     count of hats or a delivery verb makes it a batch, never a report on one hat."""
@@ -332,7 +340,7 @@ def read_segment(
     targets = [m for m in stage_mentions(span, hat_subject) if m.target]
     to_stage = targets[-1].stage if targets else None
     flag_kind = flag_kind_of(span)
-    if flag_kind is None and to_stage is None and hat_subject and _grade_against_rows(span):
+    if flag_kind is None and to_stage is None and hat_subject and grade_against_rows(span):
         flag_kind = "grade_mismatch"
     read: list[NoteEvent] = []
     pointer = reference_of(span)

@@ -10,7 +10,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 from shopfloor.workshop.agent.offline.codes import find_codes
-from shopfloor.workshop.agent.offline.events import is_future, read_segment, reference_of
+from shopfloor.workshop.agent.offline.events import grade_against_rows, is_future, read_segment, reference_of
 from shopfloor.workshop.agent.offline.names import (
     is_name_word,
     name_at,
@@ -425,6 +425,15 @@ def _join_bare_hats(segments: list[Span]) -> list[Span]:
         begin = carry if carry is not None else span.start
         carry = None
         bare = bool(find_codes(span)) and not stage_mentions(span, True) and flag_kind_of(span) is None
+        following = segments[index + 1] if index + 1 < len(segments) else None
+        if (
+            bare
+            and grade_against_rows(span)
+            and (following is None or flag_kind_of(following) != "grade_mismatch")
+        ):
+            # "TQ-4K9D1 dice fino pero tiene 12 hileras, y la copa rota": it says its own flag; with "no cuadra
+            # el grado" after it, the two say one grade mismatch.
+            bare = False
         if bare and not set(span.words()) & CREATE_VERBS:
             if (
                 begin == span.start
@@ -434,7 +443,6 @@ def _join_bare_hats(segments: list[Span]) -> list[Span]:
                 # "Lavado: TQ-7F3KA, TQ-1P9KD"; "TQ-7F3K2 pasó a lavado y el TQ-1P9KD también".
                 joined[-1] = joined[-1].part(joined[-1].start, span.end)
                 continue
-            following = segments[index + 1] if index + 1 < len(segments) else None
             if following is not None and (reference_of(following) is None or find_codes(following)):
                 carry = begin
                 continue

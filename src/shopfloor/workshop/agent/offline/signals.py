@@ -118,7 +118,13 @@ def is_negated(span: Span) -> bool:
     segment = span.folded_text
     for _kind, pattern in _FLAGS:
         segment = pattern.sub(lambda m: " " * len(m.group()), segment)
+    # "…trajo 4 estándar de 15 xq no le alcanzó la paja": a "no" in the reason after "because" denies the
+    # reason, not the event said before it.
+    segment = _BECAUSE.split(segment, maxsplit=1)[0]
     return _NEGATION.search(segment) is not None or still_at_stage(span)
+
+
+_BECAUSE = re.compile(r"\b(?:porque|xq|pq|because)\b")
 
 
 def still_at_stage(span: Span) -> bool:

@@ -10,7 +10,14 @@ from shopfloor.agent.providers.base import (
 from shopfloor.workshop.agent.offline.history import History
 from shopfloor.workshop.agent.offline.plans import plain_text, plan_proposals
 from shopfloor.workshop.agent.offline.results import NoteEvent, Part, Reading
-from shopfloor.workshop.agent.offline.wording import FLAG_NAMES, STAGE_NAMES, TEXT, delivered_hats, new_hats
+from shopfloor.workshop.agent.offline.wording import (
+    FLAG_NAMES,
+    STAGE_NAMES,
+    TEXT,
+    delivered_hats,
+    more_parts,
+    new_hats,
+)
 from shopfloor.workshop.agent.prompt import UserMessage
 from shopfloor.workshop.domain import normalize_code
 
@@ -176,7 +183,11 @@ def summarize(reading: Reading, history: History, message: UserMessage | None = 
         notes.append(words["skipped"].format(what=_join(list(dict.fromkeys(refused)), lang)))
     unread = reading.marked("unread")
     if unread:
-        notes.append(words["unread"].format(text=_join([plain_text(p.text, 40) for p in unread[:2]], lang)))
+        # Two are quoted; the rest are counted, so no unread part leaves the summary unsaid.
+        quoted = [plain_text(p.text, 40) for p in unread[:2]]
+        if len(unread) > 2:
+            quoted.append(more_parts(lang, len(unread) - 2))
+        notes.append(words["unread"].format(text=_join(quoted, lang)))
     failed = [c for c, _, err in history.calls("find_weaver", "find_hats", "get_hat") if err]
     if failed:
         notes.append(words["lookups_failed"].format(n=len(failed)))

@@ -442,6 +442,9 @@ ASIDE_PATTERNS = [
     # A call to look into what the note just said ("…solo tiene doce hileras, hay que revisar eso"): a
     # comment on it, not a plan of a move.
     r"(?:hay que|toca|tenemos que) (?:revisar|ver|chequear|checar|mirar) (?:eso|esto|bien)",
+    # A report's polite opening, and a weekday said alone ("Le informo lo del día de hoy, jueves."): filler.
+    r"(?:le|les|te) (?:informo|cuento|comento|reporto)(?: lo (?:del|de) (?:dia|hoy|la semana)(?: de hoy)?)?$",
+    r"(?:hoy )?(?:lunes|martes|miercoles|jueves|viernes|sabado|domingo)$",
     r"(?:we |someone |somebody )?(?:need to|needs to|should|must) (?:check|look at) (?:that|this|it)",
 ]
 # Asides that can stand anywhere, even in a dictated note without commas ("… sáltate el blanqueo no hay tiempo").

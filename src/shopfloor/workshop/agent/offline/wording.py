@@ -165,6 +165,11 @@ def new_hats(lang: str, n: int, grade: str | None, rows: int, weaver: str) -> st
     return text % parts
 
 
+def more_parts(lang: str, n: int) -> str:
+    """The unread parts a summary does not quote, counted: "2 more parts", "1 parte más"."""
+    return catalogue(lang).ngettext("%(n)s more part", "%(n)s more parts", n) % {"n": n}
+
+
 def delivered_hats(lang: str, n: int | None, grade: str | None) -> str:
     """What a question card understood was delivered: "3 Fino hats", "1 hat", "Fino hats", "hats"."""
     t = catalogue(lang)
