@@ -257,13 +257,6 @@ class Store:
             else:
                 transaction.commit()
 
-    @staticmethod
-    def rescope(conn: Connection, workshop_id: str | None) -> None:
-        """Move a transaction of :meth:`reading` to ``workshop_id`` for its later statements (PostgreSQL's
-        setting is transaction scoped, so it replaces the first; no-op on SQLite). For a read that learns its
-        workshop from its first statement (a bearer token), instead of a second transaction."""
-        _scope(conn, workshop_id)
-
     @contextmanager
     def writing(self, workshop_id: str | None) -> Iterator[Connection]:
         """One write transaction on a Core connection, scoped to ``workshop_id`` like a session, committed on
