@@ -5,6 +5,7 @@ driver's prepared statements (docs/workshop-agent.md, "Benchmarks")."""
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -41,12 +42,12 @@ def _drop_connection(pg_database: PgDatabase, pid: int) -> None:
         with admin.connect() as conn:
             assert conn.execute(text("SELECT pg_terminate_backend(:p)"), {"p": pid}).scalar_one()
             # Wait until the backend is gone, so the pooled connection is surely dead when it is next used.
-            conn.execute(
-                text(
-                    "DO $$ BEGIN WHILE EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid = "
-                    f"{int(pid)}) LOOP PERFORM pg_sleep(0.01); END LOOP; END $$"
-                )
-            )
+            deadline = time.monotonic() + 10
+            while conn.execute(
+                text("SELECT count(*) FROM pg_stat_activity WHERE pid = :p"), {"p": pid}
+            ).scalar():
+                assert time.monotonic() < deadline, "the backend did not end"
+                time.sleep(0.01)
     finally:
         admin.dispose()
 
@@ -132,3 +133,33 @@ def test_read_transactions_keep_the_prepared_statements(pg_store: Store) -> None
     with pg_store.reading(WORKSHOP_A) as conn:
         prepared = conn.execute(text("SELECT statement FROM pg_prepared_statements")).scalars().all()
     assert any("FROM hats" in statement for statement in prepared)
+
+
+def test_a_failed_write_transaction_is_rolled_back_and_its_connection_pooled_as_before(
+    pg_store: Store,
+) -> None:
+    # The store's transactions send their own BEGIN with the workshop's setting, the driver in autocommit
+    # mode meanwhile: ROLLBACK must still undo the writes, and the pooled connection must leave that mode.
+    request_id = f"req_{secrets.token_hex(6)}"
+    with pytest.raises(RuntimeError), pg_store.writing(WORKSHOP_A) as conn:
+        conn.execute(insert(m.AppLog).values(_log(request_id)))
+        raise RuntimeError("after the write")
+    with pg_store.reading(WORKSHOP_A) as conn:
+        assert conn.execute(_logged(request_id)).scalar_one() == 0
+    with pg_store.engine.connect() as conn:
+        driver = conn.connection.driver_connection
+        assert driver is not None and driver.autocommit is False
+        # A plain connection of the pool is transactional again: its writes wait for a commit.
+        conn.execute(text("SELECT set_config('app.workshop_id', :w, true)"), {"w": WORKSHOP_A})
+        conn.execute(insert(m.AppLog).values(_log(request_id)))
+        conn.rollback()
+    with pg_store.reading(WORKSHOP_A) as conn:
+        assert conn.execute(_logged(request_id)).scalar_one() == 0
+
+
+def test_the_workshop_setting_is_quoted(pg_store: Store) -> None:
+    # The setting goes as a quoted literal (two statements in one string take no parameters).
+    odd = "ws-'; SELECT 1; --"
+    with pg_store.reading(odd) as conn:
+        assert conn.execute(text("SELECT current_setting('app.workshop_id')")).scalar_one() == odd
+        assert conn.execute(select(func.count()).select_from(m.Hat)).scalar_one() == 0

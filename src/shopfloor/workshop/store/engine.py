@@ -21,6 +21,8 @@ from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
+import psycopg
+from psycopg import sql
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import Connection, RootTransaction, make_url
 from sqlalchemy.exc import DBAPIError
@@ -153,25 +155,62 @@ def _dropped(error: DBAPIError) -> bool:
     return bool(error.connection_invalidated)
 
 
-def _begin_scoped(engine: Engine, workshop_id: str | None) -> tuple[Connection, RootTransaction]:
-    """A pooled connection of ``engine`` in a new transaction scoped to ``workshop_id``. When the scope
-    statement (the first one sent) finds the connection dropped, nothing was done yet: the transaction
-    begins once more on a fresh connection."""
+def _begin_scoped(
+    engine: Engine, workshop_id: str | None, read_only: bool = False
+) -> tuple[Connection, RootTransaction]:
+    """A pooled connection of ``engine`` in a new transaction scoped to ``workshop_id`` (on PostgreSQL
+    ``READ ONLY`` when asked; see :func:`_begin_postgres`). When the first statement finds the connection
+    dropped, nothing was done yet: the transaction begins once more on a fresh connection. Leave it with
+    :func:`_end_scoped`."""
     for attempt in range(2):
         conn = engine.connect()
         try:
             transaction = conn.begin()
-            _scope(conn, workshop_id)
+            if conn.dialect.name == "postgresql":
+                _begin_postgres(conn, workshop_id, read_only)
         except DBAPIError as error:
+            _end_scoped(conn)
             conn.close()
             if attempt or not _dropped(error):
                 raise
             continue
         except BaseException:
+            _end_scoped(conn)
             conn.close()
             raise
         return conn, transaction
     raise AssertionError("unreachable")  # the second attempt returns or raises
+
+
+def _begin_postgres(conn: Connection, workshop_id: str | None, read_only: bool) -> None:
+    """BEGIN and the workshop's setting in one round trip, where psycopg sends its own BEGIN and waits for it
+    before the first statement (one round trip more per transaction; docs/workshop-agent.md, "Benchmarks").
+
+    For the transaction the driver is in autocommit mode, so it sends no BEGIN of its own; ``COMMIT`` and
+    ``ROLLBACK`` still end the transaction this BEGIN opened. :func:`_end_scoped` puts the mode back before the
+    connection returns to the pool. Two statements in one string go in the simple protocol, which takes no
+    parameters: the workshop id is quoted by the driver."""
+    driver = conn.connection.driver_connection
+    assert driver is not None
+    driver.autocommit = True
+    begin = sql.SQL("BEGIN READ ONLY" if read_only else "BEGIN")
+    statement = sql.SQL("{}; SELECT set_config('app.workshop_id', {}, true)").format(
+        begin, sql.Literal(workshop_id or "")
+    )
+    conn.exec_driver_sql(statement.as_string(driver), execution_options={"no_parameters": True})
+
+
+def _end_scoped(conn: Connection) -> None:
+    """After the transaction of :func:`_begin_scoped` ended: the PostgreSQL driver back out of autocommit mode
+    (a connection that cannot be reset is discarded, never pooled)."""
+    if conn.dialect.name != "postgresql" or conn.invalidated:
+        return
+    driver = conn.connection.driver_connection
+    try:
+        if driver is not None and driver.autocommit:
+            driver.autocommit = False
+    except psycopg.Error as error:
+        conn.invalidate(error)
 
 
 class Store:
@@ -182,10 +221,6 @@ class Store:
         self._sessions = sessionmaker(bind=engine, expire_on_commit=False)
         writer = engine.execution_options(sqlite_write=True) if self.is_sqlite else engine
         self._writer = writer
-        # PostgreSQL read transactions are READ ONLY and end with COMMIT: the driver forgets its prepared
-        # statements at every ROLLBACK, so rolled-back reads made the server parse and plan every statement
-        # of every request again (docs/workshop-agent.md, "Benchmarks").
-        self._reader = engine if self.is_sqlite else engine.execution_options(postgresql_readonly=True)
         self._writers = sessionmaker(bind=writer, expire_on_commit=False)
         event.listen(self._sessions, "after_begin", _bind_workshop)
         event.listen(self._writers, "after_begin", _bind_workshop)
@@ -243,17 +278,23 @@ class Store:
         ORM session costs more than the query. Nothing is written through it: on SQLite it is always rolled
         back; on PostgreSQL it is ``READ ONLY`` (a write fails) and ends with ``COMMIT``, which keeps the
         driver's prepared statements, or with ``ROLLBACK`` on an error."""
-        conn, transaction = _begin_scoped(self._reader, workshop_id)
+        # PostgreSQL read transactions are READ ONLY and end with COMMIT: the driver forgets its prepared
+        # statements at every ROLLBACK, so rolled-back reads made the server parse and plan every statement
+        # of every request again (docs/workshop-agent.md, "Benchmarks").
+        conn, transaction = _begin_scoped(self.engine, workshop_id, read_only=True)
         with conn:
             try:
-                yield conn
-            except BaseException:
-                transaction.rollback()
-                raise
-            if self.is_sqlite:
-                transaction.rollback()
-            else:
-                transaction.commit()
+                try:
+                    yield conn
+                except BaseException:
+                    transaction.rollback()
+                    raise
+                if self.is_sqlite:
+                    transaction.rollback()
+                else:
+                    transaction.commit()
+            finally:
+                _end_scoped(conn)
 
     @contextmanager
     def writing(self, workshop_id: str | None) -> Iterator[Connection]:
@@ -264,8 +305,12 @@ class Store:
         queue = _sqlite_write_turn(self.engine.url.database) if self.is_sqlite else nullcontext()
         with queue:
             conn, transaction = _begin_scoped(self._writer, workshop_id)
-            with conn, transaction:
-                yield conn
+            with conn:
+                try:
+                    with transaction:
+                        yield conn
+                finally:
+                    _end_scoped(conn)
 
     def migrate(self) -> None:
         """Bring the schema to the newest revision."""
