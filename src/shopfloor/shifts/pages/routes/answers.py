@@ -106,19 +106,26 @@ async def answer_page(request: Request, shifts: ShiftsDep) -> Response:
         kept = shifts.runner.kept(page_key)
         if kept is not None:
             return shifts.html(kept)
-    answer = await shifts.answer_for(address)
-    if fmt == "json":
-        return JSONResponse(jsonable_encoder(answer))
-    if fmt == "pdf":
+    else:
+        answer = await shifts.answer_for(address)
+        if fmt == "json":
+            return JSONResponse(jsonable_encoder(answer))
         # Kept per language, as the page is.
         key = ("answer.pdf", locale, address, await shifts.version())
         pdf = await shifts.runner.once(key, work.answer_pdf, answer, locale)
         return Response(pdf, media_type="application/pdf", headers=attachment("answer.pdf"))
     scope = scope_of_plan(plan)
-    question = answer.get("question") or address
-    form = scope_view.form_state(scope, question if question != address else "", address)
+    found = await shifts.kept_answer(address)
+    if found is None:
+        # A first visit: the answer is investigated in the job that draws the page (and kept by address);
+        # an address's answer is asked as its address, so the box shows no question.
+        form = scope_view.form_state(scope, "", address)
+        text = await shifts.drawn("index.html", None, scope, form, root, locale, address=address)
+    else:
+        question = found.get("question") or address
+        form = scope_view.form_state(scope, question if question != address else "", address)
+        text = await shifts.drawn("index.html", found, scope, form, root, locale)
     # Kept: the same address is the same page (its token slot filled per response).
-    text = await shifts.drawn("index.html", answer, scope, form, root, locale)
     shifts.runner.keep(page_key, text)
     return shifts.html(text)
 
