@@ -7,15 +7,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from datetime import date
 from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi.encoders import jsonable_encoder
+from fastapi.responses import JSONResponse
 from fastapi.testclient import TestClient
 
 from shopfloor.server.app import create_app
 from shopfloor.settings import Settings
 from shopfloor.shifts.investigation import investigate_address
+from shopfloor.shifts.pages.deps import json_answer
 from shopfloor.shifts.records.store import open_read_only
 
 BASE = "http://127.0.0.1:8000"
@@ -111,3 +115,12 @@ def test_the_overview_is_the_same_answer_drawn_first_or_asked_alone(fresh, store
     assert fresh.get("/shifts" + OVERVIEW, headers=ENGLISH).status_code == 200
     kept = fresh.get("/shifts" + OVERVIEW + "&format=json").json()
     assert _without_run(kept) == _without_run(_separate(store_path, OVERVIEW))
+
+
+def test_an_answer_is_sent_as_the_same_json_without_the_encoders_walk(store_path):
+    """``json_answer`` sends an answer as it is (plain JSON data): the same bytes as through
+    ``jsonable_encoder``; data that is not plain JSON (a date) still goes through it."""
+    answer = _separate(store_path, OVERVIEW)
+    assert json_answer(answer).body == JSONResponse(jsonable_encoder(answer)).body
+    dated = {"day": date(2026, 9, 14), "rows": [(1, 2.5)]}
+    assert json_answer(dated).body == b'{"day":"2026-09-14","rows":[[1,2.5]]}'

@@ -8,7 +8,8 @@ from datetime import date
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
-from fastapi.responses import HTMLResponse
+from fastapi.encoders import jsonable_encoder
+from fastapi.responses import HTMLResponse, JSONResponse
 
 from shopfloor.settings import Settings
 from shopfloor.shifts.pages import card_view, i18n, planner_view, scope_view, views, work
@@ -153,6 +154,17 @@ class ShiftsState:
             if at is not None and found[name] is not None:
                 self.runner.keep(("answer", at, version), found[name])
         return str(found["text"])
+
+
+def json_answer(data: dict[str, Any]) -> JSONResponse:
+    """An answer as JSON. An answer is plain JSON data already (it crossed from a worker process as such), so
+    it is encoded as it is, without ``jsonable_encoder``'s walk over every value (most of a first visit's
+    JSON time in the server process); data that is not plain JSON goes through ``jsonable_encoder`` as
+    before, to the same text."""
+    try:
+        return JSONResponse(data)
+    except TypeError:
+        return JSONResponse(jsonable_encoder(data))
 
 
 def root_path(request: Request) -> str:
