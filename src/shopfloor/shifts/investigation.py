@@ -131,7 +131,10 @@ class Run:
     ``registry`` with its ``system`` prompt, its tools running in ``tool_scope`` (``live/live.py``).
     ``budget`` holds its model calls to the plant's monthly spend cap (``shopfloor.agent.spend``); ``abort``,
     set when the asking client leaves, stops the run and its model call (``shopfloor.agent.loop``).
-    ``asked`` is False when the plan was given (an address, a live plan), not read from the question."""
+    ``asked`` is False when the plan was given (an address, a live plan), not read from the question.
+    ``statements`` are the rows of the statements already run over ``conn`` by another run of the same job
+    (``tools/context.RunContext.statements``): a statement found there is listed in this run's trace as run,
+    and its rows read from there; the run adds its own."""
 
     conn: duckdb.DuckDBPyConnection
     scope: Scope
@@ -145,6 +148,7 @@ class Run:
     budget: Budget | None = None
     asked: bool = False
     abort: threading.Event | None = None
+    statements: dict[Any, Any] | None = None
 
 
 def check_plan(steps: list[Step], scope: Scope, registry: ToolRegistry[RunContext]) -> str | None:
@@ -227,6 +231,8 @@ def _run_plan(question: str, routed: Plan, run: Run) -> Answer:
     if rejected is not None:
         return _refused(question, routed, tool_scope, rejected)
     ctx = RunContext(run.conn, tool_scope)
+    if run.statements is not None:
+        ctx.statements = run.statements
     trace = Trace()
     outcome = _play(question, routed, run, chosen, full, ctx, trace)
     status, numbered, caveats, errors = _judged(question, routed, run, outcome, ctx, trace)
@@ -441,10 +447,13 @@ def investigate_plan_text(question: str, scope: Scope, conn: duckdb.DuckDBPyConn
     return investigate_plan(question, routed, Run(conn, scope, steps=parsed, asked=True))
 
 
-def investigate_address(address: str, scope_day_conn: duckdb.DuckDBPyConnection) -> Answer:
-    """Answer a canonical address: the same plan, tools and sections as its question."""
+def investigate_address(
+    address: str, scope_day_conn: duckdb.DuckDBPyConnection, statements: dict[Any, Any] | None = None
+) -> Answer:
+    """Answer a canonical address: the same plan, tools and sections as its question. ``statements``: the
+    rows of statements another run of the same job read over ``scope_day_conn`` (:attr:`Run.statements`)."""
     plan = parse_address(address)
-    return investigate_plan(address, plan, Run(scope_day_conn, plan.scope()))
+    return investigate_plan(address, plan, Run(scope_day_conn, plan.scope(), statements=statements))
 
 
 def _unavailable(question: str, scope: Scope, plan: Plan | None, reason: str) -> Answer:

@@ -8,7 +8,8 @@ from datetime import date
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
-from fastapi.responses import HTMLResponse
+from fastapi.encoders import jsonable_encoder
+from fastapi.responses import HTMLResponse, JSONResponse
 
 from shopfloor.settings import Settings
 from shopfloor.shifts.pages import card_view, i18n, planner_view, scope_view, views, work
@@ -69,6 +70,11 @@ class ShiftsState:
         """The record store's version: kept answers are kept per version."""
         return store_version(self.db)
 
+    async def kept_answer(self, address: str) -> dict[str, Any] | None:
+        """The answer at ``address`` if it is kept (for this store version), else None."""
+        found: dict[str, Any] | None = self.runner.kept(("answer", address, await self.version()))
+        return found
+
     async def answer_for(self, address: str) -> dict[str, Any]:
         """The answer at ``address`` (kept per address and store version)."""
         key = ("answer", address, await self.version())
@@ -102,18 +108,28 @@ class ShiftsState:
         form: dict[str, Any],
         root: str,
         locale: str = i18n.DEFAULT_LOCALE,
+        address: str | None = None,
     ) -> str:
         """The page or the answer fragment in ``locale``: the answer, its cards, the window's report, laid
         out and with its charts drawn in a worker process, never in the server's; its links start at
-        ``root``, the path the app is mounted at (:func:`root_path`)."""
+        ``root``, the path the app is mounted at (:func:`root_path`).
+
+        ``address`` (with no ``answer``): the address whose answer the page shows, not kept yet. It is
+        investigated in the same job that draws the page, and the cards' KPI answer when it is not kept
+        either, over one connection (``work.page``); both are kept by address as :meth:`answer_for` keeps
+        them, and one address asked at once by several requests is drawn once."""
         if answer is not None and not answer.get("address") and answer.get("after") and not form.get("after"):
             form = {**form, "after": answer["after"]}
+        version = await self.version()
         cards_answer = answer
+        cards_address = None
         if answer is None or not card_view.kpi_groups(answer):
             cards_answer = None
             kpis = scope_view.kpis_address(scope)
             if kpis is not None:
-                cards_answer = await self.answer_for(kpis)
+                cards_answer = await self.kept_answer(kpis)
+                if cards_answer is None:
+                    cards_address = kpis
         report = None
         if scope.period in REPORT_PERIODS:
             report = await self.report_for(scope.period, scope.day, scope.shift)
@@ -127,7 +143,28 @@ class ShiftsState:
             "root": root,
             "locale": locale,
         }
-        return await self.runner.run(work.render, self.view, template, parts)
+        if address is None and cards_address is None:
+            return await self.runner.run(work.render, self.view, template, parts)
+        # Kept by ``once`` only while it runs: the answers are kept by address below, the text by the route.
+        key = ("drawn", template, address, cards_address, root, locale, version)
+        found = await self.runner.once(
+            key, work.page, self.db, self.view, template, parts, address, cards_address, keep=False
+        )
+        for at, name in ((address, "answer"), (cards_address, "cards_answer")):
+            if at is not None and found[name] is not None:
+                self.runner.keep(("answer", at, version), found[name])
+        return str(found["text"])
+
+
+def json_answer(data: dict[str, Any]) -> JSONResponse:
+    """An answer as JSON. An answer is plain JSON data already (it crossed from a worker process as such), so
+    it is encoded as it is, without ``jsonable_encoder``'s walk over every value (most of a first visit's
+    JSON time in the server process); data that is not plain JSON goes through ``jsonable_encoder`` as
+    before, to the same text."""
+    try:
+        return JSONResponse(data)
+    except TypeError:
+        return JSONResponse(jsonable_encoder(data))
 
 
 def root_path(request: Request) -> str:

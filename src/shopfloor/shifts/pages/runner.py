@@ -226,9 +226,10 @@ class Runner:
                 raise busy() from None
         raise busy()  # not reached: the second attempt returns or raises
 
-    async def once(self, key: tuple[Any, ...], fn: Callable[..., T], *args: Any) -> T:
-        """The kept result for ``key``, else ``fn(*args)``'s, run once however many requests ask at once."""
-        found = self.kept(key)
+    async def once(self, key: tuple[Any, ...], fn: Callable[..., T], *args: Any, keep: bool = True) -> T:
+        """The kept result for ``key``, else ``fn(*args)``'s, run once however many requests ask at once
+        (``keep=False``: shared only by the requests that ask while it runs, then not kept)."""
+        found = self.kept(key) if keep else None
         if found is not None:
             return found  # type: ignore[no-any-return]
         with self._lock:
@@ -249,7 +250,8 @@ class Runner:
             # Nobody else may be waiting; read the exception so it is not reported as never retrieved.
             mine.exception()
             raise
-        self.keep(key, result)
+        if keep:
+            self.keep(key, result)
         with self._lock:
             self._running.pop(key, None)
         mine.set_result(result)

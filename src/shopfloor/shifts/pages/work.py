@@ -262,6 +262,45 @@ def render(view: dict[str, Any], template: str, parts: dict[str, Any]) -> str:
     return str(pages.render(template, ctx, parts.get("locale", "en")))
 
 
+def page(
+    path: Path,
+    view: dict[str, Any],
+    template: str,
+    parts: dict[str, Any],
+    address: str | None = None,
+    cards_address: str | None = None,
+) -> dict[str, Any]:
+    """A page (as :func:`render`) whose answer or cards are not kept yet, in one job over one connection.
+
+    ``address``: the answer's address when ``parts`` hold no answer; it is investigated here. ``cards_address``:
+    the KPI address whose answer gives the cards when ``parts`` hold none and the answer has no cards of its
+    own; it is investigated here too, over the same connection, its statements read from the answer's run
+    when that run already read them (``investigation.Run.statements``: the store does not change while the
+    connection is open, so they are the rows a separate investigation reads, and its trace lists them all).
+    Returns the page's ``text`` and the answers investigated here (``answer``, ``cards_answer``; None when
+    given or not needed), for the server to keep by address."""
+    from shopfloor.shifts.investigation import investigate_address
+    from shopfloor.shifts.pages.card_view import kpi_groups
+
+    parts = dict(parts)
+    found: dict[str, Any] = {"answer": None, "cards_answer": None}
+    if address is not None or cards_address is not None:
+
+        def investigated(conn: Any) -> None:
+            statements: dict[Any, Any] = {}
+            if address is not None:
+                parts["answer"] = found["answer"] = investigate_address(address, conn, statements).as_dict()
+            answer = parts.get("answer")
+            if answer is not None and kpi_groups(answer):
+                parts["cards_answer"] = answer
+            elif cards_address is not None and parts.get("cards_answer") is None:
+                cards = investigate_address(cards_address, conn, statements).as_dict()
+                parts["cards_answer"] = found["cards_answer"] = cards
+
+        in_store(path, investigated)
+    return {**found, "text": render(view, template, parts)}
+
+
 def answer_pdf(data: dict[str, Any], locale: str = "en") -> bytes:
     """The PDF of a retained answer, in the page's language ``locale`` (``pages/pdf_view.py``)."""
     from shopfloor.shifts.answers.pdf import answer_pdf as draw

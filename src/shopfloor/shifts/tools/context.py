@@ -39,6 +39,9 @@ class RunContext:
     issued: int = 0
     # Facts read once per run and shared by its tools (a shift's coverage does not change mid-run).
     memo: dict[Any, Any] = field(default_factory=dict)
+    # The rows of each statement run, by its text and bound values: this run's own, or shared by the runs of
+    # one job over one read-only connection (the store does not change while it is open).
+    statements: dict[Any, Any] = field(default_factory=dict)
 
     def new_result_id(self) -> str:
         """A result id that only this run knows (``r<n>-<run tag>``)."""
@@ -56,20 +59,21 @@ class Sql:
     def rows(self, ctx: RunContext, sql: str, params: dict[str, Any]) -> list[dict[str, Any]]:
         """Run one fixed statement with bound values (1,000-row limit, two-second interrupt).
 
-        A statement already run in this run with the same values is read from the run's memo (the store
-        does not change mid-run); it is still listed in this tool's trace, and callers get fresh row dicts.
+        A statement already run with the same values over this connection (in this run, or in another run
+        of the same job: ``ctx.statements``) is read from there (the store does not change while it is open);
+        it is still listed in this tool's trace, and callers get fresh row dicts.
         """
         text, used = _statement(sql)
         params = {k: v for k, v in params.items() if k in used}
         key = ("sql", text, repr(sorted(params.items())))
-        if key not in ctx.memo:
+        if key not in ctx.statements:
             try:
                 result = bounded_query(ctx.conn, sql, params)
             except QueryTimeout:
                 raise ToolError("The query took longer than two seconds and was stopped.") from None
             rows = [{k: _jsonable(v) for k, v in row.items()} for row in result.dicts()]
-            ctx.memo[key] = (rows, result.truncated)
-        rows, truncated = ctx.memo[key]
+            ctx.statements[key] = (rows, result.truncated)
+        rows, truncated = ctx.statements[key]
         self.statements.append(
             {"sql": text, "params": {k: _jsonable(v) for k, v in params.items()}, "truncated": truncated}
         )

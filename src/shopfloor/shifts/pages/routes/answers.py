@@ -6,11 +6,10 @@ an address as the page (``format=pdf``: a PDF, ``format=json``), ``GET /a.json``
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
-from fastapi.encoders import jsonable_encoder
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from shopfloor.shifts.pages import scope_view, work
-from shopfloor.shifts.pages.deps import ShiftsDep, by_address, page_locale, root_path
+from shopfloor.shifts.pages.deps import ShiftsDep, by_address, json_answer, page_locale, root_path
 from shopfloor.shifts.pages.guard import GUARDED
 from shopfloor.shifts.pages.params import (
     ADDRESS_PARAMS,
@@ -74,7 +73,7 @@ async def resolve(request: Request, shifts: ShiftsDep) -> Response:
             )
     answer = await shifts.asked(question, scope, after)
     if not html:
-        return JSONResponse(jsonable_encoder(answer))
+        return json_answer(answer)
     if answer.get("address"):
         scope = scope_of_plan(parse_address(answer["address"]))
     # A refused follow-up keeps the chain: the next one still follows the last answered question.
@@ -106,19 +105,26 @@ async def answer_page(request: Request, shifts: ShiftsDep) -> Response:
         kept = shifts.runner.kept(page_key)
         if kept is not None:
             return shifts.html(kept)
-    answer = await shifts.answer_for(address)
-    if fmt == "json":
-        return JSONResponse(jsonable_encoder(answer))
-    if fmt == "pdf":
+    else:
+        answer = await shifts.answer_for(address)
+        if fmt == "json":
+            return json_answer(answer)
         # Kept per language, as the page is.
         key = ("answer.pdf", locale, address, await shifts.version())
         pdf = await shifts.runner.once(key, work.answer_pdf, answer, locale)
         return Response(pdf, media_type="application/pdf", headers=attachment("answer.pdf"))
     scope = scope_of_plan(plan)
-    question = answer.get("question") or address
-    form = scope_view.form_state(scope, question if question != address else "", address)
+    found = await shifts.kept_answer(address)
+    if found is None:
+        # A first visit: the answer is investigated in the job that draws the page (and kept by address);
+        # an address's answer is asked as its address, so the box shows no question.
+        form = scope_view.form_state(scope, "", address)
+        text = await shifts.drawn("index.html", None, scope, form, root, locale, address=address)
+    else:
+        question = found.get("question") or address
+        form = scope_view.form_state(scope, question if question != address else "", address)
+        text = await shifts.drawn("index.html", found, scope, form, root, locale)
     # Kept: the same address is the same page (its token slot filled per response).
-    text = await shifts.drawn("index.html", answer, scope, form, root, locale)
     shifts.runner.keep(page_key, text)
     return shifts.html(text)
 
@@ -126,4 +132,4 @@ async def answer_page(request: Request, shifts: ShiftsDep) -> Response:
 @router.get("/a.json", openapi_extra=ADDRESS_PARAMS)
 async def answer_json(request: Request, shifts: ShiftsDep) -> JSONResponse:
     """The answer at an address as JSON."""
-    return JSONResponse(jsonable_encoder(await shifts.answer_for(plan_of(request).address())))
+    return json_answer(await shifts.answer_for(plan_of(request).address()))

@@ -9,11 +9,10 @@ import asyncio
 import json
 
 from fastapi import APIRouter, Request
-from fastapi.encoders import jsonable_encoder
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 
 from shopfloor.shifts.pages import scope_view, work
-from shopfloor.shifts.pages.deps import ShiftsDep, by_address, page_locale, root_path
+from shopfloor.shifts.pages.deps import ShiftsDep, by_address, json_answer, page_locale, root_path
 from shopfloor.shifts.pages.guard import GUARDED, POST_GUARDED
 from shopfloor.shifts.pages.limits import current_day, seconds_to_next_day
 from shopfloor.shifts.pages.params import (
@@ -113,7 +112,7 @@ async def ask(request: Request, shifts: ShiftsDep) -> Response:
                 499, "client_closed_request", "The client went away; the investigation was stopped."
             )
     if request.headers.get("hx-request") != "true":
-        return JSONResponse(jsonable_encoder(answer))
+        return json_answer(answer)
     scope_asked = scope
     if answer.get("address"):
         # The controls show the scope the answer used (a named shift or "compare all shifts" moves it);
