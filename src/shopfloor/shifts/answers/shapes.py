@@ -26,7 +26,7 @@ from shopfloor.shifts.answers import looking
 from shopfloor.shifts.answers.coverage import window_line, window_named
 from shopfloor.shifts.answers.day_shapes import shift_volume
 from shopfloor.shifts.answers.findings import Citation, Figure, Section, before_figure, fmt, said
-from shopfloor.shifts.answers.sayings import N_, NN_, phrase, prefixed, rewording, say, say_text
+from shopfloor.shifts.answers.sayings import N_, NN_, Phrase, phrase, prefixed, rewording, say, say_text
 from shopfloor.shifts.answers.shaping import Shaper, contribution, count_of, rates_lines, stops_of, term
 from shopfloor.shifts.answers.window_shapes import window_volume
 from shopfloor.shifts.planning.measures import MEASURES
@@ -436,17 +436,22 @@ def _over(env: dict[str, Any]) -> str:
 
 
 # The KPI tile a plan's metric asks for ("dry end % on 3rd"), with what it is held against; a tile with an
-# owner band says which side of it the figure is (the tool's flag: over the band, or within it).
+# owner band says which side of it the figure is (the tool's flag: over the band, or within it). Each is said
+# from its template: ``{over}`` the window (nothing for one shift's tile), ``{side}`` the band's side.
 TILE_LEADS = {
-    "dry_end_pct": ("Dry-end waste was ", " of gross (flag above {band} %)"),
-    "trim_pct": ("Side trim was ", " of gross"),
-    "maintenance_pct": ("Maintenance downtime was ", " of scheduled minutes against its {band} % band"),
-    "operator_pct": ("Operator downtime was ", " of scheduled minutes against its {band} % band"),
+    "dry_end_pct": N_("Dry-end waste was {figure} of gross (flag above {band} %){over}{side} {cite}."),
+    "trim_pct": N_("Side trim was {figure} of gross{over}{side} {cite}."),
+    "maintenance_pct": N_(
+        "Maintenance downtime was {figure} of scheduled minutes against its {band} % band{over}{side} {cite}."
+    ),
+    "operator_pct": N_(
+        "Operator downtime was {figure} of scheduled minutes against its {band} % band{over}{side} {cite}."
+    ),
 }
 BAND_SIDES = {
-    "dry_end_pct": (": over the flag", ": under the flag"),
-    "maintenance_pct": (": over it", ": within it"),
-    "operator_pct": (": over it", ": within it"),
+    "dry_end_pct": (N_(": over the flag"), N_(": under the flag")),
+    "maintenance_pct": (N_(": over it"), N_(": within it")),
+    "operator_pct": (N_(": over it"), N_(": within it")),
 }
 
 
@@ -459,24 +464,31 @@ def tile_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | None:
     if plan.measure != "kpis" or plan.metric not in TILE_LEADS or not (len(shifts) == 1 or windows):
         return None
     env, key = (shifts[0], "value") if len(shifts) == 1 else (windows[0], "current")
-    before, after = TILE_LEADS[plan.metric]
     for i, row in enumerate(env["rows"]):
         if row.get("measure") == plan.metric and row.get(key) is not None:
-            band = after.format(band=f"{row.get('band') or 0:g}")
             over, within = BAND_SIDES.get(plan.metric, ("", ""))
             side = over if row.get("flag") else within
-            verdict = ""
-            if plan.ask in ("over_band", "within_band"):
-                verdict = "Yes: " if bool(row.get("flag")) == (plan.ask == "over_band") else "No: "
-            return said(
+            head = say(
                 "headline",
-                verdict + before,
-                Figure(row[key], row["unit"]),
-                f"{band}{_over(env)}{side} ",
-                Citation(env["query"], i),
-                ".",
+                TILE_LEADS[plan.metric],
+                figure=Figure(row[key], row["unit"]),
+                band=f"{row.get('band') or 0:g}",
+                over=over_window(env),
+                side=phrase(side),
+                cite=Citation(env["query"], i),
             )
+            if plan.ask in ("over_band", "within_band"):
+                return prefixed(head, YES if bool(row.get("flag")) == (plan.ask == "over_band") else NO)
+            return head
     return None
+
+
+def over_window(env: dict[str, Any]) -> Phrase:
+    """ " over <the window>" for a window's tiles (the window named in the page's language); nothing for one
+    shift's."""
+    if env["tool"] != "get_period_kpis":
+        return phrase("")
+    return phrase(N_(" over {window}"), window=window_named(env.get("window") or {}))
 
 
 def _tile(env: dict[str, Any], measure: str) -> Any:

@@ -17,6 +17,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from shopfloor.shifts.answers.bands import BAND_TEXTS, band_of
 from shopfloor.shifts.answers.findings import parts_of
 from shopfloor.shifts.answers.glossary import RECORD_WORDS
 from shopfloor.shifts.answers.sayings import RECORD, spoken
@@ -335,8 +336,25 @@ def _cell(value: Any, words: Words = ENGLISH) -> str:
 
 def record_word(text: str, words: Words = ENGLISH) -> str:
     """A cell or a chart point's label in the page's language: a word of the records' vocabulary through the
-    glossary (``answers/glossary.py``), anything else (a code, a grade, a tool's own text) as it is."""
-    return text if words.locale == "en" else words.pgettext(RECORD, text)
+    glossary (``answers/glossary.py``), a tool's band text through its template (``answers/bands.py``),
+    anything else (a code, a grade, a tool's own other text) as it is."""
+    if words.locale == "en":
+        return text
+    band = band_of(text)
+    if band is not None:
+        return words._(band[0]).format(band=band[1])
+    return words.pgettext(RECORD, text)
+
+
+@cache
+def _said_bands(locale: str) -> tuple[re.Pattern[str], ...]:
+    """The band texts as this language says them, each a pattern with its band's figure left open."""
+    words = Words(locale)
+    out = []
+    for template in BAND_TEXTS:
+        before, _, after = words._(template).partition("{band}")
+        out.append(re.compile(f"{re.escape(before)}.+{re.escape(after)}"))
+    return tuple(out)
 
 
 @cache
@@ -355,4 +373,6 @@ def is_english_text(text: Any, words: Words = ENGLISH) -> bool:
     if words.locale == "en":
         return False
     value = str(text)
-    return bool(_WORDY.search(value)) and value not in _said_words(words.locale)
+    if not _WORDY.search(value) or value in _said_words(words.locale):
+        return False
+    return not any(pattern.fullmatch(value) for pattern in _said_bands(words.locale))
