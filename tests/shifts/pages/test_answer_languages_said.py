@@ -151,3 +151,186 @@ def test_a_comparison_over_a_partial_window_says_why_it_is_not_ranked_in_spanish
     assert _headline(en) == (
         "The shifts are compared, not ranked: the window is partial (10 of 22 production days complete)."
     )
+
+
+def _asked_pages(client, question: str) -> tuple[str, str]:
+    return _ask(client, question, SPANISH), _ask(client, question, ENGLISH)
+
+
+@pytest.mark.parametrize(
+    ("question", "spanish", "english"),
+    (
+        (
+            "how many paper changes on each shift",
+            "2 cambios de papel (corridas del extremo húmedo) (consulta 1 · fila 21).",
+            "2 paper changes (wet-end runs) (query 1 · row 21).",
+        ),
+        (
+            "downtime in hours on second shift",
+            "Los paros sumaron 0.83 hours (50.0 min en 2 paros) (consulta 1).",
+            "Downtime came to 0.83 hours (50.0 min over 2 stops) (query 1).",
+        ),
+        (
+            "msf on 2nd shift",
+            "El turno 2 produjo 1,731.5 MSF de cartón bruto (consulta 1).",
+            "Shift 2 ran 1,731.5 MSF of gross board (query 1).",
+        ),
+        (
+            "msf this week",
+            "El cartón bruto fue 8,657.5 MSF en Semana del 2026-09-14 (lun–vie) (consulta 2).",
+            "Gross board was 8,657.5 MSF over Week of 2026-09-14 (Mon–Fri) (query 2).",
+        ),
+        (
+            "good square feet on each shift",
+            "El área buena estimada fue 1,681,736.4 sq ft después de refile, cizalla y rechazos (consulta 1 · fila 17).",
+            "Estimated good area was 1,681,736.4 sq ft after trim, shear and rejects (query 1 · row 17).",
+        ),
+        (
+            "splicer downtime",
+            "Empalmadores: ningún paro registrado en ninguno de sus equipos (0 paros) (consulta 1).",
+            "Splicers: no stop recorded at any of them (0 stops) (query 1).",
+        ),
+        (
+            "what % of downtime was the splicers",
+            "Empalmadores: ningún paro registrado en ninguno de sus equipos, nada de los paros registrados (0 %) "
+            "(consulta 1).",
+            "Splicers: no stop recorded at any of them, none of the recorded downtime (0 %) (query 1).",
+        ),
+        (
+            "speed opportunity by crew this week",
+            "200-C / B: velocidad típica 714 ft/min, 0 h de oportunidad, $0.00 ($0.00 al año) (consulta 1 · fila 1).",
+            "200-C / B: typical 714 ft/min, 0 h of opportunity, $0.00 ($0.00 a year) (query 1 · row 1).",
+        ),
+    ),
+)
+def test_a_figure_asked_a_place_familys_and_the_speed_opportunitys_headlines_are_said_in_spanish(
+    client, question, spanish, english
+):
+    es, en = _asked_pages(client, question)
+    assert MARKED.findall(_region(es)) == []
+    assert _headline(es) == spanish
+    assert _headline(en) == english
+
+
+def test_the_speed_opportunitys_lines_and_note_are_said_in_spanish(client):
+    es, en = _asked_pages(client, "speed opportunity by crew this week")
+    assert (
+        "275-BC / B: velocidad típica 382 ft/min, 0 h de oportunidad, $0.00 ($0.00 al año) (consulta 1 · fila 2)"
+        in _lines(es)
+    )
+    assert (
+        "Los cambios con menos de 2 minutos de marcha se excluyen y se cuentan; no se modelan temperaturas."
+        in _lines(es)
+    )
+    assert (
+        "Setups with under 2 running minutes are excluded and counted; no temperatures are modelled."
+        in _lines(en)
+    )
+
+
+def test_how_machine_time_is_priced_is_said_in_spanish(client):
+    es, en = _asked_pages(client, "what did downtime cost on 2nd shift")
+    assert MARKED.findall(_region(es)) == []
+    assert "El tiempo de máquina se valora como minutos × $/h de máquina ÷ 60." in _lines(es)
+    assert "Machine time is priced as minutes × machine $/h ÷ 60." in _lines(en)
+
+
+@pytest.mark.parametrize(
+    ("question", "spanish", "english"),
+    (
+        (
+            "was 2nd shift at 85% of target",
+            "No aplicado: el umbral de 85 % (el veredicto se mide contra el objetivo del grado, 100 %; no hay otro "
+            "límite registrado).",
+            "Not applied: the threshold 85 % (the verdict is held to the grade target, 100 %; no other limit is "
+            "recorded).",
+        ),
+        (
+            "trim on the 90 inch web",
+            "No aplicado: el papel de 90 in (no hay ningún papel de ese ancho en los registros: los anchos son 98, "
+            "95, 92, 87 in; esta respuesta lee todos los anchos).",
+            "Not applied: the 90 in web (no web of that width is in the records: the webs are 98, 95, 92, 87 in; "
+            "this answer reads every width).",
+        ),
+        (
+            "downtime year to date",
+            "No aplicado: year to date (los periodos que se leen son un día de producción, una semana de lunes a "
+            "viernes, un mes y un periodo 4-4-5; no hay periodo anual: pida un mes o este periodo).",
+            "Not applied: year to date (the windows read are a production day, a Mon–Fri week, a month and a 4-4-5 "
+            "period; no year window: ask for a month or this period).",
+        ),
+    ),
+)
+def test_what_the_reader_did_not_apply_and_why_is_said_in_spanish(client, question, spanish, english):
+    es, en = _asked_pages(client, question)
+    assert MARKED.findall(_region(es)) == []
+    assert spanish in _lines(es) and english in _lines(en)
+    # The question's own words in it are kept as written, never marked English.
+    if "year to date" in question:
+        assert "No aplicado: <span class='asked'>year to date</span> (los periodos" in _region(es)
+    assert "<span lang='en'>" not in _region(es).split("No aplicado:")[1].split("</p>")[0]
+
+
+def test_a_time_of_day_not_applied_keeps_the_questions_words(client):
+    es = _ask(client, "downtime around 3am", SPANISH)
+    assert (
+        "No aplicado: la hora del día, <span class='asked'>around 3am</span> (esta respuesta lee todo el turno o "
+        "el día; ninguna herramienta filtra los paros por la hora)." in _region(es)
+    )
+
+
+def test_a_tables_column_names_are_said_in_spanish_and_an_unnamed_one_is_marked_english(client):
+    es, en = _pages(client, "/shifts/a?day=2026-09-14&shift=2&measure=downtime&by=reason")
+    trace_es, trace_en = es[es.index('class="trace"') :], en[en.index('class="trace"') :]
+    assert '<th scope="col">minutos</th>' in trace_es and '<th scope="col">min por paro</th>' in trace_es
+    assert '<th scope="col">minutes</th>' in trace_en and '<th scope="col">min_per_stop</th>' in trace_en
+    assert '<th scope="col" lang="en">' not in trace_es
+    from shopfloor.shifts.pages.answer_view import column_headers
+    from shopfloor.shifts.pages.i18n import Words
+
+    assert column_headers(["minutes", "a_new_field"], Words("es")) == [
+        {"name": "minutos", "en": False},
+        {"name": "a_new_field", "en": True},
+    ]
+    assert column_headers(["minutes"], Words("en")) == [{"name": "minutes", "en": False}]
+
+
+def test_a_comparison_withheld_for_the_other_window_is_said_in_spanish(client):
+    path = "/shifts/a?window=week&anchor=2026-09-14&measure=compare&other_anchor=2026-08-17"
+    es, en = _pages(client, path)
+    assert MARKED.findall(_region(es)) == []
+    assert (
+        "La comparación se retiene: el otro periodo no está completo. Ningún día de producción de ese periodo "
+        "está en los registros: sus cifras no están disponibles, nunca son cero." in _lines(es)
+    )
+    assert (
+        "The comparison is withheld: the other window is not complete. No production day of that window is in "
+        "the store: its figures are unavailable, never zero." in _lines(en)
+    )
+
+
+def test_a_comparison_withheld_for_a_partial_other_window_is_said_in_spanish():
+    from shopfloor.shifts.answers.coverage import withheld_said
+    from shopfloor.shifts.answers.sayings import spoken
+    from shopfloor.shifts.pages.i18n import translations
+
+    cov = {
+        "status": "partial",
+        "valid_days": 3,
+        "expected_days": 5,
+        "missing_days": ["2026-09-10", "2026-09-11"],
+    }
+    english = (
+        "The comparison is withheld: the other window is not complete. That window is partial: 3 of 5 production "
+        "days complete; not in the store: 2026-09-10, 2026-09-11. Rankings withheld, deltas withheld, missing "
+        "days unavailable (never zero)."
+    )
+    section = withheld_said(cov, english)
+    assert section["text"] == english and "say" in section
+    assert spoken(section, translations("es"))["text"] == (
+        "La comparación se retiene: el otro periodo no está completo. Ese periodo es parcial: 3 de 5 días de "
+        "producción completos; no están en los registros: 2026-09-10, 2026-09-11. Clasificaciones retenidas, "
+        "variaciones retenidas, días faltantes no disponibles (nunca cero)."
+    )
+    # An English the templates do not say word for word is kept as it is.
+    assert withheld_said(cov, english + " More.") == {"type": "caveat", "text": english + " More."}

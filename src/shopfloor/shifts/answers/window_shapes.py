@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from shopfloor.shifts.answers.bands import band_phrase
@@ -17,7 +18,6 @@ from shopfloor.shifts.answers.shaping import (
     found,
     is_ranked,
     kpi_row,
-    priced,
     priced_of,
     rates_lines,
     shifts_of,
@@ -494,19 +494,20 @@ def speed_opportunity(env: dict[str, Any]) -> tuple[Section | None, list[Section
         else list(range(len(rows)))
     )
     out = [
-        finding(
-            f"{rows[i]['grade']} / {rows[i]['slice']}: typical {rows[i]['typical_fpm']:,.0f} ft/min, {{}} of "
-            f"opportunity, {priced(rows[i])}",
-            rows[i]["opportunity_hours"],
-            "h",
-            q,
-            i,
+        found(
+            N_("{grade} / {slice}: typical {typical} ft/min, {figure} of opportunity, {priced}"),
+            Figure(rows[i]["opportunity_hours"], "h"),
+            Citation(q, i),
+            grade=rows[i]["grade"],
+            slice=rows[i]["slice"],
+            typical=f"{rows[i]['typical_fpm']:,.0f}",
+            priced=priced_of(rows[i]),
         )
         for i in order[:4]
     ]
     if not ranked:
         out.append(withheld())
-    out.append({"type": "caveat", "text": str(env.get("note"))})
+    out.append(short_setups_note(env.get("note")))
     return None, out
 
 
@@ -758,3 +759,20 @@ def _group_line(env: dict[str, Any], i: int, rank: int | None, count: int, rank_
         dry_end=fmt(row["dry_end_pct"], "%"),
         shifts=shifts_of(row["shifts_run"]),
     )
+
+
+# The speed opportunity's note (tools/levers.py): which setups are left out, and that no temperature is.
+SHORT_SETUPS = N_(
+    "Setups with under {minutes} running minutes are excluded and counted; no temperatures are modelled."
+)
+
+
+def short_setups_note(note: Any) -> Section:
+    """The speed opportunity's note, said from its template when its English is the tool's word for word."""
+    found_minutes = re.fullmatch(
+        r"Setups with under (\d+) running minutes are excluded and counted; no temperatures are modelled\.",
+        str(note),
+    )
+    if found_minutes is None:
+        return {"type": "caveat", "text": str(note)}
+    return say_text("caveat", SHORT_SETUPS, minutes=found_minutes[1])

@@ -21,6 +21,7 @@ from shopfloor.shifts.answers.bands import BAND_TEXTS, band_of
 from shopfloor.shifts.answers.findings import parts_of
 from shopfloor.shifts.answers.glossary import RECORD_WORDS
 from shopfloor.shifts.answers.sayings import RECORD, spoken
+from shopfloor.shifts.pages.columns import COLUMN, COLUMN_WORDS
 from shopfloor.shifts.pages.i18n import ENGLISH, N_, Words, translations
 from shopfloor.shifts.pages.scope_view import EXAMPLES, scope_line, window_of
 
@@ -292,6 +293,7 @@ def trace_steps(answer: dict[str, Any], words: Words = ENGLISH) -> list[dict[str
                 "duration_ms": step.get("duration_ms"),
                 "sql": output.get("sql", []) if isinstance(output, dict) else [],
                 "columns": columns,
+                "headers": column_headers(columns, words),
                 "rows": [
                     [_cell(r.get(c), words) for c in columns]
                     for r in rows[:ROWS_SHOWN]
@@ -309,9 +311,26 @@ def table_of(rows: list[dict[str, Any]], limit: int = ROWS_SHOWN, words: Words =
     columns = _columns(rows)
     return {
         "columns": columns,
+        "headers": column_headers(columns, words),
         "rows": [[_cell(r.get(c), words) for c in columns] for r in rows[:limit]],
         "total": len(rows),
     }
+
+
+def column_name(column: str, words: Words = ENGLISH) -> str:
+    """A column's name as a table heads it: the tool's field in English, its name in another language
+    (``pages/columns.py``); a column not named there is headed by the field."""
+    if words.locale == "en" or column not in COLUMN_WORDS:
+        return column
+    return words.pgettext(COLUMN, column)
+
+
+def column_headers(columns: list[str], words: Words = ENGLISH) -> list[dict[str, Any]]:
+    """Each column's header: its name in the page's language and whether it is English (a field not named in
+    ``pages/columns.py``, on a page in another language)."""
+    return [
+        {"name": column_name(c, words), "en": words.locale != "en" and c not in COLUMN_WORDS} for c in columns
+    ]
 
 
 def _columns(rows: list[Any]) -> list[str]:
