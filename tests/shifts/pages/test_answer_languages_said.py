@@ -166,8 +166,14 @@ def _asked_pages(client, question: str) -> tuple[str, str]:
             "2 paper changes (wet-end runs) (query 1 · row 21).",
         ),
         (
+            # A figure's counted unit is said in Spanish too, in the plural form its value takes.
+            "how many stops on 2nd shift",
+            "2 paros en el registro, 50.0 min de paro (consulta 1).",
+            "2 stops recorded, 50.0 min of downtime (query 1).",
+        ),
+        (
             "downtime in hours on second shift",
-            "Los paros sumaron 0.83 hours (50.0 min en 2 paros) (consulta 1).",
+            "Los paros sumaron 0.83 horas (50.0 min en 2 paros) (consulta 1).",
             "Downtime came to 0.83 hours (50.0 min over 2 stops) (query 1).",
         ),
         (
@@ -334,3 +340,15 @@ def test_a_comparison_withheld_for_a_partial_other_window_is_said_in_spanish():
     )
     # An English the templates do not say word for word is kept as it is.
     assert withheld_said(cov, english + " More.") == {"type": "caveat", "text": english + " More."}
+
+
+def test_a_figures_counted_unit_is_said_in_the_pages_language_and_kept_in_english():
+    from shopfloor.shifts.pages.answer_view import figure_text
+    from shopfloor.shifts.pages.i18n import Words
+
+    es = Words("es")
+    assert figure_text({"figure": "1 stop", "value": 1, "unit": "stop"}, es) == "1 paro"
+    assert figure_text({"figure": "0.83 hours", "value": 0.83, "unit": "hours"}, es) == "0.83 horas"
+    assert figure_text({"figure": "1.65 points", "value": 1.65, "unit": "points"}, es) == "1.65 puntos"
+    assert figure_text({"figure": "12.0 min", "value": 12.0, "unit": "min"}, es) == "12.0 min"
+    assert figure_text({"figure": "1 stops", "value": 1, "unit": "stops"}, Words("en")) == "1 stops"

@@ -62,10 +62,32 @@ def marked(
             # The question's own words, as the supervisor wrote them (answers/sayings.py: Asked).
             out.append(f"<span class='asked'>{html.escape(str(part['asked']), quote=True)}</span>")
         elif "figure" in part:
-            out.append(f"<strong>{html.escape(part['figure'], quote=True)}</strong>")
+            out.append(f"<strong>{html.escape(figure_text(part, words), quote=True)}</strong>")
         else:
             out.append(cited_link(part, numbers, words))
     return Markup("".join(out))
+
+
+# Counted units the answers write in English beside a figure ("4 stops", "0.83 hours"): a page in another
+# language says the figure's number and its unit in the plural form its value takes.
+COUNTED = ("stop", "stops", "shift", "shifts", "point", "points", "hours")
+
+
+def figure_text(part: Mapping[str, Any], words: Words = ENGLISH) -> str:
+    """A figure as the page writes it: the answer's own figure in English; in another language a counted
+    unit said in it (its plural form chosen for its value: "1 paro", "5 paros", "1.65 puntos")."""
+    unit = str(part.get("unit", ""))
+    if words.locale == "en" or unit not in COUNTED or part.get("value") is None:
+        return str(part["figure"])
+    number = str(part["figure"]).removesuffix(unit).strip()
+    count = 1 if part["value"] == 1 else 2
+    if unit.startswith("stop"):
+        return words.ngettext("{figure} stop", "{figure} stops", count, figure=number)
+    if unit.startswith("shift"):
+        return words.ngettext("{figure} shift", "{figure} shifts", count, figure=number)
+    if unit == "hours":
+        return words.ngettext("{figure} hour", "{figure} hours", count, figure=number)
+    return words.ngettext("{figure} point", "{figure} points", count, figure=number)
 
 
 def localized(section: Mapping[str, Any], words: Words = ENGLISH) -> dict[str, Any]:
