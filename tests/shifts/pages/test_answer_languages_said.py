@@ -5,8 +5,15 @@ English (which the JSON and the evals read) unchanged."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
+
+from shopfloor.server.app import create_app
+from shopfloor.settings import Settings
+from tests.shifts.pages.conftest import BASE
 
 SPANISH = {"accept": "text/html", "accept-language": "es-EC,es;q=0.9"}
 ENGLISH = {"accept": "text/html", "accept-language": "en-US,en;q=0.9"}
@@ -16,8 +23,13 @@ MARKED = re.compile(r'<(?:h2|h3|p|li)\b[^>]*\blang="en"')
 
 
 @pytest.fixture(scope="module")
-def client(page_client):
-    return page_client
+def client(store_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    """Both apps over the hand-built store, with a rate limit this module's many pages stay under."""
+    settings = Settings(
+        shifts_db=store_path, var_dir=tmp_path_factory.mktemp("var"), shifts_rate_limit_per_minute=10_000
+    )
+    with TestClient(create_app(settings), raise_server_exceptions=False, base_url=BASE) as c:
+        yield c
 
 
 def _region(page: str) -> str:
@@ -201,6 +213,13 @@ def _asked_pages(client, question: str) -> tuple[str, str]:
             "Empalmadores: ningún paro registrado en ninguno de sus equipos, nada de los paros registrados (0 %) "
             "(consulta 1).",
             "Splicers: no stop recorded at any of them, none of the recorded downtime (0 %) (query 1).",
+        ),
+        (
+            "what % of downtime was the belt",
+            "Correa no fue nada de los paros registrados aquí (0 %): ningún paro suyo entre los 50.0 min "
+            "registrados en 2 paros (consulta 1).",
+            "Belt was none of the recorded downtime here (0 %): no stop of it among the 50.0 min recorded over 2 "
+            "stops (query 1).",
         ),
         (
             "speed opportunity by crew this week",

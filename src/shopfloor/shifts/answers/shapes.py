@@ -25,7 +25,7 @@ from typing import Any, Protocol
 from shopfloor.shifts.answers import looking
 from shopfloor.shifts.answers.coverage import window_line, window_named
 from shopfloor.shifts.answers.day_shapes import shift_volume
-from shopfloor.shifts.answers.findings import Citation, Figure, Section, before_figure, fmt, said
+from shopfloor.shifts.answers.findings import Citation, Figure, Section, before_figure, fmt
 from shopfloor.shifts.answers.sayings import N_, NN_, Phrase, phrase, prefixed, rewording, say, say_text
 from shopfloor.shifts.answers.shaping import Shaper, contribution, count_of, rates_lines, stops_of, term
 from shopfloor.shifts.answers.window_shapes import window_volume
@@ -173,21 +173,26 @@ def share_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | None
 def _none_of_it(named: str, env: dict[str, Any]) -> Section:
     """A named reason, place or kind with no stop listed: none of the recorded downtime, its minutes said."""
     if not env["rows"]:
-        return said(
+        return say(
             "headline",
-            f"{named} was none of the recorded downtime here (0 %): no stop at all was recorded, ",
-            Figure(env["minutes_total"], "min"),
-            " of downtime ",
-            Citation(env["query"]),
-            ".",
+            N_(
+                "{named} was none of the recorded downtime here (0 %): no stop at all was recorded, {figure} of "
+                "downtime {cite}."
+            ),
+            named=term(named),
+            figure=Figure(env["minutes_total"], "min"),
+            cite=Citation(env["query"]),
         )
-    return said(
+    return say(
         "headline",
-        f"{named} was none of the recorded downtime here (0 %): no stop of it among the ",
-        Figure(env["minutes_total"], "min"),
-        f" recorded over {count_of(env['stops_total'], 'stop')} ",
-        Citation(env["query"]),
-        ".",
+        N_(
+            "{named} was none of the recorded downtime here (0 %): no stop of it among the {figure} recorded over "
+            "{stops} {cite}."
+        ),
+        named=term(named),
+        figure=Figure(env["minutes_total"], "min"),
+        stops=stops_of(env["stops_total"]),
+        cite=Citation(env["query"]),
     )
 
 
