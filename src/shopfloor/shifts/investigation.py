@@ -24,7 +24,7 @@ from shopfloor.agent.tools import ToolRegistry
 from shopfloor.agent.trace import ToolCallStep, Trace
 from shopfloor.shifts.answers import looking, refusals
 from shopfloor.shifts.answers.answer import Answer
-from shopfloor.shifts.answers.coverage import coverage_said
+from shopfloor.shifts.answers.coverage import coverage_said, withheld_said
 from shopfloor.shifts.answers.shapes import build_sections
 from shopfloor.shifts.catalog import (
     BY_NAME,
@@ -636,7 +636,7 @@ def _done(
         covers = [e["coverage"] for e in evidence if isinstance(e.get("coverage"), dict)]
         if covers and all(c.get("status") == "unavailable" for c in covers):
             # No day of the window is in the store: nothing to report, never a row of zeros.
-            return "unavailable", [coverage_line(covers[0]) or "No evidence was found for that window."]
+            return "unavailable", [coverage_said(covers[0]) or "No evidence was found for that window."]
         line = next((coverage_said(c) for c in covers if c.get("status") != "complete"), None)
         if line is not None:
             status = "partial"
@@ -650,9 +650,10 @@ def _done(
             other = next((c for c in others if c.get("status") != "complete"), None)
             if other is not None:
                 status = "partial"
-                caveats.append(
-                    "The comparison is withheld: the other window is not complete. " + _other_line(other)
+                english = "The comparison is withheld: the other window is not complete. " + _other_line(
+                    other
                 )
+                caveats.append(withheld_said(other, english))
     return status, caveats
 
 

@@ -74,6 +74,35 @@ def coverage_said(cov: Mapping[str, Any], kind: str = "caveat") -> Section | Non
         return None
     if cov.get("status") == "unavailable":
         return _checked(say_text(kind, NONE_HELD), english, kind)
+    said = say_text(kind, PARTIAL, parts=_partial_parts(cov))
+    return _checked(said, english, kind)
+
+
+PARTIAL = N_(
+    "The window is partial: {parts}. Rankings withheld, deltas withheld, missing days unavailable (never zero)."
+)
+# The other window of two compared, when it is not complete (investigation.py: the comparison withheld).
+WITHHELD = N_("The comparison is withheld: the other window is not complete. {line}")
+THAT_NONE_HELD = N_(
+    "No production day of that window is in the store: its figures are unavailable, never zero."
+)
+THAT_PARTIAL = N_(
+    "That window is partial: {parts}. Rankings withheld, deltas withheld, missing days unavailable (never zero)."
+)
+
+
+def withheld_said(cov: Mapping[str, Any], english: str) -> Section:
+    """ "The comparison is withheld: …" with the other window's coverage line (``english``: the sentence as
+    the investigation writes it, kept as it is when the templates do not say it word for word)."""
+    if cov.get("status") == "unavailable":
+        line = phrase(THAT_NONE_HELD)
+    else:
+        line = phrase(THAT_PARTIAL, parts=_partial_parts(cov))
+    return _checked(say_text("caveat", WITHHELD, line=line), english, "caveat")
+
+
+def _partial_parts(cov: Mapping[str, Any]) -> Phrase:
+    """What a partial window holds: its complete days, the days not in the store, the incomplete days."""
     pieces: list[Phrase] = [
         phrase(
             NN_("{valid} of {n} production day complete", "{valid} of {n} production days complete"),
@@ -93,16 +122,7 @@ def coverage_said(cov: Mapping[str, Any], kind: str = "caveat") -> Section | Non
     if bare:
         pieces.append(phrase(N_("incomplete: {days}"), days=_days(bare)))
     params: dict[str, Any] = {f"p{i}": p for i, p in enumerate(pieces)}
-    parts = phrase("; ".join(f"{{p{i}}}" for i in range(len(pieces))), **params)
-    said = say_text(
-        kind,
-        N_(
-            "The window is partial: {parts}. Rankings withheld, deltas withheld, missing days unavailable (never "
-            "zero)."
-        ),
-        parts=parts,
-    )
-    return _checked(said, english, kind)
+    return phrase("; ".join(f"{{p{i}}}" for i in range(len(pieces))), **params)
 
 
 def _checked(section: Section, english: str, kind: str) -> Section:

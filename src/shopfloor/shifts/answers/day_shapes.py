@@ -418,5 +418,17 @@ def dollars(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
         )
     out += rates_lines()
     out.append(contribution(env.get("contribution_status")))
-    out.append({"type": "caveat", "text": f"Machine time is priced as {FORMULAS['downtime']}."})
+    out.append(machine_priced())
     return head, out
+
+
+# How machine time is priced (plant/money.py FORMULAS), as a sentence says it.
+MACHINE_FORMULA = N_("minutes × machine $/h ÷ 60")
+
+
+def machine_priced() -> Section:
+    """The caveat that says how machine time is priced; said from its template while the formula is the
+    one written here, else as the money's formula writes it (English)."""
+    if FORMULAS["downtime"] == MACHINE_FORMULA:
+        return say_text("caveat", N_("Machine time is priced as {formula}."), formula=phrase(MACHINE_FORMULA))
+    return {"type": "caveat", "text": f"Machine time is priced as {FORMULAS['downtime']}."}

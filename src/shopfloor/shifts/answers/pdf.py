@@ -37,6 +37,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
+from shopfloor.shifts.answers.bands import band_of
 from shopfloor.shifts.answers.chart_image import HEIGHT_IN, WIDTH_IN, chart_png
 from shopfloor.shifts.answers.findings import cite_text, parts_of
 from shopfloor.shifts.answers.sayings import ENGLISH, N_, NN_, RECORD, Translator, spoken
@@ -189,7 +190,8 @@ def table_flowables(
         return out
     columns = [c for c in rows[0] if not isinstance(rows[0][c], (dict, list))][:8]
     shown = rows[:limit]
-    data = [[Paragraph(html.escape(str(c)), styles["cell"]) for c in columns]]
+    # A column is headed by its name in the PDF's language (pages/columns.py: context "column").
+    data = [[Paragraph(html.escape(voice.tr.pgettext("column", str(c))), styles["cell"]) for c in columns]]
     data += [[Paragraph(html.escape(_cell(r.get(c), voice)), styles["cell"]) for c in columns] for r in shown]
     table = Table(data, repeatRows=1)
     table.setStyle(
@@ -510,5 +512,8 @@ def _cell(value: Any, voice: Voice = SPOKEN_ENGLISH) -> str:
     if isinstance(value, bool) and voice.tr is not ENGLISH:
         return voice._("yes") if value else voice._("no")
     if isinstance(value, str) and voice.tr is not ENGLISH:
+        band = band_of(value)
+        if band is not None:
+            return voice._(band[0]).format(band=band[1])[:80]
         return voice.tr.pgettext(RECORD, value)[:80]
     return str(value)[:80]

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from shopfloor.shifts.answers.findings import Section
-from shopfloor.shifts.answers.sayings import N_, Asked, Phrase, Quoted, phrase, say_text
+from shopfloor.shifts.answers.sayings import N_, Asked, Phrase, Quoted, parts_from, phrase, say_text
 from shopfloor.shifts.planning.accounting import HELD, Accounting
 
 # The router's refusals with no value in them, word for word.
@@ -150,9 +150,94 @@ def accounted(accounting: Accounting, kind: str = "caveat") -> list[Section]:
     return out
 
 
+# What the reader names as not applied and why, in the forms it writes (planning/accounting.py ``not_held``,
+# ``_asked_not_answered``), each said from its template; ``{time}`` and ``{year}`` are the question's own words.
+NOT_APPLIED_ITEMS = (
+    N_(
+        "the threshold {value} % (the verdict is held to the grade target, 100 %; no other limit is recorded)"
+    ),
+    N_(
+        "the threshold {value} % (the verdict is held to the owner's band, {band} %; no other limit is "
+        "recorded)"
+    ),
+    N_(
+        "the time of day, {time} (this answer reads the whole shift or day; no tool filters the stops by the "
+        "clock)"
+    ),
+    N_(
+        "{year} (the windows read are a production day, a Mon–Fri week, a month and a 4-4-5 period; no year "
+        "window: ask for a month or this period)"
+    ),
+    N_(
+        "grade {code} (no grade of that name is in the records: the grades are {grades}; this answer reads "
+        "every grade)"
+    ),
+    N_(
+        "the {width} in web (no web of that width is in the records: the webs are {webs} in; this answer reads "
+        "every width)"
+    ),
+    N_(
+        "the target or threshold asked (a yes/no against target reads speed to target only; losses are shown "
+        "against the owner's bands where there is one)"
+    ),
+    N_(
+        "the share of the rejects asked (this answer lists the rejects by family with their area, not as a "
+        "share; ask for the share on its own)"
+    ),
+    N_(
+        "the count of shifts asked (this answer states the figure against its band or target over the whole "
+        "window or day, not each shift's; no tool counts the shifts past it)"
+    ),
+)
+# The params that are the question's own words, kept as the supervisor wrote them.
+_ASKED_PARAMS = ("time", "year")
+
+
+def _item_pattern(template: str) -> re.Pattern[str]:
+    """A template's English as a pattern, each ``{name}`` a named group."""
+    out, last = [], 0
+    for m in re.finditer(r"\{(\w+)\}", template):
+        out.append(re.escape(template[last : m.start()]))
+        out.append(f"(?P<{m.group(1)}>.+?)")
+        last = m.end()
+    out.append(re.escape(template[last:]))
+    return re.compile("".join(out))
+
+
+_ITEM_PATTERNS = tuple((template, _item_pattern(template)) for template in NOT_APPLIED_ITEMS)
+
+
+def not_applied_item(item: str) -> Phrase | Quoted:
+    """One item the reader names as not applied: said from its template when it is one of
+    :data:`NOT_APPLIED_ITEMS` word for word, else the reader's own account (English)."""
+    for template, pattern in _ITEM_PATTERNS:
+        found = pattern.fullmatch(item)
+        if found is None:
+            continue
+        params: dict[str, Any] = {
+            k: Asked(v) if k in _ASKED_PARAMS else v for k, v in found.groupdict().items()
+        }
+        said = phrase(template, **params)
+        if "".join(p for p in _english(said) if isinstance(p, str)) == item:
+            return said
+    return Quoted(item)
+
+
+def _english(said: Phrase) -> list[Any]:
+    return parts_from({"id": said.template, "params": {k: _plain(v) for k, v in said.params.items()}})
+
+
+def _plain(value: Any) -> Any:
+    return value.text if isinstance(value, Asked) else value
+
+
 def not_applied(items: Iterable[str], kind: str = "caveat") -> Section:
-    """ "Not applied: …." with the reader's own account of each item (English)."""
-    return say_text(kind, N_("Not applied: {items}."), items=Quoted("; ".join(items)))
+    """ "Not applied: …." with each item said from its template (the threshold, a time of day, the year, a
+    grade or a width the records do not hold, …), any other in the reader's own account (English)."""
+    listed = list(items)
+    params: dict[str, Any] = {f"i{n}": not_applied_item(item) for n, item in enumerate(listed)}
+    joined = phrase("; ".join(f"{{i{n}}}" for n in range(len(listed))), **params)
+    return say_text(kind, N_("Not applied: {items}."), items=joined)
 
 
 def also_read(items: Iterable[str], kind: str = "caveat") -> Section:

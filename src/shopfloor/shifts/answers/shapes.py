@@ -25,8 +25,8 @@ from typing import Any, Protocol
 from shopfloor.shifts.answers import looking
 from shopfloor.shifts.answers.coverage import window_line, window_named
 from shopfloor.shifts.answers.day_shapes import shift_volume
-from shopfloor.shifts.answers.findings import Citation, Figure, Section, before_figure, fmt, said
-from shopfloor.shifts.answers.sayings import N_, NN_, phrase, prefixed, rewording, say, say_text
+from shopfloor.shifts.answers.findings import Citation, Figure, Section, before_figure, fmt
+from shopfloor.shifts.answers.sayings import N_, NN_, Phrase, phrase, prefixed, rewording, say, say_text
 from shopfloor.shifts.answers.shaping import Shaper, contribution, count_of, rates_lines, stops_of, term
 from shopfloor.shifts.answers.window_shapes import window_volume
 from shopfloor.shifts.planning.measures import MEASURES
@@ -173,21 +173,26 @@ def share_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | None
 def _none_of_it(named: str, env: dict[str, Any]) -> Section:
     """A named reason, place or kind with no stop listed: none of the recorded downtime, its minutes said."""
     if not env["rows"]:
-        return said(
+        return say(
             "headline",
-            f"{named} was none of the recorded downtime here (0 %): no stop at all was recorded, ",
-            Figure(env["minutes_total"], "min"),
-            " of downtime ",
-            Citation(env["query"]),
-            ".",
+            N_(
+                "{named} was none of the recorded downtime here (0 %): no stop at all was recorded, {figure} of "
+                "downtime {cite}."
+            ),
+            named=term(named),
+            figure=Figure(env["minutes_total"], "min"),
+            cite=Citation(env["query"]),
         )
-    return said(
+    return say(
         "headline",
-        f"{named} was none of the recorded downtime here (0 %): no stop of it among the ",
-        Figure(env["minutes_total"], "min"),
-        f" recorded over {count_of(env['stops_total'], 'stop')} ",
-        Citation(env["query"]),
-        ".",
+        N_(
+            "{named} was none of the recorded downtime here (0 %): no stop of it among the {figure} recorded over "
+            "{stops} {cite}."
+        ),
+        named=term(named),
+        figure=Figure(env["minutes_total"], "min"),
+        stops=stops_of(env["stops_total"]),
+        cite=Citation(env["query"]),
     )
 
 
@@ -299,42 +304,80 @@ def asked_headline(plan: Plan, evidence: list[dict[str, Any]], asked: tuple[str,
     return None
 
 
+def _listed(items: list[Any]) -> Any:
+    """Pieces of a sentence listed with commas ("12 stops on shift 1, 4 stops on shift 3")."""
+    if len(items) == 1:
+        return items[0]
+    return phrase("{first}, {rest}", first=items[0], rest=_listed(items[1:]))
+
+
+def _on_shift(shift: Any) -> Phrase:
+    """ " on shift 2"."""
+    return phrase(N_(" on shift {shift}"), shift=shift)
+
+
+def _in_all(others: list[Any], total: Any) -> Phrase:
+    """ "; <the other shifts' figures>; <their sum> in all"."""
+    return phrase(N_("; {others}; {total} in all"), others=_listed(others), total=total)
+
+
+def _hours(value: Any) -> Phrase:
+    """Hours as a sentence says them beside a figure ("2.50 hours")."""
+    return phrase(N_("{value} hours"), value=fmt(value, ""))
+
+
 def _downtime_asked(evidence: list[dict[str, Any]], asked: tuple[str, ...]) -> Section | None:
     """The downtime's hours or stops, when asked in hours or as a count."""
     downtime = [e for e in evidence if e["tool"] in SHARE_TOOLS and e.get("stops_total") is not None]
     if downtime and ("hours" in asked or "count" in asked):
         env = downtime[0]
-        minutes, stops = fmt(env["minutes_total"], "min"), env["stops_total"]
+        hours = "hours" in asked
         # Over several shifts the first shift's figure is the cited one; the others and the sum follow.
-        on = f" on shift {env['shift']}" if len(downtime) > 1 else ""
-        rest = ""
+        on = _on_shift(env["shift"]) if len(downtime) > 1 else phrase("")
+        rest = phrase("")
         if len(downtime) > 1:
-            others = ", ".join(
-                f"{fmt(e['hours_total'], 'hours') if 'hours' in asked else count_of(e['stops_total'], 'stop')}"
-                f" on shift {e['shift']}"
+            others = [
+                phrase(
+                    N_("{amount} on shift {shift}"),
+                    amount=_hours(e["hours_total"]) if hours else stops_of(e["stops_total"]),
+                    shift=e["shift"],
+                )
                 for e in downtime[1:]
-            )
+            ]
             total_h = round(sum(e["hours_total"] for e in downtime), 2)
             total_n = sum(e["stops_total"] for e in downtime)
-            rest = f"; {others}; {fmt(total_h, 'hours') if 'hours' in asked else count_of(total_n, 'stop')} in all"
-        if "hours" in asked:
-            return said(
+            rest = _in_all(others, _hours(total_h) if hours else stops_of(total_n))
+        minutes, stops = fmt(env["minutes_total"], "min"), env["stops_total"]
+        if hours:
+            return say(
                 "headline",
-                "Downtime came to ",
-                Figure(env["hours_total"], "hours"),
-                f"{on} ({minutes} over {count_of(stops, 'stop')}){rest} ",
-                Citation(env["query"]),
-                ".",
+                N_("Downtime came to {figure}{on} ({minutes} over {stops}){rest} {cite}."),
+                figure=Figure(env["hours_total"], "hours"),
+                on=on,
+                minutes=minutes,
+                stops=stops_of(stops),
+                rest=rest,
+                cite=Citation(env["query"]),
             )
-        return said(
+        return say(
             "headline",
-            "",
-            Figure(stops, "stop" if stops == 1 else "stops"),
-            f" recorded{on}, {minutes} of downtime{rest} ",
-            Citation(env["query"]),
-            ".",
+            N_("{figure} recorded{on}, {minutes} of downtime{rest} {cite}."),
+            figure=Figure(stops, "stop" if stops == 1 else "stops"),
+            on=on,
+            minutes=minutes,
+            rest=rest,
+            cite=Citation(env["query"]),
         )
     return None
+
+
+# The area asked in square feet: the estimated good area (after trim, shear and rejects) or the gross area.
+AREA_LEADS = {
+    "estimated_good_sqft": N_(
+        "Estimated good area was {figure}{on} after trim, shear and rejects{rest} {cite}."
+    ),
+    "gross_sqft": N_("Gross area was {figure}{on}{rest} {cite}."),
+}
 
 
 def _area_asked(tiles: list[dict[str, Any]], asked: tuple[str, ...]) -> Section | None:
@@ -347,23 +390,24 @@ def _area_asked(tiles: list[dict[str, Any]], asked: tuple[str, ...]) -> Section 
         env = tiles[0]
         index = next((i for i, r in enumerate(env["rows"]) if r.get("measure") == key), None)
         if index is not None and None not in values:
-            label = "Estimated good area" if key == "estimated_good_sqft" else "Gross area"
-            after = " after trim, shear and rejects" if key == "estimated_good_sqft" else ""
             # A window's tile is the window's own figure, said with its window.
-            on, rest = _over(env), ""
+            on, rest = over_window(env), phrase("")
             if len(tiles) > 1:
-                on = f" on shift {env['shift']}"
+                on = _on_shift(env["shift"])
                 pairs = zip(values[1:], tiles[1:], strict=True)
-                others = ", ".join(f"{fmt(v, 'sq ft')} on shift {e['shift']}" for v, e in pairs)
+                others = [
+                    phrase(N_("{amount} on shift {shift}"), amount=fmt(v, "sq ft"), shift=e["shift"])
+                    for v, e in pairs
+                ]
                 total = sum(v for v in values if v is not None)
-                rest = f"; {others}; {fmt(total, 'sq ft')} in all"
-            return said(
+                rest = _in_all(others, fmt(total, "sq ft"))
+            return say(
                 "headline",
-                f"{label} was ",
-                Figure(values[0], "sq ft"),
-                f"{on}{after}{rest} ",
-                Citation(env["query"], index),
-                ".",
+                AREA_LEADS[key],
+                figure=Figure(values[0], "sq ft"),
+                on=on,
+                rest=rest,
+                cite=Citation(env["query"], index),
             )
     return None
 
@@ -376,20 +420,29 @@ def _paper_changes_asked(tiles: list[dict[str, Any]], asked: tuple[str, ...]) ->
         env = tiles[0]
         index = next((i for i, r in enumerate(env["rows"]) if r.get("measure") == "paper_changes"), None)
         if index is not None and None not in counts:
-            rest = ""
+            rest = phrase("")
             if len(tiles) > 1:
                 pairs = zip(counts[1:], tiles[1:], strict=True)
-                rest = f" on shift {env['shift']}; " + ", ".join(
-                    f"{n} on shift {e['shift']}" for n, e in pairs
+                others = [
+                    phrase(N_("{amount} on shift {shift}"), amount=n, shift=e["shift"]) for n, e in pairs
+                ]
+                total = sum(n for n in counts if n is not None)
+                rest = phrase(
+                    N_("{on}; {others}; {total} in all"),
+                    on=_on_shift(env["shift"]),
+                    others=_listed(others),
+                    total=total,
                 )
-                rest += f"; {sum(n for n in counts if n is not None)} in all"
-            return said(
+            return say(
                 "headline",
-                "",
-                Figure(counts[0], ""),
-                f" paper {'change' if counts[0] == 1 else 'changes'} (wet-end runs){rest} ",
-                Citation(env["query"], index),
-                ".",
+                NN_(
+                    "{figure} paper change (wet-end runs){rest} {cite}.",
+                    "{figure} paper changes (wet-end runs){rest} {cite}.",
+                ),
+                counts[0],
+                figure=Figure(counts[0], ""),
+                rest=rest,
+                cite=Citation(env["query"], index),
             )
     return None
 
@@ -403,50 +456,50 @@ def _msf_asked(evidence: list[dict[str, Any]], asked: tuple[str, ...]) -> Sectio
         (e for e in evidence if e["tool"] == "get_period_kpis" and e.get("gross_msf") is not None), None
     )
     if window is not None:
-        return said(
+        return say(
             "headline",
-            "Gross board was ",
-            Figure(window["gross_msf"], "MSF"),
-            f"{_over(window)} ",
-            Citation(window["query"]),
-            ".",
+            N_("Gross board was {figure}{over} {cite}."),
+            figure=Figure(window["gross_msf"], "MSF"),
+            over=over_window(window),
+            cite=Citation(window["query"]),
         )
     kpis = [e for e in evidence if e["tool"] == "get_shift_kpis" and e.get("gross_msf") is not None]
     if not kpis:
         return None
-    env, rest = kpis[0], ""
+    env, rest = kpis[0], phrase("")
     if len(kpis) > 1:
-        others = ", ".join(f"{fmt(e['gross_msf'], 'MSF')} on shift {e['shift']}" for e in kpis[1:])
-        rest = f"; {others}; {fmt(round(sum(e['gross_msf'] for e in kpis), 1), 'MSF')} in all"
-    return said(
+        others = [
+            phrase(N_("{amount} on shift {shift}"), amount=fmt(e["gross_msf"], "MSF"), shift=e["shift"])
+            for e in kpis[1:]
+        ]
+        rest = _in_all(others, fmt(round(sum(e["gross_msf"] for e in kpis), 1), "MSF"))
+    return say(
         "headline",
-        f"Shift {env['shift']} ran ",
-        Figure(env["gross_msf"], "MSF"),
-        f" of gross board{rest} ",
-        Citation(env["query"]),
-        ".",
+        N_("Shift {shift} ran {figure} of gross board{rest} {cite}."),
+        shift=env["shift"],
+        figure=Figure(env["gross_msf"], "MSF"),
+        rest=rest,
+        cite=Citation(env["query"]),
     )
 
 
-def _over(env: dict[str, Any]) -> str:
-    """ " over <the window>" for a window's tiles; nothing for one shift's."""
-    if env["tool"] != "get_period_kpis":
-        return ""
-    return f" over {(env.get('window') or {}).get('label', 'the window')}"
-
-
 # The KPI tile a plan's metric asks for ("dry end % on 3rd"), with what it is held against; a tile with an
-# owner band says which side of it the figure is (the tool's flag: over the band, or within it).
+# owner band says which side of it the figure is (the tool's flag: over the band, or within it). Each is said
+# from its template: ``{over}`` the window (nothing for one shift's tile), ``{side}`` the band's side.
 TILE_LEADS = {
-    "dry_end_pct": ("Dry-end waste was ", " of gross (flag above {band} %)"),
-    "trim_pct": ("Side trim was ", " of gross"),
-    "maintenance_pct": ("Maintenance downtime was ", " of scheduled minutes against its {band} % band"),
-    "operator_pct": ("Operator downtime was ", " of scheduled minutes against its {band} % band"),
+    "dry_end_pct": N_("Dry-end waste was {figure} of gross (flag above {band} %){over}{side} {cite}."),
+    "trim_pct": N_("Side trim was {figure} of gross{over}{side} {cite}."),
+    "maintenance_pct": N_(
+        "Maintenance downtime was {figure} of scheduled minutes against its {band} % band{over}{side} {cite}."
+    ),
+    "operator_pct": N_(
+        "Operator downtime was {figure} of scheduled minutes against its {band} % band{over}{side} {cite}."
+    ),
 }
 BAND_SIDES = {
-    "dry_end_pct": (": over the flag", ": under the flag"),
-    "maintenance_pct": (": over it", ": within it"),
-    "operator_pct": (": over it", ": within it"),
+    "dry_end_pct": (N_(": over the flag"), N_(": under the flag")),
+    "maintenance_pct": (N_(": over it"), N_(": within it")),
+    "operator_pct": (N_(": over it"), N_(": within it")),
 }
 
 
@@ -459,24 +512,31 @@ def tile_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | None:
     if plan.measure != "kpis" or plan.metric not in TILE_LEADS or not (len(shifts) == 1 or windows):
         return None
     env, key = (shifts[0], "value") if len(shifts) == 1 else (windows[0], "current")
-    before, after = TILE_LEADS[plan.metric]
     for i, row in enumerate(env["rows"]):
         if row.get("measure") == plan.metric and row.get(key) is not None:
-            band = after.format(band=f"{row.get('band') or 0:g}")
             over, within = BAND_SIDES.get(plan.metric, ("", ""))
             side = over if row.get("flag") else within
-            verdict = ""
-            if plan.ask in ("over_band", "within_band"):
-                verdict = "Yes: " if bool(row.get("flag")) == (plan.ask == "over_band") else "No: "
-            return said(
+            head = say(
                 "headline",
-                verdict + before,
-                Figure(row[key], row["unit"]),
-                f"{band}{_over(env)}{side} ",
-                Citation(env["query"], i),
-                ".",
+                TILE_LEADS[plan.metric],
+                figure=Figure(row[key], row["unit"]),
+                band=f"{row.get('band') or 0:g}",
+                over=over_window(env),
+                side=phrase(side),
+                cite=Citation(env["query"], i),
             )
+            if plan.ask in ("over_band", "within_band"):
+                return prefixed(head, YES if bool(row.get("flag")) == (plan.ask == "over_band") else NO)
+            return head
     return None
+
+
+def over_window(env: dict[str, Any]) -> Phrase:
+    """ " over <the window>" for a window's tiles (the window named in the page's language); nothing for one
+    shift's."""
+    if env["tool"] != "get_period_kpis":
+        return phrase("")
+    return phrase(N_(" over {window}"), window=window_named(env.get("window") or {}))
 
 
 def _tile(env: dict[str, Any], measure: str) -> Any:
@@ -538,23 +598,39 @@ def _reason_by_place(plan: Plan, envs: list[dict[str, Any]]) -> Section | None:
         return None
     env = kept[0]
     # Over every shift of a day each shift is its own result: the first that stopped is cited, by name.
-    on = f" on shift {env['shift']}" if len(envs) > 1 and env.get("shift") else ""
+    on = _on_shift(env["shift"]) if len(envs) > 1 and env.get("shift") else phrase("")
     # The place that lost the most is named only where the rows are ranked (a partial window is not).
-    most = f", the most at {env['rows'][0]['key']}" if env.get("ranked", True) else ""
-    return said(
+    most = (
+        phrase(N_(", the most at {place}"), place=term(env["rows"][0]["key"]))
+        if env.get("ranked", True)
+        else phrase("")
+    )
+    return say(
         "headline",
-        f"{plan.reason} by place{on}: ",
-        Figure(env["minutes_total"], "min"),
-        f" over {count_of(env['stops_total'], 'stop')}{most} ",
-        Citation(env["query"]),
-        ".",
+        N_("{reason} by place{on}: {figure} over {stops}{most} {cite}."),
+        reason=term(plan.reason),
+        on=on,
+        figure=Figure(env["minutes_total"], "min"),
+        stops=stops_of(env["stops_total"]),
+        most=most,
+        cite=Citation(env["query"]),
     )
 
 
-def _others_stopped(family: str, others: int) -> str:
+# How many other members of a place family also stopped, by family (plant/catalog.py PLACE_FAMILIES).
+OTHERS_STOPPED = {
+    "Splicers": NN_("; {n} other splicer also stopped", "; {n} other splicers also stopped"),
+}
+
+
+def _others_stopped(family: str, others: int) -> Phrase | str:
     """The clause naming how many other members of a place family also stopped ("; 2 other splicers also
     stopped"), empty when none did."""
-    return f"; {count_of(others, 'other ' + family.lower()[:-1])} also stopped" if others else ""
+    if not others:
+        return phrase("")
+    if family in OTHERS_STOPPED:
+        return phrase(OTHERS_STOPPED[family], others)
+    return f"; {count_of(others, 'other ' + family.lower()[:-1])} also stopped"
 
 
 def _family_share_headline(family: str, members: tuple[str, ...], env: dict[str, Any]) -> Section:
@@ -563,22 +639,24 @@ def _family_share_headline(family: str, members: tuple[str, ...], env: dict[str,
     total is named as not applied (investigation.not_applied; docs/shifts-agent.md, "Known limits")."""
     found = [(i, row) for i, row in enumerate(env["rows"]) if str(row.get("key")) in members]
     if not found:
-        return said(
+        return say(
             "headline",
-            f"{family}: no stop recorded at any of them, none of the recorded downtime (0 %) ",
-            Citation(env["query"]),
-            ".",
+            N_("{family}: no stop recorded at any of them, none of the recorded downtime (0 %) {cite}."),
+            family=term(family),
+            cite=Citation(env["query"]),
         )
     i, row = max(found, key=lambda f: (f[1]["minutes"], -f[0]))
-    others = len(found) - 1
-    rest = _others_stopped(family, others)
-    return said(
+    return say(
         "headline",
-        f"{family}: {row['key']} lost the most, ",
-        Figure(row["share_pct"], "%"),
-        f" of the recorded downtime ({fmt(row['minutes'], 'min')} of it) ",
-        Citation(env["query"], i),
-        f"{rest}.",
+        N_(
+            "{family}: {member} lost the most, {figure} of the recorded downtime ({minutes} of it) {cite}{rest}."
+        ),
+        family=term(family),
+        member=term(row["key"]),
+        figure=Figure(row["share_pct"], "%"),
+        minutes=fmt(row["minutes"], "min"),
+        cite=Citation(env["query"], i),
+        rest=_others_stopped(family, len(found) - 1),
     )
 
 
@@ -590,22 +668,22 @@ def _family_headline(family: str, members: tuple[str, ...], envs: list[dict[str,
         (env, i, row) for env in envs for i, row in enumerate(env["rows"]) if str(row.get("key")) in members
     ]
     if not found:
-        return said(
+        return say(
             "headline",
-            f"{family}: no stop recorded at any of them (0 stops) ",
-            Citation(envs[0]["query"]),
-            ".",
+            N_("{family}: no stop recorded at any of them (0 stops) {cite}."),
+            family=term(family),
+            cite=Citation(envs[0]["query"]),
         )
     env, i, row = max(found, key=lambda f: (f[2]["minutes"], -f[1]))
-    others = len(found) - 1
-    rest = _others_stopped(family, others)
-    return said(
+    return say(
         "headline",
-        f"{family}: {row['key']} lost the most, ",
-        Figure(row["minutes"], "min"),
-        f" over {count_of(row['stops'], 'stop')} ",
-        Citation(env["query"], i),
-        f"{rest}.",
+        N_("{family}: {member} lost the most, {figure} over {stops} {cite}{rest}."),
+        family=term(family),
+        member=term(row["key"]),
+        figure=Figure(row["minutes"], "min"),
+        stops=stops_of(row["stops"]),
+        cite=Citation(env["query"], i),
+        rest=_others_stopped(family, len(found) - 1),
     )
 
 

@@ -4,24 +4,24 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from shopfloor.shifts.answers.bands import band_phrase
 from shopfloor.shifts.answers.comparison import ranked_headline, side_by_side
 from shopfloor.shifts.answers.coverage import window_named
 from shopfloor.shifts.answers.day_shapes import apart
 from shopfloor.shifts.answers.findings import Citation, Figure, Section, fmt, said
 from shopfloor.shifts.answers.sayings import N_, Phrase, phrase, say, say_text
 from shopfloor.shifts.answers.shaping import (
-    WITHHELD,
     contribution,
-    count_of,
     finding,
     found,
     is_ranked,
     kpi_row,
-    priced,
     priced_of,
     rates_lines,
+    shifts_of,
     stops_of,
     term,
     withheld,
@@ -198,18 +198,26 @@ def waste(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     for i, row in enumerate(rows):
         if row["item"] == "trim":
             # The grade or web width the waste was read for is said in the headline.
-            of = f" of grade {row['grade']}" if row.get("grade") else ""
-            if row.get("width_in") is not None:
-                of += f" on the {row['width_in']:.0f} in web"
+            width = f"{row['width_in']:.0f}" if row.get("width_in") is not None else None
+            if row.get("grade") and width:
+                of = phrase(N_(" of grade {grade} on the {width} in web"), grade=row["grade"], width=width)
+            elif row.get("grade"):
+                of = phrase(N_(" of grade {grade}"), grade=row["grade"])
+            else:
+                of = phrase(N_(" on the {width} in web"), width=width) if width else phrase("")
             # The owner's trim flag is the context a trim figure is read against ("compared to the flag").
-            flag = f"; {row['band_text']}" if row.get("band_text") else ""
-            head = said(
+            flag = (
+                phrase(N_("; {band}"), band=band_phrase(str(row["band_text"])))
+                if row.get("band_text")
+                else phrase("")
+            )
+            head = say(
                 "headline",
-                f"Side trim{of} was ",
-                Figure(row["pct_of_gross"], "%"),
-                " of gross ",
-                Citation(q, i),
-                f"{flag}.",
+                N_("Side trim{of} was {figure} of gross {cite}{flag}."),
+                of=of,
+                figure=Figure(row["pct_of_gross"], "%"),
+                cite=Citation(q, i),
+                flag=flag,
             )
     for i, row in enumerate(rows):
         if row["item"] in ("shear", "dry-end total") or (
@@ -506,19 +514,20 @@ def speed_opportunity(env: dict[str, Any]) -> tuple[Section | None, list[Section
         else list(range(len(rows)))
     )
     out = [
-        finding(
-            f"{rows[i]['grade']} / {rows[i]['slice']}: typical {rows[i]['typical_fpm']:,.0f} ft/min, {{}} of "
-            f"opportunity, {priced(rows[i])}",
-            rows[i]["opportunity_hours"],
-            "h",
-            q,
-            i,
+        found(
+            N_("{grade} / {slice}: typical {typical} ft/min, {figure} of opportunity, {priced}"),
+            Figure(rows[i]["opportunity_hours"], "h"),
+            Citation(q, i),
+            grade=rows[i]["grade"],
+            slice=rows[i]["slice"],
+            typical=f"{rows[i]['typical_fpm']:,.0f}",
+            priced=priced_of(rows[i]),
         )
         for i in order[:4]
     ]
     if not ranked:
         out.append(withheld())
-    out.append({"type": "caveat", "text": str(env.get("note"))})
+    out.append(short_setups_note(env.get("note")))
     return None, out
 
 
@@ -612,12 +621,10 @@ def group_comparison(env: dict[str, Any]) -> tuple[Section | None, list[Section]
     labelled with which end it is; on a partial window the groups are listed in their own order with no
     ranking, and the headline says why. On a day ranked on speed the table is the list: each shift's own
     findings follow it."""
-    q = env["query"]
     rows = env["rows"]
     group = env.get("group_by", "shift")
     plural = f"{group}s"
     rank_by = env.get("rank_by", "speed")
-    column = GROUP_FIGURES[rank_by][0]
     day = (env.get("window") or {}).get("period") == "day"
     out: list[Section] = []
     if not rows:
@@ -627,18 +634,54 @@ def group_comparison(env: dict[str, Any]) -> tuple[Section | None, list[Section]
         out.append(table)
     listed = not day or table is None or rank_by != "speed"
     if not is_ranked(env):
-        head = {"type": "headline", "text": f"The {plural} are compared, not ranked: {_why_unranked(env)}."}
+        head = _unranked_headline(env, plural)
         if listed:
-            for i, row in enumerate(rows):
-                out.append(finding(_group_text(row, None, len(rows), rank_by), row[column], "%", q, i))
-        out.append({"type": "text", "text": WITHHELD})
+            for i in range(len(rows)):
+                out.append(_group_line(env, i, None, len(rows), rank_by))
+        out.append(withheld())
         return head, out
     head = (ranked_headline(env) if rank_by == "speed" else None) or _one_end(env)
     if listed:
-        out.append({"type": "label", "text": f"Ranked by {env.get('best', 'speed to target')}, best first"})
+        out.append(_ranked_label(env))
         for i, row in enumerate(rows):
-            out.append(finding(_group_text(row, row["rank"], len(rows), rank_by), row[column], "%", q, i))
+            out.append(_group_line(env, i, row["rank"], len(rows), rank_by))
     return head, out
+
+
+# What a comparison is ranked on, as its label says it (tools/groups.py GROUP_RANKS, their words).
+RANKED_LABELS = {
+    "speed to target (highest is best)": N_("Ranked by speed to target (highest is best), best first"),
+    "unplanned downtime, maintenance plus operator (lowest is best)": N_(
+        "Ranked by unplanned downtime, maintenance plus operator (lowest is best), best first"
+    ),
+    "dry-end waste (lowest is best)": N_("Ranked by dry-end waste (lowest is best), best first"),
+}
+
+
+def _ranked_label(env: dict[str, Any]) -> Section:
+    """The label over a ranked comparison's lines: what it is ranked on, best first."""
+    best = str(env.get("best", "speed to target"))
+    if best in RANKED_LABELS:
+        return say_text("label", RANKED_LABELS[best])
+    return {"type": "label", "text": f"Ranked by {best}, best first"}
+
+
+def _unranked_headline(env: dict[str, Any], plural: str) -> Section:
+    """Why the groups are compared, not ranked: the window's complete days (said from its template), or
+    what a day lacks (the store's own words, in English)."""
+    cov = env.get("coverage") or {}
+    if (env.get("window") or {}).get("period") != "day":
+        template = (
+            N_(
+                "The crews are compared, not ranked: the window is partial ({valid} of {expected} production days complete)."
+            )
+            if plural == "crews"
+            else N_(
+                "The shifts are compared, not ranked: the window is partial ({valid} of {expected} production days complete)."
+            )
+        )
+        return say_text("headline", template, valid=cov.get("valid_days"), expected=cov.get("expected_days"))
+    return {"type": "headline", "text": f"The {plural} are compared, not ranked: {_why_unranked(env)}."}
 
 
 def _why_unranked(env: dict[str, Any]) -> str:
@@ -652,57 +695,104 @@ def _why_unranked(env: dict[str, Any]) -> str:
     return f"the window is partial ({cov.get('valid_days')} of {cov.get('expected_days')} production days complete)"
 
 
+# A one-end headline's pieces: the figure ranked on (after "on"), and what its figure is of.
+ONE_END_ON = {"speed": "", "downtime": N_(" on unplanned downtime"), "quality": N_(" on dry-end waste")}
+ONE_END_OF = {
+    "speed": N_(" speed to target"),
+    "downtime": N_(" of scheduled minutes"),
+    "quality": N_(" of gross"),
+}
+ONE_END = {
+    ("crew", "speed"): N_("Crew {key} was the slowest crew {span}{on} at {figure}{of} {cite}."),
+    ("crew", "other"): N_("Crew {key} was the worst crew {span}{on} at {figure}{of} {cite}."),
+    ("shift", "other"): N_("Shift {key} was the best shift {span}{on} at {figure}{of} {cite}."),
+}
+
+
 def _one_end(env: dict[str, Any]) -> Section:
     """The headline of a ranked result led by one end: the best shift, or the slowest (worst) crew, on the
     figure ranked."""
     q, rows = env["query"], env["rows"]
     rank_by = env.get("rank_by", "speed")
-    column, words, of = GROUP_FIGURES[rank_by]
-    span = "day" if (env.get("window") or {}).get("period") == "day" else "window"
-    on = "" if rank_by == "speed" else f" on {words}"
-    said_of = " speed to target" if rank_by == "speed" else of
-    if env.get("group_by", "shift") == "crew":
+    column = GROUP_FIGURES[rank_by][0]
+    span = N_("of the day") if (env.get("window") or {}).get("period") == "day" else N_("of the window")
+    group_by = env.get("group_by", "shift")
+    i = 0
+    if group_by == "crew":
         i = len(rows) - 1
         while i > 0 and rows[i]["rank"] is None:
             i -= 1
-        end = "slowest crew" if rank_by == "speed" else "worst crew"
-        return said(
-            "headline",
-            f"{rows[i]['group']} was the {end} of the {span}{on} at ",
-            Figure(rows[i][column], "%"),
-            f"{said_of} ",
-            Citation(q, i),
-            ".",
-        )
-    return said(
+    template = ONE_END[(group_by, "speed" if group_by == "crew" and rank_by == "speed" else "other")]
+    return say(
         "headline",
-        f"{rows[0]['group']} was the best shift of the {span}{on} at ",
-        Figure(rows[0][column], "%"),
-        f"{said_of} ",
-        Citation(q, 0),
-        ".",
+        template,
+        key=rows[i].get(group_by),
+        span=phrase(span),
+        on=phrase(ONE_END_ON[rank_by]),
+        figure=Figure(rows[i][column], "%"),
+        of=phrase(ONE_END_OF[rank_by]),
+        cite=Citation(q, i),
     )
 
 
-def _group_text(row: dict[str, Any], rank: int | None, count: int, rank_by: str = "speed") -> str:
+# One group's line by what it is ranked on: that figure first, then its other figures.
+GROUP_LINES = {
+    "speed": N_(
+        "{group}{rank}: {figure} speed to target, shift speed {fpm}, unplanned downtime {downtime}, dry-end "
+        "waste {dry_end} over {shifts}"
+    ),
+    "downtime": N_(
+        "{group}{rank}: {figure} unplanned downtime, speed to target {speed}, shift speed {fpm}, dry-end "
+        "waste {dry_end} over {shifts}"
+    ),
+    "quality": N_(
+        "{group}{rank}: {figure} dry-end waste, speed to target {speed}, shift speed {fpm}, unplanned "
+        "downtime {downtime} over {shifts}"
+    ),
+}
+
+
+def _group_line(env: dict[str, Any], i: int, rank: int | None, count: int, rank_by: str = "speed") -> Section:
     """One group's line: its name, its rank when ranked (with which end it is), the figure it is ranked on,
-    then its other figures."""
-    end = ""
-    if rank is not None:
-        end = " (best)" if rank == 1 else (" (worst)" if rank == count else "")
-        end = f", rank {rank} of {count}{end}"
-    figures = {
-        "speed": f"speed to target {fmt(row['speed_to_target_pct'], '%')}",
-        "downtime": f"unplanned downtime {fmt(row['unplanned_downtime_pct'], '%')}",
-        "quality": f"dry-end waste {fmt(row['dry_end_pct'], '%')}",
-    }
-    shift_speed = f"shift speed {fmt(row['shift_fpm'], 'ft/min')}"
-    if rank_by == "speed":
-        others = [shift_speed, figures["downtime"], figures["quality"]]
+    then its other figures, said from its template."""
+    row, group_by = env["rows"][i], env.get("group_by", "shift")
+    key = row.get(group_by)
+    if key is None:
+        name: Any = str(row["group"])
+    elif group_by == "crew":
+        name = phrase(N_("Crew {crew}"), crew=key)
     else:
-        rest = (text for key, text in figures.items() if key not in ("speed", rank_by))
-        others = [figures["speed"], shift_speed, *rest]
-    lead = GROUP_FIGURES[rank_by][1]
-    return (
-        f"{row['group']}{end}: {{}} {lead}, {', '.join(others)} over {count_of(row['shifts_run'], 'shift')}"
+        name = phrase(N_("Shift {shift}"), shift=key)
+    place = phrase("")
+    if rank is not None:
+        end = phrase(N_(" (best)") if rank == 1 else (N_(" (worst)") if rank == count else ""))
+        place = phrase(N_(", rank {rank} of {count}{end}"), rank=rank, count=count, end=end)
+    return found(
+        GROUP_LINES[rank_by],
+        Figure(row[GROUP_FIGURES[rank_by][0]], "%"),
+        Citation(env["query"], i),
+        group=name,
+        rank=place,
+        speed=fmt(row["speed_to_target_pct"], "%"),
+        fpm=fmt(row["shift_fpm"], "ft/min"),
+        downtime=fmt(row["unplanned_downtime_pct"], "%"),
+        dry_end=fmt(row["dry_end_pct"], "%"),
+        shifts=shifts_of(row["shifts_run"]),
     )
+
+
+# The speed opportunity's note (tools/levers.py): which setups are left out, and that no temperature is.
+SHORT_SETUPS = N_(
+    "Setups with under {minutes} running minutes are excluded and counted; no temperatures are modelled."
+)
+
+
+def short_setups_note(note: Any) -> Section:
+    """The speed opportunity's note, said from its template when its English is the tool's word for word."""
+    found_minutes = re.fullmatch(
+        r"Setups with under (\d+) running minutes are excluded and counted; no temperatures are modelled\.",
+        str(note),
+    )
+    if found_minutes is None:
+        return {"type": "caveat", "text": str(note)}
+    return say_text("caveat", SHORT_SETUPS, minutes=found_minutes[1])

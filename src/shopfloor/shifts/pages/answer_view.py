@@ -17,9 +17,11 @@ from typing import Any
 
 from markupsafe import Markup
 
+from shopfloor.shifts.answers.bands import BAND_TEXTS, band_of
 from shopfloor.shifts.answers.findings import parts_of
 from shopfloor.shifts.answers.glossary import RECORD_WORDS
 from shopfloor.shifts.answers.sayings import RECORD, spoken
+from shopfloor.shifts.pages.columns import COLUMN, COLUMN_WORDS
 from shopfloor.shifts.pages.i18n import ENGLISH, N_, Words, translations
 from shopfloor.shifts.pages.scope_view import EXAMPLES, scope_line, window_of
 
@@ -60,10 +62,32 @@ def marked(
             # The question's own words, as the supervisor wrote them (answers/sayings.py: Asked).
             out.append(f"<span class='asked'>{html.escape(str(part['asked']), quote=True)}</span>")
         elif "figure" in part:
-            out.append(f"<strong>{html.escape(part['figure'], quote=True)}</strong>")
+            out.append(f"<strong>{html.escape(figure_text(part, words), quote=True)}</strong>")
         else:
             out.append(cited_link(part, numbers, words))
     return Markup("".join(out))
+
+
+# Counted units the answers write in English beside a figure ("4 stops", "0.83 hours"): a page in another
+# language says the figure's number and its unit in the plural form its value takes.
+COUNTED = ("stop", "stops", "shift", "shifts", "point", "points", "hours")
+
+
+def figure_text(part: Mapping[str, Any], words: Words = ENGLISH) -> str:
+    """A figure as the page writes it: the answer's own figure in English; in another language a counted
+    unit said in it (its plural form chosen for its value: "1 paro", "5 paros", "1.65 puntos")."""
+    unit = str(part.get("unit", ""))
+    if words.locale == "en" or unit not in COUNTED or part.get("value") is None:
+        return str(part["figure"])
+    number = str(part["figure"]).removesuffix(unit).strip()
+    count = 1 if part["value"] == 1 else 2
+    if unit.startswith("stop"):
+        return words.ngettext("{figure} stop", "{figure} stops", count, figure=number)
+    if unit.startswith("shift"):
+        return words.ngettext("{figure} shift", "{figure} shifts", count, figure=number)
+    if unit == "hours":
+        return words.ngettext("{figure} hour", "{figure} hours", count, figure=number)
+    return words.ngettext("{figure} point", "{figure} points", count, figure=number)
 
 
 def localized(section: Mapping[str, Any], words: Words = ENGLISH) -> dict[str, Any]:
@@ -291,6 +315,7 @@ def trace_steps(answer: dict[str, Any], words: Words = ENGLISH) -> list[dict[str
                 "duration_ms": step.get("duration_ms"),
                 "sql": output.get("sql", []) if isinstance(output, dict) else [],
                 "columns": columns,
+                "headers": column_headers(columns, words),
                 "rows": [
                     [_cell(r.get(c), words) for c in columns]
                     for r in rows[:ROWS_SHOWN]
@@ -308,9 +333,26 @@ def table_of(rows: list[dict[str, Any]], limit: int = ROWS_SHOWN, words: Words =
     columns = _columns(rows)
     return {
         "columns": columns,
+        "headers": column_headers(columns, words),
         "rows": [[_cell(r.get(c), words) for c in columns] for r in rows[:limit]],
         "total": len(rows),
     }
+
+
+def column_name(column: str, words: Words = ENGLISH) -> str:
+    """A column's name as a table heads it: the tool's field in English, its name in another language
+    (``pages/columns.py``); a column not named there is headed by the field."""
+    if words.locale == "en" or column not in COLUMN_WORDS:
+        return column
+    return words.pgettext(COLUMN, column)
+
+
+def column_headers(columns: list[str], words: Words = ENGLISH) -> list[dict[str, Any]]:
+    """Each column's header: its name in the page's language and whether it is English (a field not named in
+    ``pages/columns.py``, on a page in another language)."""
+    return [
+        {"name": column_name(c, words), "en": words.locale != "en" and c not in COLUMN_WORDS} for c in columns
+    ]
 
 
 def _columns(rows: list[Any]) -> list[str]:
@@ -335,8 +377,25 @@ def _cell(value: Any, words: Words = ENGLISH) -> str:
 
 def record_word(text: str, words: Words = ENGLISH) -> str:
     """A cell or a chart point's label in the page's language: a word of the records' vocabulary through the
-    glossary (``answers/glossary.py``), anything else (a code, a grade, a tool's own text) as it is."""
-    return text if words.locale == "en" else words.pgettext(RECORD, text)
+    glossary (``answers/glossary.py``), a tool's band text through its template (``answers/bands.py``),
+    anything else (a code, a grade, a tool's own other text) as it is."""
+    if words.locale == "en":
+        return text
+    band = band_of(text)
+    if band is not None:
+        return words._(band[0]).format(band=band[1])
+    return words.pgettext(RECORD, text)
+
+
+@cache
+def _said_bands(locale: str) -> tuple[re.Pattern[str], ...]:
+    """The band texts as this language says them, each a pattern with its band's figure left open."""
+    words = Words(locale)
+    out = []
+    for template in BAND_TEXTS:
+        before, _, after = words._(template).partition("{band}")
+        out.append(re.compile(f"{re.escape(before)}.+{re.escape(after)}"))
+    return tuple(out)
 
 
 @cache
@@ -355,4 +414,6 @@ def is_english_text(text: Any, words: Words = ENGLISH) -> bool:
     if words.locale == "en":
         return False
     value = str(text)
-    return bool(_WORDY.search(value)) and value not in _said_words(words.locale)
+    if not _WORDY.search(value) or value in _said_words(words.locale):
+        return False
+    return not any(pattern.fullmatch(value) for pattern in _said_bands(words.locale))

@@ -10,7 +10,7 @@ from typing import Any
 from markupsafe import Markup
 
 from shopfloor.shifts.answers.chart_inline import chart_inline
-from shopfloor.shifts.pages.answer_view import is_english_text, record_word
+from shopfloor.shifts.pages.answer_view import column_headers, is_english_text, record_word
 from shopfloor.shifts.pages.i18n import ENGLISH, N_, Words
 
 # The charts' fixed titles (the tools' components and default charts, shifts/catalog.py) as the page names
@@ -88,6 +88,8 @@ def chart_views(
                 **chart,
                 "title": title,
                 "said": said,
+                # The data table's two columns, named in the page's language (pages/columns.py).
+                "headers": column_headers([str(chart.get("x")), str(chart.get("y"))], words),
                 "svg": Markup(chart_inline({**chart, "title": title}, f"{prefix}-{index + 1}", lang)),
                 "query": (queries or {}).get(str(chart.get("source"))),
             }

@@ -14,7 +14,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from shopfloor.shifts.pages.answer_view import cited_link
+from shopfloor.shifts.pages.answer_view import cited_link, figure_text
 from shopfloor.shifts.pages.i18n import ENGLISH, N_, Words
 from shopfloor.shifts.pages.scope_view import window_of
 
@@ -53,21 +53,6 @@ def named(group_by: str, key: Any, words: Words = ENGLISH, start: bool = False) 
     if start:
         return words.pgettext("with its article", "Shift {shift}").format(shift=key)
     return words.pgettext("with its article", "shift {shift}").format(shift=key)
-
-
-def figure_text(part: Mapping[str, Any], words: Words = ENGLISH) -> str:
-    """A figure as the page writes it: the answer's own figure, a counted unit said in the page's language
-    (its plural form chosen for its value: "1 stop", "5 stops", "1.65 points")."""
-    unit = str(part.get("unit", ""))
-    if unit not in COUNTED or part.get("value") is None:
-        return str(part["figure"])
-    number = str(part["figure"]).removesuffix(unit).strip()
-    count = 1 if part["value"] == 1 else 2
-    if unit.startswith("stop"):
-        return words.ngettext("{figure} stop", "{figure} stops", count, figure=number)
-    if unit.startswith("shift"):
-        return words.ngettext("{figure} shift", "{figure} shifts", count, figure=number)
-    return words.ngettext("{figure} point", "{figure} points", count, figure=number)
 
 
 # Units a table row says once in its header, so its cells hold only their numbers and fit a phone's width.
