@@ -39,7 +39,7 @@ from shopfloor.shifts.planning.measures import Step
 from shopfloor.shifts.planning.planner import MODEL, OfflinePlanner, plan_steps
 from shopfloor.shifts.planning.plans import Plan, Unavailable, parse_address
 from shopfloor.shifts.planning.reading import canonical, closest, plan_read_as
-from shopfloor.shifts.planning.router import MONEY_WORDS, PRESCRIPTION, PROFIT, route
+from shopfloor.shifts.planning.router import PRESCRIPTION, PROFIT, money_asked, route
 from shopfloor.shifts.planning.where import where_to_look
 from shopfloor.shifts.plant.calendar import coverage_line
 from shopfloor.shifts.plant.catalog import PLACE_FAMILIES
@@ -620,9 +620,7 @@ def _done(
     if plan.chart and not charts:
         status = "partial"
         caveats.append(refusals.caveat(refusals.NO_CHART))
-    if re.search(MONEY_WORDS, question.lower()) and not any(
-        "rates" in e or "usd" in str(e) for e in evidence
-    ):
+    if money_asked(canonical(question)) and not any("rates" in e or "usd" in str(e) for e in evidence):
         status = "partial"
         caveats.append(refusals.caveat(refusals.NO_COST_BASIS))
     q = canonical(question)
@@ -632,6 +630,14 @@ def _done(
     if re.search(PROFIT, q):
         status = "partial"
         caveats.append(refusals.caveat(refusals.NO_PROFIT))
+    if plan.measure == "trend":
+        # Weeks reaching before the records' first day hold nothing: the trend is partial and says so (a week
+        # still in progress is partial on its own row, never the whole trend's).
+        rows = [r for e in evidence if e.get("tool") == "get_trend" for r in e.get("rows", [])]
+        empty = [r for r in rows if r.get("coverage") == "unavailable"]
+        if empty and len(empty) < len(rows):
+            status = "partial"
+            caveats.append(refusals.weeks_not_held(len(empty), len(rows), str(empty[0]["week_start"])))
     if plan.window != "day":
         covers = [e["coverage"] for e in evidence if isinstance(e.get("coverage"), dict)]
         if covers and all(c.get("status") == "unavailable" for c in covers):

@@ -245,6 +245,20 @@ def also_read(items: Iterable[str], kind: str = "caveat") -> Section:
     return say_text(kind, N_("Also read: {items}."), items=Quoted("; ".join(items)))
 
 
+def weeks_not_held(empty: int, weeks: int, first: str) -> Section:
+    """A trend whose weeks reach where no day is held (before the records' first day): partial, said so."""
+    return say_text(
+        "caveat",
+        N_(
+            "Weeks with no day in the records: {empty} of the {weeks} asked, from the week of {first}; the trend "
+            "reads the weeks held."
+        ),
+        empty=empty,
+        weeks=weeks,
+        first=first,
+    )
+
+
 def caveat(template: str) -> Section:
     """One of the run's fixed caveats (:data:`NO_CHART`, …) said from its template."""
     return say_text("caveat", template)

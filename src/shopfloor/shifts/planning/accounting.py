@@ -25,6 +25,7 @@ from shopfloor.shifts.planning.router import (
 from shopfloor.shifts.planning.scope_words import TIME_RANGE, named_shifts
 from shopfloor.shifts.planning.stories import asked_clause
 from shopfloor.shifts.plant.catalog import (
+    CREWS,
     GRADE_TARGETS,
     REJECT_FAMILIES,
     STOP_KINDS,
@@ -333,12 +334,25 @@ _PERCENT_SAID = r"(?<![\d.])(\d+(?:\.\d+)?) ?(?:%|percent\b|pct\b|por ?ciento\b)
 # every grade or every width.
 _GRADE_SAID = r"\b(\d{2,3})-([a-z]{1,2})\b"
 _WIDTH_SAID = r"\b(\d{2,3}) ?-?(?:inch(?:es)?\b|in\.|\"|”|in(?= (?:web|wide|width)\b))"
+# A splicer number or a crew letter the plant does not have ("splicer 6", "crew E"): named, never read as every
+# splicer or as the shift's own crew. "Crew i", "crew y", "crew o" and "crew u" are a pronoun or a conjunction.
+_SPLICER_SAID = r"\b(?:splicer|empalmador|empalmadora) #?(\d+)\b"
+_CREW_SAID = r"\b(?:crew|cuadrilla) ([b-hj-np-tv-xz])\b"
+# A second ask joined to the first ("dt by reason and also how many paper changes"): one question per answer
+# is read, so the second is named, never answered complete with the first (docs/shifts-agent.md, rule 1).
+SECOND_ASK = (
+    r"\b(?:and also|and then|as well as|plus|(?:y )?también|(?:y )?además)"
+    r"( (?:how many|how much|what|which|where|when|why|who|did|was|were|is|are|cuántos|cuántas|cuánto|qué)\b.*)"
+)
+# A ranking on trim: the groups are ranked on speed to target, unplanned downtime or dry-end waste only.
+_TRIM_SAID = r"\b(?:side )?trim\b"
 
 
 def not_held(text: str, question: str, plan: Plan | None = None) -> list[str]:
     """What ``text`` (the question in the router's words; ``question`` as typed) names that no tool applies:
-    a time of day, the year so far, a threshold on the speed target other than 100 %, a grade or a width the
-    records do not hold; each said with why (docs/shifts-agent.md, rule 2)."""
+    a time of day, the year so far, a threshold on the speed target other than 100 %, a grade, a width, a
+    splicer or a crew the records do not hold, a second ask, a ranking on trim; each said with why
+    (docs/shifts-agent.md, rule 2)."""
     out = []
     clause = asked_clause(text)
     for m in re.finditer(TIME_OF_DAY, clause):
@@ -348,8 +362,12 @@ def not_held(text: str, question: str, plan: Plan | None = None) -> list[str]:
         )
     year = re.search(YEAR_SAID, text)
     if year is not None:
+        # The year so far, however said ("so far this year", "YTD"), is named as the docs name it.
+        said = year.group(0)
+        if said in ("year-to-date", "ytd", "so far this year", "this year"):
+            said = "year to date"
         out.append(
-            f"{year.group(0)} (the windows read are a production day, a Mon–Fri week, a month and a 4-4-5 period; "
+            f"{said} (the windows read are a production day, a Mon–Fri week, a month and a 4-4-5 period; "
             "no year window: ask for a month or this period)"
         )
     if plan is not None and plan.ask in ("below_target", "at_target"):
@@ -366,6 +384,28 @@ def not_held(text: str, question: str, plan: Plan | None = None) -> list[str]:
                 f"grade {code} (no grade of that name is in the records: the grades are "
                 f"{', '.join(GRADE_TARGETS)}; this answer reads every grade)"
             )
+    for number in re.findall(_SPLICER_SAID, text):
+        if f"Splicer {int(number)}" not in STOP_PLACES:
+            out.append(
+                f"splicer {number} (no place of that name is in the records: the splicers are Splicer 1 to "
+                f"Splicer {sum(p.startswith('Splicer ') for p in STOP_PLACES)}; this answer reads every place)"
+            )
+    for letter in re.findall(_CREW_SAID, text):
+        if letter.upper() not in CREWS:
+            out.append(
+                f"crew {letter.upper()} (no crew of that name is in the records: the crews are "
+                f"{', '.join(CREWS[:-1])} and {CREWS[-1]}; this answer reads the crew that ran)"
+            )
+    second = re.search(SECOND_ASK, clause)
+    if second is not None:
+        out.append(
+            f"the second ask, “{second.group(1).strip(' ?')}” (one question per answer is read; ask it on its own)"
+        )
+    if plan is not None and plan.measure == "compare_groups" and re.search(_TRIM_SAID, text):
+        out.append(
+            "the ranking on trim (the groups are ranked on speed to target, unplanned downtime or dry-end "
+            "waste; trim is shown side by side, never ranked: ask to compare them side by side)"
+        )
     for number in re.findall(_WIDTH_SAID, text):
         if float(number) not in WEB_WIDTHS:
             out.append(
@@ -396,6 +436,14 @@ def more_values(question: str, plan: Plan) -> tuple[list[str], list[str]]:
             if value == first:
                 continue
             label = f"{value} in web" if name == "width" else f"{name} {value}"
+            one_shift = name == "crew" and plan.window == "day" and plan.shift is not None
+            if plan.by == name and one_shift:
+                # One shift of one day ran one crew: the rows by crew hold that crew alone, never the other.
+                missing.append(
+                    f"{label} (one shift runs one crew: this answer reads shift {plan.shift}'s crew; ask about "
+                    f"crew {value} over a window)"
+                )
+                continue
             if plan.by == name:
                 also.append(f"{label} (in the rows by {name})")
                 continue

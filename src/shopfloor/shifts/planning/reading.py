@@ -453,6 +453,12 @@ def entities(text: str) -> Entities:
     if "PM" in kinds and "Maintenance" in kinds and not re.search(r"(?<!planned )maintenance", text):
         kinds.remove("Maintenance")
     widths = [int(w) for w in WEB_WIDTHS if re.search(rf"\b{int(w)}(?:[- ]?(?:inch|inches|in)\b|\"|”)", text)]
+    # Widths listed before one shared unit ("the 95 and 87 inch webs"): each listed number is a width named.
+    listed = r"\b((?:\d{2}\s*(?:,|and|or|&|y|o)?\s*)+)\d{2}[- ]?(?:inch|inches|in\b|\"|”)"
+    for m in re.finditer(listed, text):
+        for number in re.findall(r"\d{2}", m.group(1)):
+            if float(number) in WEB_WIDTHS and int(number) not in widths:
+                widths.append(int(number))
     return Entities(
         tuple(grades), tuple(crews), tuple(reasons), tuple(places), tuple(kinds), tuple(widths), rejects(text)
     )

@@ -109,6 +109,19 @@ def grouping(question: str) -> str | None:
 
 # Money words: the router sends them to the money tools, and the done condition asks for a cost basis.
 MONEY_WORDS = r"\$|\bdollars?\b|\bmoney\b|\bcosts?\b|\bcosting\b|\bcost us\b|\bworth\b|\bspend\b"
+# A cost said in time ("which machine cost us the most downtime", "cost us 40 minutes"): the loss asked is the
+# downtime's minutes, never the money levers (docs/shifts-agent.md, "Reading").
+TIME_COST = (
+    r"\bcost(?:s|ed|ing)?(?: us| me| them| the line)?(?: the)?(?: most| more| much| más| a lot of| \d+)?"
+    r" (?:of )?(?:downtime|down time|minutes|mins|hours|hrs)\b"
+)
+
+
+def money_asked(q: str) -> bool:
+    """Whether ``q`` asks for money: a money word, unless the only cost said is one in time (TIME_COST)."""
+    return _has(re.sub(TIME_COST, " downtime ", q), MONEY_WORDS)
+
+
 # What we made or earned is a profit: the diagnosis (a window's levers), partial, naming the missing revenue and
 # margin ("how much money did we make last month", "what did we earn"); never the losses said as complete.
 PROFIT = (
@@ -185,7 +198,7 @@ def route(question: str, scope: Scope, previous: Plan | None = None) -> Plan | U
         # A reason asked by place ("missed splices by place", "where did the knife jams happen") is its
         # stops in the rows by place, which the reason filter keeps (docs/shifts-agent.md, rule 2).
         plan = replace(plan, by="place")
-    if plan.measure in ("opportunities", "dollars") and (plan.reason or plan.place) and _has(q, MONEY_WORDS):
+    if plan.measure in ("opportunities", "dollars") and (plan.reason or plan.place) and money_asked(q):
         # Money for a named reason or place is that one's cost, not the total of every lever.
         # The address names the reason or place alone (docs/URLS.md): the rows' grouping follows from it.
         plan = replace(plan, measure="named_cost", by=None, lens=None)
@@ -394,7 +407,7 @@ _BEST_SHIFT = (
 # "Which crew was slowest", "compare crews this month": the crews over a window side by side.
 _CREW_COMPARE = (
     r"\bcompare\b|\bcompared\b|\bvs\.?\b|\bversus\b|\bwhich crew\b|\b(best|worst|slowest|fastest)\b"
-    r"|\brank|\bside by side\b"
+    r"|\brank|\bside by side\b|\b(top|bottom)( [23]| two| three)? crews\b"
 )
 
 
@@ -509,7 +522,7 @@ def _named_intent(
         return ("overview" if not ranged else "opportunities"), ({} if not ranged else {"lens": _lens(q)})
     if _has(q, r"\b(levers?|opportunit(y|ies)|biggest wins?)\b") and not _has(q, r"\bspeed opportunit"):
         return "opportunities", {"lens": _lens(q)}
-    if _has(q, MONEY_WORDS):
+    if money_asked(q):
         return ("opportunities", {"lens": _lens(q)}) if ranged else ("dollars", {})
     if cue == "setups":
         return ("kpis" if words.window is not None else "setups"), {}
@@ -517,7 +530,11 @@ def _named_intent(
         return "overview", {}
     if cue == "speed_trend":
         return "trend", {"metric": "speed", "weeks": words.weeks or 8}
-    compared = _has(q, r"\bcompare\b|\bvs\.?\b|\bversus\b|\bcompared\b") and not _has(q, AGAINST_LIMIT)
+    # "This month's rejects against last month": a window against the one before is a comparison too.
+    against_before = r"\b(against|than) (the )?(last|previous|prior) (week|month|(fiscal |4-4-5 )?period)\b"
+    compared = _has(q, r"\bcompare\b|\bvs\.?\b|\bversus\b|\bcompared\b|" + against_before) and not _has(
+        q, AGAINST_LIMIT
+    )
     if words.other_anchor is not None or compared:
         if ranged and words.other_anchor is not None:
             return "compare", {"other_anchor": words.other_anchor}

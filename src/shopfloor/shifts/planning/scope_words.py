@@ -36,6 +36,11 @@ _SHIFT_WORDS = {
     2: r"\b(second|2nd|swing|evening) shift\b|\bshift (2|two)\b" + _COUNTS_BACK + "|" + _BARE.format("2nd"),
     3: r"\b(third|3rd|night) shift\b|\bshift (3|three)\b" + _COUNTS_BACK + "|" + _BARE.format("3rd"),
 }
+# "On second", "on third" said alone at the end of the ask ("rejects so far this year on second") is that shift;
+# "on second thought" or "on first look" is not.
+_ON_ALONE = r"|\bon {0}\b(?=\s*(?:$|[?.!,]|(?:tonight|today|yesterday|last|this|and|vs|or)\b))"
+for _n, _word in ((1, "first"), (2, "second"), (3, "third")):
+    _SHIFT_WORDS[_n] += _ON_ALONE.format(_word)
 _ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3}
 _ORD = r"(?:first|1st|second|2nd|third|3rd)"
 _RANGE = (
@@ -46,9 +51,20 @@ _RANGE = (
 )
 
 
+# The crew to be told ("anything weird tonight i should tell 3rd?", "pass it on to third shift", "avisarle al
+# tercer turno"): the next shift is who hears the answer, never the shift asked about (docs/shifts-agent.md,
+# "Reading").
+AUDIENCE = (
+    r"\b(?:tell|warn|let|remind|brief|pass (?:it |this |that )?(?:on )?to|hand (?:it |this |that )?(?:off |over )?to"
+    r"|(?:avisar|decir|contar)(?:le)?(?:\s+al?)?)\s+(?:the\s+)?"
+    r"(?:first|1st|second|2nd|third|3rd|night|day|swing|tercer|primer|segundo|tercero|primero)"
+    r"(?:\s+(?:shift|turno|crew))?\b"
+)
+
+
 def named_shifts(question: str) -> list[int]:
-    """The shifts a question names, in shift order."""
-    q = normalize(question)
+    """The shifts a question names, in shift order (the crew to be told is no shift named: AUDIENCE)."""
+    q = re.sub(AUDIENCE, " ", normalize(question))
     found = {n for n, pattern in _SHIFT_WORDS.items() if has(q, pattern)}
     # "first and second shift": ordinals listed before one shared "shift(s)".
     for listed in re.finditer(
