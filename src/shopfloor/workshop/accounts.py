@@ -21,7 +21,7 @@ from threading import Lock
 from typing import Any, cast
 
 from itsdangerous import BadSignature, TimestampSigner, URLSafeTimedSerializer
-from sqlalchemy import Connection, Select, Table, and_, bindparam, case, literal, select, text, update
+from sqlalchemy import Connection, Select, Table, bindparam, case, literal, select, text, update
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from shopfloor.settings import Settings
@@ -50,37 +50,14 @@ _ACTOR = select(_PROFILES.c.id, _PROFILES.c.workshop_id, _PROFILES.c.role, _PROF
     _PROFILES.c.workshop_id == bindparam("workshop_id"),
     _PROFILES.c.active.is_(True),
 )
-# On SQLite the token and its active user are one statement (no row-level security to move between).
-_TOKEN_ACTOR_SQLITE = (
-    select(
-        _TOKENS.c.user_id,
-        _TOKENS.c.workshop_id,
-        _TOKENS.c.revoked_at.is_not(None),
-        _TOKENS.c.expires_at,
-        _PROFILES.c.id,
-        _PROFILES.c.role,
-        _PROFILES.c.name,
-    )
-    .select_from(
-        _TOKENS.outerjoin(
-            _PROFILES,
-            and_(
-                _PROFILES.c.id == _TOKENS.c.user_id,
-                _PROFILES.c.workshop_id == _TOKENS.c.workshop_id,
-                _PROFILES.c.active.is_(True),
-            ),
-        )
-    )
-    .where(_TOKENS.c.token_hash == bindparam("h"))
-)
+_TOKEN_SQLITE = select(
+    _TOKENS.c.user_id,
+    _TOKENS.c.workshop_id,
+    _TOKENS.c.revoked_at.is_not(None),
+    _TOKENS.c.expires_at,
+).where(_TOKENS.c.token_hash == bindparam("h"))
 # Before the token is read no workshop is known; on PostgreSQL the narrow owner-run look-up is the only way in.
-# The same statement moves the transaction to the token's workshop (the transaction-scoped setting the policies
-# read), so the user is then read under row-level security with one round trip less; a refused token reads
-# nothing more in that transaction.
-_TOKEN_POSTGRES = text(
-    "SELECT user_id, workshop_id, revoked, expires_at, set_config('app.workshop_id', workshop_id, true) "
-    "FROM app_token_lookup(:h)"
-)
+_TOKEN_POSTGRES = text("SELECT user_id, workshop_id, revoked, expires_at FROM app_token_lookup(:h)")
 _USER_SESSIONS = cast(Table, m.UserSession.__table__)
 # A cookie's session: stored, not ended, not expired, of this user in this workshop, and the user active.
 _SESSION_ACTOR = (
@@ -706,17 +683,13 @@ def actor_for_token(store: Store, token: str) -> domain.Actor | None:
     # One read transaction for the token and its user (every bearer request pays for it): the token is read
     # with no workshop, then the transaction moves to the token's workshop to read the user.
     with store.reading(None) as conn:
-        statement = _TOKEN_ACTOR_SQLITE if store.is_sqlite else _TOKEN_POSTGRES
+        statement = _TOKEN_SQLITE if store.is_sqlite else _TOKEN_POSTGRES
         row = conn.execute(statement, {"h": token_hash(token)}).first()
         now = m.utcnow()
         if row is None or row[2] or token_status(None, _aware(row[3]), now) != "active":
             return None
         # Last use is not recorded: it would make every bearer request a write (docs/workshop.md, "Accounts").
-        if store.is_sqlite:
-            if row[4] is None:  # the token's user is gone or inactive
-                return None
-            role: domain.Role = "admin" if row[5] == "admin" else "member"
-            return domain.Actor(row[4], row[1], role, row[6])
+        store.rescope(conn, row[1])
         return _actor_in(conn, row[0], row[1])
 
 

@@ -4,10 +4,7 @@ SQLite (the default file ``var/workshop.db``) runs in WAL mode with foreign keys
 the write lock up front (``BEGIN IMMEDIATE``) so concurrent approvals wait for each other instead of failing
 half-way. On PostgreSQL every transaction of a session starts by setting ``app.workshop_id`` (transaction
 scoped) from ``session.info["workshop_id"]``; the row-level security policies read it, and a session without
-a workshop sees and writes nothing. That setting is the first statement of every transaction, so it also
-serves as the check that a pooled connection is still alive (instead of a ping before every checkout): a
-connection the server dropped fails there, before anything was done, and the transaction begins again on a
-fresh one (docs/workshop-agent.md, "Benchmarks").
+a workshop sees and writes nothing.
 """
 
 from __future__ import annotations
@@ -21,10 +18,8 @@ from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
-import psycopg
-from psycopg import sql
 from sqlalchemy import Engine, create_engine, event, text
-from sqlalchemy.engine import Connection, RootTransaction, make_url
+from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, SessionTransaction, sessionmaker
 
@@ -54,18 +49,8 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
     kwargs.setdefault("connect_args", {"connect_timeout": 5})
     kwargs.setdefault("pool_size", 10)
     kwargs.setdefault("max_overflow", 10)
-    # No ping before every checkout (a round trip per transaction): the transaction's first statement finds a
-    # dead connection and the store begins again on a fresh one (`_begin_scoped`). Connections are replaced
-    # after `POOL_RECYCLE_S`, before a server's or a firewall's idle timeout drops them.
-    kwargs.setdefault("pool_pre_ping", False)
-    kwargs.setdefault("pool_recycle", POOL_RECYCLE_S)
-    # Rows inserted together (a run's proposals and log rows) stay one `executemany`, which psycopg sends in
-    # one pipeline: as one multi-row INSERT the server's work fell by 0.15 ms a run, but psycopg parses a
-    # statement of over 50 parameters again on every call, which cost the server process 0.6 ms.
+    kwargs.setdefault("pool_pre_ping", True)
     return create_engine(url, **kwargs)
-
-
-POOL_RECYCLE_S = 600
 
 
 def _guarded(action: Callable[[], object]) -> None:
@@ -149,70 +134,6 @@ def _bind_workshop(session: Session, _transaction: SessionTransaction, connectio
     _scope(connection, session.info.get("workshop_id"))
 
 
-def _dropped(error: DBAPIError) -> bool:
-    """Whether a transaction's first statement failed because the server had dropped the pooled connection
-    (SQLAlchemy then discards it and every connection pooled before it)."""
-    return bool(error.connection_invalidated)
-
-
-def _begin_scoped(
-    engine: Engine, workshop_id: str | None, read_only: bool = False
-) -> tuple[Connection, RootTransaction]:
-    """A pooled connection of ``engine`` in a new transaction scoped to ``workshop_id`` (on PostgreSQL
-    ``READ ONLY`` when asked; see :func:`_begin_postgres`). When the first statement finds the connection
-    dropped, nothing was done yet: the transaction begins once more on a fresh connection. Leave it with
-    :func:`_end_scoped`."""
-    for attempt in range(2):
-        conn = engine.connect()
-        try:
-            transaction = conn.begin()
-            if conn.dialect.name == "postgresql":
-                _begin_postgres(conn, workshop_id, read_only)
-        except DBAPIError as error:
-            _end_scoped(conn)
-            conn.close()
-            if attempt or not _dropped(error):
-                raise
-            continue
-        except BaseException:
-            _end_scoped(conn)
-            conn.close()
-            raise
-        return conn, transaction
-    raise AssertionError("unreachable")  # the second attempt returns or raises
-
-
-def _begin_postgres(conn: Connection, workshop_id: str | None, read_only: bool) -> None:
-    """BEGIN and the workshop's setting in one round trip, where psycopg sends its own BEGIN and waits for it
-    before the first statement (one round trip more per transaction; docs/workshop-agent.md, "Benchmarks").
-
-    For the transaction the driver is in autocommit mode, so it sends no BEGIN of its own; ``COMMIT`` and
-    ``ROLLBACK`` still end the transaction this BEGIN opened. :func:`_end_scoped` puts the mode back before the
-    connection returns to the pool. Two statements in one string go in the simple protocol, which takes no
-    parameters: the workshop id is quoted by the driver."""
-    driver = conn.connection.driver_connection
-    assert driver is not None
-    driver.autocommit = True
-    begin = sql.SQL("BEGIN READ ONLY" if read_only else "BEGIN")
-    statement = sql.SQL("{}; SELECT set_config('app.workshop_id', {}, true)").format(
-        begin, sql.Literal(workshop_id or "")
-    )
-    conn.exec_driver_sql(statement.as_string(driver), execution_options={"no_parameters": True})
-
-
-def _end_scoped(conn: Connection) -> None:
-    """After the transaction of :func:`_begin_scoped` ended: the PostgreSQL driver back out of autocommit mode
-    (a connection that cannot be reset is discarded, never pooled)."""
-    if conn.dialect.name != "postgresql" or conn.invalidated:
-        return
-    driver = conn.connection.driver_connection
-    try:
-        if driver is not None and driver.autocommit:
-            driver.autocommit = False
-    except psycopg.Error as error:
-        conn.invalidate(error)
-
-
 class Store:
     """An engine plus session factories; sessions are bound to one workshop (or none, which sees nothing)."""
 
@@ -245,56 +166,27 @@ class Store:
     @contextmanager
     def transaction(self, workshop_id: str | None, write: bool = True) -> Iterator[Session]:
         """One transaction scoped to ``workshop_id``: committed on success, rolled back on error."""
-        session, transaction = self._begin_session(workshop_id, write)
-        with session, transaction:
+        with self.session(workshop_id, write=write) as session, session.begin():
             yield session
-
-    def _begin_session(self, workshop_id: str | None, write: bool) -> tuple[Session, SessionTransaction]:
-        """A session in a new transaction. On PostgreSQL its connection is taken and scoped at once, so a
-        connection the server dropped is found before the caller's first statement and replaced (see
-        :func:`_begin_scoped`); SQLite sessions connect on their first statement."""
-        for attempt in range(2):
-            session = self.session(workshop_id, write=write)
-            transaction = session.begin()
-            if self.is_sqlite:
-                return session, transaction
-            try:
-                session.connection()  # the after_begin scope: the first statement
-            except DBAPIError as error:
-                session.close()
-                if attempt or not _dropped(error):
-                    raise
-                continue
-            except BaseException:
-                session.close()
-                raise
-            return session, transaction
-        raise AssertionError("unreachable")  # the second attempt returns or raises
 
     @contextmanager
     def reading(self, workshop_id: str | None) -> Iterator[Connection]:
-        """One read-only transaction on a pooled Core connection, scoped to ``workshop_id`` like a session.
-        For hot read paths (request authentication, the agent's tools), where rows are never written and an
-        ORM session costs more than the query. Nothing is written through it: on SQLite it is always rolled
-        back; on PostgreSQL it is ``READ ONLY`` (a write fails) and ends with ``COMMIT``, which keeps the
-        driver's prepared statements, or with ``ROLLBACK`` on an error."""
-        # PostgreSQL read transactions are READ ONLY and end with COMMIT: the driver forgets its prepared
-        # statements at every ROLLBACK, so rolled-back reads made the server parse and plan every statement
-        # of every request again (docs/workshop-agent.md, "Benchmarks").
-        conn, transaction = _begin_scoped(self.engine, workshop_id, read_only=True)
-        with conn:
+        """One read-only transaction on a pooled Core connection, scoped to ``workshop_id`` like a session
+        and always rolled back. For hot read paths (request authentication, the agent's tools), where rows
+        are never written and an ORM session costs more than the query."""
+        with self.engine.connect() as conn, conn.begin() as transaction:
             try:
-                try:
-                    yield conn
-                except BaseException:
-                    transaction.rollback()
-                    raise
-                if self.is_sqlite:
-                    transaction.rollback()
-                else:
-                    transaction.commit()
+                _scope(conn, workshop_id)
+                yield conn
             finally:
-                _end_scoped(conn)
+                transaction.rollback()
+
+    @staticmethod
+    def rescope(conn: Connection, workshop_id: str | None) -> None:
+        """Move a transaction of :meth:`reading` to ``workshop_id`` for its later statements (PostgreSQL's
+        setting is transaction scoped, so it replaces the first; no-op on SQLite). For a read that learns its
+        workshop from its first statement (a bearer token), instead of a second transaction."""
+        _scope(conn, workshop_id)
 
     @contextmanager
     def writing(self, workshop_id: str | None) -> Iterator[Connection]:
@@ -303,14 +195,9 @@ class Store:
         write lock up front. For the agent's own rows, written as prepared statements where an ORM unit of
         work would cost more than the writes."""
         queue = _sqlite_write_turn(self.engine.url.database) if self.is_sqlite else nullcontext()
-        with queue:
-            conn, transaction = _begin_scoped(self._writer, workshop_id)
-            with conn:
-                try:
-                    with transaction:
-                        yield conn
-                finally:
-                    _end_scoped(conn)
+        with queue, self._writer.begin() as conn:
+            _scope(conn, workshop_id)
+            yield conn
 
     def migrate(self) -> None:
         """Bring the schema to the newest revision."""
