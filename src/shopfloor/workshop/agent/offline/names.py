@@ -14,11 +14,10 @@ from shopfloor.workshop.agent.offline.text import (
     fold,
 )
 from shopfloor.workshop.agent.offline.vocabulary import (
+    COUNT_WORDS,
     CREATE_VERBS,
-    DOZEN_WORDS,
     FILLER_WORDS,
-    NUMBER_WORDS,
-    PAIR_WORDS,
+    NAME_OPENERS,
     PRONOUNS,
     STAGE_WORDS,
     STOP_WORDS,
@@ -185,8 +184,8 @@ def _dictated_subject(span: Span, skip: list[tuple[int, int]]) -> str | None:
 
 # A batch that borrows its verb opens with who made it ("…y el manuel, este, tres superfinos de 22", "y la rosa
 # guaman tres más dos estándar"): an article or title, one to three name words, filler, then the count.
-_BATCH_OPENERS = {"y", "e", "and", "el", "la", "don", "dona", "also", "tambien"}
-_COUNT_WORDS = set(NUMBER_WORDS) | set(DOZEN_WORDS) | set(PAIR_WORDS) | {"un", "una", "a"}
+_BATCH_OPENERS = NAME_OPENERS | {"also", "tambien"}
+_BATCH_COUNTS = COUNT_WORDS | {"un", "una", "a"}
 
 
 def _batch_subject(span: Span, words: list[re.Match[str]], skip: list[tuple[int, int]]) -> str | None:
@@ -207,7 +206,7 @@ def _batch_subject(span: Span, words: list[re.Match[str]], skip: list[tuple[int,
         k += 1
     while k < len(words) and words[k].group() in FILLER_WORDS:
         k += 1
-    if not kept or k >= len(words) or not (words[k].group() in _COUNT_WORDS or words[k].group().isdigit()):
+    if not kept or k >= len(words) or not (words[k].group() in _BATCH_COUNTS or words[k].group().isdigit()):
         return None
     return span.note[span.start + kept[0].start() : span.start + kept[-1].end()]
 

@@ -42,6 +42,7 @@ from shopfloor.workshop.agent.offline.vocabulary import (
     CREATE_VERBS,
     GRADE_WORDS,
     HAT_NOUNS,
+    NAME_OPENERS,
     PRONOUNS,
     ROW_WORDS,
     STOP_WORDS,
@@ -200,7 +201,7 @@ def _continue_segment(
         segments.append(clause)
         inherited[clause] = weaver
         return
-    opens = clause.words()[:1] and clause.words()[0] in _NAME_OPENERS
+    opens = clause.words()[:1] and clause.words()[0] in NAME_OPENERS
     if clause.dictated and opens and _bare_person(clause) is not None and _bare_person(segments[-1]) is None:
         # "…uno de catorce, y el manuel, este, tres superfinos de 22": a name said alone after the batch
         # before is not that batch's; it waits for the batch after it (above), or is named unread.
@@ -475,9 +476,6 @@ def _stage_first(span: Span) -> bool:
     return bool(codes and targets) and targets[0].start < min(start for _, start, _ in codes)
 
 
-_NAME_OPENERS = {"y", "e", "and", "el", "la", "don", "dona"}
-
-
 def _bare_person(span: Span) -> str | None:
     """The person a clause only names ("Rosa", "doña Rosa Guamán"): no verb, number, hat or stage."""
     if find_codes(span) or weaver_hat_ref(span):
@@ -496,7 +494,7 @@ def _bare_person(span: Span) -> str | None:
         if name is None:
             # "…y el manuel, este, tres superfinos": a name after "y" and its article waits for its batch.
             opened = list(words)
-            while opened and opened[0] in _NAME_OPENERS:
+            while opened and opened[0] in NAME_OPENERS:
                 opened = opened[1:]
             if opened and len(opened) < len(words) and len(opened) <= 3 and all(map(is_name_word, opened)):
                 name = " ".join(opened)

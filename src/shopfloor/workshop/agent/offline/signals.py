@@ -19,17 +19,14 @@ from shopfloor.workshop.agent.offline.text import (
 )
 from shopfloor.workshop.agent.offline.vocabulary import (
     ASIDE_PATTERNS,
+    COUNT_WORDS,
     CREATE_VERBS,
     DELIVERY_PHRASES,
-    DOZEN_WORDS,
     FILLER_WORDS,
     FLAG_EXTRA,
     FLAG_PATTERNS,
     FUTURE_PATTERNS,
-    HALF_WORDS,
     NEGATION_PATTERNS,
-    NUMBER_WORDS,
-    PAIR_WORDS,
     QUESTION_LEADS,
     QUESTION_TAGS,
     REPORT_PATTERNS,
@@ -69,7 +66,6 @@ TAKEN_AWAY = re.compile(r"\b(?:" + "|".join(TAKEN_AWAY_PHRASES) + r")\b")
 ASIDE = re.compile(r"^(?:" + "|".join(ASIDE_PATTERNS) + r")\b")
 
 
-_COUNT_WORDS = set(NUMBER_WORDS) | set(PAIR_WORDS) | set(DOZEN_WORDS) | HALF_WORDS
 _PAST_ENDING = re.compile(r"(?:aron|ieron|ed)$")
 
 
@@ -82,7 +78,7 @@ def own_verb(span: Span) -> bool:
         return True
     typed = span.note != span.note.lower()
     for tok in span.tokens():
-        if tok.text.isdigit() or tok.text in _COUNT_WORDS:
+        if tok.text.isdigit() or tok.text in COUNT_WORDS:
             return False  # the count: a verb after it is no verb of the batch
         said = span.source[tok.start : tok.end]
         if tok.text in CREATE_VERBS or tok.text in STAGE_WORDS or (typed and said[:1].isupper()):

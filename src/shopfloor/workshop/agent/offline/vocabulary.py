@@ -491,6 +491,9 @@ ANOTHER_WORDS = {"otro", "otra", "another"}
 SUM_WORDS = {"mas", "plus"}
 PAIR_WORDS = {"par": 2, "pair": 2, "couple": 2}
 HALF_WORDS = {"media", "medio", "half", "half-a"}
+# Words that count hats, and those that open a name said before its batch ("…y el manuel, este, tres…").
+COUNT_WORDS = set(NUMBER_WORDS) | set(PAIR_WORDS) | set(DOZEN_WORDS) | HALF_WORDS
+NAME_OPENERS = {"y", "e", "and", "el", "la", "don", "dona"}
 
 # Spanish letter names as speech recognition writes a spelled code ("te cu siete efe tres ka dos").
 LETTER_NAMES: dict[str, str] = {
