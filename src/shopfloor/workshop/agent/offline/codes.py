@@ -23,7 +23,7 @@ from shopfloor.workshop.agent.offline.vocabulary import (
 _CODE_WITH_PREFIX = re.compile(
     r"(?<![A-Za-z0-9])[Tt][Qq][\s.\-]{0,2}(?=[A-Za-z]{0,4}[0-9]|[A-Z]{5})[0-9A-Za-z]{5}(?![A-Za-z0-9])"
 )
-# The prefix as people type it otherwise: "tq_7f3k2", "T-Q-8H6RT", "TK-2C5P0" (K for Q: a slip, so check).
+# The prefix as people type it otherwise: "tq_7f3k2", "T-Q-8H6RT", "TK-2C5P0" (K for Q or "_": check).
 _ODD_PREFIX = re.compile(
     r"(?<![A-Za-z0-9])[Tt](?:[\s.\-_]?[Kk]|[\s.\-_][Qq]|[Qq](?=_))[\s.\-_]{1,2}"
     r"(?=[A-Za-z]{0,4}[0-9])([0-9A-Za-z]{5})(?![A-Za-z0-9])"
@@ -234,7 +234,8 @@ def code_hits(span: Span) -> list[CodeHit]:
     """Every hat code heard in ``span`` (whole, spelled or partial), in order."""
     found: list[CodeHit] = []
     for match in _ODD_PREFIX.finditer(span.note, span.start, span.end):
-        odd = "k" in match.group().lower()[1:3]
+        # K for Q is a slip, and an underscore ("tq_1p9kd") a separator nobody says: both lower the card.
+        odd = "k" in match.group().lower()[1:3] or "_" in match.group()
         found.append(CodeHit(f"TQ-{match.group(1).upper()}", match.start(), match.end(), spelled=odd))
     for pattern in (_CODE_WITH_PREFIX, _BARE_CODE, _BARE_LOWER):
         for match in pattern.finditer(span.note, span.start, span.end):

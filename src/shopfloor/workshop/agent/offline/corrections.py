@@ -315,6 +315,22 @@ def blank_hedges(sentence: Span, chars: list[str], parts: list[Part]) -> list[in
     return _blank_matches(_HEDGE, sentence, chars, parts, "filler")
 
 
+# What may stand before a hedge that opens a clause of its own ("…, y capaz que el TQ-… ya está en blanqueo").
+_OPENS_A_CLAUSE = re.compile(r"(?:^|[.;:!?\n]|,|\b(?:y|e|o|and|or|pero|but|aunque))[\s,]*$")
+
+
+def hedge_opens(folded: str, at: int, sentence_start: int) -> int | None:
+    """Where the words a hedge at ``at`` opens begin, when it opens a clause of its own ("…, y capaz que el
+    TQ-… ya está en blanqueo": the move is doubted, not the delivery before it); None for a hedge said after
+    what it doubts ("…pasó a lavado, creo") or in the middle of a clause."""
+    match = _HEDGE.match(folded, at)
+    if match is None or not match.group().strip(" ,") or match.group().startswith("."):
+        return None
+    if _OPENS_A_CLAUSE.search(folded[sentence_start:at]) is None:
+        return None
+    return match.end()
+
+
 def blank_estimates(sentence: Span, chars: list[str], parts: list[Part]) -> bool:
     """A number said as an estimate or a range ("como tres o cuatro", "entre 4 y 6", "around six", "a few")
     is blanked out, so the event has no number there and the reader asks for it instead of picking one; the

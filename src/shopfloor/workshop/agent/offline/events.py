@@ -41,6 +41,7 @@ from shopfloor.workshop.agent.offline.vocabulary import (
     CREATE_VERBS,
     REFERENCE_PATTERNS,
     STAGE_BY_INFERENCE,
+    STAGE_WORDS,
 )
 from shopfloor.workshop.domain import (
     QUOTE_MAX,
@@ -132,13 +133,33 @@ def reference_of(span: Span) -> tuple[str, int, int] | None:
                     continue  # "2 están en lavado" after a delivery is not read as a reference
                 kind = "one_of"  # which of them is asked, never picked
             return kind, found.start(), found.end()
+    hits = [h for h in code_hits(span) if h.partial is None]
+    for k, hit in enumerate(hits):
+        # "del tq 7f3k2 y el tq 7f3ka uno ya pasó a lavado": "uno" right after the codes, as the subject of a
+        # verb, is one of them (the pattern above wants a word that opens a clause before it, not a code).
+        one = _ONE_AFTER_CODES.match(span.folded, hit.end, span.end)
+        if one is not None and k >= 1:
+            return "one_of", one.start(1), one.end(1)
     return None
 
 
+_ONE_AFTER_CODES = re.compile(r"[ ,]+(uno|una)(?= (?:ya|se|esta|estan|paso|sigue|tiene|quedo|salio)\b)")
+
+
 def _names_both_right_before(span: Span, at: int) -> bool:
-    """Whether two hats are named right before ``at`` in ``span`` ("TQ-2C5P0 y TQ-9M2XA, los dos…")."""
+    """Whether two hats are named right before ``at`` in ``span`` ("TQ-2C5P0 y TQ-9M2XA, los dos…", "… were
+    both washed")."""
     hits = [h for h in code_hits(span.part(span.start, at)) if h.partial is None]
-    return len(hits) >= 2 and not span.note[hits[-1].end : at].strip(" ,")
+    if len(hits) < 2:
+        return False
+    # Only a verb of the two may come between ("TQ-7F3K2 and TQ-7F3KA were both washed"): still their clause.
+    between = span.folded[hits[-1].end : at].strip(" ,")
+    return not between or (
+        _AUXILIARY.fullmatch(between) is not None and "," not in span.note[hits[-1].end : at]
+    )
+
+
+_AUXILIARY = re.compile(r"(?:(?:were|are|have|had|got|ya|fueron|estan|han|se) ?){1,2}")
 
 
 def _referred_hats(span: Span) -> list[tuple[HatRef, Sources]]:
@@ -157,6 +178,16 @@ def _referred_hats(span: Span) -> list[tuple[HatRef, Sources]]:
         opening = max(span.note.rfind(mark, 0, start) for mark in ".!?;\n") + 1  # this sentence only
         weaver = person_name(span.part(opening, start), [])
         return [(HatRef(weaver_name=weaver, ask=True), where)] if weaver else []
+    if not before and kind in {"same", "that_one", "last"}:
+        # "Carmen's hat that is in bleaching got a dent. That same hat was moved…": the hat named by its weaver
+        # before (and where it was said to be), found again the same way.
+        earlier = span.part(0, start)
+        by_weaver = weaver_hat_ref(earlier)
+        if by_weaver is None:
+            return []
+        named = earlier.part(by_weaver[1], start)
+        locator = next((m.stage for m in stage_mentions(named, True) if not m.target), None)
+        return [(HatRef(weaver_name=by_weaver[0], stage=locator), where)]
     if not before:
         return []
     if kind == "one_of" or (kind == "that_one" and len(before) > 1):
@@ -312,6 +343,25 @@ def _delivered_by(span: Span) -> bool:
     return delivered and numbers.quantity is not None and not moves and flag_kind_of(span) is None
 
 
+_FIELD = re.compile(r"[ \t]*(?::|\t)[ \t:]*")
+
+
+def stage_as_a_field(span: Span, hits: list[CodeHit], target: int) -> bool:
+    """Whether the stage word at ``target`` is given as a field of the code before it, after a colon or a tab
+    with only stage words between ("TQ-2C5P0: blanqueado", a pasted table's row "TQ-4K9D1<tab>blanqueo<tab>
+    hormado"): a label, not a change the note reports, so the move is read at ``check`` (docs/workshop-agent.md,
+    "The three rules": only the heading "Lavado: TQ-…" names its stage first and is licensed)."""
+    before = [h for h in hits if h.end <= target and h.partial is None]
+    if not before:
+        return False
+    between = span.note[before[-1].end : target]
+    field = _FIELD.match(between)
+    if field is None:
+        return False
+    rest = span.part(before[-1].end + field.end(), target)
+    return all(tok.text in STAGE_WORDS for tok in rest.tokens())
+
+
 def read_segment(
     span: Span,
     has_hat_tag: bool,
@@ -374,6 +424,8 @@ def read_segment(
     if not read:
         skip_part(skipped, parts, "unread", span)
         return
+    if targets and hits and stage_as_a_field(span, hits, targets[-1].start):
+        read = [replace(e, unsure=True) if e.kind == "advance" else e for e in read]
     if targets and targets[-1].word in STAGE_BY_INFERENCE:
         # "ya está listo" names no stage: Finished is inferred from "ready", so the move is never high.
         read = [replace(e, unsure=True) if e.kind == "advance" else e for e in read]

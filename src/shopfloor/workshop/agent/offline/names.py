@@ -14,6 +14,7 @@ from shopfloor.workshop.agent.offline.text import (
     fold,
 )
 from shopfloor.workshop.agent.offline.vocabulary import (
+    CODE_PAUSES,
     COUNT_WORDS,
     CREATE_VERBS,
     FILLER_WORDS,
@@ -156,6 +157,20 @@ def person_name(span: Span, skip: list[tuple[int, int]]) -> str | None:
 _BEFORE_VERB = {"ya", "recien", "tambien", "hoy", "ayer", "anoche", "already", "just", "also", "finally"}
 
 
+_PAUSE = re.compile(r"(?:" + CODE_PAUSES + r")")
+
+
+def _a_pause(span: Span, before: list[re.Match[str]]) -> bool:
+    """Whether the last word of ``before`` is a pause said between commas ("el manuel, este, dejó…")."""
+    word = before[-1]
+    text = span.folded_text
+    return (
+        _PAUSE.fullmatch(word.group()) is not None
+        and text[: word.start()].rstrip().endswith(",")
+        and text[word.end() :].lstrip().startswith(",")
+    )
+
+
 def _dictated_subject(span: Span, skip: list[tuple[int, int]]) -> str | None:
     """In an all-lower-case (dictated) note, the one to three words right before a delivery verb name who
     delivered: "rosa pillco terminó tres finos", "carmen delivered two fine hats"."""
@@ -166,8 +181,10 @@ def _dictated_subject(span: Span, skip: list[tuple[int, int]]) -> str | None:
         return _batch_subject(span, words, skip)
     kept: list[re.Match[str]] = []
     before = words[:verb]
-    while before and before[-1].group() in _BEFORE_VERB:
-        before = before[:-1]  # "la rosa guaman ya trajo…", "manuel recién entregó…": the adverb is no name
+    while before and (before[-1].group() in _BEFORE_VERB or _a_pause(span, before)):
+        # "la rosa guaman ya trajo…", "manuel recién entregó…": the adverb is no name; "el manuel, este,
+        # dejó…": nor a pause set off by commas.
+        before = before[:-1]
     for word in reversed(before):
         text = word.group()
         inside_skip = any(s <= start + word.start() < e for s, e in skip)

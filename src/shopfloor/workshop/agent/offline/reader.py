@@ -28,6 +28,7 @@ from shopfloor.workshop.agent.offline.corrections import (
     blank_hedges,
     blank_skipped_stages,
     corrects_the_sentence_before,
+    hedge_opens,
     withdraw_corrections,
 )
 from shopfloor.workshop.agent.offline.events import is_future
@@ -55,6 +56,7 @@ from shopfloor.workshop.agent.offline.stages import stage_mentions
 from shopfloor.workshop.agent.offline.text import (
     WORD,
     Span,
+    fold,
     says_past_move,
     split_clauses,
     split_sentences,
@@ -352,8 +354,14 @@ def _doubted(events: list[NoteEvent], doubts: list[int], note: str, start: int) 
         at = note.find(event.quote, start)
         spans.append((at, at + len(event.quote)) if at >= 0 else (start, start))
     marked = set()
+    folded = fold(note)
     for where in doubts:
         inside = [k for k, (s, e) in enumerate(spans) if s <= where < e]
+        opens = hedge_opens(folded, where, start) if not inside else None
+        if opens is not None:
+            # "…, y capaz que el TQ-2C5P0 ya está en blanqueo": a hedge opening a clause doubts the event said
+            # right after it, never the one before.
+            inside = [k for k, (s, _) in enumerate(spans) if s >= opens and not folded[opens:s].strip(" ,")]
         if not inside:
             # The nearest event, and every event said in the same words ("Pasó a blanqueo el TQ-2C5P0, y el
             # TQ-9M2XA también, creo": both moves share one quote, so the hedge is said of both).

@@ -68,8 +68,9 @@ def stage_mentions(span: Span, hat_subject: bool) -> list[StageMention]:
         # "se manchó con el azufre": a stage word after "con" / "with" names a thing, not where the hat goes.
         if {prev, prev2} & {"con", "with", "por", "by"}:
             target = False
-        # "el de Carmen que está en lavado pasó a blanqueo": a relative clause says where the hat is.
-        if prev in {"en", "in", "at"} and prev3 in {"que", "that", "which"}:
+        # "el de Carmen que está en lavado pasó a blanqueo": a relative clause says where the hat is (also with
+        # "que" texted as "q" or "k": "el sombrero de la rosa q esta en lavado tiene un huequito").
+        if prev in {"en", "in", "at"} and prev3 in {"que", "q", "k", "that", "which"}:
             target = False
         mentions.append(StageMention(stage, target, tok.start, tok.text))
     return mentions
