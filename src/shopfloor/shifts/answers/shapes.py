@@ -33,7 +33,15 @@ from shopfloor.shifts.answers.coverage import window_line, window_named
 from shopfloor.shifts.answers.day_shapes import shift_volume
 from shopfloor.shifts.answers.findings import Citation, Figure, Section, before_figure, fmt
 from shopfloor.shifts.answers.sayings import N_, NN_, Phrase, phrase, prefixed, rewording, say, say_text
-from shopfloor.shifts.answers.shaping import Shaper, contribution, count_of, rates_lines, stops_of, term
+from shopfloor.shifts.answers.shaping import (
+    Shaper,
+    contribution,
+    count_of,
+    kpi_row,
+    rates_lines,
+    stops_of,
+    term,
+)
 from shopfloor.shifts.answers.window_shapes import window_volume
 from shopfloor.shifts.planning.measures import MEASURES
 from shopfloor.shifts.planning.plans import Plan
@@ -230,6 +238,34 @@ def crew_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | None:
         crew=plan.crew,
         window=window,
         cite=cite,
+    )
+
+
+def window_target_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | None:
+    """A yes/no on target over a window ("was 2nd shift below target last week") leads with the window's speed
+    to target held to 100 %, the window before beside it (docs/shifts-agent.md, rule 3); ``None`` otherwise."""
+    env = next((e for e in evidence if e["tool"] == "get_period_kpis"), None)
+    if plan.ask not in ("below_target", "at_target") or plan.window == "day" or env is None:
+        return None
+    kpi = kpi_row(env, "speed_to_target_pct")
+    if kpi is None or kpi[1].get("current") is None:
+        return None
+    i, row = kpi
+    before: Phrase | str = phrase("")
+    if not env.get("deltas_withheld") and row.get("previous") is not None and env.get("previous_window"):
+        before = phrase(
+            N_(" ({previous} over {other})"),
+            previous=fmt(row["previous"], "%"),
+            other=window_named(env["previous_window"]),
+        )
+    return say(
+        "headline",
+        N_("Speed to target was {figure} over {window} against {target}{before} {cite}."),
+        figure=Figure(row["current"], "%"),
+        window=window_named(env.get("window") or {}),
+        target="100 %",
+        before=before,
+        cite=Citation(env["query"], i),
     )
 
 
@@ -504,6 +540,9 @@ def _lead(
         cite = crew["text"][crew["text"].rfind("(query") :].rstrip(".")
         body[:] = [s for s in body if not (s["type"] == "finding" and s["text"].endswith(cite))]
         return [crew]
+    target = window_target_headline(plan, evidence)
+    if target is not None:
+        return [target]
     if entity_line is not None:
         body.remove(entity_line)
         return [rewording(entity_line, "headline", bullet=False)]

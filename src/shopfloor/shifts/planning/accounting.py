@@ -111,6 +111,7 @@ STORY = _words(
     always never mess messy rough beat tired yelling griping complaining waving walked walk came come coming
     tonight morning afternoon lunch meeting upstairs home new learn learning trying help handy stuff bunch
     pieces piece long short total anyway whatever okay ok not either
+    might misremembering misremember remember guess pretty pack deck slides presentation
     """
 )
 

@@ -86,6 +86,17 @@ SPANISH: tuple[tuple[str, Any], ...] = (
         lambda m: {"d": "after", "a": "before"}[m.group(1)[0]] + " lunch",
     ),
     (r"\ben la madrugada\b|\bde madrugada\b", "in the early morning"),
+    # Hours of downtime asked ("¿cuántas horas de paro?"): the figure in hours, never a count of stops.
+    (r"\bhoras? (?:de )?(?:paro|paros|parada|paradas|tiempo muerto)\b", "hours of downtime"),
+    (r"\bhoras\b", "hours"),
+    # Getting worse or better ("¿van empeorando?"): the weekly trend, never a forecast.
+    (r"\b(?:(?:va|van|est[aá]n?|sigue|siguen) )?empeorando\b", "getting worse"),
+    (r"\b(?:(?:va|van|est[aá]n?|sigue|siguen) )?mejorando\b", "improving"),
+    # The window so far ("con lo que va de la semana", "lo que llevamos del mes").
+    (
+        r"\b(?:con |en )?lo que (?:va|llevamos) (?:de la |del |de )(semana|mes)\b",
+        lambda m: "so far this " + {"semana": "week", "mes": "month"}[m.group(1)],
+    ),
     (r"\bparó\b|\bpararon\b", "stopped"),
     (r"\bparo\b", "stop"),
     # The year so far is no window of the Period control: said in English, it is named as not applied.
@@ -322,7 +333,7 @@ SPANISH_CUE = (
     r"|costaron|cost[oó]|tiempo muerto|compara|proyecci[oó]n|pr[oó]xima|equipo|raz[oó]n|grado|cambios|orilla"
     r"|desperdicio|hoy|objetivo|lineales|turno|porcentaje|pasado|va a ser|ser[aá]|ma[ñn]ana|ir[aá]|iremos"
     r"|a las|madrugada|almuerzo|anoche|cuadrilla|[oó]rdenes|a[ñn]o|ganamos|ganancias?|utilidad(es)?|ingresos"
-    r"|meta|dinero|empalmes?|empalmadoras?|ancho|pulgadas|banda|toneladas|turnos|perdimos"
+    r"|meta|dinero|empalmes?|empalmadoras?|ancho|pulgadas|banda|toneladas|turnos|perdimos|horas|empeorando|mejorando"
     r"|enero|febrero|marzo|abril|junio|julio|agosto|se(p)?tiembre|octubre|noviembre|diciembre"
     r"|lunes|martes|mi[eé]rcoles|jueves|viernes)\b"
 )
@@ -459,6 +470,8 @@ def entities(text: str) -> Entities:
         for number in re.findall(r"\d{2}", m.group(1)):
             if float(number) in WEB_WIDTHS and int(number) not in widths:
                 widths.append(int(number))
+    # In the order said, so the first width named is the one applied ("the 95 and 87 inch webs": 95).
+    widths.sort(key=lambda w: m.start() if (m := re.search(rf"\b{w}\b", text)) else len(text))
     return Entities(
         tuple(grades), tuple(crews), tuple(reasons), tuple(places), tuple(kinds), tuple(widths), rejects(text)
     )

@@ -62,7 +62,8 @@ FORECAST = (
     r"|\b(it'll|it will|will it|will we) take\b|\bhow long will\b"
     r"|\bwhat will\b|\bwhat'll\b|\b(what|which|how) (is|are) (\w+ ){0,3}(going to|gonna) be\b"
     rf"|\bwill {_SUBJECT}\b|\b{_SUBJECT} (\w+ )?(will|gonna|going to) (be|hit|make|run|do|get|reach|go)\b"
-    r"|\b(what|which|how) will (be|go)\b|\bwill go\b|^will\b"
+    # The Spanish layer's forms after a leading clause ("con lo que va del mes, ¿vamos a llegar a la meta?").
+    r"|\b(what|which|how) will (be|go)\b|\bwill (go|hit|be)\b|^will\b"
 )
 
 

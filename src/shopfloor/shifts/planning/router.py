@@ -307,14 +307,17 @@ BAND_WORDS = (
     r"\b(bands?|flags?|targets?|thresholds?|limits?)\b"
     r"|\b(over|above|under|below|within|inside|more than|less than|exceed(s|ed|ing)?|beyond) (the )?[\d.]+ ?(%|percent)"
 )
+# Texted with no verb, only its question mark and a limit word ("maint dt ovr the band on 3rd?", "crew b undr
+# target this mo?"): a yes or no, on a band or on the target.
+TEXTED_VERDICT = (
+    r"^(?!.*\b(what|whats|which|how|why|where|when|who|show|give|list)\b)[^?]*"
+    r"\b(over|above|under|below|within|past)\b[^?]*\?\s*$"
+)
 # A verdict asked anywhere in the question: a yes/no opening, "or not", "yes or no", or "so was …".
 # A yes/no is asked first, or after a leading clause and its comma ("yesterday on third shift, did …").
 VERDICT = (
     r"(^|, )(is|was|did|were|are|does|do|has|have)\b|\byes or no\b|\by/n\b|\bor not\b"
-    r"|\b(so|and|but|then) (is|was|were|did|are)\b"
-    # Texted with no verb, only its question mark ("maint dt ovr the band on 3rd?"): a yes or no.
-    r"|^(?!.*\b(what|whats|which|how|why|where|when|who|show|give|list)\b)[^?]*"
-    r"\b(over|above|under|below|within|past)\b[^?]*\?\s*$"
+    r"|\b(so|and|but|then) (is|was|were|did|are)\b|" + TEXTED_VERDICT
 )
 
 
@@ -508,7 +511,7 @@ def _named_intent(
         return "kpis", {"metric": tile, "ask": band_verdict(q)}
     if _has(q, SHIFTS_COUNTED) and _has(q, r"\btarget\b") and not _has(q, LOSS_WORDS):
         return "fpm", {}  # "how many shifts were under target": the speed to target, the count not applied
-    if _has(q, YES_NO) and _has(q, r"\btarget\b") and not _has(q, LOSS_WORDS):
+    if (_has(q, YES_NO) or _has(q, TEXTED_VERDICT)) and _has(q, r"\btarget\b") and not _has(q, LOSS_WORDS):
         # A loss word ("was waste over target") asks about that loss, never the speed to target; the target
         # it names is said as not applied (planning/accounting).
         # "Is 2nd shift below target?", "did 3rd make target": speed to target, answered Yes or No first.
@@ -538,7 +541,13 @@ def _named_intent(
     if words.other_anchor is not None or compared:
         if ranged and words.other_anchor is not None:
             return "compare", {"other_anchor": words.other_anchor}
-        if ranged and cue not in ("speed", "volume"):
+        # Two values of one kind compared ("compare trim on the 95 and 87 inch webs") are those values, read
+        # as several values are (the first applied), never this window against the one before.
+        named = entities(q)
+        two = any(
+            len(v) > 1 for v in (named.grades, named.widths, named.reasons, named.places, named.rejects)
+        )
+        if ranged and cue not in ("speed", "volume") and (not two or _has(q, against_before)):
             # A speed or volume question against the window before runs its own plan, whose KPI tiles
             # already carry the previous window.
             return "compare", {}
@@ -590,8 +599,10 @@ def _measure_intent(q: str, cue: Cue | None, by: str | None, window: Period) -> 
                 return "pareto", {"by": "kind", "kind": kind, "count": _count(q)}
             return "pareto", {"by": group, "count": _count(q)}
         return "downtime", {"by": group, "kind": _kind(q)}
-    if not ranged and _has(q, DRY_END_PCT):
-        return "kpis", {"metric": "dry_end_pct"}  # the shift's dry-end waste % of gross, its KPI tile
+    if _has(q, DRY_END_PCT):
+        return "kpis", {
+            "metric": "dry_end_pct"
+        }  # the dry-end waste % of gross: a shift's, day's or window's tile
     if _has(
         q, r"\b(quality|rejects?|rejected|warp|bond|delamination|misalignment|moisture|bale|dry[- ]end)\b"
     ):

@@ -166,7 +166,10 @@ def scope_words(question: str, scope: Scope) -> ScopeWords | Unavailable:
                 other = anchor
                 anchor = day
             break
-        if has(q, rf"\bthis {words}\b|\bthe {words}\b|\b{words} to date\b|\bcurrent {words}\b"):
+        # "The month-end pack" names no month: a word joined by a hyphen is another word.
+        if has(
+            q, rf"\bthis {words}\b(?!-)|\bthe {words}\b(?!-)|\b{words} to date\b|\bcurrent {words}\b(?!-)"
+        ):
             window = period  # type: ignore[assignment]
             anchor = day
             break

@@ -15,7 +15,9 @@ from shopfloor.shifts.plant.scope import Scope
 # the whole question first.
 _ASK = (
     r"\b(?:just |so |anyway,? |can you |could you |please )*(?:show me|give me|tell me|pull up|get me"
-    r"|i (?:just |really |only )?(?:need|want)|show|give|break down|what was|how many|how much)\b"
+    # "I need to explain it at the meeting" says why the question is asked, never what it asks.
+    r"|i (?:just |really |only )?(?:need|want)(?! to (?!know|see|get|find|look|check|have)\w| (?:it|this|that) for\b)"
+    r"|show|give|break down|what was|how many|how much)\b"
     # A yes/no sentence closing the story ("… the phone never stopped. did second shift make target?").
     r"|(?<=[.!?] )(?:did|was|is|were|are|does|do|has|have)\b"
 )
@@ -24,14 +26,40 @@ _CLAUSE_DATE = (
     r"|wednesday|thursday|friday)\b"
 )
 STORY_WORDS = 14  # a question longer than this, with an asking clause, is read from that clause
+# A tag closing a statement ("… we were near 90 % of target last week. were we?"): the yes/no of that statement.
+_TAG = r"^(?:did|was|is|were|are|does|do|has|have) (?:we|it|they|you|i|he|she|that|there)\s*\??\s*$"
+# An asking clause that names nothing of its own ("…, roughly how much?"): it asks about its sentence.
+_NAMES_NOTHING = (
+    r"^(?:(?:so|and|but|roughly|about|around|approximately|like|more or less) )*"
+    r"(?:how (?:much|many|long|bad)|what was it)\s*\??\s*$"
+)
+_SENTENCE_ENDS = (". ", "! ", "? ", ".. ")
+
+
+def _sentence_start(q: str, at: int) -> int:
+    """Where the sentence holding ``q[at]`` begins."""
+    return max(
+        (q.rfind(mark, 0, at) + len(mark) for mark in _SENTENCE_ENDS if q.rfind(mark, 0, at) >= 0), default=0
+    )
 
 
 def asked_clause(q: str) -> str:
-    """The asking clause of a long question (from its last asking words to the end), else the question."""
+    """The asking clause of a long question (from its last asking words to the end), else the question. A tag
+    ("were we?") asks about the statement before it, said as that statement's yes/no; a clause naming nothing
+    ("roughly how much?") reaches back to the start of its sentence (docs/shifts-agent.md, "Reading")."""
     if len(q.split()) <= STORY_WORDS:
         return q
     found = list(re.finditer(_ASK, q))
-    return q[found[-1].start() :] if found else q
+    if not found:
+        return q
+    at = found[-1].start()
+    clause = q[at:]
+    if has(clause, _TAG):
+        statement = q[_sentence_start(q, at - 2) : at].strip().rstrip(".!")
+        return f"{statement}, {clause}" if statement else clause
+    if has(clause, _NAMES_NOTHING):
+        return q[_sentence_start(q, at) :]
+    return clause
 
 
 def story_scope(q: str, words: ScopeWords, scope: Scope) -> ScopeWords:
@@ -41,7 +69,8 @@ def story_scope(q: str, words: ScopeWords, scope: Scope) -> ScopeWords:
     # The sentence the asking clause is in ("… whatever. today I just want the rejects").
     # ("… cranky after the meeting, today i just want the rejects": a comma ends the story's clause too).
     ends = (q.rfind(mark, 0, at) for mark in (". ", "! ", "? ", ", "))
-    sentence = q[max(ends) + 1 :].strip()
+    # A tag's clause is its statement said again ("…, were we?"): that is its sentence.
+    sentence = q[max(ends) + 1 :].strip() if at >= 0 else clause
     if clause != q and has(sentence, _CLAUSE_DATE):
         # The asking sentence names its own day ("… yesterday was rough … today I just want the rejects"):
         # the story's date words are the story's.
