@@ -15,7 +15,7 @@ environment and a health URL) and use these fixtures:
 - ``watch_wire(page, base_url)``: records the server's answers to the page; ``.check()`` fails on one over
   1,000 bytes sent without ``Content-Encoding`` (br or gzip) or a static file linked with its content hash
   (``?v=``) answered without ``Cache-Control: …, immutable`` (issue 26, point 14; docs/workshop-pages.md,
-  "Browser code and its limits").
+  "Browser code and its limits"); answers from a service worker's cache are left out.
 - ``shoot(page, name)``: screenshots at phone (390×844) and desktop (1280×800) widths; written to
   ``docs/screenshots/<name>-{phone,desktop}.png`` when ``SHOPFLOOR_SCREENSHOTS=1`` (``make screenshots``),
   otherwise to the test's temporary directory, so an ordinary test run leaves the docs alone.
@@ -272,7 +272,8 @@ class Wire:
         found: list[str] = []
         seen = {"compressed": 0, "immutable": 0}
         for r in self.responses:
-            if r.status != 200 or r.request.resource_type not in WIRE_TYPES:
+            # The workshop's service worker answers from its own cache, by build: those never crossed the wire.
+            if r.status != 200 or r.request.resource_type not in WIRE_TYPES or r.from_service_worker:
                 continue
             headers = r.headers
             if headers.get("content-encoding") in ("br", "gzip"):
