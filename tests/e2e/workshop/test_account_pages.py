@@ -1,5 +1,5 @@
 """The account pages: API tokens (create with the secret shown once, copy, revoke; an admin sees everyone's)
-and the admins' spend page."""
+and the admins' spend page, its 400 page for a malformed month and a member's 403 page (each with axe-core)."""
 
 from __future__ import annotations
 
@@ -148,6 +148,7 @@ def test_an_admin_reads_the_months_spend_and_a_member_gets_403(
     bad = admin.goto(workshop_server.url("/workshop/spending?month=2026-13"))
     assert bad is not None and bad.status == 400
     assert "A month looks like 2026-05." in admin.locator("main").inner_text()
+    axe(admin)  # the error page
 
     member = new_page()
     sign_in(member, "ana")
@@ -157,3 +158,4 @@ def test_an_admin_reads_the_months_spend_and_a_member_gets_403(
     assert response is not None and response.status == 403
     assert "text/html" in response.headers["content-type"]
     assert "Solo un administrador" in member.locator("main").inner_text()
+    axe(member)

@@ -1,5 +1,5 @@
 """Dictation through a scripted stand-in for the browser's speech recognition, the admin's run pages, the
-member's 403 page, the hat page with a flag to resolve, and the weavers admin."""
+member's 403 page (with axe-core), the hat page with a flag to resolve, and the weavers admin."""
 
 from __future__ import annotations
 
@@ -98,7 +98,7 @@ def test_admin_opens_the_run_timeline(
 
 
 def test_a_member_gets_a_403_page_for_runs(
-    page: Any, sign_in: Callable[[Any, str], Any], workshop_server: Server
+    page: Any, sign_in: Callable[[Any, str], Any], workshop_server: Server, axe: Callable[[Any], None]
 ) -> None:
     sign_in(page, "ana")
     allow_console(page, "status of 403")
@@ -106,6 +106,7 @@ def test_a_member_gets_a_403_page_for_runs(
     assert response is not None and response.status == 403
     assert "text/html" in response.headers["content-type"]
     assert "Solo un administrador" in page.locator("main").inner_text()
+    axe(page)
 
 
 def test_hat_page_resolves_a_flag_with_a_note(
