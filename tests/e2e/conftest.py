@@ -273,7 +273,8 @@ class Wire:
         seen = {"compressed": 0, "immutable": 0}
         for r in self.responses:
             # The workshop's service worker answers from its own cache, by build: those never crossed the wire.
-            if r.status != 200 or r.request.resource_type not in WIRE_TYPES or r.from_service_worker:
+            # A redirect or a 304 has no body of its own; an error page is an answer like any other.
+            if 300 <= r.status < 400 or r.request.resource_type not in WIRE_TYPES or r.from_service_worker:
                 continue
             headers = r.headers
             if headers.get("content-encoding") in ("br", "gzip"):
