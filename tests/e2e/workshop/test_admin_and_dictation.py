@@ -11,7 +11,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import Server, allow_console, screenshot_dir
+from tests.e2e.conftest import Server, allow_console, screenshot_dir, watch_wire
 from tests.e2e.workshop.conftest import SAMPLE_NOTE
 
 # Stands in for the browser's speech recognition: start() hears one phrase and ends, as a real one would.
@@ -78,11 +78,14 @@ def test_admin_opens_the_run_timeline(
 
     admin = new_page(viewport={"width": 1280, "height": 800})
     sign_in(admin, "admin")
+    wire = watch_wire(admin, admin.url.split("/workshop/")[0])
     admin.get_by_role("link", name="Agent runs").click()
     admin.wait_for_url("**/workshop/runs")
     axe(admin)
+    assert wire.check()["compressed"] >= 1  # the runs page, compressed (issue 26, point 14)
     admin.locator(f"a[href='/workshop/runs/{run_id}']").click()
     admin.wait_for_url(f"**/workshop/runs/{run_id}")
+    assert wire.check()["compressed"] >= 1
     steps = admin.locator(".timeline > li")
     assert steps.count() >= 10
     kinds = admin.locator(".timeline .kind").all_inner_texts()
