@@ -12,6 +12,10 @@ environment and a health URL) and use these fixtures:
   accepts an expected message (a 403 page logs its status as a console error, for instance).
 - ``axe(page)``: injects the vendored axe-core and fails on any violation, whatever its impact (minor and
   moderate too).
+- ``watch_wire(page, base_url)``: records the server's answers to the page; ``.check()`` fails on one over
+  1,000 bytes sent without ``Content-Encoding`` (br or gzip) or a static file linked with its content hash
+  (``?v=``) answered without ``Cache-Control: …, immutable`` (issue 26, point 14; docs/workshop-pages.md,
+  "Browser code and its limits"); answers from a service worker's cache are left out.
 - ``shoot(page, name)``: screenshots at phone (390×844) and desktop (1280×800) widths; written to
   ``docs/screenshots/<name>-{phone,desktop}.png`` when ``SHOPFLOOR_SCREENSHOTS=1`` (``make screenshots``),
   otherwise to the test's temporary directory, so an ordinary test run leaves the docs alone.
@@ -248,6 +252,56 @@ def format_violations(violations: list[dict[str, Any]]) -> str:
             also = f" (related: {related})" if related else ""
             lines.append(f"    {n['target']}{also}: {n.get('failureSummary', '')[:200]}")
     return "\n".join(lines)
+
+
+# Written by hand, not imported from the code under test (docs/workshop-pages.md, "Browser code and its limits").
+WIRE_MINIMUM = 1000
+WIRE_IMMUTABLE = "public, max-age=31536000, immutable"
+WIRE_TYPES = ("document", "script", "stylesheet", "xhr", "fetch")
+
+
+@dataclass
+class Wire:
+    """The server's answers a page received since the last check."""
+
+    base_url: str
+    responses: list[Any] = field(default_factory=list)
+
+    def problems(self) -> tuple[list[str], dict[str, int]]:
+        """What is wrong with the answers so far, and how many were compressed and immutable."""
+        found: list[str] = []
+        seen = {"compressed": 0, "immutable": 0}
+        for r in self.responses:
+            # The workshop's service worker answers from its own cache, by build: those never crossed the wire.
+            # A redirect or a 304 has no body of its own; an error page is an answer like any other.
+            if 300 <= r.status < 400 or r.request.resource_type not in WIRE_TYPES or r.from_service_worker:
+                continue
+            headers = r.headers
+            if headers.get("content-encoding") in ("br", "gzip"):
+                seen["compressed"] += 1
+            elif len(r.body()) >= WIRE_MINIMUM:
+                found.append(f"uncompressed {len(r.body())} bytes: {r.request.method} {r.url}")
+            if "/static/" in r.url and "?v=" in r.url:
+                if headers.get("cache-control") == WIRE_IMMUTABLE:
+                    seen["immutable"] += 1
+                else:
+                    found.append(f"not immutable ({headers.get('cache-control')}): {r.url}")
+        return found, seen
+
+    def check(self) -> dict[str, int]:
+        """Fail on any problem of the answers so far, then forget them (call it before the page navigates
+        away: a body is read from the page that got it). Returns how many were compressed and immutable."""
+        found, seen = self.problems()
+        self.responses.clear()
+        assert not found, "\n".join(found)
+        return seen
+
+
+def watch_wire(page: Any, base_url: str) -> Wire:
+    """Record every answer of the server at ``base_url`` to ``page`` for :meth:`Wire.check`."""
+    wire = Wire(base_url)
+    page.on("response", lambda r: wire.responses.append(r) if r.url.startswith(base_url) else None)
+    return wire
 
 
 @pytest.fixture

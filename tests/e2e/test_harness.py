@@ -1,11 +1,12 @@
-"""The harness itself can fail: it sees a CSP violation, a console error and an accessibility violation."""
+"""The harness itself can fail: it sees a CSP violation, a console error, an accessibility violation, an
+uncompressed answer and a versioned static file that is not immutable."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from tests.e2e.conftest import axe_violations, clear_issues, page_issues
+from tests.e2e.conftest import axe_violations, clear_issues, page_issues, watch_wire
 
 STRICT_CSP = "default-src 'self'; img-src 'self' data:; script-src 'self'; style-src 'self'"
 
@@ -55,3 +56,20 @@ def test_axe_finds_an_image_without_text(page: Any, axe: Callable[[Any], None]) 
         '<!doctype html><html lang=en><title>t</title><main><h1>t</h1><img alt="logo" src="data:image/png;base64,iVBORw0KGgo="></main>',
     )
     axe(page)
+
+
+def test_the_wire_check_sees_an_uncompressed_page_and_a_static_file_that_is_not_immutable(page: Any) -> None:
+    wire = watch_wire(page, "http://harness.test/")
+    html = "<!doctype html><html lang=en><title>t</title><script src='/static/app.js?v=0123456789abcdef'></script>"
+
+    def answer(route: Any) -> None:
+        if "/static/" in route.request.url:
+            route.fulfill(body="//", content_type="text/javascript", headers={"cache-control": "no-cache"})
+        else:
+            route.fulfill(body=html + "<p>" + "x" * 2000 + "</p>", content_type="text/html")
+
+    page.route("http://harness.test/**", answer)
+    page.goto("http://harness.test/")
+    found, seen = wire.problems()
+    assert seen == {"compressed": 0, "immutable": 0}
+    assert len(found) == 2 and found[0].startswith("uncompressed ") and "not immutable (no-cache)" in found[1]

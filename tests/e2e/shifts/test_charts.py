@@ -1,5 +1,5 @@
-"""Charts people can read on a phone (issue 26, point 11), in Debian's Chromium at 390 px: every chart is an
-inline SVG element with its title and description (no image, no ``data:`` address), every text in it at
+"""Charts people can read on a phone (issue 26, point 11), in Debian's Chromium at 390 px and at desktop width,
+in Spanish and English (the Spanish labels are longer): every chart is an inline SVG element with its title and description (no image, no ``data:`` address), every text in it at
 least 11 CSS px, and no two of its texts overlapping; the page's stylesheet colours it (CSP: no style
 attribute)."""
 
@@ -36,12 +36,19 @@ def overlaps(a: list[float], b: list[float]) -> bool:
     return a[0] < b[2] - 0.5 and b[0] < a[2] - 0.5 and a[1] < b[3] - 0.5 and b[1] < a[3] - 0.5
 
 
+HEADERS = {"es": "es-EC,es;q=0.9", "en": "en-US,en;q=0.9"}
+
+
+@pytest.mark.parametrize("language", ["es", "en"])
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
-def test_every_chart_text_is_at_least_11_px_and_none_overlaps(new_page: Any, shifts_server: Any, viewport):
-    page = new_page(viewport=viewport)
+def test_every_chart_text_is_at_least_11_px_and_none_overlaps(
+    new_page: Any, shifts_server: Any, viewport, language
+):
+    page = new_page(viewport=viewport, extra_http_headers={"Accept-Language": HEADERS[language]})
     seen = 0
     for path in PAGES:
         page.goto(shifts_server.url(path))
+        assert page.get_attribute("html", "lang") == language
         assert page.locator("#main img[src^='data:']").count() == 0
         for chart in page.evaluate(MEASURE):
             seen += 1

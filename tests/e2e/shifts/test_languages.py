@@ -1,6 +1,8 @@
 """The /shifts page in Spanish in Debian's Chromium: a browser in Spanish gets the page in Spanish, an example
 button answers with the page's words in Spanish (the answer's own sentences marked English), the switch goes
-to English on the same answer and back; axe-core on both; screenshots of both languages."""
+to English on the same answer and back; a weekend and a day outside the records said in words with the
+nearest production day as a link; one h1 and no axe finding on every page (the report and a refusal at /q
+too), every answer compressed and the versioned static files immutable; phone and desktop widths."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import AXE, DESKTOP, PHONE, allow_console
+from tests.e2e.conftest import AXE, DESKTOP, PHONE, allow_console, watch_wire
 
 START = "/shifts/?day=2026-09-14&shift=2&include=shift&period=day"
 SPANISH_HEADERS = {"Accept-Language": "es-EC,es;q=0.9"}
@@ -36,8 +38,11 @@ def test_a_spanish_browser_asks_in_spanish_and_switches_to_english(
     new_page, shifts_server, axe, shoot, viewport
 ):
     page = spanish_page(new_page, viewport)
+    wire = watch_wire(page, shifts_server.base_url)
     page.goto(shifts_server.url(START))
     page.wait_for_function("() => window.htmx !== undefined")
+    loaded = wire.check()
+    assert loaded["compressed"] >= 3 and loaded["immutable"] >= 2  # the page, htmx, our script and style
     assert page.get_attribute("html", "lang") == "es"
     assert page.locator("#scope-line").inner_text() == "lun 2026-09-14 · 15:00–23:00 · solo el turno 2"
     records = page.locator("#records").inner_text()
@@ -48,11 +53,13 @@ def test_a_spanish_browser_asks_in_spanish_and_switches_to_english(
     with page.expect_response(lambda r: r.url.endswith("/shifts/ask")) as info:
         page.get_by_role("button", name=button, exact=True).click()
     assert info.value.status == 200
+    assert info.value.headers.get("content-encoding") in ("br", "gzip")
     # The button sends the question the reader reads; the answer shows it as the button did.
     assert (
         info.value.request.post_data_json["question"] == "Why was this shift slow? Chart downtime by reason."
     )
     page.wait_for_selector("#main .answer")
+    assert wire.check()["compressed"] >= 1
     assert page.locator("#main .asked q").inner_text() == button
     assert (
         page.locator("#main .read-as")
@@ -93,14 +100,56 @@ def test_a_spanish_browser_asks_in_spanish_and_switches_to_english(
     assert page.url == address and page.get_attribute("html", "lang") == "en"
     assert page.locator("#main .asked").inner_text() == "Opened from its address"
     assert page.locator("#main .status strong").inner_text() == "complete"
+    assert page.locator("#records").inner_text() == (
+        "Records: Mon 2026-09-07 – Mon 2026-09-21, 11 production days, Mon–Fri"
+    )
     axe(page)
     page.get_by_role("link", name="Español").click()
     page.wait_for_load_state()
     assert page.url == address and page.get_attribute("html", "lang") == "es"
 
 
-def test_the_field_guide_and_an_error_page_in_spanish(new_page, shifts_server, axe):
-    page = spanish_page(new_page, PHONE)
+NOTICES = {
+    "es": (
+        "sáb 2026-09-12 no es un día de producción: la planta trabaja de lunes a viernes. "
+        "El día de producción más cercano en los registros: vie 2026-09-11.",
+        "Los registros no tienen el lun 2026-08-03: van del lun 2026-09-07 al lun 2026-09-21. "
+        "El día de producción más cercano en los registros: lun 2026-09-07.",
+    ),
+    "en": (
+        "Sat 2026-09-12 is not a production day: the plant runs Monday to Friday. "
+        "The nearest production day in the records: Fri 2026-09-11.",
+        "The records hold no Mon 2026-08-03: they run from Mon 2026-09-07 to Mon 2026-09-21. "
+        "The nearest production day in the records: Mon 2026-09-07.",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", ["es", "en"])
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_a_weekend_and_a_day_outside_the_records_say_so_with_the_nearest_day(
+    new_page, shifts_server, axe, language, viewport
+):
+    headers = SPANISH_HEADERS if language == "es" else {"Accept-Language": "en-US"}
+    page = new_page(viewport=viewport, extra_http_headers=headers)
+    weekend, outside = NOTICES[language]
+    page.goto(shifts_server.url("/shifts/a?day=2026-08-03&shift=2&measure=overview"))
+    assert page.locator("#day-notice").inner_text() == outside
+    assert "No records for shift" not in page.locator("#main").inner_text()
+    page.goto(shifts_server.url("/shifts/?day=2026-09-12&shift=2&include=shift&period=day"))
+    notice = page.locator("#day-notice")
+    assert notice.inner_text() == weekend
+    axe(page)
+    # The nearest day is a link to the same scope on that day.
+    notice.get_by_role("link", name=weekend.rsplit(": ", 1)[1].rstrip(".")).click()
+    page.wait_for_url("**day=2026-09-11**")
+    assert page.locator("#day").input_value() == "2026-09-11" and page.locator("#shift").input_value() == "2"
+    assert page.locator("#day-notice").count() == 0
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_the_field_guide_and_an_error_page_in_spanish(new_page, shifts_server, axe, viewport):
+    page = spanish_page(new_page, viewport)
     page.goto(shifts_server.url("/shifts/guide"))
     assert page.locator("h1").inner_text() == "Guía de campo"
     assert page.get_by_role("link", name="Comparar todos los turnos").is_visible()
@@ -119,12 +168,21 @@ def test_the_field_guide_and_an_error_page_in_spanish(new_page, shifts_server, a
         "/shifts/a?day=2026-09-14&shift=2&measure=overview",
         "/shifts/?day=2026-09-14&shift=2&period=month",
         "/shifts/guide",
+        "/shifts/report?period=week&day=2026-09-14&format=html",
+        "/shifts/q?question=what+is+the+weather+on+the+moon&day=2026-09-16&shift=2",  # a refusal, at /q
     ],
 )
-def test_every_page_has_one_h1_its_landmarks_and_no_axe_finding_of_any_impact(new_page, shifts_server, path):
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_every_page_has_one_h1_its_landmarks_and_no_axe_finding_of_any_impact(
+    new_page, shifts_server, path, viewport
+):
     for headers in (SPANISH_HEADERS, {"Accept-Language": "en-US"}):
-        page = new_page(viewport=PHONE, extra_http_headers=headers)
-        page.goto(shifts_server.url(path))
+        page = new_page(viewport=viewport, extra_http_headers=headers)
+        wire = watch_wire(page, shifts_server.base_url)
+        response = page.goto(shifts_server.url(path))
+        assert response is not None and response.status == 200 and page.url == shifts_server.url(path)
+        assert response.headers.get("content-encoding") in ("br", "gzip"), (path, headers)
+        assert wire.check()["immutable"] >= 1, (path, headers)
         assert page.locator("h1").count() == 1
         page.evaluate(AXE.read_text(encoding="utf-8"))
         result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")

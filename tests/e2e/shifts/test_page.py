@@ -58,6 +58,11 @@ def test_every_example_button_answers_with_read_as_cards_charts_and_citations(pa
         assert main.locator(".asked q").inner_text() == question
         assert main.locator(".read-as").inner_text().startswith("Read as"), question
         assert main.locator(".cards .card").count() >= 11, question
+        # Supervisor words, not ours (issue 26, point 12): no record ids, no "1 rows" as a count (the trace's
+        # "Query 1 rows" captions name the query), hidden parts included.
+        said = main.text_content() or ""
+        assert "from r1-" not in said, question
+        assert re.search(r"(?<!Query )(?<!\d)1 rows\b", said) is None, question
         data = answer_json(page, shifts_server)
         if data is None:
             assert main.locator(".status strong").inner_text() == "unavailable", question
@@ -123,20 +128,27 @@ def test_where_to_look_links_open_their_address(page, shifts_server):
     assert page.locator("#main .answer .status strong").inner_text() in ("complete", "partial")
 
 
-def test_compare_shifts_in_day_scope(page, shifts_server, shoot, axe):
-    open_page(page, shifts_server, "/shifts/a?day=2026-09-14&shift=2&include=day&measure=overview")
-    assert page.locator("input[name=include][value=day]").is_checked()
+@pytest.mark.parametrize("include", ["shift", "day"])
+def test_compare_shifts_in_day_scope(page, shifts_server, shoot, axe, include):
+    """The documented follow-up "compare that with first shift" works in both scopes (issue 26, point 10)."""
+    scope = "&include=day" if include == "day" else ""  # the shift alone is the address's default
+    open_page(page, shifts_server, f"/shifts/a?day=2026-09-14&shift=2{scope}&measure=overview")
+    assert page.locator(f"input[name=include][value={include}]").is_checked()
     page.fill("#question", "compare that with first shift")
     with page.expect_response(lambda r: r.url.endswith("/shifts/ask")):
         page.press("#question", "Enter")  # the keyboard submits the ask
     page.wait_for_function("() => location.search.includes('measure=compare_shifts')")
     assert "after=" in page.url
+    # From either scope the comparison reads the day, and the controls say so.
+    assert page.locator("input[name=include][value=day]").is_checked()
     data = answer_json(page, shifts_server)
     assert data is not None and data["status"] == "complete"
     # The charts the comparison's plan drew, each on the page (how many is the planner's choice).
     assert page.locator(".charts svg.chart-svg").count() == len(data["charts"])
     assert page.locator(".cards-block .cards").count() >= 2  # one group of cards per shift
     axe(page)
+    if include == "shift":
+        return
     shoot(page, "shifts-comparison")
     # The "Compare all shifts" button switches the include control to every shift.
     open_page(page, shifts_server)

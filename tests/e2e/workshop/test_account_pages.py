@@ -1,5 +1,5 @@
 """The account pages: API tokens (create with the secret shown once, copy, revoke; an admin sees everyone's)
-and the admins' spend page."""
+and the admins' spend page, its 400 page for a malformed month and a member's 403 page (each with axe-core)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from sqlalchemy import create_engine
 from shopfloor.agent.budget import to_nano
 from shopfloor.agent.spend import SqlLedger
 from shopfloor.workshop.sample import WORKSHOP_A
-from tests.e2e.conftest import Server, allow_console
+from tests.e2e.conftest import Server, allow_console, watch_wire
 
 
 def test_a_member_creates_copies_and_revokes_a_token(
@@ -118,7 +118,9 @@ def test_an_admin_reads_the_months_spend_and_a_member_gets_403(
     sign_in(admin, "admin")
     admin.get_by_role("link", name="Spend").click()
     admin.wait_for_url("**/workshop/spending")
+    wire = watch_wire(admin, workshop_server.base_url)
     admin.goto(workshop_server.url("/workshop/spending?month=2026-03"))
+    assert wire.check()["compressed"] >= 1  # issue 26, point 14
     totals = admin.locator(".spend-totals")
     # 2 × 0.40 + 0.05 + 0.2125 = 1.0625 spent of 5.00; 3.9375 left.
     assert " ".join(totals.inner_text().split()) == (
@@ -148,6 +150,8 @@ def test_an_admin_reads_the_months_spend_and_a_member_gets_403(
     bad = admin.goto(workshop_server.url("/workshop/spending?month=2026-13"))
     assert bad is not None and bad.status == 400
     assert "A month looks like 2026-05." in admin.locator("main").inner_text()
+    axe(admin)  # the error page
+    wire.check()
 
     member = new_page()
     sign_in(member, "ana")
@@ -157,3 +161,4 @@ def test_an_admin_reads_the_months_spend_and_a_member_gets_403(
     assert response is not None and response.status == 403
     assert "text/html" in response.headers["content-type"]
     assert "Solo un administrador" in member.locator("main").inner_text()
+    axe(member)

@@ -1,5 +1,5 @@
 """Dictation through a scripted stand-in for the browser's speech recognition, the admin's run pages, the
-member's 403 page, the hat page with a flag to resolve, and the weavers admin."""
+member's 403 page (with axe-core), the hat page with a flag to resolve, and the weavers admin."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import Server, allow_console, screenshot_dir
+from tests.e2e.conftest import Server, allow_console, screenshot_dir, watch_wire
 from tests.e2e.workshop.conftest import SAMPLE_NOTE
 
 # Stands in for the browser's speech recognition: start() hears one phrase and ends, as a real one would.
@@ -78,11 +78,14 @@ def test_admin_opens_the_run_timeline(
 
     admin = new_page(viewport={"width": 1280, "height": 800})
     sign_in(admin, "admin")
+    wire = watch_wire(admin, admin.url.split("/workshop/")[0])
     admin.get_by_role("link", name="Agent runs").click()
     admin.wait_for_url("**/workshop/runs")
     axe(admin)
+    assert wire.check()["compressed"] >= 1  # the runs page, compressed (issue 26, point 14)
     admin.locator(f"a[href='/workshop/runs/{run_id}']").click()
     admin.wait_for_url(f"**/workshop/runs/{run_id}")
+    assert wire.check()["compressed"] >= 1
     steps = admin.locator(".timeline > li")
     assert steps.count() >= 10
     kinds = admin.locator(".timeline .kind").all_inner_texts()
@@ -98,7 +101,7 @@ def test_admin_opens_the_run_timeline(
 
 
 def test_a_member_gets_a_403_page_for_runs(
-    page: Any, sign_in: Callable[[Any, str], Any], workshop_server: Server
+    page: Any, sign_in: Callable[[Any, str], Any], workshop_server: Server, axe: Callable[[Any], None]
 ) -> None:
     sign_in(page, "ana")
     allow_console(page, "status of 403")
@@ -106,6 +109,7 @@ def test_a_member_gets_a_403_page_for_runs(
     assert response is not None and response.status == 403
     assert "text/html" in response.headers["content-type"]
     assert "Solo un administrador" in page.locator("main").inner_text()
+    axe(page)
 
 
 def test_hat_page_resolves_a_flag_with_a_note(
