@@ -17,7 +17,7 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from shopfloor.agent.tools import Tool, ToolRegistry
-from shopfloor.shifts.answers import day_shapes, window_shapes
+from shopfloor.shifts.answers import day_shapes, material_shapes, window_shapes
 from shopfloor.shifts.answers.shaping import Shaper
 from shopfloor.shifts.tools import charts, daily, groups, levers, material, money, period
 from shopfloor.shifts.tools.charts import DefaultChart
@@ -75,13 +75,13 @@ ENTRIES: tuple[Entry, ...] = (
     _entry(period.compare_periods, period.CompareArgs, "The KPI table for two windows.", W, ("measure", "current", "bar", "Window KPIs"), window_shapes.period_kpis),
     _entry(period.get_downtime_pareto, period.ParetoArgs, "Downtime of a window by reason, place or kind with share and cumulative share.", W, ("key", "minutes", "bar", "Downtime pareto (min)"), window_shapes.pareto),
     _entry(period.get_waste_breakdown, period.WasteArgs, "Trim, shear and each dry-end family of a window as sq ft and % of gross, of one grade or web width if given.", W, ("item", "sqft", "bar", "Waste (sq ft)"), window_shapes.waste),
-    _entry(period.get_stops_profile, PeriodArgs, "Unplanned stops per production day and the Mon–Fri weekday profile of a window.", W, ("day", "stops", "bar", "Unplanned stops per production day"), window_shapes.stops),
+    _entry(period.get_stops_profile, PeriodArgs, "Unplanned stops per production day and the Mon–Fri weekday profile of a window.", W, ("day", "stops", "bar", "Unplanned stops per production day"), material_shapes.stops),
     _entry(period.get_trend, period.TrendArgs, "Weekly series of one metric (1–26 weeks).", W, ("week_start", "value", "line", "Weekly trend"), window_shapes.trend),
     _entry(period.get_grade_totals, period.GradeArgs, "Per board grade totals of a window: volume, speed against target, stops, trim, dry-end.", W, ("grade", "pct_of_target", "bar", "Speed to target by grade (%)"), window_shapes.grades),
     # Planned by the offline router only (best and worst shift, crews compared over a window): not in a model's catalog.
     _entry(groups.get_group_comparison, groups.GroupArgs, "The shifts or the crews of a window side by side on speed to target, ranked only on a complete window.", W, ("group", "speed_to_target_pct", "bar", "Speed to target (%)"), window_shapes.group_comparison, offline_only=True),
-    _entry(material.get_overrun, PeriodArgs, "Nominal versus actual cuts per knife with the share of lines inside, over and under ±2 %.", W, ("knife", "pct_of_nominal", "bar", "Cuts as % of nominal by knife"), window_shapes.overrun),
-    _entry(material.get_rollstock, PeriodArgs, "Paper consumed per board grade and web width: lineal feet, MSF footprint, runs.", W, ("grade", "lineal_ft", "bar", "Paper consumed (lineal ft)"), window_shapes.rollstock),
+    _entry(material.get_overrun, PeriodArgs, "Nominal versus actual cuts per knife with the share of lines inside, over and under ±2 %.", W, ("knife", "pct_of_nominal", "bar", "Cuts as % of nominal by knife"), material_shapes.overrun),
+    _entry(material.get_rollstock, PeriodArgs, "Paper consumed per board grade and web width: lineal feet, MSF footprint, runs.", W, ("grade", "lineal_ft", "bar", "Paper consumed (lineal ft)"), material_shapes.rollstock),
     _entry(levers.get_downtime_review, PeriodArgs, "Maintenance and operator downtime of a window against the owner's bands, every reason by kind.", W, ("reason", "pct_of_scheduled", "bar", "Downtime as % of scheduled minutes"), window_shapes.review),
     _entry(levers.get_speed_opportunity, levers.SpeedOpportunityArgs, "Per grade and width or crew: typical running speed against the best fifth of setups.", W, ("grade", "opportunity_hours", "bar", "Speed opportunity (hours)"), window_shapes.speed_opportunity),
     _entry(levers.get_speed_variance, levers.VarianceArgs, "Where the speed went: reference speed vs the window's speed with stops, in buckets that add up.", W, ("bucket", "fpm", "bar", "Where the speed went (ft/min)"), window_shapes.variance),

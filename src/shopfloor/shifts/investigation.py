@@ -26,6 +26,7 @@ from shopfloor.shifts.answers import looking, refusals
 from shopfloor.shifts.answers.answer import Answer
 from shopfloor.shifts.answers.coverage import coverage_said, withheld_said
 from shopfloor.shifts.answers.shapes import build_sections
+from shopfloor.shifts.answers.tool_errors import named_error, no_evidence, tools_failed
 from shopfloor.shifts.catalog import (
     BY_NAME,
     CHARTS,
@@ -612,11 +613,11 @@ def _done(
     a section said from its template)."""
     caveats: list[str | dict[str, Any]] = []
     if not evidence:
-        return "unavailable", [errors[0] if errors else "No evidence was found for that scope."]
+        return "unavailable", [named_error(errors[0]) if errors else no_evidence()]
     status = "complete"
     if errors:
         status = "partial"
-        caveats.append(f"{len(errors)} tool call(s) failed; the answer uses the evidence that succeeded.")
+        caveats.append(tools_failed(len(errors)))
     if plan.chart and not charts:
         status = "partial"
         caveats.append(refusals.caveat(refusals.NO_CHART))

@@ -194,8 +194,12 @@ def test_a_partial_answers_not_applied_line_says_its_label_in_spanish(client):
     es = _ask(client, "crew A rejects", SPANISH)
     en = _ask(client, "crew A rejects", ENGLISH)
     assert "Not applied: crew A" in en
-    # The label in Spanish; the reader's own account of what it did not apply stays English, marked so.
-    assert re.search(r"No aplicado: <span lang='en'>crew A[^<]*</span>\.", es), es
+    # The label and the item in Spanish (the item said from its template, answers/refusals.py).
+    assert (
+        "No aplicado: cuadrilla A (las herramientas de esta respuesta no desglosan los rechazos por cuadrilla)."
+        in es
+    ), es
+    assert "<span lang='en'>" not in es.split("No aplicado:")[1].split("</p>")[0]
     assert "Not applied" not in es
     assert re.findall(r"<strong>(.*?)</strong>", es) == re.findall(r"<strong>(.*?)</strong>", en)
     asked = {"question": "crew A rejects", "day": "2026-09-14", "shift": "2"}
@@ -293,7 +297,12 @@ def test_a_trends_weeks_are_named_in_spanish_with_the_english_figures(client):
     assert "Semana del 2026-09-07 (completa):" in region and "10 paros" in region
     for words in ("The week of", "Week of", "Knife jam", "stops", "(complete)"):
         assert words not in region, words
-    assert _figures_and_citations(es) == _figures_and_citations(en)
+    # The same figures and citations; a figure with no value is said so in Spanish.
+    figures, cites = _figures_and_citations(es)
+    assert ([{"No disponible": "Unavailable"}.get(f, f) for f in figures], cites) == _figures_and_citations(
+        en
+    )
+    assert "No disponible" in figures
 
 
 def test_the_records_words_in_chart_points_and_table_rows_are_said_through_the_glossary(client):

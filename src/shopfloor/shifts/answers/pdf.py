@@ -81,6 +81,8 @@ class Voice:
     titled: Callable[[str], str] = _same
     measure: Callable[[str], str] = _same
     window_of: Callable[[Mapping[str, Any]], str] | None = None
+    # A figure's text in the language (a counted unit said in it, "4 paros"; None: the answer's own).
+    figure: Callable[[Mapping[str, Any]], str] | None = None
     # A comparison's headline as Paragraph markup in the language (None: its own sentence).
     headline: Callable[[Mapping[str, Any]], str | None] | None = None
 
@@ -113,11 +115,16 @@ def _marked(section: dict[str, Any], voice: Voice = SPOKEN_ENGLISH) -> str:
         if "window" in part
         else html.escape(str(part.get("quote", part.get("asked"))), quote=True)
         if "quote" in part or "asked" in part
-        else f"<b>{html.escape(part['figure'], quote=True)}</b>"
+        else f"<b>{html.escape(_figure(part, voice), quote=True)}</b>"
         if "figure" in part
         else html.escape(_cite(part, voice), quote=True)
         for part in parts_of(voice.said(section))
     )
+
+
+def _figure(part: Mapping[str, Any], voice: Voice) -> str:
+    """A figure's text in the voice's language."""
+    return voice.figure(part) if voice.figure else str(part["figure"])
 
 
 def _window(window: Mapping[str, Any], voice: Voice) -> str:
@@ -259,7 +266,7 @@ def comparison_flowables(
             ended = cell.get("end")
             end_said = voice._(ENDS[ended]) if ended in ENDS else ended
             end = f"<br/>{html.escape(str(end_said).upper())}" if ended else ""
-            cells.append(Paragraph(f"<b>{html.escape(str(cell['figure']))}</b>{end}", styles["cell"]))
+            cells.append(Paragraph(f"<b>{html.escape(_figure(cell, voice))}</b>{end}", styles["cell"]))
         data.append(cells)
     table = Table(data, repeatRows=1, hAlign="LEFT")
     table.setStyle(

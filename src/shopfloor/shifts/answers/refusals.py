@@ -16,7 +16,16 @@ from collections.abc import Iterable
 from typing import Any
 
 from shopfloor.shifts.answers.findings import Section
-from shopfloor.shifts.answers.sayings import N_, Asked, Phrase, Quoted, parts_from, phrase, say_text
+from shopfloor.shifts.answers.sayings import (
+    N_,
+    Asked,
+    Phrase,
+    Quoted,
+    Term,
+    phrase,
+    say_text,
+    template_pattern,
+)
 from shopfloor.shifts.planning.accounting import HELD, Accounting
 
 # The router's refusals with no value in them, word for word.
@@ -189,22 +198,125 @@ NOT_APPLIED_ITEMS = (
         "window or day, not each shift's; no tool counts the shifts past it)"
     ),
 )
+# What the reader names as not applied of the entities a question names (planning/accounting.py
+# ``more_values``, investigation.py ``not_applied``, ``figures_not_led``), each said from its template:
+# ``{name}`` is an entity's kind (:data:`ENTITY_WORDS`), ``{measure}`` the answer's measure
+# (:data:`MEASURE_WORDS`), a reason's, place's or reject's value a word of the records.
+ENTITY_ITEMS = (
+    N_("{name} {value} (this answer's tools do not break {measure} down by {name})"),
+    N_("{value} in web (this answer's tools do not break {measure} down by width)"),
+    N_("by {name} (this answer's tools do not break {measure} down by {name})"),
+    N_("{name} {value} (this answer reads every {name}; ask about {value} on its own)"),
+    N_("{value} in web (this answer reads every width; ask about {value} on its own)"),
+    N_("{name} {value} (one {name} per answer is applied, {name} {applied}; ask about {value} on its own)"),
+    N_("{value} in web (one width per answer is applied, {applied} in web; ask about {value} on its own)"),
+    N_(
+        "crew {value} (one shift runs one crew: this answer reads shift {shift}'s crew; ask about crew "
+        "{value} over a window)"
+    ),
+    N_("shift {value} (this answer reads shift {shift}; ask about shift {value} on its own)"),
+    N_("{place} as one total (the rows list each of {members})"),
+    N_(
+        "grade {grade} (crew {crew}'s speed to target is over every grade it ran; no tool breaks one crew's "
+        "speed down by grade, and the row of {grade} holds every crew's)"
+    ),
+    N_("the {top} asked (every {name} is listed, ranked best first)"),
+    N_(
+        "the ranking (two named shifts are shown side by side, not ranked; every shift of the day is ranked: "
+        "ask to rank the shifts)"
+    ),
+    N_(
+        "the ranking on trim (the groups are ranked on speed to target, unplanned downtime or dry-end waste; "
+        "trim is shown side by side, never ranked: ask to compare them side by side)"
+    ),
+    N_("the second ask, “{ask}” (one question per answer is read; ask it on its own)"),
+    N_(
+        "splicer {value} (no place of that name is in the records: the splicers are Splicer 1 to Splicer "
+        "{last}; this answer reads every place)"
+    ),
+    N_(
+        "crew {value} (no crew of that name is in the records: the crews are {crews} and {last}; this answer "
+        "reads the crew that ran)"
+    ),
+    N_("the answer against target (this answer's headline is not its speed to target)"),
+    N_("the answer against the band (this answer's headline is not the figure held to it)"),
+    N_("the share asked (no row of this answer holds the one asked for)"),
+    N_("the figure per {per} asked (a ratio no headline leads with yet)"),
+    N_("the verdict asked (this answer's headline states the figure, not whether it is so)"),
+    N_("{figure} (this answer's headline states its measure's own figure)"),
+    N_("{figure} for the whole window (this answer's headline states one {name}'s)"),
+)
+# An entity's kind as those items name it (planning/accounting.py, investigation.py ENTITY_COLUMNS).
+ENTITY_WORDS = {
+    "grade": N_("grade"),
+    "crew": N_("crew"),
+    "reason": N_("reason"),
+    "place": N_("place"),
+    "width": N_("width"),
+    "reject": N_("reject"),
+    "kind": N_("kind"),
+    "shift": N_("shift"),
+}
+# An answer's measure as those items name it (investigation.py MEASURE_NAMES, else the plan's measure).
+MEASURE_WORDS = {
+    "the diagnosis": N_("the diagnosis"),
+    "the KPIs": N_("the KPIs"),
+    "downtime": N_("downtime"),
+    "rejects": N_("rejects"),
+    "fpm": N_("fpm"),
+    "volume": N_("volume"),
+    "setups": N_("setups"),
+    "orders": N_("orders"),
+    "notes": N_("notes"),
+    "rankings": N_("rankings"),
+    "dollars": N_("dollars"),
+    "pareto": N_("pareto"),
+    "waste": N_("waste"),
+    "stops": N_("stops"),
+    "overrun": N_("overrun"),
+    "rollstock": N_("rollstock"),
+    "review": N_("review"),
+    "variance": N_("variance"),
+    "named_cost": N_("named_cost"),
+}
+# The figures a question asks for that a headline may not state (planning/accounting.py ASKED_FIGURES).
+FIGURE_WORDS = {
+    "the figure in hours": N_("the figure in hours"),
+    "the figure in MSF": N_("the figure in MSF"),
+    "the figure in square feet": N_("the figure in square feet"),
+    "the count asked": N_("the count asked"),
+}
+# The counts a "top N" is asked in (planning/accounting.py ``more_values``).
+TOP_WORDS = {"two": N_("two"), "three": N_("three")}
 # The params that are the question's own words, kept as the supervisor wrote them.
-_ASKED_PARAMS = ("time", "year")
+_ASKED_PARAMS = ("time", "year", "ask", "per")
+# The params that are a word of the records when their entity is one (a reason, a place, a reject).
+_RECORD_NAMES = ("reason", "place", "reject")
+# The params said from a table of words, and the table.
+_WORDED = {"name": ENTITY_WORDS, "measure": MEASURE_WORDS, "figure": FIGURE_WORDS, "top": TOP_WORDS}
+# The values a param may take for its item to be one of these (a measure not listed is said as it is).
+_ALLOWED = {"name": set(ENTITY_WORDS), "figure": set(FIGURE_WORDS), "top": {"2", "3", *TOP_WORDS}}
 
 
-def _item_pattern(template: str) -> re.Pattern[str]:
-    """A template's English as a pattern, each ``{name}`` a named group."""
-    out, last = [], 0
-    for m in re.finditer(r"\{(\w+)\}", template):
-        out.append(re.escape(template[last : m.start()]))
-        out.append(f"(?P<{m.group(1)}>.+?)")
-        last = m.end()
-    out.append(re.escape(template[last:]))
-    return re.compile("".join(out))
+_ITEM_PATTERNS = tuple(
+    (template, template_pattern(template)) for template in (*NOT_APPLIED_ITEMS, *ENTITY_ITEMS)
+)
 
 
-_ITEM_PATTERNS = tuple((template, _item_pattern(template)) for template in NOT_APPLIED_ITEMS)
+def _param(key: str, value: str, found: dict[str, str]) -> Any:
+    """One param of a not-applied item: the question's own words, a word of a table said from its
+    template, a word of the records through the glossary, or the value as it is."""
+    if key in _ASKED_PARAMS:
+        return Asked(value)
+    if key in _WORDED:
+        return phrase(_WORDED[key][value]) if value in _WORDED[key] else value
+    if key == "place" or (key in ("value", "applied") and found.get("name") in _RECORD_NAMES):
+        return Term(value)
+    if key == "members":
+        items = value.split(", ")
+        members = ", ".join(f"{{m{i}}}" for i in range(len(items)))
+        return Phrase(members, None, {f"m{i}": Term(m) for i, m in enumerate(items)})
+    return value
 
 
 def not_applied_item(item: str) -> Phrase | Quoted:
@@ -214,21 +326,14 @@ def not_applied_item(item: str) -> Phrase | Quoted:
         found = pattern.fullmatch(item)
         if found is None:
             continue
-        params: dict[str, Any] = {
-            k: Asked(v) if k in _ASKED_PARAMS else v for k, v in found.groupdict().items()
-        }
+        groups = found.groupdict()
+        if any(groups[key] not in allowed for key, allowed in _ALLOWED.items() if key in groups):
+            continue  # not a kind, a figure or a count these items name
+        params: dict[str, Any] = {k: _param(k, v, groups) for k, v in groups.items()}
         said = phrase(template, **params)
-        if "".join(p for p in _english(said) if isinstance(p, str)) == item:
+        if say_text("item", template, **params)["text"] == item:
             return said
     return Quoted(item)
-
-
-def _english(said: Phrase) -> list[Any]:
-    return parts_from({"id": said.template, "params": {k: _plain(v) for k, v in said.params.items()}})
-
-
-def _plain(value: Any) -> Any:
-    return value.text if isinstance(value, Asked) else value
 
 
 def not_applied(items: Iterable[str], kind: str = "caveat") -> Section:

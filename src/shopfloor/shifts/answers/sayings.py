@@ -15,6 +15,7 @@ wherever it is shown.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from string import Formatter
@@ -184,6 +185,21 @@ def parts_from(data: Mapping[str, Any], tr: Translator = ENGLISH) -> list[Any]:
         else:
             out.append(format(value, spec) if spec else str(value))
     return _joined(out)
+
+
+def template_pattern(template: str) -> re.Pattern[str]:
+    """A template's English as a pattern, each ``{name}`` a named group (a name written twice is the same
+    words twice), so an English sentence written elsewhere is said from its template when it is word for
+    word."""
+    out, last, seen = [], 0, set()
+    for m in re.finditer(r"\{(\w+)\}", template):
+        out.append(re.escape(template[last : m.start()]))
+        name = m.group(1)
+        out.append(f"(?P={name})" if name in seen else f"(?P<{name}>.+?)")
+        seen.add(name)
+        last = m.end()
+    out.append(re.escape(template[last:]))
+    return re.compile("".join(out))
 
 
 def _joined(parts: list[Any]) -> list[Any]:

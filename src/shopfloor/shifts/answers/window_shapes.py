@@ -15,7 +15,6 @@ from shopfloor.shifts.answers.findings import Citation, Figure, Section, fmt, sa
 from shopfloor.shifts.answers.sayings import N_, Phrase, phrase, say, say_text
 from shopfloor.shifts.answers.shaping import (
     contribution,
-    finding,
     found,
     is_ranked,
     kpi_row,
@@ -258,23 +257,6 @@ def waste(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     return head, out
 
 
-def stops(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
-    """Sections of a stops result: its headline, if any, and its findings."""
-    q = env["query"]
-    out: list[Section] = [{"type": "label", "text": "Weekday profile"}]
-    for j, day in enumerate(env["weekday_profile"]):
-        out.append(
-            said(
-                "finding",
-                f"- {day['weekday']}: ",
-                Figure(day["stops_per_day"], "stops"),
-                " per day ",
-                Citation(q, j, "weekday"),
-            )
-        )
-    return None, out
-
-
 # The trend metrics as a supervisor says them (the tool's identifiers stay in the evidence).
 TREND_NAMES = {
     "speed": N_("speed with stops"),
@@ -415,50 +397,6 @@ def grades(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     return head, out
 
 
-def overrun(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
-    """Sections of an overrun result: its headline, if any, and its findings."""
-    q = env["query"]
-    rows = env["rows"]
-    if not rows:
-        return None, []
-    last = len(rows) - 1
-    head = say(
-        "headline",
-        N_("Across all knives, cuts ran at {figure} of nominal against the ±2 % band {cite}."),
-        figure=Figure(rows[last]["pct_of_nominal"], "%"),
-        cite=Citation(q, last),
-    )
-    out = [
-        finding(
-            f"{r['knife'] if r['knife'] == 'all knives' else r['knife'] + ' knife'}: {{}} closed, "
-            f"{r['inside']} inside the band",
-            r["closed_lines"],
-            "lines",
-            q,
-            i,
-        )
-        for i, r in enumerate(rows)
-    ]
-    return head, out
-
-
-def rollstock(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
-    """Sections of a rollstock result: its headline, if any, and its findings."""
-    q = env["query"]
-    out = [
-        finding(
-            f"{r['grade']} at {r['width_in']:.0f} in: {{}} over {r['runs']} runs", r["lineal_ft"], "ft", q, i
-        )
-        for i, r in enumerate(env["rows"][:5])
-    ]
-    if not is_ranked(env):
-        out.append(withheld())
-    out.append(
-        say_text("caveat", N_("MSF is the paper footprint; the records carry no basis weight, so no tons."))
-    )
-    return None, out
-
-
 def review(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     """Sections of a review result: its headline, if any, and its findings."""
     q = env["query"]
@@ -531,16 +469,21 @@ def speed_opportunity(env: dict[str, Any]) -> tuple[Section | None, list[Section
     return None, out
 
 
+# What the speed variance is read against (tools/levers.py VarianceArgs ``against``), as its headline names it.
+AGAINST_NAMES = {"baseline": N_("baseline"), "previous": N_("previous"), "shift": N_("shift")}
+
+
 def variance(env: dict[str, Any]) -> tuple[Section | None, list[Section]]:
     """Sections of a variance result: its headline, if any, and its findings."""
     q = env["query"]
-    head = said(
+    against = env["against"]
+    head = say(
         "headline",
-        "Speed with stops was ",
-        Figure(env["shift_fpm"], "ft/min"),
-        f" against a reference of {env['reference_fpm']:,.1f} ft/min ({env['against']}) ",
-        Citation(q),
-        ".",
+        N_("Speed with stops was {figure} against a reference of {reference} ft/min ({against}) {cite}."),
+        figure=Figure(env["shift_fpm"], "ft/min"),
+        reference=f"{env['reference_fpm']:,.1f}",
+        against=phrase(AGAINST_NAMES[against]) if against in AGAINST_NAMES else str(against),
+        cite=Citation(q),
     )
     out: list[Section] = [say_text("label", N_("Where the speed went"))]
     ranked = is_ranked(env)

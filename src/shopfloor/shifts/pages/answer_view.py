@@ -21,6 +21,7 @@ from shopfloor.shifts.answers.bands import BAND_TEXTS, band_of
 from shopfloor.shifts.answers.findings import parts_of
 from shopfloor.shifts.answers.glossary import RECORD_WORDS
 from shopfloor.shifts.answers.sayings import RECORD, spoken
+from shopfloor.shifts.answers.tool_errors import error_in
 from shopfloor.shifts.pages.columns import COLUMN, COLUMN_WORDS
 from shopfloor.shifts.pages.i18n import ENGLISH, N_, Words, translations
 from shopfloor.shifts.pages.scope_view import EXAMPLES, scope_line, window_of
@@ -70,13 +71,18 @@ def marked(
 
 # Counted units the answers write in English beside a figure ("4 stops", "0.83 hours"): a page in another
 # language says the figure's number and its unit in the plural form its value takes.
-COUNTED = ("stop", "stops", "shift", "shifts", "point", "points", "hours")
+COUNTED = ("stop", "stops", "shift", "shifts", "point", "points", "hours", "line", "lines")
+# A figure with no value, as the answers write it (answers/findings.py ``fmt``).
+UNAVAILABLE = N_("Unavailable")
 
 
 def figure_text(part: Mapping[str, Any], words: Words = ENGLISH) -> str:
     """A figure as the page writes it: the answer's own figure in English; in another language a counted
-    unit said in it (its plural form chosen for its value: "1 paro", "5 paros", "1.65 puntos")."""
+    unit said in it (its plural form chosen for its value: "1 paro", "5 paros", "1.65 puntos") and a figure
+    with no value said as unavailable ("No disponible")."""
     unit = str(part.get("unit", ""))
+    if words.locale != "en" and part.get("value") is None and part.get("figure") == UNAVAILABLE:
+        return words._(UNAVAILABLE)
     if words.locale == "en" or unit not in COUNTED or part.get("value") is None:
         return str(part["figure"])
     number = str(part["figure"]).removesuffix(unit).strip()
@@ -87,6 +93,8 @@ def figure_text(part: Mapping[str, Any], words: Words = ENGLISH) -> str:
         return words.ngettext("{figure} shift", "{figure} shifts", count, figure=number)
     if unit == "hours":
         return words.ngettext("{figure} hour", "{figure} hours", count, figure=number)
+    if unit.startswith("line"):
+        return words.ngettext("{figure} line", "{figure} lines", count, figure=number)
     return words.ngettext("{figure} point", "{figure} points", count, figure=number)
 
 
@@ -311,7 +319,8 @@ def trace_steps(answer: dict[str, Any], words: Words = ENGLISH) -> list[dict[str
                 "tool": step.get("tool"),
                 "input": step.get("input"),
                 "is_error": step.get("is_error"),
-                "error": output if step.get("is_error") else None,
+                "error": _error(output, words) if step.get("is_error") else None,
+                "error_en": words.locale != "en" and _error(output, words) == output,
                 "duration_ms": step.get("duration_ms"),
                 "sql": output.get("sql", []) if isinstance(output, dict) else [],
                 "columns": columns,
@@ -326,6 +335,14 @@ def trace_steps(answer: dict[str, Any], words: Words = ENGLISH) -> list[dict[str
             }
         )
     return out
+
+
+def _error(output: Any, words: Words) -> Any:
+    """A failed call's error in the page's language: a tool's error said from its template
+    (``answers/tool_errors.py``), any other as it was written (English)."""
+    if words.locale == "en" or not isinstance(output, str):
+        return output
+    return error_in(output, translations(words.locale)) or output
 
 
 def table_of(rows: list[dict[str, Any]], limit: int = ROWS_SHOWN, words: Words = ENGLISH) -> dict[str, Any]:
@@ -375,12 +392,18 @@ def _cell(value: Any, words: Words = ENGLISH) -> str:
     return record_word(str(value), words)
 
 
+# A report's cells as its rows write them (answers/reports.py ``display``): no value, yes and no.
+SAID_CELLS = (UNAVAILABLE, N_("yes"), N_("no"))
+
+
 def record_word(text: str, words: Words = ENGLISH) -> str:
     """A cell or a chart point's label in the page's language: a word of the records' vocabulary through the
     glossary (``answers/glossary.py``), a tool's band text through its template (``answers/bands.py``),
-    anything else (a code, a grade, a tool's own other text) as it is."""
+    a report's "Unavailable", "yes" and "no" said so, anything else (a code, a grade, a tool's own other text) as it is."""
     if words.locale == "en":
         return text
+    if text in SAID_CELLS:
+        return words._(text)
     band = band_of(text)
     if band is not None:
         return words._(band[0]).format(band=band[1])
@@ -401,7 +424,7 @@ def _said_bands(locale: str) -> tuple[re.Pattern[str], ...]:
 @cache
 def _said_words(locale: str) -> frozenset[str]:
     words = Words(locale)
-    return frozenset(words.pgettext(RECORD, word) for word in RECORD_WORDS)
+    return frozenset((*(words.pgettext(RECORD, word) for word in RECORD_WORDS), *map(words._, SAID_CELLS)))
 
 
 # Words of three letters or more: a cell holding one is text in some language, not a code or a figure.

@@ -12,7 +12,7 @@ from datetime import date
 from typing import Any
 
 from shopfloor.shifts.answers.pdf import SPOKEN_ENGLISH, Voice
-from shopfloor.shifts.pages.answer_view import STATUS_LABELS, read_as
+from shopfloor.shifts.pages.answer_view import STATUS_LABELS, figure_text, read_as
 from shopfloor.shifts.pages.chart_view import chart_title
 from shopfloor.shifts.pages.comparison_view import MEASURE_LABELS, headline_markup
 from shopfloor.shifts.pages.i18n import Words, translations
@@ -98,4 +98,5 @@ def _spoken(words: Words) -> dict[str, Any]:
         "tr": translations(words.locale),
         "titled": _titled(words),
         "window_of": lambda window: window_of(window, words),
+        "figure": lambda part: figure_text(part, words),
     }
