@@ -161,7 +161,9 @@ def test_the_top_n_reasons_over_a_window_are_the_pareto_the_n_named(conn: duckdb
 
 def test_the_top_n_without_exactly_is_the_ranked_rows(conn: duckdb.DuckDBPyConnection) -> None:
     # Rows listed largest first hold their top N: only "exactly" asks for a cut that no answer makes.
-    answer = ask(conn, "the top 2 downtime reasons on this shift last week", Scope.parse(MONDAY.isoformat(), 3))
+    answer = ask(
+        conn, "the top 2 downtime reasons on this shift last week", Scope.parse(MONDAY.isoformat(), 3)
+    )
     assert "the 2 asked" not in _text(answer)
 
 
