@@ -463,10 +463,15 @@ def more_values(question: str, plan: Plan) -> tuple[list[str], list[str]]:
             and plan.measure not in GROUPED_ELSEWHERE
         ):
             missing.append(f"by {by} (this answer's tools do not break {plan.measure} down by {by})")
-    top = re.search(r"\b(?:top|bottom|best|worst|slowest|fastest) ([23]|two|three)\b", canonical(question))
+    top = re.search(TOP_N, canonical(question))
     if plan.measure == "compare_groups" and top:
-        # "Worst 2 shifts": every group is listed, ranked with which end it is; the N asked is not a cut.
+        # "Worst 2 shifts", "which two crews": every group is listed, ranked with which end it is; the N asked
+        # is not a cut.
         missing.append(f"the {top.group(1)} asked (every {plan.by} is listed, ranked best first)")
+    elif top and plan.by is not None and plan.measure in ROWS_LISTED and re.search(r"\bexactly\b", question):
+        # Rows listed largest first hold their top N ("top 3 stops"); "exactly the top 2 downtime reasons" asks
+        # for a cut, which no answer makes: the rows are every one of the grouping's.
+        missing.append(f"the {top.group(1)} asked (every {plan.by} is listed)")
     if plan.measure == "compare_shifts" and re.search(r"\brank(s|ed|ing)?\b", canonical(question)):
         missing.append(
             "the ranking (two named shifts are shown side by side, not ranked; every shift of the day is "
@@ -479,6 +484,12 @@ def more_values(question: str, plan: Plan) -> tuple[list[str], list[str]]:
                 f"shift {shift} (this answer reads shift {plan.shift}; ask about shift {shift} on its own)"
             )
     return missing, also
+
+
+# A number of groups or rows asked ("worst 2 shifts", "which two crews", "the top 3 grades"): no answer cuts its rows
+# to N, so the N is named as not applied.
+TOP_N = r"\b(?:top|bottom|best|worst|slowest|fastest|which) ([2-5]|two|three|four|five)\b"
+ROWS_LISTED = frozenset({"pareto", "downtime", "volume", "fpm"})
 
 
 # A breakdown the question asks for in so many words ("downtime by grade"); an answer not grouped that way

@@ -68,6 +68,17 @@ SPANISH: tuple[tuple[str, Any], ...] = (
     ),
     # Last night, the last shift, a crew and maintenance's work orders said in Spanish.
     (r"\banoche\b", "last night"),
+    # The day before yesterday ("anteayer", "antier"): two production days back (planning/dates.py).
+    (r"\b(anteayer|antier|antes de ayer)\b", "the day before yesterday"),
+    # The last or this 4-4-5 period ("el periodo pasado"), and N weeks back ("las últimas 12 semanas").
+    (r"\b(el )?(per[ií]odo (pasado|anterior)|[uú]ltimo per[ií]odo)\b", "last period"),
+    (r"\b(este|el actual) per[ií]odo\b|\bper[ií]odo actual\b", "this period"),
+    (r"\b(las )?[uú]ltimas (\d{1,2}) semanas\b", r"the last \2 weeks"),
+    (r"\btendencias?\b", "trend"),
+    # Which crew had the most ("¿qué cuadrilla tuvo más rechazos?"): the crews compared on that loss.
+    (r"\b(qu[eé]|cu[aá]l) cuadrilla\b", "which crew"),
+    (r"\bcuadrillas\b", "crews"),
+    (r"\b(tuvo|tuvieron|hizo|hicieron|perdi[oó]|perdieron) (el |la |los |las )?m[aá]s\b", "had the most"),
     (r"\bc[oó]mo (?:le|les|nos|me) (?:fue|ha ido|fu[eé])\b", "how did it go"),
     (r"\balgo\b", "anything"),
     (r"\b(el |del |en el )?(?:[uú]ltimo turno|turno (?:anterior|pasado))\b", " last shift"),
@@ -97,7 +108,7 @@ SPANISH: tuple[tuple[str, Any], ...] = (
         r"\b(?:con |en )?lo que (?:va|llevamos) (?:de la |del |de )(semana|mes)\b",
         lambda m: "so far this " + {"semana": "week", "mes": "month"}[m.group(1)],
     ),
-    (r"\bparó\b|\bpararon\b", "stopped"),
+    (r"\bparó\b|\bpararon\b|\bparamos\b|\bparaste\b", "stopped"),
     (r"\bparo\b", "stop"),
     # The year so far is no window of the Period control: said in English, it is named as not applied.
     (r"\ben lo que va del? a[ñn]o\b|\bel a[ñn]o hasta (hoy|la fecha)\b", "year to date"),
@@ -268,6 +279,8 @@ SYNONYMS: tuple[tuple[str, str], ...] = (
     (r"\bft per min\b|\bfeet/min\b|\bfeet a minute\b", "fpm"),
     (r"\bpercent of target\b|\b% of target\b|\bvs target\b|\bto target\b", "speed to target"),
     (r"\bscrap\b", "waste"),
+    # Board thrown out ("which crews threw out the most board") is the waste, never a word not understood.
+    (r"\b(threw|throw|throws|throwing|thrown|tossed|tossing|toss) (out|away)\b", "waste"),
     (r"\bcrew ([abcd])'s\b", r"crew \1"),
     (r"\bspead\b|\bsped\b", "speed"),
     (r"\b(this|last) months\b", r"\1 month"),
@@ -335,7 +348,7 @@ SPANISH_CUE = (
     r"|a las|madrugada|almuerzo|anoche|cuadrilla|[oó]rdenes|a[ñn]o|ganamos|ganancias?|utilidad(es)?|ingresos"
     r"|meta|dinero|empalmes?|empalmadoras?|ancho|pulgadas|banda|toneladas|turnos|perdimos|horas|empeorando|mejorando"
     r"|enero|febrero|marzo|abril|junio|julio|agosto|se(p)?tiembre|octubre|noviembre|diciembre"
-    r"|lunes|martes|mi[eé]rcoles|jueves|viernes)\b"
+    r"|lunes|martes|mi[eé]rcoles|jueves|viernes|anteayer|antier|paramos|per[ií]odo|tendencias?|semanas|[uú]ltim[oa]s)\b"
 )
 FUZZY_CUTOFF = 85  # RapidFuzz ratio (0-100); below it a word is left as written
 
@@ -426,7 +439,7 @@ _REASON_WORDS = {
 _REJECT_REASON_WORDS = {
     "Up warp": r"\bup[- ]?warp(ed)?\b",
     "Down warp": r"\bdown[- ]?warp(ed)?\b",
-    "Bond - delamination": r"\bdelaminat(ion|ed|ing)\b",
+    "Bond - delamination": r"\b(bond[- ]{1,3})?delaminat(ion|ed|ing)\b",  # "bond delamination" too
     "Bond - paper/raw-material issue": r"\braw[- ]?materials?\b|\bpaper (issues?|problems?)\b",
 }
 _REJECT_FAMILY_WORDS = {
@@ -438,7 +451,7 @@ _REJECT_FAMILY_WORDS = {
 }
 _KIND_WORDS = {
     "Maintenance": r"\bmaintenance\b",
-    "Operator": r"\boperator\b",
+    "Operator": r"\boperators?\b",
     "PM": r"\bplanned maintenance\b|\bpm\b",
     "External": r"\bexternal\b",
 }

@@ -26,6 +26,8 @@ FORBIDDEN = (
 ACTION_TYPED = (
     r"^(?:(?:please|pls|can you|could you|go ahead and|let's|lets|i want to|we need to)\s+)*"
     r"(?:schedule|reschedule|book)\b"
+    # In Spanish ("programa un mantenimiento …", "agenda el cambio"): an action, whatever it names.
+    r"|^(?:(?:por favor|puedes|podr[ií]as|hay que)\s+)*(?:programa(?:r|le|lo|la)?|reprograma(?:r)?|agend(?:a|ar|e))\b"
 )
 # An edit of a record, asked in so many words: a record's verb ("change", "recode", "mark … as") before a
 # pointer at a record ("that stop"), a stop's own id ("D3-04") or a new value ("from maint to operator", "as

@@ -26,6 +26,7 @@ from shopfloor.shifts.planning.scope_words import (
 from shopfloor.shifts.planning.scope_words import (
     has as _has,
 )
+from shopfloor.shifts.planning.slots import with_entities
 from shopfloor.shifts.planning.stories import asked_clause, story_scope
 from shopfloor.shifts.plant.calendar import Period, previous_window, window_for
 from shopfloor.shifts.plant.scope import Scope
@@ -410,7 +411,7 @@ _BEST_SHIFT = (
 # "Which crew was slowest", "compare crews this month": the crews over a window side by side.
 _CREW_COMPARE = (
     r"\bcompare\b|\bcompared\b|\bvs\.?\b|\bversus\b|\bwhich crew\b|\b(best|worst|slowest|fastest)\b"
-    r"|\brank|\bside by side\b|\b(top|bottom)( [23]| two| three)? crews\b"
+    r"|\brank|\bside by side\b|\b(top|bottom)( [23]| two| three)? crews\b|\bwhich( [23]| two| three) crews\b"
 )
 
 
@@ -435,57 +436,6 @@ PRESCRIPTION = (
     # "What speed should we run 26-C at", "should we slow down 275-BC": a speed or action to choose.
     r"|\b(what|which) (speed|fpm|pace) should\b|^should (we|i|they|the crew)\b|\bshould we (slow|speed|run|go)\b"
 )
-
-
-def with_entities(plan: Plan, named: Entities) -> Plan:
-    """The plan with the entities the question named, grouped so that each can be shown where possible.
-
-    A place or reason beside downtime groups by it; two kinds group by kind; a grade beside speed or volume
-    groups by grade; a crew or width beside a window's speed slices by it. An entity no tool can show
-    stays on the plan and the answer names it as not applied."""
-    grade = named.grades[0] if named.grades else None
-    crew = named.crews[0] if named.crews else None
-    reason = named.reasons[0] if named.reasons else None
-    place = named.places[0] if named.places else None
-    width = named.widths[0] if named.widths else None
-    reject = named.rejects[0] if named.rejects else None
-    by = plan.by
-    if plan.measure in ("downtime", "pareto"):
-        if len(named.kinds) > 1:
-            by = "kind"
-            plan = replace(plan, kind=None)
-        elif place is not None:
-            by = "place"
-        elif reason is not None:
-            by = "reason"
-    elif plan.measure in ("fpm", "volume") and grade is not None:
-        by = "grade"
-    elif plan.measure == "fpm" and plan.window != "day" and (crew or width) and by is None:
-        by = "crew" if crew else "width"
-    metric = plan.metric
-    if plan.measure == "trend":
-        metric = trend_metric_for(metric, reason or place, grade)
-    return replace(
-        plan,
-        by=by,
-        metric=metric,
-        grade=grade,
-        crew=crew,
-        reason=reason,
-        place=place,
-        width=width,
-        reject=reject,
-    )
-
-
-def trend_metric_for(metric: str | None, stop_entity: str | None, grade: str | None) -> str | None:
-    """The trend metric of a named thing: a reason or place follows its downtime, a grade its speed to
-    target (a grade has no shift speed of its own); otherwise the metric asked."""
-    if stop_entity and metric not in ("downtime_pct", "maintenance_pct", "operator_pct"):
-        return "downtime_pct"
-    if grade and metric == "speed":
-        return "speed_to_target"
-    return metric
 
 
 Intent = tuple[str | Unavailable, dict[str, Any]]
@@ -583,7 +533,9 @@ def _measure_intent(q: str, cue: Cue | None, by: str | None, window: Period) -> 
     """The measure the question's words name: rankings, downtime, rejects, waste, speed, volume, a named
     reason or place, the KPIs, a summary, or an honest refusal."""
     ranged = window != "day"
-    if _has(q, r"\brank(ing|ings|ed)?\b|\b(worst|best|top|bottom) (\d+ )?(runs|setups)\b"):
+    if _has(q, r"\brank(ing|ings|ed)?\b|\b(worst|best|top|bottom) (\d+ )?(runs|setups)\b") and not (
+        ranged and _has(q, RANKED_ROWS)
+    ):
         return "rankings", {"metric": rank_metric(q)}
     if _has(q, r"\bpareto\b"):
         return "pareto", {"by": by if by in ("reason", "place", "kind") else "reason", "count": _count(q)}
@@ -630,7 +582,7 @@ def _measure_intent(q: str, cue: Cue | None, by: str | None, window: Period) -> 
         r"|(the )?(first|1st|second|2nd|third|3rd|day|night|swing|evening) shift|shift (1|2|3|one|two|three))"
         r" (do|go)\b|\bhow was\b|\bhow were\b|\bwhat went wrong\b"
         # "How did last shift go", "how did crew C do": whoever or whatever is named, the diagnosis of it.
-        r"|\bhow did (\w+ ){1,3}(do|go|end|finish|look)\b|\bhow'?d (\w+ ){1,3}(do|go)\b"
+        r"|\bhow did (\w+ ){1,4}(do|go|end|finish|look)\b|\bhow'?d (\w+ ){1,4}(do|go)\b"
         # "Anything weird on 3rd?": nothing named, the diagnosis is the nearest reading of what stood out.
         r"|\b(weird|unusual|odd|strange|abnormal|out of the ordinary|stand out|stood out)\b",
     ):
@@ -638,12 +590,18 @@ def _measure_intent(q: str, cue: Cue | None, by: str | None, window: Period) -> 
     return Unavailable("The offline planner does not support that question."), {}
 
 
+# Rows a window's tool already ranks ("rank the grades by MSF for August", "the top 2 downtime reasons ranked by
+# stops"): over a window they are that measure's rows (the grades' volume, the pareto), never the day's rankings.
+RANKED_ROWS = r"\b(grades|reasons|causes|places)\b"
+
+
 # The line or a place said to be down ("was the corrugator down", "hrs down", "the belt went down") is its
 # downtime; "going down" (a trend) and "down warp" (a reject) are not.
 LINE_DOWN = (
     r"\b(was|were|is|are|been|went|go|goes|gone|being) (the \w+ )?down\b(?! (warp|from|to)\b)"
     r"|\b(hours?|hrs?|minutes?|mins?|time) (was |were |we were |we went )?down\b|\bdown for\b"
-    r"|\b(lose|lost|losing) (\w+ )?time\b|\btime (did )?(we )?(lose|lost)\b"
+    r"|\b(lose|lost|losing) (\w+ ){0,2}time\b|\btime (did )?(we )?(lose|lost)\b"  # "lose the most time"
+    r"|\b(hours?|hrs?|minutes?|mins?) (were|was) (we|it|the line) down\b"  # "how many hours were we down"
 )
 
 
@@ -663,7 +621,7 @@ def _kind(q: str) -> str | None:
         return "PM"
     if _has(q, r"\bmaintenance\b"):
         return "Maintenance"
-    if _has(q, r"\boperator\b"):
+    if _has(q, r"\boperators?\b"):
         return "Operator"
     return None
 

@@ -53,6 +53,13 @@ def asked_clause(q: str) -> str:
     if not found:
         return q
     at = found[-1].start()
+    # One ask said in two parts ("how much of the stop time was maintenance and how much the operators"): its
+    # second part repeats the first's asking words after "and", so the ask starts at the first.
+    start = _sentence_start(q, at)
+    said = found[-1].group(0)
+    first = next((m for m in found if start <= m.start() < at and m.group(0) == said), None)
+    if first is not None and re.search(r"\band\s*$", q[:at]):
+        at = first.start()
     clause = q[at:]
     if has(clause, _TAG):
         statement = q[_sentence_start(q, at - 2) : at].strip().rstrip(".!")
