@@ -3,7 +3,8 @@ note of the eval corpus), and runs per second over
 HTTP with 16 concurrent keep-alive clients against ``shopfloor serve`` on 127.0.0.1 (two worker processes,
 as on a two-core machine, and one for comparison), on SQLite and on PostgreSQL (a throw-away database on
 ``SHOPFLOOR_TEST_POSTGRES_URL``, used as the non-owner app role), each with the server's CPU per run (user plus
-system time of the server and its workers over the round, from /proc, per request). The load generator runs
+system time of the server and its workers over the round, from /proc, per request). The rounds start once
+every worker listens on its own socket (docs/deploy.md, "Several server processes"). The load generator runs
 on the same cores as the server. ``BENCH_SMOKE=1``: one round of 16 requests.
 
 The HTTP figure raises the per-user limit with ``SHOPFLOOR_WORKSHOP_RATE_LIMIT_PER_HOUR`` semantics
@@ -29,7 +30,7 @@ from pathlib import Path
 
 from sqlalchemy.exc import OperationalError
 
-from shopfloor.bench import Figure, smoke, wait_until_up
+from shopfloor.bench import Figure, smoke, wait_until_up, wait_until_workers_listen
 from shopfloor.logs import new_request_id
 from shopfloor.web.errors import ApiError
 from shopfloor.workshop import accounts, domain
@@ -223,6 +224,7 @@ def _runs_over_http(url: str, token: str, workers: int) -> dict[str, float]:
     rounds, requests = (1, CLIENTS) if smoke() else (ROUNDS, REQUESTS)
     try:
         wait_until_up(server, port)
+        wait_until_workers_listen(server, port, workers)
         asyncio.run(_load(port, request, 2))  # warm-up: every worker imports, connects and caches
         for _ in range(rounds):
             cpu_before = _cpu_seconds(server.pid)

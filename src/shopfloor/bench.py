@@ -125,6 +125,53 @@ def wait_until_up(process: subprocess.Popen[bytes], port: int, within: float = S
         time.sleep(0.2)
 
 
+def socket_inodes(pid: int) -> set[str]:
+    """The inodes of the sockets process ``pid`` holds open (its /proc fd table; Linux)."""
+    inodes = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            target = os.readlink(fd)
+        except OSError:
+            continue  # closed while it was read
+        if target.startswith("socket:["):
+            inodes.add(target.removeprefix("socket:[").removesuffix("]"))
+    return inodes
+
+
+def tcp_sockets(port: int) -> list[tuple[str, int, str]]:
+    """The IPv4 sockets whose local port is ``port`` (/proc/net/tcp): state (hex), remote port, inode."""
+    found = []
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        if int(fields[1].split(":")[1], 16) == port:
+            found.append((fields[3], int(fields[2].split(":")[1], 16), fields[9]))
+    return found
+
+
+def listening_children(pid: int, port: int) -> set[int]:
+    """The child processes of ``pid`` (a server's workers) that hold a socket listening on ``port``."""
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    listening = {inode for state, _, inode in tcp_sockets(port) if state == "0A"}
+    return {int(child) for child in children if socket_inodes(int(child)) & listening}
+
+
+def wait_until_workers_listen(
+    process: subprocess.Popen[bytes], port: int, workers: int, within: float = SERVER_START_S
+) -> None:
+    """Wait until ``workers`` child processes of the server ``process`` listen on ``port``: each worker of
+    ``shopfloor serve --workers N`` binds its own socket (docs/deploy.md), and connections opened before one
+    listens all go to the others. Linux only (/proc); a single process needs no wait."""
+    deadline = time.monotonic() + within
+    while workers > 1 and len(listening_children(process.pid, port)) < workers:
+        if process.poll() is not None:
+            raise RuntimeError(f"the benchmark server exited with {process.returncode}")
+        if time.monotonic() > deadline:
+            raise RuntimeError(
+                f"the benchmark server's {workers} workers did not all listen in {within:.0f} s"
+            )
+        time.sleep(0.2)
+
+
 def percentiles(samples: list[float]) -> dict[str, float]:
     """Median and p95 of ``samples`` (sorted in place)."""
     samples.sort()

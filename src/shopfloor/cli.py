@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -50,6 +51,7 @@ def serve(
 
     from shopfloor.server.app import create_app
     from shopfloor.server.http_limits import uvicorn_options
+    from shopfloor.server.workers import REUSE_PORT_LOOP, run_workers, workers_bind_their_own_sockets
 
     settings = get_settings()
     bind_host = host or settings.host
@@ -62,19 +64,24 @@ def serve(
     if processes == 1:
         uvicorn.run(create_app(settings), host=bind_host, port=bind_port, log_level="warning", **limits)
         return
-    # Each worker process builds the app from the same SHOPFLOOR_* environment.
-    uvicorn.run(
-        "shopfloor.server.app:create_app",
-        factory=True,
-        host=bind_host,
-        port=bind_port,
-        workers=processes,
+    factory = "shopfloor.server.app:create_app"  # each worker builds it from the same SHOPFLOOR_* environment
+    options: dict[str, Any] = {
+        "factory": True,
+        "host": bind_host,
+        "port": bind_port,
+        "workers": processes,
         # The supervisor kills a worker that does not answer its ping within this many seconds; on a loaded
         # two-core machine workers still busy starting both apps were seen missing uvicorn's 5 s and replaced.
-        timeout_worker_healthcheck=30,
-        log_level="warning",
+        "timeout_worker_healthcheck": 30,
+        "log_level": "warning",
         **limits,
-    )
+    }
+    if workers_bind_their_own_sockets():
+        # Each worker listens on its own SO_REUSEPORT socket, so the kernel spreads connections over them.
+        run_workers(uvicorn.Config(factory, loop=REUSE_PORT_LOOP, **options))
+    else:
+        # No balancing SO_REUSEPORT here: the workers share the one socket uvicorn binds.
+        uvicorn.run(factory, **options)
 
 
 @app.command()
