@@ -207,12 +207,72 @@ def _blank(chars: list[str], start: int, end: int) -> None:
             chars[k] = " "
 
 
+# "eran cuatro, no tres", "four, not three": the new number said first, then "no" and the number it takes back.
+_NAMES_BACK = re.compile(
+    r"\b(?P<new>"
+    + _NUMBER
+    + r")\b\s*,?\s*(?:(?:y|and)\s+)?(?:no|not)\s+(?:(?:eran|era|fueron|son|de|of|at)\s+)?"
+    r"(?P<old>" + _NUMBER + r")\b"
+)
+_OPENING_CORRECTION = re.compile(
+    r"[\s,]*(?:(?:" + "|".join(CORRECTION_PATTERNS) + r")\b[\s,;:.]*)?" + CORRECTION_FILLERS
+)
+
+
+def _said_before(span: Span, value: int) -> tuple[str, int, int] | None:
+    """The last number of ``value`` said in ``span``, as a value (kind, start, end)."""
+    said = [v for v in _values(span, leading=False) if v[0] == "number" and _number_value(span, v) == value]
+    return said[-1] if said else None
+
+
+def takes_back_from(previous: Span, sentence: Span) -> bool:
+    """Whether ``sentence`` only corrects a number the sentence before said, naming it after "no" ("Manuel
+    entregó 3 superfinos…" then "perdón, eran cuatro no tres"): it continues that sentence, though an apology
+    opening a sentence otherwise starts a new report (docs/workshop-agent.md, "Corrections")."""
+    opening = _OPENING_CORRECTION.match(sentence.folded, sentence.start, sentence.end)
+    named = _NAMES_BACK.match(sentence.folded, opening.end() if opening else sentence.start, sentence.end)
+    if named is None or sentence.folded[named.end() : sentence.end].strip(" .,;!"):
+        return False
+    old = _number_value(sentence, ("number", named.start("old"), named.end("old")))
+    return old is not None and _said_before(previous, old) is not None
+
+
+def withdraw_named_values(
+    sentence: Span, chars: list[str], moved: list[tuple[int, int]], parts: list[Part]
+) -> tuple[list[int], list[int]]:
+    """A correction that names what it takes back, the new number first ("3 superfinos de 24 hileras, perdón,
+    eran cuatro no tres"): the number after "no" is the one said before, so it is withdrawn there, with its
+    "no", and the new number takes its place and role (docs/workshop-agent.md, "Corrections"). Returns where
+    each new number starts, and where those that reach back past a sentence's end start (read at ``check``)."""
+    kept: list[int] = []
+    reaching: list[int] = []
+    for match in _NAMES_BACK.finditer(sentence.folded, sentence.start, sentence.end):
+        old = _number_value(sentence, ("number", match.start("old"), match.end("old")))
+        said = _said_before(sentence.part(sentence.start, match.start()), old) if old is not None else None
+        if said is None:
+            continue  # "…, no 4": nothing said before is named, so the "no" is read as it stands
+        _, old_start, old_end = said
+        for start, end in ((old_start, old_end), (match.end("new"), match.end())):
+            parts.append(Part("withdrawn", sentence.source[start:end].strip(" ,"), start, end))
+            _blank(chars, start, end)
+        moved.append((match.start("new"), old_start))
+        kept.append(match.start("new"))
+        ends = list(re.finditer(r"[.!?;\n][.!?;\s]*", sentence.note[old_end : match.start()]))
+        if ends:
+            # Past the end of the sentence that said it: the two are read as one clause (the break blanked).
+            for k in range(old_end + ends[-1].start(), old_end + ends[-1].end()):
+                chars[k] = " "
+            reaching.append(match.start("new"))
+    return kept, reaching
+
+
 def withdraw_corrections(
     sentence: Span,
     chars: list[str],
     moved: list[tuple[int, int]],
     parts: list[Part],
     doubtful: list[tuple[int, int]],
+    named: tuple[int, ...] = (),
 ) -> None:
     """Withdraw what a correction takes back: the value before "no, perdón" / "digo" / "I mean" of the same
     kind as the value after it. The withdrawn words and the correction words are blanked out of the text the
@@ -221,7 +281,8 @@ def withdraw_corrections(
     A corrected number takes the role of the nearest number before it ("finos de 20 hileras, no, perdón, eran
     18" is 18 rows), unless it names its own ("no, 4 sombreros" is how many); when the rule's reading does not
     fit and the other one does, the old number is withdrawn and the new one kept as doubtful, so the reader asks
-    (docs/workshop-agent.md, "Corrections")."""
+    (docs/workshop-agent.md, "Corrections"). A correction whose new value starts at one of ``named`` has been
+    read by ``withdraw_named_values``: only its words are blanked."""
     scope = sentence.start
     spelled = [(h.start, h.end) for h in code_hits(sentence)]
     for match in _CORRECTION.finditer(sentence.folded, sentence.start, sentence.end):
@@ -234,6 +295,11 @@ def withdraw_corrections(
             "perd" not in match.group() and re.search(r"[a-z]{3,}", match.group().replace("no", "")) is None
         )
         new_values = _values(sentence.part(m1, sentence.end), leading=True)
+        if new_values and new_values[0][1] in named:
+            # "perdón, eran cuatro no tres": the value it takes back is named, and already withdrawn.
+            parts.append(Part("filler", sentence.source[m0:m1].strip(" ,"), m0, m1))
+            _blank(chars, m0, m1)
+            continue
         old_values = _values(sentence.part(scope, m0), leading=False)
         withdrawn: list[tuple[str, int, int, int]] = []  # kind, old start, old end, new start
         doubts = len(doubtful)

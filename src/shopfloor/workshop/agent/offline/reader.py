@@ -29,7 +29,9 @@ from shopfloor.workshop.agent.offline.corrections import (
     blank_skipped_stages,
     corrects_the_sentence_before,
     hedge_opens,
+    takes_back_from,
     withdraw_corrections,
+    withdraw_named_values,
 )
 from shopfloor.workshop.agent.offline.events import is_future
 from shopfloor.workshop.agent.offline.names import person_name, weaver_hat_ref
@@ -214,7 +216,7 @@ def _joined_sentences(sentences: list[Span]) -> list[Span]:
         between = sentence.note[previous.end : sentence.start] if previous is not None else ""
         if previous is None:
             joins = False
-        elif corrects_the_sentence_before(sentence):
+        elif corrects_the_sentence_before(sentence) or takes_back_from(previous, sentence):
             joins = True
         elif sentence.note[sentence.end : sentence.end + 1] == ":" and not code_hits(sentence):
             joins = False  # a new heading ("Hoy:") ends the lines of the one before
@@ -305,10 +307,13 @@ def read_note(note: str, has_hat_tag: bool = False) -> Reading:
             if after is None:
                 continue
             sentence = strip_span(sentence.part(after, sentence.end))
-        withdraw_corrections(sentence, chars, moved, parts, doubtful)
+        named, reaching = withdraw_named_values(sentence, chars, moved, parts)
+        withdraw_corrections(sentence, chars, moved, parts, doubtful, tuple(named))
         blank_skipped_stages(sentence, chars, parts)
         blank_asides(sentence, chars, parts)
-        doubts[sentence.start] = blank_hedges(sentence, chars, parts) + reported_at(sentence)
+        # A correction reaching back past a sentence's end ("…24 hileras" then "perdón, eran cuatro no tres")
+        # is read as one, an inference: `check`.
+        doubts[sentence.start] = blank_hedges(sentence, chars, parts) + reported_at(sentence) + reaching
         blank_estimates(sentence, chars, parts)
         readable.append((sentence.start, sentence.end))
     whole = Span.whole("".join(chars), note, tuple(moved), tuple(doubtful))

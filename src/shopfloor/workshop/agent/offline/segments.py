@@ -129,9 +129,12 @@ def _segments_of(
             segments.append(clause)
             continue
         closing = index == len(clauses) - 1 or _has_subject(clauses[index + 1])
-        if segments and not subject and closing and not _has_content(clause) and _has_content(segments[-1]):
+        said_before = bool(segments) and (
+            _has_content(segments[-1]) or more_of_same(segments[-1]) is not None
+        )
+        if segments and not subject and closing and not _has_content(clause) and said_before:
             # "…pasó a lavado, y la paja llegó mojada": words that add nothing to the event before them are
-            # not read into it; they are named as unread.
+            # not read into it; they are named as unread (also after "y otro más igual, ya le cancelé").
             skip_part(skipped, parts, "unread", clause)
             continue
         if segments and not subject:
@@ -335,10 +338,23 @@ _MORE = re.compile(
 )
 
 
+# "y otro más igual", "uno más", "and one more like that": one more hat of the batch before ("otro" alone is
+# another hat, "el otro" a reference, and "otro de 26" a batch of its own: none of them says "the same").
+_SAME = r"(?:igual|igualito|igualita|asi|del mismo|like (?:that|those|them|it)|the same)"
+_ONE_MORE = re.compile(
+    r"^(?:(?:y|e|and|luego|despues|then|ademas|plus)\s+)*"
+    r"(?:(?:otro|otra)\s+(?:mas(?:\s+" + _SAME + r")?|" + _SAME + r")|(?:uno|una)\s+mas(?:\s+" + _SAME + r")?"
+    r"|one more(?:\s+" + _SAME + r")?|another(?:\s+one)?\s+" + _SAME + r")$"
+)
+
+
 def more_of_same(span: Span) -> int | None:
-    """How many more hats of the batch before a clause says ("otros 3 iguales"), or None when it says
-    something else."""
-    found = _MORE.match(" ".join(span.folded_text.split()))
+    """How many more hats of the batch before a clause says ("otros 3 iguales", "otro más igual": one), or
+    None when it says something else."""
+    said = " ".join(span.folded_text.split())
+    if _ONE_MORE.match(said):
+        return 1
+    found = _MORE.match(said)
     if found is None:
         return None
     tokens = Span.whole(found.group(1)).tokens()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from shopfloor.workshop.agent.offline.future_words import FUTURE_PATTERNS
 from shopfloor.workshop.agent.offline.orders import (
     INJECTION_PATTERNS,
     INSTRUCTION_LEAD_FILLER,
@@ -25,7 +26,6 @@ from shopfloor.workshop.agent.offline.vocabulary import (
     FILLER_WORDS,
     FLAG_EXTRA,
     FLAG_PATTERNS,
-    FUTURE_PATTERNS,
     NEGATION_PATTERNS,
     QUESTION_LEADS,
     QUESTION_TAGS,
