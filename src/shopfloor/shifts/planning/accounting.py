@@ -23,7 +23,7 @@ from shopfloor.shifts.planning.router import (
     reject_share_asked,
 )
 from shopfloor.shifts.planning.scope_words import TIME_RANGE, named_shifts
-from shopfloor.shifts.planning.stories import asked_clause
+from shopfloor.shifts.planning.stories import SECOND_ASK, asked_clause
 from shopfloor.shifts.plant.catalog import (
     CREWS,
     GRADE_TARGETS,
@@ -339,12 +339,6 @@ _WIDTH_SAID = r"\b(\d{2,3}) ?-?(?:inch(?:es)?\b|in\.|\"|”|in(?= (?:web|wide|wi
 # splicer or as the shift's own crew. "Crew i", "crew y", "crew o" and "crew u" are a pronoun or a conjunction.
 _SPLICER_SAID = r"\b(?:splicer|empalmador|empalmadora) #?(\d+)\b"
 _CREW_SAID = r"\b(?:crew|cuadrilla) ([b-hj-np-tv-xz])\b"
-# A second ask joined to the first ("dt by reason and also how many paper changes"): one question per answer
-# is read, so the second is named, never answered complete with the first (docs/shifts-agent.md, rule 1).
-SECOND_ASK = (
-    r"\b(?:and also|and then|as well as|plus|(?:y )?también|(?:y )?además)"
-    r"( (?:how many|how much|what|which|where|when|why|who|did|was|were|is|are|cuántos|cuántas|cuánto|qué)\b.*)"
-)
 # A ranking on trim: the groups are ranked on speed to target, unplanned downtime or dry-end waste only.
 _TRIM_SAID = r"\b(?:side )?trim\b"
 

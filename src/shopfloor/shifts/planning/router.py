@@ -27,7 +27,7 @@ from shopfloor.shifts.planning.scope_words import (
     has as _has,
 )
 from shopfloor.shifts.planning.slots import with_entities
-from shopfloor.shifts.planning.stories import asked_clause, story_scope
+from shopfloor.shifts.planning.stories import asked_clause, first_ask, story_scope
 from shopfloor.shifts.plant.calendar import Period, previous_window, window_for
 from shopfloor.shifts.plant.scope import Scope
 
@@ -148,7 +148,7 @@ def route(question: str, scope: Scope, previous: Plan | None = None) -> Plan | U
     if previous is not None and _is_follow_up(q):
         return _follow_up(q, words, scope, previous)
     words = story_scope(q, words, scope)
-    q = asked_clause(q)
+    q = first_ask(asked_clause(q))
     if len(words.shifts) < 2 and _has(q, r"\bcompare\b.*\byesterday\b|\byesterday\b.*\bcompare"):
         # Comparing with yesterday needs two days; two shifts compared yesterday are one day's comparison.
         day = words.day.isoformat()

@@ -34,6 +34,19 @@ _NAMES_NOTHING = (
     r"(?:how (?:much|many|long|bad)|what was it)\s*\??\s*$"
 )
 _SENTENCE_ENDS = (". ", "! ", "? ", ".. ")
+# A second ask joined to the first ("dt by reason and also how many paper changes"): one question per answer
+# is read, the first; the second is named as not applied (planning/accounting), never answered in its place
+# (docs/shifts-agent.md, "Reading").
+SECOND_ASK = (
+    r"\b(?:and also|and then|as well as|plus|(?:y )?también|(?:y )?además)"
+    r"( (?:how many|how much|what|which|where|when|why|who|did|was|were|is|are|cuántos|cuántas|cuánto|qué)\b.*)"
+)
+
+
+def first_ask(q: str) -> str:
+    """``q`` without a second ask joined to it (``SECOND_ASK``), else ``q``."""
+    second = re.search(SECOND_ASK, q)
+    return q[: second.start()].rstrip(" ,") if second is not None and second.start() > 0 else q
 
 
 def _sentence_start(q: str, at: int) -> int:
@@ -50,6 +63,10 @@ def asked_clause(q: str) -> str:
     if len(q.split()) <= STORY_WORDS:
         return q
     found = list(re.finditer(_ASK, q))
+    # The asking words of a second ask joined to the first are no asking clause of their own.
+    second = re.search(SECOND_ASK, q)
+    if second is not None and any(m.start() < second.start() for m in found):
+        found = [m for m in found if m.start() < second.start()]
     if not found:
         return q
     at = found[-1].start()
