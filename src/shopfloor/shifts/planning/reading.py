@@ -81,6 +81,8 @@ SPANISH: tuple[tuple[str, Any], ...] = (
     (r"\b(tuvo|tuvieron|hizo|hicieron|perdi[oó]|perdieron) (el |la |los |las )?m[aá]s\b", "had the most"),
     (r"\bc[oó]mo (?:le|les|nos|me) (?:fue|ha ido|fu[eé])\b", "how did it go"),
     (r"\balgo\b", "anything"),
+    # Compared with the shift before ("comparado con el turno anterior").
+    (r"\bcomparad[oa]s? con\b|\ben comparaci[oó]n con\b", "compared to"),
     (r"\b(el |del |en el )?(?:[uú]ltimo turno|turno (?:anterior|pasado))\b", " last shift"),
     (r"\b(la )?cuadrilla ([abcd])\b", r"crew \2"),
     (r"\b[oó]rdenes de (trabajo|mantenimiento)\b|\b[oó]rdenes de servicio\b", "work orders"),

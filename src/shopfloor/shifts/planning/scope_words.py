@@ -91,6 +91,12 @@ LAST_SHIFT = r"\b(last|previous|prior) shift\b|\bthe shift before\b"
 # "Last night" ("anoche") is the night shift before the selected day: the previous production day's third
 # shift (a Monday's is Friday's), as "last shift" is from shift 1 (docs/shifts-agent.md, "Dates").
 LAST_NIGHT = r"\blast night\b|\byesterday (night|evening)\b"
+# The selected shift held against the shift before it ("compared to the previous shift", "than last shift", "vs
+# the shift before"): the two shifts compared, never the shift before alone (docs/shifts-agent.md, "Dates").
+AGAINST_LAST_SHIFT = (
+    r"\b(?:compared? (?:to|with)|than|vs\.?|versus|against) (?:the )?"
+    r"(?:(?:last|previous|prior) shift|shift before)\b"
+)
 
 # A clock range ("between 2 and 4 pm", "from 2pm to 4pm", "2-4pm"): a time of day, never a date range; no tool
 # filters the stops by the clock, so it is named as not applied (planning/accounting.TIME_OF_DAY).
@@ -127,6 +133,8 @@ def scope_words(question: str, scope: Scope) -> ScopeWords | Unavailable:
     q = normalize(question)
     shifts = tuple(named_shifts(q))
     day = scope.day
+    if not shifts and scope.shift is not None and scope.shift > 1 and has(q, AGAINST_LAST_SHIFT):
+        shifts = (scope.shift - 1, scope.shift)
     if not shifts and scope.shift is not None and has(q, LAST_SHIFT):
         # "Last shift" from a selected shift is the one before it: shift 1's is the previous production
         # day's third shift.
