@@ -81,6 +81,14 @@ SPANISH: tuple[tuple[str, Any], ...] = (
     (r"\b(tuvo|tuvieron|hizo|hicieron|perdi[oó]|perdieron) (el |la |los |las )?m[aá]s\b", "had the most"),
     (r"\bc[oó]mo (?:le|les|nos|me) (?:fue|ha ido|fu[eé])\b", "how did it go"),
     (r"\balgo\b", "anything"),
+    # What happened ("¿qué pasó anoche?") is the diagnosis; "pasó" alone is a limit passed (below).
+    (r"\bqu[eé] (?:pas[oó]|ha pasado|sucedi[oó])\b", "what happened"),
+    # A handover ("¿qué le digo al siguiente turno?"): what to tell the next shift, the selected shift's diagnosis.
+    (
+        r"\b(?:qu[eé] )?(?:le |les )?(?:digo|paso|aviso|cuento|dejo)(?: de)? (?:al?|para el) "
+        r"(?:siguiente|pr[oó]ximo) turno\b",
+        "what do i tell the next shift",
+    ),
     # Compared with the shift before ("comparado con el turno anterior").
     (r"\bcomparad[oa]s? con\b|\ben comparaci[oó]n con\b", "compared to"),
     (r"\b(el |del |en el )?(?:[uú]ltimo turno|turno (?:anterior|pasado))\b", " last shift"),

@@ -584,7 +584,9 @@ def _measure_intent(q: str, cue: Cue | None, by: str | None, window: Period) -> 
         # "How did last shift go", "how did crew C do": whoever or whatever is named, the diagnosis of it.
         r"|\bhow did (\w+ ){1,4}(do|go|end|finish|look)\b|\bhow'?d (\w+ ){1,4}(do|go)\b"
         # "Anything weird on 3rd?": nothing named, the diagnosis is the nearest reading of what stood out.
-        r"|\b(weird|unusual|odd|strange|abnormal|out of the ordinary|stand out|stood out)\b",
+        r"|\b(weird|unusual|odd|strange|abnormal|out of the ordinary|stand out|stood out)\b"
+        # A handover ("what do I tell the next shift"): what stood out on the selected shift.
+        r"|\b(tell|pass on to|hand over to|hand off to|brief|warn) the (next|incoming|oncoming) shift\b",
     ):
         return ("overview" if _has(q, r"\bwhy\b") or not ranged else "kpis"), {}
     return Unavailable("The offline planner does not support that question."), {}
