@@ -505,7 +505,13 @@ def _named_intent(
         return "trend", {"metric": _trend_metric(q, cue), "weeks": words.weeks or 8}
     if _has(q, r"\bover-?runs?\b|\bnominal\b|\bover and under\b"):
         return "overrun", {}
-    if _has(q, r"\broll ?stock\b|\bpaper (consumed|used|usage|consumption)\b"):
+    # Paper by weight ("tons of paper"): the weight is not in the records (planning/accounting), the rollstock
+    # consumed is what they hold of it.
+    if _has(
+        q,
+        r"\broll ?stock\b|\bpaper (consumed|used|usage|consumption)\b"
+        r"|\b(tons?|tonnes?|tonnage|pounds?|lbs?|kilos?|kilograms?|kgs?|weight) (of )?(paper|liner|medium|board)\b",
+    ):
         return "rollstock", {}
     if _has(q, r"\bspeed (variance|bridge|gap)\b|\bwhere did (the|our) speed go\b|\blost speed\b"):
         return "variance", {}
