@@ -505,13 +505,7 @@ def _named_intent(
         return "trend", {"metric": _trend_metric(q, cue), "weeks": words.weeks or 8}
     if _has(q, r"\bover-?runs?\b|\bnominal\b|\bover and under\b"):
         return "overrun", {}
-    # Paper by weight ("tons of paper"): the weight is not in the records (planning/accounting), the rollstock
-    # consumed is what they hold of it.
-    if _has(
-        q,
-        r"\broll ?stock\b|\bpaper (consumed|used|usage|consumption)\b"
-        r"|\b(tons?|tonnes?|tonnage|pounds?|lbs?|kilos?|kilograms?|kgs?|weight) (of )?(paper|liner|medium|board)\b",
-    ):
+    if _has(q, ROLLSTOCK_ASKED):
         return "rollstock", {}
     if _has(q, r"\bspeed (variance|bridge|gap)\b|\bwhere did (the|our) speed go\b|\blost speed\b"):
         return "variance", {}
@@ -596,6 +590,14 @@ def _measure_intent(q: str, cue: Cue | None, by: str | None, window: Period) -> 
     ):
         return ("overview" if _has(q, r"\bwhy\b") or not ranged else "kpis"), {}
     return Unavailable("The offline planner does not support that question."), {}
+
+
+# The rollstock consumed, or paper by weight ("tons of paper"): the weight is not in the records
+# (planning/accounting), the rollstock consumed is what they hold of it.
+ROLLSTOCK_ASKED = (
+    r"\broll ?stock\b|\bpaper (consumed|used|usage|consumption)\b"
+    r"|\b(tons?|tonnes?|tonnage|pounds?|lbs?|kilos?|kilograms?|kgs?|weight) (of )?(paper|liner|medium|board)\b"
+)
 
 
 # Rows a window's tool already ranks ("rank the grades by MSF for August", "the top 2 downtime reasons ranked by
