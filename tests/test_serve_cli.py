@@ -1,13 +1,13 @@
 """`shopfloor serve` refuses bad options before it starts a server."""
 
 import os
+import selectors
 import signal
 import socket
 import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
-from select import select as wait_for
 
 import httpx2
 import pytest
@@ -90,10 +90,14 @@ def _open_together(port: int, count: int) -> list[socket.socket]:
     for connection in connections:
         connection.setblocking(False)
         connection.connect_ex(("127.0.0.1", port))
-    for connection in connections:
-        _, writable, _ = wait_for([], [connection], [], 30)
-        assert writable and connection.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR) == 0
-        connection.settimeout(30)
+    # A selector, not select(): late in the whole suite the descriptors are numbered past select()'s 1024.
+    with selectors.DefaultSelector() as selector:
+        for connection in connections:
+            selector.register(connection, selectors.EVENT_WRITE)
+            writable = selector.select(30)
+            selector.unregister(connection)
+            assert writable and connection.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR) == 0
+            connection.settimeout(30)
     return connections
 
 
