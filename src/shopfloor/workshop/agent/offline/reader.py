@@ -314,6 +314,14 @@ def read_note(note: str, has_hat_tag: bool = False) -> Reading:
         # A correction reaching back past a sentence's end ("…24 hileras" then "perdón, eran cuatro no tres")
         # is read as one, an inference: `check`.
         doubts[sentence.start] = blank_hedges(sentence, chars, parts) + reported_at(sentence) + reaching
+        if (
+            doubts[sentence.start]
+            and readable
+            and not _WORDS_LEFT.search("".join(chars[sentence.start : sentence.end]))
+        ):
+            # "TQ-9M2XA moved to Blanqueo; I could not confirm it on site": a hedge said alone in the sentence
+            # after an event doubts that event, the last one said before it.
+            doubts.setdefault(readable[-1][0], []).append(readable[-1][1])
         blank_estimates(sentence, chars, parts)
         readable.append((sentence.start, sentence.end))
     whole = Span.whole("".join(chars), note, tuple(moved), tuple(doubtful))
@@ -342,6 +350,9 @@ def _question(question: Span, skipped: list[Skipped], parts: list[Part]) -> Ques
         tuple(h.heard for h in code_hits(question) if h.partial is None),
         targets[-1] if targets else None,
     )
+
+
+_WORDS_LEFT = re.compile(r"[^\W_]")
 
 
 # What the reader set apart from the reports: a quote never runs through these words.
