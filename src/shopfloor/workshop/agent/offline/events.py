@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from shopfloor.workshop.agent.offline.codes import CodeHit, code_hits
 from shopfloor.workshop.agent.offline.names import (
+    is_kin,
     name_at,
     person_name,
     weaver_hat_ref,
@@ -319,6 +320,7 @@ def _create_event(
         each=bool(partners) and _EACH.search(span.folded_text) is not None,
         sources=tuple(sources),
         doubtful_number=doubt,
+        no_weaver=is_kin(name),
     )
 
 
@@ -343,14 +345,16 @@ def _delivered_by(span: Span) -> bool:
     return delivered and numbers.quantity is not None and not moves and flag_kind_of(span) is None
 
 
-_FIELD = re.compile(r"[ \t]*(?::|\t)[ \t:]*")
+# A colon, a tab, or a dash set off by spaces ("TQ-8H6RT - Hormado", a status list's line).
+_FIELD = re.compile(r"[ \t]*(?::|\t|(?<=[ \t])[-–—](?=[ \t]))[ \t:]*")
 
 
 def stage_as_a_field(span: Span, hits: list[CodeHit], target: int) -> bool:
-    """Whether the stage word at ``target`` is given as a field of the code before it, after a colon or a tab
-    with only stage words between ("TQ-2C5P0: blanqueado", a pasted table's row "TQ-4K9D1<tab>blanqueo<tab>
-    hormado"): a label, not a change the note reports, so the move is read at ``check`` (docs/workshop-agent.md,
-    "The three rules": only the heading "Lavado: TQ-…" names its stage first and is licensed)."""
+    """Whether the stage word at ``target`` is given as a field of the code before it, after a colon, a tab or
+    a dash with only stage words between ("TQ-2C5P0: blanqueado", "TQ-8H6RT - Hormado", a pasted table's row
+    "TQ-4K9D1<tab>blanqueo<tab>hormado"): a label, not a change the note reports, so the move is read at
+    ``check``, and none for a hat already there (docs/workshop-agent.md, "The three rules": only the heading
+    "Lavado: TQ-…" names its stage first and is licensed)."""
     before = [h for h in hits if h.end <= target and h.partial is None]
     if not before:
         return False
@@ -425,7 +429,7 @@ def read_segment(
         skip_part(skipped, parts, "unread", span)
         return
     if targets and hits and stage_as_a_field(span, hits, targets[-1].start):
-        read = [replace(e, unsure=True) if e.kind == "advance" else e for e in read]
+        read = [replace(e, unsure=True, label=True) if e.kind == "advance" else e for e in read]
     if targets and targets[-1].word in STAGE_BY_INFERENCE:
         # "ya está listo" names no stage: Finished is inferred from "ready", so the move is never high.
         read = [replace(e, unsure=True) if e.kind == "advance" else e for e in read]

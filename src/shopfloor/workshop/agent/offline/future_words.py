@@ -35,6 +35,11 @@ FUTURE_PATTERNS = [
     r"(?:va|van|vamos|voy) a",
     r"tomorrow",
     r"next (?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)",
+    # What is due or scheduled, never done: "is to be moved", "is due to go", "is scheduled for", "later this
+    # week" (a bare "later" after a past verb is a sequence: events._THEN).
+    r"(?:is|are|was|were) (?:to be|due (?:to be|to go|for)|scheduled (?:to|for)|expected to|supposed to)",
+    r"(?:esta|estan) (?:programad|previst|agendad)[oa]s? para",
+    r"later (?:this|today|tonight|on|in)",
     r"later",
     r"will",
     r"(?:is|are|am) going to",

@@ -18,6 +18,8 @@ from shopfloor.workshop.agent.offline.vocabulary import (
     COUNT_WORDS,
     CREATE_VERBS,
     FILLER_WORDS,
+    KIN_OWNERS,
+    KIN_WORDS,
     NAME_OPENERS,
     PRONOUNS,
     STAGE_WORDS,
@@ -128,8 +130,44 @@ def weaver_hat_ref(span: Span) -> tuple[str, int, int] | None:
     return None
 
 
+_KIN = re.compile(r"(?<![\w-])(\w+)\s+([\w-]+)")
+
+
+def kin_named(span: Span, skip: list[tuple[int, int]]) -> str | None:
+    """A person named by kin ("mi mami", "my mom") before any weaver's name, as heard: someone who is no
+    weaver by that name; a name said right after it is the person ("mi tía Rosa Pillco")."""
+    for match in _KIN.finditer(span.folded, span.start, span.end):
+        if match.group(1) not in KIN_OWNERS or match.group(2) not in KIN_WORDS:
+            continue
+        if any(s <= match.start() < e for s, e in skip):
+            continue
+        after = re.match(_NAME_WORD, span.note[match.end() : span.end].lstrip())
+        if after is not None and not _never_a_name(after.group()):
+            return None
+        return span.note[match.start() : match.end()]
+    return None
+
+
+def is_kin(name: str) -> bool:
+    """Whether a heard name is a person named by kin ("mi mami"), never a weaver's name."""
+    words = fold(name).split()
+    return len(words) == 2 and words[0] in KIN_OWNERS and words[1] in KIN_WORDS
+
+
 def person_name(span: Span, skip: list[tuple[int, int]]) -> str | None:
-    """The first person named in ``span`` outside the ``skip`` offsets, as heard."""
+    """The first person named in ``span`` outside the ``skip`` offsets, as heard (a person named by kin, "mi
+    mami", when the span names nobody else first)."""
+    kin = kin_named(span, skip)
+    if kin is not None:
+        at = span.note.find(kin, span.start, span.end)
+        named = _named(span, skip)
+        if named is None or span.note.find(named, span.start, span.end) > at:
+            return kin
+        return named
+    return _named(span, skip)
+
+
+def _named(span: Span, skip: list[tuple[int, int]]) -> str | None:
     for match in _HONORIFIC_NAME.finditer(span.note, span.start, span.end):
         if not any(s <= match.start() < e for s, e in skip):
             tail = match.group().split()[1:]

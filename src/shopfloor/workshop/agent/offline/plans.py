@@ -110,8 +110,8 @@ def _weaver_refs(reading: Reading) -> list[tuple[str, str | None]]:
 def _create_names(reading: Reading) -> list[str]:
     names: list[str] = []
     for event in reading.events:
-        if event.kind != "create":
-            continue
+        if event.kind != "create" or event.no_weaver:
+            continue  # "mi mami" is looked up as nobody's name
         for name in event.weavers or ((event.weaver_name,) if event.weaver_name else ()):
             if name not in names:
                 names.append(name)
@@ -391,7 +391,7 @@ def _missing_fact(
 def _plan_create(event: NoteEvent, history: History) -> tuple[str, Call] | None:
     """One create card or question for one weaver's batch; the first element says which (for the summary)."""
     name = event.weaver_name or ""
-    found = _weaver_matches(history, name)
+    found = ([], True) if event.no_weaver else _weaver_matches(history, name)
     if found is None:
         return None
     matches, exact = found
@@ -498,6 +498,8 @@ def _plan_hat_event(event: NoteEvent, message: UserMessage, history: History) ->
             question = texts.Said("question.no_hat", heard=heard)
             why = texts.Said("why.no_hat", heard=heard)
         return kind, _ask(proposal_type, question, choices, draft, event, why)
+    if event.label and resolved.stage == event.to_stage:
+        return None  # "TQ-8H6RT - Hormado" of a hat at Blocking: the label says where it is, no change
     exact = resolved.exact and not ref.spelled
     confidence = "high" if exact and not event.unsure else "check"
     heard_note = None if exact and ref.weaver_name is None else heard
@@ -524,6 +526,18 @@ def _plan_hat_event(event: NoteEvent, message: UserMessage, history: History) ->
             "confidence": confidence,
         },
     )
+
+
+def labelled_in_place(reading: Reading, message: UserMessage, history: History) -> list[tuple[str, str]]:
+    """The hats a label gives the stage they are already at ("TQ-8H6RT - Hormado" of a hat at Blocking), as
+    (code, stage): no card, said in the summary."""
+    found = []
+    for event in reading.events:
+        if event.kind == "advance" and event.label and event.hat is not None and event.to_stage is not None:
+            resolved = _resolve_hat(event.hat, message, history)
+            if resolved.code is not None and resolved.stage == event.to_stage:
+                found.append((resolved.code, event.to_stage))
+    return found
 
 
 def plan_proposals(reading: Reading, message: UserMessage, history: History) -> list[Planned]:

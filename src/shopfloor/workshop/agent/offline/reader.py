@@ -313,7 +313,7 @@ def read_note(note: str, has_hat_tag: bool = False) -> Reading:
         blank_asides(sentence, chars, parts)
         # A correction reaching back past a sentence's end ("…24 hileras" then "perdón, eran cuatro no tres")
         # is read as one, an inference: `check`.
-        doubts[sentence.start] = blank_hedges(sentence, chars, parts) + reported_at(sentence) + reaching
+        _note_doubts(sentence, chars, parts, reaching, readable, doubts)
         blank_estimates(sentence, chars, parts)
         readable.append((sentence.start, sentence.end))
     whole = Span.whole("".join(chars), note, tuple(moved), tuple(doubtful))
@@ -342,6 +342,29 @@ def _question(question: Span, skipped: list[Skipped], parts: list[Part]) -> Ques
         tuple(h.heard for h in code_hits(question) if h.partial is None),
         targets[-1] if targets else None,
     )
+
+
+_WORDS_LEFT = re.compile(r"[^\W_]")
+
+
+def _note_doubts(
+    sentence: Span,
+    chars: list[str],
+    parts: list[Part],
+    reaching: list[int],
+    readable: list[tuple[int, int]],
+    doubts: dict[int, list[int]],
+) -> None:
+    """Blank out the sentence's hedges and note where each hedge or report stands; a sentence that is only a
+    hedge ("TQ-9M2XA moved to Blanqueo; I could not confirm it on site") doubts the last event said before it,
+    in the readable sentence before (docs/workshop-agent.md, "The three rules", rule 2)."""
+    doubts[sentence.start] = blank_hedges(sentence, chars, parts) + reported_at(sentence) + reaching
+    if (
+        doubts[sentence.start]
+        and readable
+        and not _WORDS_LEFT.search("".join(chars[sentence.start : sentence.end]))
+    ):
+        doubts.setdefault(readable[-1][0], []).append(readable[-1][1])
 
 
 # What the reader set apart from the reports: a quote never runs through these words.

@@ -69,6 +69,11 @@ class NoteEvent:
     # Said with a hedge or passed on from someone else ("creo que", "Rosa dice que"), or inferred (a hat found
     # by its weaver or by reference, Finished read from "listo"): never confidence high.
     unsure: bool = False
+    # A stage given as a field of its code, with no verb ("TQ-2C5P0: blanqueado", "TQ-8H6RT - Hormado"): a
+    # label, so a hat already at that stage is no change and gets no card.
+    label: bool = False
+    # A person named by kin ("mi mami terminó 3 finos"): no weaver's name, so the card asks who, with no lookup.
+    no_weaver: bool = False
 
 
 @dataclass(frozen=True)

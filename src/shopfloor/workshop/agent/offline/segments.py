@@ -232,11 +232,16 @@ def _start_segment(clause: Span, segments: list[Span], inherited: dict[Span, str
         return
     segments.append(clause)
     gapped = person_name(clause, []) if segments[:-1] and _is_batch(clause) else None
+    # "…entregó docena y media de 11 hileras, y otros 2 iguales; la Carmen un par de 15": the batch the
+    # verb was said with stands before the hats added to it.
+    batch = len(segments) - 2
+    while batch > 0 and more_of_same(segments[batch]) is not None:
+        batch -= 1
     if (
         gapped
         and not set(clause.words()) & CREATE_VERBS
         and not own_verb(clause)  # "…, y Manuel se llevó 5 superfinos": his own verb, no delivery
-        and (inherited.get(segments[-2]) or _create_subject(segments[-2])) is not None
+        and (inherited.get(segments[batch]) or _create_subject(segments[batch])) is not None
     ):
         # "Manuel entregó 1 superfino de 24, Carmen Quizhpi 1 fino de 16": the verb said once is each
         # weaver's ("entregó" licenses Carmen's batch too).

@@ -8,7 +8,7 @@ from shopfloor.agent.providers.base import (
     ToolCall,
 )
 from shopfloor.workshop.agent.offline.history import History
-from shopfloor.workshop.agent.offline.plans import plain_text, plan_proposals
+from shopfloor.workshop.agent.offline.plans import labelled_in_place, plain_text, plan_proposals
 from shopfloor.workshop.agent.offline.results import NoteEvent, Part, Reading
 from shopfloor.workshop.agent.offline.wording import (
     FLAG_NAMES,
@@ -166,6 +166,9 @@ def summarize(reading: Reading, history: History, message: UserMessage | None = 
                 items.append(plain_text(call.arguments.get("question", ""), 70))
         else:
             items.append(_prepared(call, status, names, lang))
+    if message is not None:
+        for code, stage in labelled_in_place(reading, message, history):
+            refused.append(words["same_stage"].format(code=code, stage=STAGE_NAMES[lang].get(stage, stage)))
     count = sum(1 for _, _, err in done if not err)
     first = f"{words['start']} {_join(items, lang) if items else words['nothing']}."
     notes: list[str] = []

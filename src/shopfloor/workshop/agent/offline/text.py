@@ -239,7 +239,8 @@ _SENTENCE_BREAK = re.compile(
 
 
 # Words written with a dot that does not end the sentence.
-_ABBREVIATION = re.compile(r"\b(?:aprox|approx|aprx|sr|sra|srta|dr|dra|nro|num)$")
+# A title before a name is an abbreviation too ("Ms. Quizhpi told me…", "According to Mr. Delgado, …").
+_ABBREVIATION = re.compile(r"\b(?:aprox|approx|aprx|sr|sra|srta|dr|dra|nro|num|mr|mrs|ms)$")
 # A code or a fragment of one (three to five characters with a digit and a letter: "el 9M2X. pasó…").
 _CODE_BEFORE = re.compile(r"(?<![A-Za-z0-9])(?=[0-9]*[A-Za-z])(?=[A-Za-z]{0,4}[0-9])[0-9A-Za-z]{3,5}$")
 

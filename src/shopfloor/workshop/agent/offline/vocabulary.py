@@ -437,6 +437,18 @@ HALF_WORDS = {"media", "medio", "half", "half-a"}
 COUNT_WORDS = set(NUMBER_WORDS) | set(PAIR_WORDS) | set(DOZEN_WORDS) | HALF_WORDS
 NAME_OPENERS = {"y", "e", "and", "el", "la", "don", "dona"}
 
+# A person named by kin ("mi mami", "my mom", "su tía"): someone, but no weaver's name, so a delivery of theirs
+# is asked with no lookup (docs/workshop-agent.md, "The three rules", rule 3). Folded.
+KIN_OWNERS = {"mi", "mis", "su", "sus", "tu", "my", "her", "his", "our", "nuestra", "nuestro"}
+KIN_WORDS = {
+    "mama", "mami", "mamita", "mamacita", "madre", "papa", "papi", "papito", "padre", "hermana", "hermanita",
+    "hermano", "hermanito", "tia", "tiita", "tio", "abuela", "abuelita", "abuelo", "abuelito", "suegra",
+    "suegro", "prima", "primo", "hija", "hijo", "comadre", "compadre", "vecina", "vecino", "nuera", "cunada",
+    "mom", "mum", "mommy", "mother", "dad", "father", "sister", "brother", "aunt", "auntie", "uncle",
+    "grandma", "grandmother", "granny", "grandpa", "cousin", "daughter", "son", "neighbor", "neighbour",
+    "mother-in-law", "sister-in-law",
+}  # fmt: skip
+
 # Spanish letter names as speech recognition writes a spelled code ("te cu siete efe tres ka dos").
 LETTER_NAMES: dict[str, str] = {
     "a": "A", "be": "B", "ce": "C", "de": "D", "e": "E", "efe": "F", "ge": "G", "hache": "H", "i": "I",
@@ -588,6 +600,18 @@ HEDGE_PATTERNS = [
     r"apparently",
     r"it seems(?: that| like)?",
     r"seems like",
+    # Words of a formal report that doubt what they say: "appears to have moved", "has likely been moved",
+    # "presumably", "it looks like", and saying it could not be checked ("I could not confirm it on site").
+    r"(?:it )?(?:appears|appeared|seems|seemed) to(?: have| be)?",
+    r"(?:it )?looks like",
+    r"(?:most |very |quite )?likely",
+    r"presumably",
+    r"unconfirmed",
+    r"(?:i |we )?(?:could not|couldn't|couldnt|was not able to|wasn't able to|were not able to|cannot|can't)"
+    r" (?:confirm|verify)(?: (?:it|this|that|them))?(?: on site)?",
+    r"no (?:pude|pudimos|he podido|hemos podido) (?:confirmar|verificar|comprobar)(?:lo|la|los|las)?"
+    r"(?: en (?:el )?sitio)?",
+    r"sin confirmar",
 ]
 # Reported speech: the note passes on what someone else said ("Rosa dice que…", "says he delivered…"). The
 # event is read, with confidence check.
