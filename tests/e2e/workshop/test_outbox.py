@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import Server, allow_console
+from tests.e2e.conftest import DESKTOP, PHONE, Server, allow_console
 from tests.e2e.workshop.conftest import SAMPLE_NOTE
 from tests.e2e.workshop.test_admin_and_dictation import FAKE_SPEECH
 
@@ -284,14 +284,41 @@ def test_sign_out_says_how_many_notes_it_deletes(
     assert db_rows(workshop_server, "SELECT id FROM agent_runs WHERE idempotency_key = ?", key) == []
 
 
+# Both languages at both widths.
+LANGUAGES_AND_WIDTHS = pytest.mark.parametrize(
+    ("language", "viewport"),
+    [("es", PHONE), ("en", DESKTOP), ("es", DESKTOP), ("en", PHONE)],
+    ids=["es-phone", "en-desktop", "es-desktop", "en-phone"],
+)
+BROWSER = {"es": "es-EC,es;q=0.9", "en": "en-US,en;q=0.9"}
+HOURLY = {
+    "es": "No se envió: Como máximo 20 notas por hora. Intente más tarde.",
+    "en": "Not sent: At most 20 notes per hour. Try again later.",
+}
+
+
+def speak(page: Any, language: str) -> None:
+    """Save ``language`` as the signed-in person's choice with the header's switch, unless the page is in it."""
+    if page.locator("html").get_attribute("lang") != language:
+        page.get_by_role("button", name={"es": "Español", "en": "English"}[language]).click()
+        expect(page.locator("html")).to_have_attribute("lang", language)
+
+
+@LANGUAGES_AND_WIDTHS
 def test_a_note_over_the_hourly_limit_stays_with_the_reason(
-    offline_page: Callable[[], Any],
+    new_page: Callable[..., Any],
     sign_in: Callable[[Any, str], Any],
     workshop_server: Server,
     axe: Callable[[Any], None],
+    language: str,
+    viewport: dict[str, int],
 ) -> None:
-    page = offline_page()
+    # Pedro, a member, in the language he chose: the limit is his, so the runs after the first find it spent.
+    page = new_page(
+        service_workers="allow", viewport=viewport, extra_http_headers={"Accept-Language": BROWSER[language]}
+    )
     sign_in(page, "pedro")
+    speak(page, language)
     worker_ready(page)
     csrf = json.loads(page.locator("body").get_attribute("hx-headers") or "{}")["x-csrf-token"]
     used = db_rows(workshop_server, "SELECT count(*) FROM agent_runs WHERE user_id = 'u-pedro'")[0][0]
@@ -305,7 +332,7 @@ def test_a_note_over_the_hourly_limit_stays_with_the_reason(
     page.context.set_offline(False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
     reason = page.locator("#outbox li.outbox-note .outbox-reason")
-    expect(reason).to_have_text("No se envió: Como máximo 20 notas por hora. Intente más tarde.")
+    expect(reason).to_have_text(HOURLY[language])
     expect(page.locator("#outbox li.outbox-note")).to_have_count(1)
     axe(page)
     # Its author may remove it.
@@ -403,22 +430,27 @@ def test_two_tabs_sending_one_outbox_make_one_run_per_note(
         assert [panels.nth(i).get_attribute("id") for i in range(3)] == [f"panel-{r[1]}" for r in rows]
 
 
-@pytest.mark.parametrize(
-    ("who", "reason"),
-    [
-        ("ana", "No se envió: Escriba una nota de 1 a 1000 caracteres."),
-        ("admin", "Not sent: Write a note of 1 to 1000 characters."),
-    ],
-)
+LENGTH = {
+    "es": ("ana", "No se envió: Escriba una nota de 1 a 1000 caracteres."),
+    "en": ("admin", "Not sent: Write a note of 1 to 1000 characters."),
+}
+
+
+@LANGUAGES_AND_WIDTHS
 def test_a_note_over_the_length_cap_stays_with_the_reason_in_the_pages_language(
-    offline_page: Callable[[], Any],
+    new_page: Callable[..., Any],
     sign_in: Callable[[Any, str], Any],
     workshop_server: Server,
     axe: Callable[[Any], None],
-    who: str,
-    reason: str,
+    language: str,
+    viewport: dict[str, int],
 ) -> None:
-    page = offline_page()
+    who, reason = LENGTH[
+        language
+    ]  # a member's page is Spanish, an admin's follows the browser (English here)
+    page = new_page(
+        service_workers="allow", viewport=viewport, extra_http_headers={"Accept-Language": BROWSER[language]}
+    )
     sign_in(page, who)
     worker_ready(page)
     # The note box's maxlength is the browser's help; the server's cap is the rule. A note longer than the cap
