@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import Server
+from tests.e2e.conftest import DESKTOP, PHONE, Server
 from tests.e2e.workshop.conftest import SAMPLE_NOTE, sign_in_as, start_workshop
 from tests.e2e.workshop.test_member_flow import card, send, settled
 
@@ -148,28 +148,41 @@ def capped_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         yield server
 
 
-def test_the_agent_failed_card_and_its_details_for_admins(
-    new_page: Callable[..., Any], capped_server: Server, axe: Callable[[Any], None]
-) -> None:
-    member = new_page()
-    sign_in_as(member, capped_server, "ana")
-    member.fill("#note", "El TQ-7F3K2 pasó a lavado")
-    member.click("#composer button[type=submit]")
-    failed = member.locator("#result article.state-failed")
+FAILED_WORDS = {
+    "es": ("El asistente falló", "El presupuesto de modelos del taller para este mes está agotado."),
+    "en": ("Agent failed", "The workshop's model budget for this month is spent."),
+}
+
+
+def _failed_card(page: Any, language: str) -> Any:
+    """Send a note on a capped server and read its "Agent failed" card: its title and reason in ``language``,
+    in words, never the code."""
+    page.fill("#note", "El TQ-7F3K2 pasó a lavado")
+    page.click("#composer button[type=submit]")
+    failed = page.locator("#result article.state-failed")
     failed.wait_for()
     text = failed.text_content() or ""
-    assert "El asistente falló" in text
-    assert "El presupuesto de modelos del taller para este mes está agotado." in text
+    title, reason = FAILED_WORDS[language]
+    assert title in text and reason in text, text
     assert "budget_exhausted" not in text  # the reason in words, not the code
+    return failed
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_the_agent_failed_card_and_its_details_for_admins(
+    viewport: dict[str, int], new_page: Callable[..., Any], capped_server: Server, axe: Callable[[Any], None]
+) -> None:
+    # A member's page is Spanish; the admin's follows the browser, English here: each width reads both.
+    member = new_page(viewport=viewport)
+    sign_in_as(member, capped_server, "ana")
+    failed = _failed_card(member, "es")
     assert failed.get_by_role("link", name="Ver detalles").count() == 0  # details are for admins
     axe(member)
 
-    admin = new_page()
+    admin = new_page(viewport=viewport, extra_http_headers={"Accept-Language": "en-US,en;q=0.9"})
     sign_in_as(admin, capped_server, "admin")
-    admin.fill("#note", "El TQ-7F3K2 pasó a lavado")
-    admin.click("#composer button[type=submit]")
-    failed = admin.locator("#result article.state-failed")
-    failed.wait_for()
+    failed = _failed_card(admin, "en")
+    axe(admin)
     failed.get_by_role("link", name="View details").click()
     admin.wait_for_url("**/workshop/runs/*")
     assert "budget_exhausted" in admin.locator("main").inner_text()
