@@ -2,7 +2,7 @@
 pdftoppm, is what Chromium's fake camera films (``--use-file-for-fake-video-capture``, an MJPEG file of that
 picture); the page reads its QR code and the code becomes the note's hat tag, or the hat's page opens. A denied
 camera, no camera, a decoder that cannot load, a picture with no QR code and a QR code that is not a hat tag
-each say so in the page's language; Spanish and English, phone and desktop widths.
+each say so in the page's language; every test in Spanish and English, each at phone and desktop widths.
 
 Chromium reads the camera file each time a page starts the camera, so the tests change the picture by
 rewriting the file. Chromium on Linux has no ``BarcodeDetector``: the vendored jsQR reads the picture; one test
@@ -210,13 +210,15 @@ def scanner(
     return Scanner(new_page, workshop_server, pictures, camera_file)
 
 
-def languages_and_widths(on_the_phone: str) -> pytest.MarkDecorator:
-    """Each test runs twice: in ``on_the_phone`` at a phone's width, in the other language at a desktop's."""
-    other = "en" if on_the_phone == "es" else "es"
+def languages_and_widths(first: str) -> pytest.MarkDecorator:
+    """Each test runs in both languages at both widths: ``first`` at a phone's width, the other language at a
+    desktop's, then ``first`` at a desktop's and the other at a phone's."""
+    other = "en" if first == "es" else "es"
+    runs = [(first, PHONE), (other, DESKTOP), (first, DESKTOP), (other, PHONE)]
     return pytest.mark.parametrize(
         ("language", "viewport"),
-        [(on_the_phone, PHONE), (other, DESKTOP)],
-        ids=[f"{on_the_phone}-phone", f"{other}-desktop"],
+        runs,
+        ids=[f"{language}-{'phone' if viewport == PHONE else 'desktop'}" for language, viewport in runs],
     )
 
 
@@ -253,7 +255,7 @@ def test_a_scanned_tag_becomes_the_notes_hat_tag(
     expect(dialog.locator("video")).to_have_js_property("readyState", 4)
     # The picture and where to point it come before the decoder.
     expect(dialog.get_by_role("status")).to_have_text(words["looking"])
-    if language == "es":
+    if (language, viewport) == ("es", PHONE):  # shoot() takes both widths
         shoot(page, "scan-tag")
     for route in held:
         route.continue_()
@@ -266,7 +268,7 @@ def test_a_scanned_tag_becomes_the_notes_hat_tag(
     has_detector = page.evaluate("() => 'BarcodeDetector' in window")
     assert bool(decoder) != has_detector, "jsQR is loaded only where the browser cannot read QR codes itself"
     _axe_clean(page)
-    if language == "es":
+    if (language, viewport) == ("es", PHONE):
         shoot(page, "scan-tag-read")
     # The note goes with the scanned hat tag, and its card is about that hat.
     page.fill("#note", words["note"])
@@ -390,15 +392,18 @@ window.BarcodeDetector = StandInDetector;
 """
 
 
+@languages_and_widths("es")
 def test_the_browsers_own_detector_is_used_where_it_reads_qr_codes(
-    scanner: Scanner,
+    language: str, viewport: dict[str, int], scanner: Scanner
 ) -> None:
+    words = WORDS[language]
     pictures = scanner.pictures
-    page = scanner.open("es", PHONE, pictures.covered)
+    page = scanner.open(language, viewport, pictures.covered)
     page.context.add_init_script(DETECTOR + f"window.__qrText = {pictures.code.lower()!r};")
     page.reload()
     decoder = _decoder_requests(page)
-    page.get_by_role("button", name=WORDS["es"]["scan"]).click()
+    page.get_by_role("button", name=words["scan"]).click()
     expect(page.locator("#hat_tag")).to_have_value(pictures.code)  # read in lower case, written as a code
+    expect(page.locator("#scan-result")).to_have_text(words["read"].format(code=pictures.code))
     assert page.evaluate("() => window.__detectorFormats") == ["qr_code"]
     assert decoder == []
