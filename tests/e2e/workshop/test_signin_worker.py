@@ -2,16 +2,44 @@
 the worker installs, and keeps the pages for reading offline, also when its install overlaps the sign-in
 post (on a first visit the worker registers on the sign-in page and installs while the person signs in); the
 pages, their static files and a note's htmx answer travel compressed, the versioned static files immutable
-(docs/workshop-pages.md, "Browser code and its limits")."""
+(docs/workshop-pages.md, "Browser code and its limits"); the sign-in page and its refusals (a wrong password,
+too many) pass axe-core; in Spanish and English, at phone and desktop widths."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
-from tests.e2e.conftest import Server, watch_wire
-from tests.e2e.workshop.conftest import ACCOUNTS
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import DESKTOP, PHONE, Server, allow_console, watch_wire
+from tests.e2e.workshop.conftest import ACCOUNTS, start_workshop
 from tests.e2e.workshop.test_member_flow import send
+
+LANGUAGES_AND_WIDTHS = pytest.mark.parametrize(
+    ("language", "viewport"),
+    [("es", PHONE), ("en", DESKTOP), ("es", DESKTOP), ("en", PHONE)],
+    ids=["es-phone", "en-desktop", "es-desktop", "en-phone"],
+)
+BROWSER = {"es": "es-EC,es;q=0.9", "en": "en-US,en;q=0.9"}
+SIGNIN_WORDS = {
+    "es": {"button": "Entrar", "wrong": "El correo o la contraseña no son correctos.",
+           "throttled": "Demasiados intentos fallidos; prueba de nuevo en"},
+    "en": {"button": "Sign in", "wrong": "Email or password is wrong.",
+           "throttled": "Too many failed sign-ins; try again in"},
+}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def workshop_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """This module's workshop: the sign-in throttle delays an email after its first failure (docs/security.md,
+    throttles), so the "too many" form is one wrong password away and the client's own counter, shared by
+    every sign-in of the module, stays far from its limit."""
+    extra = {"SHOPFLOOR_SIGNIN_EMAIL_FREE_FAILURES": "1"}
+    with start_workshop(tmp_path_factory.mktemp("workshop-var"), extra) as server:
+        yield server
+
 
 # Resolves to "ready" once a worker is active, or to "stalled" after 20 s: the test fails rather than hangs.
 READY_OR_STALLED = """
@@ -43,17 +71,26 @@ def test_the_worker_installs_while_the_sign_in_post_is_on_its_way(
     assert any(name.startswith("tt-pages-") for name in build), build
 
 
+@LANGUAGES_AND_WIDTHS
 def test_the_sign_in_page_is_revalidated_not_stored_and_the_signed_in_pages_are_never_stored(
-    new_page: Callable[..., Any], workshop_server: Server
+    language: str,
+    viewport: dict[str, int],
+    new_page: Callable[..., Any],
+    workshop_server: Server,
+    axe: Callable[[Any], None],
 ) -> None:
     # No service worker: every answer comes over the wire, as on a first visit.
-    page = new_page(service_workers="block")
+    page = new_page(
+        service_workers="block", viewport=viewport, extra_http_headers={"Accept-Language": BROWSER[language]}
+    )
     wire = watch_wire(page, workshop_server.base_url)
     form = page.goto(workshop_server.url("/workshop/signin"))
     assert form is not None and form.headers["cache-control"] == "private, no-cache"
     assert form.headers.get("content-encoding") in ("br", "gzip")
+    expect(page.locator("html")).to_have_attribute("lang", language)
     signin = wire.check()
     assert signin["compressed"] >= 3 and signin["immutable"] >= 2  # the page, htmx, our script and style
+    axe(page)
     email, password = ACCOUNTS["ana"]
     page.fill("#email", email)
     page.fill("#password", password)
@@ -69,3 +106,30 @@ def test_the_sign_in_page_is_revalidated_not_stored_and_the_signed_in_pages_are_
         send(page, "Doña Rosa Pillco terminó 3 finos de 18 hileras.")
     assert answered.value.headers.get("content-encoding") in ("br", "gzip")
     wire.check()
+
+
+@LANGUAGES_AND_WIDTHS
+def test_a_wrong_password_and_too_many_say_so_in_the_pages_language(
+    language: str,
+    viewport: dict[str, int],
+    new_page: Callable[..., Any],
+    workshop_server: Server,
+    axe: Callable[[Any], None],
+) -> None:
+    words = SIGNIN_WORDS[language]
+    page = new_page(viewport=viewport, extra_http_headers={"Accept-Language": BROWSER[language]})
+    allow_console(page, r"status of 40[13]|status of 429")
+    page.goto(workshop_server.url("/workshop/signin"))
+    # An email of this run alone: its failures are its own (an account's email would be delayed for the
+    # module's other sign-ins).
+    email = f"nadie-{language}-{viewport['width']}@taller.example"
+    for status, said in ((401, words["wrong"]), (429, words["throttled"])):
+        page.fill("#email", email)
+        page.fill("#password", "not-the-password")
+        with page.expect_response(lambda r: r.request.method == "POST") as posted:
+            page.get_by_role("button", name=words["button"]).click()
+        assert posted.value.status == status
+        expect(page.locator("html")).to_have_attribute("lang", language)
+        expect(page.get_by_role("alert")).to_contain_text(said)
+        expect(page.locator("#email")).to_have_value(email)  # the form again, with the email typed
+        axe(page)
