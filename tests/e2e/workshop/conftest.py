@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import Server, free_port, python_command, serve
+from tests.e2e.conftest import DESKTOP, PHONE, Server, free_port, python_command, serve
 
 ACCOUNTS = {
     "ana": ("ana@taller.example", "ana-toquilla-demo"),
@@ -20,6 +20,16 @@ ACCOUNTS = {
 SAMPLE_NOTE = (
     "Doña Rosa Pillco terminó 3 finos de 18 hileras. El TQ-7F3K2 pasó a lavado, el TQ-2C5P0 ya está listo "
     "y el de Carmen en blanqueo tiene la hilera abierta, no coincide el grado."
+)
+
+# The Accept-Language of a browser in each page language: a member's pages are Spanish whatever it says, an
+# admin's (and the sign-in page) follow it.
+BROWSER = {"es": "es-EC,es;q=0.9", "en": "en-US,en;q=0.9"}
+# A test marked so runs in both languages at both widths.
+LANGUAGES_AND_WIDTHS = pytest.mark.parametrize(
+    ("language", "viewport"),
+    [("es", PHONE), ("en", DESKTOP), ("es", DESKTOP), ("en", PHONE)],
+    ids=["es-phone", "en-desktop", "es-desktop", "en-phone"],
 )
 
 

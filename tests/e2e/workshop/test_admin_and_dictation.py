@@ -1,5 +1,6 @@
 """Dictation through a scripted stand-in for the browser's speech recognition, the admin's run pages, the
-member's 403 page (with axe-core), the hat page with a flag to resolve, and the weavers admin."""
+member's 403 page (with axe-core), the hat page with a flag to resolve, the weavers admin, and the hat, run and
+not-found pages in both languages at both widths."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from typing import Any
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import Server, allow_console, screenshot_dir, watch_wire
-from tests.e2e.workshop.conftest import SAMPLE_NOTE
+from tests.e2e.workshop.conftest import BROWSER, LANGUAGES_AND_WIDTHS, SAMPLE_NOTE
+from tests.e2e.workshop.test_member_flow import send
 
 # Stands in for the browser's speech recognition: start() hears one phrase and ends, as a real one would.
 FAKE_SPEECH = """
@@ -173,3 +175,54 @@ def test_tags_pdf_first_page_picture(page: Any, sign_in: Callable[[Any, str], An
         ["pdftoppm", "-png", "-r", "80", "-f", "1", "-l", "1", "-singlefile", str(pdf), str(out)], check=True
     )
     assert out.with_suffix(".png").stat().st_size > 1000
+
+
+PAGE_WORDS = {
+    "es": {"hats": "Sombreros", "runs": "Ejecuciones del asistente", "run": "Ejecución del asistente",
+           "not_found": "No encontrado", "no_hat": "No hay tal sombrero en este taller.",
+           "bad_code": "Los códigos son como TQ-7F3K2.", "no_run": "No hay tal ejecución en este taller."},
+    "en": {"hats": "Hats", "runs": "Agent runs", "run": "Agent run", "not_found": "Not found",
+           "no_hat": "No such hat in this workshop.", "bad_code": "Codes look like TQ-7F3K2.",
+           "no_run": "No such run in this workshop."},
+}  # fmt: skip
+
+
+@LANGUAGES_AND_WIDTHS
+def test_the_hat_run_and_not_found_pages_in_each_language_and_width(
+    language: str,
+    viewport: dict[str, int],
+    new_page: Callable[..., Any],
+    sign_in: Callable[[Any, str], Any],
+    workshop_server: Server,
+    axe: Callable[[Any], None],
+) -> None:
+    """The hats list, a hat's page, the runs list, a run's page and the 404 pages of a hat and a run pass
+    axe-core in the page's language (an admin's pages follow the browser)."""
+    words = PAGE_WORDS[language]
+    page = new_page(viewport=viewport, extra_http_headers={"Accept-Language": BROWSER[language]})
+    sign_in(page, "admin")
+    send(page, "El TQ-7F3K2 pasó a lavado")  # a run of this test's own, left pending
+    run_id = page.url.split("run=")[1]
+    for path, heading in (
+        ("/workshop/hats", words["hats"]),
+        ("/workshop/hats/TQ-9M2XA", "TQ-9M2XA"),
+        ("/workshop/runs", words["runs"]),
+        (f"/workshop/runs/{run_id}", words["run"]),
+    ):
+        answer = page.goto(workshop_server.url(path))
+        assert answer is not None and answer.status == 200, path
+        expect(page.locator("html")).to_have_attribute("lang", language)
+        expect(page.locator("h1")).to_have_text(heading)
+        axe(page)
+    allow_console(page, "status of 404")
+    for path, said in (
+        ("/workshop/hats/TQ-ZZZZZ", words["no_hat"]),
+        ("/workshop/hats/not-a-code", words["bad_code"]),
+        ("/workshop/runs/no-such-run", words["no_run"]),
+    ):
+        answer = page.goto(workshop_server.url(path))
+        assert answer is not None and answer.status == 404, path
+        expect(page.locator("html")).to_have_attribute("lang", language)
+        expect(page.locator("h1")).to_have_text(words["not_found"])
+        expect(page.locator("main")).to_contain_text(said)
+        axe(page)

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import DESKTOP, PHONE, Server, allow_console
-from tests.e2e.workshop.conftest import SAMPLE_NOTE
+from tests.e2e.conftest import Server, allow_console
+from tests.e2e.workshop.conftest import BROWSER, LANGUAGES_AND_WIDTHS, SAMPLE_NOTE
 from tests.e2e.workshop.test_admin_and_dictation import FAKE_SPEECH
 
 NOTES = ("Lucía terminó 2 finos de 18 hileras", "El TQ-7F3K2 pasó a lavado", "El TQ-2C5P0 ya está listo")
@@ -284,13 +284,6 @@ def test_sign_out_says_how_many_notes_it_deletes(
     assert db_rows(workshop_server, "SELECT id FROM agent_runs WHERE idempotency_key = ?", key) == []
 
 
-# Both languages at both widths.
-LANGUAGES_AND_WIDTHS = pytest.mark.parametrize(
-    ("language", "viewport"),
-    [("es", PHONE), ("en", DESKTOP), ("es", DESKTOP), ("en", PHONE)],
-    ids=["es-phone", "en-desktop", "es-desktop", "en-phone"],
-)
-BROWSER = {"es": "es-EC,es;q=0.9", "en": "en-US,en;q=0.9"}
 HOURLY = {
     "es": "No se envió: Como máximo 20 notas por hora. Intente más tarde.",
     "en": "Not sent: At most 20 notes per hour. Try again later.",

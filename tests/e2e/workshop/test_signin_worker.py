@@ -13,16 +13,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import DESKTOP, PHONE, Server, allow_console, watch_wire
-from tests.e2e.workshop.conftest import ACCOUNTS, start_workshop
+from tests.e2e.conftest import Server, allow_console, watch_wire
+from tests.e2e.workshop.conftest import ACCOUNTS, BROWSER, LANGUAGES_AND_WIDTHS, start_workshop
 from tests.e2e.workshop.test_member_flow import send
 
-LANGUAGES_AND_WIDTHS = pytest.mark.parametrize(
-    ("language", "viewport"),
-    [("es", PHONE), ("en", DESKTOP), ("es", DESKTOP), ("en", PHONE)],
-    ids=["es-phone", "en-desktop", "es-desktop", "en-phone"],
-)
-BROWSER = {"es": "es-EC,es;q=0.9", "en": "en-US,en;q=0.9"}
 SIGNIN_WORDS = {
     "es": {"button": "Entrar", "wrong": "El correo o la contraseña no son correctos.",
            "throttled": "Demasiados intentos fallidos; prueba de nuevo en"},
