@@ -1,5 +1,6 @@
 """The account pages: API tokens (create with the secret shown once, copy, revoke; an admin sees everyone's)
-and the admins' spend page, its 400 page for a malformed month and a member's 403 page (each with axe-core)."""
+and the admins' spend page, its 400 page for a malformed month and a member's 403 page (each with axe-core);
+the tokens and spend pages in both languages at both widths."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from shopfloor.agent.budget import to_nano
 from shopfloor.agent.spend import SqlLedger
 from shopfloor.workshop.sample import WORKSHOP_A
 from tests.e2e.conftest import Server, allow_console, watch_wire
+from tests.e2e.workshop.conftest import BROWSER, LANGUAGES_AND_WIDTHS
 
 
 def test_a_member_creates_copies_and_revokes_a_token(
@@ -162,3 +164,50 @@ def test_an_admin_reads_the_months_spend_and_a_member_gets_403(
     assert "text/html" in response.headers["content-type"]
     assert "Solo un administrador" in member.locator("main").inner_text()
     axe(member)
+
+
+ACCOUNT_WORDS = {
+    "es": {"tokens": "Tokens de API", "name": "Nombre (para qué es)", "create": "Crear token",
+           "spend": "Gasto en modelos, 2026-03", "bad_month": "Un mes se escribe así: 2026-05."},
+    "en": {"tokens": "API tokens", "name": "Name (what it is for)", "create": "Create token",
+           "spend": "Model spend, 2026-03", "bad_month": "A month looks like 2026-05."},
+}  # fmt: skip
+
+
+@LANGUAGES_AND_WIDTHS
+def test_the_account_pages_in_each_language_and_width(
+    language: str,
+    viewport: dict[str, int],
+    new_page: Callable[..., Any],
+    sign_in: Callable[[Any, str], Any],
+    workshop_server: Server,
+    axe: Callable[[Any], None],
+) -> None:
+    """The tokens page (with a new token's secret shown once) and the spend page and its 400 page pass
+    axe-core in the page's language (an admin's pages follow the browser); a member's tokens page too."""
+    words = ACCOUNT_WORDS[language]
+    admin = new_page(viewport=viewport, extra_http_headers={"Accept-Language": BROWSER[language]})
+    sign_in(admin, "admin")
+    people = [admin]
+    if language == "es":  # a member's pages are Spanish whatever the browser says
+        member = new_page(viewport=viewport)
+        sign_in(member, "ana")
+        people.append(member)
+    for page in people:
+        page.goto(workshop_server.url("/workshop/tokens"))
+        expect(page.locator("html")).to_have_attribute("lang", language)
+        expect(page.locator("h1")).to_have_text(words["tokens"])
+        axe(page)
+        page.get_by_label(words["name"]).fill(f"axe {language} {viewport['width']}")
+        page.get_by_role("button", name=words["create"]).click()
+        page.locator("#new-token").wait_for()
+        axe(page)
+
+    admin.goto(workshop_server.url("/workshop/spending?month=2026-03"))
+    expect(admin.locator("h1")).to_have_text(words["spend"])
+    axe(admin)
+    allow_console(admin, "status of 400")
+    bad = admin.goto(workshop_server.url("/workshop/spending?month=2026-13"))
+    assert bad is not None and bad.status == 400
+    expect(admin.locator("main")).to_contain_text(words["bad_month"])
+    axe(admin)
