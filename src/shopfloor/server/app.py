@@ -156,11 +156,15 @@ def _add_landing(app: FastAPI, settings: Settings, mounted: list[tuple[str, str,
             f'<li><a href="{html.escape(p)}/">{html.escape(t)}</a> — {html.escape(b)}</li>'
             for p, t, b in mounted
         )
+        # Its content in a <main> landmark and a phone's width (axe-core, tests/e2e/test_landing.py); the empty
+        # icon keeps the browser from asking for a /favicon.ico that is not there (a 404 in every visit's log).
         return (
-            "<!doctype html><html lang=en><head><meta charset=utf-8><title>shopfloor</title></head>"
-            f"<body><h1>shopfloor</h1><p>Assistants that propose; people decide.</p><ul>{items}</ul>"
+            "<!doctype html><html lang=en><head><meta charset=utf-8>"
+            '<meta name=viewport content="width=device-width, initial-scale=1">'
+            '<link rel=icon href="data:,"><title>shopfloor</title></head>'
+            f"<body><main><h1>shopfloor</h1><p>Assistants that propose; people decide.</p><ul>{items}</ul>"
             f"<p><small>version {html.escape(__version__)} · model: {html.escape(settings.model)}</small></p>"
-            "</body></html>"
+            "</main></body></html>"
         )
 
 
