@@ -16,6 +16,7 @@ from shopfloor.agent.spend import SqlLedger
 from shopfloor.workshop.sample import WORKSHOP_A
 from tests.e2e.conftest import Server, allow_console, watch_wire
 from tests.e2e.workshop.conftest import BROWSER, LANGUAGES_AND_WIDTHS
+from tests.e2e.workshop.test_language_and_review import no_english_in_main
 
 
 def test_a_member_creates_copies_and_revokes_a_token(
@@ -202,12 +203,18 @@ def test_the_account_pages_in_each_language_and_width(
         page.get_by_role("button", name=words["create"]).click()
         page.locator("#new-token").wait_for()
         axe(page)
+        if language == "es":
+            no_english_in_main(page)
 
     admin.goto(workshop_server.url("/workshop/spending?month=2026-03"))
     expect(admin.locator("h1")).to_have_text(words["spend"])
     axe(admin)
+    if language == "es":
+        no_english_in_main(admin)
     allow_console(admin, "status of 400")
     bad = admin.goto(workshop_server.url("/workshop/spending?month=2026-13"))
     assert bad is not None and bad.status == 400
     expect(admin.locator("main")).to_contain_text(words["bad_month"])
     axe(admin)
+    if language == "es":
+        no_english_in_main(admin)

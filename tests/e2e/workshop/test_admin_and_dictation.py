@@ -14,9 +14,8 @@ from playwright.sync_api import expect
 
 from tests.e2e.conftest import Server, allow_console, screenshot_dir, watch_wire
 from tests.e2e.workshop.conftest import BROWSER, LANGUAGES_AND_WIDTHS, SAMPLE_NOTE
-from tests.e2e.workshop.test_language_and_review import NAMES
+from tests.e2e.workshop.test_language_and_review import no_english_in_main
 from tests.e2e.workshop.test_member_flow import send
-from tests.workshop.pages.test_messages import english_words
 
 # Stands in for the browser's speech recognition: start() hears one phrase and ends, as a real one would.
 FAKE_SPEECH = """
@@ -217,7 +216,7 @@ def test_the_hat_run_and_not_found_pages_in_each_language_and_width(
         expect(page.locator("h1")).to_have_text(heading)
         axe(page)
         if language == "es":
-            _no_english(page)
+            no_english_in_main(page)
     allow_console(page, "status of 404")
     for path, said in (
         ("/workshop/hats/TQ-ZZZZZ", words["no_hat"]),
@@ -231,18 +230,4 @@ def test_the_hat_run_and_not_found_pages_in_each_language_and_width(
         expect(page.locator("main")).to_contain_text(said)
         axe(page)
         if language == "es":
-            _no_english(page)
-
-
-# The page's own words as a person reads them: the recorded payloads (`pre`, `code`) are the run's data.
-MAIN_TEXT = """() => {
-  const copy = document.querySelector('main').cloneNode(true);
-  copy.querySelectorAll('pre, code').forEach(data => data.remove());
-  return copy.innerText || copy.textContent;
-}"""
-
-
-def _no_english(page: Any) -> None:
-    """No word of the English list on the page, but for the sample's names and codes."""
-    text = page.evaluate(MAIN_TEXT)
-    assert english_words(text, NAMES) == set(), f"{page.url}: {text}"
+            no_english_in_main(page)

@@ -57,6 +57,20 @@ def _no_english(texts: list[str]) -> None:
         assert english_words(text, NAMES) == set(), text
 
 
+# The page's own words as a person reads them: the recorded payloads (`pre`, `code`) are the run's data.
+MAIN_TEXT = """() => {
+  const copy = document.querySelector('main').cloneNode(true);
+  copy.querySelectorAll('pre, code').forEach(data => data.remove());
+  return copy.innerText || copy.textContent;
+}"""
+
+
+def no_english_in_main(page: Any) -> None:
+    """No word of the English list on the page, but for the sample's names and codes."""
+    text = page.evaluate(MAIN_TEXT)
+    assert english_words(text, NAMES) == set(), f"{page.url}: {text}"
+
+
 # Words that are Spanish and not English: none of them may reach an English page. Written by hand (not read
 # from the catalogues under test). "hileras" and "grado" are left out: the English questions name them on
 # purpose ("How many rows per inch (hileras) …"), as the members say them.

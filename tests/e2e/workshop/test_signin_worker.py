@@ -15,6 +15,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.conftest import Server, allow_console, watch_wire
 from tests.e2e.workshop.conftest import ACCOUNTS, BROWSER, LANGUAGES_AND_WIDTHS, start_workshop
+from tests.e2e.workshop.test_language_and_review import no_english_in_main
 from tests.e2e.workshop.test_member_flow import send
 
 SIGNIN_WORDS = {
@@ -85,6 +86,8 @@ def test_the_sign_in_page_is_revalidated_not_stored_and_the_signed_in_pages_are_
     signin = wire.check()
     assert signin["compressed"] >= 3 and signin["immutable"] >= 2  # the page, htmx, our script and style
     axe(page)
+    if language == "es":
+        no_english_in_main(page)
     email, password = ACCOUNTS["ana"]
     page.fill("#email", email)
     page.fill("#password", password)
@@ -127,3 +130,5 @@ def test_a_wrong_password_and_too_many_say_so_in_the_pages_language(
         expect(page.get_by_role("alert")).to_contain_text(said)
         expect(page.locator("#email")).to_have_value(email)  # the form again, with the email typed
         axe(page)
+        if language == "es":
+            no_english_in_main(page)
