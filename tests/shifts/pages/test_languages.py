@@ -131,7 +131,7 @@ PAGES = (
     "/shifts/?day=2026-09-14&shift=2",
     "/shifts/?day=2026-09-14&period=month",
     "/shifts/a?day=2026-09-14&shift=2&measure=overview",
-    "/shifts/a?day=2026-09-14&include=day&shift=2&measure=compare_shifts",
+    "/shifts/a?day=2026-09-14&measure=compare_shifts",  # every shift side by side
     "/shifts/a?window=week&anchor=2026-09-16&measure=compare_groups&by=crew",  # the crews side by side
     "/shifts/report?period=week&day=2026-09-14&format=html",
     "/shifts/guide",
