@@ -43,8 +43,7 @@ def overlaps(a: list[float], b: list[float]) -> bool:
 HEADERS = {"es": "es-EC,es;q=0.9", "en": "en-US,en;q=0.9"}
 
 # Each page's chart titles, in order, and the labels of the charts whose labels are the records' words (the
-# reasons and places of the hand-built store, tests/shifts/investigation/conftest.py), in each language. (The
-# comparison's "Shift KPIs" chart is labelled with the tools' measure codes, kept as they are: not checked.)
+# reasons and places of the hand-built store, tests/shifts/investigation/conftest.py), in each language.
 TITLES = {
     "es": (
         [
@@ -54,10 +53,9 @@ TITLES = {
         ],
         ["Paros (min)"],
         ["Pies lineales por día de producción", "Minutos de paro por lugar / motivo"],
-        # One of each per shift, shifts 1, 2 and 3.
-        ["Indicadores del turno"] * 3
-        + ["Paros (min)"] * 3
-        + ["Velocidad frente al objetivo por corrida del extremo húmedo (%)"] * 3,
+        # Each shift's own, titled with its shift (its KPIs are in the side-by-side table).
+        [f"Turno {n}: Paros (min)" for n in (1, 2, 3)]
+        + [f"Turno {n}: Velocidad frente al objetivo por corrida del extremo húmedo (%)" for n in (1, 2, 3)],
     ),
     "en": (
         [
@@ -67,7 +65,8 @@ TITLES = {
         ],
         ["Downtime (min)"],
         ["Lineal feet per production day", "Downtime minutes by place / reason"],
-        ["Shift KPIs"] * 3 + ["Downtime (min)"] * 3 + ["Speed to target by wet-end run (%)"] * 3,
+        [f"Shift {n}: Downtime (min)" for n in (1, 2, 3)]
+        + [f"Shift {n}: Speed to target by wet-end run (%)" for n in (1, 2, 3)],
     ),
 }
 LABELS = {
@@ -115,9 +114,9 @@ def test_every_chart_text_is_at_least_11_px_and_none_overlaps(
             seen += 1
             assert chart["title"] and chart["desc"], path
             assert chart["lang"] == language, path
+            assert {lang for _, lang in chart["labels"]} == {language}, (path, chart["title"])
             if [text for text, _ in chart["labels"]] in labels:
                 labelled += 1
-                assert {lang for _, lang in chart["labels"]} == {language}, path
                 assert chart["labels"][0][0] in chart["desc"], path
             assert chart["fill"] not in ("", "none", "rgb(0, 0, 0)"), (path, chart["title"])
             small = [(t["text"], round(t["px"], 1)) for t in chart["texts"] if t["px"] < 11]
