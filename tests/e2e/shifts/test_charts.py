@@ -53,8 +53,9 @@ TITLES = {
         ],
         ["Paros (min)"],
         ["Pies lineales por día de producción", "Minutos de paro por lugar / motivo"],
-        # Each shift's own, titled with its shift (its KPIs are in the side-by-side table).
-        [f"Turno {n}: Paros (min)" for n in (1, 2, 3)]
+        # Each shift's own, titled with its shift.
+        [f"Turno {n}: Indicadores del turno" for n in (1, 2, 3)]
+        + [f"Turno {n}: Paros (min)" for n in (1, 2, 3)]
         + [f"Turno {n}: Velocidad frente al objetivo por corrida del extremo húmedo (%)" for n in (1, 2, 3)],
     ),
     "en": (
@@ -65,10 +66,12 @@ TITLES = {
         ],
         ["Downtime (min)"],
         ["Lineal feet per production day", "Downtime minutes by place / reason"],
-        [f"Shift {n}: Downtime (min)" for n in (1, 2, 3)]
+        [f"Shift {n}: Shift KPIs" for n in (1, 2, 3)]
+        + [f"Shift {n}: Downtime (min)" for n in (1, 2, 3)]
         + [f"Shift {n}: Speed to target by wet-end run (%)" for n in (1, 2, 3)],
     ),
 }
+KPI_TITLE = {"es": "Indicadores del turno", "en": "Shift KPIs"}
 LABELS = {
     "es": (
         [["pegado", "2,000"]],
@@ -114,7 +117,9 @@ def test_every_chart_text_is_at_least_11_px_and_none_overlaps(
             seen += 1
             assert chart["title"] and chart["desc"], path
             assert chart["lang"] == language, path
-            assert {lang for _, lang in chart["labels"]} == {language}, (path, chart["title"])
+            # A KPI chart's bars are labelled with the tools' measure codes, kept as they are (marked English).
+            if not chart["title"].endswith(KPI_TITLE[language]):
+                assert {lang for _, lang in chart["labels"]} == {language}, (path, chart["title"])
             if [text for text, _ in chart["labels"]] in labels:
                 labelled += 1
                 assert chart["labels"][0][0] in chart["desc"], path

@@ -67,10 +67,8 @@ def chart_calls(plan: Plan, results: list[dict[str, Any]], charts: Mapping[str, 
         elif (plan.chart or plan.measure in ALWAYS_CHARTED) and tool in charts:
             if not result["rows"] or (plan.measure == "overview" and tool == "get_period_kpis"):
                 continue
-            if plan.measure == "compare_shifts" and tool in ("get_group_comparison", "get_shift_kpis"):
-                # The side-by-side table draws them (a bar per KPI would set feet, square feet and percentages
-                # on one axis, labelled with the tools' codes); nine results and their charts stay within 20
-                # calls.
+            if plan.measure == "compare_shifts" and tool == "get_group_comparison":
+                # The side-by-side table draws it; nine results and their charts stay within 20 calls.
                 continue
             x, y, kind, title = charts[tool]
             if plan.measure == "compare_shifts" and result.get("shift") is not None:
