@@ -5,8 +5,11 @@ subprocess on a free port."""
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -56,3 +59,27 @@ def shifts_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     command = python_command("serve", "--port", str(port))
     with serve(command, shifts_env(var_dir, store), port, "/healthz", var_dir / "server.log") as server:
         yield server
+
+
+POPPLER = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils is not installed")
+
+
+def download(page: Any, link: str, folder: Path) -> Path:
+    """Click the link named ``link`` on ``page`` and save the file the browser downloads into ``folder``."""
+    with page.expect_download() as info:
+        page.get_by_role("link", name=link, exact=True).click()
+    path = folder / info.value.suggested_filename
+    info.value.save_as(path)
+    return path
+
+
+def pdf_title(path: Path) -> str:
+    """A PDF's own title (its metadata, what a viewer's tab shows), read by poppler's ``pdfinfo``."""
+    info = subprocess.run(["pdfinfo", str(path)], check=True, capture_output=True, text=True).stdout
+    return next(line.split(":", 1)[1].strip() for line in info.splitlines() if line.startswith("Title:"))
+
+
+def pdf_text(path: Path) -> str:
+    """A PDF's text as poppler's ``pdftotext`` reads it, its runs of white space (line breaks too) one space."""
+    text = subprocess.run(["pdftotext", str(path), "-"], check=True, capture_output=True, text=True).stdout
+    return " ".join(text.split())

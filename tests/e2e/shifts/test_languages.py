@@ -6,14 +6,17 @@ too), every answer compressed and the versioned static files immutable; phone an
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 
 from tests.e2e.conftest import AXE, DESKTOP, PHONE, allow_console, watch_wire
+from tests.e2e.shifts.conftest import POPPLER, download, pdf_text, pdf_title
 
 START = "/shifts/?day=2026-09-14&shift=2&include=shift&period=day"
 SPANISH_HEADERS = {"Accept-Language": "es-EC,es;q=0.9"}
+HEADERS = {"es": "es-EC,es;q=0.9", "en": "en-US,en;q=0.9"}
 
 
 def spanish_page(new_page: Any, viewport: dict[str, int]) -> Any:
@@ -31,6 +34,70 @@ def visible_outside_english(page: Any) -> str:
             }"""
         )
     )
+
+
+# The metric cards of shift 2 on 2026-09-14, written out by hand from the hand-built store
+# (tests/shifts/investigation/conftest.py): their heading, labels, values with counted units and band lines.
+CARDS = {
+    "es": {
+        "for": "Turno 2 · lun 2026-09-14",
+        "labels": [
+            "Velocidad",
+            "Velocidad / objetivo",
+            "Cambios de pedido",
+            "Cambios de papel",
+            "Mantenimiento",
+            "Operación",
+            "Desperdicio extremo seco",
+            "Refile",
+            "Cizalla",
+            "Ancho promedio",
+            "Lineales / cambio",
+        ],
+        "counted": ["2 cambios", "2 corridas"],
+        "warnings": [
+            "Fuera de banda: se resalta la velocidad por debajo del 100 % del objetivo",
+            "Fuera de banda: banda de mantenimiento: 2.5 % de los minutos programados",
+        ],
+        "band": "banda de operación: 2.5 % de los minutos programados",
+    },
+    "en": {
+        "for": "Shift 2 · Mon 2026-09-14",
+        "labels": [
+            "Speed",
+            "Speed / target",
+            "Setups",
+            "Paper changes",
+            "Maintenance",
+            "Operator",
+            "Dry-end waste",
+            "Trim",
+            "Shear",
+            "Throughput",
+            "Lineal / setup",
+        ],
+        "counted": ["2 setups", "2 runs"],
+        "warnings": [
+            "Outside band: speed to target below 100 % is highlighted",
+            "Outside band: maintenance band 2.5 % of scheduled minutes",
+        ],
+        "band": "operator band 2.5 % of scheduled minutes",
+    },
+}
+
+
+def cards_say(page: Any, language: str) -> None:
+    """The answer's metric cards say their heading, labels, counted values and bands in ``language``, none
+    of it marked English."""
+    words = CARDS[language]
+    cards = page.locator("#main .cards-block")
+    assert cards.locator(".cards-for").first.inner_text() == words["for"]
+    assert cards.locator(".card-label").all_inner_texts() == words["labels"]
+    values = cards.locator(".card-value").all_inner_texts()
+    assert values[2:4] == words["counted"] and values[1] == "75.00 %"
+    assert cards.locator(".band-warning").all_inner_texts() == words["warnings"]
+    assert words["band"] in cards.locator(".band").all_inner_texts()
+    assert cards.locator("[lang=en]").count() == 0
 
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
@@ -89,6 +156,7 @@ def test_a_spanish_browser_asks_in_spanish_and_switches_to_english(
         "Cómo llegó aquí el agente",
     ):
         assert spanish in text, spanish
+    cards_say(page, "es")
     axe(page)
     if viewport == PHONE:
         shoot(page, "shifts-day-answer-es")
@@ -103,6 +171,7 @@ def test_a_spanish_browser_asks_in_spanish_and_switches_to_english(
     assert page.locator("#records").inner_text() == (
         "Records: Mon 2026-09-07 – Mon 2026-09-21, 11 production days, Mon–Fri"
     )
+    cards_say(page, "en")
     axe(page)
     page.get_by_role("link", name="Español").click()
     page.wait_for_load_state()
@@ -133,32 +202,107 @@ def test_a_weekend_and_a_day_outside_the_records_say_so_with_the_nearest_day(
     headers = SPANISH_HEADERS if language == "es" else {"Accept-Language": "en-US"}
     page = new_page(viewport=viewport, extra_http_headers=headers)
     weekend, outside = NOTICES[language]
-    page.goto(shifts_server.url("/shifts/a?day=2026-08-03&shift=2&measure=overview"))
-    assert page.locator("#day-notice").inner_text() == outside
-    assert "No records for shift" not in page.locator("#main").inner_text()
-    page.goto(shifts_server.url("/shifts/?day=2026-09-12&shift=2&include=shift&period=day"))
-    notice = page.locator("#day-notice")
-    assert notice.inner_text() == weekend
-    axe(page)
-    # The nearest day is a link to the same scope on that day.
-    notice.get_by_role("link", name=weekend.rsplit(": ", 1)[1].rstrip(".")).click()
-    page.wait_for_url("**day=2026-09-11**")
-    assert page.locator("#day").input_value() == "2026-09-11" and page.locator("#shift").input_value() == "2"
-    assert page.locator("#day-notice").count() == 0
+    for path, said, nearest in (
+        ("/shifts/a?day=2026-08-03&shift=2&measure=overview", outside, "2026-09-07"),
+        ("/shifts/?day=2026-09-12&shift=2&include=shift&period=day", weekend, "2026-09-11"),
+    ):
+        page.goto(shifts_server.url(path))
+        notice = page.locator("#day-notice")
+        assert notice.inner_text() == said
+        assert "No records for shift" not in page.locator("#main").inner_text()
+        axe(page)
+        # The nearest day is a link to the same scope on that day, named as the notice names it.
+        link = notice.get_by_role("link", name=said.rsplit(": ", 1)[1].rstrip("."), exact=True)
+        assert link.get_attribute("href") == f"/shifts/?day={nearest}&period=day&include=shift&shift=2"
+        link.click()
+        page.wait_for_url(f"**day={nearest}**")
+        assert page.locator("#day").input_value() == nearest and page.locator("#shift").input_value() == "2"
+        assert page.locator("input[name=include][value=shift]").is_checked()
+        assert page.locator("#day-notice").count() == 0
 
 
+# What the answer PDF of shift 2 on 2026-09-14 says in Spanish (its title, headings, scope, status, headline,
+# citations, chart captions, footer), and its English template's words, none of which may be left in it.
+PDF_SPANISH = (
+    "Registros sintéticos · planificador: offline",
+    "Respuesta del Investigador de turnos",
+    "Alcance: lun 2026-09-14 · 15:00–23:00 · solo el turno 2 · Estado completa",
+    "Leída como diagnóstico del turno · lun 2026-09-14 · 15:00–23:00 · solo el turno 2",
+    "El turno 2 marchó al 75.00 % de la velocidad objetivo del grado, frente al 100 % (consulta 1 · fila 3)",
+    "Atasco de cuchilla: 20.0 min en 1 paro",
+    "Figura: Turno 2: Paros por motivo (min)",
+    "Cuadrilla B",
+    "Tarifas supuestas",
+    "Dónde mirar",
+    "Consulta 1: get_shift_overview",
+    "Investigador de turnos · registros sintéticos · herramientas de solo lectura",
+    "Página 1",
+)
+# Whole words only, and not inside a code ("offline-planner", the planner's name).
+PDF_ENGLISH = re.compile(
+    r"(?<![\w-])(Shift Investigator|Synthetic records|planner|Scope|Status|complete|Read as|shift diagnosis|ran at"
+    r"|query|row|Figure|Downtime|Knife jam|Crew|Assumed rates|Where to look|Query|read-only|Page)(?![\w-])"
+)
+
+
+@POPPLER
+def test_the_answer_pdf_from_a_spanish_page_is_in_spanish(new_page, shifts_server, tmp_path):
+    page = spanish_page(new_page, PHONE)
+    page.goto(shifts_server.url("/shifts/a?day=2026-09-14&shift=2&measure=overview"))
+    pdf = download(page, "Descargar esta respuesta (PDF)", tmp_path)
+    assert pdf.read_bytes().startswith(b"%PDF")
+    title = pdf_title(pdf)
+    assert title.startswith("Respuesta del Investigador de turnos: ") and title.count("Investigador") == 1
+    text = pdf_text(pdf)
+    missing = [said for said in PDF_SPANISH if said not in text]
+    assert missing == []
+    assert PDF_ENGLISH.findall(text) == []
+
+
+GUIDE_AND_ERRORS = {
+    "es": {
+        "guide": "Guía de campo",
+        "compare": "Comparar todos los turnos",
+        "400": ("Esto no se puede responder", "No se puede leer la dirección de esta respuesta."),
+        "404": ("No encontrado", "No hay nada en esta dirección."),
+        "back": "Volver al investigador",
+    },
+    "en": {
+        "guide": "Field guide",
+        "compare": "Compare all shifts",
+        # An English page shows the envelope's own message, which names what could not be read.
+        "400": ("This cannot be answered", "measure must be one of overview, kpis, downtime"),
+        "404": ("Not found", "There is nothing at this address."),
+        "back": "Back to the investigator",
+    },
+}
+
+
+@pytest.mark.parametrize("language", ["es", "en"])
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
-def test_the_field_guide_and_an_error_page_in_spanish(new_page, shifts_server, axe, viewport):
-    page = spanish_page(new_page, viewport)
+def test_the_field_guide_and_the_error_pages_in_each_language(
+    new_page, shifts_server, axe, language, viewport
+):
+    words = GUIDE_AND_ERRORS[language]
+    page = new_page(viewport=viewport, extra_http_headers={"Accept-Language": HEADERS[language]})
     page.goto(shifts_server.url("/shifts/guide"))
-    assert page.locator("h1").inner_text() == "Guía de campo"
-    assert page.get_by_role("link", name="Comparar todos los turnos").is_visible()
+    assert page.get_attribute("html", "lang") == language
+    assert page.locator("h1").inner_text() == words["guide"]
+    assert page.get_by_role("link", name=words["compare"]).is_visible()
     axe(page)
-    allow_console(page, "400")
-    page.goto(shifts_server.url("/shifts/a?day=2026-09-16&measure=overview;DROP"))
-    assert page.locator("h1").inner_text() == "Esto no se puede responder"
-    assert page.get_by_text("No se puede leer la dirección de esta respuesta.").is_visible()
-    axe(page)
+    for status, path in (
+        ("400", "/shifts/a?day=2026-09-16&measure=overview;DROP"),
+        ("404", "/shifts/nowhere"),
+    ):
+        allow_console(page, status)
+        response = page.goto(shifts_server.url(path))
+        assert response is not None and response.status == int(status)
+        assert page.get_attribute("html", "lang") == language
+        title, sentence = words[status]
+        assert page.locator("h1").count() == 1 and page.locator("h1").inner_text() == title
+        assert page.locator("#main p").first.inner_text().startswith(sentence), status
+        assert page.get_by_role("link", name=words["back"]).is_visible()
+        axe(page)
 
 
 @pytest.mark.parametrize(

@@ -14,10 +14,18 @@ import pytest
 
 from shopfloor.shifts.pages.scope_view import EXAMPLES
 from shopfloor.shifts.planning.router import MAX_QUESTION_CHARS
-from tests.e2e.conftest import Server, free_port, python_command, serve
-from tests.e2e.shifts.conftest import build_store, shifts_env
+from tests.e2e.conftest import DESKTOP, PHONE, Server, free_port, python_command, serve
+from tests.e2e.shifts.conftest import POPPLER, build_store, download, pdf_title, shifts_env
 
 START = "/shifts/?day=2026-09-14&shift=2&include=shift&period=day"
+HEADERS = {"es": "es-EC,es;q=0.9", "en": "en-US,en;q=0.9"}
+LANGUAGES = pytest.mark.parametrize("language", ["es", "en"])
+VIEWPORTS = pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+
+
+def language_page(new_page: Any, language: str, viewport: dict[str, int]) -> Any:
+    """A watched page whose browser asks for ``language`` (no Accept-Language would be English too)."""
+    return new_page(viewport=viewport, extra_http_headers={"Accept-Language": HEADERS[language]})
 
 
 def open_page(page: Any, server: Server, path: str = START) -> None:
@@ -80,6 +88,47 @@ def test_every_example_button_answers_with_read_as_cards_charts_and_citations(pa
             axe(page)
 
 
+# Answers of shift 1 on 2026-09-14, whose records hold its knives' order lines (the hand-built store).
+KNIFE_ANSWERS = (
+    "/shifts/a?day=2026-09-14&shift=1&measure=orders",
+    "/shifts/a?day=2026-09-14&shift=1&measure=overrun",
+    "/shifts/a?window=week&anchor=2026-09-14&shift=1&measure=overrun",
+)
+KNIFE = {"es": "cuchilla", "en": "knife"}
+
+
+def our_words(said: str, language: str) -> list[str]:
+    """Words of ours a supervisor should not read (issue 26, point 12): a record's id as a source, "1 rows"
+    (the trace's "Query 1 rows" caption names its query), knife "fragments" for a knife's order lines."""
+    rows = r"(?<!Query )(?<!\d)1 rows\b" if language == "en" else r"(?<!\d)1 filas\b"
+    patterns = (r"\b(from|de) r\d+-", rows, r"(?i)fragment")
+    return [m.group(0) for pattern in patterns for m in re.finditer(pattern, said)]
+
+
+@LANGUAGES
+@VIEWPORTS
+def test_every_example_and_knife_answer_says_supervisor_words(new_page, shifts_server, language, viewport):
+    page = language_page(new_page, language, viewport)
+    open_page(page, shifts_server)
+    buttons = page.locator(".examples button.example")
+    assert buttons.count() == len(EXAMPLES)
+    for i in range(len(EXAMPLES)):
+        label = buttons.nth(i).inner_text()
+        with page.expect_response(lambda r: r.url.endswith("/shifts/ask")) as info:
+            buttons.nth(i).click()
+        assert info.value.status == 200, label
+        page.wait_for_function(
+            "(label) => document.querySelector('#main .asked q')?.textContent === label", arg=label
+        )
+        # Hidden parts (the trace's tables) included.
+        assert our_words(page.locator("#main").text_content() or "", language) == [], label
+    for path in KNIFE_ANSWERS:
+        page.goto(shifts_server.url(path))
+        said = page.locator("#main").text_content() or ""
+        assert KNIFE[language] in said, path  # the answer does read the knives
+        assert our_words(said, language) == [], path
+
+
 def test_a_citation_opens_its_row_in_the_trace(page, shifts_server):
     open_page(page, shifts_server, "/shifts/a?day=2026-09-14&shift=2&measure=overview")
     first = page.locator(".findings a.cite").first
@@ -129,8 +178,11 @@ def test_where_to_look_links_open_their_address(page, shifts_server):
 
 
 @pytest.mark.parametrize("include", ["shift", "day"])
-def test_compare_shifts_in_day_scope(page, shifts_server, shoot, axe, include):
+@LANGUAGES
+@VIEWPORTS
+def test_compare_shifts_in_day_scope(new_page, shifts_server, shoot, axe, include, language, viewport):
     """The documented follow-up "compare that with first shift" works in both scopes (issue 26, point 10)."""
+    page = language_page(new_page, language, viewport)
     scope = "&include=day" if include == "day" else ""  # the shift alone is the address's default
     open_page(page, shifts_server, f"/shifts/a?day=2026-09-14&shift=2{scope}&measure=overview")
     assert page.locator(f"input[name=include][value={include}]").is_checked()
@@ -138,23 +190,90 @@ def test_compare_shifts_in_day_scope(page, shifts_server, shoot, axe, include):
     with page.expect_response(lambda r: r.url.endswith("/shifts/ask")):
         page.press("#question", "Enter")  # the keyboard submits the ask
     page.wait_for_function("() => location.search.includes('measure=compare_shifts')")
-    assert "after=" in page.url
+    assert "after=" in page.url and "shift=2" in page.url and "other_shift=1" in page.url
     # From either scope the comparison reads the day, and the controls say so.
     assert page.locator("input[name=include][value=day]").is_checked()
+    assert FOLLOW_UP[language] in page.locator("#chain").inner_text()
     data = answer_json(page, shifts_server)
     assert data is not None and data["status"] == "complete"
+    # Shift 1 beside shift 2, best and worst said in words.
+    headline = page.locator("#main .answer h2.headline").inner_text()
+    assert headline.startswith(ALL_SHIFTS[language]["pair"]), headline
+    table = page.locator("#main table.side-by-side")
+    assert table.locator("thead th[scope=col]").count() == 3
+    assert ends(table) == [ALL_SHIFTS[language]["best"], ALL_SHIFTS[language]["worst"]]
     # The charts the comparison's plan drew, each on the page (how many is the planner's choice).
     assert page.locator(".charts svg.chart-svg").count() == len(data["charts"])
     assert page.locator(".cards-block .cards").count() >= 2  # one group of cards per shift
     axe(page)
-    if include == "shift":
-        return
-    shoot(page, "shifts-comparison")
-    # The "Compare all shifts" button switches the include control to every shift.
+    if include == "day" and language == "en" and viewport == PHONE:
+        shoot(page, "shifts-comparison")
+
+
+ALL_SHIFTS = {
+    "es": {
+        "button": "Comparar todos los turnos",
+        "read_as": "Leída como comparación de turnos · lun 2026-09-14 · todos los turnos",
+        "headline": "El turno 1 fue el mejor de los tres turnos el lun 2026-09-14, con 83.33 % de velocidad",
+        "worst": "peor",
+        "worst_said": "el turno 2 fue el peor, con 75.00 %, 8.33 puntos menos",
+        "caption": "Turnos lado a lado, lun 2026-09-14",
+        "columns": ["Turno 1", "Turno 2", "Turno 3"],
+        "best": "mejor",
+        "pair": "El turno 1 fue mejor que el turno 2 el lun 2026-09-14: 83.33 % de velocidad frente al objetivo",
+    },
+    "en": {
+        "button": "Compare all shifts",
+        "read_as": "Read as: shift comparison, shifts 1, 2 and 3, production day Mon 2026-09-14",
+        "headline": "Shift 1 was the best of the three shifts on Mon 2026-09-14 at 83.33 % speed to target",
+        "worst": "worst",
+        "worst_said": "shift 2 was the worst at 75.00 %, 8.33 points lower",
+        "caption": "Shifts side by side, Mon 2026-09-14",
+        "columns": ["Shift 1", "Shift 2", "Shift 3"],
+        "best": "best",
+        "pair": "Shift 1 was better than shift 2 on Mon 2026-09-14: 83.33 % speed to target",
+    },
+}
+FOLLOW_UP = {"es": "Seguimiento de la respuesta anterior", "en": "Follow-up of the previous answer"}
+
+
+def ends(table: Any) -> list[str]:
+    """The words that mark each shift's end on the speed-to-target row (best, worst, level)."""
+    cells = table.locator("tbody tr[data-measure=speed_to_target_pct] td .end")
+    return [str(cells.nth(i).text_content()) for i in range(cells.count())]
+
+
+@LANGUAGES
+@VIEWPORTS
+def test_compare_all_shifts_sets_them_side_by_side_with_best_and_worst_in_words(
+    new_page, shifts_server, axe, language, viewport
+):
+    """The "Compare all shifts" button (issue 26, point 9): every shift of the day, and the headline names the
+    best and the worst with the gap instead of one shift's figure."""
+    words = ALL_SHIFTS[language]
+    page = language_page(new_page, language, viewport)
     open_page(page, shifts_server)
-    ask_by_button(page, "Compare all shifts")
+    ask_by_button(page, words["button"])
+    # The button switches the include control to every shift of the day.
     assert page.locator("input[name=include][value=day]").is_checked()
-    assert "shifts 1, 2 and 3" in page.locator("#main .read-as").inner_text()
+    assert page.locator("#main .read-as").inner_text() == words["read_as"]
+    headline = page.locator("#main .answer h2.headline").inner_text()
+    assert headline.startswith(words["headline"]) and words["worst_said"] in headline, headline
+    table = page.locator("#main table.side-by-side")
+    assert table.locator("caption").inner_text().startswith(words["caption"])
+    columns = table.locator("thead th[scope=col]")
+    assert [columns.nth(i).inner_text().split("\n")[0] for i in (1, 2, 3)] == words["columns"]
+    assert table.locator("tbody th[scope=row]").count() == 7
+    # Shift 1 and shift 3 level at the best, shift 2 the worst: in words, not only a tint.
+    assert ends(table) == [words["best"], words["worst"], words["best"]]
+    speed = table.locator("tbody tr[data-measure=speed_to_target_pct] td")
+    assert [speed.nth(i).inner_text().split()[:2] for i in (0, 1, 2)] == [
+        ["83.33", "%"],
+        ["75.00", "%"],
+        ["83.33", "%"],
+    ]
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= viewport["width"]
+    axe(page)
 
 
 def test_a_question_that_names_another_shift_moves_the_controls(page, shifts_server):
@@ -198,16 +317,20 @@ def test_month_heatmap_rankings_and_the_partial_windows_missing_day(page, shifts
     assert week.locator("tbody tr").count() == 3 and page.locator(".heatmap .heat-cell.missing").count() == 0
 
 
+@POPPLER
 def test_both_pdfs_download(page, shifts_server, tmp_path):
     open_page(
         page, shifts_server, "/shifts/a?window=month&anchor=2026-09-14&shift=2&measure=pareto&by=reason"
     )
-    for name in ("Download this answer (PDF)", "Download the period report (PDF)"):
-        with page.expect_download() as info:
-            page.get_by_role("link", name=name).click()
-        path = tmp_path / info.value.suggested_filename
-        info.value.save_as(path)
-        assert path.read_bytes().startswith(b"%PDF")
+    pdfs = [
+        download(page, name, tmp_path)
+        for name in ("Download this answer (PDF)", "Download the period report (PDF)")
+    ]
+    assert all(path.read_bytes().startswith(b"%PDF") for path in pdfs)
+    # The answer's own title names the app once, then what the answer was read as (issue 26, point 12).
+    title = pdf_title(pdfs[0])
+    assert title == "Shift Investigator answer: downtime pareto by reason, shift 2, September 2026"
+    assert title.count("Shift Investigator") == 1
 
 
 def test_a_question_with_script_shows_as_text(page, shifts_server):
@@ -306,20 +429,39 @@ def planner_states(page: Any) -> dict[str, tuple[bool, bool]]:
     }
 
 
-def test_the_planner_control_without_keys_offers_offline_only(page, shifts_server):
+PLANNER_WORDS = {
+    "es": {
+        "none": "Modelos en vivo: ninguno configurado.",
+        "links": "Los enlaces siempre responden sin conexión.",
+        "usage": ("Planificador offline-planner", "costo $0.0000"),
+    },
+    "en": {
+        "none": "Live models: none configured.",
+        "links": "Links always answer offline.",
+        "usage": ("Planner offline-planner", "cost $0.0000"),
+    },
+}
+
+
+@LANGUAGES
+@VIEWPORTS
+def test_the_planner_control_without_keys_offers_offline_only(new_page, shifts_server, language, viewport):
+    words = PLANNER_WORDS[language]
+    page = language_page(new_page, language, viewport)
     open_page(page, shifts_server)
     # No live model has its key: no control and no disabled options in the way, one line that says so.
-    assert page.locator("select#planner").count() == 0
+    assert page.locator("select#planner").count() == 0 and page.locator("#planner option").count() == 0
     assert page.locator("input#planner[type=hidden]").get_attribute("value") == "offline"
-    assert page.locator("#planner-help").is_visible()
-    assert "Live models: none configured." in page.locator("#planner-help").inner_text()
+    help_line = page.locator("#planner-help")
+    assert help_line.is_visible()
+    assert help_line.inner_text() == f"{words['none']} {words['links']}"
     # The choice travels with the ask.
     with page.expect_request(lambda r: r.url.endswith("/shifts/ask")) as info:
-        page.get_by_role("button", name="Show setup matrix", exact=True).click()
+        page.locator("button.example[value='Show setup matrix']").click()
     assert info.value.post_data_json["planner"] == "offline"
     page.wait_for_selector("#main .answer")
-    assert "Planner offline-planner" in page.locator(".trace .usage").inner_text()
-    assert "cost $0.0000" in page.locator(".trace .usage").inner_text()
+    usage = page.locator(".trace .usage").inner_text()
+    assert all(said in usage for said in words["usage"]), usage
 
 
 @pytest.fixture(scope="module")

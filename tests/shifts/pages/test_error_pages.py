@@ -26,7 +26,11 @@ def test_a_browser_gets_the_error_page(client):
     assert "<code>bad_address</code>" in r.text and 'href="/shifts/"' in r.text
     assert r.headers["cache-control"] == "no-store"
     missing = client.get("/shifts/nowhere", headers=BROWSER)
-    assert missing.status_code == 404 and "Not found" in missing.text
+    assert missing.status_code == 404 and "<h1>Not found</h1>" in missing.text
+    # The envelope says only "Not Found", which the heading already says: the page says the code's sentence.
+    assert "<p>There is nothing at this address.</p>" in missing.text and "Not Found" not in missing.text
+    # An envelope that names its detail is shown as it is.
+    assert "measure must be one of overview" in r.text
 
 
 def test_api_clients_and_htmx_keep_the_envelope(client):

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from shopfloor.shifts.pages.answer_view import MEASURE_LABELS
-from shopfloor.shifts.pages.chart_view import chart_title, chart_views
+from shopfloor.shifts.pages.chart_view import chart_title, chart_views, point_word
 from shopfloor.shifts.pages.i18n import COOKIE, LOCALE_DIR, Words, page_locale
 from shopfloor.shifts.pages.scope_view import records_line, scope_line, window_label
 from shopfloor.shifts.planning.reading import MEASURE_WORDS
@@ -131,7 +131,7 @@ PAGES = (
     "/shifts/?day=2026-09-14&shift=2",
     "/shifts/?day=2026-09-14&period=month",
     "/shifts/a?day=2026-09-14&shift=2&measure=overview",
-    "/shifts/a?day=2026-09-14&include=day&shift=2&measure=compare_shifts",
+    "/shifts/a?day=2026-09-14&measure=compare_shifts",  # every shift side by side
     "/shifts/a?window=week&anchor=2026-09-16&measure=compare_groups&by=crew",  # the crews side by side
     "/shifts/report?period=week&day=2026-09-14&format=html",
     "/shifts/guide",
@@ -206,3 +206,15 @@ def test_chart_titles_are_said_in_spanish_and_an_unknown_title_is_kept_as_englis
     (view,) = chart_views([{**chart, "points": [{"x": "Knife jam", "y": 20.0}]}], words=ES)
     assert view["title"] == "Turno 2: Paros por motivo (min)"
     assert '<title id="chart-1-t" lang="es">Turno 2: Paros por motivo (min)</title>' in view["svg"]
+
+
+def test_a_chart_label_of_a_place_and_its_reason_is_said_word_by_word():
+    spanish = Words("es")
+    assert point_word("Upper knife / Knife jam", spanish) == ("Cuchilla superior / Atasco de cuchilla", False)
+    assert point_word("Knife jam", spanish) == ("Atasco de cuchilla", False)
+    # A word the glossary does not hold keeps the label marked English; an English page keeps it as it is.
+    assert point_word("Upper knife / flibbertigibbet", spanish) == (
+        "Cuchilla superior / flibbertigibbet",
+        True,
+    )
+    assert point_word("Upper knife / Knife jam", Words("en")) == ("Upper knife / Knife jam", False)

@@ -353,6 +353,8 @@ def test_every_plan_address_resolves_to_the_same_plan(question, scope):
         "/a?window=month&day=2026-09-14&measure=pareto",
         "https://evil.example/a?day=2026-09-14&measure=overview",
         "/a?day=2026-09-14&measure=overview&after=/a?day=x",
+        # One shift with nothing beside it is no comparison (it read "shift 2 against shift None").
+        "/a?day=2026-09-14&shift=2&include=day&measure=compare_shifts",
     ],
 )
 def test_bad_addresses_are_refused(address):

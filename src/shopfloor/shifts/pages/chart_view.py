@@ -60,6 +60,17 @@ def chart_title(title: str, words: Words = ENGLISH) -> tuple[str, bool]:
     return title, words.locale == "en"
 
 
+def point_word(text: str, words: Words = ENGLISH) -> tuple[str, bool]:
+    """A chart point's label in the page's language, and whether it shows English there: a record's word
+    through the glossary, and a label of two joined by " / " (the period report's "Upper knife / Knife jam",
+    a place and its reason) said word by word, English if either word is."""
+    said = record_word(text, words)
+    if said == text and " / " in text:
+        parts = [record_word(part, words) for part in text.split(" / ")]
+        return " / ".join(parts), any(is_english_text(part, words) for part in parts)
+    return said, is_english_text(said, words)
+
+
 def chart_views(
     charts: list[dict[str, Any]],
     queries: Mapping[str, int] | None = None,
@@ -76,12 +87,13 @@ def chart_views(
         title, said = chart_title(str(chart["title"]), words)
         lang = words.locale if said and words.locale != "en" else None
         # The records' words among its points said through the glossary (a code or a grade as it is).
-        points = [
-            {**p, "x": record_word(p["x"], words), "en": is_english_text(record_word(p["x"], words), words)}
-            if isinstance(p.get("x"), str)
-            else {**p, "en": False}
-            for p in chart["points"]
-        ]
+        points = []
+        for p in chart["points"]:
+            if isinstance(p.get("x"), str):
+                x, en = point_word(p["x"], words)
+                points.append({**p, "x": x, "en": en})
+            else:
+                points.append({**p, "en": False})
         chart = {**chart, "points": points, "points_en": any(p["en"] for p in points)}
         out.append(
             {

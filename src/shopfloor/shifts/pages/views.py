@@ -10,6 +10,7 @@ the period report returned (docs/shifts-agent.md, "Flow", step 7).
 
 from __future__ import annotations
 
+from http import HTTPStatus
 from pathlib import Path
 from typing import Any
 
@@ -86,9 +87,15 @@ ERROR_TEXTS = {
 }
 
 
+# The bare reason phrases of HTTP statuses ("Not Found"): an envelope whose message is only one of them says
+# nothing the page's heading does not, so an English page shows the code's sentence instead.
+_REASON_PHRASES = frozenset(status.phrase for status in HTTPStatus)
+
+
 def error_text(code: str, message: str, words: Words = ENGLISH) -> str:
-    """An error's message as the page shows it: the envelope's in English, the code's in another language."""
-    if words.locale == "en" or code not in ERROR_TEXTS:
+    """An error's message as the page shows it: the envelope's in English (the code's sentence when the
+    envelope says only its status's reason phrase, "Not Found"), the code's in another language."""
+    if code not in ERROR_TEXTS or (words.locale == "en" and message not in _REASON_PHRASES):
         return message
     return words._(ERROR_TEXTS[code])
 

@@ -71,6 +71,9 @@ def chart_calls(plan: Plan, results: list[dict[str, Any]], charts: Mapping[str, 
                 # The side-by-side table draws it; nine results and their charts stay within 20 calls.
                 continue
             x, y, kind, title = charts[tool]
+            if plan.measure == "compare_shifts" and result.get("shift") is not None:
+                # One chart per compared shift: its title says whose (the page says "Turno 2: …" in Spanish).
+                title = f"Shift {result['shift']}: {title}"
             if tool == "get_grade_totals" and result.get("measure") == "volume":
                 y, title = "volume_msf", "Volume by grade (MSF)"
             if tool == "get_group_comparison" and result.get("rank_by") in GROUP_CHART_TITLES:

@@ -219,6 +219,10 @@ def _plan_from(data: dict[str, str]) -> Plan:
         raise AddressError(f"ask={ask} is only for measure={' or measure='.join(ASK_MEASURES[ask])}")
     if ask in ("over_band", "within_band") and data.get("metric") not in BAND_TILES:
         raise AddressError(f"ask={ask} needs a metric with an owner band: {', '.join(BAND_TILES)}")
+    other_shift = _int(data.get("other_shift"), (1, 2, 3), "other_shift")
+    if measure == "compare_shifts" and shift is not None and other_shift is None:
+        # One shift has nothing beside it: the answer would be that shift's own (docs/URLS.md).
+        raise AddressError("measure=compare_shifts with shift= names the other shift (other_shift=)")
     after = data.get("after")
     if after is not None:
         parse_address(after)  # the chain must itself be in the grammar
@@ -236,7 +240,7 @@ def _plan_from(data: dict[str, str]) -> Plan:
         weeks=weeks,
         lens=_choice(data.get("lens"), LENSES, "lens"),
         count="count" in data,
-        other_shift=_int(data.get("other_shift"), (1, 2, 3), "other_shift"),
+        other_shift=other_shift,
         other_anchor=other_anchor,
         grade=_choice(data.get("grade"), tuple(GRADE_TARGETS), "grade"),
         crew=_choice(data.get("crew"), CREWS, "crew"),
