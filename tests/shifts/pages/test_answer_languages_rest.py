@@ -1,0 +1,48 @@
+"""What a Spanish answer page still said in English (docs/shifts-agent.md, "Languages"), said now in Spanish:
+a card group's coverage, the reader's accounts of what it also read or did not apply, an error that is not a
+tool's, the tools' own words in their rows, every column a tool emits and a day's account of why it is
+incomplete; each with its English (the page's and the JSON's) unchanged."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from shopfloor.server.app import create_app
+from shopfloor.settings import Settings
+from tests.shifts.pages.conftest import BASE
+
+SPANISH = {"accept": "text/html", "accept-language": "es-EC,es;q=0.9"}
+ENGLISH = {"accept": "text/html", "accept-language": "en-US,en;q=0.9"}
+
+# An element marked as English.
+MARKED = re.compile(r"""<(\w+)\b[^>]*\blang=["']en["']""")
+
+
+@pytest.fixture(scope="module")
+def client(store_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    """Both apps over the hand-built store, with a rate limit this module's many pages stay under."""
+    settings = Settings(
+        shifts_db=store_path, var_dir=tmp_path_factory.mktemp("var"), shifts_rate_limit_per_minute=10_000
+    )
+    with TestClient(create_app(settings), raise_server_exceptions=False, base_url=BASE) as c:
+        yield c
+
+
+def _pages(client: TestClient, path: str) -> tuple[str, str]:
+    es, en = client.get(path, headers=SPANISH), client.get(path, headers=ENGLISH)
+    assert es.status_code == en.status_code == 200
+    return es.text, en.text
+
+
+def test_a_card_groups_coverage_is_said_whole_in_spanish(client):
+    # 2026-09-21 holds an excluded record on shift 2: its cards' coverage is incomplete.
+    es, en = _pages(client, "/shifts/a?day=2026-09-21&shift=2&measure=kpis")
+    heads_es = re.findall(r'<h3 class="cards-for">(.*?)</h3>', es)
+    heads_en = re.findall(r'<h3 class="cards-for">(.*?)</h3>', en)
+    assert heads_es == ["Turno 2 · lun 2026-09-21 · cobertura incompleta"]
+    assert heads_en == ["Shift 2 · Mon 2026-09-21 · coverage incomplete"]
