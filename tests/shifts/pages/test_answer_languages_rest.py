@@ -46,3 +46,22 @@ def test_a_card_groups_coverage_is_said_whole_in_spanish(client):
     heads_en = re.findall(r'<h3 class="cards-for">(.*?)</h3>', en)
     assert heads_es == ["Turno 2 · lun 2026-09-21 · cobertura incompleta"]
     assert heads_en == ["Shift 2 · Mon 2026-09-21 · coverage incomplete"]
+
+
+def test_every_chart_title_the_offline_planner_gives_is_said_and_its_english_kept():
+    from shopfloor.shifts.catalog import CHARTS
+    from shopfloor.shifts.pages.chart_view import chart_title
+    from shopfloor.shifts.pages.i18n import Words
+    from shopfloor.shifts.planning.planner import GROUP_CHART_TITLES
+
+    titles = {chart.title for chart in CHARTS.values()} | set(GROUP_CHART_TITLES.values())
+    titles |= {"Volume by grade (MSF)", "Speed to target by grade (%)", "Downtime by reason (min)"}
+    es, en = Words("es"), Words("en")
+    assert [t for t in sorted(titles) if not chart_title(t, es)[1]] == []
+    assert chart_title("Unplanned downtime (% of scheduled minutes)", es)[0] == (
+        "Paros no planificados (% de los minutos programados)"
+    )
+    assert chart_title("Dry-end waste (% of gross)", en) == ("Dry-end waste (% of gross)", True)
+    assert chart_title("Shift 2: Dry-end waste (% of gross)", es)[0] == (
+        "Turno 2: Desperdicio del extremo seco (% del bruto)"
+    )
