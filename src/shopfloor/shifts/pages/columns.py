@@ -1,7 +1,8 @@
 """The tables' column names as a page in another language names them: the tools' (their rows' fields, as
 the trace's tables head them) and the period report's (answers/reports.py, the words its tables head them
 with). Each is looked up in the catalogue with the context ``column``; a column not listed here is headed by
-its own name, marked English (docs/shifts-agent.md, "The page").
+its own name, marked English (docs/shifts-agent.md, "The page"); tests/shifts/pages/test_columns_named.py
+calls every tool and fails on a field it emits that is not listed.
 """
 
 from __future__ import annotations
@@ -11,7 +12,39 @@ from shopfloor.shifts.answers.sayings import NP_
 # The context of a column's name in the catalogue.
 COLUMN = "column"
 
-COLUMN_WORDS: frozenset[str] = frozenset(
+# The KPIs a tool's KPI rows name in their ``measure`` column (tools/sums.py ``kpis``): a field's name, said as
+# the column of that name is.
+MEASURE_FIELDS: frozenset[str] = frozenset(
+    (
+        NP_("column", "lineal_ft"),
+        NP_("column", "gross_sqft"),
+        NP_("column", "shift_fpm"),
+        NP_("column", "speed_to_target_pct"),
+        NP_("column", "running_fpm"),
+        NP_("column", "downtime_pct"),
+        NP_("column", "maintenance_pct"),
+        NP_("column", "operator_pct"),
+        NP_("column", "op_maint_pct"),
+        NP_("column", "pm_pct"),
+        NP_("column", "external_pct"),
+        NP_("column", "trim_pct"),
+        NP_("column", "shear_pct"),
+        NP_("column", "dry_end_pct"),
+        NP_("column", "dry_end_pct_of_yield"),
+        NP_("column", "yield_sqft"),
+        NP_("column", "estimated_good_sqft"),
+        NP_("column", "throughput_in"),
+        NP_("column", "valid_setups"),
+        NP_("column", "setups_above_trim_flag"),
+        NP_("column", "paper_changes"),
+        NP_("column", "lineal_per_setup"),
+        NP_("column", "lineal_per_paper_change"),
+        NP_("column", "stops"),
+        NP_("column", "downtime_min"),
+    )
+)
+
+COLUMN_WORDS: frozenset[str] = MEASURE_FIELDS | frozenset(
     (
         NP_("column", "actual_fpm"),
         NP_("column", "band"),
@@ -150,6 +183,22 @@ COLUMN_WORDS: frozenset[str] = frozenset(
         NP_("column", "week_start"),
         NP_("column", "wet_ends"),
         NP_("column", "width_in"),
+        # The other lists of rows a tool's envelope holds (a flag over a band, the largest losses, the stops
+        # profile's weekdays, the waste's and the speed bridge's details, the stop records' notes, a window's
+        # crews).
+        NP_("column", "ft"),
+        NP_("column", "leading_reason"),
+        NP_("column", "loss"),
+        NP_("column", "minutes_per_day"),
+        NP_("column", "mix_ft"),
+        NP_("column", "on_stops"),
+        NP_("column", "recurrence_days_trailing_year"),
+        NP_("column", "share_of_dry_end"),
+        NP_("column", "shifts"),
+        NP_("column", "stops_per_day"),
+        NP_("column", "supervisor_slot"),
+        NP_("column", "under_baseline_ft"),
+        NP_("column", "weekday"),
         NP_("column", "Change in minutes"),
         NP_("column", "Complete"),
         NP_("column", "Crew"),
