@@ -6,6 +6,8 @@ incomplete; each with its English (the page's and the JSON's) unchanged."""
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -65,3 +67,82 @@ def test_every_chart_title_the_offline_planner_gives_is_said_and_its_english_kep
     assert chart_title("Shift 2: Dry-end waste (% of gross)", es)[0] == (
         "Turno 2: Desperdicio del extremo seco (% del bruto)"
     )
+
+
+def _trace(page: str) -> str:
+    return page[page.index('class="trace"') :]
+
+
+@pytest.mark.parametrize(
+    ("path", "spanish", "english"),
+    (
+        (
+            # A KPI row's measure is named as its column is; its unit's symbol is written as it is.
+            "/shifts/a?day=2026-09-14&shift=2&measure=kpis",
+            ("<td>pies lineales</td><td>234,000</td><td>ft</td>", "<td>ft/min del turno</td>"),
+            ("<td>lineal_ft</td><td>234,000</td><td>ft</td>", "<td>shift_fpm</td>"),
+        ),
+        (
+            # The money's basis, category, formula and the speed gap's item.
+            "/shifts/a?day=2026-09-14&shift=2&measure=dollars",
+            (
+                "<td>brecha de velocidad hasta 675 ft/min</td><td>velocidad</td>",
+                "<td>tiempo de máquina</td>",
+                "<td>minutos × $/h de máquina ÷ 60</td>",
+                "<td>sq ft ÷ 1,000 × $/MSF de cartón</td>",
+            ),
+            (
+                "<td>speed gap to 675 ft/min</td><td>speed</td>",
+                "<td>machine time</td>",
+                "<td>minutes × machine $/h ÷ 60</td>",
+            ),
+        ),
+        (
+            # Which way is better and how a window's KPI changed against the window before.
+            "/shifts/a?window=week&anchor=2026-09-16&measure=kpis",
+            ("<td>más alto</td>", "<td>más bajo</td>"),
+            ("<td>higher</td>", "<td>lower</td>"),
+        ),
+        (
+            # A comparison's groups, and a downtime row's kinds listed word by word.
+            "/shifts/a?window=week&anchor=2026-09-16&measure=compare_groups&by=shift",
+            ("<td>Turno 1</td>",),
+            ("<td>Shift 1</td>",),
+        ),
+    ),
+)
+def test_the_tools_own_words_in_their_rows_are_said_in_spanish(client, path, spanish, english):
+    es, en = _pages(client, path)
+    trace_es, trace_en = _trace(es), _trace(en)
+    for said in spanish:
+        assert said in trace_es, said
+    for said in english:
+        assert said in trace_en, said
+    assert MARKED.findall(trace_es) == []
+
+
+def test_a_cell_in_another_shape_stays_english_and_marked():
+    from shopfloor.shifts.pages.answer_view import _cell, is_english_text
+    from shopfloor.shifts.pages.i18n import Words
+
+    es = Words("es")
+    assert (_cell("lower", es, "knife"), _cell("lower", es, "better")) == ("inferior", "más bajo")
+    assert _cell("Maintenance, Operator", es, "kinds") == "Mantenimiento, Operador"
+    for text, column in (("speed gap, roughly", "item"), ("lineal_ft", "key")):
+        assert is_english_text(_cell(text, es, column), es), text
+    for text in ("ft/min", "sq ft", "26-C", "W001"):
+        assert not is_english_text(_cell(text, es, "unit"), es), text
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils is not installed")
+def test_the_pdfs_tables_say_the_tools_own_words_in_spanish(client, tmp_path):
+    path = "/shifts/a?day=2026-09-14&shift=2&measure=kpis&format=pdf"
+    texts = []
+    for headers in (SPANISH, ENGLISH):
+        pdf = tmp_path / "answer.pdf"
+        pdf.write_bytes(client.get(path, headers=headers).content)
+        out = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, check=True).stdout.decode()
+        texts.append(" ".join(out.split()))
+    spanish, english = texts
+    assert "pies lineales" in spanish and "lineal_ft" not in spanish
+    assert "lineal_ft" in english

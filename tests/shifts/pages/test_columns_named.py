@@ -19,8 +19,9 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
 from shopfloor.agent.tools import ToolError
+from shopfloor.shifts.answers.cells import MEASURE_FIELDS
 from shopfloor.shifts.catalog import ENTRIES
-from shopfloor.shifts.pages.columns import COLUMN_WORDS, MEASURE_FIELDS
+from shopfloor.shifts.pages.columns import COLUMN_WORDS
 from shopfloor.shifts.plant.scope import Scope
 from shopfloor.shifts.records.store import open_read_only
 from shopfloor.shifts.tools.context import RunContext

@@ -10,7 +10,7 @@ from typing import Any
 from markupsafe import Markup
 
 from shopfloor.shifts.answers.chart_inline import chart_inline
-from shopfloor.shifts.pages.answer_view import column_headers, is_english_text, record_word
+from shopfloor.shifts.pages.answer_view import column_headers, said_word
 from shopfloor.shifts.pages.i18n import ENGLISH, N_, Words
 
 # The charts' fixed titles (the tools' components and default charts, shifts/catalog.py) as the page names
@@ -79,13 +79,15 @@ def chart_views(
     for index, chart in enumerate(charts):
         title, said = chart_title(str(chart["title"]), words)
         lang = words.locale if said and words.locale != "en" else None
-        # The records' words among its points said through the glossary (a code or a grade as it is).
-        points = [
-            {**p, "x": record_word(p["x"], words), "en": is_english_text(record_word(p["x"], words), words)}
-            if isinstance(p.get("x"), str)
-            else {**p, "en": False}
-            for p in chart["points"]
-        ]
+        # The records' words among its points said through the glossary, a tool's own words in the x column
+        # through their templates (answers/cells.py; a code or a grade as it is).
+        points = []
+        for p in chart["points"]:
+            if isinstance(p.get("x"), str):
+                x, said = said_word(p["x"], words, str(chart.get("x")))
+                points.append({**p, "x": x, "en": not said})
+            else:
+                points.append({**p, "en": False})
         chart = {**chart, "points": points, "points_en": any(p["en"] for p in points)}
         out.append(
             {

@@ -7,43 +7,13 @@ calls every tool and fails on a field it emits that is not listed.
 
 from __future__ import annotations
 
+from shopfloor.shifts.answers.cells import MEASURE_FIELDS
 from shopfloor.shifts.answers.sayings import NP_
 
 # The context of a column's name in the catalogue.
 COLUMN = "column"
 
-# The KPIs a tool's KPI rows name in their ``measure`` column (tools/sums.py ``kpis``): a field's name, said as
-# the column of that name is.
-MEASURE_FIELDS: frozenset[str] = frozenset(
-    (
-        NP_("column", "lineal_ft"),
-        NP_("column", "gross_sqft"),
-        NP_("column", "shift_fpm"),
-        NP_("column", "speed_to_target_pct"),
-        NP_("column", "running_fpm"),
-        NP_("column", "downtime_pct"),
-        NP_("column", "maintenance_pct"),
-        NP_("column", "operator_pct"),
-        NP_("column", "op_maint_pct"),
-        NP_("column", "pm_pct"),
-        NP_("column", "external_pct"),
-        NP_("column", "trim_pct"),
-        NP_("column", "shear_pct"),
-        NP_("column", "dry_end_pct"),
-        NP_("column", "dry_end_pct_of_yield"),
-        NP_("column", "yield_sqft"),
-        NP_("column", "estimated_good_sqft"),
-        NP_("column", "throughput_in"),
-        NP_("column", "valid_setups"),
-        NP_("column", "setups_above_trim_flag"),
-        NP_("column", "paper_changes"),
-        NP_("column", "lineal_per_setup"),
-        NP_("column", "lineal_per_paper_change"),
-        NP_("column", "stops"),
-        NP_("column", "downtime_min"),
-    )
-)
-
+# The KPIs a KPI row names as its measure are fields too (answers/cells.py MEASURE_FIELDS).
 COLUMN_WORDS: frozenset[str] = MEASURE_FIELDS | frozenset(
     (
         NP_("column", "actual_fpm"),

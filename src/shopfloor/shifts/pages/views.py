@@ -134,8 +134,9 @@ class Pages:
                 # not said from a template (answers/sayings.py), which stays English.
                 en=Markup(' lang="en"') if locale != "en" else Markup(""),
                 en_of=lambda section: Markup(' lang="en"') if is_english(section, words) else Markup(""),
-                # A table cell or a chart point not said in the page's language (a tool's own English words);
-                # none on an English page, whose hundreds of trace cells then cost no call each.
+                # A table cell or a chart point not said in the page's language (a tool's own English words,
+                # answer_view.Cell); none on an English page, whose hundreds of trace cells then cost no call
+                # each.
                 en_cell=(
                     (lambda value: Markup(' lang="en"') if is_english_text(value, words) else Markup(""))
                     if locale != "en"
