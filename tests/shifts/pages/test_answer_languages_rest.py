@@ -146,3 +146,73 @@ def test_the_pdfs_tables_say_the_tools_own_words_in_spanish(client, tmp_path):
     spanish, english = texts
     assert "pies lineales" in spanish and "lineal_ft" not in spanish
     assert "lineal_ft" in english
+
+
+def _ask(client: TestClient, question: str, headers: dict[str, str]) -> str:
+    params = {"question": question, "day": "2026-09-14", "shift": "2"}
+    r = client.get("/shifts/q", params=params, headers=headers)
+    assert r.status_code == 200
+    return r.text
+
+
+def _line(page: str, label: str) -> str:
+    """The text of the answer's line that starts with ``label``."""
+    found = re.search(rf"<p[^>]*>({re.escape(label)}.*?)</p>", page, re.S)
+    assert found, label
+    return re.sub(r"<[^>]+>", "", found.group(1))
+
+
+@pytest.mark.parametrize(
+    ("question", "spanish", "english"),
+    (
+        (
+            # A word the reader does not know keeps the answer on the question's page (not its address's).
+            "knife jams and missed splices on 3rd flibbertigibbet",
+            "También se leyó: motivo Empalme fallido (en las filas por motivo).",
+            "Also read: reason Missed splice (in the rows by reason).",
+        ),
+        (
+            "downtime for splicer 1 and the upper knife around 3am",
+            "También se leyó: equipo Empalmador 1 (en las filas por equipo).",
+            "Also read: place Splicer 1 (in the rows by place).",
+        ),
+    ),
+)
+def test_what_the_reader_also_read_is_said_in_spanish(client, question, spanish, english):
+    es, en = _ask(client, question, SPANISH), _ask(client, question, ENGLISH)
+    assert _line(es, "También se leyó:") == spanish
+    assert _line(en, "Also read:") == english
+    line = re.search(r"<p[^>]*>También se leyó:.*?</p>", es, re.S).group(0)
+    assert MARKED.findall(line) == []
+
+
+def test_an_also_read_item_in_another_shape_stays_the_readers_own_words():
+    from shopfloor.shifts.answers import refusals
+    from shopfloor.shifts.answers.sayings import spoken
+    from shopfloor.shifts.pages.i18n import translations
+
+    section = refusals.also_read(["grade 26-C (in the rows by grade)", "a value read otherwise"])
+    assert section["text"] == "Also read: grade 26-C (in the rows by grade); a value read otherwise."
+    parts = spoken(section, translations("es"))["parts"]
+    assert parts == [
+        "También se leyó: grado 26-C (en las filas por grado); ",
+        {"quote": "a value read otherwise"},
+        ".",
+    ]
+
+
+def test_a_top_n_not_cut_and_a_grouping_of_the_plans_measure_are_said_in_spanish():
+    from shopfloor.shifts.answers import refusals
+    from shopfloor.shifts.answers.sayings import spoken
+    from shopfloor.shifts.pages.i18n import translations
+
+    items = [
+        "the 3 asked (every grade is listed)",
+        "by crew (this answer's tools do not break quality down by crew)",
+    ]
+    section = refusals.not_applied(items)
+    assert section["text"] == f"Not applied: {'; '.join(items)}."
+    assert spoken(section, translations("es"))["text"] == (
+        "No aplicado: los 3 pedidos (se lista cada grado); por cuadrilla (las herramientas de esta respuesta no "
+        "desglosan los rechazos por cuadrilla)."
+    )
