@@ -216,3 +216,56 @@ def test_a_top_n_not_cut_and_a_grouping_of_the_plans_measure_are_said_in_spanish
         "No aplicado: los 3 pedidos (se lista cada grado); por cuadrilla (las herramientas de esta respuesta no "
         "desglosan los rechazos por cuadrilla)."
     )
+
+
+def _headline(page: str) -> str:
+    return re.sub(r"<[^>]+>", "", re.search(r'<h2 class="headline"[^>]*>(.*?)</h2>', page, re.S).group(1))
+
+
+def test_a_days_account_of_why_a_comparison_is_not_ranked_is_said_in_spanish(client):
+    # Monday 2026-09-21 holds one setup of shift 2 excluded for its waste (tests/shifts/investigation/conftest.py).
+    es, en = _pages(client, "/shifts/a?day=2026-09-21&measure=compare_groups&by=shift")
+    assert _headline(es) == (
+        "Los turnos se comparan, no se clasifican: el lun 2026-09-21 tiene un cambio de pedido excluido en el "
+        "turno 2 (área de desperdicio/bruta fuera de límites)."
+    )
+    assert _headline(en) == (
+        "The shifts are compared, not ranked: Mon 2026-09-21 has one excluded setup on shift 2 (Waste/gross area "
+        "out of bounds)."
+    )
+    assert 'class="headline" lang="en"' not in es
+
+
+def test_a_partial_windows_incomplete_day_is_said_in_spanish(client):
+    es, en = _pages(client, "/shifts/a?window=week&anchor=2026-09-21&measure=pareto")
+    said = "el 2026-09-21 tiene un cambio de pedido excluido en el turno 2 (área de desperdicio/bruta fuera de límites)."
+    assert said in es and "Waste/gross" not in es.split('class="trace"')[0]
+    assert "2026-09-21 has one excluded setup on shift 2 (Waste/gross area out of bounds)." in en
+
+
+@pytest.mark.parametrize(
+    ("english", "spanish"),
+    (
+        (
+            "2 excluded setups on shifts 1, 3 (Unknown grade; Missing upper knife outs) and 2 of 3 shifts in the "
+            "store",
+            "2 cambios de pedido excluidos en los turnos 1, 3 (grado desconocido; falta outs de la cuchilla "
+            "superior) y 2 de 3 turnos en los registros",
+        ),
+        (
+            "one excluded setup on shift 1 (Invalid run)",
+            "un cambio de pedido excluido en el turno 1 (run no válido)",
+        ),
+    ),
+)
+def test_an_incomplete_days_account_is_said_from_its_templates(english, spanish):
+    from shopfloor.shifts.answers.coverage import why_phrase
+    from shopfloor.shifts.answers.sayings import Quoted, say_text, spoken
+    from shopfloor.shifts.pages.i18n import translations
+
+    said = why_phrase(english)
+    section = say_text("text", "{why}", why=said)
+    assert section["text"] == english
+    assert spoken(section, translations("es"))["text"] == spanish
+    # An account in another shape is the store's own words, English.
+    assert isinstance(why_phrase("one excluded stop on shift 1 (Invalid run)"), Quoted)
