@@ -269,3 +269,18 @@ def test_an_incomplete_days_account_is_said_from_its_templates(english, spanish)
     assert spoken(section, translations("es"))["text"] == spanish
     # An account in another shape is the store's own words, English.
     assert isinstance(why_phrase("one excluded stop on shift 1 (Invalid run)"), Quoted)
+
+
+def test_a_trends_coverage_counts_its_weeks_in_both_languages():
+    from shopfloor.shifts.answers.coverage import coverage_said
+    from shopfloor.shifts.answers.sayings import spoken
+    from shopfloor.shifts.pages.i18n import translations
+
+    # A trend's coverage (tools/period.py get_trend) counts weeks; the calendar's line read "None of None".
+    section = coverage_said({"status": "partial", "weeks": 12, "complete_weeks": 5})
+    assert section is not None
+    assert section["text"] == "The trend is partial: 5 of 12 weeks complete; each week's coverage is on its row."
+    assert spoken(section, translations("es"))["text"] == (
+        "La tendencia es parcial: 5 de 12 semanas completas; la cobertura de cada semana está en su fila."
+    )
+    assert coverage_said({"status": "complete", "weeks": 4, "complete_weeks": 4}) is None

@@ -163,6 +163,12 @@ def window_line(window: Mapping[str, Any], status: Any) -> Section:
 
 def coverage_said(cov: Mapping[str, Any], kind: str = "caveat") -> Section | None:
     """The coverage line of ``cov`` said from templates; None for a complete window."""
+    if "weeks" in cov and "expected_days" not in cov:
+        # A trend's coverage counts weeks, not production days (tools/period.py ``get_trend``); the calendar's
+        # line would read "None of None production days".
+        if cov.get("status") == "complete":
+            return None
+        return say_text(kind, TREND_PARTIAL, int(cov.get("weeks") or 0), complete=cov.get("complete_weeks"))
     english = coverage_line(cov)
     if english is None:
         return None
@@ -172,6 +178,11 @@ def coverage_said(cov: Mapping[str, Any], kind: str = "caveat") -> Section | Non
     return _checked(said, english, kind)
 
 
+# A trend with a week not complete (each week's coverage is on its own row).
+TREND_PARTIAL = NN_(
+    "The trend is partial: {complete} of {n} week complete; each week's coverage is on its row.",
+    "The trend is partial: {complete} of {n} weeks complete; each week's coverage is on its row.",
+)
 PARTIAL = N_(
     "The window is partial: {parts}. Rankings withheld, deltas withheld, missing days unavailable (never zero)."
 )
