@@ -279,8 +279,115 @@ def test_a_trends_coverage_counts_its_weeks_in_both_languages():
     # A trend's coverage (tools/period.py get_trend) counts weeks; the calendar's line read "None of None".
     section = coverage_said({"status": "partial", "weeks": 12, "complete_weeks": 5})
     assert section is not None
-    assert section["text"] == "The trend is partial: 5 of 12 weeks complete; each week's coverage is on its row."
+    assert (
+        section["text"] == "The trend is partial: 5 of 12 weeks complete; each week's coverage is on its row."
+    )
     assert spoken(section, translations("es"))["text"] == (
         "La tendencia es parcial: 5 de 12 semanas completas; la cobertura de cada semana está en su fila."
     )
     assert coverage_said({"status": "complete", "weeks": 4, "complete_weeks": 4}) is None
+
+
+@pytest.mark.parametrize(
+    ("english", "spanish"),
+    (
+        (
+            "Unknown tool 'get_weather'. Use one of: get_shift_kpis, render_chart.",
+            "La llamada pidió una herramienta que esta investigación no ofrece.",
+        ),
+        (
+            "Invalid arguments for get_shift_kpis: shift: Input should be 1, 2 or 3. Fix the call and try again.",
+            "Los argumentos de la llamada no correspondían a la herramienta; al planificador se le dijo qué corregir.",
+        ),
+        (
+            "The tool failed while running this call. Try a different call, or skip this event and say so.",
+            "La herramienta falló al ejecutar esta llamada; la falla queda registrada.",
+        ),
+    ),
+)
+def test_a_dispatchers_error_is_said_by_its_codes_sentence_in_the_trace_and_its_caveat(english, spanish):
+    from shopfloor.shifts.answers.sayings import spoken
+    from shopfloor.shifts.answers.tool_errors import error_in, named_error
+    from shopfloor.shifts.pages.i18n import translations
+
+    es = translations("es")
+    assert error_in(english, es) == spanish
+    caveat = named_error(f"get_shift_kpis: {english}")
+    assert caveat["text"] == f"get_shift_kpis: {english}"  # the English as written
+    assert spoken(caveat, es)["text"] == f"get_shift_kpis: {spanish}"
+
+
+def test_a_finish_a_plan_and_a_narrative_the_run_refused_are_said_by_their_codes_sentences():
+    from shopfloor.shifts.answers.sayings import say_text, spoken
+    from shopfloor.shifts.answers.tool_errors import (
+        NARRATIVE_DROPPED,
+        named_error,
+        run_error,
+        run_error_section,
+    )
+    from shopfloor.shifts.pages.i18n import translations
+
+    es = translations("es")
+    finish = named_error("The finish cited evidence this run does not hold: r9-abc123.")
+    assert finish["text"] == "The finish cited evidence this run does not hold: r9-abc123."
+    assert (
+        spoken(finish, es)["text"]
+        == "Se rechazó el cierre del planificador: no citaba la evidencia de esta ejecución."
+    )
+    plan = run_error_section("The plan was refused whole before any step ran: The plan is not JSON.")
+    assert plan["text"] == "The plan was refused whole before any step ran: The plan is not JSON."
+    assert spoken(plan, es)["text"].startswith("El plan se rechazó completo antes de ejecutar ningún paso")
+    dropped = say_text("caveat", NARRATIVE_DROPPED, problem=run_error("the model call ended with rate_limit"))
+    assert dropped["text"] == (
+        "The model's narrative was dropped (the model call ended with rate_limit); the calculated evidence stands."
+    )
+    assert spoken(dropped, es)["text"] == (
+        "Se descartó la narrativa del modelo (la llamada al modelo falló); la evidencia calculada se mantiene."
+    )
+    # An error of no known shape stays as it was written, English everywhere.
+    assert run_error_section("Something else went wrong.") == {
+        "type": "text",
+        "text": "Something else went wrong.",
+    }
+
+
+def test_a_failed_calls_error_in_the_trace_is_not_marked_english_once_said(store_path, tmp_path):
+    from datetime import date
+
+    from shopfloor.shifts.pages import planner_view, work
+    from shopfloor.shifts.pages.views import Pages
+    from shopfloor.shifts.plant.scope import Scope
+
+    error = "Unknown tool 'get_weather'. Use one of: get_shift_kpis, render_chart."
+    answer = {
+        "status": "unavailable",
+        "question": "what is the weather",
+        "scope": {"day": "2026-09-14", "shift": None, "include": "day", "period": "day"},
+        "address": None,
+        "sections": [named_error_section(f"get_weather: {error}")],
+        "trace": [
+            {"kind": "tool_call", "tool": "get_weather", "input": {}, "output": error, "is_error": True},
+        ],
+        "usage": {"planner": "offline", "model": "offline", "tool_calls": 1, "latency_ms": 1},
+    }
+    pages = Pages(planner_view.page_view(Settings(shifts_db=store_path, var_dir=tmp_path)))
+    scope = Scope(day=date(2026, 9, 14))
+    form = {
+        "day": "2026-09-14",
+        "shift": None,
+        "include": "day",
+        "period": "day",
+        "question": "",
+        "after": None,
+    }
+    ctx = pages.context(answer, None, None, scope, form, work.days(store_path), "", "es")
+    page = pages.render("_main.html", ctx, "es")
+    assert '<p class="error">La llamada pidió una herramienta que esta investigación no ofrece.</p>' in page
+    assert "get_weather: La llamada pidió una herramienta" in page
+    assert MARKED.findall(page) == []
+
+
+def named_error_section(error: str) -> dict:
+    from shopfloor.shifts.answers.tool_errors import named_error
+
+    return named_error(error)
