@@ -136,7 +136,8 @@ def reason(text: str, kind: str = "text") -> Section:
 
 def accounted(accounting: Accounting, kind: str = "caveat") -> list[Section]:
     """The lines of ``accounting`` (its ``lines()``, word for word in English), said from templates: the
-    question's own words kept as written, the reader's account of what it did not apply kept English."""
+    question's own words kept as written, each item not applied from its template (an item in another shape
+    kept as the reader wrote it, English)."""
     out: list[Section] = []
     english = accounting.lines()
     said: list[Section] = []
