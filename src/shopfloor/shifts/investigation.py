@@ -26,7 +26,7 @@ from shopfloor.shifts.answers import looking, refusals
 from shopfloor.shifts.answers.answer import Answer
 from shopfloor.shifts.answers.coverage import coverage_said, withheld_said
 from shopfloor.shifts.answers.shapes import build_sections
-from shopfloor.shifts.answers.tool_errors import named_error, no_evidence, tools_failed
+from shopfloor.shifts.answers.tool_errors import named_error, no_evidence, run_error_section, tools_failed
 from shopfloor.shifts.catalog import (
     BY_NAME,
     CHARTS,
@@ -276,7 +276,7 @@ def _refused(question: str, routed: Plan, tool_scope: Scope, rejected: str) -> A
         question,
         tool_scope.as_dict(),
         routed.address(),
-        [{"type": "text", "text": f"The plan was refused whole before any step ran: {rejected}"}],
+        [run_error_section(f"The plan was refused whole before any step ran: {rejected}")],
         read_as=plan_read_as(routed),
         plan=_plan_dict(routed),
         reason=rejected,
@@ -440,7 +440,7 @@ def investigate_plan_text(question: str, scope: Scope, conn: duckdb.DuckDBPyConn
     if isinstance(parsed, str):
         routed = route(question, scope)
         address = routed.address() if isinstance(routed, Plan) else None
-        section = {"type": "text", "text": f"The plan was refused whole before any step ran: {parsed}"}
+        section = run_error_section(f"The plan was refused whole before any step ran: {parsed}")
         return Answer("plan_rejected", question, scope.as_dict(), address, [section], reason=parsed)
     routed = route(question, scope)
     if isinstance(routed, Unavailable):

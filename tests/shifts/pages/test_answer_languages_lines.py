@@ -117,10 +117,12 @@ def test_the_failed_calls_caveat_and_an_unknown_error_are_said_or_kept():
     other = named_error("get_trend: something else went wrong.")
     assert other["text"] == "get_trend: something else went wrong."
     assert spoken(other, es)["parts"] == ["get_trend: ", {"quote": "something else went wrong."}]
-    assert named_error("The finish was not a list of evidence ids.") == {
-        "type": "caveat",
-        "text": "The finish was not a list of evidence ids.",
-    }
+    # A finish the run refused is not a tool's error: its English as written, said by its code's sentence.
+    finish = named_error("The finish was not a list of evidence ids.")
+    assert finish["type"] == "caveat" and finish["text"] == "The finish was not a list of evidence ids."
+    assert spoken(finish, es)["text"] == (
+        "Se rechazó el cierre del planificador: no citaba la evidencia de esta ejecución."
+    )
 
 
 @pytest.mark.parametrize(

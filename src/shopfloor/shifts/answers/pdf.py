@@ -38,6 +38,7 @@ from reportlab.platypus import (
 )
 
 from shopfloor.shifts.answers.bands import band_of
+from shopfloor.shifts.answers.cells import said_cell
 from shopfloor.shifts.answers.chart_image import HEIGHT_IN, WIDTH_IN, chart_png
 from shopfloor.shifts.answers.findings import cite_text, parts_of
 from shopfloor.shifts.answers.sayings import ENGLISH, N_, NN_, RECORD, Translator, spoken
@@ -199,7 +200,10 @@ def table_flowables(
     shown = rows[:limit]
     # A column is headed by its name in the PDF's language (pages/columns.py: context "column").
     data = [[Paragraph(html.escape(voice.tr.pgettext("column", str(c))), styles["cell"]) for c in columns]]
-    data += [[Paragraph(html.escape(_cell(r.get(c), voice)), styles["cell"]) for c in columns] for r in shown]
+    data += [
+        [Paragraph(html.escape(_cell(r.get(c), voice, str(c))), styles["cell"]) for c in columns]
+        for r in shown
+    ]
     table = Table(data, repeatRows=1)
     table.setStyle(
         TableStyle(
@@ -511,7 +515,7 @@ def _scope_text(scope: dict[str, Any]) -> str:
     return " · ".join(parts)
 
 
-def _cell(value: Any, voice: Voice = SPOKEN_ENGLISH) -> str:
+def _cell(value: Any, voice: Voice = SPOKEN_ENGLISH, column: str | None = None) -> str:
     if value is None:
         return "—"
     if isinstance(value, float):
@@ -522,5 +526,7 @@ def _cell(value: Any, voice: Voice = SPOKEN_ENGLISH) -> str:
         band = band_of(value)
         if band is not None:
             return voice._(band[0]).format(band=band[1])[:80]
-        return voice.tr.pgettext(RECORD, value)[:80]
+        # A tool's own words in its column (answers/cells.py), else a record's word through the glossary.
+        said = said_cell(value, column, voice.tr)
+        return (said if said is not None else voice.tr.pgettext(RECORD, value))[:80]
     return str(value)[:80]

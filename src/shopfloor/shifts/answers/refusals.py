@@ -5,8 +5,9 @@ The reasons are the router's (``planning/router.py``, ``planning/scope_words.py`
 each is said here from its template when its English is the router's word for word, else kept as it is
 (English on every page). The lines that name the words no slot holds (``planning/accounting.py``:
 "Not in the records: …", "Not understood: …", "Not applied: …") say their label and fixed wording from a
-template; the words the supervisor wrote are the question's own (:class:`~.sayings.Asked`), and the reader's
-account of what it did not apply stays English (:class:`~.sayings.Quoted`).
+template; the words the supervisor wrote are the question's own (:class:`~.sayings.Asked`); each item of "Not
+applied: …" and "Also read: …" is said from its template when it is the reader's word for word, any other
+stays the reader's own account, English (:class:`~.sayings.Quoted`).
 """
 
 from __future__ import annotations
@@ -135,7 +136,8 @@ def reason(text: str, kind: str = "text") -> Section:
 
 def accounted(accounting: Accounting, kind: str = "caveat") -> list[Section]:
     """The lines of ``accounting`` (its ``lines()``, word for word in English), said from templates: the
-    question's own words kept as written, the reader's account of what it did not apply kept English."""
+    question's own words kept as written, each item not applied from its template (an item in another shape
+    kept as the reader wrote it, English)."""
     out: list[Section] = []
     english = accounting.lines()
     said: list[Section] = []
@@ -221,6 +223,7 @@ ENTITY_ITEMS = (
         "speed down by grade, and the row of {grade} holds every crew's)"
     ),
     N_("the {top} asked (every {name} is listed, ranked best first)"),
+    N_("the {top} asked (every {name} is listed)"),
     N_(
         "the ranking (two named shifts are shown side by side, not ranked; every shift of the day is ranked: "
         "ask to rank the shifts)"
@@ -278,6 +281,16 @@ MEASURE_WORDS = {
     "review": N_("review"),
     "variance": N_("variance"),
     "named_cost": N_("named_cost"),
+    # The plan's own measure, as a grouping not applied names it (planning/accounting.py ``more_values``).
+    "quality": N_("quality"),
+    "kpis": N_("kpis"),
+    "overview": N_("overview"),
+    "compare_shifts": N_("compare_shifts"),
+    "compare": N_("compare"),
+    "trend": N_("trend"),
+    "opportunities": N_("opportunities"),
+    "compare_groups": N_("compare_groups"),
+    "speed_opportunity": N_("speed_opportunity"),
 }
 # The figures a question asks for that a headline may not state (planning/accounting.py ASKED_FIGURES).
 FIGURE_WORDS = {
@@ -287,7 +300,7 @@ FIGURE_WORDS = {
     "the count asked": N_("the count asked"),
 }
 # The counts a "top N" is asked in (planning/accounting.py ``more_values``).
-TOP_WORDS = {"two": N_("two"), "three": N_("three")}
+TOP_WORDS = {"two": N_("two"), "three": N_("three"), "four": N_("four"), "five": N_("five")}
 # The params that are the question's own words, kept as the supervisor wrote them.
 _ASKED_PARAMS = ("time", "year", "ask", "per")
 # The params that are a word of the records when their entity is one (a reason, a place, a reject).
@@ -295,12 +308,22 @@ _RECORD_NAMES = ("reason", "place", "reject")
 # The params said from a table of words, and the table.
 _WORDED = {"name": ENTITY_WORDS, "measure": MEASURE_WORDS, "figure": FIGURE_WORDS, "top": TOP_WORDS}
 # The values a param may take for its item to be one of these (a measure not listed is said as it is).
-_ALLOWED = {"name": set(ENTITY_WORDS), "figure": set(FIGURE_WORDS), "top": {"2", "3", *TOP_WORDS}}
+_ALLOWED = {"name": set(ENTITY_WORDS), "figure": set(FIGURE_WORDS), "top": {"2", "3", "4", "5", *TOP_WORDS}}
 
-
-_ITEM_PATTERNS = tuple(
-    (template, template_pattern(template)) for template in (*NOT_APPLIED_ITEMS, *ENTITY_ITEMS)
+# What the reader names as also read: a value of one kind beyond the plan's, which the rows grouped by that
+# kind show (planning/accounting.py ``more_values``).
+ALSO_READ_ITEMS = (
+    N_("{name} {value} (in the rows by {name})"),
+    N_("{value} in web (in the rows by width)"),
 )
+
+
+def _patterns(templates: Iterable[str]) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    return tuple((template, template_pattern(template)) for template in templates)
+
+
+_ITEM_PATTERNS = _patterns((*NOT_APPLIED_ITEMS, *ENTITY_ITEMS))
+_ALSO_PATTERNS = _patterns(ALSO_READ_ITEMS)
 
 
 def _param(key: str, value: str, found: dict[str, str]) -> Any:
@@ -322,7 +345,17 @@ def _param(key: str, value: str, found: dict[str, str]) -> Any:
 def not_applied_item(item: str) -> Phrase | Quoted:
     """One item the reader names as not applied: said from its template when it is one of
     :data:`NOT_APPLIED_ITEMS` word for word, else the reader's own account (English)."""
-    for template, pattern in _ITEM_PATTERNS:
+    return _item(item, _ITEM_PATTERNS)
+
+
+def also_read_item(item: str) -> Phrase | Quoted:
+    """One value the reader names as also read: said from its template when it is one of
+    :data:`ALSO_READ_ITEMS` word for word, else the reader's own account (English)."""
+    return _item(item, _ALSO_PATTERNS)
+
+
+def _item(item: str, patterns: tuple[tuple[str, re.Pattern[str]], ...]) -> Phrase | Quoted:
+    for template, pattern in patterns:
         found = pattern.fullmatch(item)
         if found is None:
             continue
@@ -346,8 +379,13 @@ def not_applied(items: Iterable[str], kind: str = "caveat") -> Section:
 
 
 def also_read(items: Iterable[str], kind: str = "caveat") -> Section:
-    """ "Also read: …." with the reader's own account of each value it also read (English)."""
-    return say_text(kind, N_("Also read: {items}."), items=Quoted("; ".join(items)))
+    """ "Also read: …." with each value the reader also read said from its template (a grade, a crew, a
+    reason, a place or a web width in the rows by its kind), any other in the reader's own account
+    (English)."""
+    listed = list(items)
+    params: dict[str, Any] = {f"i{n}": also_read_item(item) for n, item in enumerate(listed)}
+    joined = phrase("; ".join(f"{{i{n}}}" for n in range(len(listed))), **params)
+    return say_text(kind, N_("Also read: {items}."), items=joined)
 
 
 def weeks_not_held(empty: int, weeks: int, first: str) -> Section:

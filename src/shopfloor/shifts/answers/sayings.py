@@ -8,8 +8,10 @@ in the same params (:func:`spoken`), so its figures and citations are the same d
 
 A param is a plain value (its text as it is: a code, a name, a number already written), a :class:`Figure`
 or :class:`Citation` (a part), the question's own words (:class:`Asked`), a window by its label (:class:`Named`), a :class:`Term` (a word of the records' vocabulary, said through the
-catalogue's glossary, context ``record``) or a :class:`Phrase` (a piece of sentence with its own template,
-and a plural form when it shows a count). A section without ``say`` (a live model's own words) is English
+catalogue's glossary, context ``record``), a :class:`Worded` (a word of another fixed vocabulary, through its
+own context), a :class:`Coded` (English words another language says by their code's sentence) or a
+:class:`Phrase` (a piece of sentence with its own template, and a plural form when it shows
+a count). A section without ``say`` (a live model's own words) is English
 wherever it is shown.
 """
 
@@ -48,6 +50,25 @@ class Term:
     is in English, through the glossary (``pgettext("record", word)``) in another language."""
 
     word: str
+
+
+@dataclass(frozen=True)
+class Worded:
+    """A word of a fixed vocabulary other than the records' (a knife's level, a check an excluded record
+    failed): said as it is in English, through the catalogue with its ``context`` in another language."""
+
+    context: str
+    word: str
+
+
+@dataclass(frozen=True)
+class Coded:
+    """Words written in English for a case a code names (an error that is not a tool's: the dispatcher's, a
+    provider's, a finish or a plan the run refused): the words as written in English; in another language
+    the code's sentence (``template``), as the error pages say an error by its code."""
+
+    text: str
+    template: str
 
 
 @dataclass(frozen=True)
@@ -123,8 +144,12 @@ def _data(value: Any) -> Any:
         return value.as_part()
     if isinstance(value, Term):
         return {"term": value.word}
+    if isinstance(value, Worded):
+        return {"word": value.word, "context": value.context}
     if isinstance(value, Quoted):
         return {"quote": value.text}
+    if isinstance(value, Coded):
+        return {"coded": value.text, "say": _said_data(value.template, None, {})}
     if isinstance(value, Asked):
         return {"asked": value.text}
     if isinstance(value, Named):
@@ -173,6 +198,10 @@ def parts_from(data: Mapping[str, Any], tr: Translator = ENGLISH) -> list[Any]:
             out.append(dict(value))
         elif isinstance(value, Mapping) and "term" in value:
             out.append(tr.pgettext(RECORD, str(value["term"])))
+        elif isinstance(value, Mapping) and "word" in value and "context" in value:
+            out.append(tr.pgettext(str(value["context"]), str(value["word"])))
+        elif isinstance(value, Mapping) and "coded" in value:
+            out.extend([str(value["coded"])] if tr is ENGLISH else parts_from(value["say"], tr))
         elif isinstance(value, Mapping) and "quote" in value:
             out.append(str(value["quote"]) if tr is ENGLISH else {"quote": str(value["quote"])})
         elif isinstance(value, Mapping) and "window" in value:

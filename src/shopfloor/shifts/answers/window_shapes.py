@@ -9,7 +9,7 @@ from typing import Any
 
 from shopfloor.shifts.answers.bands import band_phrase
 from shopfloor.shifts.answers.comparison import ranked_headline, side_by_side
-from shopfloor.shifts.answers.coverage import window_named
+from shopfloor.shifts.answers.coverage import why_phrase, window_named
 from shopfloor.shifts.answers.day_shapes import apart
 from shopfloor.shifts.answers.findings import Citation, Figure, Section, fmt, said
 from shopfloor.shifts.answers.sayings import N_, Phrase, phrase, say, say_text
@@ -624,7 +624,27 @@ def _unranked_headline(env: dict[str, Any], plural: str) -> Section:
             )
         )
         return say_text("headline", template, valid=cov.get("valid_days"), expected=cov.get("expected_days"))
-    return {"type": "headline", "text": f"The {plural} are compared, not ranked: {_why_unranked(env)}."}
+    english = f"The {plural} are compared, not ranked: {_why_unranked(env)}."
+    window = env.get("window") or {}
+    why = next(iter((cov.get("incomplete_why") or {}).values()), None)
+    day = window_named(window) if "label" in window else "the day"
+    if why:
+        said = say_text("headline", UNRANKED_DAY[plural == "crews"], day=day, why=why_phrase(str(why)))
+    else:
+        said = say_text("headline", UNRANKED_DAY_BARE[plural == "crews"], day=day)
+    return said if said["text"] == english else {"type": "headline", "text": english}
+
+
+# Why a day's comparison is not ranked: what the day has (the store's account, answers/coverage.py), or that
+# it is incomplete; by whether crews or shifts are compared.
+UNRANKED_DAY = {
+    True: N_("The crews are compared, not ranked: {day} has {why}."),
+    False: N_("The shifts are compared, not ranked: {day} has {why}."),
+}
+UNRANKED_DAY_BARE = {
+    True: N_("The crews are compared, not ranked: {day} is incomplete in the store."),
+    False: N_("The shifts are compared, not ranked: {day} is incomplete in the store."),
+}
 
 
 def _why_unranked(env: dict[str, Any]) -> str:

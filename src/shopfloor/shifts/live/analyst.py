@@ -18,7 +18,9 @@ from typing import TYPE_CHECKING, Any
 from shopfloor.agent.loop import Outcome, run_loop
 from shopfloor.agent.tools import ToolRegistry
 from shopfloor.agent.trace import Trace
+from shopfloor.shifts.answers import refusals
 from shopfloor.shifts.answers.answer import Answer
+from shopfloor.shifts.answers.tool_errors import run_error_section
 from shopfloor.shifts.investigation import (
     OUTCOME_STATUS,
     PREFACE,
@@ -137,7 +139,9 @@ def investigate_analyst(
             question,
             tool_scope.as_dict(),
             address,
-            [{"type": "text", "text": text}],
+            # Said in the page's language: a stopped run's preface from its template, a plan refused whole by
+            # its code's sentence (answers/refusals.py, answers/tool_errors.py).
+            [refusals.reason(text) if status != "plan_rejected" else run_error_section(text)],
             trace=planning,
             usage={**usage, "tool_calls": 0},
             reason=reason,

@@ -24,6 +24,7 @@ from shopfloor.agent.providers.factory import (
     provider_for_model,
 )
 from shopfloor.settings import KEY_ENV, Settings, provider_key
+from shopfloor.shifts.answers import refusals
 from shopfloor.shifts.answers.answer import Answer
 from shopfloor.shifts.investigation import History, Run, investigate, investigate_plan, run_scope
 from shopfloor.shifts.live.analyst import investigate_analyst
@@ -274,7 +275,7 @@ def ask_live(
 
 
 def _refused(question: str, scope: Scope, reason: str) -> Answer:
-    section = {"type": "text", "text": reason}
+    section = refusals.reason(reason)  # said from its template when it is the router's word for word
     return Answer("unavailable", question, scope.as_dict(), None, [section], reason=reason)
 
 

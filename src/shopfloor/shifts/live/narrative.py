@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 from shopfloor.agent.loop import LoopLimits, Outcome, run_loop
 from shopfloor.agent.tools import ToolRegistry
 from shopfloor.agent.trace import Trace
+from shopfloor.shifts.answers.sayings import say_text
+from shopfloor.shifts.answers.tool_errors import NARRATIVE_DROPPED, run_error
 from shopfloor.shifts.live.catalogs import PREVIEW_ROWS
 
 if TYPE_CHECKING:
@@ -166,10 +168,8 @@ def add_narrative(
         section = {"type": "interpretation", "label": LABEL, "text": f"{LABEL}: {checked.text}"}
         answer.usage["narrative"] = "shown"
     else:
-        section = {
-            "type": "caveat",
-            "text": f"The model's narrative was dropped ({checked.problem}); the calculated evidence stands.",
-        }
+        # The problem said by its code's sentence in another language (answers/tool_errors.py RUN_ERRORS).
+        section = say_text("caveat", NARRATIVE_DROPPED, problem=run_error(str(checked.problem)))
         answer.usage["narrative"] = "dropped"
     where = next(
         (i for i, s in enumerate(answer.sections) if s["type"] == "label" and s["text"] == "Where to look"),

@@ -18,6 +18,7 @@ from typing import Any
 from markupsafe import Markup
 
 from shopfloor.shifts.answers.bands import BAND_TEXTS, band_of
+from shopfloor.shifts.answers.cells import UNIT_SYMBOLS, said_cell
 from shopfloor.shifts.answers.findings import parts_of
 from shopfloor.shifts.answers.glossary import RECORD_WORDS
 from shopfloor.shifts.answers.sayings import RECORD, spoken
@@ -326,7 +327,7 @@ def trace_steps(answer: dict[str, Any], words: Words = ENGLISH) -> list[dict[str
                 "columns": columns,
                 "headers": column_headers(columns, words),
                 "rows": [
-                    [_cell(r.get(c), words) for c in columns]
+                    [_cell(r.get(c), words, c) for c in columns]
                     for r in rows[:ROWS_SHOWN]
                     if isinstance(r, dict)
                 ],
@@ -351,7 +352,7 @@ def table_of(rows: list[dict[str, Any]], limit: int = ROWS_SHOWN, words: Words =
     return {
         "columns": columns,
         "headers": column_headers(columns, words),
-        "rows": [[_cell(r.get(c), words) for c in columns] for r in rows[:limit]],
+        "rows": [[_cell(r.get(c), words, c) for c in columns] for r in rows[:limit]],
         "total": len(rows),
     }
 
@@ -382,32 +383,58 @@ def _columns(rows: list[Any]) -> list[str]:
     return columns
 
 
-def _cell(value: Any, words: Words = ENGLISH) -> str:
+class Cell(str):
+    """A table cell's text in the page's language, and whether it is English on a page in another language
+    (``en``: a tool's own words no template or glossary says)."""
+
+    en: bool = False
+
+
+def _cell(value: Any, words: Words = ENGLISH, column: str | None = None) -> str:
     if value is None:
         return "—"
     if isinstance(value, bool):
         return words._("yes") if value else words._("no")
     if isinstance(value, float):
         return f"{value:,.4f}".rstrip("0").rstrip(".") if not value.is_integer() else f"{value:,.0f}"
-    return record_word(str(value), words)
+    text, said = said_word(str(value), words, column)
+    cell = Cell(text)
+    cell.en = not said
+    return cell
 
 
 # A report's cells as its rows write them (answers/reports.py ``display``): no value, yes and no.
 SAID_CELLS = (UNAVAILABLE, N_("yes"), N_("no"))
 
 
-def record_word(text: str, words: Words = ENGLISH) -> str:
+def record_word(text: str, words: Words = ENGLISH, column: str | None = None) -> str:
     """A cell or a chart point's label in the page's language: a word of the records' vocabulary through the
-    glossary (``answers/glossary.py``), a tool's band text through its template (``answers/bands.py``),
-    a report's "Unavailable", "yes" and "no" said so, anything else (a code, a grade, a tool's own other text) as it is."""
+    glossary (``answers/glossary.py``), a tool's band text through its template (``answers/bands.py``), a
+    tool's own words in ``column`` through their templates (``answers/cells.py``), a report's
+    "Unavailable", "yes" and "no" said so, anything else (a code, a grade) as it is."""
+    return said_word(text, words, column)[0]
+
+
+def said_word(text: str, words: Words = ENGLISH, column: str | None = None) -> tuple[str, bool]:
+    """:func:`record_word`, and whether the text is said in the page's language or needs no saying (a
+    code, a figure, a unit's symbol): False for a tool's own words no template or glossary says, which stay
+    English (marked so on the page)."""
     if words.locale == "en":
-        return text
+        return text, True
     if text in SAID_CELLS:
-        return words._(text)
+        return words._(text), True
     band = band_of(text)
     if band is not None:
-        return words._(band[0]).format(band=band[1])
-    return words.pgettext(RECORD, text)
+        return words._(band[0]).format(band=band[1]), True
+    said = said_cell(text, column, translations(words.locale))
+    if said is not None:
+        return said, True
+    if text in _RECORDS:
+        return words.pgettext(RECORD, text), True
+    return text, text in UNIT_SYMBOLS or not _WORDY.search(text)
+
+
+_RECORDS = frozenset(RECORD_WORDS)
 
 
 @cache
@@ -433,9 +460,12 @@ _WORDY = re.compile(r"[A-Za-z]{3,}")
 
 def is_english_text(text: Any, words: Words = ENGLISH) -> bool:
     """Whether a cell or a point's label shows English on a page in another language: text that is neither a
-    record's word said through the glossary nor a code or a figure (a tool's own words)."""
+    record's word said through the glossary nor a code or a figure (a tool's own words). A :class:`Cell`
+    knows it from the words it was said from."""
     if words.locale == "en":
         return False
+    if isinstance(text, Cell):
+        return text.en
     value = str(text)
     if not _WORDY.search(value) or value in _said_words(words.locale):
         return False

@@ -77,14 +77,33 @@ def kpi_groups(answer: dict[str, Any], words: Words = ENGLISH) -> list[dict[str,
             )
         shift = env.get("shift")
         title = words._("Shift {shift}").format(shift=shift) if shift else words._("Every shift")
+        coverage = env.get("coverage") or {}
         groups.append(
             {
                 "title": f"{title} · {window_of(env.get('window') or {}, words)}",
                 "cards": cards,
-                "coverage": env.get("coverage") or {},
+                "coverage": coverage,
+                "coverage_label": coverage_label(coverage.get("status"), words),
             }
         )
     return groups
+
+
+# A result's coverage status as a card group's header says it: a shift is complete or incomplete, a window
+# complete, partial or unavailable (tools/rows.py ``shift_coverage``, plant/calendar.py ``coverage``).
+COVERAGE_LABELS = {
+    "complete": N_("complete"),
+    "incomplete": N_("incomplete"),
+    "partial": N_("partial"),
+    "unavailable": N_("unavailable"),
+}
+
+
+def coverage_label(status: Any, words: Words = ENGLISH) -> str | None:
+    """A coverage status in the page's language (a status not listed as it is; None when there is none)."""
+    if status is None:
+        return None
+    return words._(COVERAGE_LABELS[status]) if status in COVERAGE_LABELS else str(status)
 
 
 # A card's unit as the page writes it (the tools' units; a unit not listed is written as it is).

@@ -10,7 +10,7 @@ from typing import Any
 from markupsafe import Markup
 
 from shopfloor.shifts.answers.chart_inline import chart_inline
-from shopfloor.shifts.pages.answer_view import column_headers, is_english_text, record_word
+from shopfloor.shifts.pages.answer_view import column_headers, said_word
 from shopfloor.shifts.pages.i18n import ENGLISH, N_, Words
 
 # The charts' fixed titles (the tools' components and default charts, shifts/catalog.py) as the page names
@@ -42,6 +42,10 @@ CHART_TITLES = {
     "Volume by grade (MSF)": N_("Volume by grade (MSF)"),
     "Lineal feet per production day": N_("Lineal feet per production day"),
     "Downtime minutes by place / reason": N_("Downtime minutes by place / reason"),
+    # A comparison of shifts or crews drawn on the figure it was ranked on (planning/planner.py). A "% o"
+    # in a message id reads as a %-format; the English catalogue says these two as the planner titles them.
+    "Unplanned downtime (% of scheduled minutes)": N_("Unplanned downtime (share of scheduled minutes)"),
+    "Dry-end waste (% of gross)": N_("Dry-end waste (share of gross)"),
 }
 
 
@@ -60,15 +64,16 @@ def chart_title(title: str, words: Words = ENGLISH) -> tuple[str, bool]:
     return title, words.locale == "en"
 
 
-def point_word(text: str, words: Words = ENGLISH) -> tuple[str, bool]:
+def point_word(text: str, words: Words = ENGLISH, column: str | None = None) -> tuple[str, bool]:
     """A chart point's label in the page's language, and whether it shows English there: a record's word
-    through the glossary, and a label of two joined by " / " (the period report's "Upper knife / Knife jam",
-    a place and its reason) said word by word, English if either word is."""
-    said = record_word(text, words)
-    if said == text and " / " in text:
-        parts = [record_word(part, words) for part in text.split(" / ")]
-        return " / ".join(parts), any(is_english_text(part, words) for part in parts)
-    return said, is_english_text(said, words)
+    through the glossary, a tool's own word through its template (``said_word``), and a label of two joined
+    by " / " (the period report's "Upper knife / Knife jam", a place and its reason) said word by word,
+    English if either word is."""
+    said, ok = said_word(text, words, column)
+    if not ok and " / " in text:
+        parts = [said_word(part, words, column) for part in text.split(" / ")]
+        return " / ".join(part for part, _ in parts), not all(fine for _, fine in parts)
+    return said, not ok
 
 
 def chart_views(
@@ -86,11 +91,12 @@ def chart_views(
     for index, chart in enumerate(charts):
         title, said = chart_title(str(chart["title"]), words)
         lang = words.locale if said and words.locale != "en" else None
-        # The records' words among its points said through the glossary (a code or a grade as it is).
+        # The records' words among its points said through the glossary, a tool's own words in the x column
+        # through their templates (answers/cells.py; a code or a grade as it is).
         points = []
         for p in chart["points"]:
             if isinstance(p.get("x"), str):
-                x, en = point_word(p["x"], words)
+                x, en = point_word(p["x"], words, str(chart.get("x")))
                 points.append({**p, "x": x, "en": en})
             else:
                 points.append({**p, "en": False})

@@ -1,17 +1,20 @@
 """The tables' column names as a page in another language names them: the tools' (their rows' fields, as
 the trace's tables head them) and the period report's (answers/reports.py, the words its tables head them
 with). Each is looked up in the catalogue with the context ``column``; a column not listed here is headed by
-its own name, marked English (docs/shifts-agent.md, "The page").
+its own name, marked English (docs/shifts-agent.md, "The page"); tests/shifts/pages/test_columns_named.py
+calls every tool and fails on a field it emits that is not listed.
 """
 
 from __future__ import annotations
 
+from shopfloor.shifts.answers.cells import MEASURE_FIELDS
 from shopfloor.shifts.answers.sayings import NP_
 
 # The context of a column's name in the catalogue.
 COLUMN = "column"
 
-COLUMN_WORDS: frozenset[str] = frozenset(
+# The KPIs a KPI row names as its measure are fields too (answers/cells.py MEASURE_FIELDS).
+COLUMN_WORDS: frozenset[str] = MEASURE_FIELDS | frozenset(
     (
         NP_("column", "actual_fpm"),
         NP_("column", "band"),
@@ -150,6 +153,22 @@ COLUMN_WORDS: frozenset[str] = frozenset(
         NP_("column", "week_start"),
         NP_("column", "wet_ends"),
         NP_("column", "width_in"),
+        # The other lists of rows a tool's envelope holds (a flag over a band, the largest losses, the stops
+        # profile's weekdays, the waste's and the speed bridge's details, the stop records' notes, a window's
+        # crews).
+        NP_("column", "ft"),
+        NP_("column", "leading_reason"),
+        NP_("column", "loss"),
+        NP_("column", "minutes_per_day"),
+        NP_("column", "mix_ft"),
+        NP_("column", "on_stops"),
+        NP_("column", "recurrence_days_trailing_year"),
+        NP_("column", "share_of_dry_end"),
+        NP_("column", "shifts"),
+        NP_("column", "stops_per_day"),
+        NP_("column", "supervisor_slot"),
+        NP_("column", "under_baseline_ft"),
+        NP_("column", "weekday"),
         NP_("column", "Change in minutes"),
         NP_("column", "Complete"),
         NP_("column", "Crew"),

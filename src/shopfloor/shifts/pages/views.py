@@ -137,12 +137,13 @@ class Pages:
                 ),
                 words=words,
                 # Text the answer's code wrote in English, marked as English on a page in another language
-                # (docs/shifts-agent.md, "The page": what is not translated yet); en_of(section): a section
-                # not said from a template (answers/sayings.py), which stays English.
+                # (docs/shifts-agent.md, "Languages": what is not translated); en_of(section): a section not
+                # said from a template (answers/sayings.py), which stays English.
                 en=Markup(' lang="en"') if locale != "en" else Markup(""),
                 en_of=lambda section: Markup(' lang="en"') if is_english(section, words) else Markup(""),
-                # A table cell or a chart point not said in the page's language (a tool's own English words);
-                # none on an English page, whose hundreds of trace cells then cost no call each.
+                # A table cell or a chart point not said in the page's language (a tool's own English words,
+                # answer_view.Cell); none on an English page, whose hundreds of trace cells then cost no call
+                # each.
                 en_cell=(
                     (lambda value: Markup(' lang="en"') if is_english_text(value, words) else Markup(""))
                     if locale != "en"
