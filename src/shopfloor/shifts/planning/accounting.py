@@ -128,11 +128,23 @@ NOT_IN_RECORDS: tuple[tuple[str, str], ...] = (
     (r"\bcustomers?\b|\bclients?\b", "customers"),
     (r"\bnames?\b", "names"),
     # Who ran a machine is a person: the records hold a supervisor slot and a crew letter, never a name.
-    (r"\bwho (was |were |is )?(running|operating|ran|operated|working|manning|on)\b", "names"),
-    # "which operator was on…" asks for a person; "operator downtime" alone is a kind of stop.
+    (
+        r"\bwho (was |were |is )?(running|operating|ran|operated|working|manning|on|fixed|repaired|attended"
+        r"|handled|responded|cleared)\b",
+        "names",
+    ),
+    # "which operator was on…" asks for a person; "operator downtime" alone is a kind of stop. "¿Quién fue…?"
+    # is read after the Spanish words are said in the router's ("fue" is "was"), so both are matched, and
+    # only "quién" is named.
     (
         r"\b(which|what) (operators?|persons?|people|guys?|workers?|employees?|operadore?s?)\b"
-        r"|\bqu(i|í)[eé]n(es)? (estaba|estuvo|era|fue|manej)",
+        r"|\bqu(i|í)[eé]n(es)?(?= (estaba|estuvo|era|fue|was|were|manej|atendi|arregl|repar))",
+        "names",
+    ),
+    # A person named by trade ("the mechanic who fixed it", "el mecánico"): the records name no one.
+    (
+        r"\b(mechanics?|mec[aá]nicos?|technicians?|t[eé]cnicos?|electricians?|electricistas?"
+        r"|millwrights?|operarios?)\b",
         "names",
     ),
     # Maintenance work orders: no stop carries one (the orders held are the order matrix's, per knife), so
@@ -153,7 +165,12 @@ NOT_IN_RECORDS: tuple[tuple[str, str], ...] = (
     (r"\b(forklifts?|clamp trucks?|damaged?)\b", "handling damage"),
     (r"\bwashboard(ing)?\b", "washboard"),
     (r"\bcrush(ed)?\b", "crush"),
-    (r"\b(vibrations?|amps?|amperage|voltage|energy|electricity)\b", "electrical readings"),
+    # A reading said as the verb or adjective of what it measures ("was it vibrating", "running hot",
+    # "overheating", "noisy"), as well as by its name: no reading of the machine is recorded.
+    (r"\bvibrat\w*|\bvibra(ba|ndo|ci[oó]n|ciones)\b|\bshak(ing|y|ier)\b", "vibration"),
+    (r"\bnois(e|es|y|ier)\b|\bruidos?\b", "noise"),
+    (r"\boverheat\w*|\bsobrecalent\w*", "temperature"),
+    (r"\b(amps?|amperage|voltage|energy|electricity)\b", "electrical readings"),
     (r"\b(wages?|salary|salaries|overtime|payroll)\b", "pay"),
     # Units the records do not measure in: the paper is held in lineal feet and square feet, never by
     # weight (no basis weight is recorded), and glue or starch by no volume at all.

@@ -1,0 +1,94 @@
+"""The reader's round-17 classes (evals/shifts/blind-r17.yaml), in our own words, English and Spanish, against
+the hand-built store (conftest.py): a reading said as its verb ("vibrating") and a person asked by trade or by
+"quién fue" are not in the records (docs/shifts-agent.md, "The three rules", "Reading", "Known limits").
+
+The store holds week B (2026-09-07..11), week A (2026-09-14..18) and Monday 2026-09-21; crew A runs shift 1, crew
+B shift 2 and crew C shift 3 every day.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import duckdb
+import pytest
+
+from shopfloor.shifts import Scope
+from shopfloor.shifts.evals import invariants
+from shopfloor.shifts.investigation import investigate
+from shopfloor.shifts.planning.accounting import account
+from shopfloor.shifts.planning.plans import Plan
+from shopfloor.shifts.planning.router import route
+
+MONDAY = date(2026, 9, 21)
+FRIDAY = date(2026, 9, 18)
+
+
+def ask(conn: duckdb.DuckDBPyConnection, question: str, scope: Scope) -> dict[str, Any]:
+    answer: dict[str, Any] = investigate(question, scope, conn).as_dict()
+    assert invariants(answer) == []
+    return answer
+
+
+def _routed(question: str, scope: Scope) -> Plan:
+    plan = route(question, scope)
+    assert isinstance(plan, Plan), plan
+    return plan
+
+
+def _text(answer: dict[str, Any]) -> str:
+    return " ".join(s["text"] for s in answer["sections"])
+
+
+def _tools(answer: dict[str, Any]) -> list[str]:
+    return [s["tool"] for s in answer["trace"] if s.get("kind") == "tool_call"]
+
+
+# --- a reading said as its verb, and a person asked by trade: not in the records ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("was the upper knife vibrating on second shift", "vibrating"),
+        ("did the glue dams start shaking on 3rd", "shaking"),
+        ("downtime at the upper knife on second shift", None),  # a place's stops, no reading asked
+        ("is the double backer overheating today", "overheating"),
+        ("did the splicer get noisy yesterday", "noisy"),
+        ("¿la cuchilla de arriba estaba vibrando ayer?", "vibrando"),
+    ],
+)
+def test_a_reading_said_as_its_verb_is_not_in_the_records(question: str, said: str | None) -> None:
+    found = account(question).not_in_records
+    assert (said in found) if said else not found, found
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("who repaired the lower knife on friday", "who repaired"),
+        ("which mechanic worked on the knife jam", "mechanic"),
+        ("¿quién estuvo en la empalmadora 2 el viernes?", "quién"),
+        ("¿quién fue el electricista del tercer turno?", "quién"),
+        ("¿quién fue el mecánico del paro de la cuchilla de abajo?", "mecánico"),
+    ],
+)
+def test_a_person_asked_by_trade_or_by_quien_fue_is_not_in_the_records(question: str, said: str) -> None:
+    assert said in account(question).not_in_records
+
+
+def test_a_story_about_a_guy_who_called_in_names_no_person() -> None:
+    question = (
+        "rough night and a guy who called in sick, anyway what i need is downtime by reason for 2nd shift"
+    )
+    assert account(question).not_in_records == ()
+
+
+def test_a_reading_asked_of_a_place_answers_its_stops_and_names_the_reading(
+    conn: duckdb.DuckDBPyConnection,
+) -> None:
+    answer = ask(conn, "was the upper knife vibrating on 2nd shift", Scope(day=FRIDAY))
+    assert answer["status"] == "partial"
+    assert "Not in the records: vibrating" in _text(answer)
+    assert "get_downtime_breakdown" in _tools(answer)
