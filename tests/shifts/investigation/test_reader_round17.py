@@ -92,3 +92,43 @@ def test_a_reading_asked_of_a_place_answers_its_stops_and_names_the_reading(
     assert answer["status"] == "partial"
     assert "Not in the records: vibrating" in _text(answer)
     assert "get_downtime_breakdown" in _tools(answer)
+
+
+# --- a kind beside rows by place or reason over a window: the window's pareto filters it ---------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "by", "kind"),
+    [
+        ("operator downtime by place last week", "place", "Operator"),
+        ("maint dt by reason last wk", "reason", "Maintenance"),
+        ("paros de mantenimiento por equipo la semana pasada", "place", "Maintenance"),
+    ],
+)
+def test_a_kind_beside_a_grouping_over_a_window_is_a_filter(question: str, by: str, kind: str) -> None:
+    plan = _routed(question, Scope(day=MONDAY))
+    assert (plan.measure, plan.window, plan.anchor) == ("pareto", "week", date(2026, 9, 14))
+    assert (plan.by, plan.kind) == (by, kind)
+
+
+def test_a_kind_alone_over_a_window_is_still_its_own_row() -> None:
+    plan = _routed("operator downtime last week", Scope(day=MONDAY))
+    assert (plan.by, plan.kind) == ("kind", "Operator")
+
+
+def test_the_window_pareto_keeps_only_the_kind_asked(conn: duckdb.DuckDBPyConnection) -> None:
+    # Week A: the operator's stops are the missed splices at Splicer 1, 5 min a day; the upper knife's 30 min a
+    # day are maintenance's and the plant's power outage is external (listed apart, as on a day).
+    answer = ask(conn, "operator downtime by place last week", Scope(day=MONDAY))
+    assert answer["status"] == "complete"
+    assert "Operator only" in answer["read_as"]
+    text = _text(answer)
+    assert "The top place was Splicer 1 at **25.0 min**" in text
+    assert "Upper knife" not in text
+
+
+def test_a_kind_no_result_applies_is_named(conn: duckdb.DuckDBPyConnection) -> None:
+    # A share of one kind's downtime is read among every stop: the kind is named, never claimed.
+    answer = ask(conn, "what percent of maintenance downtime was knife jams last week", Scope(day=MONDAY))
+    assert answer["status"] == "partial"
+    assert "Not applied: Maintenance only (this answer's rows hold every kind of stop" in _text(answer)

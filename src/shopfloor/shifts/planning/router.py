@@ -545,11 +545,12 @@ def _measure_intent(q: str, cue: Cue | None, by: str | None, window: Period) -> 
         group = by if by in ("place", "kind") else "reason"
         if ranged:
             # A kind named over a window ("operator downtime this week") is read in the rows by kind,
-            # where its own row is the answer; the window's pareto has no kind filter.
-            kind = _kind(q) if by is None else None
-            if kind is not None:
+            # where its own row is the answer; beside rows by reason or place ("maint downtime by place") it
+            # filters them, as on a day.
+            kind = _kind(q)
+            if kind is not None and by is None and not _has(q, r"\b(by|per) (reason|cause)s?\b"):
                 return "pareto", {"by": "kind", "kind": kind, "count": _count(q)}
-            return "pareto", {"by": group, "count": _count(q)}
+            return "pareto", {"by": group, "kind": kind if by != "kind" else None, "count": _count(q)}
         return "downtime", {"by": group, "kind": _kind(q)}
     if _has(q, DRY_END_PCT):
         return "kpis", {
