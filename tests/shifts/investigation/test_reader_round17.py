@@ -19,6 +19,7 @@ from shopfloor.shifts.evals import invariants
 from shopfloor.shifts.investigation import investigate
 from shopfloor.shifts.planning.accounting import account
 from shopfloor.shifts.planning.plans import Plan
+from shopfloor.shifts.planning.reading import canonical, entities
 from shopfloor.shifts.planning.router import route
 
 MONDAY = date(2026, 9, 21)
@@ -132,3 +133,31 @@ def test_a_kind_no_result_applies_is_named(conn: duckdb.DuckDBPyConnection) -> N
     answer = ask(conn, "what percent of maintenance downtime was knife jams last week", Scope(day=MONDAY))
     assert answer["status"] == "partial"
     assert "Not applied: Maintenance only (this answer's rows hold every kind of stop" in _text(answer)
+
+
+# --- the wet end is a place beside a stop reason or a kind, not only beside "downtime" ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "named"),
+    [
+        ("paper breaks at the wet end last week", True),
+        ("any missed splices on the wet end yesterday", True),
+        ("maintenance at the wet end this month", True),
+        ("wet end speed on 2nd", False),  # the wet end's speed is a measure, no place of stops
+    ],
+)
+def test_the_wet_end_is_a_place_beside_a_stop_reason_or_kind(question: str, named: bool) -> None:
+    assert ("Wet end" in entities(canonical(question)).places) is named
+
+
+def test_the_wet_end_said_in_a_story_is_read_or_named(conn: duckdb.DuckDBPyConnection) -> None:
+    question = (
+        "we are planning next week's work and the manager keeps going on about the wet end, "
+        "so just show me the missed splices by place for last week"
+    )
+    answer = ask(conn, question, Scope(day=MONDAY))
+    plan = answer["plan"]
+    assert (plan["measure"], plan["by"], plan["reason"]) == ("pareto", "place", "Missed splice")
+    shown = " ".join(s["text"] for s in answer["sections"] if s["type"] in ("read_as", "caveat"))
+    assert "place Wet end" in shown

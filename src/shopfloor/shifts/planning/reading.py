@@ -521,11 +521,10 @@ def _place_named(place: str, text: str) -> bool:
     if place == "Plant":
         return False  # "the plant" is how people name the whole site, never the stop place
     if place == "Wet end":
-        # "wet-end speed" is a measure; the wet end is a place only beside downtime words
-        return (
-            re.search(r"\bwet[- ]end\b", text) is not None
-            and re.search(r"\bdowntime|stops?\b", text) is not None
-        )
+        # "wet-end speed" is a measure; the wet end is a place only beside downtime words, a stop reason or
+        # a kind of stop ("missed splices … the wet end", "maintenance on the wet end").
+        stop_words = [r"\bdowntime|stops?\b", *_REASON_WORDS.values(), *_KIND_WORDS.values()]
+        return re.search(r"\bwet[- ]end\b", text) is not None and any(re.search(w, text) for w in stop_words)
     if place == "Shear knife":
         return re.search(r"\bshear knife\b", text) is not None
     # Named in the singular or the plural ("glue dam", "the glue dams").
