@@ -161,3 +161,39 @@ def test_the_wet_end_said_in_a_story_is_read_or_named(conn: duckdb.DuckDBPyConne
     assert (plan["measure"], plan["by"], plan["reason"]) == ("pareto", "place", "Missed splice")
     shown = " ".join(s["text"] for s in answer["sections"] if s["type"] in ("read_as", "caveat"))
     assert "place Wet end" in shown
+
+
+# --- which shift had the least: the shifts ranked, in any scope ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "metric"),
+    [
+        ("which shift had the least downtime last week", "downtime"),
+        ("what shift had the fewest rejects last week", "quality"),
+        ("which shift had the lowest speed last week", None),  # speed to target, the tool's default
+    ],
+)
+def test_which_shift_had_the_least_compares_the_windows_shifts(question: str, metric: str | None) -> None:
+    plan = _routed(question, Scope.parse(MONDAY.isoformat(), 2))
+    assert (plan.measure, plan.by, plan.shift, plan.metric) == ("compare_groups", "shift", None, metric)
+    assert (plan.window, plan.anchor) == ("week", date(2026, 9, 14))
+
+
+def test_which_shift_had_the_least_on_a_day_ranks_that_days_shifts() -> None:
+    plan = _routed("which shift had the least downtime yesterday", Scope.parse(MONDAY.isoformat(), 1))
+    assert (plan.measure, plan.day, plan.shift, plan.include, plan.metric) == (
+        "rankings",
+        FRIDAY,
+        None,
+        "day",
+        "downtime",
+    )
+
+
+def test_the_shift_with_the_least_downtime_leads(conn: duckdb.DuckDBPyConnection) -> None:
+    # Week A: shift 3's only stop is the external power outage, so its unplanned downtime is 0 of 2,400 minutes.
+    answer = ask(conn, "which shift had the least downtime last week", Scope(day=MONDAY))
+    assert answer["status"] == "complete"
+    assert "get_group_comparison" in _tools(answer)
+    assert "Shift 3 was the best shift of the window on unplanned downtime at **0.00 %**" in _text(answer)

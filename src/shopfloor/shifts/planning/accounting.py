@@ -71,7 +71,7 @@ READ = _words(
     share percent percentage pct fraction proportion portion ratio rate
     count counts many often times frequency frequent number
     hours hour hrs hr minutes minute mins min seconds
-    top bottom rank ranks ranking ranked worst best highest lowest biggest largest smallest most least
+    top bottom rank ranks ranking ranked worst best highest lowest biggest largest smallest most least fewest
     first second third 1st 2nd 3rd shift shifts night swing evening graveyard day days
     week weeks weekly month months monthly quarter period periods fiscal year yearly annual date
     yesterday today tomorrow ago last previous prior next this current since so far to date
