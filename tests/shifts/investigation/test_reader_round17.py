@@ -197,3 +197,34 @@ def test_the_shift_with_the_least_downtime_leads(conn: duckdb.DuckDBPyConnection
     assert answer["status"] == "complete"
     assert "get_group_comparison" in _tools(answer)
     assert "Shift 3 was the best shift of the window on unplanned downtime at **0.00 %**" in _text(answer)
+
+
+# --- a time of day is named as the question says it, and its words are not "not understood" -------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("¿qué nos paró a las cuatro en el segundo turno?", "a las cuatro"),
+        (
+            "¿cuántos paros hubo entre las dos y las cinco de la tarde?",
+            "entre las dos y las cinco de la tarde",
+        ),
+        ("¿qué paró antes de la comida en el primer turno?", "antes de la comida"),
+        ("what stopped us at 4 oclock on 2nd", "at 4 oclock"),
+    ],
+)
+def test_a_time_of_day_is_named_in_the_questions_own_words(question: str, said: str) -> None:
+    plan = _routed(question, Scope(day=FRIDAY))
+    found = account(question, plan)
+    assert f"the time of day, {said} (this answer reads the whole shift or day" in " ".join(found.not_applied)
+    assert found.not_understood == ()
+
+
+def test_a_spanish_time_of_day_makes_the_answer_partial(conn: duckdb.DuckDBPyConnection) -> None:
+    answer = ask(conn, "¿qué nos paró a las cuatro en el segundo turno?", Scope(day=FRIDAY))
+    assert answer["status"] == "partial"
+    text = _text(answer)
+    assert "Not applied: the time of day, a las cuatro" in text
+    assert "Not understood" not in text
+    assert "get_downtime_breakdown" in _tools(answer)

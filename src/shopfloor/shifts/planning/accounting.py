@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from shopfloor.shifts.planning.dates import MONTH_SHORT, MONTHS, NUMBER_WORDS, UNRESOLVED, WEEKDAYS
 from shopfloor.shifts.planning.plans import BAND_TILES, Plan
-from shopfloor.shifts.planning.reading import COMMON, VOCABULARY, canonical, entities
+from shopfloor.shifts.planning.reading import COMMON, SPANISH_TIMES, VOCABULARY, canonical, entities
 from shopfloor.shifts.planning.router import (
     BAND_WORDS,
     LOSS_WORDS,
@@ -259,6 +259,8 @@ def account(question: str, plan: Plan | None = None) -> Accounting:
             missing.append(phrase)
     for start, end in reversed(merged):
         text = text[:start] + " " + text[end:]
+    # A time of day is named as not applied (``not_held``), its words with it ("3 oclock", "the early morning").
+    text = re.sub(TIME_OF_DAY, " ", text)
     # Grade codes, widths and numbers are entities or figures the reader reads (or names as not applied).
     text = re.sub(r"\b\d+(?:[-.,/]\w+)*%?", " ", text)
     unknown = list(dict.fromkeys(unresolved))
@@ -360,6 +362,17 @@ _CREW_SAID = r"\b(?:crew|cuadrilla) ([b-hj-np-tv-xz])\b"
 _TRIM_SAID = r"\b(?:side )?trim\b"
 
 
+def times_typed(question: str) -> list[str]:
+    """The times of day ``question`` says in Spanish, as typed and in the order said (``reading.SPANISH_TIMES``)."""
+    typed = question.lower()
+    found = sorted({m.span(): m.group(0) for p in SPANISH_TIMES for m in re.finditer(p, typed)}.items())
+    out: list[tuple[int, int, str]] = []
+    for (start, end), said in found:
+        if not out or start >= out[-1][1]:  # a range holds its clock times: the range alone is said
+            out.append((start, end, said))
+    return [said for _start, _end, said in out]
+
+
 def not_held(text: str, question: str, plan: Plan | None = None) -> list[str]:
     """What ``text`` (the question in the router's words; ``question`` as typed) names that no tool applies:
     a time of day, the year so far, a threshold on the speed target other than 100 %, a grade, a width, a
@@ -367,10 +380,16 @@ def not_held(text: str, question: str, plan: Plan | None = None) -> list[str]:
     (docs/shifts-agent.md, rule 2)."""
     out = []
     clause = asked_clause(text)
+    typed = times_typed(question)
     for m in re.finditer(TIME_OF_DAY, clause):
+        # Named as the question says it: a time said in Spanish is read in the router's words ("a las tres" is
+        # "around 3 oclock"), so the typed words stand for it, in the order said.
+        said = m.group(0).strip()
+        if said not in question.lower() and typed:
+            said = typed.pop(0)
         out.append(
-            f"the time of day, {m.group(0).strip()} (this answer reads the whole shift or day; no tool filters "
-            "the stops by the clock)"
+            f"the time of day, {said} (this answer reads the whole shift or day; no tool filters the stops by "
+            "the clock)"
         )
     year = re.search(YEAR_SAID, text)
     if year is not None:

@@ -42,6 +42,23 @@ SPANISH_HOURS = {
     "nueve": "9", "diez": "10", "once": "11", "doce": "12",
 }  # fmt: skip
 
+# A time of day said in Spanish (docs/shifts-agent.md, "Known limits"): a clock range, a clock time, a meal, the
+# small hours. Each is said in the router's words below, and named as not applied as the question says it
+# (planning/accounting.not_held).
+_HOUR = r"(\d{1,2}(?::\d{2})?|" + "|".join(SPANISH_HOURS) + r")"
+_PART_OF_DAY = r"(?: de la (?:ma[ñn]ana|tarde|noche|madrugada))?"
+SPANISH_CLOCK_RANGE = rf"\bentre (?:las? )?{_HOUR} y (?:las? )?{_HOUR}{_PART_OF_DAY}\b"
+SPANISH_CLOCK = (
+    r"\b(?:a|hacia|como a|cerca de|alrededor de|despu[eé]s de|antes de) (?:eso de )?las? "
+    + _HOUR
+    + r"(?: y (?:media|cuarto))?"
+    + _PART_OF_DAY
+    + r"\b"
+)
+SPANISH_MEAL = r"\b(despu[eé]s|antes) (del almuerzo|de la comida|de comer)\b"
+SPANISH_SMALL_HOURS = r"\ben la madrugada\b|\bde madrugada\b"
+SPANISH_TIMES = (SPANISH_CLOCK_RANGE, SPANISH_CLOCK, SPANISH_MEAL, SPANISH_SMALL_HOURS)
+
 SPANISH: tuple[tuple[str, Any], ...] = (
     (r"\bx (equipo|lugar|m[aá]quina|raz[oó]n|causa|tipo|grado|turno)\b", r"por \1"),  # "paros x equipo"
     # A band's yes/no asked by its tone, no question word first ("¿el tiempo muerto … superó la banda?"):
@@ -53,11 +70,7 @@ SPANISH: tuple[tuple[str, Any], ...] = (
     (r"[¿¡!]", " "),
     # A clock range ("entre las dos y las cuatro de la tarde"): a time of day, never a date range.
     (
-        r"\bentre (?:las? )?(\d{1,2}(?::\d{2})?|"
-        + "|".join(SPANISH_HOURS)
-        + r") y (?:las? )?(\d{1,2}(?::\d{2})?|"
-        + "|".join(SPANISH_HOURS)
-        + r")(?: de la (?:ma[ñn]ana|tarde|noche|madrugada))?\b",
+        SPANISH_CLOCK_RANGE,
         lambda m: (
             "between "
             + SPANISH_HOURS.get(m.group(1), m.group(1))
@@ -96,17 +109,9 @@ SPANISH: tuple[tuple[str, Any], ...] = (
     (r"\b[oó]rdenes de (trabajo|mantenimiento)\b|\b[oó]rdenes de servicio\b", "work orders"),
     (r"\b(raro|rara|extra[ñn][oa]|fuera de lo (normal|com[uú]n))\b", "weird"),
     # A clock time ("a las tres de la mañana", "a eso de las 2:30"): a time of day, never "tomorrow".
-    (
-        r"\b(?:a|hacia|como a|cerca de|alrededor de|despu[eé]s de|antes de) (?:eso de )?las? (\d{1,2}(?::\d{2})?|"
-        + "|".join(SPANISH_HOURS)
-        + r")(?: y (?:media|cuarto))?(?: de la (?:ma[ñn]ana|tarde|noche|madrugada))?\b",
-        lambda m: "around " + SPANISH_HOURS.get(m.group(1), m.group(1)) + " oclock",
-    ),
-    (
-        r"\b(despu[eé]s|antes) (del almuerzo|de la comida|de comer)\b",
-        lambda m: {"d": "after", "a": "before"}[m.group(1)[0]] + " lunch",
-    ),
-    (r"\ben la madrugada\b|\bde madrugada\b", "in the early morning"),
+    (SPANISH_CLOCK, lambda m: "around " + SPANISH_HOURS.get(m.group(1), m.group(1)) + " oclock"),
+    (SPANISH_MEAL, lambda m: {"d": "after", "a": "before"}[m.group(1)[0]] + " lunch"),
+    (SPANISH_SMALL_HOURS, "in the early morning"),
     # Hours of downtime asked ("¿cuántas horas de paro?"): the figure in hours, never a count of stops.
     (r"\bhoras? (?:de )?(?:paro|paros|parada|paradas|tiempo muerto)\b", "hours of downtime"),
     (r"\bhoras\b", "hours"),
