@@ -17,7 +17,7 @@ import pytest
 from shopfloor.shifts import Scope
 from shopfloor.shifts.evals import invariants
 from shopfloor.shifts.investigation import investigate
-from shopfloor.shifts.planning.accounting import account
+from shopfloor.shifts.planning.accounting import account, more_values
 from shopfloor.shifts.planning.plans import Plan
 from shopfloor.shifts.planning.reading import canonical, entities
 from shopfloor.shifts.planning.router import route
@@ -228,3 +228,33 @@ def test_a_spanish_time_of_day_makes_the_answer_partial(conn: duckdb.DuckDBPyCon
     assert "Not applied: the time of day, a las cuatro" in text
     assert "Not understood" not in text
     assert "get_downtime_breakdown" in _tools(answer)
+
+
+# --- which grade had the worst X: the rows by grade asked, named where the measure is not broken down by grade ---
+
+
+@pytest.mark.parametrize(
+    ("question", "by"),
+    [
+        ("which grade had the most trim last week", "grade"),
+        ("what grades had the worst downtime last week", "grade"),
+        ("which width had the most rejects last week", "width"),
+    ],
+)
+def test_which_grade_had_the_worst_is_the_rows_by_grade_asked(question: str, by: str) -> None:
+    plan = _routed(question, Scope(day=MONDAY))
+    assert plan.by != by
+    missing, _also = more_values(question, plan)
+    assert any(m.startswith(f"by {by} (this answer's tools do not break") for m in missing), missing
+
+
+def test_which_grade_ran_slowest_is_read_by_grade() -> None:
+    plan = _routed("which grade ran slowest last week", Scope(day=MONDAY))
+    assert (plan.measure, plan.by) == ("fpm", "grade")
+    assert more_values("which grade ran slowest last week", plan)[0] == []
+
+
+def test_which_grade_had_the_most_trim_names_the_grouping(conn: duckdb.DuckDBPyConnection) -> None:
+    answer = ask(conn, "which grade had the most trim last week", Scope(day=MONDAY))
+    assert answer["status"] == "partial"
+    assert "Not applied: by grade (this answer's tools do not break waste down by grade)" in _text(answer)

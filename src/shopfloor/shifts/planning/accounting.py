@@ -525,8 +525,15 @@ ROWS_LISTED = frozenset({"pareto", "downtime", "volume", "fpm"})
 # A breakdown the question asks for in so many words ("downtime by grade"); an answer not grouped that way
 # names it (never another breakdown silently). Comparisons and the money levers group by their own rows.
 ASKED_GROUPINGS = (
-    ("grade", r"\b(by|per|each) (board )?grades?\b"),
-    ("width", r"\b(by|per|each) (web )?widths?\b"),
+    # "Which grade had the worst trim" asks the rows by grade as "by grade" does.
+    (
+        "grade",
+        r"\b(by|per|each) (board )?grades?\b|\b(which|what) (board )?grades? (had|has|have|ran|was|were)\b",
+    ),
+    (
+        "width",
+        r"\b(by|per|each) (web )?widths?\b|\b(which|what) (web )?widths? (had|has|have|ran|was|were)\b",
+    ),
     ("crew", r"\b(by|per|each) crews?\b"),
     ("place", r"\b(by|per) (place|location|machine|equipment)s?\b"),
     ("kind", r"\b(by|per) (kind|type|category)\b"),
