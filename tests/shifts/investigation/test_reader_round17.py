@@ -258,3 +258,41 @@ def test_which_grade_had_the_most_trim_names_the_grouping(conn: duckdb.DuckDBPyC
     answer = ask(conn, "which grade had the most trim last week", Scope(day=MONDAY))
     assert answer["status"] == "partial"
     assert "Not applied: by grade (this answer's tools do not break waste down by grade)" in _text(answer)
+
+
+# --- a target reached said by its Spanish verb: the yes/no on target ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "shift", "crew"),
+    [
+        ("¿cumplimos la meta de velocidad la semana pasada?", None, None),
+        ("¿el segundo turno llegó al objetivo la semana pasada?", 2, None),
+        ("¿la cuadrilla B alcanzó la meta la semana pasada?", None, "B"),
+        ("logramos la meta la semana pasada?", None, None),  # no opening mark typed
+    ],
+)
+def test_a_target_reached_in_spanish_is_the_yes_no_on_target(
+    question: str, shift: int | None, crew: str | None
+) -> None:
+    plan = _routed(question, Scope(day=MONDAY))
+    assert (plan.measure, plan.ask, plan.window, plan.anchor) == (
+        "fpm",
+        "at_target",
+        "week",
+        date(2026, 9, 14),
+    )
+    assert (plan.shift, plan.crew) == (shift, crew)
+
+
+def test_arriving_is_no_target_reached() -> None:
+    assert "hit" not in canonical("¿a qué hora llegó a la planta el mecánico?")
+
+
+def test_a_target_reached_in_spanish_is_answered_no_against_100(conn: duckdb.DuckDBPyConnection) -> None:
+    # Week A: 954,000 ft run on 1,176,000 ft of target (900, 900, 500, 800 and 900 ft/min over their minutes).
+    answer = ask(conn, "¿cumplimos la meta de velocidad la semana pasada?", Scope(day=MONDAY))
+    assert answer["status"] == "complete"
+    assert "No: Speed to target was **81.12 %** over Week of 2026-09-14 (Mon–Fri) against 100 %" in _text(
+        answer
+    )

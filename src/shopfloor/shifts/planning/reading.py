@@ -59,6 +59,13 @@ SPANISH_MEAL = r"\b(despu[eé]s|antes) (del almuerzo|de la comida|de comer)\b"
 SPANISH_SMALL_HOURS = r"\ben la madrugada\b|\bde madrugada\b"
 SPANISH_TIMES = (SPANISH_CLOCK_RANGE, SPANISH_CLOCK, SPANISH_MEAL, SPANISH_SMALL_HOURS)
 
+# The words a Spanish question opens with when it asks more than a yes or no, and the verbs of a target reached.
+_ASKING = r"(?:qu[eé]|cu[aá]|c[oó]mo|d[oó]nde|qui[eé]n|por qu|para qu)"
+_MET = r"(?:cumplimos|cumpli[oó]|cumplieron|alcanzamos|alcanz[oó]|alcanzaron|logramos|logr[oó]|lograron)"
+_REACHED = (
+    rf"(?:{_MET}|llegamos al?|lleg[oó] al?|llegaron al?)"  # "llegó a" reaches the target named after it
+)
+
 SPANISH: tuple[tuple[str, Any], ...] = (
     (r"\bx (equipo|lugar|m[aá]quina|raz[oó]n|causa|tipo|grado|turno)\b", r"por \1"),  # "paros x equipo"
     # A band's yes/no asked by its tone, no question word first ("¿el tiempo muerto … superó la banda?"):
@@ -67,6 +74,14 @@ SPANISH: tuple[tuple[str, Any], ...] = (
         r"^\s*¿(?!\s*(qu[eé]|cu[aá]|c[oó]mo|d[oó]nde|qui[eé]n|por qu|para qu))(?=[^?]*\bbandas?\b)",
         "was ",
     ),
+    # A target reached, said by its verb ("¿cumplimos la meta de velocidad en septiembre?", "¿el segundo turno
+    # llegó al objetivo?"): the yes/no "did … hit target", answered Yes or No (docs/shifts-agent.md, rule 3).
+    (
+        rf"^(?![\s¿]*(?:was |{_ASKING}|(?:va|van|vamos) a\b))[\s¿]*"
+        rf"(?=[^?]*\b{_REACHED}\b[^?]*\b(?:meta|objetivo)\b)",
+        "did ",
+    ),
+    (rf"\b(?:llegamos|lleg[oó]|llegaron) al? (?:la )?(?=meta|objetivo)|\b{_MET}(?: con)?\b", "hit "),
     (r"[¿¡!]", " "),
     # A clock range ("entre las dos y las cuatro de la tarde"): a time of day, never a date range.
     (
