@@ -296,3 +296,28 @@ def test_a_target_reached_in_spanish_is_answered_no_against_100(conn: duckdb.Duc
     assert "No: Speed to target was **81.12 %** over Week of 2026-09-14 (Mon–Fri) against 100 %" in _text(
         answer
     )
+
+
+# --- how much board did we run: the volume, whatever noun names what was made ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "measure"),
+    [
+        ("how much board did we make last week", "volume"),
+        ("how much paper did we run on friday", "volume"),
+        ("how much good board did the line produce last week", "volume"),
+        ("how much waste did we make last week", "waste"),  # a loss made is that loss
+    ],
+)
+def test_how_much_board_did_we_run_is_the_volume(question: str, measure: str) -> None:
+    assert _routed(question, Scope(day=MONDAY)).measure == measure
+
+
+def test_board_on_a_web_the_records_do_not_hold_is_partial(conn: duckdb.DuckDBPyConnection) -> None:
+    answer = ask(conn, "how much board did we run on 90 inch paper last week", Scope(day=MONDAY))
+    assert answer["status"] == "partial"
+    assert (
+        "Not applied: the 90 in web (no web of that width is in the records: the webs are 98, 95, 92, 87 in"
+        in (_text(answer))
+    )

@@ -46,7 +46,9 @@ _VOLUME = (
 )
 # A volume cue attached to a volume ask keeps a question with a speed word on volume.
 _VOLUME_ASK = (
-    r"\bhow much (did|do|have|has) (we|the shift|the line|they|it) (make|made|produce|produced|run|ran)\b"
+    # "How much board did we run this month": the board, paper or product made is the volume.
+    r"\bhow much (?:(?:good |corrugated )?(?:board|paper|product) )?(did|do|have|has) (we|the shift|the line|they|it)"
+    r" (make|made|produce|produced|run|ran)\b"
     r"|\b(ran|made|produced|run) the most\b|\bshare of (output|volume|production|footage)\b"
     r"|\bmost (output|volume|footage|msf)\b"
 )
