@@ -1,6 +1,11 @@
 """The reader's round-17 classes (evals/shifts/blind-r17.yaml), in our own words, English and Spanish, against
 the hand-built store (conftest.py): a reading said as its verb ("vibrating") and a person asked by trade or by
-"quién fue" are not in the records (docs/shifts-agent.md, "The three rules", "Reading", "Known limits").
+"quién fue" are not in the records; a kind beside rows by place or reason filters a window's pareto, and a kind
+no result applies is named; the wet end is a place beside a stop reason; "which shift had the least downtime"
+ranks the shifts; a time of day is named in the question's own words; "which grade had the worst trim" asks
+the rows by grade; a target reached said by its Spanish verb is the yes/no on target; "how much board did we
+run" is the volume (docs/shifts-agent.md, "The three rules", "Reading", "Comparisons over a window", "Known
+limits").
 
 The store holds week B (2026-09-07..11), week A (2026-09-14..18) and Monday 2026-09-21; crew A runs shift 1, crew
 B shift 2 and crew C shift 3 every day.
