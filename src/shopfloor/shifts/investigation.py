@@ -550,7 +550,17 @@ def not_applied(plan: Plan, evidence: list[dict[str, Any]]) -> list[str]:
     ):
         # The rows hold each member of a place family, never the family's own total (its sum is not led).
         missing.append(f"{plan.place} as one total (the rows list each of {', '.join(family)})")
-    return missing
+    return missing + _kind_not_applied(plan, evidence)
+
+
+def _kind_not_applied(plan: Plan, evidence: list[dict[str, Any]]) -> list[str]:
+    """The kind of stop on a downtime plan that no result filters on or groups by, with why: a slot read is
+    a slot applied, or it is named (docs/shifts-agent.md, "The three rules", rule 2)."""
+    if plan.kind is None or plan.measure not in ("downtime", "pareto") or plan.by == "kind":
+        return []
+    if any(e.get("kind") == plan.kind or (e.get("filters") or {}).get("kind") == plan.kind for e in evidence):
+        return []
+    return [f"{plan.kind} only (this answer's rows hold every kind of stop; ask for the downtime by kind)"]
 
 
 MEASURE_NAMES = {

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from shopfloor.shifts.planning.dates import MONTH_SHORT, MONTHS, NUMBER_WORDS, UNRESOLVED, WEEKDAYS
 from shopfloor.shifts.planning.plans import BAND_TILES, Plan
-from shopfloor.shifts.planning.reading import COMMON, VOCABULARY, canonical, entities
+from shopfloor.shifts.planning.reading import COMMON, SPANISH_TIMES, VOCABULARY, canonical, entities
 from shopfloor.shifts.planning.router import (
     BAND_WORDS,
     LOSS_WORDS,
@@ -71,7 +71,7 @@ READ = _words(
     share percent percentage pct fraction proportion portion ratio rate
     count counts many often times frequency frequent number
     hours hour hrs hr minutes minute mins min seconds
-    top bottom rank ranks ranking ranked worst best highest lowest biggest largest smallest most least
+    top bottom rank ranks ranking ranked worst best highest lowest biggest largest smallest most least fewest
     first second third 1st 2nd 3rd shift shifts night swing evening graveyard day days
     week weeks weekly month months monthly quarter period periods fiscal year yearly annual date
     yesterday today tomorrow ago last previous prior next this current since so far to date
@@ -128,11 +128,23 @@ NOT_IN_RECORDS: tuple[tuple[str, str], ...] = (
     (r"\bcustomers?\b|\bclients?\b", "customers"),
     (r"\bnames?\b", "names"),
     # Who ran a machine is a person: the records hold a supervisor slot and a crew letter, never a name.
-    (r"\bwho (was |were |is )?(running|operating|ran|operated|working|manning|on)\b", "names"),
-    # "which operator was on…" asks for a person; "operator downtime" alone is a kind of stop.
+    (
+        r"\bwho (was |were |is )?(running|operating|ran|operated|working|manning|on|fixed|repaired|attended"
+        r"|handled|responded|cleared)\b",
+        "names",
+    ),
+    # "which operator was on…" asks for a person; "operator downtime" alone is a kind of stop. "¿Quién fue…?"
+    # is read after the Spanish words are said in the router's ("fue" is "was"), so both are matched, and
+    # only "quién" is named.
     (
         r"\b(which|what) (operators?|persons?|people|guys?|workers?|employees?|operadore?s?)\b"
-        r"|\bqu(i|í)[eé]n(es)? (estaba|estuvo|era|fue|manej)",
+        r"|\bqu(i|í)[eé]n(es)?(?= (estaba|estuvo|era|fue|was|were|manej|atendi|arregl|repar))",
+        "names",
+    ),
+    # A person named by trade ("the mechanic who fixed it", "el mecánico"): the records name no one.
+    (
+        r"\b(mechanics?|mec[aá]nicos?|technicians?|t[eé]cnicos?|electricians?|electricistas?"
+        r"|millwrights?|operarios?)\b",
         "names",
     ),
     # Maintenance work orders: no stop carries one (the orders held are the order matrix's, per knife), so
@@ -153,7 +165,12 @@ NOT_IN_RECORDS: tuple[tuple[str, str], ...] = (
     (r"\b(forklifts?|clamp trucks?|damaged?)\b", "handling damage"),
     (r"\bwashboard(ing)?\b", "washboard"),
     (r"\bcrush(ed)?\b", "crush"),
-    (r"\b(vibrations?|amps?|amperage|voltage|energy|electricity)\b", "electrical readings"),
+    # A reading said as the verb or adjective of what it measures ("was it vibrating", "running hot",
+    # "overheating", "noisy"), as well as by its name: no reading of the machine is recorded.
+    (r"\bvibrat\w*|\bvibra(ba|ndo|ci[oó]n|ciones)\b|\bshak(ing|y|ier)\b", "vibration"),
+    (r"\bnois(e|es|y|ier)\b|\bruidos?\b", "noise"),
+    (r"\boverheat\w*|\bsobrecalent\w*", "temperature"),
+    (r"\b(amps?|amperage|voltage|energy|electricity)\b", "electrical readings"),
     (r"\b(wages?|salary|salaries|overtime|payroll)\b", "pay"),
     # Units the records do not measure in: the paper is held in lineal feet and square feet, never by
     # weight (no basis weight is recorded), and glue or starch by no volume at all.
@@ -242,6 +259,8 @@ def account(question: str, plan: Plan | None = None) -> Accounting:
             missing.append(phrase)
     for start, end in reversed(merged):
         text = text[:start] + " " + text[end:]
+    # A time of day is named as not applied (``not_held``), its words with it ("3 oclock", "the early morning").
+    text = re.sub(TIME_OF_DAY, " ", text)
     # Grade codes, widths and numbers are entities or figures the reader reads (or names as not applied).
     text = re.sub(r"\b\d+(?:[-.,/]\w+)*%?", " ", text)
     unknown = list(dict.fromkeys(unresolved))
@@ -343,6 +362,17 @@ _CREW_SAID = r"\b(?:crew|cuadrilla) ([b-hj-np-tv-xz])\b"
 _TRIM_SAID = r"\b(?:side )?trim\b"
 
 
+def times_typed(question: str) -> list[str]:
+    """The times of day ``question`` says in Spanish, as typed and in the order said (``reading.SPANISH_TIMES``)."""
+    typed = question.lower()
+    found = sorted({m.span(): m.group(0) for p in SPANISH_TIMES for m in re.finditer(p, typed)}.items())
+    out: list[tuple[int, int, str]] = []
+    for (start, end), said in found:
+        if not out or start >= out[-1][1]:  # a range holds its clock times: the range alone is said
+            out.append((start, end, said))
+    return [said for _start, _end, said in out]
+
+
 def not_held(text: str, question: str, plan: Plan | None = None) -> list[str]:
     """What ``text`` (the question in the router's words; ``question`` as typed) names that no tool applies:
     a time of day, the year so far, a threshold on the speed target other than 100 %, a grade, a width, a
@@ -350,10 +380,16 @@ def not_held(text: str, question: str, plan: Plan | None = None) -> list[str]:
     (docs/shifts-agent.md, rule 2)."""
     out = []
     clause = asked_clause(text)
+    typed = times_typed(question)
     for m in re.finditer(TIME_OF_DAY, clause):
+        # Named as the question says it: a time said in Spanish is read in the router's words ("a las tres" is
+        # "around 3 oclock"), so the typed words stand for it, in the order said.
+        said = m.group(0).strip()
+        if said not in question.lower() and typed:
+            said = typed.pop(0)
         out.append(
-            f"the time of day, {m.group(0).strip()} (this answer reads the whole shift or day; no tool filters "
-            "the stops by the clock)"
+            f"the time of day, {said} (this answer reads the whole shift or day; no tool filters the stops by "
+            "the clock)"
         )
     year = re.search(YEAR_SAID, text)
     if year is not None:
@@ -489,8 +525,15 @@ ROWS_LISTED = frozenset({"pareto", "downtime", "volume", "fpm"})
 # A breakdown the question asks for in so many words ("downtime by grade"); an answer not grouped that way
 # names it (never another breakdown silently). Comparisons and the money levers group by their own rows.
 ASKED_GROUPINGS = (
-    ("grade", r"\b(by|per|each) (board )?grades?\b"),
-    ("width", r"\b(by|per|each) (web )?widths?\b"),
+    # "Which grade had the worst trim" asks the rows by grade as "by grade" does.
+    (
+        "grade",
+        r"\b(by|per|each) (board )?grades?\b|\b(which|what) (board )?grades? (had|has|have|ran|was|were)\b",
+    ),
+    (
+        "width",
+        r"\b(by|per|each) (web )?widths?\b|\b(which|what) (web )?widths? (had|has|have|ran|was|were)\b",
+    ),
     ("crew", r"\b(by|per|each) crews?\b"),
     ("place", r"\b(by|per) (place|location|machine|equipment)s?\b"),
     ("kind", r"\b(by|per) (kind|type|category)\b"),

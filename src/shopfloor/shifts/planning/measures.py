@@ -128,6 +128,10 @@ def _pareto(plan: PlanView, group: str | None = None) -> Step:
     }
     if group is None:
         args.update(reason_filter(plan, group_by))
+        # A kind named beside rows by reason or place filters them, as on a day ("maint downtime by place this
+        # week"); by kind, the kind's own row is the answer; a share of one kind is its row among every kind.
+        if plan.kind and group_by != "kind" and plan.ask != "share":
+            args["kind"] = plan.kind
     return "get_downtime_pareto", args
 
 

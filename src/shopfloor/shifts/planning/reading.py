@@ -42,6 +42,30 @@ SPANISH_HOURS = {
     "nueve": "9", "diez": "10", "once": "11", "doce": "12",
 }  # fmt: skip
 
+# A time of day said in Spanish (docs/shifts-agent.md, "Known limits"): a clock range, a clock time, a meal, the
+# small hours. Each is said in the router's words below, and named as not applied as the question says it
+# (planning/accounting.not_held).
+_HOUR = r"(\d{1,2}(?::\d{2})?|" + "|".join(SPANISH_HOURS) + r")"
+_PART_OF_DAY = r"(?: de la (?:ma[ñn]ana|tarde|noche|madrugada))?"
+SPANISH_CLOCK_RANGE = rf"\bentre (?:las? )?{_HOUR} y (?:las? )?{_HOUR}{_PART_OF_DAY}\b"
+SPANISH_CLOCK = (
+    r"\b(?:a|hacia|como a|cerca de|alrededor de|despu[eé]s de|antes de) (?:eso de )?las? "
+    + _HOUR
+    + r"(?: y (?:media|cuarto))?"
+    + _PART_OF_DAY
+    + r"\b"
+)
+SPANISH_MEAL = r"\b(despu[eé]s|antes) (del almuerzo|de la comida|de comer)\b"
+SPANISH_SMALL_HOURS = r"\ben la madrugada\b|\bde madrugada\b"
+SPANISH_TIMES = (SPANISH_CLOCK_RANGE, SPANISH_CLOCK, SPANISH_MEAL, SPANISH_SMALL_HOURS)
+
+# The words a Spanish question opens with when it asks more than a yes or no, and the verbs of a target reached.
+_ASKING = r"(?:qu[eé]|cu[aá]|c[oó]mo|d[oó]nde|qui[eé]n|por qu|para qu)"
+_MET = r"(?:cumplimos|cumpli[oó]|cumplieron|alcanzamos|alcanz[oó]|alcanzaron|logramos|logr[oó]|lograron)"
+_REACHED = (
+    rf"(?:{_MET}|llegamos al?|lleg[oó] al?|llegaron al?)"  # "llegó a" reaches the target named after it
+)
+
 SPANISH: tuple[tuple[str, Any], ...] = (
     (r"\bx (equipo|lugar|m[aá]quina|raz[oó]n|causa|tipo|grado|turno)\b", r"por \1"),  # "paros x equipo"
     # A band's yes/no asked by its tone, no question word first ("¿el tiempo muerto … superó la banda?"):
@@ -50,14 +74,18 @@ SPANISH: tuple[tuple[str, Any], ...] = (
         r"^\s*¿(?!\s*(qu[eé]|cu[aá]|c[oó]mo|d[oó]nde|qui[eé]n|por qu|para qu))(?=[^?]*\bbandas?\b)",
         "was ",
     ),
+    # A target reached, said by its verb ("¿cumplimos la meta de velocidad en septiembre?", "¿el segundo turno
+    # llegó al objetivo?"): the yes/no "did … hit target", answered Yes or No (docs/shifts-agent.md, rule 3).
+    (
+        rf"^(?![\s¿]*(?:was |{_ASKING}|(?:va|van|vamos) a\b))[\s¿]*"
+        rf"(?=[^?]*\b{_REACHED}\b[^?]*\b(?:meta|objetivo)\b)",
+        "did ",
+    ),
+    (rf"\b(?:llegamos|lleg[oó]|llegaron) al? (?:la )?(?=meta|objetivo)|\b{_MET}(?: con)?\b", "hit "),
     (r"[¿¡!]", " "),
     # A clock range ("entre las dos y las cuatro de la tarde"): a time of day, never a date range.
     (
-        r"\bentre (?:las? )?(\d{1,2}(?::\d{2})?|"
-        + "|".join(SPANISH_HOURS)
-        + r") y (?:las? )?(\d{1,2}(?::\d{2})?|"
-        + "|".join(SPANISH_HOURS)
-        + r")(?: de la (?:ma[ñn]ana|tarde|noche|madrugada))?\b",
+        SPANISH_CLOCK_RANGE,
         lambda m: (
             "between "
             + SPANISH_HOURS.get(m.group(1), m.group(1))
@@ -96,17 +124,9 @@ SPANISH: tuple[tuple[str, Any], ...] = (
     (r"\b[oó]rdenes de (trabajo|mantenimiento)\b|\b[oó]rdenes de servicio\b", "work orders"),
     (r"\b(raro|rara|extra[ñn][oa]|fuera de lo (normal|com[uú]n))\b", "weird"),
     # A clock time ("a las tres de la mañana", "a eso de las 2:30"): a time of day, never "tomorrow".
-    (
-        r"\b(?:a|hacia|como a|cerca de|alrededor de|despu[eé]s de|antes de) (?:eso de )?las? (\d{1,2}(?::\d{2})?|"
-        + "|".join(SPANISH_HOURS)
-        + r")(?: y (?:media|cuarto))?(?: de la (?:ma[ñn]ana|tarde|noche|madrugada))?\b",
-        lambda m: "around " + SPANISH_HOURS.get(m.group(1), m.group(1)) + " oclock",
-    ),
-    (
-        r"\b(despu[eé]s|antes) (del almuerzo|de la comida|de comer)\b",
-        lambda m: {"d": "after", "a": "before"}[m.group(1)[0]] + " lunch",
-    ),
-    (r"\ben la madrugada\b|\bde madrugada\b", "in the early morning"),
+    (SPANISH_CLOCK, lambda m: "around " + SPANISH_HOURS.get(m.group(1), m.group(1)) + " oclock"),
+    (SPANISH_MEAL, lambda m: {"d": "after", "a": "before"}[m.group(1)[0]] + " lunch"),
+    (SPANISH_SMALL_HOURS, "in the early morning"),
     # Hours of downtime asked ("¿cuántas horas de paro?"): the figure in hours, never a count of stops.
     (r"\bhoras? (?:de )?(?:paro|paros|parada|paradas|tiempo muerto)\b", "hours of downtime"),
     (r"\bhoras\b", "hours"),
@@ -521,11 +541,10 @@ def _place_named(place: str, text: str) -> bool:
     if place == "Plant":
         return False  # "the plant" is how people name the whole site, never the stop place
     if place == "Wet end":
-        # "wet-end speed" is a measure; the wet end is a place only beside downtime words
-        return (
-            re.search(r"\bwet[- ]end\b", text) is not None
-            and re.search(r"\bdowntime|stops?\b", text) is not None
-        )
+        # "wet-end speed" is a measure; the wet end is a place only beside downtime words, a stop reason or
+        # a kind of stop ("missed splices … the wet end", "maintenance on the wet end").
+        stop_words = [r"\bdowntime|stops?\b", *_REASON_WORDS.values(), *_KIND_WORDS.values()]
+        return re.search(r"\bwet[- ]end\b", text) is not None and any(re.search(w, text) for w in stop_words)
     if place == "Shear knife":
         return re.search(r"\bshear knife\b", text) is not None
     # Named in the singular or the plural ("glue dam", "the glue dams").

@@ -13,6 +13,7 @@ import re
 from dataclasses import replace
 from typing import Any, Literal
 
+from shopfloor.shifts.planning.comparisons import ALL_SHIFTS, COMPARE_SHIFTS, group_comparison, shifts_ranked
 from shopfloor.shifts.planning.measures import DAY_ONLY
 from shopfloor.shifts.planning.plans import Plan, Unavailable
 from shopfloor.shifts.planning.reading import Entities, canonical, entities
@@ -45,7 +46,9 @@ _VOLUME = (
 )
 # A volume cue attached to a volume ask keeps a question with a speed word on volume.
 _VOLUME_ASK = (
-    r"\bhow much (did|do|have|has) (we|the shift|the line|they|it) (make|made|produce|produced|run|ran)\b"
+    # "How much board did we run this month": the board, paper or product made is the volume.
+    r"\bhow much (?:(?:good |corrugated )?(?:board|paper|product) )?(did|do|have|has) (we|the shift|the line|they|it)"
+    r" (make|made|produce|produced|run|ran)\b"
     r"|\b(ran|made|produced|run) the most\b|\bshare of (output|volume|production|footage)\b"
     r"|\bmost (output|volume|footage|msf)\b"
 )
@@ -280,13 +283,14 @@ def _comparison(
                 replace(base, measure="compare_groups", by="shift", shift=None, include="day"), entities(q)
             )
         return replace(base, measure="compare_shifts", other_shift=compare_shift)
-    if base.window == "day" and _has(q, RANK_SHIFTS) and not _has(q, r"\b(runs?|setups?)\b"):
-        # One day's shifts ranked: the day's rankings over every shift, the shifts ranked on the measure
-        # asked first (the scope widens to the production day, which holds them all).
+    if base.window == "day" and shifts_ranked(q, rank_metric(q)):
+        # One day's shifts ranked ("rank the shifts", "which shift had the least downtime yesterday"): the
+        # day's rankings over every shift, the shifts ranked on the measure asked first (the scope widens to
+        # the production day, which holds them all).
         return replace(base, measure="rankings", shift=None, include="day", metric=rank_metric(q))
     if all_shifts and base.window == "day" and _has(q, COMPARE_SHIFTS):
         return replace(base, measure="compare_shifts", shift=None, include="day")
-    group = group_comparison(q, base.window, all_shifts)
+    group = group_comparison(q, base.window, all_shifts, rank_metric(q))
     # Ranked on the measure asked ("the worst downtime", "by rejects"); speed to target is the default.
     ranked_on = rank_metric(q) if rank_metric(q) in ("downtime", "quality") else None
     if group == "shift" and not words.shifts:
@@ -363,10 +367,6 @@ def band_verdict(q: str) -> str | None:
     )
 
 
-# "Rank the shifts", "shifts ranked by speed": the shifts ranked against each other.
-RANK_SHIFTS = r"\brank(s|ed|ing)?\b.*\bshifts\b|\bshifts\b.*\branked\b"
-
-
 def rank_metric(q: str) -> str | None:
     """The measure a ranking asks for: speed, downtime or quality (rejects, waste), or ``None``."""
     metric: str | None = None
@@ -401,34 +401,6 @@ SHARE_WORDS = (
 # Measures of one production day that read the named shift alone (a trend or a comparison reads others).
 ONE_SHIFT = (DAY_ONLY | {"fpm", "volume", "overview", "kpis", "waste"}) - {"compare_shifts", "rankings"}
 
-# "Which shift was best last week", "worst shift this month": the shifts over a window side by side.
-_BEST_SHIFT = (
-    r"\bwhich shift\b.*\b(best|worst|slowest|fastest)\b|\b(best|worst|slowest|fastest)( [23]| two| three)? shifts?\b"
-    r"|\b(top|bottom)( [23]| two| three) shifts\b"  # "bottom 2 shifts in april": ranked, the 2 named
-    r"|\bshifts? (was|were|is|are) (the )?(best|worst)\b"
-    r"|\b(rank|compare) (the |all )?shifts\b"
-)
-# "Which crew was slowest", "compare crews this month": the crews over a window side by side.
-_CREW_COMPARE = (
-    r"\bcompare\b|\bcompared\b|\bvs\.?\b|\bversus\b|\bwhich crew\b|\b(best|worst|slowest|fastest)\b"
-    r"|\brank|\bside by side\b|\b(top|bottom)( [23]| two| three)? crews\b|\bwhich( [23]| two| three) crews\b"
-)
-
-
-def group_comparison(q: str, window: Period, all_shifts: bool) -> Literal["shift", "crew"] | None:
-    """Whether the question compares the shifts over a window (best and worst shift) or the crews."""
-    if _has(q, r"\bcrews?\b") and _has(q, _CREW_COMPARE) and not _has(q, r"\bnotes?\b|\bsaid\b|\bsay\b"):
-        return "crew"
-    ranked = _has(q, RANK_SHIFTS) and not _has(q, r"\b(runs?|setups?)\b")
-    if window != "day" and (_has(q, _BEST_SHIFT) or ranked or (all_shifts and _has(q, COMPARE_SHIFTS))):
-        return "shift"
-    return None
-
-
-ALL_SHIFTS = r"\ball (the |three |3 )?shifts\b|\bevery shift\b|\beach shift\b|\bthe shifts\b"
-COMPARE_SHIFTS = (
-    r"\bcompare\b|\bvs\.?\b|\bversus\b|\bbest\b|\bworst\b|\brank\b|\bwhich shift\b|\bside by side\b"
-)
 # A prescription asks for an adjustment the records cannot recommend; the answer shows what they record.
 PRESCRIPTION = (
     r"\b(what|which) (machine |place |knife |speed )?(adjustments?|settings?|fix|fixes)\b"
@@ -545,11 +517,12 @@ def _measure_intent(q: str, cue: Cue | None, by: str | None, window: Period) -> 
         group = by if by in ("place", "kind") else "reason"
         if ranged:
             # A kind named over a window ("operator downtime this week") is read in the rows by kind,
-            # where its own row is the answer; the window's pareto has no kind filter.
-            kind = _kind(q) if by is None else None
-            if kind is not None:
+            # where its own row is the answer; beside rows by reason or place ("maint downtime by place") it
+            # filters them, as on a day.
+            kind = _kind(q)
+            if kind is not None and by is None and not _has(q, r"\b(by|per) (reason|cause)s?\b"):
                 return "pareto", {"by": "kind", "kind": kind, "count": _count(q)}
-            return "pareto", {"by": group, "count": _count(q)}
+            return "pareto", {"by": group, "kind": kind if by != "kind" else None, "count": _count(q)}
         return "downtime", {"by": group, "kind": _kind(q)}
     if _has(q, DRY_END_PCT):
         return "kpis", {

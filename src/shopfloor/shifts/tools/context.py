@@ -237,13 +237,14 @@ ANY = "any"
 
 
 def reason_filter(reason: str) -> str | None:
-    """The stop reason a downtime tool keeps (``any``: every reason)."""
+    """The one value a catalogue filter keeps, a stop reason or kind (``any``: every one)."""
     return None if reason == ANY else reason
 
 
-def filters_of(reason: str) -> dict[str, Any]:
-    """The envelope's ``filters`` when a reason filter is set, so the answer can say it was applied."""
-    return {"filters": {"reason": reason}} if reason != ANY else {}
+def filters_of(reason: str, kind: str = ANY) -> dict[str, Any]:
+    """The envelope's ``filters`` when a reason or kind filter is set, so the answer can say it was applied."""
+    filters = {name: value for name, value in (("reason", reason), ("kind", kind)) if value != ANY}
+    return {"filters": filters} if filters else {}
 
 
 def one_of(allowed: tuple[str, ...], name: str) -> Any:

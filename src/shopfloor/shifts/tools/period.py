@@ -83,6 +83,12 @@ class ParetoArgs(PeriodArgs):
     group_by: Literal["reason", "place", "kind"] = Field(description="Grouping of the rows.")
     measure: Literal["minutes", "count"] = Field(description="Order by minutes or by stop count.")
     reason: Reason = Field(default=ANY, description="Only stops of this reason (by place or kind), or any.")
+    # The kind filter of the day's downtime, over a window ("maint downtime by place this month"): external
+    # stops are always listed, as on a day (docs/shifts-agent.md, "Reading").
+    kind: Literal["any", "Maintenance", "Operator", "PM"] = Field(
+        default="any",
+        description="Only this kind of downtime, by reason or place (external stops always listed), or any.",
+    )
 
 
 Grade = Annotated[str, one_of(tuple(GRADE_TARGETS), "grade"), any_or(tuple(GRADE_TARGETS))]
@@ -235,12 +241,13 @@ def get_downtime_pareto(ctx: RunContext, args: ParetoArgs) -> dict[str, Any]:
     sql = Sql()
     cover = window_coverage(sql, ctx, current, shift)
     only = reason_filter(args.reason)
+    kind = reason_filter(args.kind)
     rows = downtime_rows(
         ctx,
         sql,
         params(current.start, current.end, shift),
         args.group_by,
-        None,
+        kind,
         days=cover.held_days,
         reason=only,
     )
@@ -249,7 +256,7 @@ def get_downtime_pareto(ctx: RunContext, args: ParetoArgs) -> dict[str, Any]:
     before = {
         (r["key"], r["class"]): r
         for r in downtime_rows(
-            ctx, prev_sql, params(previous.start, previous.end, shift), args.group_by, None, reason=only
+            ctx, prev_sql, params(previous.start, previous.end, shift), args.group_by, kind, reason=only
         )
     }
     sort_key = "stops" if args.measure == "count" else "minutes"
@@ -282,7 +289,7 @@ def get_downtime_pareto(ctx: RunContext, args: ParetoArgs) -> dict[str, Any]:
         group_by=args.group_by,
         measure=args.measure,
         **downtime_totals(out),
-        **filters_of(args.reason),
+        **filters_of(args.reason, args.kind),
         previous_coverage=prev_cover.as_dict(),
         ranked=cover.complete,
         note=None if cover.complete else "The window is partial: rows are listed, rankings withheld.",
