@@ -10,7 +10,13 @@ from dataclasses import replace
 from functools import lru_cache
 
 from shopfloor.workshop.agent.offline.codes import find_codes
-from shopfloor.workshop.agent.offline.events import grade_against_rows, is_future, read_segment, reference_of
+from shopfloor.workshop.agent.offline.events import (
+    delivering_person,
+    grade_against_rows,
+    is_future,
+    read_segment,
+    reference_of,
+)
 from shopfloor.workshop.agent.offline.names import (
     is_name_word,
     name_at,
@@ -426,7 +432,7 @@ def _create_subject(span: Span) -> str | None:
         return None
     if not set(span.words()) & CREATE_VERBS and read_numbers(span).quantity is None:
         return None
-    return person_name(span, [])
+    return delivering_person(span)
 
 
 @lru_cache(maxsize=1024)

@@ -1,0 +1,49 @@
+"""Round 16's misses, by class, each in words of our own, Spanish and English (evals/README.md, round 16;
+docs/workshop-agent.md, "The three rules" and "What the reader understands, by class")."""
+
+from __future__ import annotations
+
+import pytest
+
+from .test_reader_round10 import run_note
+from .test_reader_round13 import creates
+
+# ---------------------------------------------------------------------------------------------------------
+# Who delivered, when someone else passes the news on: the weaver is the person named in what is passed on,
+# never the one who passed it on ("Rosa dice que Carmen entregó…"); that one only when nobody else is named.
+# In a dictated note the name said before a verb of coming ("vino a dejar", "pasó a dejar") is the weaver, and
+# a verb of saying is never part of a name.
+# ---------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("note", "mode", "language", "expected"),
+    [
+        ("Rosa dice que Carmen Quizhpi entregó 2 finos de 16 y 1 superfino de 24.", "typed", "es",
+         [("w4", 2, "Fino", 16, "check"), ("w4", 1, "Superfino", 24, "check")]),
+        ("Manuel Delgado told us that Rosa Guamán brought in 2 standard of 10 rows.", "typed", "en",
+         [("w2", 2, "Standard", 10, "check")]),
+        ("my neighbour says carmen quizhpi dropped off three finos of seventeen rows", "voice", "en",
+         [("w4", 3, "Fino", 17, "check")]),
+        ("cuenta el vecino que el manuel delgado vino a dejar dos superfinos de veinticinco", "voice", "es",
+         [("w3", 2, "Superfino", 25, "check")]),
+    ],
+)  # fmt: skip
+def test_a_passed_on_delivery_is_the_named_weavers(note, mode, language, expected):
+    assert creates(run_note(note, mode, language)) == expected
+
+
+def test_the_one_who_passes_it_on_delivered_when_nobody_else_is_named():
+    run = run_note("Rosa Pillco dice que ya entregó los 3 finos de 18.", "typed", "es")
+    assert creates(run) == [("w1", 3, "Fino", 18, "check")]
+
+
+@pytest.mark.parametrize(
+    "note",
+    [
+        "la rosa pillco pasó a dejar tres finos de diecisiete hileras",
+        "bueno, la rosa pillco vino a entregar tres finos de diecisiete hileras",
+    ],
+)
+def test_a_dictated_name_before_a_verb_of_coming_is_the_weaver(note):
+    assert creates(run_note(note, "voice", "es")) == [("w1", 3, "Fino", 17, "high")]
