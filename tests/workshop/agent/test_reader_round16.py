@@ -47,3 +47,28 @@ def test_the_one_who_passes_it_on_delivered_when_nobody_else_is_named():
 )
 def test_a_dictated_name_before_a_verb_of_coming_is_the_weaver(note):
     assert creates(run_note(note, "voice", "es")) == [("w1", 3, "Fino", 17, "high")]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# A row count ends its batch: "y media docena" after it is the next batch, never half a dozen more of the
+# row count ("de 17 y media docena de estándar" is no 17 dozen and a half).
+# ---------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("note", "language", "expected"),
+    [
+        ("Carmen Quizhpi entregó 3 finos de 17 y media docena de estándar de 11.", "es",
+         [("w4", 3, "Fino", 17, "high"), ("w4", 6, "Standard", 11, "high")]),
+        ("Rosa Guamán brought in 2 standard of 10 and a half dozen finos of 16.", "en",
+         [("w2", 2, "Standard", 10, "high"), ("w2", 6, "Fino", 16, "high")]),
+    ],
+)  # fmt: skip
+def test_half_a_dozen_after_a_row_count_is_the_next_batch(note, language, expected):
+    assert creates(run_note(note, "typed", language)) == expected
+
+
+def test_one_and_a_half_dozen_is_still_one_number():
+    assert creates(run_note("Rosa Guamán trajo una y media docenas de estándar de 10.", "typed", "es")) == [
+        ("w2", 18, "Standard", 10, "high")
+    ]

@@ -339,6 +339,27 @@ def _part_breaks(sentence: Span) -> list[tuple[int, int]]:
     return breaks
 
 
+# "superfinos de 24 y media docena de finos": after a row count ("de" / "of" / "at" and a number), "y media
+# docena" is the next batch, not half a dozen more of that number (``quantities.number_at`` reads it so too).
+_HALF_AFTER = re.compile(
+    r"\s+(?:y|and)\s+(?=(?:a\s+)?(?:half|media|medio)\s+(?:dozen|docena|decena|veintena)s?\b)"
+)
+
+
+def _half_dozen_breaks(sentence: Span) -> list[tuple[int, int]]:
+    """Where a batch said as half a dozen starts after the rows of the batch before (see ``_HALF_AFTER``)."""
+    breaks = []
+    for match in _HALF_AFTER.finditer(sentence.folded, sentence.start, sentence.end):
+        before = WORD.findall(sentence.folded[sentence.start : match.start()])[-2:]
+        if (
+            len(before) == 2
+            and before[0] in {"de", "of", "at"}
+            and (before[1].isdigit() or before[1] in _NUMBERS)
+        ):
+            breaks.append((match.start(), match.end()))
+    return breaks
+
+
 def split_clauses(sentence: Span) -> list[Span]:
     """Clauses of a sentence: a break is a comma, "&", a joining word ("y", "and", "pero", "then"), or a
     further batch or part said without one ("un fino de quince otro de diecisiete", "four superfinos three
@@ -348,7 +369,8 @@ def split_clauses(sentence: Span) -> list[Span]:
     found = [
         (m.start(), m.end()) for m in _CLAUSE_BREAK.finditer(sentence.folded, sentence.start, sentence.end)
     ]
-    for start, end in sorted(found + _another_batch_breaks(sentence) + _part_breaks(sentence)):
+    further = _another_batch_breaks(sentence) + _part_breaks(sentence) + _half_dozen_breaks(sentence)
+    for start, end in sorted(found + further):
         if start < cursor:
             continue
         spans.append(sentence.part(cursor, start))
