@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from .test_reader_round10 import run_note
+from .test_reader_round12 import moves
 from .test_reader_round13 import creates
 
 # ---------------------------------------------------------------------------------------------------------
@@ -72,3 +73,20 @@ def test_one_and_a_half_dozen_is_still_one_number():
     assert creates(run_note("Rosa Guamán trajo una y media docenas de estándar de 10.", "typed", "es")) == [
         ("w2", 18, "Standard", 10, "high")
     ]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# A bare "no" said right before a correction word ("no, me equivoqué", "no, my bad") is part of the
+# correction: the value after it replaces the one before, and nothing is denied.
+# ---------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("note", "language"),
+    [
+        ("El TQ-1P9KD pasó a hormado, no, me equivoqué, a lavado.", "es"),
+        ("TQ-1P9KD went to blocking, no, my bad, to washing.", "en"),
+    ],
+)
+def test_no_before_a_correction_word_is_the_correction(note, language):
+    assert moves(run_note(note, "typed", language)) == [("TQ-1P9KD", "Washing", "high")]

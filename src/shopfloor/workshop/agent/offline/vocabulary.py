@@ -333,8 +333,10 @@ CORRECTION_PATTERNS = [
     r"(?:no\s*,?\s*)?(?:perdon|perdona|perdoname|disculpa|disculpe|disculpen)",
     r"(?:no\s*,?\s*)?(?:digo|mejor dicho|quise decir|quiero decir|o sea|corrijo|me equivoque|no espera|espera)",
     r"(?:no\s*,?\s*)?(?:i mean|sorry|rather|no wait|make that|correction|actually)",
-    r"mentira|me confundi|me equivoque|(?:ay|uy|ah) no",
-    r"scratch that|strike that|my bad|oops|wait no",
+    # A bare "no" said right before a correction word is part of it ("…a terminado, no, me confundí, a hormado"),
+    # never a denial of the event.
+    r"(?:no\s*,?\s*)?(?:mentira|me confundi|me equivoque|(?:ay|uy|ah) no)",
+    r"(?:no\s*,?\s*)?(?:scratch that|strike that|my bad|oops|wait no)",
 ]
 # Words between a correction and its new value that only re-introduce it ("no, eran siete", "sorry, it was").
 CORRECTION_FILLERS = (
