@@ -90,3 +90,18 @@ def test_one_and_a_half_dozen_is_still_one_number():
 )
 def test_no_before_a_correction_word_is_the_correction(note, language):
     assert moves(run_note(note, "typed", language)) == [("TQ-1P9KD", "Washing", "high")]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# A comma said aloud ("coma") is a comma to every rule, corrections included.
+# ---------------------------------------------------------------------------------------------------------
+
+
+def test_a_spoken_comma_sets_off_a_correction_that_names_what_it_takes_back():
+    note = "la rosa guamán trajo cuatro estándar de diez hileras coma perdón eran cinco no cuatro punto"
+    assert creates(run_note(note, "voice", "es")) == [("w2", 5, "Standard", 10, "high")]
+
+
+def test_a_spoken_comma_sets_off_a_corrected_stage():
+    note = "el tq 1p9kd pasó a hormado coma no coma perdón coma a lavado punto"
+    assert moves(run_note(note, "voice", "es")) == [("TQ-1P9KD", "Washing", "high")]

@@ -62,6 +62,7 @@ from shopfloor.workshop.agent.offline.text import (
     says_past_move,
     split_clauses,
     split_sentences,
+    spoken_commas,
     strip_span,
 )
 from shopfloor.workshop.agent.offline.vocabulary import (
@@ -255,13 +256,14 @@ def read_note(note: str, has_hat_tag: bool = False) -> Reading:
     skipped: list[Skipped] = []
     parts: list[Part] = []
     questions: list[Question] = []
-    chars = list(note)
+    said = spoken_commas(note)
+    chars = list(said)
     moved: list[tuple[int, int]] = []
     doubtful: list[tuple[int, int]] = []
     readable: list[tuple[int, int]] = []
     doubts: dict[int, list[int]] = {}  # per sentence start, where a hedge or reported speech stands
     frames = _frames(note)
-    for sentence in _cut_at_frames(_joined_sentences(split_sentences(Span.whole(note))), frames):
+    for sentence in _cut_at_frames(_joined_sentences(split_sentences(Span.whole(said, note))), frames):
         if any(start <= sentence.start < end for start, end in frames):
             # Inside an injected frame: an order there is ignored, never read as a question or a report.
             skipped.append(Skipped("injection", sentence.said))

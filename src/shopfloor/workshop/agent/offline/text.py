@@ -223,6 +223,17 @@ def word_tokens(folded: str, offset: int = 0, note: str | None = None) -> list[T
     return tokens
 
 
+# A comma said aloud in a dictated note ("…de veinticuatro hileras coma perdón eran tres…").
+_SPOKEN_COMMA = re.compile(r"(?<=\s)(?:coma|comma)\b", re.IGNORECASE)
+
+
+def spoken_commas(note: str) -> str:
+    """``note`` with each comma said aloud ("coma", "comma") written as the comma it stands for, padded with
+    spaces so every offset stays: a spoken comma is a comma to every rule (docs/workshop-agent.md, "The three
+    rules"); quotes still come from the note as written."""
+    return _SPOKEN_COMMA.sub(lambda m: "," + " " * (len(m.group()) - 1), note)
+
+
 # A sentence ends at . ! ? ; before a space or the end, at a line break, before a numbered item on the same
 # line ("1) … 2) …"; "16. Hay…" is a number ending a sentence, not an item), at a dictated "punto" ("punto y
 # seguido", "punto y aparte"; not "a punto de"), and at a dictated "period", "full stop", "new line".
