@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from .test_reader_round10 import run_note
-from .test_reader_round12 import moves
+from .test_reader_round12 import flags, moves
 from .test_reader_round13 import creates
 
 # ---------------------------------------------------------------------------------------------------------
@@ -105,3 +105,29 @@ def test_a_spoken_comma_sets_off_a_correction_that_names_what_it_takes_back():
 def test_a_spoken_comma_sets_off_a_corrected_stage():
     note = "el tq 1p9kd pasó a hormado coma no coma perdón coma a lavado punto"
     assert moves(run_note(note, "voice", "es")) == [("TQ-1P9KD", "Washing", "high")]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# A grade said against its rows in words ("marcado como fino pero le faltan hileras") and a problem of
+# another kind said of the same hat are two flags; "no coincide el grado" beside a problem stays one.
+# ---------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("note", "language"),
+    [
+        (
+            "El TQ-4K9D1 está marcado como fino pero no le llegan las hileras, y además la copa está sucia.",
+            "es",
+        ),
+        ("TQ-4K9D1 is labelled fino but the rows fall short, and the crown is dirty.", "en"),
+    ],
+)
+def test_a_grade_against_its_rows_and_another_problem_are_two_flags(note, language):
+    run = run_note(note, "typed", language)
+    assert flags(run) == [("TQ-4K9D1", "grade_mismatch"), ("TQ-4K9D1", "other")]
+
+
+def test_a_problem_beside_a_grade_that_does_not_match_is_one_flag():
+    run = run_note("El TQ-4K9D1 tiene la copa sucia, no coincide el grado.", "typed", "es")
+    assert flags(run) == [("TQ-4K9D1", "grade_mismatch")]
