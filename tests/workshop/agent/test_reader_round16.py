@@ -131,3 +131,17 @@ def test_a_grade_against_its_rows_and_another_problem_are_two_flags(note, langua
 def test_a_problem_beside_a_grade_that_does_not_match_is_one_flag():
     run = run_note("El TQ-4K9D1 tiene la copa sucia, no coincide el grado.", "typed", "es")
     assert flags(run) == [("TQ-4K9D1", "grade_mismatch")]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# A code's prefix is part of the code: a dot after a code that opens its sentence ("Y el TQ-9M2XA. pasó…")
+# does not end the sentence, as after a bare code.
+# ---------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("note", "mode"),
+    [("Ya el TQ-9M2XA. pasó a blanqueo.", "typed"), ("y el tq 9m2xa. pasó a blanqueo", "voice")],
+)
+def test_a_dot_after_a_prefixed_code_does_not_end_the_sentence(note, mode):
+    assert moves(run_note(note, mode, "es")) == [("TQ-9M2XA", "Bleaching", "high")]

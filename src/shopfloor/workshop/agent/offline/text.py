@@ -254,6 +254,8 @@ _SENTENCE_BREAK = re.compile(
 _ABBREVIATION = re.compile(r"\b(?:aprox|approx|aprx|sr|sra|srta|dr|dra|nro|num|mr|mrs|ms)$")
 # A code or a fragment of one (three to five characters with a digit and a letter: "el 9M2X. pasó…").
 _CODE_BEFORE = re.compile(r"(?<![A-Za-z0-9])(?=[0-9]*[A-Za-z])(?=[A-Za-z]{0,4}[0-9])[0-9A-Za-z]{3,5}$")
+# Its prefix as heard ("TQ-", "tq ", "TK."), no word before the code.
+_CODE_PREFIX = re.compile(r"\bt\s*[qk][\s.\-_]*$")
 
 
 def split_sentences(whole: Span) -> list[Span]:
@@ -271,10 +273,13 @@ def split_sentences(whole: Span) -> list[Span]:
             fold(note[: match.start()])
         ):
             continue  # "aprox. 6 finos", "la Sra. Carmen": an abbreviation's dot
-        opening = len(WORD.findall(fold(note[start : match.start()]))) <= 3
+        code = _CODE_BEFORE.search(note, 0, match.start())
+        # The code opens the sentence: at most two words before it, its prefix no word of them ("Y el TQ.2C5P0.
+        # pasó…", "ya el 9M2X. pasó…").
+        lead = _CODE_PREFIX.sub("", fold(note[start : code.start()])) if code is not None else ""
         if (
-            opening
-            and _CODE_BEFORE.search(note, 0, match.start())
+            code is not None
+            and len(WORD.findall(lead)) <= 2
             and note[match.end() :].lstrip()[:1].islower()
             # …but a line that ends in ":" is a heading of its own ("7f3k2" then "mañana:").
             and not ("\n" in match.group() and note[match.end() :].split("\n", 1)[0].rstrip().endswith(":"))
