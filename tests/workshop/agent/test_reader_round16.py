@@ -145,3 +145,23 @@ def test_a_problem_beside_a_grade_that_does_not_match_is_one_flag():
 )
 def test_a_dot_after_a_prefixed_code_does_not_end_the_sentence(note, mode):
     assert moves(run_note(note, mode, "es")) == [("TQ-9M2XA", "Bleaching", "high")]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# A part of a total is never a total itself: "4 finos, 2 de 16, 1 de 18 y 1 de 19" are three cards, the 2 of
+# 16 not read as said again by the two after it.
+# ---------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("note", "language", "expected"),
+    [
+        ("Carmen Quizhpi trajo 4 finos, 2 de 16, 1 de 18 y 1 de 19.", "es",
+         [("w4", 2, "Fino", 16, "high"), ("w4", 1, "Fino", 18, "high"), ("w4", 1, "Fino", 19, "high")]),
+        ("Rosa Pillco brought in 6 finos: 2 at 15 rows, 1 at 17, 1 at 19 and 2 at 20.", "en",
+         [("w1", 2, "Fino", 15, "high"), ("w1", 1, "Fino", 17, "high"), ("w1", 1, "Fino", 19, "high"),
+          ("w1", 2, "Fino", 20, "high")]),
+    ],
+)  # fmt: skip
+def test_the_first_part_of_a_total_keeps_its_own_rows(note, language, expected):
+    assert creates(run_note(note, "typed", language)) == expected

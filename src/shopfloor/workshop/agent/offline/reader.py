@@ -421,7 +421,8 @@ _ADDING = set(ANOTHER_WORDS) | {"mas", "more", "also", "tambien", "ademas", "plu
 
 def _drop_totals(events: list[NoteEvent]) -> list[NoteEvent]:
     """A batch said without rows whose count the per-hat batches right after it add up to is said by them
-    ("tres superfinos, dos de 24 y uno de 28"); they take its grade when they name none."""
+    ("tres superfinos, dos de 24 y uno de 28"); they take its grade when they name none. A part is never read
+    again as a total of the parts after it."""
     out = list(events)
     k = 0
     while k < len(out):
@@ -437,6 +438,7 @@ def _drop_totals(events: list[NoteEvent]) -> list[NoteEvent]:
                 end += 1
             if end > k + 1:
                 out[k:end] = [replace(p, grade=p.grade or total.grade) for p in out[k + 1 : end]]
+                k += end - k - 1  # a part of a total is never a total of its own
                 continue
         if total.kind == "create" and total.rows is not None and total.quantity and not total.weavers:
             # "3 finos de 18 hileras, bueno, 2 de 18 y 1 de 19": parts right after it that add up to its count,
@@ -457,6 +459,7 @@ def _drop_totals(events: list[NoteEvent]) -> list[NoteEvent]:
                 and any(p.rows != total.rows for p in restated)
             ):
                 out[k:end] = [replace(p, grade=p.grade or total.grade, unsure=True) for p in restated]
+                k += len(restated)
                 continue
         if total.kind == "create" and total.rows is None and total.quantity and not total.weavers:
             added, end = 0, k + 1
@@ -468,6 +471,9 @@ def _drop_totals(events: list[NoteEvent]) -> list[NoteEvent]:
             if added == total.quantity and end > k + 1:
                 parts = [replace(p, grade=p.grade or total.grade) for p in out[k + 1 : end]]
                 out[k:end] = parts
+                # "4 superfinos, 2 at 24 rows, 1 at 26 and 1 at 30": the 2 at 24 is a part, never a total
+                # that the two after it say again.
+                k += len(parts)
                 continue
         k += 1
     return out
