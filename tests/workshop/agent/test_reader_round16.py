@@ -165,3 +165,16 @@ def test_a_dot_after_a_prefixed_code_does_not_end_the_sentence(note, mode):
 )  # fmt: skip
 def test_the_first_part_of_a_total_keeps_its_own_rows(note, language, expected):
     assert creates(run_note(note, "typed", language)) == expected
+
+
+# ---------------------------------------------------------------------------------------------------------
+# A first name of its own is no nickname: "Rosario" (and her "Chayo") is another person than Rosa, asked.
+# ---------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["Rosario Guamán", "Chayo Pillco"])
+def test_a_first_name_of_its_own_is_asked_not_matched(name):
+    run = run_note(f"{name} entregó 2 estándar de 12 hileras.", "typed", "es")
+    assert [(c["type"], c["status"], c["payload"]["weaver_id"]) for c in run.saved] == [
+        ("create_hat", "question", None)
+    ]

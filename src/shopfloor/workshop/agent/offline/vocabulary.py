@@ -517,8 +517,10 @@ FUZZY_NEVER = {
 }
 
 # Nicknames and diminutives of first names, folded (a workshop's own weavers are matched after this).
+# Only what shortens or softens a name: a first name of its own is another person's ("Rosario" is not Rosa, nor
+# is her "Chayo"), asked, never matched (docs/workshop-agent.md, "The three rules", rule 3).
 NICKNAMES: dict[str, str] = {
-    "rosita": "rosa", "rosi": "rosa", "rosy": "rosa", "chayo": "rosa", "rosario": "rosa",
+    "rosita": "rosa", "rosi": "rosa", "rosy": "rosa",
     "carmencita": "carmen", "carmita": "carmen", "menchu": "carmen", "mela": "carmen",
     "manolo": "manuel", "manolito": "manuel", "manny": "manuel", "manu": "manuel", "manuelito": "manuel", "lolo": "manuel",
     "meche": "mercedes", "mecha": "mercedes", "pepe": "jose", "pepito": "jose", "lucho": "luis",
