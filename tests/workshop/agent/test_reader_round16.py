@@ -178,3 +178,22 @@ def test_a_first_name_of_its_own_is_asked_not_matched(name):
     assert [(c["type"], c["status"], c["payload"]["weaver_id"]) for c in run.saved] == [
         ("create_hat", "question", None)
     ]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Leaving a stage in English ("came out of washing", "is out of bleaching") names the stage the hat left:
+# no move, and the summary says what it did not read.
+# ---------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("note", "named"),
+    [
+        ("TQ-1P9KD came out of washing this morning.", "came out of washing"),
+        ("TQ-1P9KD is out of bleaching now.", "is out of bleaching"),
+    ],
+)
+def test_a_hat_leaving_a_stage_is_no_move(note, named):
+    run = run_note(note, "typed", "en")
+    assert run.saved == []
+    assert named in run.response["summary"]
