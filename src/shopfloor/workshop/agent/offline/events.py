@@ -29,6 +29,7 @@ from shopfloor.workshop.agent.offline.signals import (
     is_negated,
     is_noise,
     own_verb,
+    reported_from,
 )
 from shopfloor.workshop.agent.offline.stages import stage_mentions
 from shopfloor.workshop.agent.offline.text import (
@@ -284,15 +285,14 @@ def _create_event(
     span: Span, quote: str, inherited_weaver: str | None, partners: tuple[str, ...]
 ) -> NoteEvent | None:
     """The new hats a segment reports of a weaver, or None when it reports none."""
-    name = person_name(span, []) or inherited_weaver
     numbers = read_numbers(span)
-    words = set(span.words())
     # A delivery verb needs something delivered ("dejó las cajas en la bodega" is not new hats).
     said_hats = numbers.quantity is not None or numbers.said_grade is not None or numbers.has_hat_noun
     # No card without a licence: a delivery verb in the past ("entregó", "trajo", "delivered") in this
     # segment, or a further batch of the weaver a licensed segment before it named ("…y 2 estándar de 12").
     # "se llevó 5 finos", "los tiene listos en su casa, 3 superfinos" name hats but deliver none.
-    delivered = bool(words & CREATE_VERBS) or DELIVERY.search(span.folded_text) is not None
+    delivered = _delivery_verb(span) is not None
+    name = delivering_person(span) or inherited_weaver
     licensed = delivered or (inherited_weaver is not None and not own_verb(span))
     create_signal = licensed and (said_hats or numbers.rows is not None)
     doubt = next((value for at, value in span.doubtful if span.start <= at < span.end), None)
@@ -322,6 +322,29 @@ def _create_event(
         doubtful_number=doubt,
         no_weaver=is_kin(name),
     )
+
+
+def _delivery_verb(span: Span) -> int | None:
+    """Where the segment's delivery verb or verb of coming to deliver starts ("entregó", "vino a dejar")."""
+    verb = next((t.start for t in span.tokens() if t.text in CREATE_VERBS), None)
+    coming = DELIVERY.search(span.folded, span.start, span.end)
+    if coming is not None and (verb is None or coming.start() < verb):
+        return coming.start()
+    return verb
+
+
+def delivering_person(span: Span) -> str | None:
+    """Who delivered, as the segment names them: after a report said before the delivery verb, the person
+    named in what is passed on ("Rosa dice que Carmen entregó…" is Carmen's delivery); the one named before it
+    when what is passed on names nobody, or only by kin ("Rosa dice que ya entregó los tres", "me dijo la hija
+    de doña Rosa que su mamá dejó…")."""
+    verb = _delivery_verb(span)
+    passed_on = reported_from(span, verb) if verb is not None else None
+    if passed_on is not None:
+        named = person_name(span.part(passed_on, span.end), [])
+        if named is not None and not is_kin(named):
+            return named
+    return person_name(span, [])
 
 
 def grade_against_rows(span: Span) -> bool:

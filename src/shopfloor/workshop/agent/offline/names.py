@@ -17,6 +17,7 @@ from shopfloor.workshop.agent.offline.vocabulary import (
     CODE_PAUSES,
     COUNT_WORDS,
     CREATE_VERBS,
+    DELIVERY_PHRASES,
     FILLER_WORDS,
     KIN_OWNERS,
     KIN_WORDS,
@@ -77,6 +78,12 @@ _TIME_WORDS = {
     "resumen", "diario",
 }  # fmt: skip
 _VERB_ENDING = re.compile(r"(?:aron|ieron|eron|amos|imos|aba|aban|ando|iendo)$")
+# Verbs of saying: whoever passes the news on is said before them, the weaver after them ("grandma says manuel
+# delgado brought in…", "la vecina cuenta que…"), so they are never part of a name.
+_SAYING_WORDS = {
+    "says", "said", "tells", "told", "dicen", "dijeron", "cuenta", "cuentan", "conto", "contaron", "comenta",
+    "comento", "avisa", "aviso", "avisaron", "asegura",
+}  # fmt: skip
 
 
 def _never_a_name(word: str) -> bool:
@@ -86,6 +93,7 @@ def _never_a_name(word: str) -> bool:
         or folded in PRONOUNS  # "Me dijo la Rosa Guamán que…": a capitalised pronoun names nobody
         or folded in FILLER_WORDS
         or folded in _TIME_WORDS
+        or folded in _SAYING_WORDS
         or folded in CREATE_VERBS
         or folded in STAGE_WORDS
         or (len(folded) > 5 and _VERB_ENDING.search(folded) is not None)
@@ -196,6 +204,9 @@ _BEFORE_VERB = {"ya", "recien", "tambien", "hoy", "ayer", "anoche", "already", "
 
 
 _PAUSE = re.compile(r"(?:" + CODE_PAUSES + r")")
+# A delivery said with a verb of coming ("vino a dejar", "came by to drop off") starts where a delivery verb
+# would: the name is said right before it.
+_DELIVERY_START = re.compile(r"\b(?:" + "|".join(DELIVERY_PHRASES) + r")\b")
 
 
 def _a_pause(span: Span, before: list[re.Match[str]]) -> bool:
@@ -214,7 +225,15 @@ def _dictated_subject(span: Span, skip: list[tuple[int, int]]) -> str | None:
     delivered: "rosa pillco terminó tres finos", "carmen delivered two fine hats"."""
     start = span.start
     words = list(WORD.finditer(span.folded_text))
-    verb = next((i for i, w in enumerate(words) if w.group() in CREATE_VERBS), None)
+    coming = _DELIVERY_START.search(span.folded_text)
+    verb = next(
+        (
+            i
+            for i, w in enumerate(words)
+            if w.group() in CREATE_VERBS or (coming is not None and w.start() == coming.start())
+        ),
+        None,
+    )
     if verb is None:
         return _batch_subject(span, words, skip)
     kept: list[re.Match[str]] = []

@@ -36,7 +36,8 @@ _TIMES = re.compile(r"^(?:x(\d{1,2})|(\d{1,2})x)$")
 def number_at(tokens: list[Token], i: int) -> tuple[int, int] | None:
     """(value, tokens used) of a number starting at token ``i``: digits, words, "x3", "media docena",
     "dos docenas", "un par", "una veintena", "docena y media", "un par de docenas", "tres más dos"."""
-    found = _counted_at(tokens, i)
+    rows_said = i > 0 and tokens[i - 1].text in {"at", "de", "of"}  # "finos at 16, plus a couple at 15"
+    found = _counted_at(tokens, i, rows_said)
     if found is None:
         return None
     value, used = found
@@ -47,7 +48,6 @@ def number_at(tokens: list[Token], i: int) -> tuple[int, int] | None:
     ):
         # "docena y media", "a dozen and a half": half of the collective more.
         return value + DOZEN_WORDS[said] // 2, used + len(after if after[0] == "and" else after[:2])
-    rows_said = i > 0 and tokens[i - 1].text in {"at", "de", "of"}  # "finos at 16, plus a couple at 15"
     if after[:1] and after[0] in SUM_WORDS and i + used + 1 < len(tokens) and not rows_said:
         # "tres más dos": the person added them up aloud.
         more = _counted_at(tokens, i + used + 1)
@@ -56,7 +56,7 @@ def number_at(tokens: list[Token], i: int) -> tuple[int, int] | None:
     return value, used
 
 
-def _counted_at(tokens: list[Token], i: int) -> tuple[int, int] | None:
+def _counted_at(tokens: list[Token], i: int, rows_said: bool = False) -> tuple[int, int] | None:
     word = tokens[i].text
     nxt = tokens[i + 1].text if i + 1 < len(tokens) else ""
     nxt2 = tokens[i + 2].text if i + 2 < len(tokens) else ""
@@ -90,7 +90,9 @@ def _counted_at(tokens: list[Token], i: int) -> tuple[int, int] | None:
     if found is not None:
         # "one and a half dozen", "una y media docenas", "two and a half dozen": the dozens and half of one more.
         rest = [t.text for t in tokens[i + found[1] : i + found[1] + 4]]
-        if rest[:1] in (["and"], ["y"]):
+        # A number said as rows ("superfinos de 24 y media docena de finos") ends its batch: the dozens after
+        # "y" are the next batch's, never more of it.
+        if rest[:1] in (["and"], ["y"]) and not rows_said:
             half = rest[1:3] if rest[1:2] != ["a"] else rest[2:4]
             if len(half) == 2 and half[0] in HALF_WORDS and half[1] in DOZEN_WORDS:
                 dozen = DOZEN_WORDS[half[1]]

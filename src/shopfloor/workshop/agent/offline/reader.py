@@ -62,6 +62,7 @@ from shopfloor.workshop.agent.offline.text import (
     says_past_move,
     split_clauses,
     split_sentences,
+    spoken_commas,
     strip_span,
 )
 from shopfloor.workshop.agent.offline.vocabulary import (
@@ -255,13 +256,14 @@ def read_note(note: str, has_hat_tag: bool = False) -> Reading:
     skipped: list[Skipped] = []
     parts: list[Part] = []
     questions: list[Question] = []
-    chars = list(note)
+    said = spoken_commas(note)
+    chars = list(said)
     moved: list[tuple[int, int]] = []
     doubtful: list[tuple[int, int]] = []
     readable: list[tuple[int, int]] = []
     doubts: dict[int, list[int]] = {}  # per sentence start, where a hedge or reported speech stands
     frames = _frames(note)
-    for sentence in _cut_at_frames(_joined_sentences(split_sentences(Span.whole(note))), frames):
+    for sentence in _cut_at_frames(_joined_sentences(split_sentences(Span.whole(said, note))), frames):
         if any(start <= sentence.start < end for start, end in frames):
             # Inside an injected frame: an order there is ignored, never read as a question or a report.
             skipped.append(Skipped("injection", sentence.said))
@@ -419,7 +421,8 @@ _ADDING = set(ANOTHER_WORDS) | {"mas", "more", "also", "tambien", "ademas", "plu
 
 def _drop_totals(events: list[NoteEvent]) -> list[NoteEvent]:
     """A batch said without rows whose count the per-hat batches right after it add up to is said by them
-    ("tres superfinos, dos de 24 y uno de 28"); they take its grade when they name none."""
+    ("tres superfinos, dos de 24 y uno de 28"); they take its grade when they name none. A part is never read
+    again as a total of the parts after it."""
     out = list(events)
     k = 0
     while k < len(out):
@@ -435,6 +438,7 @@ def _drop_totals(events: list[NoteEvent]) -> list[NoteEvent]:
                 end += 1
             if end > k + 1:
                 out[k:end] = [replace(p, grade=p.grade or total.grade) for p in out[k + 1 : end]]
+                k += end - k - 1  # a part of a total is never a total of its own
                 continue
         if total.kind == "create" and total.rows is not None and total.quantity and not total.weavers:
             # "3 finos de 18 hileras, bueno, 2 de 18 y 1 de 19": parts right after it that add up to its count,
@@ -455,6 +459,7 @@ def _drop_totals(events: list[NoteEvent]) -> list[NoteEvent]:
                 and any(p.rows != total.rows for p in restated)
             ):
                 out[k:end] = [replace(p, grade=p.grade or total.grade, unsure=True) for p in restated]
+                k += len(restated)
                 continue
         if total.kind == "create" and total.rows is None and total.quantity and not total.weavers:
             added, end = 0, k + 1
@@ -466,6 +471,9 @@ def _drop_totals(events: list[NoteEvent]) -> list[NoteEvent]:
             if added == total.quantity and end > k + 1:
                 parts = [replace(p, grade=p.grade or total.grade) for p in out[k + 1 : end]]
                 out[k:end] = parts
+                # "4 superfinos, 2 at 24 rows, 1 at 26 and 1 at 30": the 2 at 24 is a part, never a total
+                # that the two after it say again.
+                k += len(parts)
                 continue
         k += 1
     return out

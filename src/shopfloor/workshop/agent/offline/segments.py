@@ -10,7 +10,13 @@ from dataclasses import replace
 from functools import lru_cache
 
 from shopfloor.workshop.agent.offline.codes import find_codes
-from shopfloor.workshop.agent.offline.events import grade_against_rows, is_future, read_segment, reference_of
+from shopfloor.workshop.agent.offline.events import (
+    delivering_person,
+    grade_against_rows,
+    is_future,
+    read_segment,
+    reference_of,
+)
 from shopfloor.workshop.agent.offline.names import (
     is_name_word,
     name_at,
@@ -81,12 +87,24 @@ def _add_filler(clause: Span, skipped: list[Skipped], parts: list[Part]) -> None
 def _own_card_on_the_same_hat(clause: Span, previous: Span, hat: Span) -> bool:
     """Whether a clause without a subject is its own card about the hat ``hat`` names (the clause before).
 
-    "pasó a blanqueo, pero ojo que tiene una mancha": a flag on the hat just moved, its own card; "tiene una
-    mancha, pero igual pásalo a blanqueo": the move is its own card, and the flag keeps only the person's words
+    "pasó a blanqueo, pero ojo que tiene una mancha": a flag on the hat just moved, its own card, as is a
+    problem of another kind beside a grade said against its rows; "tiene una mancha, pero igual pásalo a
+    blanqueo": the move is its own card, and the flag keeps only the person's words
     about the hat; "ya no está en lavado, pasó a blanqueo": the denial keeps to its clause, the move is read.
     """
     names_hat = bool(find_codes(hat) or weaver_hat_ref(hat))
-    own_flag = flag_kind_of(clause) is not None and flag_kind_of(previous) is None
+    # A grade said against its rows and a problem of another kind are two flags ("le pusieron fino pero no le
+    # alcanzan las hileras, y además tiene el ala torcida"), in either order.
+    kind, kind_before = flag_kind_of(clause), flag_kind_of(previous)
+    other_kind = (
+        kind is not None
+        and kind_before is not None
+        and kind != kind_before
+        and "grade_mismatch" in (kind, kind_before)
+        # the grade may be said in the clause that named the hat ("le pusieron fino, pero no le alcanzan…")
+        and _grade_and_row_words(clause.part(min(hat.start, previous.start), clause.end))
+    )
+    own_flag = kind is not None and (kind_before is None or other_kind)
     own_move = (
         flag_kind_of(previous) is not None
         and flag_kind_of(clause) is None
@@ -95,6 +113,14 @@ def _own_card_on_the_same_hat(clause: Span, previous: Span, hat: Span) -> bool:
     )
     after_denial = is_negated(previous) and not is_negated(clause) and _has_content(clause)
     return names_hat and (own_flag or own_move or after_denial)
+
+
+def _grade_and_row_words(span: Span) -> bool:
+    """Whether ``span`` says a grade and rows, so a grade mismatch in it is a grade said against its rows, in
+    numbers or in words ("dice fino pero tiene 12 hileras", "le pusieron fino pero no le alcanzan las
+    hileras"), not only "no coincide el grado"."""
+    words = set(span.words())
+    return bool(words & set(GRADE_WORDS)) and bool(words & ROW_WORDS)
 
 
 def read_sentence(
@@ -426,7 +452,7 @@ def _create_subject(span: Span) -> str | None:
         return None
     if not set(span.words()) & CREATE_VERBS and read_numbers(span).quantity is None:
         return None
-    return person_name(span, [])
+    return delivering_person(span)
 
 
 @lru_cache(maxsize=1024)

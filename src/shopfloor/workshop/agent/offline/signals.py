@@ -61,6 +61,21 @@ def reported_at(span: Span) -> list[int]:
     return [m.start() for m in _REPORT.finditer(span.folded, span.start, span.end)]
 
 
+_THAT = re.compile(r"\b(?:que|that)\b")
+
+
+def reported_from(span: Span, verb: int) -> int | None:
+    """Where what is passed on starts when a report stands before the verb at ``verb`` ("Rosa dice que Carmen
+    entregó…", "me dijo doña Carmen que…", "grandma says Manuel brought in…"): after the report's words, and
+    after the "que" / "that" that closes who said it; None when no report comes before the verb. Whoever is
+    named before that point passed the news on (docs/workshop-agent.md, "The three rules", rule 2)."""
+    report = _REPORT.search(span.folded, span.start, verb)
+    if report is None:
+        return None
+    that = _THAT.search(span.folded, report.start(), verb)
+    return that.end() if that is not None else report.end()
+
+
 DELIVERY = re.compile(r"\b(?:" + "|".join(DELIVERY_PHRASES) + r")\b")
 TAKEN_AWAY = re.compile(r"\b(?:" + "|".join(TAKEN_AWAY_PHRASES) + r")\b")
 ASIDE = re.compile(r"^(?:" + "|".join(ASIDE_PATTERNS) + r")\b")

@@ -65,6 +65,10 @@ def stage_mentions(span: Span, hat_subject: bool) -> list[StageMention]:
             TARGET_BEFORE_EN | {"is", "are", "now", "still"}
         ):
             target = False
+        # "came out of blocking", "got out of washing", "off the press": the stage the hat left, never where it
+        # goes (like "salió del hormado": no move is read).
+        if (prev == "of" and prev2 == "out") or (prev == "off" or (prev2 == "off" and prev == "the")):
+            target = False
         # "se manchó con el azufre": a stage word after "con" / "with" names a thing, not where the hat goes.
         if {prev, prev2} & {"con", "with", "por", "by"}:
             target = False

@@ -223,6 +223,17 @@ def word_tokens(folded: str, offset: int = 0, note: str | None = None) -> list[T
     return tokens
 
 
+# A comma said aloud in a dictated note ("…de veinticuatro hileras coma perdón eran tres…").
+_SPOKEN_COMMA = re.compile(r"(?<=\s)(?:coma|comma)\b", re.IGNORECASE)
+
+
+def spoken_commas(note: str) -> str:
+    """``note`` with each comma said aloud ("coma", "comma") written as the comma it stands for, padded with
+    spaces so every offset stays: a spoken comma is a comma to every rule (docs/workshop-agent.md, "The three
+    rules"); quotes still come from the note as written."""
+    return _SPOKEN_COMMA.sub(lambda m: "," + " " * (len(m.group()) - 1), note)
+
+
 # A sentence ends at . ! ? ; before a space or the end, at a line break, before a numbered item on the same
 # line ("1) … 2) …"; "16. Hay…" is a number ending a sentence, not an item), at a dictated "punto" ("punto y
 # seguido", "punto y aparte"; not "a punto de"), and at a dictated "period", "full stop", "new line".
@@ -243,6 +254,8 @@ _SENTENCE_BREAK = re.compile(
 _ABBREVIATION = re.compile(r"\b(?:aprox|approx|aprx|sr|sra|srta|dr|dra|nro|num|mr|mrs|ms)$")
 # A code or a fragment of one (three to five characters with a digit and a letter: "el 9M2X. pasó…").
 _CODE_BEFORE = re.compile(r"(?<![A-Za-z0-9])(?=[0-9]*[A-Za-z])(?=[A-Za-z]{0,4}[0-9])[0-9A-Za-z]{3,5}$")
+# Its prefix as heard ("TQ-", "tq ", "TK."), no word before the code.
+_CODE_PREFIX = re.compile(r"\bt\s*[qk][\s.\-_]*$")
 
 
 def split_sentences(whole: Span) -> list[Span]:
@@ -260,10 +273,13 @@ def split_sentences(whole: Span) -> list[Span]:
             fold(note[: match.start()])
         ):
             continue  # "aprox. 6 finos", "la Sra. Carmen": an abbreviation's dot
-        opening = len(WORD.findall(fold(note[start : match.start()]))) <= 3
+        code = _CODE_BEFORE.search(note, 0, match.start())
+        # The code opens the sentence: at most two words before it, its prefix no word of them ("Y el TQ.2C5P0.
+        # pasó…", "ya el 9M2X. pasó…").
+        lead = _CODE_PREFIX.sub("", fold(note[start : code.start()])) if code is not None else ""
         if (
-            opening
-            and _CODE_BEFORE.search(note, 0, match.start())
+            code is not None
+            and len(WORD.findall(lead)) <= 2
             and note[match.end() :].lstrip()[:1].islower()
             # …but a line that ends in ":" is a heading of its own ("7f3k2" then "mañana:").
             and not ("\n" in match.group() and note[match.end() :].split("\n", 1)[0].rstrip().endswith(":"))
@@ -339,6 +355,27 @@ def _part_breaks(sentence: Span) -> list[tuple[int, int]]:
     return breaks
 
 
+# "superfinos de 24 y media docena de finos": after a row count ("de" / "of" / "at" and a number), "y media
+# docena" is the next batch, not half a dozen more of that number (``quantities.number_at`` reads it so too).
+_HALF_AFTER = re.compile(
+    r"\s+(?:y|and)\s+(?=(?:a\s+)?(?:half|media|medio)\s+(?:dozen|docena|decena|veintena)s?\b)"
+)
+
+
+def _half_dozen_breaks(sentence: Span) -> list[tuple[int, int]]:
+    """Where a batch said as half a dozen starts after the rows of the batch before (see ``_HALF_AFTER``)."""
+    breaks = []
+    for match in _HALF_AFTER.finditer(sentence.folded, sentence.start, sentence.end):
+        before = WORD.findall(sentence.folded[sentence.start : match.start()])[-2:]
+        if (
+            len(before) == 2
+            and before[0] in {"de", "of", "at"}
+            and (before[1].isdigit() or before[1] in _NUMBERS)
+        ):
+            breaks.append((match.start(), match.end()))
+    return breaks
+
+
 def split_clauses(sentence: Span) -> list[Span]:
     """Clauses of a sentence: a break is a comma, "&", a joining word ("y", "and", "pero", "then"), or a
     further batch or part said without one ("un fino de quince otro de diecisiete", "four superfinos three
@@ -348,7 +385,8 @@ def split_clauses(sentence: Span) -> list[Span]:
     found = [
         (m.start(), m.end()) for m in _CLAUSE_BREAK.finditer(sentence.folded, sentence.start, sentence.end)
     ]
-    for start, end in sorted(found + _another_batch_breaks(sentence) + _part_breaks(sentence)):
+    further = _another_batch_breaks(sentence) + _part_breaks(sentence) + _half_dozen_breaks(sentence)
+    for start, end in sorted(found + further):
         if start < cursor:
             continue
         spans.append(sentence.part(cursor, start))

@@ -333,8 +333,10 @@ CORRECTION_PATTERNS = [
     r"(?:no\s*,?\s*)?(?:perdon|perdona|perdoname|disculpa|disculpe|disculpen)",
     r"(?:no\s*,?\s*)?(?:digo|mejor dicho|quise decir|quiero decir|o sea|corrijo|me equivoque|no espera|espera)",
     r"(?:no\s*,?\s*)?(?:i mean|sorry|rather|no wait|make that|correction|actually)",
-    r"mentira|me confundi|me equivoque|(?:ay|uy|ah) no",
-    r"scratch that|strike that|my bad|oops|wait no",
+    # A bare "no" said right before a correction word is part of it ("…a terminado, no, me confundí, a hormado"),
+    # never a denial of the event.
+    r"(?:no\s*,?\s*)?(?:mentira|me confundi|me equivoque|(?:ay|uy|ah) no)",
+    r"(?:no\s*,?\s*)?(?:scratch that|strike that|my bad|oops|wait no)",
 ]
 # Words between a correction and its new value that only re-introduce it ("no, eran siete", "sorry, it was").
 CORRECTION_FILLERS = (
@@ -515,8 +517,10 @@ FUZZY_NEVER = {
 }
 
 # Nicknames and diminutives of first names, folded (a workshop's own weavers are matched after this).
+# Only what shortens or softens a name: a first name of its own is another person's ("Rosario" is not Rosa, nor
+# is her "Chayo"), asked, never matched (docs/workshop-agent.md, "The three rules", rule 3).
 NICKNAMES: dict[str, str] = {
-    "rosita": "rosa", "rosi": "rosa", "rosy": "rosa", "chayo": "rosa", "rosario": "rosa",
+    "rosita": "rosa", "rosi": "rosa", "rosy": "rosa",
     "carmencita": "carmen", "carmita": "carmen", "menchu": "carmen", "mela": "carmen",
     "manolo": "manuel", "manolito": "manuel", "manny": "manuel", "manu": "manuel", "manuelito": "manuel", "lolo": "manuel",
     "meche": "mercedes", "mecha": "mercedes", "pepe": "jose", "pepito": "jose", "lucho": "luis",
