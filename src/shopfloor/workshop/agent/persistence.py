@@ -23,6 +23,7 @@ from sqlalchemy import (
     bindparam,
     func,
     insert,
+    literal,
     select,
     text,
     update,
@@ -80,7 +81,9 @@ _OPEN_PROPOSAL = (
     .where(
         PROPOSALS.c.workshop_id == _W,
         PROPOSALS.c.type == bindparam("type"),
-        PROPOSALS.c.status.in_(("pending", "question")),
+        # Two bound literals, not a list: a list is an "expanding" parameter, re-rendered into the SQL on every
+        # execution (the SQL sent is the same `IN (?, ?)`).
+        PROPOSALS.c.status.in_([literal("pending"), literal("question")]),
         PROPOSALS.c.run_id != bindparam("run_id"),
         PROPOSALS.c.hat_code == bindparam("code"),
     )
