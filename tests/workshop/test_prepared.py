@@ -3,7 +3,10 @@ the same column names, and SQLAlchemy's exceptions (docs/workshop-agent.md, "Ben
 
 from __future__ import annotations
 
+import sqlite3
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any, cast
 
 import pytest
@@ -12,9 +15,11 @@ from sqlalchemy.exc import OperationalError
 
 from shopfloor.workshop import accounts, domain
 from shopfloor.workshop.agent import persistence as p
+from shopfloor.workshop.agent.context import BufferedProposal
 from shopfloor.workshop.agent.persistence import save_proposed_run
-from shopfloor.workshop.sample import WORKSHOP_A
-from shopfloor.workshop.store import Store
+from shopfloor.workshop.agent.run import LogRow, RunResult, RunRow
+from shopfloor.workshop.sample import WORKSHOP_A, fresh_sample_store
+from shopfloor.workshop.store import Store, prepared
 from shopfloor.workshop.store import models as m
 from shopfloor.workshop.store.prepared import all_rows, first_row, scalar
 
@@ -103,3 +108,82 @@ def test_expanding_parameters_are_refused(sqlite_store: Store) -> None:
     listed = select(hats.c.id).where(hats.c.code.in_(["TQ-7F3K2", "TQ-2C5P0"]))
     with sqlite_store.reading(WORKSHOP_A) as conn, pytest.raises(ValueError, match="rendered at execution"):
         all_rows(conn, listed, {})
+
+
+_NOW = datetime(2026, 12, 4, 12, 30, 15, 123456, tzinfo=UTC)
+_TABLES = ("agent_runs", "proposals", "app_logs")
+
+
+def _one_run(store: Store) -> None:
+    """A run row, its first log row, then the save of two proposals and three log rows, at fixed times."""
+    agent_store = p.StoreAgentStore(store)
+    row = RunRow("run-1", ANA, "nota", "voice", "TQ-7F3K2", "req_1", "offline", _NOW, "key-12345", _NOW)
+    log = LogRow(_NOW, "info", "agent.run.start", "req_1", ANA.user_id, WORKSHOP_A, "run-1", {"chars": 4})
+    assert agent_store.insert_run(row, [log], limit=10, window=timedelta(hours=1)) is True
+    cards = [
+        BufferedProposal(
+            "p1",
+            "flag_issue",
+            "pending",
+            {"hat_code": "TQ-4K9D1", "kind": "stain"},
+            "w",
+            "q",
+            "check",
+            None,
+            (1,),
+            {"why": {"code": "x"}},
+        ),
+        BufferedProposal(
+            "p2",
+            "create_hat",
+            "question",
+            {"weaver_id": "w1", "grade": None},
+            "",
+            "",
+            "high",
+            {"allowed": True, "params": {}},
+            (2,),
+        ),
+    ]
+    logs = [replace(log, event=f"agent.step.{i}", payload={"i": i, "ñ": [None, 1.5]}) for i in range(3)]
+    result = RunResult(
+        "run-1",
+        "proposed",
+        "Entendí: nada.",
+        [{"kind": "model_call", "text": "ü"}],
+        cards,
+        0,
+        0,
+        12,
+        0.0,
+        None,
+        None,
+        ("id-a", "id-b"),
+        {"run_id": "run-1"},
+    )
+    assert agent_store.save_agent_run(ANA, result, logs) == ["id-a", "id-b"]
+
+
+def _stored(store: Store) -> dict[str, list[tuple[Any, ...]]]:
+    """The rows as SQLite holds them (text, numbers, NULLs), read on a connection of its own."""
+    path = store.engine.url.database
+    assert path is not None
+    with sqlite3.connect(path) as conn:
+        return {t: conn.execute(f"SELECT * FROM {t} ORDER BY 1").fetchall() for t in _TABLES}
+
+
+def test_writes_store_what_sqlalchemy_stores(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(p, "utcnow", lambda: _NOW)
+    stores = [fresh_sample_store(tmp_path / name) for name in ("driver.db", "sqlalchemy.db")]
+    try:
+        _one_run(stores[0])
+        with monkeypatch.context() as through_sqlalchemy:
+            through_sqlalchemy.setattr(prepared, "_on_sqlite", lambda *_args: None)
+            _one_run(stores[1])
+        driver, expected = (_stored(store) for store in stores)
+    finally:
+        for store in stores:
+            store.dispose()
+    assert driver == expected
+    assert len(driver["proposals"]) == 2 and len(driver["app_logs"]) == 4
+    assert any("TQ-4K9D1" in row for row in driver["proposals"])  # the hat code column, filled in on insert

@@ -44,7 +44,7 @@ from shopfloor.workshop.agent.run import (
 from shopfloor.workshop.store import Store
 from shopfloor.workshop.store import models as m
 from shopfloor.workshop.store.models import new_id, utcnow
-from shopfloor.workshop.store.prepared import all_rows, first_row, scalar
+from shopfloor.workshop.store.prepared import all_rows, first_row, scalar, write
 from shopfloor.workshop.store.repo import NotFound, aware_utc, hat_value, weaver_view
 
 HATS = cast(Table, m.Hat.__table__)
@@ -318,7 +318,7 @@ def _log_values(row: LogRow) -> dict[str, Any]:
 def _insert_logs(conn: Connection, logs: list[LogRow]) -> None:
     """All log rows of a step in one statement."""
     if logs:
-        conn.execute(_INSERT_LOGS, [_log_values(log) for log in logs])
+        write(conn, _INSERT_LOGS, [_log_values(log) for log in logs])
 
 
 class StoreAgentStore:
@@ -376,7 +376,7 @@ class StoreAgentStore:
             # key is given up below instead of answering "in progress" for ever.
             orphans = _orphan_params(now)
             sweep = {"b_workshop_id": actor.workshop_id, "b_user_id": actor.user_id, "b_since": now - window}
-            conn.execute(_FAIL_USERS_ORPHANS, {**sweep, **orphans})
+            write(conn, _FAIL_USERS_ORPHANS, {**sweep, **orphans})
             if row.idempotency_key is not None:
                 # The key's own run may be older than the window the user's sweep reads.
                 conn.execute(
@@ -393,7 +393,8 @@ class StoreAgentStore:
                 recent -= int(scalar(conn, _RECENT_INTERRUPTED, params) or 0)
             if recent >= limit:
                 return False
-            conn.execute(
+            write(
+                conn,
                 _INSERT_RUN,
                 {
                     "id": row.run_id,
@@ -444,11 +445,12 @@ class StoreAgentStore:
         }
         ids = list(result.proposal_ids) or [new_id() for _ in result.proposals]
         with self.store.writing(actor.workshop_id) as conn:
-            if conn.execute(_UPDATE_RUN, values).rowcount != 1:
+            if write(conn, _UPDATE_RUN, values) != 1:
                 raise NotFound(f"run {result.run_id}")
             if result.proposals:
                 now = utcnow()
-                conn.execute(
+                write(
+                    conn,
                     _INSERT_PROPOSALS,
                     [
                         {
@@ -458,6 +460,8 @@ class StoreAgentStore:
                             "position": position,
                             "type": p.type,
                             "payload": p.payload,
+                            # The column's default, given here so the insert needs no per-row default.
+                            "hat_code": m.proposal_hat_code(p.payload),
                             "status": p.status,
                             "why": p.why,
                             "quote": p.quote,

@@ -1,10 +1,11 @@
-"""Hot reads compiled once and, on SQLite, run on the driver's cursor.
+"""Hot statements compiled once and, on SQLite, run on the driver's cursor.
 
 Every agent run and every bearer request runs the same dozen selects. Through SQLAlchemy's statement
 machinery each costs far more than SQLite takes to answer it (events, parameter processing, a result object;
-docs/workshop-agent.md, "Benchmarks"). On SQLite such a select is compiled once by SQLAlchemy
+docs/workshop-agent.md, "Benchmarks"). On SQLite such a statement is compiled once by SQLAlchemy
 (the same SQL it would send), and then sent straight to the driver with the same bind and result processing
-the column types ask for; a driver error is raised as SQLAlchemy's own wrapper, so every caller sees the
+the column types ask for (a write whose compiled form needs more, such as a Python-side column default to
+compute, still goes through SQLAlchemy); a driver error is raised as SQLAlchemy's own wrapper, so every caller sees the
 exceptions it saw before. On PostgreSQL the statement goes through ``Connection.execute`` as before: the
 connection handling (pre-ping, reconnects) stays SQLAlchemy's.
 """
@@ -17,7 +18,7 @@ from collections import namedtuple
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import Connection, Executable
+from sqlalchemy import Connection, Dialect, Executable
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.elements import ClauseElement
@@ -26,14 +27,11 @@ _Processor = Callable[[Any], Any] | None
 
 
 class _Compiled:
-    """A select compiled for SQLite: its SQL, how to build its positional parameters, how to read a row."""
+    """A statement compiled for SQLite: its SQL, how to build its positional parameters, how to read a row."""
 
-    def __init__(self, statement: ClauseElement, connection: Connection) -> None:
-        dialect = connection.dialect
-        compiled = statement.compile(dialect=dialect)
+    def __init__(self, statement: ClauseElement, dialect: Dialect, keys: tuple[str, ...] | None) -> None:
+        compiled = statement.compile(dialect=dialect, column_keys=None if keys is None else list(keys))
         assert isinstance(compiled, SQLCompiler)
-        if compiled.post_compile_params or compiled.literal_execute_params:
-            raise ValueError("a prepared statement cannot have parameters rendered at execution")
         self.sql = compiled.string
         binds = compiled.binds
         processors = compiled._bind_processors
@@ -46,6 +44,15 @@ class _Compiled:
             column[3]._cached_result_processor(dialect, None) for column in columns
         ]
         self.row: Any = namedtuple("Row", [column[0] for column in columns], rename=True)  # type: ignore[misc]
+        # What only SQLAlchemy's execution does: parameters rendered into the SQL at execution, Python-side
+        # defaults computed for the missing columns, a RETURNING clause.
+        self.plain = not (
+            compiled.post_compile_params
+            or compiled.literal_execute_params
+            or compiled.insert_prefetch
+            or compiled.update_prefetch
+            or compiled.effective_returning
+        )
 
     def values(self, given: Mapping[str, Any]) -> list[Any]:
         out = []
@@ -61,24 +68,35 @@ class _Compiled:
         )
 
 
-# By statement: the module-level selects of the hot paths, compiled for SQLite on first use (None: a
-# statement SQLite runs through SQLAlchemy, such as a text() without typed columns). The statement itself is
-# kept so its id is never reused.
-_COMPILED: dict[int, tuple[Executable, _Compiled | None]] = {}
+# By statement (and, for a write, the keys of its parameters): the module-level statements of the hot paths,
+# compiled for SQLite on first use (None: one SQLite runs through SQLAlchemy, such as a text() without typed
+# columns). The statement itself is kept so its id is never reused.
+_COMPILED: dict[tuple[int, tuple[str, ...] | None], tuple[Executable, _Compiled | None]] = {}
 _COMPILED_LOCK = threading.Lock()
 
 
-def _on_sqlite(conn: Connection, statement: Executable) -> _Compiled | None:
+def _on_sqlite(
+    conn: Connection, statement: Executable, keys: tuple[str, ...] | None = None
+) -> _Compiled | None:
     if conn.dialect.name != "sqlite":
         return None
-    found = _COMPILED.get(id(statement))
+    found = _COMPILED.get((id(statement), keys))
     if found is None:
         compiled = None
-        if isinstance(statement, ClauseElement) and getattr(statement, "selected_columns", None) is not None:
-            compiled = _Compiled(statement, conn)
+        readable = keys is not None or getattr(statement, "selected_columns", None) is not None
+        if isinstance(statement, ClauseElement) and readable:
+            compiled = _Compiled(statement, conn.dialect, keys)
+            if not compiled.plain and keys is None:
+                raise ValueError("a prepared select cannot have parameters rendered at execution")
         with _COMPILED_LOCK:
-            found = _COMPILED.setdefault(id(statement), (statement, compiled))
-    return found[1]
+            found = _COMPILED.setdefault((id(statement), keys), (statement, compiled))
+    compiled = found[1]
+    return compiled if compiled is not None and compiled.plain else None
+
+
+def _driver(conn: Connection) -> sqlite3.Connection:
+    driver: sqlite3.Connection = conn.connection.driver_connection  # type: ignore[assignment]
+    return driver
 
 
 def _fetch(conn: Connection, statement: Executable, params: Mapping[str, Any], one: bool) -> list[Any]:
@@ -90,9 +108,8 @@ def _fetch(conn: Connection, statement: Executable, params: Mapping[str, Any], o
             return [] if row is None else [row]
         return list(result.all())
     values = compiled.values(params)
-    driver: sqlite3.Connection = conn.connection.driver_connection  # type: ignore[assignment]
     try:
-        cursor = driver.execute(compiled.sql, values)
+        cursor = _driver(conn).execute(compiled.sql, values)
         try:
             raw = cursor.fetchmany(1) if one else cursor.fetchall()
         finally:
@@ -118,3 +135,30 @@ def scalar(conn: Connection, statement: Executable, params: Mapping[str, Any]) -
     """The first column of the first row of a select, or None."""
     row = first_row(conn, statement, params)
     return None if row is None else row[0]
+
+
+def write(
+    conn: Connection, statement: Executable, params: Mapping[str, Any] | Sequence[Mapping[str, Any]]
+) -> int:
+    """Run an ``INSERT`` or ``UPDATE`` with one set of parameters, or with many (every set with the same keys,
+    as an ``executemany``); returns the rows it matched. Nothing is read back (no inserted key, no RETURNING)."""
+    many = not isinstance(params, Mapping)
+    rows: Sequence[Mapping[str, Any]] = params if many else [params]  # type: ignore[assignment, list-item]
+    if not rows:
+        return 0
+    keys = rows[0].keys()
+    compiled = _on_sqlite(conn, statement, tuple(keys))
+    if compiled is None or any(row.keys() != keys for row in rows):
+        return int(conn.execute(statement, [dict(row) for row in rows] if many else dict(rows[0])).rowcount)
+    values = [compiled.values(row) for row in rows]
+    try:
+        if len(values) > 1:  # as SQLAlchemy: one set of parameters is a plain execute
+            cursor = _driver(conn).executemany(compiled.sql, values)
+        else:
+            cursor = _driver(conn).execute(compiled.sql, values[0])
+        try:
+            return int(cursor.rowcount)
+        finally:
+            cursor.close()
+    except sqlite3.Error as error:
+        raise DBAPIError.instance(compiled.sql, values, error, sqlite3.Error) from error
