@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import string
 from datetime import UTC, datetime, timedelta
 
@@ -438,3 +439,19 @@ def test_match_code_only_returns_codes_it_was_given(heard: str) -> None:
         assert m.candidates
     else:
         assert m.candidates == () and m.code is None
+
+
+_WHITE = " \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u200a\u2028\u2029\u202f\u205f\u3000"
+
+
+@given(st.text(alphabet=st.sampled_from("ab\u200bñ" + _WHITE), max_size=40))
+def test_collapse_spaces_is_the_regex_rule(text: str) -> None:
+    # Every Unicode white space run becomes one space and the ends are trimmed, as `\s+` replaced by " " and
+    # strip() did; the zero-width space is not white space and stays.
+    assert d.collapse_spaces(text) == re.sub(r"\s+", " ", text).strip()
+
+
+def test_collapse_spaces_examples() -> None:
+    assert d.collapse_spaces("  el\u00a0TQ-7F3K2 \t pasó\u3000a\n\nlavado ") == "el TQ-7F3K2 pasó a lavado"
+    assert d.collapse_spaces("\u2028 \x1c") == ""
+    assert d.collapse_spaces("a\u200bb") == "a\u200bb"

@@ -30,6 +30,7 @@ from shopfloor.workshop import domain
 from shopfloor.workshop.passwords import verify_password
 from shopfloor.workshop.store import NotFound, Store
 from shopfloor.workshop.store import models as m
+from shopfloor.workshop.store.prepared import first_row
 from shopfloor.workshop.store.types import UTCDateTime
 
 SESSION_COOKIE = "tt_session"
@@ -463,7 +464,7 @@ def load_actor(store: Store, user_id: str, workshop_id: str) -> domain.Actor | N
 
 def _actor_in(conn: Connection, user_id: str, workshop_id: str) -> domain.Actor | None:
     """:func:`load_actor` on a read transaction already scoped to ``workshop_id``."""
-    row = conn.execute(_ACTOR, {"user_id": user_id, "workshop_id": workshop_id}).first()
+    row = first_row(conn, _ACTOR, {"user_id": user_id, "workshop_id": workshop_id})
     if row is None:
         return None
     role: domain.Role = "admin" if row.role == "admin" else "member"
@@ -684,7 +685,7 @@ def actor_for_token(store: Store, token: str) -> domain.Actor | None:
     # with no workshop, then the transaction moves to the token's workshop to read the user.
     with store.reading(None) as conn:
         statement = _TOKEN_SQLITE if store.is_sqlite else _TOKEN_POSTGRES
-        row = conn.execute(statement, {"h": token_hash(token)}).first()
+        row = first_row(conn, statement, {"h": token_hash(token)})
         now = m.utcnow()
         if row is None or row[2] or token_status(None, _aware(row[3]), now) != "active":
             return None

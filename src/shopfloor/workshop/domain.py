@@ -653,12 +653,12 @@ def match_weavers(
 
 QUOTE_MIN = 3
 QUOTE_MAX = 160
-_SPACES = re.compile(r"\s+")
 
 
 def collapse_spaces(text: str) -> str:
     """Runs of white space as one space, trimmed."""
-    return _SPACES.sub(" ", text).strip()
+    # str.split() splits on the characters the regex's \s matches (str.isspace), several times faster.
+    return " ".join(text.split())
 
 
 def escape_note(note: str) -> str:

@@ -23,6 +23,7 @@ from sqlalchemy import (
     bindparam,
     func,
     insert,
+    literal,
     select,
     text,
     update,
@@ -43,6 +44,7 @@ from shopfloor.workshop.agent.run import (
 from shopfloor.workshop.store import Store
 from shopfloor.workshop.store import models as m
 from shopfloor.workshop.store.models import new_id, utcnow
+from shopfloor.workshop.store.prepared import all_rows, first_row, scalar, write
 from shopfloor.workshop.store.repo import NotFound, aware_utc, hat_value, weaver_view
 
 HATS = cast(Table, m.Hat.__table__)
@@ -80,7 +82,9 @@ _OPEN_PROPOSAL = (
     .where(
         PROPOSALS.c.workshop_id == _W,
         PROPOSALS.c.type == bindparam("type"),
-        PROPOSALS.c.status.in_(("pending", "question")),
+        # Two bound literals, not a list: a list is an "expanding" parameter, re-rendered into the SQL on every
+        # execution (the SQL sent is the same `IN (?, ?)`).
+        PROPOSALS.c.status.in_([literal("pending"), literal("question")]),
         PROPOSALS.c.run_id != bindparam("run_id"),
         PROPOSALS.c.hat_code == bindparam("code"),
     )
@@ -237,7 +241,7 @@ class StoreReads:
 
     def _weaver_views(self, conn: Connection) -> dict[str, domain.Weaver]:
         if self._weavers is None:
-            rows = conn.execute(_WEAVERS_OF, {"workshop_id": self.workshop_id})
+            rows = all_rows(conn, _WEAVERS_OF, {"workshop_id": self.workshop_id})
             self._weavers = {w.id: weaver_view(w) for w in rows}
         return self._weavers
 
@@ -254,27 +258,27 @@ class StoreReads:
         if self._hats is None:
             with self._read() as conn:
                 weavers = self._weaver_views(conn)
-                rows = conn.execute(_HATS_OF, {"workshop_id": self.workshop_id})
+                rows = all_rows(conn, _HATS_OF, {"workshop_id": self.workshop_id})
                 self._hats = [hat_value(h, weavers.get(h.weaver_id or "")) for h in rows]
         return list(self._hats)
 
     def open_hat_counts(self) -> dict[str, int]:
         """Open (not finished, not archived) hats per weaver id, counted in the database."""
         with self._read() as conn:
-            rows = conn.execute(_OPEN_HAT_COUNTS, {"workshop_id": self.workshop_id})
+            rows = all_rows(conn, _OPEN_HAT_COUNTS, {"workshop_id": self.workshop_id})
             return {wid: n for wid, n in rows if wid is not None}
 
     def hat_by_code(self, code: str) -> domain.Hat | None:
         """The hat with exactly this code, read fresh, or None."""
         with self._read() as conn:
-            row = conn.execute(_HAT_BY_CODE, {"workshop_id": self.workshop_id, "code": code}).first()
+            row = first_row(conn, _HAT_BY_CODE, {"workshop_id": self.workshop_id, "code": code})
             return None if row is None else hat_value(row, self._weaver_views(conn).get(row.weaver_id or ""))
 
     def events(self, hat: domain.Hat, limit: int) -> list[domain.HatEvent]:
         """The hat's latest events, oldest first."""
         params = {"workshop_id": self.workshop_id, "hat_id": hat.id, "limit": limit}
         with self._read() as conn:
-            rows = conn.execute(_LATEST_EVENTS, params).all()
+            rows = all_rows(conn, _LATEST_EVENTS, params)
         return [
             domain.HatEvent(r.type, aware_utc(r.created_at), r.from_stage, r.to_stage) for r in reversed(rows)
         ]
@@ -282,7 +286,7 @@ class StoreReads:
     def open_flags(self, hat: domain.Hat) -> list[OpenFlag]:
         """The hat's open flags."""
         with self._read() as conn:
-            rows = conn.execute(_OPEN_FLAGS, {"workshop_id": self.workshop_id, "hat_id": hat.id})
+            rows = all_rows(conn, _OPEN_FLAGS, {"workshop_id": self.workshop_id, "hat_id": hat.id})
             return [OpenFlag(r.kind, r.message) for r in rows]
 
     def open_proposal_exists(self, hat_code: str, proposal_type: str, exclude_run_id: str) -> bool:
@@ -294,7 +298,7 @@ class StoreReads:
             "code": hat_code,
         }
         with self._read() as conn:
-            return conn.execute(_OPEN_PROPOSAL, params).first() is not None
+            return first_row(conn, _OPEN_PROPOSAL, params) is not None
 
 
 def _log_values(row: LogRow) -> dict[str, Any]:
@@ -314,7 +318,7 @@ def _log_values(row: LogRow) -> dict[str, Any]:
 def _insert_logs(conn: Connection, logs: list[LogRow]) -> None:
     """All log rows of a step in one statement."""
     if logs:
-        conn.execute(_INSERT_LOGS, [_log_values(log) for log in logs])
+        write(conn, _INSERT_LOGS, [_log_values(log) for log in logs])
 
 
 class StoreAgentStore:
@@ -372,7 +376,7 @@ class StoreAgentStore:
             # key is given up below instead of answering "in progress" for ever.
             orphans = _orphan_params(now)
             sweep = {"b_workshop_id": actor.workshop_id, "b_user_id": actor.user_id, "b_since": now - window}
-            conn.execute(_FAIL_USERS_ORPHANS, {**sweep, **orphans})
+            write(conn, _FAIL_USERS_ORPHANS, {**sweep, **orphans})
             if row.idempotency_key is not None:
                 # The key's own run may be older than the window the user's sweep reads.
                 conn.execute(
@@ -384,12 +388,13 @@ class StoreAgentStore:
                     return keyed
                 if keyed is not None:
                     conn.execute(_RELEASE_KEY, {"b_workshop_id": actor.workshop_id, "b_id": keyed.run_id})
-            recent = int(conn.execute(_RECENT_RUNS, params).scalar() or 0)
+            recent = int(scalar(conn, _RECENT_RUNS, params) or 0)
             if recent >= limit:
-                recent -= int(conn.execute(_RECENT_INTERRUPTED, params).scalar() or 0)
+                recent -= int(scalar(conn, _RECENT_INTERRUPTED, params) or 0)
             if recent >= limit:
                 return False
-            conn.execute(
+            write(
+                conn,
                 _INSERT_RUN,
                 {
                     "id": row.run_id,
@@ -440,11 +445,12 @@ class StoreAgentStore:
         }
         ids = list(result.proposal_ids) or [new_id() for _ in result.proposals]
         with self.store.writing(actor.workshop_id) as conn:
-            if conn.execute(_UPDATE_RUN, values).rowcount != 1:
+            if write(conn, _UPDATE_RUN, values) != 1:
                 raise NotFound(f"run {result.run_id}")
             if result.proposals:
                 now = utcnow()
-                conn.execute(
+                write(
+                    conn,
                     _INSERT_PROPOSALS,
                     [
                         {
@@ -454,6 +460,8 @@ class StoreAgentStore:
                             "position": position,
                             "type": p.type,
                             "payload": p.payload,
+                            # The column's default, given here so the insert needs no per-row default.
+                            "hat_code": m.proposal_hat_code(p.payload),
                             "status": p.status,
                             "why": p.why,
                             "quote": p.quote,
