@@ -3,11 +3,13 @@ PY ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# Page message catalogues of both apps: .po files in git, .mo files built here (docs/workshop-pages.md,
-# docs/shifts-agent.md). Each app's strings are extracted with its own babel.cfg into its own locale/.
+# Page message catalogues of both apps and of the server's landing page: .po files in git, .mo files built
+# here (docs/workshop-pages.md, docs/shifts-agent.md, docs/deploy.md). Each one's strings are extracted with its
+# own babel.cfg into its own locale/.
 LOCALE := src/shopfloor/workshop/locale
 SHIFTS_LOCALE := src/shopfloor/shifts/locale
-MO := $(patsubst %.po,%.mo,$(wildcard $(LOCALE)/*/LC_MESSAGES/messages.po $(SHIFTS_LOCALE)/*/LC_MESSAGES/messages.po))
+SERVER_LOCALE := src/shopfloor/server/locale
+MO := $(patsubst %.po,%.mo,$(wildcard $(LOCALE)/*/LC_MESSAGES/messages.po $(SHIFTS_LOCALE)/*/LC_MESSAGES/messages.po $(SERVER_LOCALE)/*/LC_MESSAGES/messages.po))
 
 .PHONY: run test quick docs-check lint typecheck pytest bench eval install clean catalogues messages screenshots
 
@@ -31,6 +33,8 @@ messages: $(STAMP)
 	$(BIN)/pybabel update -i var/messages.pot -d $(LOCALE) -D messages --no-fuzzy-matching
 	$(BIN)/pybabel extract -F src/shopfloor/shifts/pages/babel.cfg -k NN_:1,2 -k NP_:1c,2 --add-location=file -o var/shifts-messages.pot .
 	$(BIN)/pybabel update -i var/shifts-messages.pot -d $(SHIFTS_LOCALE) -D messages --no-fuzzy-matching
+	$(BIN)/pybabel extract -F src/shopfloor/server/babel.cfg --add-location=file -o var/server-messages.pot .
+	$(BIN)/pybabel update -i var/server-messages.pot -d $(SERVER_LOCALE) -D messages --no-fuzzy-matching
 
 # Rewrites docs/screenshots/ from the browser tests.
 screenshots: $(STAMP) catalogues

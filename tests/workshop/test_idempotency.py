@@ -279,7 +279,7 @@ def test_a_refused_note_says_its_reason_in_a_header_and_a_sent_one_is_shown_agai
         headers=headers,
     )
     assert theirs.headers["x-note-outcome"] == "other_user"
-    assert unquote(theirs.headers["x-note-reason"]) == "Esta nota no es tuya."
+    assert unquote(theirs.headers["x-note-reason"]) == "Esta nota no es suya."
     sent = client.post(
         "/workshop/notes", data={"note": NOTE, "idempotency_key": "reason-key-0003"}, headers=headers
     )

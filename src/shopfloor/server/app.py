@@ -6,12 +6,11 @@ listed in :data:`MOUNTS`; this module sits above both apps and neither imports i
 
 from __future__ import annotations
 
-import html
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 
-from fastapi import FastAPI
-from fastapi.responses import HTMLResponse
+from fastapi import FastAPI, Request
+from fastapi.responses import HTMLResponse, RedirectResponse
 from starlette.applications import Starlette
 from starlette.routing import Route
 from starlette.types import ASGIApp
@@ -20,6 +19,7 @@ from shopfloor import __version__
 from shopfloor.agent.providers import close_providers
 from shopfloor.mcp.http import METHODS as MCP_METHODS
 from shopfloor.mcp.http import McpEndpoint
+from shopfloor.server import landing
 from shopfloor.server.health import (
     HEALTH_RESPONSES,
     READY_RESPONSES,
@@ -27,6 +27,7 @@ from shopfloor.server.health import (
     shifts_store_check,
     workshop_store_check,
 )
+from shopfloor.server.landing import N_
 from shopfloor.settings import Settings, get_settings
 from shopfloor.shifts.api import create_app as create_shifts_app
 from shopfloor.web.compression import CompressionMiddleware
@@ -46,14 +47,14 @@ MOUNTS: list[tuple[str, AppFactory, str, str]] = [
     (
         "/workshop",
         create_workshop_app,
-        "Toquilla Trace",
-        "Hat records from spoken notes, approved by a person.",
+        N_("Toquilla Trace"),
+        N_("Hat records from spoken notes, approved by a person."),
     ),
     (
         "/shifts",
         create_shifts_app,
-        "Shift Investigator",
-        "Why was this shift bad? Figures that cite rows.",
+        N_("Shift Investigator"),
+        N_("Why was this shift bad? Figures that cite rows."),
     ),
 ]
 
@@ -62,6 +63,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """The server's app: landing page, ``/healthz``, ``/readyz`` and each mounted app, with the shared
     middleware."""
     settings = settings or get_settings()
+    # The landing page's catalogues, as each app checks its own: missing or stale, the server does not start.
+    landing.check_catalogues()
     subs: list[ASGIApp] = []
     # Both apps' tools for MCP clients (docs/mcp.md); the SDK is imported in the background at start.
     mcp_endpoint = McpEndpoint(settings)
@@ -148,24 +151,28 @@ def _add_health_routes(app: FastAPI, settings: Settings, subs: list[ASGIApp], pr
 
 
 def _add_landing(app: FastAPI, settings: Settings, mounted: list[tuple[str, str, str]]) -> None:
-    """The landing page at ``/``: a link to each mounted app (prefix, title, blurb)."""
+    """The landing page at ``/`` (a link to each mounted app: prefix, title, blurb) in the visitor's language,
+    and ``/language``, its switch (``server/landing.py``)."""
 
     @app.get("/", response_class=HTMLResponse)
-    def landing() -> str:
-        items = "".join(
-            f'<li><a href="{html.escape(p)}/">{html.escape(t)}</a> — {html.escape(b)}</li>'
-            for p, t, b in mounted
+    def landing_page(request: Request) -> HTMLResponse:
+        locale = landing.page_locale(
+            request.cookies.get(landing.COOKIE), request.headers.get("accept-language")
         )
-        # Its content in a <main> landmark and a phone's width (axe-core, tests/e2e/test_landing.py); the empty
-        # icon keeps the browser from asking for a /favicon.ico that is not there (a 404 in every visit's log).
-        return (
-            "<!doctype html><html lang=en><head><meta charset=utf-8>"
-            '<meta name=viewport content="width=device-width, initial-scale=1">'
-            '<link rel=icon href="data:,"><title>shopfloor</title></head>'
-            f"<body><main><h1>shopfloor</h1><p>Assistants that propose; people decide.</p><ul>{items}</ul>"
-            f"<p><small>version {html.escape(__version__)} · model: {html.escape(settings.model)}</small></p>"
-            "</main></body></html>"
+        page = landing.render(locale, mounted, __version__, settings.model)
+        # The page differs by these two headers: a cache keeps one copy per language.
+        return HTMLResponse(page, headers={"Vary": "Accept-Language, Cookie"})
+
+    @app.get("/language", response_class=RedirectResponse, status_code=303)
+    def language(lang: str = "") -> RedirectResponse:
+        """The landing page's switch: keep ``lang`` (``en`` or ``es``) a year in a cookie, back to ``/``."""
+        if lang not in landing.LOCALES:
+            raise ApiError(400, "bad_request", f"lang must be one of {', '.join(landing.LOCALES)}.")
+        response = RedirectResponse("/", status_code=303)
+        response.set_cookie(
+            landing.COOKIE, lang, max_age=landing.COOKIE_MAX_AGE_S, path="/", samesite="lax", httponly=True
         )
+        return response
 
 
 def _add_middleware(app: FastAPI, settings: Settings) -> None:

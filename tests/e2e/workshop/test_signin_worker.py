@@ -20,7 +20,7 @@ from tests.e2e.workshop.test_member_flow import send
 
 SIGNIN_WORDS = {
     "es": {"button": "Entrar", "wrong": "El correo o la contraseña no son correctos.",
-           "throttled": "Demasiados intentos fallidos; prueba de nuevo en"},
+           "throttled": "Demasiados intentos fallidos; pruebe de nuevo en"},
     "en": {"button": "Sign in", "wrong": "Email or password is wrong.",
            "throttled": "Too many failed sign-ins; try again in"},
 }  # fmt: skip

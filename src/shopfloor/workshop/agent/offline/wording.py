@@ -112,7 +112,7 @@ TEXT: Final[dict[str, Words]] = {
         "instruction": "ignoré una instrucción escrita en la nota ({text})",
         "future": "no propuse lo que aún no pasa ({text})",
         "denied": "nada para lo que la nota dice que no pasó ({text})",
-        "question": "preguntaste ({text}), y eso no es un reporte",
+        "question": "usted preguntó ({text}), y eso no es un reporte",
         "answer": "{code} está en {stage}",
         "answer_missing": "no encontré el sombrero {code}",
         "unread": "no pude leer: {text}",
@@ -122,7 +122,7 @@ TEXT: Final[dict[str, Words]] = {
         "repeated": "un hecho se dijo dos veces",
         "limit": "la nota tiene más de 10 hechos, así que paré en 10",
         "gone": "{code} ya no está disponible",
-        "not_prepared": "un hecho no se pudo preparar, revísalo",
+        "not_prepared": "un hecho no se pudo preparar, revíselo",
         "skipped": "no preparé: {what}",
     },
 }
