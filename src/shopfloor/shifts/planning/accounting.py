@@ -160,7 +160,11 @@ NOT_IN_RECORDS: tuple[tuple[str, str], ...] = (
         r"\bmoisture (on|of|in) (the )?(liner|medium|paper|board|sheet)s?\b|\bmoisture (content|readings?|levels?)\b",
         "moisture readings",
     ),
+    # Sections of the corrugator that are no stop place (docs/record-format.md §2.6 lists the places): the
+    # preheater, the single facer and the stackers are named, never read as the shift's whole downtime.
     (r"\bpre-?heaters?\b", "preheater"),
+    (r"\bsingle[- ]?facers?\b", "single facer"),
+    (r"\b(?:down-?)?stackers?\b", "stacker"),
     # Scrap causes the plant does not record: damage in handling is no dry-end reject family.
     (r"\b(forklifts?|clamp trucks?|damaged?)\b", "handling damage"),
     (r"\bwashboard(ing)?\b", "washboard"),
