@@ -620,8 +620,10 @@ def read_as(
     chart: bool = False,
     follow_up: bool = False,
     ask: str | None = None,
+    before: bool = False,
 ) -> str:
-    """The "Read as" line of a plan: the measure, its breakdown and filters, the shifts and the window."""
+    """The "Read as" line of a plan: the measure, its breakdown and filters, the shifts and the window (with
+    ``before``, against the window before, as a window comparison's)."""
     what = MEASURE_WORDS[measure]
     if measure == "overview":
         what = "shift diagnosis" if shift is not None and window == "day" else "diagnosis"
@@ -668,7 +670,7 @@ def read_as(
     if width:
         parts.append(f"{width} in web")
     parts.append(_shifts_words(measure, shift, other_shift))
-    parts.append(_window_words(window, anchor or day, other_anchor, before=measure == "compare"))
+    parts.append(_window_words(window, anchor or day, other_anchor, before=before or measure == "compare"))
     line = "Read as: " + ", ".join(parts)
     if chart:
         line += "; with a chart"
@@ -708,8 +710,9 @@ def _window_words(window: str, anchor: date, other_anchor: date | None, before: 
     return text
 
 
-def plan_read_as(plan: Plan) -> str:
-    """The "Read as" line of ``plan`` (written from the plan alone, as its address is)."""
+def plan_read_as(plan: Plan, before: bool = False) -> str:
+    """The "Read as" line of ``plan`` (written from the plan alone, as its address is; with ``before``, its
+    window against the window before)."""
     return read_as(
         plan.measure,
         day=plan.day,
@@ -730,6 +733,7 @@ def plan_read_as(plan: Plan) -> str:
         chart=plan.chart,
         follow_up=plan.after is not None,
         ask=plan.ask,
+        before=before,
     )
 
 
