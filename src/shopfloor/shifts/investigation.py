@@ -35,7 +35,13 @@ from shopfloor.shifts.catalog import (
     model_registry,
     plan_registry,
 )
-from shopfloor.shifts.planning.accounting import account, asked_figures, figures_not_led, more_values
+from shopfloor.shifts.planning.accounting import (
+    account,
+    asked_figures,
+    figures_not_led,
+    more_values,
+    window_before_asked,
+)
 from shopfloor.shifts.planning.measures import Step
 from shopfloor.shifts.planning.planner import MODEL, OfflinePlanner, plan_steps
 from shopfloor.shifts.planning.plans import Plan, Unavailable, parse_address
@@ -254,7 +260,7 @@ def _run_plan(question: str, routed: Plan, run: Run) -> Answer:
         tool_scope.as_dict(),
         routed.address(),
         sections,
-        read_as=plan_read_as(routed),
+        read_as=plan_read_as(routed, before=window_before_asked(question, routed)),
         evidence=numbered,
         charts=list(ctx.charts),
         tables=[_table(e) for e in numbered],

@@ -233,6 +233,7 @@ ENTITY_ITEMS = (
         "trim is shown side by side, never ranked: ask to compare them side by side)"
     ),
     N_("the second ask, “{ask}” (one question per answer is read; ask it on its own)"),
+    N_("by flute (no tool groups by flute; a grade's code carries its flute, 26-C is C flute: ask by grade)"),
     N_(
         "splicer {value} (no place of that name is in the records: the splicers are Splicer 1 to Splicer "
         "{last}; this answer reads every place)"

@@ -16,6 +16,7 @@ from shopfloor.shifts.planning.dates import MONTH_SHORT, MONTHS, NUMBER_WORDS, U
 from shopfloor.shifts.planning.plans import BAND_TILES, Plan
 from shopfloor.shifts.planning.reading import COMMON, SPANISH_TIMES, VOCABULARY, canonical, entities
 from shopfloor.shifts.planning.router import (
+    AGAINST_LIMIT,
     BAND_WORDS,
     LOSS_WORDS,
     SHIFTS_COUNTED,
@@ -160,7 +161,11 @@ NOT_IN_RECORDS: tuple[tuple[str, str], ...] = (
         r"\bmoisture (on|of|in) (the )?(liner|medium|paper|board|sheet)s?\b|\bmoisture (content|readings?|levels?)\b",
         "moisture readings",
     ),
+    # Sections of the corrugator that are no stop place (docs/record-format.md §2.6 lists the places): the
+    # preheater, the single facer and the stackers are named, never read as the shift's whole downtime.
     (r"\bpre-?heaters?\b", "preheater"),
+    (r"\bsingle[- ]?facers?\b", "single facer"),
+    (r"\b(?:down-?)?stackers?\b", "stacker"),
     # Scrap causes the plant does not record: damage in handling is no dry-end reject family.
     (r"\b(forklifts?|clamp trucks?|damaged?)\b", "handling damage"),
     (r"\bwashboard(ing)?\b", "washboard"),
@@ -358,8 +363,16 @@ _WIDTH_SAID = r"\b(\d{2,3}) ?-?(?:inch(?:es)?\b|in\.|\"|”|in(?= (?:web|wide|wi
 # splicer or as the shift's own crew. "Crew i", "crew y", "crew o" and "crew u" are a pronoun or a conjunction.
 _SPLICER_SAID = r"\b(?:splicer|empalmador|empalmadora) #?(\d+)\b"
 _CREW_SAID = r"\b(?:crew|cuadrilla) ([b-hj-np-tv-xz])\b"
-# A ranking on trim: the groups are ranked on speed to target, unplanned downtime or dry-end waste only.
+# A ranking on trim: the groups are ranked on speed to target, unplanned downtime or dry-end waste only, whether
+# the groups are compared ("which crew ran the worst trim") or ranked by their N ("top 3 grades by trim").
 _TRIM_SAID = r"\b(?:side )?trim\b"
+_GROUPS_RANKED = r"\b(?:top|bottom|best|worst|rank(?:ed)?(?: the)?) (?:[2-5] |two |three |four |five )?(grade|crew|shift|width)s?\b"
+# A grouping no tool makes: the flute is a letter of a grade's code (26-C runs C flute), never a grouping of the
+# records, so "MSF by flute" names it and never reads the rows by grade silently (docs/shifts-agent.md, rule 1).
+_FLUTE_GROUPED = r"\b(?:by|per|each) flutes?\b|\b(?:which|what) flutes? (?:had|has|have|ran|was|were)\b"
+FLUTE_LINE = (
+    "by flute (no tool groups by flute; a grade's code carries its flute, 26-C is C flute: ask by grade)"
+)
 
 
 def times_typed(question: str) -> list[str]:
@@ -432,11 +445,13 @@ def not_held(text: str, question: str, plan: Plan | None = None) -> list[str]:
         out.append(
             f"the second ask, “{second.group(1).strip(' ?')}” (one question per answer is read; ask it on its own)"
         )
-    if plan is not None and plan.measure == "compare_groups" and re.search(_TRIM_SAID, text):
+    if plan is not None and re.search(_TRIM_SAID, text) and _groups_ranked(text, plan):
         out.append(
             "the ranking on trim (the groups are ranked on speed to target, unplanned downtime or dry-end "
             "waste; trim is shown side by side, never ranked: ask to compare them side by side)"
         )
+    if re.search(_FLUTE_GROUPED, text):
+        out.append(FLUTE_LINE)
     for number in re.findall(_WIDTH_SAID, text):
         if float(number) not in WEB_WIDTHS:
             out.append(
@@ -444,6 +459,35 @@ def not_held(text: str, question: str, plan: Plan | None = None) -> list[str]:
                 f"{', '.join(f'{w:g}' for w in WEB_WIDTHS)} in; this answer reads every width)"
             )
     return list(dict.fromkeys(out))
+
+
+# A speed or volume question against the window before ("MSF this week vs last week") runs its own plan, whose KPI
+# tiles carry the window before (planning/router.py): its "Read as" line names that window by its dates, as a
+# window comparison's does (docs/shifts-agent.md, "Reading").
+_AGAINST_BEFORE = (
+    r"\b(compare|compared|vs\.?|versus|against|than)\b.*\b(last|previous|prior) (week|month|period)\b"
+    r"|\b(last|previous|prior) (week|month|period)\b.*\b(compared?|vs\.?|versus|against|than)\b"
+)
+
+
+def window_before_asked(question: str, plan: Plan) -> bool:
+    """Whether ``question`` asks ``plan``'s window of speed or volume against the window before, which its KPI
+    tiles carry (the "Read as" line then names it)."""
+    text = canonical(question)
+    return (
+        plan.measure in ("volume", "fpm")
+        and plan.window != "day"
+        and plan.other_anchor is None
+        and re.search(_AGAINST_BEFORE, text) is not None
+        and re.search(AGAINST_LIMIT, text) is None
+    )
+
+
+def _groups_ranked(text: str, plan: Plan) -> bool:
+    """Whether ``text`` asks the groups ranked: compared by the plan, or a kind ranked by its N ("top 3 grades")
+    that the plan does not group by."""
+    ranked = re.search(_GROUPS_RANKED, text)
+    return plan.measure == "compare_groups" or (ranked is not None and plan.by != ranked.group(1))
 
 
 def more_values(question: str, plan: Plan) -> tuple[list[str], list[str]]:
@@ -528,7 +572,9 @@ ASKED_GROUPINGS = (
     # "Which grade had the worst trim" asks the rows by grade as "by grade" does.
     (
         "grade",
-        r"\b(by|per|each) (board )?grades?\b|\b(which|what) (board )?grades? (had|has|have|ran|was|were)\b",
+        r"\b(by|per|each) (board )?grades?\b|\b(which|what) (board )?grades? (had|has|have|ran|was|were)\b"
+        # The grades ranked by their N ("top 3 grades by trim") are the rows by grade too.
+        r"|\b(top|bottom|best|worst) ([2-5]|two|three|four|five) (board )?grades\b|\brank (the )?grades\b",
     ),
     (
         "width",

@@ -185,6 +185,12 @@ SPANISH: tuple[tuple[str, Any], ...] = (
     (r"\b3ro\b|\b3er\b", "tercer"),
     (r"\bveces\b", "times"),
     (r"\bpies lineales\b", "lineal feet"),
+    # Volume said in Spanish: "mil pies cuadrados" is MSF, "pies cuadrados" square feet, and "cartón bueno" the
+    # good board (docs/shifts-agent.md, "Dates as people say them": Spanish is said in the router's words first).
+    (r"\bmil(?:es de)? pies cuadrados\b", "msf"),
+    (r"\bpies cuadrados\b|\bpies2\b", "square feet"),
+    (r"\b(?:el |la )?cart[oó]n (?:buen[oa]|bueno)\b|\bbuen cart[oó]n\b", "good board"),
+    (r"\bcart[oó]n\b", "board"),
     (r"\bcorri[oó]\b|\bcorrieron\b", "ran"),
     (r"\bcuchilla de arriba\b|\bcuchilla superior\b", "upper knife"),
     (r"\bcuchilla de abajo\b|\bcuchilla inferior\b", "lower knife"),
@@ -374,7 +380,7 @@ COMMON = frozenset(_COMMON_TEXT.split())
 SPANISH_CUE = (
     r"[¿¡ñ]|\b(turno|humedad|paros|por qu[eé]|velocidad|rechazos|atascos?|cuchilla|ayer|semana|mes|cu[aá]nt[oa]s?"
     r"|costaron|cost[oó]|tiempo muerto|compara|proyecci[oó]n|pr[oó]xima|equipo|raz[oó]n|grado|cambios|orilla"
-    r"|desperdicio|hoy|objetivo|lineales|turno|porcentaje|pasado|va a ser|ser[aá]|ma[ñn]ana|ir[aá]|iremos"
+    r"|desperdicio|hoy|objetivo|lineales|cuadrados|cart[oó]n|turno|porcentaje|pasado|va a ser|ser[aá]|ma[ñn]ana|ir[aá]|iremos"
     r"|a las|madrugada|almuerzo|anoche|cuadrilla|[oó]rdenes|a[ñn]o|ganamos|ganancias?|utilidad(es)?|ingresos"
     r"|meta|dinero|empalmes?|empalmadoras?|ancho|pulgadas|banda|toneladas|turnos|perdimos|horas|empeorando|mejorando"
     r"|enero|febrero|marzo|abril|junio|julio|agosto|se(p)?tiembre|octubre|noviembre|diciembre"
@@ -614,8 +620,10 @@ def read_as(
     chart: bool = False,
     follow_up: bool = False,
     ask: str | None = None,
+    before: bool = False,
 ) -> str:
-    """The "Read as" line of a plan: the measure, its breakdown and filters, the shifts and the window."""
+    """The "Read as" line of a plan: the measure, its breakdown and filters, the shifts and the window (with
+    ``before``, against the window before, as a window comparison's)."""
     what = MEASURE_WORDS[measure]
     if measure == "overview":
         what = "shift diagnosis" if shift is not None and window == "day" else "diagnosis"
@@ -662,7 +670,7 @@ def read_as(
     if width:
         parts.append(f"{width} in web")
     parts.append(_shifts_words(measure, shift, other_shift))
-    parts.append(_window_words(window, anchor or day, other_anchor, before=measure == "compare"))
+    parts.append(_window_words(window, anchor or day, other_anchor, before=before or measure == "compare"))
     line = "Read as: " + ", ".join(parts)
     if chart:
         line += "; with a chart"
@@ -702,8 +710,9 @@ def _window_words(window: str, anchor: date, other_anchor: date | None, before: 
     return text
 
 
-def plan_read_as(plan: Plan) -> str:
-    """The "Read as" line of ``plan`` (written from the plan alone, as its address is)."""
+def plan_read_as(plan: Plan, before: bool = False) -> str:
+    """The "Read as" line of ``plan`` (written from the plan alone, as its address is; with ``before``, its
+    window against the window before)."""
     return read_as(
         plan.measure,
         day=plan.day,
@@ -724,6 +733,7 @@ def plan_read_as(plan: Plan) -> str:
         chart=plan.chart,
         follow_up=plan.after is not None,
         ask=plan.ask,
+        before=before,
     )
 
 

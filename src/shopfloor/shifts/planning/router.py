@@ -581,7 +581,7 @@ RANKED_ROWS = r"\b(grades|reasons|causes|places)\b"
 # The line or a place said to be down ("was the corrugator down", "hrs down", "the belt went down") is its
 # downtime; "going down" (a trend) and "down warp" (a reject) are not.
 LINE_DOWN = (
-    r"\b(was|were|is|are|been|went|go|goes|gone|being) (the \w+ )?down\b(?! (warp|from|to)\b)"
+    r"\b(was|were|is|are|been|went|go|goes|gone|being) (the (\w+ ){1,2})?down\b(?! (warp|from|to)\b)"
     r"|\b(hours?|hrs?|minutes?|mins?|time) (was |were |we were |we went )?down\b|\bdown for\b"
     r"|\b(lose|lost|losing) (\w+ ){0,2}time\b|\btime (did )?(we )?(lose|lost)\b"  # "lose the most time"
     r"|\b(hours?|hrs?|minutes?|mins?) (were|was) (we|it|the line) down\b"  # "how many hours were we down"
