@@ -616,6 +616,13 @@ HEDGE_PATTERNS = [
     r"no (?:pude|pudimos|he podido|hemos podido) (?:confirmar|verificar|comprobar)(?:lo|la|los|las)?"
     r"(?: en (?:el )?sitio)?",
     r"sin confirmar",
+    # Idioms that doubt the speaker's own memory or knowledge, whose "not" denies nothing ("If I'm not mistaken,
+    # TQ-… moved", "si no me equivoco", "que yo sepa", "as far as I know").
+    r"(?:if|unless) (?:i['’]m|i am|im) (?:not )?(?:mistaken|wrong)",
+    r"if i (?:remember|recall)(?: (?:correctly|right|rightly|well))?|if memory serves(?: me)?(?: right)?",
+    r"as far as i (?:know|can tell|remember|recall)|to (?:the best of )?my knowledge|i (?:reckon|assume|gather)",
+    r"si no me equivoco|si mal no (?:recuerdo|me acuerdo)|si no (?:recuerdo|me acuerdo) mal|que yo sepa",
+    r"hasta donde (?:se|yo se|recuerdo|me acuerdo)",
 ]
 # Reported speech: the note passes on what someone else said ("Rosa dice que…", "says he delivered…"). The
 # event is read, with confidence check.
