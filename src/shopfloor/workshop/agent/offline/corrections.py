@@ -61,7 +61,7 @@ _CORRECTION = re.compile(
 # Pillco"); an apology ("Perdón, …", "Sorry, …") can open a new report, so it does not.
 _CORRECTS_BEFORE = re.compile(
     r"\s*(?:corrijo|correccion|correction|me equivoque|me confundi|mentira|mejor dicho|quise decir|quiero decir"
-    r"|i mean|scratch that|strike that|make that)\b"
+    r"|i mean|i meant|scratch that|strike that|make that)\b"
 )
 
 

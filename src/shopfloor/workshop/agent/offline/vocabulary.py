@@ -333,6 +333,8 @@ CORRECTION_PATTERNS = [
     r"(?:no\s*,?\s*)?(?:perdon|perdona|perdoname|disculpa|disculpe|disculpen)",
     r"(?:no\s*,?\s*)?(?:digo|mejor dicho|quise decir|quiero decir|o sea|corrijo|me equivoque|no espera|espera)",
     r"(?:no\s*,?\s*)?(?:i mean|sorry|rather|no wait|make that|correction|actually)",
+    # Told in the past ("sorry, I meant 16 rows"), after an apology or alone.
+    r"(?:no\s*,?\s*)?(?:(?:sorry|oops|my bad)\s*,?\s*)?(?:i meant(?: to say)?|what i meant (?:is|was))",
     # A bare "no" said right before a correction word is part of it ("…a terminado, no, me confundí, a hormado"),
     # never a denial of the event.
     r"(?:no\s*,?\s*)?(?:mentira|me confundi|me equivoque|(?:ay|uy|ah) no)",
