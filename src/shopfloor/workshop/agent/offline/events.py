@@ -430,13 +430,19 @@ def read_segment(
     targets = [m for m in stage_mentions(span, hat_subject) if m.target]
     to_stage = targets[-1].stage if targets else None
     flag_kind = flag_kind_of(span)
-    if flag_kind is None and to_stage is None and hat_subject and grade_against_rows(span):
+    # "el segundo dice fino pero tiene 12 hileras": a hat named by reference says its grade against its rows too.
+    named = hat_subject or reference_of(span) is not None
+    if flag_kind is None and to_stage is None and named and grade_against_rows(span):
         flag_kind = "grade_mismatch"
     read: list[NoteEvent] = []
     pointer = reference_of(span)
     # "TQ-7F3K2, TQ-1P9KD: the last one moved to washing": a reference after the codes picks among them.
     after_codes = pointer is not None and not by_weaver and all(h.end <= pointer[1] for h in hits)
     referred = _referred_hats(span) if not hat_subject or after_codes else []
+    if not referred and not hat_subject and inherited_hat is not None:
+        # "It does not have enough rows…, and there is a stain…": the clause is about the hat the one before
+        # pointed back at, found the same way (never high).
+        referred = _referred_hats(inherited_hat)
     if referred:
         # A hat named by reference is an inference: its card is never high.
         targets = [m for m in stage_mentions(span, True) if m.target]

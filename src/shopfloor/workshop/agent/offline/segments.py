@@ -94,7 +94,7 @@ def _own_card_on_the_same_hat(clause: Span, previous: Span, hat: Span) -> bool:
     blanqueo": the move is its own card, and the flag keeps only the person's words
     about the hat; "ya no está en lavado, pasó a blanqueo": the denial keeps to its clause, the move is read.
     """
-    names_hat = bool(find_codes(hat) or weaver_hat_ref(hat))
+    names_hat = bool(find_codes(hat) or weaver_hat_ref(hat) or reference_of(hat))  # "It has…, and…"
     # A grade said against its rows and a problem of another kind are two flags ("le pusieron fino pero no le
     # alcanzan las hileras, y además tiene el ala torcida"), in either order.
     kind, kind_before = flag_kind_of(clause), flag_kind_of(previous)

@@ -758,7 +758,8 @@ REFERENCE_PATTERNS: list[tuple[str, str]] = [
         r"|that (?:same )?one|ese también|(?:that|this|said) hat"
         r"|(?:ese|este|aquel|dicho) (?:mismo )?(?:sombrero|cuerpo)|(?:esa|esta|aquella|dicha) (?:misma )?pieza"
         # "it" only as the subject of what happened to the hat ("…, and it was moved to finished")
-        r"|" + _OPENS + r"it(?= (?:was|is|has|had|went|moved|got|already|just)\b)",
+        r"|" + _OPENS + r"it(?= (?:was|is|has|had|went|moved|got|already|just|does|did|shows|looks|needs)\b"
+        r"| (?:isn't|wasn't|hasn't|doesn't|didn't)(?!\w))",
     ),
 ]
 
