@@ -20,6 +20,7 @@ from shopfloor.workshop.agent.offline.results import (
 from shopfloor.workshop.agent.offline.text import (
     Span,
     fold,
+    texted,
 )
 from shopfloor.workshop.agent.offline.vocabulary import (
     APPROX_PATTERNS,
@@ -60,7 +61,7 @@ _CORRECTION = re.compile(
 # Pillco"); an apology ("Perdón, …", "Sorry, …") can open a new report, so it does not.
 _CORRECTS_BEFORE = re.compile(
     r"\s*(?:corrijo|correccion|correction|me equivoque|me confundi|mentira|mejor dicho|quise decir|quiero decir"
-    r"|i mean|scratch that|strike that|make that)\b"
+    r"|i mean|i meant|scratch that|strike that|make that)\b"
 )
 
 
@@ -70,7 +71,7 @@ def corrects_the_sentence_before(sentence: Span) -> bool:
 
 
 # A word trailing off into dots ("tq_9m2xa... ya está en blanqueo") is said unsure, like a hedge.
-_HEDGE = re.compile(r"\b(?:" + "|".join(HEDGE_PATTERNS) + r")\b[\s,]*|(?<=\w)(?:\.{3,}|\u2026)")
+_HEDGE = re.compile(r"\b(?:" + texted("|".join(HEDGE_PATTERNS)) + r")\b[\s,]*|(?<=\w)(?:\.{3,}|\u2026)")
 _NUMBER = (
     r"(?:\d{1,2}|(?:treinta|cuarenta) y \w+|(?:twenty|thirty|forty)[- ]\w+|"
     # Dozens and pairs are numbers too ("roughly half a dozen", "casi una docena", "como un par").

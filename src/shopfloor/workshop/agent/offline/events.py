@@ -6,6 +6,7 @@ import re
 from dataclasses import replace
 
 from shopfloor.workshop.agent.offline.codes import CodeHit, code_hits
+from shopfloor.workshop.agent.offline.future_words import LATER_TODAY_PATTERNS
 from shopfloor.workshop.agent.offline.names import (
     is_kin,
     name_at,
@@ -206,15 +207,27 @@ def _referred_hats(span: Span) -> list[tuple[HatRef, Sources]]:
 
 
 _THEN = {"luego", "despues", "later"}
+_LATER_TODAY = re.compile(
+    r"(?:(?:y|e|and|pero|but|bueno|ok|oye)[\s,]+)?(?:" + "|".join(LATER_TODAY_PATTERNS) + r")\b"
+)
+# A verb said in the past after such a time: a written preterite accent ("pasó", "lavé"), or English "-ed".
+_PAST_AS_WRITTEN = re.compile(r"\b\w+(?:[óé]|ed)\b", re.IGNORECASE)
 
 
 def is_future(span: Span) -> bool:
     """Whether ``span`` speaks of the future ("mañana", "va a traer", "quedó en traer", "will"); "después
     Manuel trajo 1 superfino": "then" before a delivery in the past is a sequence, not a plan."""
     future = FUTURE.search(span.folded_text)
-    if future is None:
-        return False
     past = bool(set(span.words()) & CREATE_VERBS) or says_past_move(span)
+    if future is None:
+        later = _LATER_TODAY.match(span.folded, span.start, span.end)
+        # "después del almuerzo paso el TQ-… a blanqueo": a clause that opens with a time still to come and
+        # goes on with a verb not in the past is a plan (a verb typed with no accent may be a preterite: no
+        # card either way, never a guess); said after the verb ("pasó a terminado después del almuerzo",
+        # "lo blanqueamos ayer en la tarde") the time says when it happened.
+        return (
+            later is not None and not past and not _PAST_AS_WRITTEN.search(span.note, later.end(), span.end)
+        )
     return not (future.group() in _THEN and past)
 
 
@@ -417,13 +430,19 @@ def read_segment(
     targets = [m for m in stage_mentions(span, hat_subject) if m.target]
     to_stage = targets[-1].stage if targets else None
     flag_kind = flag_kind_of(span)
-    if flag_kind is None and to_stage is None and hat_subject and grade_against_rows(span):
+    # "el segundo dice fino pero tiene 12 hileras": a hat named by reference says its grade against its rows too.
+    named = hat_subject or reference_of(span) is not None
+    if flag_kind is None and to_stage is None and named and grade_against_rows(span):
         flag_kind = "grade_mismatch"
     read: list[NoteEvent] = []
     pointer = reference_of(span)
     # "TQ-7F3K2, TQ-1P9KD: the last one moved to washing": a reference after the codes picks among them.
     after_codes = pointer is not None and not by_weaver and all(h.end <= pointer[1] for h in hits)
     referred = _referred_hats(span) if not hat_subject or after_codes else []
+    if not referred and not hat_subject and inherited_hat is not None:
+        # "It does not have enough rows…, and there is a stain…": the clause is about the hat the one before
+        # pointed back at, found the same way (never high).
+        referred = _referred_hats(inherited_hat)
     if referred:
         # A hat named by reference is an inference: its card is never high.
         targets = [m for m in stage_mentions(span, True) if m.target]

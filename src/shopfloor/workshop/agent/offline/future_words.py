@@ -80,3 +80,12 @@ FUTURE_PATTERNS = [
     r"cuando (?:\w+ ){0,4}(?:pasen|entreguen|traiga|traigan|terminen|lleguen|laven|esten)",
     r"(?:need|needs|have|has) to (?:be )?\w+",
 ]
+
+# A time still to come today, said before what is done then: with a verb not in the past ("después del almuerzo
+# paso el TQ-… a blanqueo", "this afternoon I move it") it is a plan; with a preterite ("esta tarde pasó…",
+# "after lunch it moved") it says when something happened (``events.is_future``).
+LATER_TODAY_PATTERNS = [
+    r"despues (?:del almuerzo|de almorzar|de comer|de la comida|del cafe|del mediodia|del recreo)",
+    r"(?:en|por|a) la (?:tarde|tardecita|noche|nochecita)|esta (?:tarde|noche)|al rato|en la tardecita",
+    r"after (?:lunch|the break|break)|this (?:afternoon|evening)|tonight",
+]

@@ -76,6 +76,8 @@ _TIME_WORDS = {
     "thursday", "friday", "saturday", "sunday", "lunes", "martes", "miercoles", "jueves", "viernes", "sabado",
     "domingo", "desk", "log", "notes", "note", "update", "report", "notas", "nota", "registro", "bitacora",
     "resumen", "diario",
+    # the words that open a time said before the name ("On Wednesday Rosa Pillco…", "Since Monday…")
+    "on", "in", "at", "by", "since", "after", "before", "during", "until", "this", "every", "early", "late",
 }  # fmt: skip
 _VERB_ENDING = re.compile(r"(?:aron|ieron|eron|amos|imos|aba|aban|ando|iendo)$")
 # Verbs of saying: whoever passes the news on is said before them, the weaver after them ("grandma says manuel

@@ -64,6 +64,7 @@ from shopfloor.workshop.agent.offline.text import (
     split_sentences,
     spoken_commas,
     strip_span,
+    texted,
 )
 from shopfloor.workshop.agent.offline.vocabulary import (
     ANOTHER_WORDS,
@@ -166,7 +167,7 @@ def _has_own_verb(span: Span) -> bool:
     )
 
 
-_STILL_ASKED = re.compile(r"(?:whether|if|si|que|cuando|donde|cuantos|cuantas|when|where)\b")
+_STILL_ASKED = re.compile(texted(r"(?:whether|if|si|que|cuando|donde|cuantos|cuantas|when|where)\b"))
 _NEXT_CLAUSE = re.compile(r",\s*(?:(?:and|y|e|pero|but)\s+)?")
 
 

@@ -38,11 +38,13 @@ from shopfloor.workshop.agent.offline.signals import (
     is_negated,
     is_noise,
     own_verb,
+    reason_with_a_problem,
 )
 from shopfloor.workshop.agent.offline.stages import stage_mentions
 from shopfloor.workshop.agent.offline.text import (
     Span,
     split_clauses,
+    strip_span,
 )
 from shopfloor.workshop.agent.offline.vocabulary import (
     CREATE_VERBS,
@@ -92,7 +94,7 @@ def _own_card_on_the_same_hat(clause: Span, previous: Span, hat: Span) -> bool:
     blanqueo": the move is its own card, and the flag keeps only the person's words
     about the hat; "ya no está en lavado, pasó a blanqueo": the denial keeps to its clause, the move is read.
     """
-    names_hat = bool(find_codes(hat) or weaver_hat_ref(hat))
+    names_hat = bool(find_codes(hat) or weaver_hat_ref(hat) or reference_of(hat))  # "It has…, and…"
     # A grade said against its rows and a problem of another kind are two flags ("le pusieron fino pero no le
     # alcanzan las hileras, y además tiene el ala torcida"), in either order.
     kind, kind_before = flag_kind_of(clause), flag_kind_of(previous)
@@ -143,7 +145,7 @@ def _segments_of(
     segments: list[Span] = []
     inherited: dict[Span, str] = {}  # a further batch of the same weaver ("…y 2 estándar de 12")
     inherited_hats: dict[Span, Span] = {}  # a flag clause about the hat the clause before moved
-    clauses = split_clauses(sentence)
+    clauses = _reasons_apart(split_clauses(sentence))
     for index, clause in enumerate(clauses):
         folded = clause.folded_text
         subject = _has_subject(clause)
@@ -168,6 +170,19 @@ def _segments_of(
         else:
             _start_segment(clause, segments, inherited)
     return segments, inherited, inherited_hats
+
+
+def _reasons_apart(clauses: list[Span]) -> list[Span]:
+    """Clauses with a reason that reports a problem split before it: the problem is a clause of its own about
+    the same hat, never denied by a "no" before it (docs/workshop-agent.md, rule 3)."""
+    out: list[Span] = []
+    for clause in clauses:
+        found = reason_with_a_problem(clause)
+        if found is None:
+            out.append(clause)
+            continue
+        out.extend(part for part in (clause.part(clause.start, found[0]), clause.part(found[1], clause.end)))
+    return [strip_span(span) for span in out if span.text.strip()]
 
 
 def _continue_segment(

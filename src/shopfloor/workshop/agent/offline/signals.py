@@ -17,6 +17,7 @@ from shopfloor.workshop.agent.offline.text import (
     WORD,
     Span,
     fold,
+    texted,
 )
 from shopfloor.workshop.agent.offline.vocabulary import (
     ASIDE_PATTERNS,
@@ -48,11 +49,13 @@ _CLAUSE_INSTRUCTION = re.compile(
     + "|".join(INSTRUCTION_VERBS)
     + r")\b"
 )
-_QUESTION_LEAD = re.compile(r"^(?:(?:y|oye|and|so|hey|bueno)[\s,]+)?(?:" + "|".join(QUESTION_LEADS) + r")\b")
+_QUESTION_LEAD = re.compile(
+    r"^(?:(?:y|oye|and|so|hey|bueno)[\s,]+)?(?:" + texted("|".join(QUESTION_LEADS)) + r")\b"
+)
 
 
-REPORTED_QUESTION = re.compile(r"\b(?:" + "|".join(REPORTED_QUESTION_PATTERNS) + r")\b")
-_REPORT = re.compile(r"\b(?:" + "|".join(REPORT_PATTERNS) + r")\b")
+REPORTED_QUESTION = re.compile(r"\b(?:" + texted("|".join(REPORTED_QUESTION_PATTERNS)) + r")\b")
+_REPORT = re.compile(r"\b(?:" + texted("|".join(REPORT_PATTERNS)) + r")\b")
 
 
 def reported_at(span: Span) -> list[int]:
@@ -61,7 +64,7 @@ def reported_at(span: Span) -> list[int]:
     return [m.start() for m in _REPORT.finditer(span.folded, span.start, span.end)]
 
 
-_THAT = re.compile(r"\b(?:que|that)\b")
+_THAT = re.compile(texted(r"\b(?:que|that)\b"))
 
 
 def reported_from(span: Span, verb: int) -> int | None:
@@ -103,7 +106,7 @@ def own_verb(span: Span) -> bool:
     return False
 
 
-FUTURE = re.compile(r"\b(?:" + "|".join(FUTURE_PATTERNS) + r")\b")
+FUTURE = re.compile(r"\b(?:" + texted("|".join(FUTURE_PATTERNS)) + r")\b")
 
 
 _NEGATION = re.compile(r"\b(?:" + "|".join(NEGATION_PATTERNS) + r")\b")
@@ -135,7 +138,16 @@ def is_negated(span: Span) -> bool:
     return _NEGATION.search(segment) is not None or still_at_stage(span)
 
 
-_BECAUSE = re.compile(r"\b(?:porque|xq|pq|because)\b")
+_BECAUSE = re.compile(texted(r"\b(?:porque|because)\b"))
+
+
+def reason_with_a_problem(span: Span) -> tuple[int, int] | None:
+    """Where a reason that reports a problem starts in ``span`` (the "because" word's offsets): "no lo pasé a
+    blanqueo xq tiene manchas" says the stains as a report of their own, whatever the clause before denies."""
+    for found in _BECAUSE.finditer(span.folded, span.start, span.end):
+        if found.start() > span.start and flag_kind_of(span.part(found.end(), span.end)) is not None:
+            return found.start(), found.end()
+    return None
 
 
 def still_at_stage(span: Span) -> bool:

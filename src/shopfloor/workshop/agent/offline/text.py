@@ -39,6 +39,19 @@ from shopfloor.workshop.agent.offline.vocabulary import (
 
 WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 
+# "que" and "porque" as chats type them ("dice q…", "hay k pasar…", "xq tiene manchas"); a lone "q" or "k"
+# after a spelled prefix's "t" or a digit is part of a code ("t q 2c5p0", "7 f 3 k 2"), never the word.
+_TEXTED_QUE = r"(?:que|ke|(?<!\bt )(?<!\d )[qk])"
+_TEXTED_PORQUE = r"(?:porque|porq|xq|pq|x ?q)"
+_QUE_WORD = re.compile(r"\b(?:(porque)|(que))\b")
+
+
+def texted(pattern: str) -> str:
+    """``pattern`` with every whole "que" / "porque" in it also matching their chat spellings, so each rule
+    that looks for the word finds them too (docs/workshop-agent.md, "What the reader understands, by class");
+    applied once, where a module compiles its patterns."""
+    return _QUE_WORD.sub(lambda m: _TEXTED_PORQUE if m.group(1) else _TEXTED_QUE, pattern)
+
 
 def fold(text: str) -> str:
     """Lower case with accents removed, keeping exactly one character per input character."""

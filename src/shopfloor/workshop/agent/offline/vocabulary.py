@@ -333,6 +333,8 @@ CORRECTION_PATTERNS = [
     r"(?:no\s*,?\s*)?(?:perdon|perdona|perdoname|disculpa|disculpe|disculpen)",
     r"(?:no\s*,?\s*)?(?:digo|mejor dicho|quise decir|quiero decir|o sea|corrijo|me equivoque|no espera|espera)",
     r"(?:no\s*,?\s*)?(?:i mean|sorry|rather|no wait|make that|correction|actually)",
+    # Told in the past ("sorry, I meant 16 rows"), after an apology or alone.
+    r"(?:no\s*,?\s*)?(?:(?:sorry|oops|my bad)\s*,?\s*)?(?:i meant(?: to say)?|what i meant (?:is|was))",
     # A bare "no" said right before a correction word is part of it ("…a terminado, no, me confundí, a hormado"),
     # never a denial of the event.
     r"(?:no\s*,?\s*)?(?:mentira|me confundi|me equivoque|(?:ay|uy|ah) no)",
@@ -616,6 +618,13 @@ HEDGE_PATTERNS = [
     r"no (?:pude|pudimos|he podido|hemos podido) (?:confirmar|verificar|comprobar)(?:lo|la|los|las)?"
     r"(?: en (?:el )?sitio)?",
     r"sin confirmar",
+    # Idioms that doubt the speaker's own memory or knowledge, whose "not" denies nothing ("If I'm not mistaken,
+    # TQ-… moved", "si no me equivoco", "que yo sepa", "as far as I know").
+    r"(?:if|unless) (?:i['’]m|i am|im) (?:not )?(?:mistaken|wrong)",
+    r"if i (?:remember|recall)(?: (?:correctly|right|rightly|well))?|if memory serves(?: me)?(?: right)?",
+    r"as far as i (?:know|can tell|remember|recall)|to (?:the best of )?my knowledge|i (?:reckon|assume|gather)",
+    r"si no me equivoco|si mal no (?:recuerdo|me acuerdo)|si no (?:recuerdo|me acuerdo) mal|que yo sepa",
+    r"hasta donde (?:se|yo se|recuerdo|me acuerdo)",
 ]
 # Reported speech: the note passes on what someone else said ("Rosa dice que…", "says he delivered…"). The
 # event is read, with confidence check.
@@ -749,7 +758,8 @@ REFERENCE_PATTERNS: list[tuple[str, str]] = [
         r"|that (?:same )?one|ese también|(?:that|this|said) hat"
         r"|(?:ese|este|aquel|dicho) (?:mismo )?(?:sombrero|cuerpo)|(?:esa|esta|aquella|dicha) (?:misma )?pieza"
         # "it" only as the subject of what happened to the hat ("…, and it was moved to finished")
-        r"|" + _OPENS + r"it(?= (?:was|is|has|had|went|moved|got|already|just)\b)",
+        r"|" + _OPENS + r"it(?= (?:was|is|has|had|went|moved|got|already|just|does|did|shows|looks|needs)\b"
+        r"| (?:isn't|wasn't|hasn't|doesn't|didn't)(?!\w))",
     ),
 ]
 
