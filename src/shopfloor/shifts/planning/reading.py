@@ -23,6 +23,7 @@ from typing import Any
 
 from rapidfuzz import fuzz, process
 
+from shopfloor.shifts.planning.follow_ups import SPANISH_FOLLOW_UPS
 from shopfloor.shifts.planning.plans import Plan
 from shopfloor.shifts.plant.calendar import previous_window, window_for
 from shopfloor.shifts.plant.catalog import CREWS, GRADE_TARGETS, STOP_PLACES, WEB_WIDTHS
@@ -67,6 +68,7 @@ _REACHED = (
 )
 
 SPANISH: tuple[tuple[str, Any], ...] = (
+    *SPANISH_FOLLOW_UPS,  # said first, before the filler words ("y", "con", "el") are dropped
     (r"\bx (equipo|lugar|m[aá]quina|raz[oó]n|causa|tipo|grado|turno)\b", r"por \1"),  # "paros x equipo"
     # A band's yes/no asked by its tone, no question word first ("¿el tiempo muerto … superó la banda?"):
     # said as the English question ("was … over the band"), answered Yes or No.

@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import Any, Literal
 
 from shopfloor.shifts.planning.comparisons import ALL_SHIFTS, COMPARE_SHIFTS, group_comparison, shifts_ranked
+from shopfloor.shifts.planning.follow_ups import BEFORE, follow_said, is_follow_up
 from shopfloor.shifts.planning.measures import DAY_ONLY
 from shopfloor.shifts.planning.plans import Plan, Unavailable
 from shopfloor.shifts.planning.reading import Entities, canonical, entities
@@ -148,7 +149,7 @@ def route(question: str, scope: Scope, previous: Plan | None = None) -> Plan | U
     words = scope_words(q, scope)
     if isinstance(words, Unavailable):
         return words
-    if previous is not None and _is_follow_up(q):
+    if previous is not None and is_follow_up(q):
         return _follow_up(q, words, scope, previous)
     words = story_scope(q, words, scope)
     q = first_ask(asked_clause(q))
@@ -635,14 +636,6 @@ def _trend_metric(q: str, cue: Cue | None) -> str:
 
 # --- follow-ups ------------------------------------------------------------------------------------------
 
-_FOLLOW = (
-    r"^(and |what about|how about|same for|same thing|same but|same\b|same again|compare (that|this|it|with)|now "
-    r"|show (that|this|it)"
-    r"|chart (that|this|it)|break (that|this|it) down|split (that|this|it)\b|that |by (reason|place|kind|grade|width|crew)\b"
-    r"|(just|only) |the (day|week|month|period) before\b)|\binstead\b"
-    # "what percent of that was knife jams": a question about the previous answer's rows.
-    r"|\b(of|in|from) (that|this|it)\b(?! (shift|week|month|day|period|crew|grade)\b)"
-)
 # The groupings each measure's tools break down by (a follow-up's "by X" changes only these).
 FOLLOW_BY = {
     "downtime": ("reason", "place", "kind"),
@@ -650,42 +643,11 @@ FOLLOW_BY = {
     "fpm": ("grade", "width", "crew"),
     "volume": ("grade",),
 }
-_BEFORE = r"\bthe (day|week|month|period) before\b|\bthe previous (day|week|month|period)\b"
-
-
-_LEAD_IN = (
-    r"^(?:(?:ok|okay|so|alright|right|now|then|hmm|well|please|pls|(?:can|could|would|will) you)\b[,.]?\s*)+"
-)
-
-
-# A follow-up said in other words, said in the words read below: "set that beside first shift" compares,
-# "can I see that as a graph" shows it, "do the same for missed splices" and "same question, but crew B"
-# change the named slot.
-_FOLLOW_SAID = (
-    (
-        r"^(set|put|lay|line|stack|hold) (that|this|it) (up )?(beside|next to|alongside|against|with)\b",
-        "compare that with",
-    ),
-    (r"^(can|could|may) (i|we) (see|get|have) (that|this|it)\b", "show that"),
-    (r"^(do|run|try|give me|ask) (the )?same\b", "same"),
-    (r"^same (question|one|ask)\b,?( but)?", "same but"),
-)
-
-
-def _follow_said(q: str) -> str:
-    q = re.sub(_LEAD_IN, "", q)
-    for pattern, replacement in _FOLLOW_SAID:
-        q = re.sub(pattern, replacement, q)
-    return q
-
-
-def _is_follow_up(q: str) -> bool:
-    return _has(_follow_said(q), _FOLLOW) or _has(q, r"\bput (that|this|it) (on|in|into|as) a chart\b")
 
 
 def _follow_up(q: str, words: ScopeWords, scope: Scope, previous: Plan) -> Plan | Unavailable:
     after = previous.address()
-    q = _follow_said(q)
+    q = follow_said(q)
     if _has(q, r"^compare (that|this|it|with)"):
         if not words.shifts:
             return Unavailable("Name the shift to compare with, e.g. “compare that with first shift”.")
@@ -708,7 +670,7 @@ def _follow_up(q: str, words: ScopeWords, scope: Scope, previous: Plan) -> Plan 
     plan = replace(previous, after=after)
     if len(words.shifts) == 1:
         plan = replace(plan, shift=words.shifts[0])  # one named shift moves the scope (docs/shifts-agent.md)
-    if _has(q, _BEFORE):
+    if _has(q, BEFORE):
         # "and the week before?": the window (or production day) before the previous answer's.
         before = previous_window(window_for(plan.window, plan.anchor or plan.day))
         plan = replace(plan, day=before.start, anchor=before.start if plan.window != "day" else None)
