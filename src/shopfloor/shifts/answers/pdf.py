@@ -325,7 +325,12 @@ def pdf_title(answer: dict[str, Any], voice: Voice = SPOKEN_ENGLISH) -> str:
     if question and question != answer.get("address"):
         return voice._("Shift Investigator answer: {what}").format(what=question)
     own = voice.read_as if voice.read_as is not None else str(answer.get("read_as") or "")
+    # The line's label in the reader's words ("Read as:") or the page language's own ("Leída como"): the title
+    # says what the answer was read as, never the label (docs/shifts-agent.md, the PDFs' language).
+    label = voice._("Read as {what} · {scope}").split("{what}")[0].strip()
     read_as = own.removeprefix("Read as:").strip()
+    if label and read_as.startswith(label + " "):
+        read_as = read_as.removeprefix(label).strip()
     return (
         voice._("Shift Investigator answer: {what}").format(what=read_as) if read_as else heading({}, voice)
     )
