@@ -13,7 +13,15 @@ import re
 from dataclasses import replace
 from typing import Any, Literal
 
-from shopfloor.shifts.planning.comparisons import ALL_SHIFTS, COMPARE_SHIFTS, group_comparison, shifts_ranked
+from shopfloor.shifts.planning.comparisons import (
+    ALL_SHIFTS,
+    COMPARE_SHIFTS,
+    TIME_LOST,
+    compared_on,
+    group_comparison,
+    lead_asked,
+    shifts_ranked,
+)
 from shopfloor.shifts.planning.follow_ups import BEFORE, follow_said, is_follow_up
 from shopfloor.shifts.planning.measures import DAY_ONLY
 from shopfloor.shifts.planning.plans import Plan, Unavailable
@@ -284,26 +292,27 @@ def _comparison(
                 replace(base, measure="compare_groups", by="shift", shift=None, include="day"), entities(q)
             )
         return replace(base, measure="compare_shifts", other_shift=compare_shift)
-    if base.window == "day" and shifts_ranked(q, rank_metric(q)):
+    metric = compared_on(q, rank_metric(q))
+    if base.window == "day" and shifts_ranked(q, metric):
         # One day's shifts ranked ("rank the shifts", "which shift had the least downtime yesterday"): the
         # day's rankings over every shift, the shifts ranked on the measure asked first (the scope widens to
         # the production day, which holds them all).
-        return replace(base, measure="rankings", shift=None, include="day", metric=rank_metric(q))
+        ask = lead_asked(q, metric, "shift")
+        return replace(base, measure="rankings", shift=None, include="day", metric=metric, ask=ask)
     if all_shifts and base.window == "day" and _has(q, COMPARE_SHIFTS):
         return replace(base, measure="compare_shifts", shift=None, include="day")
-    group = group_comparison(q, base.window, all_shifts, rank_metric(q))
+    group = group_comparison(q, base.window, all_shifts, metric)
     # Ranked on the measure asked ("the worst downtime", "by rejects"); speed to target is the default.
-    ranked_on = rank_metric(q) if rank_metric(q) in ("downtime", "quality") else None
+    ranked_on = metric if metric in ("downtime", "quality", "lineal_ft") else None
     if group == "shift" and not words.shifts:
         # Which shift was best: every shift, whatever shift was selected (the scope widens to hold them all).
-        return with_entities(
-            replace(base, measure="compare_groups", by="shift", shift=None, include="day", metric=ranked_on),
-            entities(q),
+        shifts = replace(
+            base, measure="compare_groups", by="shift", shift=None, include="day", metric=ranked_on
         )
+        return with_entities(replace(shifts, ask=lead_asked(q, ranked_on, "shift")), entities(q))
     if group == "crew":
-        crews = with_entities(
-            replace(base, measure="compare_groups", by="crew", metric=ranked_on), entities(q)
-        )
+        crews = replace(base, measure="compare_groups", by="crew", metric=ranked_on)
+        crews = with_entities(replace(crews, ask=lead_asked(q, ranked_on, "crew")), entities(q))
         return _one_shift_alone(crews, scope, words)
     return None
 
@@ -371,7 +380,7 @@ def band_verdict(q: str) -> str | None:
 def rank_metric(q: str) -> str | None:
     """The measure a ranking asks for: speed, downtime or quality (rejects, waste), or ``None``."""
     metric: str | None = None
-    if _has(q, LOSS_WORDS) and not _has(q, r"\bquality|rejects?\b"):
+    if (_has(q, LOSS_WORDS) or _has(q, TIME_LOST)) and not _has(q, r"\bquality|rejects?\b"):
         metric = "downtime"
     if _has(q, r"\bquality\b|\brejects?\b|\bwaste\b"):
         metric = "quality"
