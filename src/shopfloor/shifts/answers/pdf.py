@@ -38,7 +38,7 @@ from reportlab.platypus import (
 )
 
 from shopfloor.shifts.answers.bands import band_of
-from shopfloor.shifts.answers.cells import said_cell
+from shopfloor.shifts.answers.cells import kpi_name, said_cell
 from shopfloor.shifts.answers.chart_image import HEIGHT_IN, WIDTH_IN, chart_png
 from shopfloor.shifts.answers.findings import cite_text, parts_of
 from shopfloor.shifts.answers.sayings import ENGLISH, N_, NN_, RECORD, Translator, spoken
@@ -290,6 +290,10 @@ def _chart(
     chart: dict[str, Any], styles: dict[str, ParagraphStyle], voice: Voice = SPOKEN_ENGLISH
 ) -> list[Any]:
     title = voice.titled(str(chart["title"]))
+    if chart.get("x") == "measure":
+        # A KPI row's measure named in words, never its code (answers/cells.kpi_name).
+        named = [{**p, "x": kpi_name(str(p["x"]), voice.tr) or str(p["x"])} for p in chart["points"]]
+        chart = {**chart, "points": named}
     if voice.tr is not ENGLISH:
         # The records' words on its axis said through the glossary (a grade or a code as it is).
         points = [{**p, "x": voice.tr.pgettext(RECORD, str(p["x"]))} for p in chart["points"]]
