@@ -371,3 +371,18 @@ def test_a_figures_counted_unit_is_said_in_the_pages_language_and_kept_in_englis
     assert figure_text({"figure": "1.65 points", "value": 1.65, "unit": "points"}, es) == "1.65 puntos"
     assert figure_text({"figure": "12.0 min", "value": 12.0, "unit": "min"}, es) == "12.0 min"
     assert figure_text({"figure": "1 stops", "value": 1, "unit": "stops"}, Words("en")) == "1 stops"
+
+
+def test_the_shift_asked_for_is_said_in_spanish(page_client):
+    """ "¿Qué turno tuvo más paros?" compares the day's shifts on unplanned downtime and leads with the most,
+    said from its template in Spanish (answers/asked_shapes.END_HEADLINES)."""
+    r = page_client.get(
+        "/shifts/a?day=2026-09-16&measure=rankings&metric=downtime&ask=most",
+        headers={"accept": "text/html", "accept-language": "es-EC,es;q=0.9"},
+    )
+    assert r.status_code == 200
+    head = re.search(r'<h2 class="headline">(.*?)</h2>', r.text, re.S)
+    assert head is not None
+    said = re.sub(r"<[^>]+>", "", head.group(1))
+    assert said.startswith("Turno 2 tuvo más paros no planificados del día, con 4.17 %"), said
+    assert "unplanned" not in said and "had the most" not in said

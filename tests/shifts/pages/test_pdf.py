@@ -90,3 +90,20 @@ def test_the_answer_pdfs_title_says_the_app_once_then_what_was_asked(client, tmp
     title = next(line.split(":", 1)[1].strip() for line in info.splitlines() if line.startswith("Title:"))
     assert title == "Shift Investigator answer: shift diagnosis, shift 2, production day Wed 2026-09-16"
     assert title.count("Shift Investigator answer") == 1
+
+
+@pytest.mark.slow
+def test_the_spanish_answer_pdfs_title_says_what_was_read_never_its_label(client, tmp_path):
+    """On a Spanish page the title drops the page's own "Leída como" label, as the English one drops "Read as:"."""
+    r = client.get(
+        "/shifts/a?day=2026-09-16&shift=2&measure=overview&format=pdf",
+        headers={"accept": "text/html", "accept-language": "es-EC,es;q=0.9"},
+    )
+    path = tmp_path / "answer.pdf"
+    path.write_bytes(r.content)
+    info = subprocess.run(["pdfinfo", str(path)], capture_output=True, check=True, text=True).stdout
+    title = next(line.split(":", 1)[1].strip() for line in info.splitlines() if line.startswith("Title:"))
+    assert title.startswith("Respuesta del Investigador de turnos: diagnóstico del turno · "), title
+    assert "Leída como" not in title and "Read as" not in title
+    text = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, check=True).stdout.decode()
+    assert "Leída como diagnóstico del turno" in text  # the line itself keeps its label

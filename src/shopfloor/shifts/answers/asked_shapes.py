@@ -10,7 +10,7 @@ from typing import Any
 from shopfloor.shifts.answers.coverage import window_named
 from shopfloor.shifts.answers.findings import Citation, Figure, Section, fmt
 from shopfloor.shifts.answers.sayings import N_, NN_, Phrase, phrase, say
-from shopfloor.shifts.answers.shaping import stops_of
+from shopfloor.shifts.answers.shaping import is_ranked, stops_of
 from shopfloor.shifts.planning.plans import Plan
 
 # The tools whose rows are downtime by reason, place or kind (a share or a count of their stops is read there).
@@ -231,3 +231,84 @@ def _msf_asked(evidence: list[dict[str, Any]], asked: tuple[str, ...]) -> Sectio
 # The KPI tile a plan's metric asks for ("dry end % on 3rd"), with what it is held against; a tile with an
 # owner band says which side of it the figure is (the tool's flag: over the band, or within it). Each is said
 # from its template: ``{over}`` the window (nothing for one shift's tile), ``{side}`` the band's side.
+
+
+# The end of a comparison asked ("which shift had the most downtime", "which shift made the most board",
+# "which crew had the least rejects"): that group leads, on the figure compared (docs/shifts-agent.md,
+# "Comparisons over a window"; the plan's ``ask``, docs/URLS.md).
+END_FIGURES = {
+    "downtime": ("unplanned_downtime_pct", "%"),
+    "quality": ("dry_end_pct", "%"),
+    "lineal_ft": ("lineal_ft", "ft"),
+}
+END_HEADLINES = {
+    ("downtime", "most"): NN_(
+        "{group} had the most unplanned downtime {span} at {figure} of scheduled minutes {cite}.",
+        "{group} had the most unplanned downtime {span} at {figure} of scheduled minutes each {cite}.",
+    ),
+    ("downtime", "least"): NN_(
+        "{group} had the least unplanned downtime {span} at {figure} of scheduled minutes {cite}.",
+        "{group} had the least unplanned downtime {span} at {figure} of scheduled minutes each {cite}.",
+    ),
+    ("quality", "most"): NN_(
+        "{group} had the most dry-end waste {span} at {figure} of gross {cite}.",
+        "{group} had the most dry-end waste {span} at {figure} of gross each {cite}.",
+    ),
+    ("quality", "least"): NN_(
+        "{group} had the least dry-end waste {span} at {figure} of gross {cite}.",
+        "{group} had the least dry-end waste {span} at {figure} of gross each {cite}.",
+    ),
+    ("lineal_ft", "most"): NN_(
+        "{group} ran the most lineal feet {span} at {figure} {cite}.",
+        "{group} ran the most lineal feet {span} at {figure} each {cite}.",
+    ),
+    ("lineal_ft", "least"): NN_(
+        "{group} ran the fewest lineal feet {span} at {figure} {cite}.",
+        "{group} ran the fewest lineal feet {span} at {figure} each {cite}.",
+    ),
+}
+
+
+def _group_name(row: dict[str, Any], group_by: str) -> Phrase:
+    """A group's name as a comparison's lines say it: "Shift 3", "Crew B"."""
+    key = row.get(group_by)
+    return (
+        phrase(N_("Crew {crew}"), crew=key) if group_by == "crew" else phrase(N_("Shift {shift}"), shift=key)
+    )
+
+
+def end_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | None:
+    """The group with the most or the least of the figure compared, when the question asked that end
+    (``plan.ask``) and the comparison is ranked (a partial window's groups are compared, not ranked); groups
+    tied at that end are named together, the figure cited on the first of them."""
+    if plan.ask not in ("most", "least") or plan.metric not in END_FIGURES:
+        return None
+    env = next((e for e in evidence if e["tool"] == "get_group_comparison"), None)
+    if env is None or not is_ranked(env):
+        return None
+    column, unit = END_FIGURES[plan.metric]
+    known = [(i, r) for i, r in enumerate(env["rows"]) if r.get(column) is not None]
+    if not known:
+        return None
+    pick = max if plan.ask == "most" else min
+    end = pick(r[column] for _i, r in known)
+    # Tied as shown: the figure at the unit's precision, as the table compares them (answers/comparison.py).
+    tied = [(i, r) for i, r in known if fmt(r[column], unit) == fmt(end, unit)]
+    group_by = env.get("group_by", "shift")
+    names = [_group_name(r, group_by) for _i, r in tied]
+    group = names[0]
+    for name in names[1:-1]:
+        group = phrase(N_("{first}, {second}"), first=group, second=name)
+    if len(names) > 1:
+        group = phrase(N_("{first} and {second}"), first=group, second=names[-1])
+    span = N_("of the day") if (env.get("window") or {}).get("period") == "day" else N_("of the window")
+    i, row = tied[0]
+    return say(
+        "headline",
+        END_HEADLINES[(plan.metric, plan.ask)],
+        len(tied),
+        group=group,
+        span=phrase(span),
+        figure=Figure(row[column], unit),
+        cite=Citation(env["query"], i),
+    )

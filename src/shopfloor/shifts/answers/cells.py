@@ -126,6 +126,47 @@ MEASURE_FIELDS: frozenset[str] = frozenset(
     )
 )
 
+# The KPIs named in words where a person reads them (a chart's points over KPI rows: "Lineal feet", never
+# "lineal_ft"); in another language each is said as the column of that name is (docs/shifts-agent.md,
+# "Languages"), in English by these words.
+KPI_NAMES: dict[str, str] = {
+    "lineal_ft": "Lineal feet",
+    "gross_sqft": "Gross area",
+    "shift_fpm": "Shift speed",
+    "speed_to_target_pct": "Speed to target",
+    "running_fpm": "Running speed",
+    "downtime_pct": "Downtime",
+    "maintenance_pct": "Maintenance downtime",
+    "operator_pct": "Operator downtime",
+    "op_maint_pct": "Operator and maintenance downtime",
+    "pm_pct": "Planned maintenance",
+    "external_pct": "External downtime",
+    "trim_pct": "Side trim",
+    "shear_pct": "Shear",
+    "dry_end_pct": "Dry-end waste",
+    "dry_end_pct_of_yield": "Dry-end waste of yield",
+    "yield_sqft": "Yield area",
+    "estimated_good_sqft": "Estimated good area",
+    "throughput_in": "Average width",
+    "valid_setups": "Valid setups",
+    "setups_above_trim_flag": "Setups above the trim flag",
+    "paper_changes": "Paper changes",
+    "lineal_per_setup": "Lineal feet per setup",
+    "lineal_per_paper_change": "Lineal feet per paper change",
+    "stops": "Stops",
+    "downtime_min": "Downtime minutes",
+}
+
+
+def kpi_name(code: str, tr: Translator) -> str | None:
+    """A KPI row's measure named in ``tr``'s language: the catalogue's name of the column of that name, or in
+    English (where the catalogue says the code as it is) its words here; None for a code that is no KPI."""
+    if code not in KPI_NAMES:
+        return None
+    said = tr.pgettext("column", code)
+    return KPI_NAMES[code] if said == code else said
+
+
 # Units written as symbols, the same in every language (tools/sums.py UNITS and the rows' units).
 UNIT_SYMBOLS = frozenset(("ft/min", "min", "ft", "sq ft", "in", "%", "MSF", "$", "$/h"))
 

@@ -38,7 +38,7 @@ from reportlab.platypus import (
 )
 
 from shopfloor.shifts.answers.bands import band_of
-from shopfloor.shifts.answers.cells import said_cell
+from shopfloor.shifts.answers.cells import kpi_name, said_cell
 from shopfloor.shifts.answers.chart_image import HEIGHT_IN, WIDTH_IN, chart_png
 from shopfloor.shifts.answers.findings import cite_text, parts_of
 from shopfloor.shifts.answers.sayings import ENGLISH, N_, NN_, RECORD, Translator, spoken
@@ -290,6 +290,10 @@ def _chart(
     chart: dict[str, Any], styles: dict[str, ParagraphStyle], voice: Voice = SPOKEN_ENGLISH
 ) -> list[Any]:
     title = voice.titled(str(chart["title"]))
+    if chart.get("x") == "measure":
+        # A KPI row's measure named in words, never its code (answers/cells.kpi_name).
+        named = [{**p, "x": kpi_name(str(p["x"]), voice.tr) or str(p["x"])} for p in chart["points"]]
+        chart = {**chart, "points": named}
     if voice.tr is not ENGLISH:
         # The records' words on its axis said through the glossary (a grade or a code as it is).
         points = [{**p, "x": voice.tr.pgettext(RECORD, str(p["x"]))} for p in chart["points"]]
@@ -325,7 +329,12 @@ def pdf_title(answer: dict[str, Any], voice: Voice = SPOKEN_ENGLISH) -> str:
     if question and question != answer.get("address"):
         return voice._("Shift Investigator answer: {what}").format(what=question)
     own = voice.read_as if voice.read_as is not None else str(answer.get("read_as") or "")
+    # The line's label in the reader's words ("Read as:") or the page language's own ("Leída como"): the title
+    # says what the answer was read as, never the label (docs/shifts-agent.md, the PDFs' language).
+    label = voice._("Read as {what} · {scope}").split("{what}")[0].strip()
     read_as = own.removeprefix("Read as:").strip()
+    if label and read_as.startswith(label + " "):
+        read_as = read_as.removeprefix(label).strip()
     return (
         voice._("Shift Investigator answer: {what}").format(what=read_as) if read_as else heading({}, voice)
     )

@@ -26,6 +26,7 @@ from shopfloor.shifts.answers import looking
 from shopfloor.shifts.answers.asked_shapes import (
     SHARE_TOOLS,
     asked_headline,
+    end_headline,
     on_shift,
     over_window,
 )
@@ -526,11 +527,10 @@ def _lead(
     )
     promote_from = lead_tool if lead_tool and any(e["tool"] == lead_tool for e in evidence) else None
     cost = named_cost_headline(plan, evidence) if plan.measure == "named_cost" else None
-    if cost is not None:
-        return [cost]
-    rejected = reject_headline(plan, evidence)
-    if rejected is not None:
-        return [rejected]
+    # A named cost, a reject named, or the end of a comparison asked ("which shift had the most downtime").
+    ahead = cost or reject_headline(plan, evidence) or end_headline(plan, evidence)
+    if ahead is not None:
+        return [ahead]
     share = share_headline(plan, evidence) if plan.ask == "share" else None
     if share is not None:
         return [share]

@@ -9,9 +9,10 @@ from typing import Any
 
 from markupsafe import Markup
 
+from shopfloor.shifts.answers.cells import kpi_name
 from shopfloor.shifts.answers.chart_inline import chart_inline
 from shopfloor.shifts.pages.answer_view import column_headers, said_word
-from shopfloor.shifts.pages.i18n import ENGLISH, N_, Words
+from shopfloor.shifts.pages.i18n import ENGLISH, N_, Words, translations
 
 # The charts' fixed titles (the tools' components and default charts, shifts/catalog.py) as the page names
 # them; a chart titled otherwise (a live planner's own title) keeps its title, marked as English.
@@ -68,7 +69,11 @@ def point_word(text: str, words: Words = ENGLISH, column: str | None = None) -> 
     """A chart point's label in the page's language, and whether it shows English there: a record's word
     through the glossary, a tool's own word through its template (``said_word``), and a label of two joined
     by " / " (the period report's "Upper knife / Knife jam", a place and its reason) said word by word,
-    English if either word is."""
+    English if either word is. A KPI row's measure ("lineal_ft") is named in words in every language
+    (answers/cells.kpi_name)."""
+    named = kpi_name(text, translations(words.locale)) if column == "measure" else None
+    if named is not None:
+        return named, False
     said, ok = said_word(text, words, column)
     if not ok and " / " in text:
         parts = [said_word(part, words, column) for part in text.split(" / ")]

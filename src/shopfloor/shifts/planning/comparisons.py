@@ -25,6 +25,20 @@ _BEST_SHIFT = (
 _WHICH_SHIFT = r"\b(which|what) shift\b.*"
 SHIFT_LEAST = _WHICH_SHIFT + r"\b(least|fewest|lowest|smallest)\b"
 SHIFT_SPEED_END = _WHICH_SHIFT + r"\b(highest|lowest)\b"
+# "Which shift had the most downtime", "what shift lost the most time", "which shift made the most board": the
+# shifts compared on that measure, the one asked for leading (the most of a loss is the worst shift on it; the
+# most board, the highest lineal feet). Said in the plan's ``ask`` (docs/URLS.md): ``most`` or ``least``.
+MOST = r"\b(most|highest|largest|biggest|greatest)\b"
+LEAST = r"\b(least|fewest|lowest|smallest|less)\b"
+SHIFT_MOST = _WHICH_SHIFT + MOST
+_WHICH_GROUP = r"\b(which|what) (shift|crew)s?\b"
+# Time lost asked without a loss word ("lost the most time", "the most minutes lost"): the downtime.
+TIME_LOST = r"\blos[te]s? (the )?(most|least|less|more) (time|minutes|hours)\b|\b(most|least) (time|minutes|hours) lost\b"
+# The board made ("made the most board", "ran the most footage"): the lineal feet the groups ran.
+BOARD_MADE = (
+    r"\b(made|make|ran|run|produced|put out)\b.*\b(board|footage|feet|volume|output|msf)\b"
+    r"|\b(most|least|highest|lowest) (board|footage|feet|lineal feet|volume|output|throughput|msf)\b"
+)
 # "Which crew was slowest", "compare crews this month": the crews over a window side by side.
 _CREW_COMPARE = (
     r"\bcompare\b|\bcompared\b|\bvs\.?\b|\bversus\b|\bwhich crew\b|\b(best|worst|slowest|fastest)\b"
@@ -46,7 +60,29 @@ def shifts_ranked(q: str, metric: str | None) -> bool:
         return True
     if metric == "speed":
         return has(q, SHIFT_SPEED_END)
-    return metric in ("downtime", "quality") and has(q, SHIFT_LEAST)
+    if metric == "lineal_ft":
+        return has(q, SHIFT_MOST) or has(q, SHIFT_LEAST)
+    return metric in ("downtime", "quality") and (has(q, SHIFT_LEAST) or has(q, SHIFT_MOST))
+
+
+def compared_on(q: str, metric: str | None) -> str | None:
+    """The measure a which-shift or which-crew question compares the groups on: ``metric`` (the router's
+    ``rank_metric``), or the lineal feet when it asks who made the most or the least board."""
+    if metric is None and has(q, _WHICH_GROUP) and has(q, BOARD_MADE) and (has(q, MOST) or has(q, LEAST)):
+        return "lineal_ft"
+    return metric
+
+
+def lead_asked(q: str, metric: str | None, group: str) -> str | None:
+    """The end a which-shift or which-crew question asks of ``metric`` when it is not the comparison's own
+    lead: ``most`` (the highest figure) or ``least`` (the lowest). On a loss the shifts lead with the least
+    (the best shift) and the crews with the most (the worst crew), so only the other end is said; on the
+    lineal feet either end is (docs/URLS.md, ``ask``). Speed names both ends: ``None``."""
+    if metric not in ("downtime", "quality", "lineal_ft") or not has(q, _WHICH_GROUP):
+        return None
+    end = "most" if has(q, MOST) else ("least" if has(q, LEAST) else None)
+    own = None if metric == "lineal_ft" else ("least" if group == "shift" else "most")
+    return None if end == own else end
 
 
 def group_comparison(

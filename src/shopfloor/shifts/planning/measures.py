@@ -303,7 +303,14 @@ def _rankings(plan: PlanView) -> list[Step]:
     """The setups ranked by the metric asked, or by speed, downtime and quality when none was; over every
     shift of the day, the day's shifts ranked against each other first, on the metric asked (speed to
     target when none was)."""
-    metrics = [plan.metric] if plan.metric else ["speed", "downtime", "quality"]
+    # The lineal feet have no setup ranking: the day's shifts compared on them are the whole answer.
+    metrics = (
+        []
+        if plan.metric == "lineal_ft"
+        else [plan.metric]
+        if plan.metric
+        else ["speed", "downtime", "quality"]
+    )
     out: list[Step] = []
     if plan.shift is None:
         day = {"period": "day", "anchor": plan.day.isoformat()}

@@ -38,7 +38,7 @@ REJECTS = (*REJECT_FAMILIES, *(sub for subs in REJECT_FAMILIES.values() for sub 
 LENSES = ("all", "supervisor", "ownership")
 # The figure a question asks for when it is not the measure's own (docs/URLS.md): a share of the whole, or a
 # yes/no against the target ("is 2nd shift below target?"); the headline answers it first.
-ASKS = ("share", "below_target", "at_target", "over_band", "within_band")
+ASKS = ("share", "below_target", "at_target", "over_band", "within_band", "most", "least")
 # The losses with an owner band (plant/catalog.py), each KPI tile with its band in percent: a yes/no against
 # the band ("was maint dt over the band") is answered from the tile's value and flag.
 BAND_TILES = {
@@ -55,7 +55,11 @@ ASK_MEASURES = {
     "at_target": ("fpm",),
     "over_band": ("kpis",),
     "within_band": ("kpis",),
+    # Which shift or crew had the most or the least of the metric compared: that group leads the comparison.
+    "most": ("compare_groups", "rankings"),
+    "least": ("compare_groups", "rankings"),
 }
+END_METRICS = ("downtime", "quality", "lineal_ft")
 
 
 @dataclass(frozen=True)
@@ -219,6 +223,8 @@ def _plan_from(data: dict[str, str]) -> Plan:
         raise AddressError(f"ask={ask} is only for measure={' or measure='.join(ASK_MEASURES[ask])}")
     if ask in ("over_band", "within_band") and data.get("metric") not in BAND_TILES:
         raise AddressError(f"ask={ask} needs a metric with an owner band: {', '.join(BAND_TILES)}")
+    if ask in ("most", "least") and data.get("metric") not in END_METRICS:
+        raise AddressError(f"ask={ask} needs a metric the groups are compared on: {', '.join(END_METRICS)}")
     other_shift = _int(data.get("other_shift"), (1, 2, 3), "other_shift")
     if measure == "compare_shifts" and shift is not None and other_shift is None:
         # One shift has nothing beside it: the answer would be that shift's own (docs/URLS.md).

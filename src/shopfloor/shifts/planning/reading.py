@@ -23,6 +23,7 @@ from typing import Any
 
 from rapidfuzz import fuzz, process
 
+from shopfloor.shifts.planning.follow_ups import SPANISH_FOLLOW_UPS
 from shopfloor.shifts.planning.plans import Plan
 from shopfloor.shifts.plant.calendar import previous_window, window_for
 from shopfloor.shifts.plant.catalog import CREWS, GRADE_TARGETS, STOP_PLACES, WEB_WIDTHS
@@ -67,6 +68,7 @@ _REACHED = (
 )
 
 SPANISH: tuple[tuple[str, Any], ...] = (
+    *SPANISH_FOLLOW_UPS,  # said first, before the filler words ("y", "con", "el") are dropped
     (r"\bx (equipo|lugar|m[aá]quina|raz[oó]n|causa|tipo|grado|turno)\b", r"por \1"),  # "paros x equipo"
     # A band's yes/no asked by its tone, no question word first ("¿el tiempo muerto … superó la banda?"):
     # said as the English question ("was … over the band"), answered Yes or No.
@@ -105,6 +107,7 @@ SPANISH: tuple[tuple[str, Any], ...] = (
     (r"\btendencias?\b", "trend"),
     # Which crew had the most ("¿qué cuadrilla tuvo más rechazos?"): the crews compared on that loss.
     (r"\b(qu[eé]|cu[aá]l) cuadrilla\b", "which crew"),
+    (r"\b(qu[eé]|cu[aá]l) turno\b", "which shift"),  # "¿qué turno tuvo más paros?": the shifts compared
     (r"\bcuadrillas\b", "crews"),
     (r"\b(tuvo|tuvieron|hizo|hicieron|perdi[oó]|perdieron) (el |la |los |las )?m[aá]s\b", "had the most"),
     (r"\bc[oó]mo (?:le|les|nos|me) (?:fue|ha ido|fu[eé])\b", "how did it go"),
@@ -586,7 +589,7 @@ MEASURE_WORDS = {
     "compare_groups": "shifts compared on speed to target",
     "named_cost": "cost at the assumed rates",
 }
-RANK_WORDS = {"speed": "speed", "downtime": "downtime", "quality": "quality"}
+RANK_WORDS = {"speed": "speed", "downtime": "downtime", "quality": "quality", "lineal_ft": "lineal feet"}
 TREND_WORDS = {
     "speed": "speed",
     "speed_to_target": "speed to target",
@@ -629,15 +632,17 @@ def read_as(
         what = "shift diagnosis" if shift is not None and window == "day" else "diagnosis"
     if measure == "rankings":
         what = f"rankings of {RANK_WORDS[metric]}" if metric else "rankings of speed, downtime and quality"
+        what += f" (the {ask} first)" if ask in ("most", "least") else ""
     if measure == "trend":
         what = f"weekly trend of {TREND_WORDS.get(metric or 'speed', metric or 'speed')}"
     if measure == "volume" and by != "grade":
         what = "volume (lineal feet)"
     if measure == "compare_groups":
-        on = {"downtime": "unplanned downtime", "quality": "dry-end waste"}.get(
+        on = {"downtime": "unplanned downtime", "quality": "dry-end waste", "lineal_ft": "lineal feet"}.get(
             metric or "", "speed to target"
         )
-        what = f"{'crews' if by == 'crew' else 'shifts'} compared on {on} (best and worst)"
+        ends = f"the {ask} first" if ask in ("most", "least") else "best and worst"
+        what = f"{'crews' if by == 'crew' else 'shifts'} compared on {on} ({ends})"
         by = None
     if measure == "named_cost":
         by = None

@@ -13,7 +13,16 @@ import re
 from dataclasses import replace
 from typing import Any, Literal
 
-from shopfloor.shifts.planning.comparisons import ALL_SHIFTS, COMPARE_SHIFTS, group_comparison, shifts_ranked
+from shopfloor.shifts.planning.comparisons import (
+    ALL_SHIFTS,
+    COMPARE_SHIFTS,
+    TIME_LOST,
+    compared_on,
+    group_comparison,
+    lead_asked,
+    shifts_ranked,
+)
+from shopfloor.shifts.planning.follow_ups import BEFORE, follow_said, is_follow_up
 from shopfloor.shifts.planning.measures import DAY_ONLY
 from shopfloor.shifts.planning.plans import Plan, Unavailable
 from shopfloor.shifts.planning.reading import Entities, canonical, entities
@@ -148,7 +157,7 @@ def route(question: str, scope: Scope, previous: Plan | None = None) -> Plan | U
     words = scope_words(q, scope)
     if isinstance(words, Unavailable):
         return words
-    if previous is not None and _is_follow_up(q):
+    if previous is not None and is_follow_up(q):
         return _follow_up(q, words, scope, previous)
     words = story_scope(q, words, scope)
     q = first_ask(asked_clause(q))
@@ -283,26 +292,27 @@ def _comparison(
                 replace(base, measure="compare_groups", by="shift", shift=None, include="day"), entities(q)
             )
         return replace(base, measure="compare_shifts", other_shift=compare_shift)
-    if base.window == "day" and shifts_ranked(q, rank_metric(q)):
+    metric = compared_on(q, rank_metric(q))
+    if base.window == "day" and shifts_ranked(q, metric):
         # One day's shifts ranked ("rank the shifts", "which shift had the least downtime yesterday"): the
         # day's rankings over every shift, the shifts ranked on the measure asked first (the scope widens to
         # the production day, which holds them all).
-        return replace(base, measure="rankings", shift=None, include="day", metric=rank_metric(q))
+        ask = lead_asked(q, metric, "shift")
+        return replace(base, measure="rankings", shift=None, include="day", metric=metric, ask=ask)
     if all_shifts and base.window == "day" and _has(q, COMPARE_SHIFTS):
         return replace(base, measure="compare_shifts", shift=None, include="day")
-    group = group_comparison(q, base.window, all_shifts, rank_metric(q))
+    group = group_comparison(q, base.window, all_shifts, metric)
     # Ranked on the measure asked ("the worst downtime", "by rejects"); speed to target is the default.
-    ranked_on = rank_metric(q) if rank_metric(q) in ("downtime", "quality") else None
+    ranked_on = metric if metric in ("downtime", "quality", "lineal_ft") else None
     if group == "shift" and not words.shifts:
         # Which shift was best: every shift, whatever shift was selected (the scope widens to hold them all).
-        return with_entities(
-            replace(base, measure="compare_groups", by="shift", shift=None, include="day", metric=ranked_on),
-            entities(q),
+        shifts = replace(
+            base, measure="compare_groups", by="shift", shift=None, include="day", metric=ranked_on
         )
+        return with_entities(replace(shifts, ask=lead_asked(q, ranked_on, "shift")), entities(q))
     if group == "crew":
-        crews = with_entities(
-            replace(base, measure="compare_groups", by="crew", metric=ranked_on), entities(q)
-        )
+        crews = replace(base, measure="compare_groups", by="crew", metric=ranked_on)
+        crews = with_entities(replace(crews, ask=lead_asked(q, ranked_on, "crew")), entities(q))
         return _one_shift_alone(crews, scope, words)
     return None
 
@@ -370,7 +380,7 @@ def band_verdict(q: str) -> str | None:
 def rank_metric(q: str) -> str | None:
     """The measure a ranking asks for: speed, downtime or quality (rejects, waste), or ``None``."""
     metric: str | None = None
-    if _has(q, LOSS_WORDS) and not _has(q, r"\bquality|rejects?\b"):
+    if (_has(q, LOSS_WORDS) or _has(q, TIME_LOST)) and not _has(q, r"\bquality|rejects?\b"):
         metric = "downtime"
     if _has(q, r"\bquality\b|\brejects?\b|\bwaste\b"):
         metric = "quality"
@@ -635,14 +645,6 @@ def _trend_metric(q: str, cue: Cue | None) -> str:
 
 # --- follow-ups ------------------------------------------------------------------------------------------
 
-_FOLLOW = (
-    r"^(and |what about|how about|same for|same thing|same but|same\b|same again|compare (that|this|it|with)|now "
-    r"|show (that|this|it)"
-    r"|chart (that|this|it)|break (that|this|it) down|split (that|this|it)\b|that |by (reason|place|kind|grade|width|crew)\b"
-    r"|(just|only) |the (day|week|month|period) before\b)|\binstead\b"
-    # "what percent of that was knife jams": a question about the previous answer's rows.
-    r"|\b(of|in|from) (that|this|it)\b(?! (shift|week|month|day|period|crew|grade)\b)"
-)
 # The groupings each measure's tools break down by (a follow-up's "by X" changes only these).
 FOLLOW_BY = {
     "downtime": ("reason", "place", "kind"),
@@ -650,42 +652,11 @@ FOLLOW_BY = {
     "fpm": ("grade", "width", "crew"),
     "volume": ("grade",),
 }
-_BEFORE = r"\bthe (day|week|month|period) before\b|\bthe previous (day|week|month|period)\b"
-
-
-_LEAD_IN = (
-    r"^(?:(?:ok|okay|so|alright|right|now|then|hmm|well|please|pls|(?:can|could|would|will) you)\b[,.]?\s*)+"
-)
-
-
-# A follow-up said in other words, said in the words read below: "set that beside first shift" compares,
-# "can I see that as a graph" shows it, "do the same for missed splices" and "same question, but crew B"
-# change the named slot.
-_FOLLOW_SAID = (
-    (
-        r"^(set|put|lay|line|stack|hold) (that|this|it) (up )?(beside|next to|alongside|against|with)\b",
-        "compare that with",
-    ),
-    (r"^(can|could|may) (i|we) (see|get|have) (that|this|it)\b", "show that"),
-    (r"^(do|run|try|give me|ask) (the )?same\b", "same"),
-    (r"^same (question|one|ask)\b,?( but)?", "same but"),
-)
-
-
-def _follow_said(q: str) -> str:
-    q = re.sub(_LEAD_IN, "", q)
-    for pattern, replacement in _FOLLOW_SAID:
-        q = re.sub(pattern, replacement, q)
-    return q
-
-
-def _is_follow_up(q: str) -> bool:
-    return _has(_follow_said(q), _FOLLOW) or _has(q, r"\bput (that|this|it) (on|in|into|as) a chart\b")
 
 
 def _follow_up(q: str, words: ScopeWords, scope: Scope, previous: Plan) -> Plan | Unavailable:
     after = previous.address()
-    q = _follow_said(q)
+    q = follow_said(q)
     if _has(q, r"^compare (that|this|it|with)"):
         if not words.shifts:
             return Unavailable("Name the shift to compare with, e.g. “compare that with first shift”.")
@@ -708,7 +679,7 @@ def _follow_up(q: str, words: ScopeWords, scope: Scope, previous: Plan) -> Plan 
     plan = replace(previous, after=after)
     if len(words.shifts) == 1:
         plan = replace(plan, shift=words.shifts[0])  # one named shift moves the scope (docs/shifts-agent.md)
-    if _has(q, _BEFORE):
+    if _has(q, BEFORE):
         # "and the week before?": the window (or production day) before the previous answer's.
         before = previous_window(window_for(plan.window, plan.anchor or plan.day))
         plan = replace(plan, day=before.start, anchor=before.start if plan.window != "day" else None)
