@@ -45,8 +45,9 @@ from shopfloor.shifts.planning.accounting import (
 from shopfloor.shifts.planning.measures import Step
 from shopfloor.shifts.planning.planner import MODEL, OfflinePlanner, plan_steps
 from shopfloor.shifts.planning.plans import Plan, Unavailable, parse_address
+from shopfloor.shifts.planning.prescriptions import prescribed
 from shopfloor.shifts.planning.reading import canonical, closest, plan_read_as
-from shopfloor.shifts.planning.router import PRESCRIPTION, PROFIT, money_asked, route
+from shopfloor.shifts.planning.router import PROFIT, money_asked, route
 from shopfloor.shifts.planning.where import where_to_look
 from shopfloor.shifts.plant.calendar import coverage_line
 from shopfloor.shifts.plant.catalog import PLACE_FAMILIES
@@ -641,7 +642,7 @@ def _done(
         status = "partial"
         caveats.append(refusals.caveat(refusals.NO_COST_BASIS))
     q = canonical(question)
-    if re.search(PRESCRIPTION, q):
+    if prescribed(question, q):
         status = "partial"
         caveats.append(refusals.caveat(refusals.NO_PRESCRIPTION))
     if re.search(PROFIT, q):

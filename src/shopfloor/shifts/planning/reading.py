@@ -217,6 +217,11 @@ SPANISH: tuple[tuple[str, Any], ...] = (
     (r"\b(va|van|vamos) a (ser|estar|tener|dar)\b|\bser[aá]n?\b", "will be"),
     (r"\b(va|van|vamos) a (llegar|alcanzar|cumplir|pegar|hacer|correr)\b", "will hit"),
     (r"\b(nos|les?|me) ir[aá]n?\b|\bir[aá]n?\b|\biremos\b", "will go"),
+    # How a group is going said with a verb of going ("¿qué turno anda peor?", "¿cuál salió mejor?"): a ranking.
+    (
+        r"\b(?:anda|andan|anduvo|andaba|sali[oó]|salieron|va|van|iba|est[aá]|est[aá]n) (peor|mejor)(?:es)?\b",
+        lambda m: "was " + ("worst" if m.group(1) == "peor" else "best"),
+    ),
     (r"\bpeor(es)?\b", "worst"),
     (r"\bmejor(es)?\b", "best"),
     (r"\bmantenimiento\b", "maintenance"),
@@ -304,6 +309,9 @@ SYNONYMS: tuple[tuple[str, str], ...] = (
     (r"\bthis mo\b|\bthis mth\b", "this month"),
     (r"\blast mo\b|\blast mth\b", "last month"),
     (r"\bwk\b", "week"),
+    # One crew held to another ("was crew C worse than crew A"): the crews compared (docs/shifts-agent.md,
+    # "Comparisons over a window").
+    (r"\b(worse|better|slower|faster) than (?=crew [a-d]\b)", r"\1 vs "),
     (r"\bwks\b", "weeks"),
     (r"\bgraveyard( shift)?\b|\bnights\b", "night shift"),
     (r"\bswings\b", "swing shift"),

@@ -399,9 +399,8 @@ DRY_END_PCT = (
 
 # A figure held against its flag, band or target ("trim vs the flag") is that figure, not two windows.
 AGAINST_LIMIT = r"\b(vs\.?|versus|compared (to|with)|against) (the |its |their |our )?(flags?|bands?|targets?|thresholds?)\b"
-YES_NO = (
-    r"(^|, )(is|was|did|were|are|does|do|has|have)\b|^(shift \d|(first|second|third) shift|1st|2nd|3rd)\b.*\?"
-)
+# "Do the same for bond", "do that for crew B": a follow-up said as an order, never a yes/no.
+YES_NO = r"(^|, )(is|was|did|were|are|does|do(?! (?:the same|that|this|it)\b)|has|have)\b|^(shift \d|(first|second|third) shift|1st|2nd|3rd)\b.*\?"
 # A share asked ("what % of downtime", "percentage of rejects"); a figure with its percent sign ("over 1%",
 # "the 2.5% target") is a threshold, not a share.
 SHARE_WORDS = (
@@ -410,15 +409,6 @@ SHARE_WORDS = (
 
 # Measures of one production day that read the named shift alone (a trend or a comparison reads others).
 ONE_SHIFT = (DAY_ONLY | {"fpm", "volume", "overview", "kpis", "waste"}) - {"compare_shifts", "rankings"}
-
-# A prescription asks for an adjustment the records cannot recommend; the answer shows what they record.
-PRESCRIPTION = (
-    r"\b(what|which) (machine |place |knife |speed )?(adjustments?|settings?|fix|fixes)\b"
-    r"|\bhow (do|can|should) we (fix|stop|prevent|avoid)\b|\bwhat should we (do|change|adjust|set)\b"
-    # "What speed should we run 26-C at", "should we slow down 275-BC": a speed or action to choose.
-    r"|\b(what|which) (speed|fpm|pace) should\b|^should (we|i|they|the crew)\b|\bshould we (slow|speed|run|go)\b"
-)
-
 
 Intent = tuple[str | Unavailable, dict[str, Any]]
 

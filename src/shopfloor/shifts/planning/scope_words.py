@@ -174,9 +174,11 @@ def scope_words(question: str, scope: Scope) -> ScopeWords | Unavailable:
                 other = anchor
                 anchor = day
             break
-        # "The month-end pack" names no month: a word joined by a hyphen is another word.
+        # "The month-end pack" names no month: a word joined by a hyphen is another word. "The week after New
+        # Year" is a week the dates layer cannot place (its moment is named not understood), never this week.
         if has(
-            q, rf"\bthis {words}\b(?!-)|\bthe {words}\b(?!-)|\b{words} to date\b|\bcurrent {words}\b(?!-)"
+            q,
+            rf"\bthis {words}\b(?!-)|\bthe {words}\b(?!-)(?! (?:after|before|around) \w)|\b{words} to date\b|\bcurrent {words}\b(?!-)",
         ):
             window = period  # type: ignore[assignment]
             anchor = day
