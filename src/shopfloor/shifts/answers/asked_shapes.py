@@ -49,11 +49,11 @@ def asked_headline(plan: Plan, evidence: list[dict[str, Any]], asked: tuple[str,
     return None
 
 
-def _listed(items: list[Any]) -> Any:
+def listed(items: list[Any]) -> Any:
     """Pieces of a sentence listed with commas ("12 stops on shift 1, 4 stops on shift 3")."""
     if len(items) == 1:
         return items[0]
-    return phrase("{first}, {rest}", first=items[0], rest=_listed(items[1:]))
+    return phrase("{first}, {rest}", first=items[0], rest=listed(items[1:]))
 
 
 def on_shift(shift: Any) -> Phrase:
@@ -63,7 +63,7 @@ def on_shift(shift: Any) -> Phrase:
 
 def _in_all(others: list[Any], total: Any) -> Phrase:
     """ "; <the other shifts' figures>; <their sum> in all"."""
-    return phrase(N_("; {others}; {total} in all"), others=_listed(others), total=total)
+    return phrase(N_("; {others}; {total} in all"), others=listed(others), total=total)
 
 
 def _hours(value: Any) -> Phrase:
@@ -175,7 +175,7 @@ def _paper_changes_asked(tiles: list[dict[str, Any]], asked: tuple[str, ...]) ->
                 rest = phrase(
                     N_("{on}; {others}; {total} in all"),
                     on=on_shift(env["shift"]),
-                    others=_listed(others),
+                    others=listed(others),
                     total=total,
                 )
             return say(

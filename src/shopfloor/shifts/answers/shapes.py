@@ -27,6 +27,7 @@ from shopfloor.shifts.answers.asked_shapes import (
     SHARE_TOOLS,
     asked_headline,
     end_headline,
+    listed,
     on_shift,
     over_window,
 )
@@ -390,6 +391,9 @@ def _named_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | Non
         if filtered
         else term(named)
     )
+    over = _named_over_day(named, label, envs)
+    if over is not None:
+        return over
     for env in envs:
         for i, row in enumerate(env["rows"]):
             if str(row.get("key")) == named:
@@ -415,6 +419,64 @@ def _named_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | Non
     )
 
 
+def named_day_headline(plan: Plan, evidence: list[dict[str, Any]]) -> Section | None:
+    """A named reason, place or kind over every shift of a day (each shift its own result): the day's total
+    leads, before any one shift's own line could, whose lines stay under their shifts' labels
+    (:func:`_named_over_shifts`, docs/shifts-agent.md, "Reading"); ``None`` otherwise."""
+    envs = [e for e in evidence if e["tool"] in SHARE_TOOLS]
+    if len(envs) < 2 or plan.measure not in ("downtime", "pareto"):
+        return None
+    headline = _named_headline(plan, evidence)
+    if headline is None or not headline.get("over_shifts"):
+        return None
+    return {k: v for k, v in headline.items() if k != "over_shifts"}
+
+
+def _named_over_day(named: str, label: Any, envs: list[dict[str, Any]]) -> Section | None:
+    """The named row of every shift's result, when there are several shifts and any of them holds it."""
+    if len(envs) < 2 or not all(env.get("shift") for env in envs):
+        return None
+    found = [
+        (env, i, row) for env in envs for i, row in enumerate(env["rows"]) if str(row.get("key")) == named
+    ]
+    return {**_named_over_shifts(label, found), "over_shifts": True} if found else None
+
+
+def _named_over_shifts(label: Any, found: list[tuple[dict[str, Any], int, dict[str, Any]]]) -> Section:
+    """A named reason, place or kind over every shift of a day, where each shift is its own result: the day's
+    minutes and stops over every shift lead, then each shift's own figure cited to its row (the sum is no
+    row's value, so it is not bold; docs/shifts-agent.md, "Reading"). One shift alone is said as all on it."""
+    if len(found) == 1:
+        env, i, row = found[0]
+        return say(
+            "headline",
+            N_("{named}: {figure} over {stops}, all on shift {shift} {cite}."),
+            named=label,
+            figure=Figure(row["minutes"], "min"),
+            stops=stops_of(row["stops"]),
+            shift=env["shift"],
+            cite=Citation(env["query"], i),
+        )
+    each = [
+        phrase(
+            N_("{figure} over {stops} on shift {shift} {cite}"),
+            figure=Figure(row["minutes"], "min"),
+            stops=stops_of(row["stops"]),
+            shift=env["shift"],
+            cite=Citation(env["query"], i),
+        )
+        for env, i, row in found
+    ]
+    return say(
+        "headline",
+        N_("{named}: {minutes} over {stops} over every shift; {each}."),
+        named=label,
+        minutes=fmt(round(sum(row["minutes"] for _, _, row in found), 1), "min"),
+        stops=stops_of(sum(row["stops"] for _, _, row in found)),
+        each=listed(each),
+    )
+
+
 def _reason_by_place(plan: Plan, envs: list[dict[str, Any]]) -> Section | None:
     """A reason asked by place and no place named ("missed splices by place", "where did the knife jams
     happen"): the rows by place hold only that reason's stops (the tool's ``reason`` filter), so its own
@@ -422,8 +484,10 @@ def _reason_by_place(plan: Plan, envs: list[dict[str, Any]]) -> Section | None:
     kept = [e for e in envs if (e.get("filters") or {}).get("reason") == plan.reason and e["rows"]]
     if not kept:
         return None
+    if len(kept) > 1 and all(e.get("shift") for e in kept):
+        return _reason_by_place_over_shifts(plan, kept)
     env = kept[0]
-    # Over every shift of a day each shift is its own result: the first that stopped is cited, by name.
+    # Over every shift of a day each shift is its own result: one alone that stopped is cited, by name.
     on = on_shift(env["shift"]) if len(envs) > 1 and env.get("shift") else phrase("")
     # The place that lost the most is named only where the rows are ranked (a partial window is not).
     most = (
@@ -440,6 +504,30 @@ def _reason_by_place(plan: Plan, envs: list[dict[str, Any]]) -> Section | None:
         stops=stops_of(env["stops_total"]),
         most=most,
         cite=Citation(env["query"]),
+    )
+
+
+def _reason_by_place_over_shifts(plan: Plan, kept: list[dict[str, Any]]) -> Section:
+    """A reason by place over every shift of a day, several of which stopped for it: the day's minutes and
+    stops lead, then each shift's own total cited to its result (the sum is no result's value, so it is not
+    bold; docs/shifts-agent.md, "Reading")."""
+    each = [
+        phrase(
+            N_("{figure} over {stops} on shift {shift} {cite}"),
+            figure=Figure(env["minutes_total"], "min"),
+            stops=stops_of(env["stops_total"]),
+            shift=env["shift"],
+            cite=Citation(env["query"]),
+        )
+        for env in kept
+    ]
+    return say(
+        "headline",
+        N_("{reason} by place: {minutes} over {stops} over every shift; {each}."),
+        reason=term(plan.reason),
+        minutes=fmt(round(sum(e["minutes_total"] for e in kept), 1), "min"),
+        stops=stops_of(sum(e["stops_total"] for e in kept)),
+        each=listed(each),
     )
 
 
@@ -540,7 +628,8 @@ def _lead(
         cite = crew["text"][crew["text"].rfind("(query") :].rstrip(".")
         body[:] = [s for s in body if not (s["type"] == "finding" and s["text"].endswith(cite))]
         return [crew]
-    target = window_target_headline(plan, evidence)
+    # A window's target asked, or a named reason, place or kind over every shift of a day with the day's total.
+    target = window_target_headline(plan, evidence) or named_day_headline(plan, evidence)
     if target is not None:
         return [target]
     if entity_line is not None:
