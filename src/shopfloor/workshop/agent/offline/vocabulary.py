@@ -579,6 +579,11 @@ HEDGE_PATTERNS = [
     r"por lo visto",
     r"(?:a)?parentemente",
     r"supuestamente",
+    # What ought to have happened is not said to have happened: "should have delivered", "was supposed to have
+    # moved", "debía entregar", "tenía que traer", "debería haber entregado" (docs/workshop-agent.md, "The three
+    # rules" 2). Blanked out as a hedge: the event is read at check, never high; a bare "should" stays a plan.
+    r"(?:should|ought to|(?:was|were|is|are) supposed to)(?: have|'ve| of)|should've|shoulda|supposedly",
+    r"deb(?:ia|ian|io|ieron|eria|erian)(?: de)?(?: haber)?|tenia(?:n)? que(?: haber)?",
     r"de pronto",
     r"pareceria(?: que)?",
     r"pareciera(?: que)?",

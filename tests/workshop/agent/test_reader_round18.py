@@ -1,0 +1,61 @@
+"""Round 18's misses, by class, each in words of our own, Spanish and English (evals/README.md, round 18;
+docs/workshop-agent.md, "The three rules" and "What the reader understands, by class")."""
+
+from __future__ import annotations
+
+import pytest
+
+from .test_reader_round10 import run_note
+from .test_reader_round12 import moves
+from .test_reader_round13 import creates
+
+# ---------------------------------------------------------------------------------------------------------
+# Confidently wrong first: what ought to have happened ("should have brought", "was supposed to have moved",
+# "debería haber entregado", "debía pasar", "supposedly") is not said to have happened: never high.
+# ---------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("note", "language"),
+    [
+        ("Rosa Pillco should have brought 2 Fino hats at 17 rows yesterday.", "en"),
+        ("Rosa Pillco should've brought 2 Fino hats at 17 rows.", "en"),
+        ("Rosa Pillco supposedly brought 2 Fino hats at 17 rows.", "en"),
+        ("rosa pillco debería haber entregado 2 finos de 17", "es"),
+    ],
+)
+def test_a_delivery_that_ought_to_have_happened_is_only_a_check(note, language):
+    assert creates(run_note(note, "typed", language)) == [("w1", 2, "Fino", 17, "check")]
+
+
+@pytest.mark.parametrize(
+    ("note", "language"),
+    [
+        ("TQ-1P9KD should have gone to washing this morning.", "en"),
+        ("el tq1p9kd debía pasar a lavado", "es"),
+        ("el tq1p9kd tenía que pasar a lavado", "es"),
+    ],
+)
+def test_a_move_that_ought_to_have_happened_is_only_a_check(note, language):
+    assert moves(run_note(note, "typed", language)) == [("TQ-1P9KD", "Washing", "check")]
+
+
+@pytest.mark.parametrize(
+    ("note", "language"),
+    [
+        ("Rosa Pillco was supposed to deliver 2 Fino hats at 17 rows.", "en"),
+        ("rosa pillco tenía que traer 2 finos de 17", "es"),
+        ("rosa pillco debía entregar 2 finos de 17", "es"),
+    ],
+)
+def test_a_delivery_that_was_due_is_never_read_as_made(note, language):
+    assert [c for c in creates(run_note(note, "typed", language)) if c[4] == "high"] == []
+
+
+def test_a_move_that_was_due_is_never_read_as_made():
+    run = run_note("TQ-1P9KD was supposed to have moved to washing.", "typed", "en")
+    assert [m for m in moves(run) if m[2] == "high"] == []
+
+
+def test_a_bare_should_is_still_a_plan():
+    assert moves(run_note("TQ-1P9KD should move to washing tomorrow.", "typed", "en")) == []
