@@ -59,3 +59,31 @@ def test_a_move_that_was_due_is_never_read_as_made():
 
 def test_a_bare_should_is_still_a_plan():
     assert moves(run_note("TQ-1P9KD should move to washing tomorrow.", "typed", "en")) == []
+
+
+# ---------------------------------------------------------------------------------------------------------
+# A dictated (all lower-case) report names who passed it on right before the report's words; when what is
+# passed on names nobody, the delivery is theirs, at check ("carmen quizhpi dice que ya entregó…").
+# ---------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("note", "language"),
+    [
+        ("rosa pillco dice que ya entregó 2 finos de 17", "es"),
+        ("la rosa pillco me mandó un audio que dejó 2 finos de 17", "es"),
+        ("oye la rosa pillco me dijo que ya trajo 2 finos de 17", "es"),
+    ],
+)
+def test_a_dictated_report_is_the_delivery_of_who_passed_it_on(note, language):
+    assert creates(run_note(note, "voice", language)) == [("w1", 2, "Fino", 17, "check")]
+
+
+def test_a_dictated_report_still_gives_the_delivery_to_the_one_named_in_it():
+    run = run_note("rosa pillco dice que carmen quizhpi entregó 3 finos de 16", "voice", "es")
+    assert creates(run) == [("w4", 3, "Fino", 16, "check")]
+
+
+def test_a_dictated_report_by_kin_names_no_weaver_for_sure():
+    run = run_note("la hija de rosa pillco dice que ya dejó 2 finos de 17", "voice", "es")
+    assert [c for c in creates(run) if c[0] == "w1" and c[4] == "high"] == []

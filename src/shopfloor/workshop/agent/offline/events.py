@@ -8,6 +8,7 @@ from dataclasses import replace
 from shopfloor.workshop.agent.offline.codes import CodeHit, code_hits
 from shopfloor.workshop.agent.offline.future_words import LATER_TODAY_PATTERNS
 from shopfloor.workshop.agent.offline.names import (
+    dictated_reporter,
     is_kin,
     name_at,
     person_name,
@@ -30,6 +31,7 @@ from shopfloor.workshop.agent.offline.signals import (
     is_negated,
     is_noise,
     own_verb,
+    reported_at,
     reported_from,
 )
 from shopfloor.workshop.agent.offline.stages import stage_mentions
@@ -357,6 +359,11 @@ def delivering_person(span: Span) -> str | None:
         named = person_name(span.part(passed_on, span.end), [])
         if named is not None and not is_kin(named):
             return named
+        if named is None:
+            starts = [at for at in reported_at(span) if at < passed_on]
+            reporter = dictated_reporter(span, starts[-1]) if starts else None
+            if reporter is not None:
+                return reporter
     return person_name(span, [])
 
 
