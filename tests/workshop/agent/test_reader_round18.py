@@ -87,3 +87,23 @@ def test_a_dictated_report_still_gives_the_delivery_to_the_one_named_in_it():
 def test_a_dictated_report_by_kin_names_no_weaver_for_sure():
     run = run_note("la hija de rosa pillco dice que ya dejó 2 finos de 17", "voice", "es")
     assert [c for c in creates(run) if c[0] == "w1" and c[4] == "high"] == []
+
+
+# ---------------------------------------------------------------------------------------------------------
+# A grade said with rows of another grade stays a grade mismatch when a clause after the rows says which
+# grade they fit (", which is a Standard count", ", que es de estándar"): that clause explains, it is no grade.
+# ---------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("note", "language"),
+    [
+        ("TQ-4K9D1 says Fino on the tag but has 12 rows, which is a Standard count.", "en"),
+        ("el TQ-4K9D1 tiene etiqueta de fino pero tiene 12 hileras, que es de estándar", "es"),
+    ],
+)
+def test_a_mismatch_explained_after_the_rows_is_still_a_mismatch(note, language):
+    run = run_note(note, "typed", language)
+    assert [(c["payload"]["hat_code"], c["payload"]["kind"]) for c in run.saved] == [
+        ("TQ-4K9D1", "grade_mismatch")
+    ]

@@ -367,10 +367,17 @@ def delivering_person(span: Span) -> str | None:
     return person_name(span, [])
 
 
+_WHICH = re.compile(r",\s*(?:which is|which are|that is|que es|que son|o sea)\b")
+
+
 def grade_against_rows(span: Span) -> bool:
     """Whether a segment about a hat says its grade and a row count of another grade ("dice fino pero tiene
     12 hileras", "labelled superfine but has 16 rows"): a grade mismatch reported in the person's words. A
-    count of hats or a delivery verb makes it a batch, never a report on one hat."""
+    count of hats or a delivery verb makes it a batch, never a report on one hat. A clause after the rows that
+    names the grade they fit (", which is a Standard count", ", que es de estándar") explains, and is not read."""
+    which = _WHICH.search(span.folded, span.start, span.end)
+    if which is not None:
+        span = span.part(span.start, which.start())
     numbers = read_numbers(span)
     if numbers.said_grade is None or numbers.rows is None or numbers.quantity is not None:
         return False
