@@ -107,3 +107,13 @@ def test_a_mismatch_explained_after_the_rows_is_still_a_mismatch(note, language)
     assert [(c["payload"]["hat_code"], c["payload"]["kind"]) for c in run.saved] == [
         ("TQ-4K9D1", "grade_mismatch")
     ]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# "has been in blocking since…" says where the hat is now, as "is in blocking" does: a move.
+# ---------------------------------------------------------------------------------------------------------
+
+
+def test_has_been_in_a_stage_says_where_the_hat_is():
+    run = run_note("TQ-1P9KD has been in washing since this morning.", "typed", "en")
+    assert moves(run) == [("TQ-1P9KD", "Washing", "high")]
