@@ -117,3 +117,14 @@ def test_a_mismatch_explained_after_the_rows_is_still_a_mismatch(note, language)
 def test_has_been_in_a_stage_says_where_the_hat_is():
     run = run_note("TQ-1P9KD has been in washing since this morning.", "typed", "en")
     assert moves(run) == [("TQ-1P9KD", "Washing", "high")]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Another count offered after a comma with a hedge and a subject ("…, or maybe it was 3") doubts the count:
+# a question, never either number.
+# ---------------------------------------------------------------------------------------------------------
+
+
+def test_or_maybe_it_was_another_count_asks_how_many():
+    run = run_note("Carmen Quizhpi delivered 2 Fino hats at 16 rows, or maybe it was 3.", "typed", "en")
+    assert [(c["status"], c["payload"]["quantity"]) for c in run.saved] == [("question", None)]

@@ -685,7 +685,9 @@ APPROX_PATTERNS = [
     r"(?:entre|between) NUMBER (?:y|e|and|a) NUMBER",
     r"(?:unos|unas) (?:cuantos|cuantas|pocos|pocas)",
     # "…4 finos de 18 hileras, o eran 5": another number offered after a comma
-    r"(?<=, )(?:o|u|or) (?:(?:eran|fueron|era|fue|sea|were|was|maybe|quizas|capaz) )?NUMBER",
+    # "…, or maybe it was 5", "…, or perhaps they were 5": the same offer, with a hedge and a subject.
+    r"(?<=, )(?:o|u|or) (?:(?:maybe|perhaps|quizas|capaz) )?(?:(?:it|they) )?"
+    r"(?:(?:eran|fueron|era|fue|sea|were|was) )?NUMBER",
     r"(?:algunos|algunas|varios|varias|a few|a couple or so|several|some)",
 ]
 
