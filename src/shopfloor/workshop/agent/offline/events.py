@@ -8,6 +8,7 @@ from dataclasses import replace
 from shopfloor.workshop.agent.offline.codes import CodeHit, code_hits
 from shopfloor.workshop.agent.offline.future_words import LATER_TODAY_PATTERNS
 from shopfloor.workshop.agent.offline.names import (
+    dictated_reporter,
     is_kin,
     name_at,
     person_name,
@@ -30,6 +31,7 @@ from shopfloor.workshop.agent.offline.signals import (
     is_negated,
     is_noise,
     own_verb,
+    reported_at,
     reported_from,
 )
 from shopfloor.workshop.agent.offline.stages import stage_mentions
@@ -357,13 +359,25 @@ def delivering_person(span: Span) -> str | None:
         named = person_name(span.part(passed_on, span.end), [])
         if named is not None and not is_kin(named):
             return named
+        if named is None:
+            starts = [at for at in reported_at(span) if at < passed_on]
+            reporter = dictated_reporter(span, starts[-1]) if starts else None
+            if reporter is not None:
+                return reporter
     return person_name(span, [])
+
+
+_WHICH = re.compile(r",\s*(?:which is|which are|that is|que es|que son|o sea)\b")
 
 
 def grade_against_rows(span: Span) -> bool:
     """Whether a segment about a hat says its grade and a row count of another grade ("dice fino pero tiene
     12 hileras", "labelled superfine but has 16 rows"): a grade mismatch reported in the person's words. A
-    count of hats or a delivery verb makes it a batch, never a report on one hat."""
+    count of hats or a delivery verb makes it a batch, never a report on one hat. A clause after the rows that
+    names the grade they fit (", which is a Standard count", ", que es de estándar") explains, and is not read."""
+    which = _WHICH.search(span.folded, span.start, span.end)
+    if which is not None:
+        span = span.part(span.start, which.start())
     numbers = read_numbers(span)
     if numbers.said_grade is None or numbers.rows is None or numbers.quantity is not None:
         return False

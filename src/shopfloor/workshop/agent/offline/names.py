@@ -225,7 +225,6 @@ def _a_pause(span: Span, before: list[re.Match[str]]) -> bool:
 def _dictated_subject(span: Span, skip: list[tuple[int, int]]) -> str | None:
     """In an all-lower-case (dictated) note, the one to three words right before a delivery verb name who
     delivered: "rosa pillco terminó tres finos", "carmen delivered two fine hats"."""
-    start = span.start
     words = list(WORD.finditer(span.folded_text))
     coming = _DELIVERY_START.search(span.folded_text)
     verb = next(
@@ -238,8 +237,28 @@ def _dictated_subject(span: Span, skip: list[tuple[int, int]]) -> str | None:
     )
     if verb is None:
         return _batch_subject(span, words, skip)
+    return _name_before(span, words[:verb], skip)
+
+
+def dictated_reporter(span: Span, report: int) -> str | None:
+    """In an all-lower-case (dictated) note, the one to three words right before a report at offset ``report``
+    name the one who passed it on ("carmen quizhpi dice que ya entregó…", "la rosa guaman me mandó un audio
+    que…"): whose delivery it is when what is passed on names nobody (docs/workshop-agent.md, "The three
+    rules" 2)."""
+    if not span.dictated:
+        return None
+    words = [w for w in WORD.finditer(span.folded_text) if span.start + w.start() < report]
+    name = _name_before(span, words, [])
+    if name is None:
+        return None
+    said_before = span.folded[span.start : span.note.find(name, span.start, report)].split()
+    # "la hija de rosa pillco dice que…": the one who passed it on is the daughter, no weaver named.
+    return None if said_before[-1:] in (["de"], ["of"]) else name
+
+
+def _name_before(span: Span, before: list[re.Match[str]], skip: list[tuple[int, int]]) -> str | None:
+    start = span.start
     kept: list[re.Match[str]] = []
-    before = words[:verb]
     while before and (before[-1].group() in _BEFORE_VERB or _a_pause(span, before)):
         # "la rosa guaman ya trajo…", "manuel recién entregó…": the adverb is no name; "el manuel, este,
         # dejó…": nor a pause set off by commas.

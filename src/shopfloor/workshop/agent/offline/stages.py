@@ -62,7 +62,7 @@ def stage_mentions(span: Span, hat_subject: bool) -> list[StageMention]:
         prev3 = tokens[k - 3].text if k > 2 else ""
         target = True
         if prev in {"en", "in", "at", "from", "de", "del", "desde", "out"} and prev2 not in (
-            TARGET_BEFORE_EN | {"is", "are", "now", "still"}
+            TARGET_BEFORE_EN | {"is", "are", "now", "still", "been"}
         ):
             target = False
         # "came out of blocking", "got out of washing", "off the press": the stage the hat left, never where it

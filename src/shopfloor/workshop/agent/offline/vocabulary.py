@@ -579,6 +579,11 @@ HEDGE_PATTERNS = [
     r"por lo visto",
     r"(?:a)?parentemente",
     r"supuestamente",
+    # What ought to have happened is not said to have happened: "should have delivered", "was supposed to have
+    # moved", "debía entregar", "tenía que traer", "debería haber entregado" (docs/workshop-agent.md, "The three
+    # rules" 2). Blanked out as a hedge: the event is read at check, never high; a bare "should" stays a plan.
+    r"(?:should|ought to|(?:was|were|is|are) supposed to)(?: have|'ve| of)|should've|shoulda|supposedly",
+    r"deb(?:ia|ian|io|ieron|eria|erian)(?: de)?(?: haber)?|tenia(?:n)? que(?: haber)?",
     r"de pronto",
     r"pareceria(?: que)?",
     r"pareciera(?: que)?",
@@ -680,7 +685,9 @@ APPROX_PATTERNS = [
     r"(?:entre|between) NUMBER (?:y|e|and|a) NUMBER",
     r"(?:unos|unas) (?:cuantos|cuantas|pocos|pocas)",
     # "…4 finos de 18 hileras, o eran 5": another number offered after a comma
-    r"(?<=, )(?:o|u|or) (?:(?:eran|fueron|era|fue|sea|were|was|maybe|quizas|capaz) )?NUMBER",
+    # "…, or maybe it was 5", "…, or perhaps they were 5": the same offer, with a hedge and a subject.
+    r"(?<=, )(?:o|u|or) (?:(?:maybe|perhaps|quizas|capaz) )?(?:(?:it|they) )?"
+    r"(?:(?:eran|fueron|era|fue|sea|were|was) )?NUMBER",
     r"(?:algunos|algunas|varios|varias|a few|a couple or so|several|some)",
 ]
 
