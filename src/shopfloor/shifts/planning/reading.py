@@ -262,7 +262,9 @@ SPANISH: tuple[tuple[str, Any], ...] = (
     (r"\bpresi[oó]n\b", "pressure"),
     (r"\bvapor\b", "steam"),
     (r"\balt[oa]s?\b", "high"),
-    (r"\bcu[aá]nt[oa]s?\b", "how many"),
+    # "¿cuántos paros?" counts, but "¿cuánto tiempo muerto?" asks an amount: the singular is "how much".
+    (r"\bcu[aá]nt[oa]s\b", "how many"),
+    (r"\bcu[aá]nt[oa]\b", "how much"),
     (r"\b(tuvimos|tuvo|hubo|hicimos|hizo|tenemos)\b", " "),
     (r"\btiempo muerto\b|\bparos\b|\bparadas\b", "downtime"),
     (r"\bpor equipo\b|\bpor m[aá]quina\b|\bpor lugar\b", "by place"),
