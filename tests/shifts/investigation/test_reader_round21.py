@@ -12,9 +12,11 @@ from datetime import date
 import pytest
 
 from shopfloor.shifts import Scope
+from shopfloor.shifts.planning.accounting import account
 from shopfloor.shifts.planning.plans import Plan
 from shopfloor.shifts.planning.reading import canonical
 from shopfloor.shifts.planning.router import route
+from shopfloor.shifts.planning.stories import asked_clause
 
 MONDAY = date(2026, 9, 21)
 
@@ -53,3 +55,53 @@ def test_how_many_stops_the_week_before_last_stays_a_count() -> None:
     plan = _routed("¿cuántos paros de operador hubo la semana antepasada?", Scope(day=MONDAY))
     assert plan.count
     assert "count=1" in plan.address()
+
+
+# --- a story before the ask: its asides are context -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "clause"),
+    [
+        (
+            "my counterpart on days gloats every morning over his coffee, so settle it and compare third "
+            "shift with second shift yesterday",
+            "compare third shift with second shift yesterday",
+        ),
+        (
+            "ten years I've told them the same thing and nobody hears it, so humor me, what percent of the "
+            "downtime was splices on friday",
+            "what percent of the downtime was splices on friday",
+        ),
+        (
+            "the sheets came off curled like a taco shell, you know the look, so what share of the rejects "
+            "were down warp today",
+            "what share of the rejects were down warp today",
+        ),
+        (
+            "last week was a zoo, we were short two people and my truck broke down, anyhow how did last "
+            "week go on third shift",
+            "how did last week go on third shift",
+        ),
+    ],
+)
+def test_the_ask_after_a_story_is_its_clause(question: str, clause: str) -> None:
+    # A leading "so" belongs to the asking words ("so what share …"), never to the story.
+    assert asked_clause(canonical(question)).removeprefix("so ") == clause
+
+
+def test_an_aside_in_the_asking_clause_is_no_unknown_word() -> None:
+    question = (
+        "upstairs keeps saying we are always over on maintenance, I swear they never look, so tell me "
+        "straight, was maintenance downtime over the band on third shift yesterday?"
+    )
+    plan = _routed(question, Scope(day=MONDAY))
+    assert account(question, plan).lines() == []
+
+
+def test_the_week_itself_said_to_go_is_its_diagnosis() -> None:
+    # From Monday 2026-09-21 last week is week A, Monday 2026-09-14.
+    plan = _routed("how did last week go on third shift", Scope(day=MONDAY))
+    assert plan.address() == "/a?window=week&anchor=2026-09-14&shift=3&measure=overview"
+    crew = _routed("how did third shift do last week", Scope(day=MONDAY))
+    assert crew.measure == "kpis"

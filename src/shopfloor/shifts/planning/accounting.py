@@ -113,6 +113,7 @@ STORY = _words(
     tonight morning afternoon lunch meeting upstairs home new learn learning trying help handy stuff bunch
     pieces piece long short total anyway whatever okay ok not either
     might misremembering misremember remember guess pretty pack deck slides presentation
+    straight honestly honest frankly seriously swear anyhow figured humor humour settle
     """
 )
 
