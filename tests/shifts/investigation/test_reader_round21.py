@@ -13,6 +13,7 @@ import pytest
 
 from shopfloor.shifts import Scope
 from shopfloor.shifts.planning.accounting import account
+from shopfloor.shifts.planning.follow_ups import is_follow_up
 from shopfloor.shifts.planning.plans import Plan
 from shopfloor.shifts.planning.reading import canonical
 from shopfloor.shifts.planning.router import route
@@ -99,9 +100,39 @@ def test_an_aside_in_the_asking_clause_is_no_unknown_word() -> None:
     assert account(question, plan).lines() == []
 
 
-def test_the_week_itself_said_to_go_is_its_diagnosis() -> None:
-    # From Monday 2026-09-21 last week is week A, Monday 2026-09-14.
-    plan = _routed("how did last week go on third shift", Scope(day=MONDAY))
-    assert plan.address() == "/a?window=week&anchor=2026-09-14&shift=3&measure=overview"
-    crew = _routed("how did third shift do last week", Scope(day=MONDAY))
-    assert crew.measure == "kpis"
+def test_how_the_week_before_last_went_after_a_story_is_its_kpis() -> None:
+    # From Monday 2026-09-21 the week before last is week B, Monday 2026-09-07.
+    question = (
+        "the week before last was a zoo, we were short two people and my truck broke down, anyhow how did the "
+        "week before last go on third shift"
+    )
+    plan = _routed(question, Scope(day=MONDAY))
+    assert plan.address() == "/a?window=week&anchor=2026-09-07&shift=3&measure=kpis"
+
+
+# --- a reaction before a follow-up, "q" for "qué", "estimated" good area -----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "follows"),
+    [
+        ("right, figured as much, same old story, so what about by kind", True),
+        ("alright, i see, now what about 3rd", True),
+        ("the splices were bad, so show downtime by place", False),
+    ],
+)
+def test_a_reaction_before_a_follow_up_asks_nothing(question: str, follows: bool) -> None:
+    assert is_follow_up(canonical(question)) is follows
+    assert "Not understood" not in " ".join(account(question).lines())
+
+
+def test_q_typed_for_que_asks_which_crew() -> None:
+    assert "which crew" in canonical("q cuadrilla tuvo mas paros la semana pasada")
+    assert "which shift" in canonical("q turno tuvo mas rechazos")
+
+
+def test_estimated_good_area_is_understood() -> None:
+    question = "estimated good sq ft yesterday"
+    plan = _routed(question, Scope(day=MONDAY))
+    assert plan.measure == "volume"
+    assert account(question, plan).lines() == []

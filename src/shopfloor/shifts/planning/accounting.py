@@ -96,7 +96,7 @@ READ = _words(
     variance gap fix prevent avoid adjust adjustment adjustments settings setting recommend time
     forecast predict prediction projected projection will going land end finish
     profit profits margin margins revenue revenues earn earned earning earnings income
-    weekday weekdays profile
+    weekday weekdays profile estimated estimate
     why slow bad killed kill rough terrible awful great
     weird unusual odd strange abnormal ordinary stand stands standout
     eat eats ate eaten chew chewed burn burned burnt cost
@@ -274,6 +274,8 @@ def account(question: str, plan: Plan | None = None) -> Accounting:
     # "Bridge" is read only in "speed bridge" (the speed-variance bridge); any other bridge is a part of the
     # line the records do not name.
     text = re.sub(r"\bspeed (variance )?bridge\b", " speed ", text)
+    # A reaction in a story ("same old song", "same old story") asks nothing.
+    text = re.sub(r"\bsame old (?:song|story|thing|stuff|tune)\b", " ", text)
     # A long, story-like question is read from its asking clause (planning/stories.asked_clause): the story before it
     # is context, its words never a slot, so only the clause's words can be left not understood. Things the
     # records do not hold are named wherever they are said.

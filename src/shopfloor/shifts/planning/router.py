@@ -442,7 +442,7 @@ def _named_intent(
     if _has(q, r"\boverview\b|\bdiagnos(e|is)\b"):
         return "overview", {}  # the diagnosis asked by name, over a day or a window
     if _has(q, r"\bsummari[sz]e\b|\bsummary\b|\bwhy\b.*\bslow"):
-        return _diagnosis_or_kpis(q, ranged), {}
+        return ("overview" if _has(q, r"\bwhy\b") or not ranged else "kpis"), {}
     if _has(q, PROFIT):
         return ("overview" if not ranged else "opportunities"), ({} if not ranged else {"lens": _lens(q)})
     if _has(q, r"\b(levers?|opportunit(y|ies)|biggest wins?)\b") and not _has(q, r"\bspeed opportunit"):
@@ -561,7 +561,7 @@ def _measure_intent(q: str, cue: Cue | None, by: str | None, window: Period) -> 
         # A handover ("what do I tell the next shift"): what stood out on the selected shift.
         r"|\b(tell|pass on to|hand over to|hand off to|brief|warn) the (next|incoming|oncoming) shift\b",
     ):
-        return _diagnosis_or_kpis(q, ranged), {}
+        return ("overview" if _has(q, r"\bwhy\b") or not ranged else "kpis"), {}
     return Unavailable("The offline planner does not support that question."), {}
 
 
@@ -593,15 +593,6 @@ TREND_WORDS = (
     r"\btrend(s|ing)?\b|\bweekly\b|\bweek by week\b|\bover time\b|\bgetting (worse|better)\b"
     r"|\bworsening\b|\bimproving\b|\b(going|creeping|trending) (up|down)\b|\bon the rise\b"
 )
-
-
-def _diagnosis_or_kpis(q: str, ranged: bool) -> str:
-    """The diagnosis over a day, a "why" or the window itself said to go ("how did the week before last go",
-    docs/shifts-agent.md, "Dates as people say them"); else a window's KPIs ("how did 2nd do this month")."""
-    went = _has(
-        q, r"\bhow did (?:the |this |last )?(?:week|month|period)(?: before last)? (?:go|end|finish)\b"
-    )
-    return "overview" if went or _has(q, r"\bwhy\b") or not ranged else "kpis"
 
 
 def _count(q: str) -> bool:
