@@ -12,7 +12,7 @@ from datetime import date
 import pytest
 
 from shopfloor.shifts import Scope
-from shopfloor.shifts.planning.accounting import account
+from shopfloor.shifts.planning.accounting import account, more_values
 from shopfloor.shifts.planning.follow_ups import is_follow_up
 from shopfloor.shifts.planning.plans import Plan
 from shopfloor.shifts.planning.reading import canonical
@@ -136,3 +136,11 @@ def test_estimated_good_area_is_understood() -> None:
     plan = _routed(question, Scope(day=MONDAY))
     assert plan.measure == "volume"
     assert account(question, plan).lines() == []
+
+
+def test_exactly_said_first_in_the_sentence_names_the_cut() -> None:
+    # "Exactly" capitalised at the start of the question is the same word: every reason is listed, no cut of 2.
+    question = "Exactly the top 2 downtime reasons by stop count last week."
+    plan = _routed(question, Scope(day=MONDAY))
+    missing, _ = more_values(question, plan)
+    assert "the 2 asked (every reason is listed)" in missing

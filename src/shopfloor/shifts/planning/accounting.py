@@ -545,7 +545,12 @@ def more_values(question: str, plan: Plan) -> tuple[list[str], list[str]]:
         # "Worst 2 shifts", "which two crews": every group is listed, ranked with which end it is; the N asked
         # is not a cut.
         missing.append(f"the {top.group(1)} asked (every {plan.by} is listed, ranked best first)")
-    elif top and plan.by is not None and plan.measure in ROWS_LISTED and re.search(r"\bexactly\b", question):
+    elif (
+        top
+        and plan.by is not None
+        and plan.measure in ROWS_LISTED
+        and re.search(r"\bexactly\b", question, re.I)
+    ):
         # Rows listed largest first hold their top N ("top 3 stops"); "exactly the top 2 downtime reasons" asks
         # for a cut, which no answer makes: the rows are every one of the grouping's.
         missing.append(f"the {top.group(1)} asked (every {plan.by} is listed)")
