@@ -144,3 +144,11 @@ def test_exactly_said_first_in_the_sentence_names_the_cut() -> None:
     plan = _routed(question, Scope(day=MONDAY))
     missing, _ = more_values(question, plan)
     assert "the 2 asked (every reason is listed)" in missing
+
+
+def test_a_yes_no_after_the_story_s_so_is_the_asking_clause() -> None:
+    question = (
+        "back when I started we called 90 percent of target a fair night, so did we run around 90% of target "
+        "on third shift yesterday?"
+    )
+    assert asked_clause(canonical(question)).startswith("did we run around 90")

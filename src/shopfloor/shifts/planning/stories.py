@@ -22,6 +22,8 @@ _ASK = (
     r"|what (?:percent|percentage|share|fraction|portion|part)|compare|how (?:did|was|were|is|are|does|do))\b"
     # A yes/no sentence closing the story ("… the phone never stopped. did second shift make target?").
     r"|(?<=[.!?] )(?:did|was|is|were|are|does|do|has|have)\b"
+    # Or after the story's ", so" ("… when I started, so were we around 85% of target on 2nd?").
+    r"|(?<=, so )(?:did|was|is|were|are|does|do|has|have)\b"
 )
 _CLAUSE_DATE = (
     r"\b(today|tonight|yesterday|this (week|month|period|quarter)|last (week|month|period)|monday|tuesday"
