@@ -1,6 +1,8 @@
-"""The reader's round-21 classes (evals/blind-pending/shifts-r21.yaml), in our own words, English and Spanish,
+"""The reader's round-21 classes (evals/shifts/blind-r21.yaml), in our own words, English and Spanish,
 against the hand-built store (conftest.py): a Spanish "cuánto" (singular) asks an amount, never a count, while
-"cuántos"/"cuántas" count (docs/shifts-agent.md, "Reading", "Dates as people say them").
+"cuántos"/"cuántas" count; a story's ask starts at a share, a comparison, how a window went or a yes/no after
+", so", its asides are filler; a reaction before a follow-up asks nothing (docs/shifts-agent.md, "Reading",
+"Dates as people say them").
 
 The store holds week B (2026-09-07..11), week A (2026-09-14..18) and Monday 2026-09-21.
 """
