@@ -96,7 +96,7 @@ READ = _words(
     variance gap fix prevent avoid adjust adjustment adjustments settings setting recommend time
     forecast predict prediction projected projection will going land end finish
     profit profits margin margins revenue revenues earn earned earning earnings income
-    weekday weekdays profile
+    weekday weekdays profile estimated estimate
     why slow bad killed kill rough terrible awful great
     weird unusual odd strange abnormal ordinary stand stands standout
     eat eats ate eaten chew chewed burn burned burnt cost
@@ -113,6 +113,7 @@ STORY = _words(
     tonight morning afternoon lunch meeting upstairs home new learn learning trying help handy stuff bunch
     pieces piece long short total anyway whatever okay ok not either
     might misremembering misremember remember guess pretty pack deck slides presentation
+    straight honestly honest frankly seriously swear anyhow figured humor humour settle
     """
 )
 
@@ -273,6 +274,8 @@ def account(question: str, plan: Plan | None = None) -> Accounting:
     # "Bridge" is read only in "speed bridge" (the speed-variance bridge); any other bridge is a part of the
     # line the records do not name.
     text = re.sub(r"\bspeed (variance )?bridge\b", " speed ", text)
+    # A reaction in a story ("same old song", "same old story") asks nothing.
+    text = re.sub(r"\bsame old (?:song|story|thing|stuff|tune)\b", " ", text)
     # A long, story-like question is read from its asking clause (planning/stories.asked_clause): the story before it
     # is context, its words never a slot, so only the clause's words can be left not understood. Things the
     # records do not hold are named wherever they are said.
@@ -542,7 +545,12 @@ def more_values(question: str, plan: Plan) -> tuple[list[str], list[str]]:
         # "Worst 2 shifts", "which two crews": every group is listed, ranked with which end it is; the N asked
         # is not a cut.
         missing.append(f"the {top.group(1)} asked (every {plan.by} is listed, ranked best first)")
-    elif top and plan.by is not None and plan.measure in ROWS_LISTED and re.search(r"\bexactly\b", question):
+    elif (
+        top
+        and plan.by is not None
+        and plan.measure in ROWS_LISTED
+        and re.search(r"\bexactly\b", question, re.I)
+    ):
         # Rows listed largest first hold their top N ("top 3 stops"); "exactly the top 2 downtime reasons" asks
         # for a cut, which no answer makes: the rows are every one of the grouping's.
         missing.append(f"the {top.group(1)} asked (every {plan.by} is listed)")

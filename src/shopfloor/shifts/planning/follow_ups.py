@@ -63,9 +63,15 @@ SPANISH_FOLLOW_UPS: tuple[tuple[str, Any], ...] = (
 )
 
 
+# A reaction to the previous answer before the follow-up ("ok that's what i figured, same old song, now what
+# about by place"): the reaction asks nothing; the follow-up after "now", "so" or "then" is the question.
+_REACTION = r"^[^?]*?,\s*(?:now|so|then|anyway)\s+(?=what about|how about|same for|and )"
+
+
 def follow_said(q: str) -> str:
-    """``q`` with its lead-in dropped and a follow-up said in other words said in the words read here."""
-    q = re.sub(_LEAD_IN, "", q)
+    """``q`` with its lead-in (and a reaction before it) dropped and a follow-up said in other words said in
+    the words read here."""
+    q = re.sub(_LEAD_IN, "", re.sub(_REACTION, "", q))
     for pattern, replacement in _FOLLOW_SAID:
         q = re.sub(pattern, replacement, q)
     return q

@@ -106,8 +106,8 @@ SPANISH: tuple[tuple[str, Any], ...] = (
     (r"\b(las )?[uú]ltimas (\d{1,2}) semanas\b", r"the last \2 weeks"),
     (r"\btendencias?\b", "trend"),
     # Which crew had the most ("¿qué cuadrilla tuvo más rechazos?"): the crews compared on that loss.
-    (r"\b(qu[eé]|cu[aá]l) cuadrilla\b", "which crew"),
-    (r"\b(qu[eé]|cu[aá]l) turno\b", "which shift"),  # "¿qué turno tuvo más paros?": the shifts compared
+    (r"\b(qu[eé]|q|cu[aá]l) cuadrilla\b", "which crew"),  # "q" is "qué" typed short
+    (r"\b(qu[eé]|q|cu[aá]l) turno\b", "which shift"),  # "¿qué turno tuvo más paros?": the shifts compared
     (r"\bcuadrillas\b", "crews"),
     (r"\b(tuvo|tuvieron|hizo|hicieron|perdi[oó]|perdieron) (el |la |los |las )?m[aá]s\b", "had the most"),
     (r"\bc[oó]mo (?:le|les|nos|me) (?:fue|ha ido|fu[eé])\b", "how did it go"),
@@ -262,7 +262,9 @@ SPANISH: tuple[tuple[str, Any], ...] = (
     (r"\bpresi[oó]n\b", "pressure"),
     (r"\bvapor\b", "steam"),
     (r"\balt[oa]s?\b", "high"),
-    (r"\bcu[aá]nt[oa]s?\b", "how many"),
+    # "¿cuántos paros?" counts, but "¿cuánto tiempo muerto?" asks an amount: the singular is "how much".
+    (r"\bcu[aá]nt[oa]s\b", "how many"),
+    (r"\bcu[aá]nt[oa]\b", "how much"),
     (r"\b(tuvimos|tuvo|hubo|hicimos|hizo|tenemos)\b", " "),
     (r"\btiempo muerto\b|\bparos\b|\bparadas\b", "downtime"),
     (r"\bpor equipo\b|\bpor m[aá]quina\b|\bpor lugar\b", "by place"),

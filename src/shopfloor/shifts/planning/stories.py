@@ -17,9 +17,13 @@ _ASK = (
     r"\b(?:just |so |anyway,? |can you |could you |please )*(?:show me|give me|tell me|pull up|get me"
     # "I need to explain it at the meeting" says why the question is asked, never what it asks.
     r"|i (?:just |really |only )?(?:need|want)(?! to (?!know|see|get|find|look|check|have)\w| (?:it|this|that) for\b)"
-    r"|show|give|break down|what was|how many|how much)\b"
+    r"|show|give|break down|what was|how many|how much"
+    # A share, a comparison or how a window went, asked after the story ("…, so humor me, what percent of …").
+    r"|what (?:percent|percentage|share|fraction|portion|part)|compare|how (?:did|was|were|is|are|does|do))\b"
     # A yes/no sentence closing the story ("… the phone never stopped. did second shift make target?").
     r"|(?<=[.!?] )(?:did|was|is|were|are|does|do|has|have)\b"
+    # Or after the story's ", so" ("… when I started, so were we around 85% of target on 2nd?").
+    r"|(?<=, so )(?:did|was|is|were|are|does|do|has|have)\b"
 )
 _CLAUSE_DATE = (
     r"\b(today|tonight|yesterday|this (week|month|period|quarter)|last (week|month|period)|monday|tuesday"
