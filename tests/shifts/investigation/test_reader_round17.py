@@ -14,41 +14,20 @@ B shift 2 and crew C shift 3 every day.
 from __future__ import annotations
 
 from datetime import date
-from typing import Any
 
 import duckdb
 import pytest
 
 from shopfloor.shifts import Scope
-from shopfloor.shifts.evals import invariants
-from shopfloor.shifts.investigation import investigate
 from shopfloor.shifts.planning.accounting import account, more_values
-from shopfloor.shifts.planning.plans import Plan
 from shopfloor.shifts.planning.reading import canonical, entities
-from shopfloor.shifts.planning.router import route
+from tests.shifts.investigation.reading_helpers import ask
+from tests.shifts.investigation.reading_helpers import routed as _routed
+from tests.shifts.investigation.reading_helpers import text as _text
+from tests.shifts.investigation.reading_helpers import tools as _tools
 
 MONDAY = date(2026, 9, 21)
 FRIDAY = date(2026, 9, 18)
-
-
-def ask(conn: duckdb.DuckDBPyConnection, question: str, scope: Scope) -> dict[str, Any]:
-    answer: dict[str, Any] = investigate(question, scope, conn).as_dict()
-    assert invariants(answer) == []
-    return answer
-
-
-def _routed(question: str, scope: Scope) -> Plan:
-    plan = route(question, scope)
-    assert isinstance(plan, Plan), plan
-    return plan
-
-
-def _text(answer: dict[str, Any]) -> str:
-    return " ".join(s["text"] for s in answer["sections"])
-
-
-def _tools(answer: dict[str, Any]) -> list[str]:
-    return [s["tool"] for s in answer["trace"] if s.get("kind") == "tool_call"]
 
 
 # --- a reading said as its verb, and a person asked by trade: not in the records ---------------------------------

@@ -12,39 +12,21 @@ same five setups.
 from __future__ import annotations
 
 from datetime import date
-from typing import Any
 
 import duckdb
 import pytest
 
 from shopfloor.shifts import Scope
-from shopfloor.shifts.evals import invariants
-from shopfloor.shifts.investigation import investigate
 from shopfloor.shifts.planning.accounting import account, more_values
-from shopfloor.shifts.planning.plans import Plan
 from shopfloor.shifts.planning.reading import canonical
-from shopfloor.shifts.planning.router import route
+from tests.shifts.investigation.reading_helpers import ask
+from tests.shifts.investigation.reading_helpers import routed as _routed
+from tests.shifts.investigation.reading_helpers import text as _text
 
 MONDAY = date(2026, 9, 21)
 FRIDAY = date(2026, 9, 18)
 FLUTE = "by flute (no tool groups by flute"
 TRIM_RANKED = "the ranking on trim"
-
-
-def ask(conn: duckdb.DuckDBPyConnection, question: str, scope: Scope) -> dict[str, Any]:
-    answer: dict[str, Any] = investigate(question, scope, conn).as_dict()
-    assert invariants(answer) == []
-    return answer
-
-
-def _routed(question: str, scope: Scope) -> Plan:
-    plan = route(question, scope)
-    assert isinstance(plan, Plan), plan
-    return plan
-
-
-def _text(answer: dict[str, Any]) -> str:
-    return " ".join(s["text"] for s in answer["sections"])
 
 
 def _lines(question: str, scope: Scope) -> str:

@@ -16,18 +16,11 @@ import pytest
 from shopfloor.shifts import Scope
 from shopfloor.shifts.planning.accounting import account, more_values
 from shopfloor.shifts.planning.follow_ups import is_follow_up
-from shopfloor.shifts.planning.plans import Plan
 from shopfloor.shifts.planning.reading import canonical
-from shopfloor.shifts.planning.router import route
 from shopfloor.shifts.planning.stories import asked_clause
+from tests.shifts.investigation.reading_helpers import routed as _routed
 
 MONDAY = date(2026, 9, 21)
-
-
-def _routed(question: str, scope: Scope) -> Plan:
-    plan = route(question, scope)
-    assert isinstance(plan, Plan), plan
-    return plan
 
 
 # --- "cuánto" is an amount, "cuántos" a count ---------------------------------------------------------------
